@@ -1,0 +1,118 @@
+"""A JarvisHub project: one folder holding the canvas engine's data, artifacts, checkpoints and workspace.
+
+``Project.open`` is what the CLI, the web canvas and tests call to get a
+running canvas; it owns the engine and closes it (and so, for the embedded
+engine, stops the server when no other process of the project uses it).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from jarvishub.settings import PROJECT_FILE, STATE_DIR, Settings, load_settings
+from store.artifacts import LocalArtifactStore
+from store.connect import EngineSettings, open_store, start_engine
+from store.engine import Engine
+from store.kinds import KindRegistry
+from store.neo4j import Neo4jCanvasStore
+from store.tickets import TicketAuthority
+
+DEFAULT_PROJECT_FILE = """\
+# JarvisHub project settings. Environment variables win over [settings].
+[project]
+name = "{name}"
+
+[settings]
+# model = "gpt-4o-mini"
+
+# Extra node kinds for this project:  name = "what it is"
+[kinds]
+
+# Named grant profiles for `jarvishub run --grant NAME`
+[grants.read-only]
+tools = ["read_node", "read_lineage", "query_canvas"]
+
+# MCP servers whose tools join the manifest
+# [[mcp]]
+# name = "files"
+# transport = "stdio"
+# command = "python"
+# args = ["server.py"]
+"""
+
+
+class Project:
+    """A project folder and the running services behind it."""
+
+    def __init__(self, root: Path, settings: Settings, engine: Engine, store: Neo4jCanvasStore) -> None:
+        self.root = root
+        self.settings = settings
+        self.engine = engine
+        self.store = store
+        self.authority: TicketAuthority = store._authority  # the bridge issues with the store's authority
+        self.artifacts = LocalArtifactStore(self.state_dir / "artifacts")
+        self.workspace.mkdir(parents=True, exist_ok=True)
+
+    @property
+    def state_dir(self) -> Path:
+        """Where JarvisHub keeps its own files (engine data, artifacts, checkpoints)."""
+        return self.root / STATE_DIR
+
+    @property
+    def workspace(self) -> Path:
+        """The one folder tools may write files in."""
+        return self.root / "workspace"
+
+    @property
+    def checkpoint_path(self) -> Path:
+        """The SQLite checkpoint file of LangGraph threads."""
+        return self.state_dir / "checkpoints.sqlite"
+
+    @property
+    def name(self) -> str:
+        """The project's name from its file, or its folder's."""
+        return str(self.settings.project.get("project", {}).get("name") or self.root.name)
+
+    @classmethod
+    def init(cls, root: Path, **overrides: Any) -> Project:
+        """Create the project file if missing, then open the project."""
+        root = Path(root).resolve()
+        root.mkdir(parents=True, exist_ok=True)
+        if not (root / PROJECT_FILE).exists():
+            (root / PROJECT_FILE).write_text(DEFAULT_PROJECT_FILE.format(name=root.name))
+        return cls.open(root, **overrides)
+
+    @classmethod
+    def open(cls, root: Path, **overrides: Any) -> Project:
+        """Open a project folder, starting (or reusing) its canvas engine."""
+        root = Path(root).resolve()
+        settings = load_settings(root, **overrides)
+        (root / STATE_DIR).mkdir(parents=True, exist_ok=True)
+        engine = start_engine(
+            EngineSettings(
+                data_dir=root / STATE_DIR,
+                neo4j_uri=settings.neo4j_uri,
+                neo4j_user=settings.neo4j_user,
+                neo4j_password=settings.neo4j_password,
+                neo4j_database=settings.neo4j_database,
+            )
+        )
+        try:
+            kinds = KindRegistry.default({k: str(v) for k, v in settings.project.get("kinds", {}).items()})
+            store = open_store(engine, TicketAuthority(), kinds=kinds)
+        except BaseException:
+            engine.close()
+            raise
+        return cls(root, settings, engine, store)
+
+    def close(self) -> None:
+        """Release the store and the engine."""
+        self.store.close()
+        self.engine.close()
+
+    def __enter__(self) -> Project:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()

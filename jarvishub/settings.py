@@ -1,0 +1,68 @@
+"""All configuration in one object: environment variables, then the project's ``jarvishub.toml``."""
+
+from __future__ import annotations
+
+import tomllib
+from pathlib import Path
+from typing import Any
+
+from pydantic import AliasChoices, Field
+from pydantic_settings import BaseSettings, SettingsConfigDict
+
+PROJECT_FILE = "jarvishub.toml"
+STATE_DIR = ".jarvishub"
+
+
+class Settings(BaseSettings):
+    """What a JarvisHub process needs to know; every field has an embedded, offline default."""
+
+    model_config = SettingsConfigDict(env_prefix="", extra="ignore", populate_by_name=True)
+
+    neo4j_uri: str | None = Field(default=None, validation_alias=AliasChoices("NEO4J_URI", "neo4j_uri"))
+    neo4j_user: str = Field(default="neo4j", validation_alias=AliasChoices("NEO4J_USER", "neo4j_user"))
+    neo4j_password: str = Field(default="", validation_alias=AliasChoices("NEO4J_PASSWORD", "neo4j_password"))
+    neo4j_database: str | None = Field(
+        default=None, validation_alias=AliasChoices("NEO4J_DATABASE", "neo4j_database")
+    )
+    openai_api_key: str | None = Field(default=None, validation_alias=AliasChoices("OPENAI_API_KEY", "openai_api_key"))
+    openai_base_url: str | None = Field(
+        default=None, validation_alias=AliasChoices("OPENAI_BASE_URL", "openai_base_url")
+    )
+    model: str = Field(default="gpt-4o-mini", validation_alias=AliasChoices("JARVISHUB_MODEL", "model"))
+    media_provider: str = Field(
+        default="auto",
+        validation_alias=AliasChoices("JARVISHUB_MEDIA_PROVIDER", "media_provider"),
+        description="offline, openai, or auto (openai when an API key is set)",
+    )
+    image_model: str = Field(default="gpt-image-1", validation_alias=AliasChoices("JARVISHUB_IMAGE_MODEL", "image_model"))
+    video_model: str = Field(default="sora-2", validation_alias=AliasChoices("JARVISHUB_VIDEO_MODEL", "video_model"))
+    speech_model: str = Field(
+        default="gpt-4o-mini-tts", validation_alias=AliasChoices("JARVISHUB_SPEECH_MODEL", "speech_model")
+    )
+    checkpoint_url: str | None = Field(
+        default=None, validation_alias=AliasChoices("JARVISHUB_CHECKPOINT_URL", "checkpoint_url")
+    )
+    chromium: str | None = Field(default=None, validation_alias=AliasChoices("JARVISHUB_CHROMIUM", "chromium"))
+    consent: bool = Field(
+        default=False,
+        validation_alias=AliasChoices("JARVISHUB_TRAJECTORY_CONSENT", "consent"),
+        description="Whether exported trajectories may include prompt and feedback text.",
+    )
+    project: dict[str, Any] = Field(default_factory=dict, description="The parsed jarvishub.toml.")
+
+    @property
+    def uses_openai(self) -> bool:
+        """Whether the agent proposes through an OpenAI(-compatible) chat model."""
+        return bool(self.openai_api_key)
+
+
+def load_settings(project_dir: Path | None = None, **overrides: Any) -> Settings:
+    """Environment first, then the project file for what the environment leaves unset."""
+    project: dict[str, Any] = {}
+    if project_dir is not None and (Path(project_dir) / PROJECT_FILE).exists():
+        project = tomllib.loads((Path(project_dir) / PROJECT_FILE).read_text())
+    settings = Settings(project=project, **overrides)
+    for key, value in project.get("settings", {}).items():
+        if key in Settings.model_fields and key not in settings.model_fields_set and key not in overrides:
+            setattr(settings, key, value)
+    return settings

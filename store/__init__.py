@@ -1,0 +1,1 @@
+"""JarvisHub: store."""

@@ -1,0 +1,67 @@
+"""Typed errors of the canvas store.  Each says what went wrong and what to do about it."""
+
+from __future__ import annotations
+
+
+class CanvasError(Exception):
+    """Base class of every canvas store error."""
+
+
+class NodeNotFound(CanvasError, KeyError):
+    """A mutation or read named a canvas node id that does not exist (or is deleted)."""
+
+    def __init__(self, node_id: str) -> None:
+        self.node_id = node_id
+        super().__init__(f"no canvas node with id {node_id!r}; list nodes with `jarvishub status` or a query")
+
+    def __str__(self) -> str:  # KeyError would repr() the message otherwise
+        return self.args[0]
+
+
+class StaleVersion(CanvasError):
+    """A batch expected a node version that is no longer current: someone else changed it first."""
+
+    def __init__(self, node_id: str, expected: int, actual: int) -> None:
+        self.node_id = node_id
+        self.expected = expected
+        self.actual = actual
+        super().__init__(
+            f"node {node_id} is at version {actual}, the batch expected {expected}; "
+            "re-read the node and propose the change again"
+        )
+
+
+class InvalidMutation(CanvasError, ValueError):
+    """A mutation is malformed for the canvas (unknown kind, self-loop where not allowed, ...)."""
+
+
+class TicketRequired(CanvasError, PermissionError):
+    """A write reached the store without a valid ticket from the validation node."""
+
+
+class CypherError(CanvasError):
+    """A user query failed; carries the engine's own message."""
+
+
+class CypherSyntaxError(CypherError):
+    """The engine could not parse the query."""
+
+
+class CypherWriteRefused(CypherError, PermissionError):
+    """A user query tried to write; user Cypher is read-only."""
+
+
+class QueryTimeout(CypherError, TimeoutError):
+    """A user query ran past its time limit."""
+
+
+class ArtifactNotFound(CanvasError, FileNotFoundError):
+    """No artifact is stored under that hash."""
+
+
+class ArtifactCorrupted(CanvasError):
+    """An artifact's bytes no longer match their hash."""
+
+
+class EngineUnavailable(CanvasError, RuntimeError):
+    """The canvas engine could not be started or reached."""

@@ -1,0 +1,879 @@
+"""The canvas store on the official ``neo4j`` driver: one implementation for every Bolt engine.
+
+Layout in the graph (see docs/canvas-schema.md):
+
+* ``(:CanvasNode)`` — the current state of each canvas node, structured fields as JSON strings;
+* typed relationships ``REFERENCES``, ``VERSION_OF``, ``GENERATED_FROM``, ``IN_GROUP``, ``CONTINUES``;
+* ``(:NodeVersion)`` — one snapshot per node per commit, for history and time travel;
+* ``(:EdgeVersion)`` — one record per link and unlink, for time travel of edges;
+* ``(:Commit)`` — the commit log, with the idempotency key of each batch;
+* ``(:CanvasMeta {key: 'canvas'})`` — the canvas version counter.  Every commit
+  increments it in its own transaction, which serialises commits on every engine.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+import threading
+import time
+from collections.abc import Callable, Sequence
+from concurrent.futures import ThreadPoolExecutor
+from concurrent.futures import TimeoutError as FutureTimeout
+from typing import Any, TypeVar
+
+import neo4j
+from neo4j.exceptions import ClientError, CypherSyntaxError as DriverSyntaxError, Neo4jError, TransientError
+
+from store.base import CanvasStore, LineageEntry, Neighbour, QueryResult
+from store.cypher import check_read_only
+from store.engine import CANVAS_META_KEY, EngineProfile
+from store.errors import (
+    CypherError,
+    CypherSyntaxError,
+    CypherWriteRefused,
+    InvalidMutation,
+    NodeNotFound,
+    QueryTimeout,
+    StaleVersion,
+)
+from store.kinds import KindRegistry
+from store.models import (
+    CanvasDiff,
+    CanvasEdge,
+    CanvasNode,
+    CanvasSnapshot,
+    CommitRecord,
+    Direction,
+    EdgeType,
+    NodeStatus,
+    Position,
+    new_id,
+    utc_now,
+)
+from store.mutations import (
+    CreateNode,
+    DeleteNode,
+    GroupNodes,
+    Link,
+    MoveNode,
+    SetStatus,
+    UngroupNodes,
+    Unlink,
+    UpdateNode,
+    touched_node_ids,
+)
+from store.tickets import TicketAuthority, WriteTicket
+
+T = TypeVar("T")
+
+_RETRY_MARKERS = (
+    "concurrent",
+    "ConcurrentModification",
+    "DuplicatedKey",
+    "ConstraintValidationFailed",
+    "duplicated key",
+    "was modified",
+    "NeedRetry",
+    "deadlock",
+)
+_MAX_ATTEMPTS = 12
+
+
+def _is_retryable(error: Exception) -> bool:
+    if isinstance(error, TransientError):
+        return True
+    if isinstance(error, Neo4jError) and error.is_retryable():
+        return True
+    text = f"{type(error).__name__} {error}"
+    return any(marker.lower() in text.lower() for marker in _RETRY_MARKERS)
+
+
+class Neo4jCanvasStore(CanvasStore):
+    """The canvas on any engine that speaks Bolt and Neo4j Cypher."""
+
+    def __init__(
+        self,
+        driver: neo4j.Driver,
+        database: str,
+        *,
+        authority: TicketAuthority,
+        profile: EngineProfile,
+        kinds: KindRegistry | None = None,
+    ) -> None:
+        self._driver = driver
+        self._database = database
+        self._authority = authority
+        self._profile = profile
+        self.kinds = kinds or KindRegistry.default()
+        self._query_pool = ThreadPoolExecutor(max_workers=4, thread_name_prefix="canvas-query")
+        self._listeners: list[Callable[[CommitRecord], None]] = []
+        self._lock = threading.Lock()
+
+    @property
+    def database(self) -> str:
+        """The database this canvas lives in."""
+        return self._database
+
+    @property
+    def profile(self) -> EngineProfile:
+        """What the engine under this store does differently from Neo4j."""
+        return self._profile
+
+    def on_commit(self, listener: Callable[[CommitRecord], None]) -> None:
+        """Call ``listener`` after each commit this process makes (the UI's live feed uses the log instead)."""
+        with self._lock:
+            self._listeners.append(listener)
+
+    # -- plumbing ----------------------------------------------------------------
+    def _session(self) -> neo4j.Session:
+        return self._driver.session(database=self._database)
+
+    def _write(self, work: Callable[[neo4j.ManagedTransaction], T]) -> T:
+        """Run ``work`` in one transaction, retrying transient conflicts with jittered backoff."""
+        delay = 0.01
+        for attempt in range(1, _MAX_ATTEMPTS + 1):
+            with self._session() as session:
+                tx = session.begin_transaction()
+                try:
+                    result = work(tx)
+                    tx.commit()
+                    return result
+                except Exception as error:
+                    if tx.closed() is False:
+                        try:
+                            tx.rollback()
+                        except Exception:  # the engine may already have aborted it
+                            pass
+                    if attempt < _MAX_ATTEMPTS and _is_retryable(error):
+                        time.sleep(delay * (1 + random.random()))
+                        delay = min(delay * 2, 0.5)
+                        continue
+                    raise
+        raise AssertionError("unreachable")
+
+    def _read(self, cypher: str, **params: Any) -> list[dict[str, Any]]:
+        with self._session() as session:
+            return session.run(cypher, **params).data()
+
+    # -- the one write -------------------------------------------------------------
+    def apply(
+        self,
+        mutations: Sequence[Any],
+        *,
+        ticket: WriteTicket,
+        idempotency_key: str | None = None,
+        actor: str = "system",
+        thread_id: str | None = None,
+        action_id: str | None = None,
+    ) -> CommitRecord:
+        batch = list(mutations)
+        self._authority.verify(ticket, batch)
+        for mutation in batch:
+            if isinstance(mutation, CreateNode):
+                self.kinds.require(mutation.kind)
+        key = idempotency_key or f"auto:{new_id()}"
+        record = self._write(
+            lambda tx: self._apply_in(tx, batch, key, actor, thread_id, action_id or ticket.action_id)
+        )
+        if not record.replayed:
+            for listener in list(self._listeners):
+                listener(record)
+        return record
+
+    def _apply_in(
+        self,
+        tx: neo4j.ManagedTransaction,
+        batch: list[Any],
+        key: str,
+        actor: str,
+        thread_id: str | None,
+        action_id: str | None,
+    ) -> CommitRecord:
+        previous = tx.run("MATCH (c:Commit {idempotency_key: $key}) RETURN properties(c) AS c", key=key).single()
+        if previous is not None:
+            return _commit_from_props(previous["c"], replayed=True)
+
+        row = tx.run(
+            "MATCH (m:CanvasMeta {key: $key}) SET m.version = m.version + 1 RETURN m.version AS v",
+            key=CANVAS_META_KEY,
+        ).single()
+        if row is None:
+            raise InvalidMutation(f"database {self._database} has no canvas; create it with the engine first")
+        version = int(row["v"])
+        now = utc_now()
+
+        # Load every existing node the batch touches, then check versions before changing anything.
+        created_ids = {m.id for m in batch if isinstance(m, CreateNode)}
+        wanted = {i for m in batch for i in touched_node_ids(m)} - created_ids
+        existing: dict[str, CanvasNode] = {}
+        if wanted:
+            for found in tx.run(
+                "MATCH (n:CanvasNode) WHERE n.id IN $ids RETURN properties(n) AS p", ids=sorted(wanted)
+            ):
+                node = CanvasNode.from_properties(found["p"])
+                existing[node.id] = node
+        for mutation in batch:
+            expected = getattr(mutation, "expected_version", None)
+            node_id = getattr(mutation, "node_id", None)
+            if expected is not None and node_id in existing and existing[node_id].version != expected:
+                raise StaleVersion(node_id, expected, existing[node_id].version)
+
+        state = _BatchState(existing=existing, version=version, now=now, actor=actor)
+        for mutation in batch:
+            state.apply(mutation)
+
+        self._write_nodes(tx, state)
+        self._write_edges(tx, state)
+        record = CommitRecord(
+            id=new_id(),
+            canvas_version=version,
+            idempotency_key=key,
+            actor=actor,
+            thread_id=thread_id,
+            action_id=action_id,
+            created_at=now,
+            node_ids=sorted(state.changed),
+            edge_ids=[e["edge_id"] for e in state.edge_log],
+        )
+        tx.run(
+            "CREATE (c:Commit) SET c = $props",
+            props={
+                "id": record.id,
+                "canvas_version": version,
+                "idempotency_key": key,
+                "actor": actor,
+                "thread_id": thread_id,
+                "action_id": action_id,
+                "created_at": now,
+                "node_ids_json": json.dumps(record.node_ids),
+                "edge_ids_json": json.dumps(record.edge_ids),
+            },
+        ).consume()
+        return record
+
+    def _write_nodes(self, tx: neo4j.ManagedTransaction, state: _BatchState) -> None:
+        creates = [state.nodes[i].to_properties() for i in state.changed if i in state.created]
+        updates = [
+            {"id": i, "props": state.nodes[i].to_properties()}
+            for i in state.changed
+            if i not in state.created and i not in state.hard_deleted
+        ]
+        if creates:
+            tx.run("UNWIND $rows AS row CREATE (n:CanvasNode) SET n = row", rows=creates).consume()
+        if updates:
+            tx.run(
+                "UNWIND $rows AS row MATCH (n:CanvasNode {id: row.id}) SET n = row.props", rows=updates
+            ).consume()
+        if state.hard_deleted:
+            tx.run(
+                "MATCH (n:CanvasNode) WHERE n.id IN $ids DETACH DELETE n", ids=sorted(state.hard_deleted)
+            ).consume()
+        history = [
+            {
+                "node_id": i,
+                "version": state.nodes[i].version,
+                "canvas_version": state.version,
+                "snapshot_json": state.nodes[i].model_dump_json(),
+                "op": state.ops[i],
+            }
+            for i in state.changed
+        ]
+        if history:
+            tx.run("UNWIND $rows AS row CREATE (h:NodeVersion) SET h = row", rows=history).consume()
+
+    def _write_edges(self, tx: neo4j.ManagedTransaction, state: _BatchState) -> None:
+        # Unlinks first (by id, found through the edge log), so a batch may relink the same pair.
+        for unlink in state.unlinks:
+            self._resolve_unlink(tx, unlink, state)
+        by_type: dict[str, list[dict[str, Any]]] = {}
+        for edge in state.links:
+            by_type.setdefault(edge.type.value, []).append(
+                {"source": edge.source, "target": edge.target, "props": edge.to_properties()}
+            )
+        for edge_type, rows in by_type.items():
+            # Relationship types cannot be parameters; the type comes from the EdgeType enum only.
+            created = tx.run(
+                f"UNWIND $rows AS row MATCH (a:CanvasNode {{id: row.source}}), (b:CanvasNode {{id: row.target}}) "
+                f"CREATE (a)-[r:{EdgeType(edge_type).value}]->(b) SET r = row.props RETURN count(r) AS c",
+                rows=rows,
+            ).single()
+            if created is None or created["c"] != len(rows):
+                raise InvalidMutation(f"could not create every {edge_type} edge: an endpoint is missing")
+        if state.edge_log:
+            tx.run("UNWIND $rows AS row CREATE (h:EdgeVersion) SET h = row", rows=state.edge_log).consume()
+
+    def _resolve_unlink(self, tx: neo4j.ManagedTransaction, unlink: Unlink, state: _BatchState) -> None:
+        if unlink.edge_id:
+            rows = tx.run(
+                "MATCH (h:EdgeVersion {edge_id: $id}) RETURN h.source AS s, h.op AS op ORDER BY h.canvas_version DESC",
+                id=unlink.edge_id,
+            ).data()
+            if not rows or rows[0]["op"] != "link":
+                raise InvalidMutation(f"no current edge with id {unlink.edge_id!r}")
+            found = tx.run(
+                "MATCH (a:CanvasNode {id: $s})-[r]->(b:CanvasNode) WHERE r.id = $id "
+                "RETURN r.id AS id, type(r) AS type, a.id AS source, b.id AS target, r.props_json AS props",
+                s=rows[0]["s"],
+                id=unlink.edge_id,
+            ).data()
+        else:
+            if not (unlink.source and unlink.target and unlink.type):
+                raise InvalidMutation("unlink needs an edge_id, or a type with a source and a target")
+            found = tx.run(
+                f"MATCH (a:CanvasNode {{id: $s}})-[r:{unlink.type.value}]->(b:CanvasNode {{id: $t}}) "
+                "RETURN r.id AS id, type(r) AS type, a.id AS source, b.id AS target, r.props_json AS props",
+                s=unlink.source,
+                t=unlink.target,
+            ).data()
+        if not found:
+            raise InvalidMutation(f"nothing to unlink for {unlink.model_dump(exclude_none=True)}")
+        ids = [row["id"] for row in found]
+        for row in found:
+            tx.run(
+                f"MATCH (a:CanvasNode {{id: $s}})-[r:{EdgeType(row['type']).value}]->(b) WHERE r.id = $id DELETE r",
+                s=row["source"],
+                id=row["id"],
+            ).consume()
+            state.edge_log.append(
+                {
+                    "edge_id": row["id"],
+                    "type": row["type"],
+                    "source": row["source"],
+                    "target": row["target"],
+                    "props_json": row["props"] or "{}",
+                    "created_at": state.now,
+                    "canvas_version": state.version,
+                    "op": "unlink",
+                }
+            )
+        state.unlinked_ids.update(ids)
+
+    # -- reads -----------------------------------------------------------------------
+    def get_node(self, node_id: str, *, include_deleted: bool = False) -> CanvasNode:
+        return self.get_nodes([node_id], include_deleted=include_deleted)[0]
+
+    def get_nodes(self, node_ids: Sequence[str], *, include_deleted: bool = False) -> list[CanvasNode]:
+        ids = list(node_ids)
+        if not ids:
+            return []
+        rows = self._read("MATCH (n:CanvasNode) WHERE n.id IN $ids RETURN properties(n) AS p", ids=ids)
+        found = {node.id: node for node in (CanvasNode.from_properties(r["p"]) for r in rows)}
+        result = []
+        for node_id in ids:
+            node = found.get(node_id)
+            if node is None or (node.deleted and not include_deleted):
+                raise NodeNotFound(node_id)
+            result.append(node)
+        return result
+
+    def neighbours(
+        self, node_id: str, edge_types: Sequence[EdgeType] | None = None, direction: Direction = Direction.OUT
+    ) -> list[Neighbour]:
+        self.get_node(node_id)
+        pattern = _rel_pattern(edge_types)
+        arrow = {
+            Direction.OUT: f"(a)-[r{pattern}]->(b)",
+            Direction.IN: f"(a)<-[r{pattern}]-(b)",
+            Direction.BOTH: f"(a)-[r{pattern}]-(b)",
+        }[direction]
+        rows = self._read(
+            f"MATCH (a:CanvasNode {{id: $id}}) MATCH {arrow} WHERE b:CanvasNode "
+            "RETURN properties(b) AS b, type(r) AS type, startNode(r).id AS s, endNode(r).id AS t, "
+            "properties(r) AS r",
+            id=node_id,
+        )
+        out = []
+        for row in rows:
+            node = CanvasNode.from_properties(row["b"])
+            if node.deleted:
+                continue
+            out.append(Neighbour(node=node, edge=_edge_from(row["type"], row["s"], row["t"], row["r"])))
+        out.sort(key=lambda n: (n.node.created_at, n.node.id))
+        return out
+
+    def lineage(
+        self,
+        node_id: str,
+        edge_types: Sequence[EdgeType] | None = None,
+        direction: Direction = Direction.OUT,
+        max_depth: int | None = None,
+    ) -> list[LineageEntry]:
+        # Breadth-first, one query per hop: linear in the lineage's size however many
+        # paths a diamond-shaped lineage has, which a variable-length pattern is not.
+        self.get_node(node_id)
+        pattern = _rel_pattern(edge_types)
+        arrow = f"(a)-[{pattern}]->(b)" if direction == Direction.OUT else f"(a)<-[{pattern}]-(b)"
+        if direction == Direction.BOTH:
+            arrow = f"(a)-[{pattern}]-(b)"
+        seen: dict[str, int] = {node_id: 0}
+        frontier = [node_id]
+        depth = 0
+        found: list[tuple[int, dict[str, Any]]] = []
+        with self._session() as session:
+            while frontier and (max_depth is None or depth < max_depth):
+                depth += 1
+                rows = session.run(
+                    f"MATCH (a:CanvasNode) WHERE a.id IN $ids MATCH {arrow} WHERE b:CanvasNode "
+                    "RETURN DISTINCT properties(b) AS b",
+                    ids=frontier,
+                ).data()
+                frontier = []
+                for row in rows:
+                    other = row["b"]["id"]
+                    if other not in seen:
+                        seen[other] = depth
+                        frontier.append(other)
+                        found.append((depth, row["b"]))
+        entries = [LineageEntry(node=CanvasNode.from_properties(p), depth=d) for d, p in found]
+        return [e for e in entries if not e.node.deleted]
+
+    def find_nodes(
+        self,
+        *,
+        kind: str | None = None,
+        status: NodeStatus | None = None,
+        group_id: str | None = None,
+        include_deleted: bool = False,
+        limit: int | None = None,
+    ) -> list[CanvasNode]:
+        conditions = []
+        params: dict[str, Any] = {}
+        if kind is not None:
+            conditions.append("n.kind = $kind")
+            params["kind"] = kind
+        if status is not None:
+            conditions.append("n.status = $status")
+            params["status"] = NodeStatus(status).value
+        if group_id is not None:
+            conditions.append("n.group_id = $group_id")
+            params["group_id"] = group_id
+        if not include_deleted:
+            conditions.append("(n.deleted IS NULL OR n.deleted = false)")
+        where = f"WHERE {' AND '.join(conditions)}" if conditions else ""
+        tail = " LIMIT $limit" if limit is not None else ""
+        if limit is not None:
+            params["limit"] = int(limit)
+        rows = self._read(
+            f"MATCH (n:CanvasNode) {where} RETURN properties(n) AS p ORDER BY n.created_at, n.id{tail}", **params
+        )
+        return [CanvasNode.from_properties(r["p"]) for r in rows]
+
+    def edges(self, node_ids: Sequence[str] | None = None) -> list[CanvasEdge]:
+        if node_ids is None:
+            rows = self._read(
+                "MATCH (a:CanvasNode)-[r]->(b:CanvasNode) "
+                "RETURN type(r) AS type, a.id AS s, b.id AS t, properties(r) AS r"
+            )
+        else:
+            rows = self._read(
+                "MATCH (a:CanvasNode)-[r]->(b:CanvasNode) WHERE a.id IN $ids OR b.id IN $ids "
+                "RETURN type(r) AS type, a.id AS s, b.id AS t, properties(r) AS r",
+                ids=list(node_ids),
+            )
+        return sorted(
+            (_edge_from(r["type"], r["s"], r["t"], r["r"]) for r in rows), key=lambda e: (e.canvas_version, e.id)
+        )
+
+    def node_history(self, node_id: str) -> list[CanvasNode]:
+        rows = self._read(
+            "MATCH (h:NodeVersion {node_id: $id}) RETURN h.snapshot_json AS s ORDER BY h.canvas_version",
+            id=node_id,
+        )
+        if not rows:
+            raise NodeNotFound(node_id)
+        return [CanvasNode.model_validate_json(r["s"]) for r in rows]
+
+    def snapshot(self, canvas_version: int | None = None) -> CanvasSnapshot:
+        current = self.canvas_version()
+        version = current if canvas_version is None else min(int(canvas_version), current)
+        with self._session() as session:
+            node_rows = session.run(
+                "MATCH (h:NodeVersion) WHERE h.canvas_version <= $v "
+                "RETURN h.node_id AS id, h.canvas_version AS cv, h.snapshot_json AS s, h.op AS op",
+                v=version,
+            ).data()
+            edge_rows = session.run(
+                "MATCH (h:EdgeVersion) WHERE h.canvas_version <= $v RETURN properties(h) AS h", v=version
+            ).data()
+        latest: dict[str, dict[str, Any]] = {}
+        for row in node_rows:
+            if row["id"] not in latest or row["cv"] > latest[row["id"]]["cv"]:
+                latest[row["id"]] = row
+        nodes = [
+            CanvasNode.model_validate_json(r["s"])
+            for r in latest.values()
+            if r["op"] != "hard_delete"
+        ]
+        nodes = [n for n in nodes if not n.deleted]
+        alive = {n.id for n in nodes}
+        edges = [e for e in _edges_from_log([r["h"] for r in edge_rows]) if e.source in alive and e.target in alive]
+        nodes.sort(key=lambda n: (n.created_at, n.id))
+        return CanvasSnapshot(canvas_version=version, nodes=nodes, edges=edges)
+
+    def diff(self, from_version: int, to_version: int | None = None) -> CanvasDiff:
+        to_version = self.canvas_version() if to_version is None else int(to_version)
+        with self._session() as session:
+            touched = [
+                r["id"]
+                for r in session.run(
+                    "MATCH (h:NodeVersion) WHERE h.canvas_version > $a AND h.canvas_version <= $b "
+                    "RETURN DISTINCT h.node_id AS id",
+                    a=from_version,
+                    b=to_version,
+                ).data()
+            ]
+            history = session.run(
+                "MATCH (h:NodeVersion) WHERE h.node_id IN $ids AND h.canvas_version <= $b "
+                "RETURN h.node_id AS id, h.canvas_version AS cv, h.snapshot_json AS s, h.op AS op",
+                ids=touched,
+                b=to_version,
+            ).data()
+            edge_rows = session.run(
+                "MATCH (h:EdgeVersion) WHERE h.canvas_version > $a AND h.canvas_version <= $b "
+                "RETURN properties(h) AS h",
+                a=from_version,
+                b=to_version,
+            ).data()
+        before: dict[str, tuple[int, dict[str, Any]]] = {}
+        after: dict[str, tuple[int, dict[str, Any]]] = {}
+        for row in history:
+            bucket = before if row["cv"] <= from_version else after
+            if row["id"] not in bucket or row["cv"] > bucket[row["id"]][0]:
+                bucket[row["id"]] = (row["cv"], row)
+        result = CanvasDiff(from_version=from_version, to_version=to_version)
+        for node_id in touched:
+            old_row = before.get(node_id, (0, None))[1]
+            new_row = after[node_id][1]
+            old = _live(old_row)
+            new = _live(new_row)
+            if old is None and new is not None:
+                result.added_nodes.append(new)
+            elif old is not None and new is None:
+                result.removed_nodes.append(old)
+            elif old is not None and new is not None:
+                result.changed_nodes.append((old, new))
+        net: dict[str, dict[str, Any]] = {}
+        first_op: dict[str, str] = {}
+        for row in sorted((r["h"] for r in edge_rows), key=lambda h: h["canvas_version"]):
+            first_op.setdefault(row["edge_id"], row["op"])
+            net[row["edge_id"]] = row
+        for edge_id, row in net.items():
+            edge = _edge_from_log(row)
+            if row["op"] == "link" and first_op[edge_id] == "link":
+                result.added_edges.append(edge)
+            elif row["op"] == "unlink" and first_op[edge_id] == "unlink":
+                result.removed_edges.append(edge)
+        return result
+
+    def commits(self, *, since_version: int = 0, limit: int | None = None) -> list[CommitRecord]:
+        tail = " LIMIT $limit" if limit is not None else ""
+        rows = self._read(
+            "MATCH (c:Commit) WHERE c.canvas_version > $v RETURN properties(c) AS c ORDER BY c.canvas_version"
+            + tail,
+            v=since_version,
+            **({"limit": int(limit)} if limit is not None else {}),
+        )
+        return [_commit_from_props(r["c"]) for r in rows]
+
+    def canvas_version(self) -> int:
+        rows = self._read("MATCH (m:CanvasMeta {key: $key}) RETURN m.version AS v", key=CANVAS_META_KEY)
+        return int(rows[0]["v"]) if rows else 0
+
+    def count_nodes(self, *, by: str = "kind", include_deleted: bool = False) -> dict[str, int]:
+        if by not in ("kind", "status"):
+            raise ValueError("count_nodes groups by 'kind' or 'status'")
+        where = "" if include_deleted else "WHERE n.deleted IS NULL OR n.deleted = false "
+        rows = self._read(f"MATCH (n:CanvasNode) {where}RETURN n.{by} AS k, count(n) AS c")
+        return {r["k"]: int(r["c"]) for r in rows}
+
+    # -- read-only user Cypher ---------------------------------------------------------
+    def query(
+        self, cypher: str, params: dict[str, Any] | None = None, *, timeout_s: float = 10.0, row_limit: int = 1000
+    ) -> QueryResult:
+        check_read_only(cypher)
+        future = self._query_pool.submit(self._run_user_query, cypher, dict(params or {}), timeout_s, row_limit)
+        try:
+            return future.result(timeout=timeout_s)
+        except FutureTimeout as error:
+            raise QueryTimeout(
+                f"query ran past its {timeout_s:g} s limit and was abandoned (its transaction is rolled back); "
+                "narrow the MATCH or add a LIMIT"
+            ) from error
+
+    def _run_user_query(
+        self, cypher: str, params: dict[str, Any], timeout_s: float, row_limit: int
+    ) -> QueryResult:
+        started = time.perf_counter()
+        with self._session() as session:
+            try:
+                # EXPLAIN plans without running, on every engine: it surfaces the engine's own
+                # syntax message (an explicit transaction on ArcadeDB hides it) and, where the
+                # engine reports it faithfully, the query type.
+                summary = session.run("EXPLAIN " + cypher, **params).consume()
+                if self._profile.explain_reports_query_type:
+                    if summary.query_type not in ("r", None):
+                        raise CypherWriteRefused(
+                            f"the engine classifies this query as '{summary.query_type}', not read-only; "
+                            "user Cypher may only read"
+                        )
+                tx = session.begin_transaction(timeout=timeout_s)
+                try:
+                    result = tx.run(cypher, **params)
+                    columns = list(result.keys())
+                    rows: list[dict[str, Any]] = []
+                    truncated = False
+                    for record in result:
+                        if len(rows) >= row_limit:
+                            truncated = True
+                            break
+                        rows.append({k: _plain(record[k]) for k in columns})
+                finally:
+                    tx.rollback()
+            except DriverSyntaxError as error:
+                raise CypherSyntaxError(f"the engine could not parse the query: {error.message}") from error
+            except ClientError as error:
+                if "syntax" in (error.code or "").lower() or "syntax" in (error.message or "").lower():
+                    raise CypherSyntaxError(f"the engine could not parse the query: {error.message}") from error
+                raise CypherError(f"the engine refused the query: {error.message}") from error
+            except Neo4jError as error:
+                raise CypherError(f"the query failed on the engine: {error.message}") from error
+        return QueryResult(
+            columns=columns, rows=rows, truncated=truncated, elapsed_ms=(time.perf_counter() - started) * 1000
+        )
+
+    def close(self) -> None:
+        self._query_pool.shutdown(wait=False, cancel_futures=True)
+
+
+class _BatchState:
+    """The nodes and edges a batch changes, worked out in memory before anything is written."""
+
+    def __init__(self, *, existing: dict[str, CanvasNode], version: int, now: str, actor: str) -> None:
+        self.nodes: dict[str, CanvasNode] = dict(existing)
+        self.version = version
+        self.now = now
+        self.actor = actor
+        self.created: set[str] = set()
+        self.changed: dict[str, None] = {}  # ordered set
+        self.ops: dict[str, str] = {}
+        self.hard_deleted: set[str] = set()
+        self.links: list[CanvasEdge] = []
+        self.unlinks: list[Unlink] = []
+        self.unlinked_ids: set[str] = set()
+        self.edge_log: list[dict[str, Any]] = []
+
+    def node(self, node_id: str) -> CanvasNode:
+        node = self.nodes.get(node_id)
+        if node is None or (node.deleted and node_id not in self.created) or node_id in self.hard_deleted:
+            raise NodeNotFound(node_id)
+        return node
+
+    def touch(self, node: CanvasNode, op: str) -> None:
+        # An existing node rises one version per batch however many mutations touch it;
+        # a node created in this batch stays at version 1.
+        if node.id not in self.changed and node.id not in self.created:
+            node.version += 1
+        node.updated_at = self.now
+        node.canvas_version = self.version
+        self.changed[node.id] = None
+        if self.ops.get(node.id) != "create" or op == "hard_delete":
+            self.ops[node.id] = op
+
+    def apply(self, mutation: Any) -> None:
+        match mutation:
+            case CreateNode():
+                if mutation.id in self.nodes:
+                    raise InvalidMutation(f"a node with id {mutation.id} already exists")
+                node = CanvasNode(
+                    id=mutation.id,
+                    kind=mutation.kind,
+                    title=mutation.title,
+                    status=mutation.status,
+                    version=1,
+                    position=mutation.position or Position(),
+                    group_id=None,
+                    inputs=mutation.inputs,
+                    outputs=mutation.outputs,
+                    metadata={**mutation.metadata, "created_by": mutation.metadata.get("created_by", self.actor)},
+                    created_at=self.now,
+                    updated_at=self.now,
+                    canvas_version=self.version,
+                )
+                self.nodes[node.id] = node
+                self.created.add(node.id)
+                self.changed[node.id] = None
+                self.ops[node.id] = "create"
+                if mutation.group_id:
+                    self.apply(GroupNodes(group_id=mutation.group_id, node_ids=[node.id]))
+            case UpdateNode():
+                node = self.node(mutation.node_id)
+                if mutation.title is not None:
+                    node.title = mutation.title
+                if mutation.inputs is not None:
+                    node.inputs = dict(mutation.inputs)
+                if mutation.inputs_patch:
+                    node.inputs = {**node.inputs, **mutation.inputs_patch}
+                if mutation.outputs is not None:
+                    node.outputs = list(mutation.outputs)
+                if mutation.metadata_patch:
+                    node.metadata = {**node.metadata, **mutation.metadata_patch}
+                if mutation.status is not None:
+                    node.status = mutation.status
+                self.touch(node, "update")
+            case SetStatus():
+                node = self.node(mutation.node_id)
+                node.status = mutation.status
+                if mutation.reason:
+                    node.metadata = {**node.metadata, "status_reason": mutation.reason}
+                self.touch(node, "set_status")
+            case DeleteNode():
+                node = self.node(mutation.node_id)
+                if mutation.hard:
+                    self.touch(node, "hard_delete")
+                    node.deleted = True
+                    self.hard_deleted.add(node.id)
+                else:
+                    node.deleted = True
+                    self.touch(node, "delete")
+            case MoveNode():
+                node = self.node(mutation.node_id)
+                node.position = mutation.position
+                self.touch(node, "move")
+            case Link():
+                if mutation.source == mutation.target:
+                    raise InvalidMutation(f"a node cannot {mutation.type.value} itself ({mutation.source})")
+                self.node(mutation.source)
+                self.node(mutation.target)
+                edge = CanvasEdge(
+                    id=mutation.id,
+                    type=mutation.type,
+                    source=mutation.source,
+                    target=mutation.target,
+                    properties=mutation.properties,
+                    created_at=self.now,
+                    canvas_version=self.version,
+                )
+                self.links.append(edge)
+                self.edge_log.append(
+                    {
+                        "edge_id": edge.id,
+                        "type": edge.type.value,
+                        "source": edge.source,
+                        "target": edge.target,
+                        "props_json": json.dumps(edge.properties, sort_keys=True),
+                        "created_at": self.now,
+                        "canvas_version": self.version,
+                        "op": "link",
+                    }
+                )
+            case Unlink():
+                self.unlinks.append(mutation)
+            case GroupNodes():
+                group = self.node(mutation.group_id)
+                for member_id in mutation.node_ids:
+                    member = self.node(member_id)
+                    if member.id == group.id:
+                        raise InvalidMutation(f"node {group.id} cannot be in its own group")
+                    if member.group_id == group.id:
+                        continue
+                    if member.group_id:
+                        self.unlinks.append(
+                            Unlink(type=EdgeType.IN_GROUP, source=member.id, target=member.group_id)
+                        )
+                    member.group_id = group.id
+                    self.touch(member, "group")
+                    self.apply(Link(type=EdgeType.IN_GROUP, source=member.id, target=group.id))
+            case UngroupNodes():
+                for member_id in mutation.node_ids:
+                    member = self.node(member_id)
+                    if member.group_id != mutation.group_id:
+                        raise InvalidMutation(f"node {member_id} is not in group {mutation.group_id}")
+                    member.group_id = None
+                    self.touch(member, "ungroup")
+                    self.unlinks.append(Unlink(type=EdgeType.IN_GROUP, source=member.id, target=mutation.group_id))
+            case _:
+                raise InvalidMutation(f"not a canvas mutation: {mutation!r}")
+
+
+def _rel_pattern(edge_types: Sequence[EdgeType] | None) -> str:
+    if not edge_types:
+        return ":" + "|".join(e.value for e in EdgeType)
+    return ":" + "|".join(EdgeType(e).value for e in edge_types)
+
+
+def _edge_from(edge_type: str, source: str, target: str, props: dict[str, Any]) -> CanvasEdge:
+    return CanvasEdge(
+        id=props.get("id") or "",
+        type=EdgeType(edge_type),
+        source=source,
+        target=target,
+        properties=json.loads(props.get("props_json") or "{}"),
+        created_at=props.get("created_at") or "",
+        canvas_version=int(props.get("canvas_version") or 0),
+    )
+
+
+def _edge_from_log(row: dict[str, Any]) -> CanvasEdge:
+    return CanvasEdge(
+        id=row["edge_id"],
+        type=EdgeType(row["type"]),
+        source=row["source"],
+        target=row["target"],
+        properties=json.loads(row.get("props_json") or "{}"),
+        created_at=row.get("created_at") or "",
+        canvas_version=int(row.get("canvas_version") or 0),
+    )
+
+
+def _edges_from_log(rows: list[dict[str, Any]]) -> list[CanvasEdge]:
+    latest: dict[str, dict[str, Any]] = {}
+    for row in sorted(rows, key=lambda h: h["canvas_version"]):
+        latest[row["edge_id"]] = row
+    return sorted(
+        (_edge_from_log(r) for r in latest.values() if r["op"] == "link"), key=lambda e: (e.canvas_version, e.id)
+    )
+
+
+def _live(row: dict[str, Any] | None) -> CanvasNode | None:
+    if row is None or row["op"] == "hard_delete":
+        return None
+    node = CanvasNode.model_validate_json(row["s"])
+    return None if node.deleted else node
+
+
+def _commit_from_props(props: dict[str, Any], *, replayed: bool = False) -> CommitRecord:
+    return CommitRecord(
+        id=props["id"],
+        canvas_version=int(props["canvas_version"]),
+        idempotency_key=props.get("idempotency_key"),
+        actor=props.get("actor") or "system",
+        thread_id=props.get("thread_id"),
+        action_id=props.get("action_id"),
+        created_at=props.get("created_at") or "",
+        node_ids=json.loads(props.get("node_ids_json") or "[]"),
+        edge_ids=json.loads(props.get("edge_ids_json") or "[]"),
+        replayed=replayed,
+    )
+
+
+def _plain(value: Any) -> Any:
+    """Turn driver values (nodes, relationships, paths, temporals) into JSON-able Python."""
+    if isinstance(value, neo4j.graph.Node):
+        return {"labels": sorted(value.labels), **{k: _plain(v) for k, v in value.items()}}
+    if isinstance(value, neo4j.graph.Relationship):
+        return {
+            "type": value.type,
+            "start": value.start_node.get("id") if value.start_node else None,
+            "end": value.end_node.get("id") if value.end_node else None,
+            **{k: _plain(v) for k, v in value.items()},
+        }
+    if isinstance(value, neo4j.graph.Path):
+        return {"nodes": [_plain(n) for n in value.nodes], "relationships": [_plain(r) for r in value.relationships]}
+    if isinstance(value, list):
+        return [_plain(v) for v in value]
+    if isinstance(value, dict):
+        return {k: _plain(v) for k, v in value.items()}
+    if hasattr(value, "iso_format"):
+        return value.iso_format()
+    return value

@@ -1,0 +1,87 @@
+"""Shared fixtures: real engines started once per test session, a fresh canvas per test."""
+
+from __future__ import annotations
+
+import os
+import uuid
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from store.connect import EngineSettings, start_engine
+from store.engine import Engine
+from store.neo4j import Neo4jCanvasStore
+from store.tickets import TicketAuthority
+
+
+def _engine_names() -> list[str]:
+    names = ["arcadedb"]
+    if os.environ.get("NEO4J_URI"):
+        names.append("neo4j")
+    return names
+
+
+@pytest.fixture(scope="session")
+def engines(tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[str, Engine]]:
+    """Every engine this run can reach: embedded ArcadeDB always, Neo4j when NEO4J_URI is set."""
+    started: dict[str, Engine] = {}
+    started["arcadedb"] = start_engine(EngineSettings(data_dir=tmp_path_factory.mktemp("arcadedb")))
+    if os.environ.get("NEO4J_URI"):
+        started["neo4j"] = start_engine(
+            EngineSettings(
+                data_dir=tmp_path_factory.mktemp("neo4j"),
+                neo4j_uri=os.environ["NEO4J_URI"],
+                neo4j_user=os.environ.get("NEO4J_USER", "neo4j"),
+                neo4j_password=os.environ.get("NEO4J_PASSWORD", ""),
+                neo4j_database=os.environ.get("NEO4J_DATABASE", "neo4j"),
+            )
+        )
+    yield started
+    for engine in started.values():
+        engine.close()
+
+
+@pytest.fixture(params=_engine_names())
+def engine(request: pytest.FixtureRequest, engines: dict[str, Engine]) -> Engine:
+    """One engine of the run; tests using it run once per engine."""
+    return engines[request.param]
+
+
+@pytest.fixture
+def authority() -> TicketAuthority:
+    """The ticket authority the validation node would hold."""
+    return TicketAuthority()
+
+
+@pytest.fixture
+def canvas(engine: Engine, authority: TicketAuthority) -> Iterator[Neo4jCanvasStore]:
+    """A fresh, empty canvas on the engine (its own database on ArcadeDB; a wiped one on Neo4j)."""
+    if engine.profile.name == "neo4j":
+        database = engine.default_database
+        engine.drop_database(database)
+    else:
+        database = "t" + uuid.uuid4().hex[:12]
+    engine.ensure_database(database)
+    store = Neo4jCanvasStore(engine.driver, database, authority=authority, profile=engine.profile)
+    yield store
+    store.close()
+    if engine.profile.name != "neo4j":
+        engine.drop_database(database)
+
+
+@pytest.fixture
+def workdir(tmp_path: Path) -> Path:
+    """A scratch project folder."""
+    return tmp_path
+
+
+@pytest.fixture
+def write(canvas: Neo4jCanvasStore, authority: TicketAuthority):
+    """Apply mutations with a ticket issued for exactly them, as the validation node would."""
+
+    def _write(*mutations, key: str | None = None, actor: str = "test"):
+        batch = list(mutations)
+        return canvas.apply(batch, ticket=authority.issue(uuid.uuid4().hex, batch), idempotency_key=key, actor=actor)
+
+    return _write

@@ -1,0 +1,56 @@
+"""The embedded ArcadeDB engine: data under the project, reuse by a second process, clean stop, restart."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+import textwrap
+from pathlib import Path
+
+from store.connect import EngineSettings, open_store, start_engine
+from store.embedded import _pid_alive
+from store.mutations import CreateNode
+from store.tickets import TicketAuthority
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def test_canvas_persists_across_a_restart_and_a_second_process_reuses_the_server(tmp_path):
+    authority = TicketAuthority()
+    engine = start_engine(EngineSettings(data_dir=tmp_path))
+    store = open_store(engine, authority)
+    node = CreateNode(kind="reference", title="Mira")
+    store.apply([node], ticket=authority.issue("a", [node]))
+    pid = engine.server_pid
+    assert (tmp_path / "engine" / "server" / "databases").is_dir()
+
+    # A second process of the same project finds the running server and reads the canvas.
+    script = textwrap.dedent(f"""
+        import json, sys
+        sys.path.insert(0, {str(ROOT)!r})
+        from pathlib import Path
+        from store.connect import EngineSettings, open_store, start_engine
+        from store.tickets import TicketAuthority
+        engine = start_engine(EngineSettings(data_dir=Path({str(tmp_path)!r})))
+        store = open_store(engine, TicketAuthority())
+        print(json.dumps({{"pid": engine.server_pid, "titles": [n.title for n in store.find_nodes()]}}))
+        engine.close()
+    """)
+    out = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=120, check=True)
+    seen = json.loads(out.stdout.strip().splitlines()[-1])
+    assert seen == {"pid": pid, "titles": ["Mira"]}
+    assert _pid_alive(pid), "the second process must not stop a server the first still uses"
+
+    engine.close()
+    assert not _pid_alive(pid), "the last user stops the server"
+    assert not (tmp_path / "engine" / "engine.json").exists()
+
+    engine = start_engine(EngineSettings(data_dir=tmp_path))
+    try:
+        assert engine.server_pid != pid
+        store = open_store(engine, authority)
+        assert [n.title for n in store.find_nodes()] == ["Mira"]
+        assert store.canvas_version() == 1
+    finally:
+        engine.close()

@@ -1,0 +1,88 @@
+"""What a tool is in JarvisHub: a typed spec the manifest lists and the bridge runs.
+
+A tool never writes the canvas.  It reads what it needs through the
+:class:`ToolContext`, does its work (renders a PNG, runs a subprocess, calls a
+provider), stores bytes in the artifact store, and returns a :class:`ToolResult`
+whose ``mutations`` the commit node applies with the validation node's ticket.
+That is how "nothing writes the canvas except through the bridge" holds for
+every tool family, MCP tools included.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from enum import StrEnum
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from pydantic import BaseModel, Field
+
+if TYPE_CHECKING:
+    from store.artifacts import ArtifactStore
+    from store.base import CanvasReader
+
+
+class ToolFamily(StrEnum):
+    """The five tool families of the manifest."""
+
+    CANVAS = "canvas"
+    GENERATION = "generation"
+    NATIVE = "native"
+    RECOVERY = "recovery"
+    MCP = "mcp"
+
+
+class Effect(StrEnum):
+    """What running a tool may do; grants and approval policies key on these."""
+
+    READ_ONLY = "read_only"
+    MUTATES_CANVAS = "mutates_canvas"
+    GENERATES_MEDIA = "generates_media"
+    COST_BEARING = "cost_bearing"
+    DESTRUCTIVE = "destructive"
+    LONG_RUNNING = "long_running"
+
+
+class ToolError(Exception):
+    """A tool could not do what was asked; the message is shown to the model so it can act on it."""
+
+
+@dataclass
+class ToolContext:
+    """What a running tool may use: read access to the canvas, the artifact store, the workspace."""
+
+    artifacts: ArtifactStore
+    workspace: Path
+    canvas: CanvasReader | None = None
+    settings: Any = None
+    thread_id: str | None = None
+    turn_id: str | None = None
+    actor: str = "agent"
+    services: dict[str, Any] = field(default_factory=dict)
+    progress: Callable[[str], None] | None = None
+
+
+class ToolResult(BaseModel):
+    """What a tool hands back to the bridge."""
+
+    observation: dict[str, Any] = Field(default_factory=dict, description="JSON-able summary the model sees.")
+    mutations: list[Any] = Field(default_factory=list, description="store.mutations to commit through the bridge.")
+    provider_calls: int = Field(default=0, description="How many paid/slow provider calls this run made.")
+    cache_hits: int = 0
+
+
+@dataclass(frozen=True)
+class ToolSpec:
+    """One tool: its name, family, argument schema, effects and the function that runs it."""
+
+    name: str
+    family: ToolFamily
+    description: str
+    args_schema: type[BaseModel]
+    effects: frozenset[Effect]
+    run: Callable[[ToolContext, BaseModel], ToolResult]
+
+    def json_schema(self) -> dict[str, Any]:
+        """The JSON schema of the tool's arguments (what the manifest and the model see)."""
+        return self.args_schema.model_json_schema()

@@ -99,6 +99,7 @@ class CanvasStore(ABC):
         actor: str = "system",
         thread_id: str | None = None,
         action_id: str | None = None,
+        observation: dict[str, Any] | None = None,
     ) -> CommitRecord:
         """Apply a batch atomically and return its commit record.
 

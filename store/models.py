@@ -204,6 +204,9 @@ class CommitRecord(BaseModel):
     node_ids: list[str] = Field(default_factory=list)
     edge_ids: list[str] = Field(default_factory=list)
     replayed: bool = Field(default=False, description="True when the idempotency key had already been applied.")
+    observation: dict[str, Any] = Field(
+        default_factory=dict, description="What the action reported when it ran (replayed to a resumed run)."
+    )
 
 
 class CanvasDiff(BaseModel):

@@ -49,6 +49,8 @@ class UpdateNode(_Base):
     outputs: list[ArtifactHandle] | None = None
     metadata_patch: dict[str, Any] | None = None
     status: NodeStatus | None = None
+    position: Position | None = None
+    undelete: bool = Field(default=False, description="Bring back a soft-deleted node (checkpoint restore).")
 
 
 class SetStatus(_Base):
@@ -113,8 +115,30 @@ class UngroupNodes(BaseModel):
     node_ids: list[str]
 
 
+class RecordTurn(BaseModel):
+    """Write the ``(:Turn)`` node of a finished turn and ``TOUCHED`` edges to the nodes it changed."""
+
+    op: Literal["record_turn"] = "record_turn"
+    turn_id: str
+    thread_id: str
+    request: str = ""
+    canvas_before: int
+    canvas_after: int
+    node_ids: list[str] = Field(default_factory=list)
+    summary: dict[str, Any] = Field(default_factory=dict)
+
+
 Mutation = Annotated[
-    CreateNode | UpdateNode | SetStatus | DeleteNode | Link | Unlink | MoveNode | GroupNodes | UngroupNodes,
+    CreateNode
+    | UpdateNode
+    | SetStatus
+    | DeleteNode
+    | Link
+    | Unlink
+    | MoveNode
+    | GroupNodes
+    | UngroupNodes
+    | RecordTurn,
     Field(discriminator="op"),
 ]
 """Any one canvas mutation (a pydantic discriminated union on ``op``)."""
@@ -129,6 +153,7 @@ MUTATION_OPS: tuple[str, ...] = (
     "move_node",
     "group",
     "ungroup",
+    "record_turn",
 )
 
 mutation_adapter: TypeAdapter[Mutation] = TypeAdapter(Mutation)

@@ -57,6 +57,7 @@ from store.mutations import (
     GroupNodes,
     Link,
     MoveNode,
+    RecordTurn,
     SetStatus,
     UngroupNodes,
     Unlink,
@@ -166,6 +167,7 @@ class Neo4jCanvasStore(CanvasStore):
         actor: str = "system",
         thread_id: str | None = None,
         action_id: str | None = None,
+        observation: dict[str, Any] | None = None,
     ) -> CommitRecord:
         batch = list(mutations)
         self._authority.verify(ticket, batch)
@@ -174,7 +176,7 @@ class Neo4jCanvasStore(CanvasStore):
                 self.kinds.require(mutation.kind)
         key = idempotency_key or f"auto:{new_id()}"
         record = self._write(
-            lambda tx: self._apply_in(tx, batch, key, actor, thread_id, action_id or ticket.action_id)
+            lambda tx: self._apply_in(tx, batch, key, actor, thread_id, action_id or ticket.action_id, observation)
         )
         if not record.replayed:
             for listener in list(self._listeners):
@@ -189,6 +191,7 @@ class Neo4jCanvasStore(CanvasStore):
         actor: str,
         thread_id: str | None,
         action_id: str | None,
+        observation: dict[str, Any] | None = None,
     ) -> CommitRecord:
         previous = tx.run("MATCH (c:Commit {idempotency_key: $key}) RETURN properties(c) AS c", key=key).single()
         if previous is not None:
@@ -225,6 +228,8 @@ class Neo4jCanvasStore(CanvasStore):
 
         self._write_nodes(tx, state)
         self._write_edges(tx, state)
+        for turn in state.turns:
+            self._write_turn(tx, turn, version)
         record = CommitRecord(
             id=new_id(),
             canvas_version=version,
@@ -235,6 +240,7 @@ class Neo4jCanvasStore(CanvasStore):
             created_at=now,
             node_ids=sorted(state.changed),
             edge_ids=[e["edge_id"] for e in state.edge_log],
+            observation=observation or {},
         )
         tx.run(
             "CREATE (c:Commit) SET c = $props",
@@ -248,9 +254,48 @@ class Neo4jCanvasStore(CanvasStore):
                 "created_at": now,
                 "node_ids_json": json.dumps(record.node_ids),
                 "edge_ids_json": json.dumps(record.edge_ids),
+                "observation_json": json.dumps(record.observation, default=str),
             },
         ).consume()
         return record
+
+    def _write_turn(self, tx: neo4j.ManagedTransaction, turn: RecordTurn, version: int) -> None:
+        tx.run(
+            "CREATE (t:Turn) SET t = $props",
+            props={
+                "id": turn.turn_id,
+                "thread_id": turn.thread_id,
+                "request": turn.request,
+                "canvas_before": turn.canvas_before,
+                "canvas_after": turn.canvas_after,
+                "canvas_version": version,
+                "summary_json": json.dumps(turn.summary, sort_keys=True, default=str),
+            },
+        ).consume()
+        if turn.node_ids:
+            tx.run(
+                "MATCH (t:Turn {id: $turn}) MATCH (n:CanvasNode) WHERE n.id IN $ids CREATE (t)-[:TOUCHED]->(n)",
+                turn=turn.turn_id,
+                ids=turn.node_ids,
+            ).consume()
+
+    def commit_for_key(self, idempotency_key: str) -> CommitRecord | None:
+        """The commit already applied under this key, if any (a resumed turn checks before re-running)."""
+        rows = self._read(
+            "MATCH (c:Commit {idempotency_key: $key}) RETURN properties(c) AS c", key=idempotency_key
+        )
+        return _commit_from_props(rows[0]["c"], replayed=True) if rows else None
+
+    def turns(self, thread_id: str | None = None) -> list[dict[str, Any]]:
+        """Recorded turns (oldest first) with the ids of the nodes each touched."""
+        where = "WHERE t.thread_id = $thread " if thread_id else ""
+        rows = self._read(
+            f"MATCH (t:Turn) {where}OPTIONAL MATCH (t)-[:TOUCHED]->(n:CanvasNode) "
+            "RETURN properties(t) AS t, collect(n.id) AS nodes ORDER BY t.canvas_version",
+            **({"thread": thread_id} if thread_id else {}),
+        )
+        return [{**r["t"], "summary": json.loads(r["t"].get("summary_json") or "{}"), "node_ids": r["nodes"]}
+                for r in rows]
 
     def _write_nodes(self, tx: neo4j.ManagedTransaction, state: _BatchState) -> None:
         creates = [state.nodes[i].to_properties() for i in state.changed if i in state.created]
@@ -662,6 +707,7 @@ class _BatchState:
         self.unlinks: list[Unlink] = []
         self.unlinked_ids: set[str] = set()
         self.edge_log: list[dict[str, Any]] = []
+        self.turns: list[RecordTurn] = []
 
     def node(self, node_id: str) -> CanvasNode:
         node = self.nodes.get(node_id)
@@ -707,6 +753,8 @@ class _BatchState:
                 if mutation.group_id:
                     self.apply(GroupNodes(group_id=mutation.group_id, node_ids=[node.id]))
             case UpdateNode():
+                if mutation.undelete and mutation.node_id in self.nodes:
+                    self.nodes[mutation.node_id].deleted = False
                 node = self.node(mutation.node_id)
                 if mutation.title is not None:
                     node.title = mutation.title
@@ -720,6 +768,8 @@ class _BatchState:
                     node.metadata = {**node.metadata, **mutation.metadata_patch}
                 if mutation.status is not None:
                     node.status = mutation.status
+                if mutation.position is not None:
+                    node.position = mutation.position
                 self.touch(node, "update")
             case SetStatus():
                 node = self.node(mutation.node_id)
@@ -792,6 +842,8 @@ class _BatchState:
                     member.group_id = None
                     self.touch(member, "ungroup")
                     self.unlinks.append(Unlink(type=EdgeType.IN_GROUP, source=member.id, target=mutation.group_id))
+            case RecordTurn():
+                self.turns.append(mutation)
             case _:
                 raise InvalidMutation(f"not a canvas mutation: {mutation!r}")
 
@@ -853,6 +905,7 @@ def _commit_from_props(props: dict[str, Any], *, replayed: bool = False) -> Comm
         created_at=props.get("created_at") or "",
         node_ids=json.loads(props.get("node_ids_json") or "[]"),
         edge_ids=json.loads(props.get("edge_ids_json") or "[]"),
+        observation=json.loads(props.get("observation_json") or "{}"),
         replayed=replayed,
     )
 

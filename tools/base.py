@@ -31,6 +31,8 @@ class ToolFamily(StrEnum):
     NATIVE = "native"
     RECOVERY = "recovery"
     MCP = "mcp"
+    SKILL = "skill"
+    """How a skill is invoked: it is listed under ``skills`` in the manifest and called like a tool."""
 
 
 class Effect(StrEnum):
@@ -82,6 +84,8 @@ class ToolSpec:
     args_schema: type[BaseModel]
     effects: frozenset[Effect]
     run: Callable[[ToolContext, BaseModel], ToolResult]
+    requires: frozenset[str] = frozenset()
+    """Tools this one calls through the bridge (a skill's needs); a grant must allow them all."""
 
     def json_schema(self) -> dict[str, Any]:
         """The JSON schema of the tool's arguments (what the manifest and the model see)."""

@@ -1,0 +1,168 @@
+"""The runtime: a project with its tools, manifest, bridge and supervisor graph, ready to run turns.
+
+``Runtime.run`` starts or resumes a turn on a thread and returns a
+:class:`TurnOutcome`; an interrupt (approval, clarification, feedback) comes
+back as ``outcome="interrupted"`` with the question, and ``Runtime.resume``
+answers it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+from typing import Any
+
+from langchain_core.language_models import BaseChatModel
+from langgraph.types import Command
+from pydantic import BaseModel, Field
+
+from graphs.checkpointer import open_checkpointer
+from graphs.supervisor import build_supervisor
+from jarvishub.project import Project
+from nodes.bridge import Bridge, Usage
+from nodes.deps import TurnDeps
+from nodes.grant import Grant, GrantStore, grant_profiles
+from nodes.manifest import Manifest, SkillInfo, build_manifest
+from nodes.models.factory import chat_model
+from nodes.policy import default_grant
+from store.models import new_id
+from store.trajectories import TrajectoryStore
+from tools.base import ToolContext, ToolSpec
+from tools.catalog import project_tools
+from tools.registry import ToolRegistry
+
+
+class TurnOutcome(BaseModel):
+    """How a turn ended (or paused)."""
+
+    thread_id: str
+    turn_id: str
+    outcome: str = Field(description="replied, interrupted, budget, revoked, step_budget")
+    reply: str | None = None
+    interrupt: dict[str, Any] | None = None
+    canvas_before: int = 0
+    canvas_after: int = 0
+    steps: list[dict[str, Any]] = Field(default_factory=list)
+    grant_id: str = ""
+
+    @property
+    def provider_calls(self) -> int:
+        """Provider calls this turn made (cache hits excluded)."""
+        return sum(int(s.get("provider_calls") or 0) for s in self.steps)
+
+
+class Runtime:
+    """Everything a project needs to run agent turns."""
+
+    def __init__(
+        self,
+        project: Project,
+        *,
+        model: BaseChatModel | None = None,
+        extra_tools: list[ToolSpec] | None = None,
+        evaluate_generations: bool = True,
+        max_steps: int = 40,
+        services: dict[str, Any] | None = None,
+    ) -> None:
+        self.project = project
+        self.services: dict[str, Any] = dict(services or {})
+        tools, services_built, skills = project_tools(project, self)
+        self.services = {**services_built, **self.services}
+        self.registry = ToolRegistry([*tools, *(extra_tools or [])])
+        self.skills: list[SkillInfo] = skills
+        self.manifest: Manifest = build_manifest(project.store.kinds, self.registry, skills)
+        self.grants = GrantStore(project.state_dir / "grants.sqlite")
+        self.trajectories = TrajectoryStore(project.state_dir / "trajectories.sqlite")
+        self.bridge = Bridge(project.store, project.authority, self.registry, self.manifest, self.grants,
+                             self._tool_context)
+        self.model = model or chat_model(project.settings)
+        self.deps = TurnDeps(bridge=self.bridge, model=self.model, trajectories=self.trajectories,
+                             max_steps=max_steps, evaluate_generations=evaluate_generations,
+                             extra=self.services.get("turn_extra", {}))
+        self.checkpointer, self._checkpoint_handle = open_checkpointer(
+            project.checkpoint_path, project.settings.checkpoint_url)
+        self.graph = build_supervisor(self.deps, self.checkpointer)
+
+    # -- tools see this ----------------------------------------------------------------
+    def _tool_context(self, *, actor: str = "agent", thread_id: str | None = None, turn_id: str | None = None,
+                      usage: Usage | None = None, grant_id: str | None = None,
+                      action_id: str | None = None) -> ToolContext:
+        services = {**self.services, "bridge": self.bridge, "tool_registry": self.registry, "usage": usage,
+                    "grant_id": grant_id, "action_id": action_id}
+        return ToolContext(artifacts=self.project.artifacts, workspace=self.project.workspace,
+                           canvas=self.project.store, settings=self.project.settings, thread_id=thread_id,
+                           turn_id=turn_id, actor=actor, services=services)
+
+    # -- grants --------------------------------------------------------------------------
+    def grant_for(self, request: str, *, profile: str | None = None, grant: Grant | None = None,
+                  selected: list[str] | None = None) -> Grant:
+        """The grant of a turn: explicit, a named profile from the project file, or the default policy."""
+        if grant is None and profile:
+            profiles = grant_profiles(self.project.settings.project)
+            if profile not in profiles:
+                raise KeyError(f"no grant profile {profile!r}; the project file defines: {', '.join(profiles) or 'none'}")
+            grant = profiles[profile].model_copy(update={"id": new_id()})
+        if grant is None:
+            grant = default_grant(self.manifest, self.project.store, request, selected or [])
+        return self.grants.save(grant)
+
+    # -- turns --------------------------------------------------------------------------------
+    def run(self, request: str, *, thread_id: str | None = None, grant: Grant | None = None,
+            profile: str | None = None, selected: list[str] | None = None,
+            on_event: Callable[[str, dict[str, Any]], None] | None = None) -> TurnOutcome:
+        """Run one turn of the supervisor on a thread (a new thread when None)."""
+        thread_id = thread_id or new_id()
+        turn_id = new_id()
+        granted = self.grant_for(request, profile=profile, grant=grant, selected=selected)
+        state = {"request": request, "thread_id": thread_id, "turn_id": turn_id, "grant_id": granted.id,
+                 "selected_ids": selected or [], "usage": Usage().model_dump(), "done": False}
+        return self._drive(state, thread_id, on_event)
+
+    def resume(self, thread_id: str, answer: Any = None,
+               on_event: Callable[[str, dict[str, Any]], None] | None = None) -> TurnOutcome:
+        """Continue a paused or crashed turn: answer its interrupt, or just pick up where it stopped."""
+        snapshot = self.graph.get_state(self._config(thread_id))
+        payload: Any = Command(resume=answer) if snapshot.interrupts else None
+        return self._drive(payload, thread_id, on_event)
+
+    def pending(self, thread_id: str) -> dict[str, Any] | None:
+        """The interrupt a thread is waiting on, if any."""
+        snapshot = self.graph.get_state(self._config(thread_id))
+        return snapshot.interrupts[0].value if snapshot.interrupts else None
+
+    def _config(self, thread_id: str) -> dict[str, Any]:
+        return {"configurable": {"thread_id": thread_id}, "recursion_limit": 1000}
+
+    def _drive(self, payload: Any, thread_id: str,
+               on_event: Callable[[str, dict[str, Any]], None] | None) -> TurnOutcome:
+        for event in self.stream(payload, thread_id):
+            if on_event is not None:
+                on_event(*event)
+        snapshot = self.graph.get_state(self._config(thread_id))
+        values = snapshot.values
+        outcome = TurnOutcome(
+            thread_id=thread_id, turn_id=values.get("turn_id", ""), grant_id=values.get("grant_id", ""),
+            outcome=values.get("outcome") or ("interrupted" if snapshot.interrupts else "unfinished"),
+            reply=values.get("reply"), canvas_before=values.get("canvas_before", 0),
+            canvas_after=self.project.store.canvas_version(), steps=values.get("steps") or [],
+        )
+        if snapshot.interrupts:
+            outcome.outcome = "interrupted"
+            outcome.interrupt = snapshot.interrupts[0].value
+        return outcome
+
+    def stream(self, payload: Any, thread_id: str) -> Iterator[tuple[str, dict[str, Any]]]:
+        """Graph progress as (kind, data) events: node updates and custom progress events."""
+        for mode, data in self.graph.stream(payload, self._config(thread_id), stream_mode=["updates", "custom"]):
+            if mode == "updates":
+                for node, update in (data or {}).items():
+                    yield "node", {"node": node, "update": update if isinstance(update, dict) else {}}
+            else:
+                yield "progress", data if isinstance(data, dict) else {"message": str(data)}
+
+    def close(self) -> None:
+        """Close the checkpointer (the project is closed by its owner)."""
+        handle = self._checkpoint_handle
+        if hasattr(handle, "close"):
+            handle.close()
+        elif hasattr(handle, "__exit__"):
+            handle.__exit__(None, None, None)

@@ -1,0 +1,328 @@
+"""The protocol bridge: validate an action against the grant, run it, and commit what it produced.
+
+The graph nodes of the turn loop (``nodes/validate.py``, ``nodes/execute.py``,
+``nodes/commit.py``) call into one :class:`Bridge`; so do skills, subagents
+and the web canvas through :meth:`Bridge.submit`.  The bridge holds the
+project's :class:`~store.tickets.TicketAuthority`, so it is the only code
+that can produce a write ticket the store accepts.
+"""
+
+from __future__ import annotations
+
+import re
+import time
+from collections.abc import Callable, Iterable
+from typing import Any
+
+from pydantic import BaseModel, Field, ValidationError
+
+from nodes.actions import CanvasMutation, Clarification, Evaluation, Reply, ToolCall
+from nodes.grant import Grant, GrantStore
+from nodes.manifest import Manifest
+from nodes.verdicts import Allow, ApprovalRequired, GrantDenied, NeedsApproval, Reject, Verdict
+from store.errors import CanvasError, NodeNotFound
+from store.models import CommitRecord, Direction, EdgeType
+from store.mutations import (
+    CreateNode,
+    GroupNodes,
+    Link,
+    RecordTurn,
+    UngroupNodes,
+    Unlink,
+    touched_node_ids,
+)
+from store.neo4j import Neo4jCanvasStore
+from store.tickets import TicketAuthority, WriteTicket
+from tools.base import Effect, ToolContext, ToolError, ToolResult
+from tools.registry import ToolRegistry
+
+_NODE_ID = re.compile(r"^[0-9A-HJKMNP-TV-Z]{26}$")
+EVALUATOR_TOOL = "evaluate_node"
+
+
+class Usage(BaseModel):
+    """What a turn (or a subagent) has spent of its grant so far."""
+
+    tool_calls: int = 0
+    generation_calls: int = 0
+    started_at: float = Field(default_factory=time.time)
+    rejections_in_row: int = 0
+    created_ids: list[str] = Field(default_factory=list)
+
+
+class SubmitResult(BaseModel):
+    """What :meth:`Bridge.submit` did with one action."""
+
+    action_id: str
+    verdict: str
+    message: str = ""
+    observation: dict[str, Any] = Field(default_factory=dict)
+    commit: CommitRecord | None = None
+    provider_calls: int = 0
+    cache_hits: int = 0
+
+
+def referenced_node_ids(value: Any) -> list[str]:
+    """Every canvas node id mentioned anywhere in tool arguments (ids are ULIDs, so they are recognisable)."""
+    found: list[str] = []
+    if isinstance(value, str):
+        if _NODE_ID.match(value):
+            found.append(value)
+    elif isinstance(value, dict):
+        for item in value.values():
+            found.extend(referenced_node_ids(item))
+    elif isinstance(value, (list, tuple)):
+        for item in value:
+            found.extend(referenced_node_ids(item))
+    return found
+
+
+class Bridge:
+    """Validation, execution and commit of actions, for one project."""
+
+    def __init__(
+        self,
+        store: Neo4jCanvasStore,
+        authority: TicketAuthority,
+        registry: ToolRegistry,
+        manifest: Manifest,
+        grants: GrantStore,
+        context_factory: Callable[..., ToolContext],
+    ) -> None:
+        self.store = store
+        self._authority = authority
+        self.registry = registry
+        self.manifest = manifest
+        self.grants = grants
+        self._context_factory = context_factory
+
+    # -- validation (before anything runs or is written) -------------------------------
+    def validate(self, action: Any, grant: Grant, usage: Usage) -> Verdict:
+        """Check an action against the grant and the canvas; never raises for a bad action."""
+        try:
+            return self._validate(action, grant, usage)
+        except GrantDenied as denied:
+            return Reject(reason=denied.reason, message=str(denied))
+        except NodeNotFound as missing:
+            return Reject(reason="unknown_node", message=str(missing))
+
+    def _validate(self, action: Any, grant: Grant, usage: Usage) -> Verdict:
+        current = self.grants.get(grant.id) if grant.id else grant
+        if current.revoked:
+            raise GrantDenied("revoked", f"grant {grant.id} was revoked; nothing more may run under it")
+        self._check_budget(current, usage)
+        match action:
+            case Reply() | Clarification():
+                return Allow()
+            case ToolCall():
+                return self._validate_tool_call(action, current, usage)
+            case CanvasMutation():
+                ticket = self.authorize(action.action_id, action.mutations, current, usage)
+                return Allow(ticket=ticket)
+            case Evaluation():
+                if not current.allows_tool(EVALUATOR_TOOL) or self.registry.get(EVALUATOR_TOOL) is None:
+                    raise GrantDenied("tool_not_granted", f"evaluation needs the {EVALUATOR_TOOL} tool in the grant")
+                self._check_scope([action.node_id], current, usage)
+                return Allow()
+        raise GrantDenied("malformed", f"not an action the bridge can run: {type(action).__name__}")
+
+    def _validate_tool_call(self, call: ToolCall, grant: Grant, usage: Usage) -> Verdict:
+        spec = self.registry.get(call.tool)
+        if spec is None or self.manifest.tool(call.tool) is None:
+            raise GrantDenied(
+                "unknown_tool",
+                f"there is no tool named {call.tool!r}; available: {', '.join(self.manifest.tool_names())}",
+            )
+        if not grant.allows_tool(call.tool):
+            raise GrantDenied("tool_not_granted", f"tool {call.tool} is not in this turn's grant")
+        missing = sorted(t for t in spec.requires if not grant.allows_tool(t))
+        if missing:
+            raise GrantDenied("tool_not_granted", f"{call.tool} needs {', '.join(missing)}, which this grant lacks")
+        try:
+            spec.args_schema.model_validate(call.args)
+        except ValidationError as error:
+            problems = "; ".join(f"{'.'.join(map(str, e['loc'])) or 'args'}: {e['msg']}" for e in error.errors())
+            raise GrantDenied("bad_arguments", f"arguments for {call.tool} are invalid: {problems}") from None
+        if Effect.GENERATES_MEDIA in spec.effects and grant.budget.generation_calls is not None:
+            if usage.generation_calls >= grant.budget.generation_calls:
+                raise GrantDenied("budget", f"the generation budget of {grant.budget.generation_calls} calls is spent")
+        mentioned = referenced_node_ids(call.args)
+        if mentioned and Effect.READ_ONLY not in spec.effects:
+            self.store.get_nodes(_unique(i for i in mentioned if i not in usage.created_ids))
+            self._check_scope([i for i in mentioned if i not in usage.created_ids], grant, usage, reading_ok=True)
+        if call.tool in grant.approval_tools or spec.effects & set(grant.approval_effects):
+            return NeedsApproval(reason=f"{call.tool} needs a person's approval ({', '.join(sorted(spec.effects))})")
+        return Allow()
+
+    def _check_budget(self, grant: Grant, usage: Usage) -> None:
+        budget = grant.budget
+        if budget.tool_calls is not None and usage.tool_calls >= budget.tool_calls:
+            raise GrantDenied("budget", f"the budget of {budget.tool_calls} tool calls is spent")
+        if budget.wall_time_s is not None and time.time() - usage.started_at > budget.wall_time_s:
+            raise GrantDenied("budget", f"the turn's wall-time budget of {budget.wall_time_s:g} s is spent")
+
+    def _check_scope(self, node_ids: list[str], grant: Grant, usage: Usage, *, reading_ok: bool = False) -> None:
+        scope = grant.scope
+        if scope.all_nodes:
+            return
+        allowed = set(scope.node_ids) | set(usage.created_ids)
+        for node_id in _unique(node_ids):
+            if node_id in allowed:
+                continue
+            node = self.store.get_node(node_id)
+            if node.group_id and node.group_id in scope.group_ids:
+                continue
+            if node.id in scope.group_ids:
+                continue
+            if scope.descendants_of and self._descends_from(node_id, scope.descendants_of):
+                continue
+            if reading_ok:
+                # Tools may read (reference) nodes outside their scope; writing them is checked at commit.
+                continue
+            raise GrantDenied("out_of_scope", f"node {node_id} is outside this grant's scope")
+
+    def _descends_from(self, node_id: str, roots: list[str]) -> bool:
+        if node_id in roots:
+            return True
+        ancestors = self.store.lineage(
+            node_id, [EdgeType.GENERATED_FROM, EdgeType.REFERENCES, EdgeType.VERSION_OF, EdgeType.IN_GROUP]
+        )
+        return any(e.node.id in roots for e in ancestors)
+
+    # -- the ticket: checked against the mutations actually produced ---------------------
+    def authorize(self, action_id: str, mutations: list[Any], grant: Grant, usage: Usage) -> WriteTicket:
+        """Check produced mutations against the grant (ops, kinds, scope) and issue their write ticket."""
+        current = self.grants.get(grant.id) if grant.id else grant
+        if current.revoked:
+            raise GrantDenied("revoked", f"grant {grant.id} was revoked; nothing more may be written under it")
+        created = {m.id for m in mutations if isinstance(m, CreateNode)}
+        for mutation in mutations:
+            if not current.allows_op(mutation.op):
+                raise GrantDenied("operation_not_granted", f"{mutation.op} is not allowed by this grant")
+            if isinstance(mutation, CreateNode):
+                self.store.kinds.require(mutation.kind)
+                if not current.allows_kind(mutation.kind):
+                    raise GrantDenied("kind_not_granted", f"creating {mutation.kind} nodes is not in this grant")
+        existing = _unique(i for m in mutations for i in _written_ids(m) if i not in created)
+        nodes = self.store.get_nodes([i for i in existing if i not in usage.created_ids])
+        for node in nodes:
+            if not current.allows_kind(node.kind):
+                raise GrantDenied("kind_not_granted", f"changing {node.kind} nodes is not in this grant")
+        self._check_scope(existing, current, usage)
+        return self._authority.issue(action_id, mutations, grant_id=current.id)
+
+    # -- execution and commit ------------------------------------------------------------
+    def context(self, **kwargs: Any) -> ToolContext:
+        """A tool context for this project (read-only canvas, artifacts, workspace, services)."""
+        return self._context_factory(**kwargs)
+
+    def execute(self, action: Any, ctx: ToolContext) -> ToolResult:
+        """Run an allowed action.  Tool failures become observations the model sees, not crashes."""
+        match action:
+            case ToolCall():
+                spec = self.registry.get(action.tool)
+                assert spec is not None, "validated tool calls name registered tools"
+                args = spec.args_schema.model_validate(action.args)
+                try:
+                    return spec.run(ctx, args)
+                except (ToolError, CanvasError) as error:
+                    return ToolResult(observation={"error": str(error), "tool": action.tool})
+            case Evaluation():
+                spec = self.registry.get(EVALUATOR_TOOL)
+                assert spec is not None
+                args = spec.args_schema.model_validate({"node_id": action.node_id, "criteria": action.criteria})
+                return spec.run(ctx, args)
+            case CanvasMutation():
+                return ToolResult(observation={"mutations": len(action.mutations)}, mutations=list(action.mutations))
+            case Reply():
+                return ToolResult(observation={"reply": action.text})
+            case Clarification():
+                return ToolResult(observation={"question": action.question})
+        raise TypeError(f"cannot execute {action!r}")
+
+    def commit(
+        self, mutations: list[Any], ticket: WriteTicket, *, thread_id: str, action_id: str, actor: str,
+        observation: dict[str, Any] | None = None,
+    ) -> CommitRecord:
+        """Apply mutations with their ticket; idempotent by (thread, action id)."""
+        return self.store.apply(
+            mutations, ticket=ticket, idempotency_key=f"{thread_id}:{action_id}", actor=actor,
+            thread_id=thread_id, action_id=action_id, observation=observation,
+        )
+
+    def commit_turn_record(self, turn: RecordTurn) -> CommitRecord:
+        """The bridge's own bookkeeping: a finished turn's Turn node, written under any grant."""
+        action_id = f"{turn.turn_id}-record"
+        ticket = self._authority.issue(action_id, [turn], grant_id="system")
+        return self.commit([turn], ticket, thread_id=turn.thread_id, action_id=action_id, actor="system")
+
+    def submit(
+        self,
+        action: Any,
+        grant: Grant,
+        usage: Usage,
+        *,
+        thread_id: str,
+        turn_id: str | None = None,
+        approve: Callable[[Any, NeedsApproval], bool] | None = None,
+    ) -> SubmitResult:
+        """Validate, run and commit one action in a single call (skills, subagents, the web canvas)."""
+        verdict = self.validate(action, grant, usage)
+        if isinstance(verdict, NeedsApproval):
+            if approve is None:
+                raise ApprovalRequired(verdict.reason)
+            if not approve(action, verdict):
+                return SubmitResult(action_id=action.action_id, verdict="rejected_by_person", message=verdict.reason)
+            verdict = Allow()
+        if isinstance(verdict, Reject):
+            usage.rejections_in_row += 1
+            return SubmitResult(action_id=action.action_id, verdict="reject", message=verdict.message)
+        usage.rejections_in_row = 0
+        previous = self.store.commit_for_key(f"{thread_id}:{action.action_id}")
+        if previous is not None:  # a resumed run: the work is already on the canvas
+            usage.created_ids.extend(i for i in previous.node_ids if i not in usage.created_ids)
+            return SubmitResult(action_id=action.action_id, verdict="allow", observation=previous.observation,
+                                commit=previous)
+        ctx = self.context(actor=action.actor, thread_id=thread_id, turn_id=turn_id, usage=usage, grant_id=grant.id,
+                           action_id=action.action_id)
+        result = self.execute(action, ctx)
+        self.account(action, result, usage)
+        commit = None
+        if result.mutations:
+            try:
+                ticket = verdict.ticket if isinstance(action, CanvasMutation) and verdict.ticket else self.authorize(
+                    action.action_id, result.mutations, grant, usage)
+            except GrantDenied as denied:
+                return SubmitResult(action_id=action.action_id, verdict="reject", message=str(denied),
+                                    observation=result.observation)
+            commit = self.commit(result.mutations, ticket, thread_id=thread_id, action_id=action.action_id,
+                                 actor=action.actor, observation=result.observation)
+            usage.created_ids.extend(m.id for m in result.mutations if isinstance(m, CreateNode))
+        return SubmitResult(action_id=action.action_id, verdict="allow", observation=result.observation,
+                            commit=commit, provider_calls=result.provider_calls, cache_hits=result.cache_hits)
+
+    def account(self, action: Any, result: ToolResult, usage: Usage) -> None:
+        """Count what an executed action spent against the grant's budgets."""
+        if isinstance(action, (ToolCall, Evaluation)):
+            usage.tool_calls += 1
+            spec = self.registry.get(action.tool if isinstance(action, ToolCall) else EVALUATOR_TOOL)
+            if spec is not None and Effect.GENERATES_MEDIA in spec.effects:
+                usage.generation_calls += 1
+
+
+def _written_ids(mutation: Any) -> list[str]:
+    """Existing nodes a mutation writes: a link is owned by its source (the target is only referenced)."""
+    if isinstance(mutation, Link):
+        return [mutation.source]
+    if isinstance(mutation, Unlink):
+        return [mutation.source] if mutation.source else []
+    if isinstance(mutation, (GroupNodes, UngroupNodes)):
+        return list(mutation.node_ids)
+    return touched_node_ids(mutation)
+
+
+def _unique(items: Iterable[str]) -> list[str]:
+    return list(dict.fromkeys(items))
+
+
+__all__ = ["Bridge", "SubmitResult", "Usage", "referenced_node_ids", "Direction"]

@@ -1,0 +1,46 @@
+"""commit: apply what the step produced, with a ticket for exactly those mutations, idempotently.
+
+The ticket is issued here by the bridge, after it has checked the mutations the
+tool actually produced (kinds, operations, scope) against the grant; a tool
+that produced something outside its grant has nothing written.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from nodes.bridge import Usage
+from nodes.deps import TurnDeps
+from nodes.state import TurnState
+from nodes.verdicts import GrantDenied
+from store.mutations import mutation_adapter
+
+
+def make_commit(deps: TurnDeps):
+    """The commit graph node."""
+
+    def commit(state: TurnState) -> dict[str, Any]:
+        result = state.get("result") or {}
+        raw = list(result.get("mutations") or []) + list((state.get("repair") or {}).get("mutations") or [])
+        if not raw:
+            return {}
+        mutations = [mutation_adapter.validate_python(m) for m in raw]
+        usage = Usage(**(state.get("usage") or {}))
+        action = state["action"] or {}
+        grant = deps.bridge.grants.get(state["grant_id"])
+        try:
+            ticket = deps.bridge.authorize(action["action_id"], mutations, grant, usage)
+        except GrantDenied as denied:
+            return {"verdict": {"verdict": "reject", "reason": denied.reason, "message": str(denied)},
+                    "result": {**result, "mutations": [], "observation": {
+                        **(result.get("observation") or {}), "not_committed": str(denied)}}}
+        record = deps.bridge.commit(mutations, ticket, thread_id=state["thread_id"], action_id=action["action_id"],
+                                    actor=action.get("actor", "agent"), observation=result.get("observation"))
+        created = [m.id for m in mutations if m.op == "create_node"]
+        usage.created_ids.extend(i for i in created if i not in usage.created_ids)
+        return {"usage": usage.model_dump(), "canvas_version": record.canvas_version,
+                "touched_ids": record.node_ids,
+                "result": {**result, "commit": {"canvas_version": record.canvas_version, "id": record.id,
+                                                "replayed": record.replayed}}}
+
+    return commit

@@ -1,0 +1,42 @@
+"""execute: run the allowed action.  A resumed turn whose action was already committed does not run it again."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from nodes.actions import action_adapter
+from nodes.bridge import Usage
+from nodes.deps import TurnDeps
+from nodes.state import TurnState
+
+
+def make_execute(deps: TurnDeps):
+    """The execute graph node."""
+
+    def execute(state: TurnState) -> dict[str, Any]:
+        raw = state["action"] or {}
+        action = action_adapter.validate_python(raw)
+        usage = Usage(**(state.get("usage") or {}))
+        if action.kind == "reply":
+            return {"result": {"observation": {"reply": action.text}, "mutations": []},
+                    "done": True, "outcome": "replied", "reply": action.text}
+        previous = deps.bridge.store.commit_for_key(f"{state['thread_id']}:{action.action_id}")
+        if previous is not None:
+            # Killed after the commit and before the checkpoint: the work is on the canvas already.
+            return {"result": {"observation": {**previous.observation, "replayed": True},
+                               "mutations": [], "replayed": True}}
+        ctx = deps.bridge.context(actor=action.actor, thread_id=state["thread_id"], turn_id=state["turn_id"],
+                                  usage=usage, grant_id=state["grant_id"], action_id=action.action_id)
+        result = deps.bridge.execute(action, ctx)
+        deps.bridge.account(action, result, usage)
+        return {
+            "result": {
+                "observation": result.observation,
+                "mutations": [m.model_dump(mode="json") for m in result.mutations],
+                "provider_calls": result.provider_calls,
+                "cache_hits": result.cache_hits,
+            },
+            "usage": usage.model_dump(),
+        }
+
+    return execute

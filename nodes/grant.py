@@ -1,0 +1,164 @@
+"""Execution grants (Ω): the subset of the manifest an actor may use this turn.
+
+A grant is data, so it can be stored, shown, narrowed for a subagent and
+revoked from another process while a turn waits for approval.  Narrowing can
+only take away: :meth:`Grant.narrow` intersects every field with the parent's.
+"""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+import threading
+from pathlib import Path
+
+from pydantic import BaseModel, Field
+
+from store.models import new_id
+from tools.base import Effect
+
+
+class Scope(BaseModel):
+    """Which existing nodes may be touched.  ``all_nodes`` or a union of ids, groups and lineages."""
+
+    all_nodes: bool = True
+    node_ids: list[str] = Field(default_factory=list)
+    group_ids: list[str] = Field(default_factory=list)
+    descendants_of: list[str] = Field(
+        default_factory=list, description="Nodes derived from these (GENERATED_FROM/REFERENCES/VERSION_OF in)."
+    )
+
+    def narrow(self, child: Scope) -> Scope:
+        """The part of ``child`` that lies inside this scope (approximated by its declared parts)."""
+        if self.all_nodes:
+            return child
+        if child.all_nodes:
+            return self
+        return Scope(
+            all_nodes=False,
+            node_ids=[i for i in child.node_ids if i in self.node_ids] or list(self.node_ids),
+            group_ids=[g for g in child.group_ids if g in self.group_ids] or list(self.group_ids),
+            descendants_of=[d for d in child.descendants_of if d in self.descendants_of] or list(self.descendants_of),
+        )
+
+
+class Budget(BaseModel):
+    """Limits of a turn; ``None`` means no limit."""
+
+    tool_calls: int | None = 200
+    generation_calls: int | None = 200
+    wall_time_s: float | None = 3600.0
+    rejections: int = Field(default=3, description="Rejected proposals in a row before asking the person.")
+
+
+class Grant(BaseModel):
+    """What is allowed now: tools, node kinds, scope, budgets, and what needs a person's approval."""
+
+    id: str = Field(default_factory=new_id)
+    parent_id: str | None = None
+    actor: str = "agent"
+    tools: list[str] | None = Field(default=None, description="Allowed tool names; None allows every manifest tool.")
+    node_kinds: list[str] | None = Field(default=None, description="Kinds that may be created or changed; None: all.")
+    operations: list[str] | None = Field(default=None, description="Mutation ops allowed; None: all.")
+    scope: Scope = Field(default_factory=Scope)
+    budget: Budget = Field(default_factory=Budget)
+    approval_tools: list[str] = Field(default_factory=list, description="Tools that need a person's approval.")
+    approval_effects: list[Effect] = Field(
+        default_factory=list, description="Effects (e.g. destructive, cost_bearing) that need approval."
+    )
+    revoked: bool = False
+
+    def allows_tool(self, name: str) -> bool:
+        """Whether the tool is in this grant."""
+        return self.tools is None or name in self.tools
+
+    def allows_kind(self, kind: str) -> bool:
+        """Whether nodes of this kind may be created or changed."""
+        return self.node_kinds is None or kind in self.node_kinds
+
+    def allows_op(self, op: str) -> bool:
+        """Whether this mutation operation is allowed."""
+        return self.operations is None or op in self.operations
+
+    def narrow(self, *, actor: str, tools: list[str] | None = None, node_kinds: list[str] | None = None,
+               scope: Scope | None = None, budget: Budget | None = None) -> Grant:
+        """A child grant (for a subagent or skill) that can only take away from this one."""
+
+        def intersect(mine: list[str] | None, theirs: list[str] | None) -> list[str] | None:
+            if mine is None:
+                return theirs
+            if theirs is None:
+                return list(mine)
+            return [x for x in theirs if x in mine]
+
+        def smaller(a, b):
+            if a is None:
+                return b
+            if b is None:
+                return a
+            return min(a, b)
+
+        child_budget = budget or self.budget
+        return Grant(
+            parent_id=self.id,
+            actor=actor,
+            tools=intersect(self.tools, tools),
+            node_kinds=intersect(self.node_kinds, node_kinds),
+            operations=self.operations,
+            scope=self.scope.narrow(scope or Scope()),
+            budget=Budget(
+                tool_calls=smaller(self.budget.tool_calls, child_budget.tool_calls),
+                generation_calls=smaller(self.budget.generation_calls, child_budget.generation_calls),
+                wall_time_s=smaller(self.budget.wall_time_s, child_budget.wall_time_s),
+                rejections=min(self.budget.rejections, child_budget.rejections),
+            ),
+            approval_tools=list(self.approval_tools),
+            approval_effects=list(self.approval_effects),
+            revoked=self.revoked,
+        )
+
+
+class GrantStore:
+    """Grants persisted in the project (SQLite), so a revocation from any process is seen on resume."""
+
+    def __init__(self, path: Path) -> None:
+        self._path = Path(path)
+        self._path.parent.mkdir(parents=True, exist_ok=True)
+        self._lock = threading.Lock()
+        with self._connect() as db:
+            db.execute("CREATE TABLE IF NOT EXISTS grants (id TEXT PRIMARY KEY, body TEXT NOT NULL)")
+
+    def _connect(self) -> sqlite3.Connection:
+        return sqlite3.connect(self._path, timeout=30)
+
+    def save(self, grant: Grant) -> Grant:
+        """Store (or replace) a grant."""
+        with self._lock, self._connect() as db:
+            db.execute("INSERT OR REPLACE INTO grants (id, body) VALUES (?, ?)", (grant.id, grant.model_dump_json()))
+        return grant
+
+    def get(self, grant_id: str) -> Grant:
+        """The grant as it is now (revoked ones included)."""
+        with self._connect() as db:
+            row = db.execute("SELECT body FROM grants WHERE id = ?", (grant_id,)).fetchone()
+        if row is None:
+            raise KeyError(f"no grant with id {grant_id}")
+        return Grant.model_validate_json(row[0])
+
+    def revoke(self, grant_id: str) -> Grant:
+        """Revoke a grant and every grant narrowed from it."""
+        grant = self.get(grant_id).model_copy(update={"revoked": True})
+        self.save(grant)
+        with self._connect() as db:
+            children = [r[0] for r in db.execute("SELECT id FROM grants WHERE json_extract(body, '$.parent_id') = ?", (grant_id,))]
+        for child in children:
+            self.revoke(child)
+        return grant
+
+
+def grant_profiles(project_config: dict) -> dict[str, Grant]:
+    """Named grants from the project file's ``[grants.NAME]`` tables."""
+    profiles = {}
+    for name, body in (project_config.get("grants") or {}).items():
+        profiles[name] = Grant.model_validate({**json.loads(json.dumps(body)), "actor": body.get("actor", "agent")})
+    return profiles

@@ -1,0 +1,1 @@
+"""Chat models the propose node can use: the offline planner, or an OpenAI(-compatible) model."""

@@ -1,0 +1,169 @@
+"""Playbooks of the offline planner: what to call next for a kind of request, given the turn so far.
+
+A playbook is a small state machine over the calls already made in the turn
+(their tools, arguments and results), so it is deterministic and resumable:
+re-running the same turn makes the same calls.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from typing import Any, Protocol
+
+
+@dataclass
+class PriorCall:
+    """A tool call made earlier in this turn and what came back."""
+
+    tool: str
+    args: dict[str, Any]
+    answer: dict[str, Any]
+
+    @property
+    def rejected(self) -> bool:
+        """Whether the bridge turned the call away."""
+        return bool(self.answer.get("rejected"))
+
+    @property
+    def observation(self) -> dict[str, Any]:
+        """The tool's observation (empty when rejected)."""
+        return self.answer.get("observation") or {}
+
+
+@dataclass
+class PlannerInput:
+    """Everything the planner knows: the request, the canvas view, memory and the turn so far."""
+
+    request: str
+    view: dict[str, Any]
+    calls: list[PriorCall]
+    notes: list[str] = field(default_factory=list)
+    tools: set[str] = field(default_factory=set)
+
+    @property
+    def lowered(self) -> str:
+        """The request in lower case."""
+        return self.request.lower()
+
+    def made(self, tool: str) -> list[PriorCall]:
+        """Calls of one tool made so far."""
+        return [c for c in self.calls if c.tool == tool]
+
+    @property
+    def memory(self) -> list[str]:
+        """Remembered preferences shown in the view."""
+        return list(self.view.get("memory") or [])
+
+    @property
+    def focus(self) -> list[dict[str, Any]]:
+        """Nodes the view shows in full."""
+        return list((self.view.get("canvas") or {}).get("focus") or [])
+
+
+@dataclass
+class Call:
+    """Call a tool next."""
+
+    tool: str
+    args: dict[str, Any]
+
+
+@dataclass
+class Done:
+    """Reply and end the turn."""
+
+    text: str
+
+
+class Playbook(Protocol):
+    """One kind of request the offline planner can carry out."""
+
+    def matches(self, planner_input: PlannerInput) -> bool: ...
+
+    def next_step(self, planner_input: PlannerInput) -> Call | Done: ...
+
+
+def stop_on_rejection(planner_input: PlannerInput) -> Done | None:
+    """End the turn politely when the last call was rejected or failed twice (no loops)."""
+    if planner_input.calls and planner_input.calls[-1].rejected:
+        last = planner_input.calls[-1]
+        return Done(text=f"I could not run {last.tool}: {last.answer.get('message')}")
+    return None
+
+
+class NotePlaybook:
+    """"note: ..." adds a text node."""
+
+    pattern = re.compile(r"^\s*(?:add a )?note[:\s]+(.+)$", re.IGNORECASE | re.DOTALL)
+
+    def matches(self, p: PlannerInput) -> bool:
+        return bool(self.pattern.match(p.request))
+
+    def next_step(self, p: PlannerInput) -> Call | Done:
+        if (stop := stop_on_rejection(p)) is not None:
+            return stop
+        if not p.made("create_node"):
+            text = self.pattern.match(p.request).group(1).strip()  # type: ignore[union-attr]
+            return Call("create_node", {"kind": "text", "title": text[:60], "inputs": {"text": text},
+                                        "status": "completed"})
+        created = p.made("create_node")[-1].observation.get("created")
+        return Done(text=f"Added note {created}.")
+
+
+class StatusPlaybook:
+    """"mark shot 3 as rejected" / "select <id>" sets a node's status."""
+
+    pattern = re.compile(r"\b(?:mark|set)\b.*\bas\s+(selected|rejected|stale|completed)\b", re.IGNORECASE)
+
+    def matches(self, p: PlannerInput) -> bool:
+        return bool(self.pattern.search(p.request))
+
+    def next_step(self, p: PlannerInput) -> Call | Done:
+        if (stop := stop_on_rejection(p)) is not None:
+            return stop
+        status = self.pattern.search(p.request).group(1).lower()  # type: ignore[union-attr]
+        targets = [n for n in p.focus if n.get("focus")]
+        if not targets:
+            return Done(text="I could not find the node you mean on the canvas; name it by title or id.")
+        done = {c.args["node_id"] for c in p.made("set_status")}
+        for node in targets:
+            if node["id"] not in done:
+                return Call("set_status", {"node_id": node["id"], "status": status})
+        return Done(text=f"Marked {', '.join(sorted(done))} as {status}.")
+
+
+class QueryPlaybook:
+    """"how many images ..." / "list the ..." answers from a read-only Cypher query."""
+
+    pattern = re.compile(r"^\s*(how many|list|show|which|what)\b", re.IGNORECASE)
+
+    def matches(self, p: PlannerInput) -> bool:
+        return bool(self.pattern.match(p.request))
+
+    def next_step(self, p: PlannerInput) -> Call | Done:
+        if (stop := stop_on_rejection(p)) is not None:
+            return stop
+        if not p.made("query_canvas"):
+            kind = next((k for k in ("image", "video", "shot", "slide", "reference", "audio", "web", "text")
+                         if k in p.lowered), None)
+            if kind:
+                cypher = ("MATCH (n:CanvasNode) WHERE n.kind = $kind AND (n.deleted IS NULL OR n.deleted = false) "
+                          "RETURN n.id AS id, n.title AS title, n.status AS status ORDER BY n.created_at")
+                return Call("query_canvas", {"cypher": cypher, "params": {"kind": kind}})
+            return Call("query_canvas", {"cypher": (
+                "MATCH (n:CanvasNode) WHERE n.deleted IS NULL OR n.deleted = false "
+                "RETURN n.kind AS kind, count(n) AS count ORDER BY kind")})
+        rows = p.made("query_canvas")[-1].observation.get("rows") or []
+        if "how many" in p.lowered:
+            return Done(text=f"{len(rows)} found." if rows and "id" in rows[0] else
+                        ", ".join(f"{r['kind']}: {r['count']}" for r in rows) or "The canvas is empty.")
+        lines = [f"- {r.get('title') or r.get('kind')} ({r.get('status') or r.get('count')}) {r.get('id', '')}" for r in rows]
+        return Done(text="\n".join(lines) or "Nothing matches.")
+
+
+def default_playbooks() -> list[Playbook]:
+    """The playbooks of the built-in offline planner, most specific first."""
+    from nodes.models.workflows import workflow_playbooks
+
+    return [*workflow_playbooks(), StatusPlaybook(), NotePlaybook(), QueryPlaybook()]

@@ -1,0 +1,113 @@
+"""propose: ask the chat model for the next action, with only the granted tools bound.
+
+Whatever the model returns becomes an action dict or a structured rejection:
+malformed tool calls (bad JSON, unknown tool) never crash the loop.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from langchain_core.messages import AIMessage, BaseMessage, HumanMessage, SystemMessage, ToolMessage
+
+from nodes.deps import TurnDeps
+from nodes.grant import Grant
+from nodes.state import TurnState
+from nodes.view import build_view
+
+SYSTEM_PROMPT = """You are JarvisHub's creative agent. The canvas below is the project's state: every \
+reference, prompt, draft, version and piece of feedback is a typed node with a stable id. Work by calling \
+tools; refer to nodes by id; never assume what is on the canvas: read or query it. When the request is \
+done, answer in plain text (no tool call) with what you made, changed and reused."""
+
+
+def tool_schemas(deps: TurnDeps, grant: Grant) -> list[dict[str, Any]]:
+    """OpenAI-format function schemas of the tools this grant allows (nothing else is bound)."""
+    return [
+        {"type": "function", "function": {"name": t.name, "description": t.description, "parameters": t.parameters}}
+        for t in deps.bridge.manifest.tools
+        if grant.allows_tool(t.name)
+    ]
+
+
+def build_messages(deps: TurnDeps, state: TurnState, grant: Grant) -> list[BaseMessage]:
+    """The conversation of this turn as the model sees it: system view, request, then each step."""
+    view = build_view(deps.bridge.store, state.get("focus_ids") or [])
+    memory = deps.extra.get("memory_lines", lambda request: [])(state["request"])
+    system = {
+        "canvas": view,
+        "node_kinds": [k.name for k in deps.bridge.manifest.kinds],
+        "edge_types": deps.bridge.manifest.edge_types,
+        "grant": {"id": grant.id, "budget": grant.budget.model_dump(), "scope": grant.scope.model_dump()},
+        "memory": memory,
+    }
+    messages: list[BaseMessage] = [
+        SystemMessage(content=SYSTEM_PROMPT + "\n\n" + json.dumps(system, default=str)),
+        HumanMessage(content=state["request"]),
+    ]
+    for step in state.get("steps") or []:
+        action = step.get("action") or {}
+        call_id = action.get("action_id", f"step{step.get('index')}")
+        if action.get("kind") == "tool_call":
+            messages.append(AIMessage(content="", tool_calls=[{"name": action["tool"], "args": action.get("args", {}), "id": call_id}]))
+            messages.append(ToolMessage(content=json.dumps(_tool_answer(step), default=str), tool_call_id=call_id))
+        elif action.get("kind") == "reply":
+            messages.append(AIMessage(content=action.get("text", "")))
+        elif step.get("raw_error"):
+            messages.append(AIMessage(content=step.get("raw_text") or ""))
+            messages.append(HumanMessage(content=f"Your last output could not be used: {step['raw_error']}"))
+        elif action:
+            messages.append(AIMessage(content=json.dumps(action, default=str)))
+            messages.append(HumanMessage(content=json.dumps(_tool_answer(step), default=str)))
+    return messages
+
+
+def _tool_answer(step: dict[str, Any]) -> dict[str, Any]:
+    verdict = step.get("verdict") or {}
+    if verdict.get("verdict") == "reject":
+        return {"rejected": True, "reason": verdict.get("reason"), "message": verdict.get("message")}
+    answer: dict[str, Any] = {"observation": step.get("observation")}
+    if step.get("feedback"):
+        answer["feedback"] = step["feedback"]
+    if step.get("repair"):
+        answer["repair"] = step["repair"]
+    return answer
+
+
+def parse_response(message: AIMessage, action_id: str) -> tuple[dict[str, Any] | None, str | None]:
+    """Turn a model message into an action dict, or an error text for a rejection."""
+    invalid = getattr(message, "invalid_tool_calls", None) or []
+    if invalid:
+        bad = invalid[0]
+        return None, f"tool call {bad.get('name')!r} could not be parsed: {bad.get('error') or bad.get('args')}"
+    if message.tool_calls:
+        call = message.tool_calls[0]
+        if not isinstance(call.get("args"), dict):
+            return None, f"tool call {call.get('name')!r} has arguments that are not a JSON object"
+        return {"kind": "tool_call", "action_id": action_id, "tool": call["name"], "args": call["args"],
+                "actor": "agent"}, None
+    text = message.content if isinstance(message.content, str) else json.dumps(message.content)
+    return {"kind": "reply", "action_id": action_id, "text": text, "actor": "agent"}, None
+
+
+def make_propose(deps: TurnDeps):
+    """The propose graph node."""
+
+    def propose(state: TurnState) -> dict[str, Any]:
+        grant = deps.bridge.grants.get(state["grant_id"])
+        index = state.get("step_index", 0)
+        action_id = f"{state['turn_id']}-s{index}"
+        model = deps.model.bind_tools(tool_schemas(deps, grant))
+        try:
+            message = model.invoke(build_messages(deps, state, grant))
+        except Exception as error:  # transport or provider errors become a visible rejection
+            return {"action": None, "verdict": {"verdict": "reject", "reason": "model_error",
+                                                 "message": f"the model call failed: {error}"}}
+        action, error = parse_response(message, action_id)
+        if error:
+            return {"action": {"kind": "malformed", "action_id": action_id, "raw_error": error},
+                    "verdict": None}
+        return {"action": action, "verdict": None}
+
+    return propose

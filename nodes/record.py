@@ -1,0 +1,77 @@
+"""record: append this step to the trajectory; at the end of the turn write the turn's tuple.
+
+The turn tuple τ_t = (request, canvas-before, manifest, grant, actions, observations,
+feedback, repair, canvas-after) goes to the project's trajectory store and, as a
+``(:Turn)`` node with ``TOUCHED`` edges, into the canvas graph itself.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from nodes.deps import TurnDeps
+from nodes.state import TurnState
+from store.mutations import RecordTurn
+
+
+def make_record(deps: TurnDeps):
+    """The record graph node."""
+
+    def record(state: TurnState) -> dict[str, Any]:
+        index = state.get("step_index", 0)
+        result = state.get("result") or {}
+        step = {
+            "index": index,
+            "action": state.get("action"),
+            "verdict": state.get("verdict"),
+            "observation": result.get("observation"),
+            "commit": result.get("commit"),
+            "provider_calls": result.get("provider_calls", 0),
+            "cache_hits": result.get("cache_hits", 0),
+            "feedback": state.get("feedback"),
+            "repair": {k: v for k, v in (state.get("repair") or {}).items() if k != "mutations"} or None,
+        }
+        if (state.get("action") or {}).get("kind") == "malformed":
+            step["raw_error"] = state["action"].get("raw_error")
+        deps.trajectories.record_step(state["thread_id"], state["turn_id"], index, step)
+        update: dict[str, Any] = {"steps": [step], "step_index": index + 1, "action": None, "verdict": None,
+                                  "result": None, "feedback": None, "repair": None}
+        done = bool(state.get("done"))
+        if not done and index + 1 >= deps.max_steps:
+            done = True
+            update.update(done=True, outcome="step_budget",
+                          reply=f"stopped after {deps.max_steps} steps without finishing")
+        if done:
+            finish_turn(deps, state, [*(state.get("steps") or []), step], update)
+        return update
+
+    return record
+
+
+def finish_turn(deps: TurnDeps, state: TurnState, steps: list[dict[str, Any]], update: dict[str, Any]) -> None:
+    """Write the turn tuple to the trajectory store and the Turn node to the canvas."""
+    store = deps.bridge.store
+    after = store.canvas_version()
+    grant = deps.bridge.grants.get(state["grant_id"])
+    touched = list(dict.fromkeys(state.get("touched_ids") or []))
+    body = {
+        "thread_id": state["thread_id"],
+        "turn_id": state["turn_id"],
+        "request": state["request"],
+        "canvas_before": state.get("canvas_before", 0),
+        "manifest": deps.bridge.manifest.model_dump(mode="json"),
+        "grant": grant.model_dump(mode="json"),
+        "actions": [s.get("action") for s in steps],
+        "observations": [s.get("observation") for s in steps],
+        "feedback": [s.get("feedback") for s in steps if s.get("feedback")],
+        "repair": [s.get("repair") for s in steps if s.get("repair")],
+        "canvas_after": after,
+        "outcome": update.get("outcome") or state.get("outcome") or "replied",
+        "reply": update.get("reply") or state.get("reply"),
+        "touched_ids": touched,
+    }
+    deps.trajectories.record_turn(state["thread_id"], state["turn_id"], body)
+    turn = RecordTurn(turn_id=state["turn_id"], thread_id=state["thread_id"], request=state["request"][:2000],
+                      canvas_before=body["canvas_before"], canvas_after=after, node_ids=touched,
+                      summary={"outcome": body["outcome"], "steps": len(steps)})
+    deps.bridge.commit_turn_record(turn)

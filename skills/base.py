@@ -1,0 +1,174 @@
+"""Skills: reusable creative procedures, each a LangGraph subgraph that acts only through the bridge.
+
+A skill never holds the store.  Its graph nodes get a :class:`SkillContext` from
+the run config and call tools with :meth:`SkillContext.call`, which submits a
+``ToolCall`` action to the bridge under a grant narrowed to the skill's declared
+needs; the bridge validates it, runs the tool and commits with a ticket.
+
+Action ids inside a skill are derived from the parent action id and a counter
+per branch, so a resumed turn replays a skill's committed steps instead of
+running them again.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any, TypedDict
+
+from langchain_core.runnables import RunnableConfig
+from langgraph.graph import END, START, StateGraph
+from pydantic import BaseModel
+
+from nodes.actions import ToolCall
+from nodes.bridge import Bridge, Usage
+from nodes.grant import Grant
+from store.errors import CanvasError
+from tools.base import Effect
+
+
+class SkillStepRejected(CanvasError):
+    """The bridge turned down one of a skill's actions (the message says why)."""
+
+
+class SkillState(TypedDict, total=False):
+    """State of a skill subgraph: its input, its output, and scratch values between its nodes."""
+
+    input: dict[str, Any]
+    output: dict[str, Any]
+    scratch: dict[str, Any]
+
+
+@dataclass
+class SkillContext:
+    """What a running skill may do: read the canvas, and submit actions through the bridge."""
+
+    bridge: Bridge
+    grant: Grant
+    usage: Usage
+    thread_id: str
+    turn_id: str | None
+    action_prefix: str
+    actor: str
+    services: dict[str, Any] = field(default_factory=dict)
+    progress: Callable[[str], None] | None = None
+    provider_calls: int = 0
+    cache_hits: int = 0
+    _counter: int = 0
+    _lock: threading.Lock = field(default_factory=threading.Lock)
+
+    @property
+    def canvas(self):
+        """Read access to the canvas (the write side is the bridge's)."""
+        return self.bridge.store
+
+    @property
+    def artifacts(self):
+        """The artifact store, for skills that read media bytes (critique)."""
+        return self.services["artifacts"]
+
+    def _next_id(self, label: str) -> str:
+        with self._lock:
+            self._counter += 1
+            return f"{self.action_prefix}/{self._counter}-{label}"
+
+    def call(self, tool: str, **args: Any) -> dict[str, Any]:
+        """Run one tool through the bridge; returns its observation or raises :class:`SkillStepRejected`."""
+        action = ToolCall(action_id=self._next_id(tool), actor=self.actor, tool=tool, args=args)
+        if self.progress:
+            self.progress(f"{self.actor}: {tool}")
+        result = self.bridge.submit(action, self.grant, self.usage, thread_id=self.thread_id, turn_id=self.turn_id)
+        if result.verdict != "allow":
+            raise SkillStepRejected(f"{self.actor} could not run {tool}: {result.message}")
+        if "error" in result.observation:
+            raise SkillStepRejected(f"{self.actor}: {tool} failed: {result.observation['error']}")
+        with self._lock:
+            self.provider_calls += result.provider_calls
+            self.cache_hits += result.cache_hits
+        return result.observation
+
+    def branch(self, label: str, *, actor: str | None = None, grant: Grant | None = None) -> SkillContext:
+        """A context for one parallel branch: its own action-id sequence, optionally a narrower grant."""
+        return SkillContext(bridge=self.bridge, grant=grant or self.grant, usage=self.usage,
+                            thread_id=self.thread_id, turn_id=self.turn_id,
+                            action_prefix=f"{self.action_prefix}/{label}", actor=actor or self.actor,
+                            services=self.services, progress=self.progress)
+
+    def absorb(self, child: SkillContext) -> None:
+        """Add a branch's provider-call counts to this context's."""
+        with self._lock:
+            self.provider_calls += child.provider_calls
+            self.cache_hits += child.cache_hits
+
+
+def skill_context(config: RunnableConfig) -> SkillContext:
+    """The SkillContext a skill graph node runs with (passed in the run config, never in state)."""
+    ctx = (config.get("configurable") or {}).get("skill_ctx")
+    if not isinstance(ctx, SkillContext):
+        raise RuntimeError("this graph is a skill: run it with Skill.run, which supplies its SkillContext")
+    return ctx
+
+
+@dataclass
+class Skill:
+    """A named, described subgraph with declared input/output schemas and the tools it needs."""
+
+    name: str
+    description: str
+    input_model: type[BaseModel]
+    output_model: type[BaseModel]
+    needs: list[str]
+    graph: Any
+    effects: frozenset[Effect] = frozenset({Effect.MUTATES_CANVAS})
+
+    def run(self, ctx: SkillContext, inputs: dict[str, Any] | BaseModel) -> BaseModel:
+        """Run the skill's graph with ``ctx`` and return its validated output."""
+        payload = inputs.model_dump(mode="json") if isinstance(inputs, BaseModel) else dict(inputs)
+        self.input_model.model_validate(payload)
+        final = self.graph.invoke({"input": payload, "output": {}, "scratch": {}},
+                                  config={"configurable": {"skill_ctx": ctx}, "recursion_limit": 200})
+        return self.output_model.model_validate(final.get("output") or {})
+
+    @classmethod
+    def from_function(
+        cls,
+        function: Callable[[SkillContext, Any], BaseModel],
+        *,
+        name: str,
+        description: str,
+        input_model: type[BaseModel],
+        output_model: type[BaseModel],
+        needs: list[str],
+        effects: frozenset[Effect] = frozenset({Effect.MUTATES_CANVAS}),
+    ) -> Skill:
+        """A one-node skill graph around a plain function ``(ctx, input) -> output``."""
+
+        def node(state: SkillState, config: RunnableConfig) -> dict[str, Any]:
+            result = function(skill_context(config), input_model.model_validate(state["input"]))
+            return {"output": result.model_dump(mode="json")}
+
+        graph = StateGraph(SkillState)
+        graph.add_node(name, node)
+        graph.add_edge(START, name)
+        graph.add_edge(name, END)
+        return cls(name=name, description=description, input_model=input_model, output_model=output_model,
+                   needs=list(needs), graph=graph.compile(), effects=effects)
+
+
+def skill(
+    *,
+    name: str,
+    description: str,
+    input_model: type[BaseModel],
+    output_model: type[BaseModel],
+    needs: list[str],
+    effects: frozenset[Effect] = frozenset({Effect.MUTATES_CANVAS}),
+) -> Callable[[Callable[[SkillContext, Any], BaseModel]], Skill]:
+    """Decorator: turn ``def f(ctx, input) -> output`` into a registered-ready :class:`Skill`."""
+
+    def wrap(function: Callable[[SkillContext, Any], BaseModel]) -> Skill:
+        return Skill.from_function(function, name=name, description=description, input_model=input_model,
+                                   output_model=output_model, needs=needs, effects=effects)
+
+    return wrap

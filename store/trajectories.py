@@ -1,0 +1,81 @@
+"""Durable trajectories: one row per step and one per finished turn, in the project's SQLite file.
+
+A turn's tuple is (request, canvas-before, manifest, grant, actions, observations,
+feedback, repair, canvas-after).  Steps are appended as they happen, so a
+crashed turn still has the steps it took; a resumed step replaces its own row
+instead of adding a second one.
+"""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+import threading
+from pathlib import Path
+from typing import Any
+
+from store.models import utc_now
+
+
+class TrajectoryStore:
+    """Turns and their steps, keyed by thread and turn."""
+
+    def __init__(self, path: Path) -> None:
+        self._path = Path(path)
+        self._path.parent.mkdir(parents=True, exist_ok=True)
+        self._lock = threading.Lock()
+        with self._connect() as db:
+            db.executescript(
+                """
+                CREATE TABLE IF NOT EXISTS steps (
+                    thread_id TEXT, turn_id TEXT, step INTEGER, body TEXT, at TEXT,
+                    PRIMARY KEY (thread_id, turn_id, step));
+                CREATE TABLE IF NOT EXISTS turns (
+                    thread_id TEXT, turn_id TEXT PRIMARY KEY, seq INTEGER, body TEXT, at TEXT);
+                """
+            )
+
+    def _connect(self) -> sqlite3.Connection:
+        return sqlite3.connect(self._path, timeout=30)
+
+    def record_step(self, thread_id: str, turn_id: str, step: int, body: dict[str, Any]) -> None:
+        """Store one step (idempotent per (thread, turn, step))."""
+        with self._lock, self._connect() as db:
+            db.execute(
+                "INSERT OR REPLACE INTO steps VALUES (?, ?, ?, ?, ?)",
+                (thread_id, turn_id, step, json.dumps(body, default=str), utc_now()),
+            )
+
+    def record_turn(self, thread_id: str, turn_id: str, body: dict[str, Any]) -> None:
+        """Store a finished turn's tuple (idempotent per turn)."""
+        with self._lock, self._connect() as db:
+            seq = db.execute("SELECT COALESCE(MAX(seq), 0) + 1 FROM turns").fetchone()[0]
+            existing = db.execute("SELECT seq FROM turns WHERE turn_id = ?", (turn_id,)).fetchone()
+            db.execute(
+                "INSERT OR REPLACE INTO turns VALUES (?, ?, ?, ?, ?)",
+                (thread_id, turn_id, existing[0] if existing else seq, json.dumps(body, default=str), utc_now()),
+            )
+
+    def steps(self, thread_id: str, turn_id: str) -> list[dict[str, Any]]:
+        """The steps of one turn, in order."""
+        with self._connect() as db:
+            rows = db.execute(
+                "SELECT body FROM steps WHERE thread_id = ? AND turn_id = ? ORDER BY step", (thread_id, turn_id)
+            ).fetchall()
+        return [json.loads(r[0]) for r in rows]
+
+    def turns(self, thread_id: str | None = None) -> list[dict[str, Any]]:
+        """Finished turns, oldest first, each with its steps."""
+        with self._connect() as db:
+            if thread_id:
+                rows = db.execute(
+                    "SELECT thread_id, turn_id, body FROM turns WHERE thread_id = ? ORDER BY seq", (thread_id,)
+                ).fetchall()
+            else:
+                rows = db.execute("SELECT thread_id, turn_id, body FROM turns ORDER BY seq").fetchall()
+        return [{**json.loads(body), "steps": self.steps(thread, turn)} for thread, turn, body in rows]
+
+    def threads(self) -> list[str]:
+        """Every thread with a finished turn."""
+        with self._connect() as db:
+            return [r[0] for r in db.execute("SELECT DISTINCT thread_id FROM turns ORDER BY seq")]

@@ -1,0 +1,1 @@
+"""Tests of the generation family (providers, cache, service, tools)."""

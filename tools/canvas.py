@@ -1,0 +1,213 @@
+"""Canvas tools: read and change the canvas graph.  Write tools return mutations; the bridge commits them."""
+
+from __future__ import annotations
+
+from typing import Any, Literal
+
+from pydantic import BaseModel, Field
+
+from store.base import CanvasReader
+from store.models import Direction, EdgeType, NodeStatus, Position, new_id
+from store.mutations import CreateNode, GroupNodes, Link, MoveNode, SetStatus, Unlink, UpdateNode
+from tools.base import Effect, ToolContext, ToolError, ToolFamily, ToolResult, ToolSpec
+
+WRITE = frozenset({Effect.MUTATES_CANVAS})
+READ = frozenset({Effect.READ_ONLY})
+
+
+def node_summary(node: Any) -> dict[str, Any]:
+    """The compact JSON form of a node that tools and views show a model."""
+    return {
+        "id": node.id,
+        "kind": node.kind,
+        "title": node.title,
+        "status": node.status.value,
+        "version": node.version,
+        "group_id": node.group_id,
+        "inputs": node.inputs,
+        "outputs": [{"sha256": h.sha256, "mime": h.mime, "size": h.size} for h in node.outputs],
+    }
+
+
+def _reader(ctx: ToolContext) -> CanvasReader:
+    if ctx.canvas is None:
+        raise ToolError("this tool needs the canvas, and none is attached to the tool context")
+    return ctx.canvas
+
+
+class CreateNodeArgs(BaseModel):
+    kind: str = Field(description="A node kind from the manifest")
+    title: str = ""
+    inputs: dict[str, Any] = Field(default_factory=dict)
+    status: NodeStatus = NodeStatus.PENDING
+    group_id: str | None = None
+    x: float | None = None
+    y: float | None = None
+
+
+def _create(ctx: ToolContext, args: CreateNodeArgs) -> ToolResult:
+    node_id = new_id()
+    position = Position(x=args.x, y=args.y) if args.x is not None and args.y is not None else None
+    mutation = CreateNode(id=node_id, kind=args.kind, title=args.title, inputs=args.inputs, status=args.status,
+                          group_id=args.group_id, position=position,
+                          metadata={"provenance": {"actor": ctx.actor, "tool": "create_node", "turn_id": ctx.turn_id}})
+    return ToolResult(observation={"created": node_id}, mutations=[mutation])
+
+
+class UpdateNodeArgs(BaseModel):
+    node_id: str
+    title: str | None = None
+    inputs_patch: dict[str, Any] | None = None
+    status: NodeStatus | None = None
+    expected_version: int | None = None
+
+
+def _update(ctx: ToolContext, args: UpdateNodeArgs) -> ToolResult:
+    _reader(ctx).get_node(args.node_id)
+    return ToolResult(observation={"updated": args.node_id},
+                      mutations=[UpdateNode(node_id=args.node_id, title=args.title, inputs_patch=args.inputs_patch,
+                                            status=args.status, expected_version=args.expected_version)])
+
+
+class LinkArgs(BaseModel):
+    type: EdgeType
+    source: str
+    target: str
+    properties: dict[str, Any] = Field(default_factory=dict)
+
+
+def _link(ctx: ToolContext, args: LinkArgs) -> ToolResult:
+    _reader(ctx).get_nodes([args.source, args.target])
+    edge = Link(type=args.type, source=args.source, target=args.target, properties=args.properties)
+    return ToolResult(observation={"edge_id": edge.id}, mutations=[edge])
+
+
+class UnlinkArgs(BaseModel):
+    edge_id: str | None = None
+    type: EdgeType | None = None
+    source: str | None = None
+    target: str | None = None
+
+
+def _unlink(ctx: ToolContext, args: UnlinkArgs) -> ToolResult:
+    if not args.edge_id and not (args.type and args.source and args.target):
+        raise ToolError("unlink needs edge_id, or type with source and target")
+    return ToolResult(observation={"unlinked": args.model_dump(exclude_none=True)},
+                      mutations=[Unlink(**args.model_dump())])
+
+
+class GroupArgs(BaseModel):
+    node_ids: list[str] = Field(min_length=1)
+    group_id: str | None = Field(default=None, description="An existing group node; a new one is made when absent")
+    title: str = ""
+
+
+def _group(ctx: ToolContext, args: GroupArgs) -> ToolResult:
+    _reader(ctx).get_nodes(args.node_ids)
+    mutations: list[Any] = []
+    group_id = args.group_id
+    if group_id is None:
+        group_id = new_id()
+        mutations.append(CreateNode(id=group_id, kind="group", title=args.title, status=NodeStatus.COMPLETED))
+    mutations.append(GroupNodes(group_id=group_id, node_ids=args.node_ids))
+    return ToolResult(observation={"group_id": group_id}, mutations=mutations)
+
+
+class MoveArgs(BaseModel):
+    node_id: str
+    x: float
+    y: float
+    pinned: bool = True
+
+
+def _move(ctx: ToolContext, args: MoveArgs) -> ToolResult:
+    _reader(ctx).get_node(args.node_id)
+    return ToolResult(observation={"moved": args.node_id},
+                      mutations=[MoveNode(node_id=args.node_id, position=Position(x=args.x, y=args.y, pinned=args.pinned))])
+
+
+class SetStatusArgs(BaseModel):
+    node_id: str
+    status: NodeStatus
+    reason: str | None = None
+
+
+def _set_status(ctx: ToolContext, args: SetStatusArgs) -> ToolResult:
+    _reader(ctx).get_node(args.node_id)
+    return ToolResult(observation={"node_id": args.node_id, "status": args.status.value},
+                      mutations=[SetStatus(node_id=args.node_id, status=args.status, reason=args.reason)])
+
+
+class BranchArgs(BaseModel):
+    node_id: str
+    inputs_patch: dict[str, Any] = Field(default_factory=dict)
+    title: str | None = None
+
+
+def _branch(ctx: ToolContext, args: BranchArgs) -> ToolResult:
+    original = _reader(ctx).get_node(args.node_id)
+    copy_id = new_id()
+    mutations = [
+        CreateNode(id=copy_id, kind=original.kind, title=args.title or original.title,
+                   inputs={**original.inputs, **args.inputs_patch}, outputs=original.outputs,
+                   status=NodeStatus.PENDING, group_id=original.group_id,
+                   metadata={"provenance": {"actor": ctx.actor, "tool": "branch", "turn_id": ctx.turn_id},
+                             "branched_from": original.id, "branched_from_version": original.version}),
+        Link(type=EdgeType.VERSION_OF, source=copy_id, target=original.id),
+    ]
+    return ToolResult(observation={"branch": copy_id, "of": original.id}, mutations=mutations)
+
+
+class ReadNodeArgs(BaseModel):
+    node_id: str
+
+
+def _read_node(ctx: ToolContext, args: ReadNodeArgs) -> ToolResult:
+    reader = _reader(ctx)
+    node = reader.get_node(args.node_id)
+    out = [{"edge": n.edge.type.value, "to": n.node.id, "kind": n.node.kind, "title": n.node.title}
+           for n in reader.neighbours(node.id, direction=Direction.OUT)]
+    return ToolResult(observation={"node": node_summary(node), "edges_out": out})
+
+
+class ReadLineageArgs(BaseModel):
+    node_id: str
+    direction: Literal["ancestors", "descendants"] = "ancestors"
+    edge_types: list[EdgeType] | None = None
+    max_depth: int | None = Field(default=None, ge=1)
+
+
+def _read_lineage(ctx: ToolContext, args: ReadLineageArgs) -> ToolResult:
+    direction = Direction.OUT if args.direction == "ancestors" else Direction.IN
+    entries = _reader(ctx).lineage(args.node_id, args.edge_types, direction, args.max_depth)
+    return ToolResult(observation={"node_id": args.node_id, "lineage": [
+        {"depth": e.depth, **node_summary(e.node)} for e in entries]})
+
+
+class QueryArgs(BaseModel):
+    cypher: str = Field(description="Read-only Neo4j Cypher over (:CanvasNode) and its typed relationships")
+    params: dict[str, Any] = Field(default_factory=dict)
+    limit: int = Field(default=200, ge=1, le=5000)
+
+
+def _query(ctx: ToolContext, args: QueryArgs) -> ToolResult:
+    result = _reader(ctx).query(args.cypher, args.params, row_limit=args.limit)
+    return ToolResult(observation={"columns": result.columns, "rows": result.rows, "truncated": result.truncated})
+
+
+def canvas_tools() -> list[ToolSpec]:
+    """The canvas family."""
+    fam = ToolFamily.CANVAS
+    return [
+        ToolSpec("create_node", fam, "Create a canvas node of a manifest kind.", CreateNodeArgs, WRITE, _create),
+        ToolSpec("update_node", fam, "Change a node's title, inputs or status.", UpdateNodeArgs, WRITE, _update),
+        ToolSpec("link_nodes", fam, "Add a typed edge between two nodes.", LinkArgs, WRITE, _link),
+        ToolSpec("unlink_nodes", fam, "Remove an edge.", UnlinkArgs, WRITE, _unlink),
+        ToolSpec("group_nodes", fam, "Put nodes into a (new) group.", GroupArgs, WRITE, _group),
+        ToolSpec("move_node", fam, "Move a node on the canvas.", MoveArgs, WRITE, _move),
+        ToolSpec("set_status", fam, "Mark a node selected, rejected, stale, ...", SetStatusArgs, WRITE, _set_status),
+        ToolSpec("branch_node", fam, "Copy a node as a new version (VERSION_OF) to edit.", BranchArgs, WRITE, _branch),
+        ToolSpec("read_node", fam, "Read one node and its outgoing edges.", ReadNodeArgs, READ, _read_node),
+        ToolSpec("read_lineage", fam, "Ancestors or descendants of a node.", ReadLineageArgs, READ, _read_lineage),
+        ToolSpec("query_canvas", fam, "Run read-only Cypher on the canvas.", QueryArgs, READ, _query),
+    ]

@@ -1,0 +1,51 @@
+"""Every tool family of a project, with the services the tools need (generation, browser, MCP)."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from tools.base import ToolSpec
+from tools.canvas import canvas_tools
+from tools.recovery import recovery_tools
+
+if TYPE_CHECKING:
+    from jarvishub.project import Project
+    from nodes.manifest import SkillInfo
+
+
+def project_tools(project: Project, runtime: Any) -> tuple[list[ToolSpec], dict[str, Any], list[SkillInfo]]:
+    """(tools, services, skills) for a project: canvas, recovery, generation, native, MCP and skill tools."""
+    services: dict[str, Any] = {}
+    tools: list[ToolSpec] = [*canvas_tools(), *recovery_tools()]
+    from tools.generate.factory import build_generation_service
+    from tools.generate.settings import GenerationSettings
+    from tools.generate.tools import GENERATION_TOOLS
+
+    gen_settings = GenerationSettings()
+    if project.settings.media_provider == "openai" or (
+        project.settings.media_provider == "auto" and project.settings.openai_api_key
+    ):
+        gen_settings = gen_settings.model_copy(update={
+            "image_provider": "openai", "video_provider": "openai", "audio_provider": "openai",
+            "base_url": project.settings.openai_base_url, "image_model": project.settings.image_model,
+            "video_model": project.settings.video_model, "speech_model": project.settings.speech_model})
+    services["generation"] = build_generation_service(gen_settings, project.artifacts, project.root)
+    tools.extend(GENERATION_TOOLS)
+
+    from tools.native.tools import NATIVE_TOOLS
+
+    tools.extend(NATIVE_TOOLS)
+
+    mcp_servers = project.settings.project.get("mcp") or []
+    if mcp_servers:
+        from tools.mcp.config import McpServerConfig
+        from tools.mcp.loader import load_mcp_tools
+
+        tools.extend(load_mcp_tools([McpServerConfig.model_validate(s) for s in mcp_servers]))
+
+    from skills.registry import skill_tools
+
+    skill_specs, skill_infos, skill_services = skill_tools(project, runtime)
+    tools.extend(skill_specs)
+    services.update(skill_services)
+    return tools, services, skill_infos

@@ -1,0 +1,326 @@
+"""The offline image provider: a deterministic Pillow rendering that shows what a request changed.
+
+It is a test double you can see.  A character's look (shape and colours) is
+derived only from its reference (inputs and artifact hash), never from the
+prompt or seed, so the same character looks the same in every shot.  The scene
+comes from a scene reference or the prompt's words, the seed moves things
+around, the palette recolours the scene, ``lighting`` grades every pixel in a
+measurable direction, and the prompt is written in a caption strip.  The same
+request always gives the same PNG bytes.
+"""
+
+from __future__ import annotations
+
+import colorsys
+import hashlib
+import io
+import json
+import random
+import time
+from typing import Any, Literal
+
+import numpy as np
+from PIL import Image, ImageDraw, ImageFont
+from pydantic import BaseModel
+
+from tools.generate.base import (
+    GeneratedMedia,
+    ImageMode,
+    ImageProvider,
+    ImageRequest,
+    Lighting,
+    ReferenceInput,
+    ReferenceRole,
+)
+from tools.generate.fit import cover, load_still
+
+Shape = Literal["round", "square", "triangle", "tall"]
+Setting = Literal["hills", "forest", "city", "sea", "room"]
+SHAPES: tuple[Shape, ...] = ("round", "square", "triangle", "tall")
+SETTINGS: tuple[Setting, ...] = ("hills", "forest", "city", "sea", "room")
+
+_SETTING_WORDS: dict[Setting, tuple[str, ...]] = {
+    "forest": ("forest", "tree", "trees", "woods", "jungle", "grove"),
+    "city": ("city", "street", "town", "building", "buildings", "alley", "rooftop", "market"),
+    "sea": ("sea", "ocean", "beach", "lake", "shore", "harbour", "harbor", "river", "boat"),
+    "room": ("room", "kitchen", "interior", "house", "bedroom", "office", "studio", "cafe", "bar"),
+    "hills": ("hill", "hills", "field", "meadow", "valley", "mountain", "desert"),
+}
+# Base colours per setting: sky top, sky bottom, ground, feature.
+_SETTING_COLOURS: dict[Setting, tuple[str, str, str, str]] = {
+    "hills": ("#6fa8dc", "#cfe2f3", "#6aa84f", "#38761d"),
+    "forest": ("#76a5af", "#d9ead3", "#4e7d3a", "#274e13"),
+    "city": ("#8e9aaf", "#dcdde1", "#5f6368", "#3c4043"),
+    "sea": ("#3d85c6", "#c9daf8", "#e6d3a3", "#1c4587"),
+    "room": ("#d9c3a5", "#efe4d2", "#8b6b4a", "#5b3a29"),
+}
+_EYE = "#161616"
+_CAPTION_BG = "#101010"
+_CAPTION_FG = "#f2f2f2"
+
+
+class CharacterLook(BaseModel):
+    """How the offline renderer draws a character: fixed by its reference alone."""
+
+    name: str
+    shape: Shape
+    body: str
+    head: str
+
+
+class SceneLook(BaseModel):
+    """The offline renderer's scene: a setting and its colours."""
+
+    setting: Setting
+    sky_top: str
+    sky_bottom: str
+    ground: str
+    feature: str
+    horizon: float
+
+
+def character_look(ref: ReferenceInput) -> CharacterLook:
+    """The look of a character reference: its own colours and shape if it names them, else ones derived from its hash.
+
+    Only the reference decides this (``inputs`` and ``sha256``), so two shots
+    with the same character reference draw the same figure in the same colours.
+    """
+    key = _digest(ref.sha256 or "", _canonical(ref.inputs))
+    named = _colours(ref.inputs)
+    shape = ref.inputs.get("shape")
+    return CharacterLook(
+        name=str(ref.inputs.get("name") or ref.node_id),
+        shape=shape if shape in SHAPES else SHAPES[key[0] % len(SHAPES)],
+        body=named[0] if named else _derived_colour(key[1:4]),
+        head=named[1] if len(named) > 1 else _derived_colour(key[4:7], value=0.9),
+    )
+
+
+def scene_look(prompt: str, scene: ReferenceInput | None, palette: list[str]) -> SceneLook:
+    """The scene: from the scene reference if there is one, else from the prompt's words; the palette recolours it."""
+    if scene is not None:
+        text = " ".join(str(scene.inputs.get(k, "")) for k in ("setting", "name", "description"))
+        key = _digest(scene.sha256 or "", _canonical(scene.inputs))
+        named = _colours(scene.inputs)
+    else:
+        text, key, named = prompt, _digest(prompt.lower()), []
+    setting = _setting_of(text) or SETTINGS[key[0] % len(SETTINGS)]
+    colours = list(_SETTING_COLOURS[setting])
+    for i, colour in enumerate((palette or named)[:4]):
+        colours[i] = colour
+    return SceneLook(
+        setting=setting,
+        sky_top=colours[0],
+        sky_bottom=colours[1],
+        ground=colours[2],
+        feature=colours[3],
+        horizon=0.55 + (key[1] % 16) / 100,
+    )
+
+
+def grade(rgb: np.ndarray, lighting: Lighting) -> np.ndarray:
+    """Grade an RGB uint8 image: warm adds red and takes blue, cold the reverse, night darkens, high-key lifts."""
+    if lighting is Lighting.NEUTRAL:
+        return rgb
+    x = rgb.astype(np.float32)
+    r, g, b = x[..., 0], x[..., 1], x[..., 2]
+    if lighting is Lighting.WARM:
+        out = np.stack([r * 1.08 + 20, g * 1.0 + 4, b * 0.75], axis=-1)
+    elif lighting is Lighting.COLD:
+        out = np.stack([r * 0.75, g * 0.95 + 4, b * 1.08 + 22], axis=-1)
+    elif lighting is Lighting.NIGHT:
+        out = np.stack([r * 0.22, g * 0.26, b * 0.36 + 10], axis=-1)
+    else:  # high-key: lift everything toward white and flatten the contrast
+        out = x * 0.45 + 0.55 * 255
+    return np.clip(np.rint(out), 0, 255).astype(np.uint8)
+
+
+def render_image(request: ImageRequest) -> Image.Image:
+    """Draw the request as an RGB Pillow image, caption strip included."""
+    w, h = request.width, request.height
+    caption_h = max(12, h // 24)
+    art_h = h - caption_h
+    rng = random.Random(_seed_of(request.seed, request.prompt))
+    if request.mode is ImageMode.EDIT:
+        canvas = cover(load_still(request.source, "the image to edit"), w, art_h)
+    else:
+        style = [c for ref in request.references_with_role(ReferenceRole.STYLE) for c in _colours(ref.inputs)]
+        scenes = request.references_with_role(ReferenceRole.SCENE)
+        look = scene_look(request.prompt, scenes[0] if scenes else None, list(request.palette) or style)
+        canvas = _draw_scene(look, w, art_h, rng)
+    draw = ImageDraw.Draw(canvas)
+    ground_y = int(art_h * 0.88)
+    _draw_props(draw, request.references_with_role(ReferenceRole.PROP), w, ground_y, rng)
+    _draw_characters(draw, request.references_with_role(ReferenceRole.CHARACTER), w, art_h, ground_y, rng)
+    graded = Image.fromarray(grade(np.asarray(canvas), request.lighting))
+    image = Image.new("RGB", (w, h), _CAPTION_BG)
+    image.paste(graded, (0, 0))
+    _draw_caption(ImageDraw.Draw(image), request.prompt, w, art_h, caption_h)
+    return image
+
+
+def png_bytes(image: Image.Image) -> bytes:
+    """Encode an image as PNG with fixed settings and no metadata, so equal pixels give equal bytes."""
+    buf = io.BytesIO()
+    image.save(buf, format="PNG", compress_level=6)
+    return buf.getvalue()
+
+
+class OfflineImageProvider(ImageProvider):
+    """Deterministic PNGs drawn with Pillow; no network.  ``latency_s`` simulates a slow provider."""
+
+    name = "offline"
+    model = "offline-image-v1"
+
+    def __init__(self, latency_s: float = 0.0) -> None:
+        self.latency_s = latency_s
+
+    def generate(self, request: ImageRequest) -> GeneratedMedia:
+        """Render the request (text, reference-guided or edit) into PNG bytes."""
+        if self.latency_s:
+            time.sleep(self.latency_s)
+        data = png_bytes(render_image(request))
+        return GeneratedMedia(
+            data=data,
+            mime="image/png",
+            provider=self.name,
+            model=self.model,
+            width=request.width,
+            height=request.height,
+            details={"mode": request.mode.value},
+        )
+
+
+def _draw_scene(look: SceneLook, w: int, h: int, rng: random.Random) -> Image.Image:
+    horizon = int(h * look.horizon)
+    top, bottom = np.array(_rgb(look.sky_top), np.float32), np.array(_rgb(look.sky_bottom), np.float32)
+    t = np.linspace(0.0, 1.0, horizon, dtype=np.float32)[:, None]
+    sky = np.rint(top * (1 - t) + bottom * t).astype(np.uint8)
+    pixels = np.empty((h, w, 3), np.uint8)
+    pixels[:horizon] = sky[:, None, :]
+    pixels[horizon:] = _rgb(look.ground)
+    canvas = Image.fromarray(pixels)
+    draw = ImageDraw.Draw(canvas)
+    sun_x = rng.uniform(0.1, 0.9) * w
+    sun_r = max(4, h // 14)
+    draw.ellipse([sun_x - sun_r, h * 0.12 - sun_r, sun_x + sun_r, h * 0.12 + sun_r], fill="#fff2cc")
+    for _ in range(rng.randint(3, 6)):
+        x = rng.uniform(0, w)
+        size = rng.uniform(0.08, 0.2) * h
+        if look.setting == "city":
+            draw.rectangle([x - size / 3, horizon - size * 1.6, x + size / 3, horizon], fill=look.feature)
+        elif look.setting == "forest":
+            draw.polygon(
+                [(x, horizon - size * 1.4), (x - size / 2, horizon), (x + size / 2, horizon)], fill=look.feature
+            )
+        elif look.setting == "sea":
+            y = rng.uniform(horizon, h)
+            draw.line([(x - size, y), (x + size, y)], fill=look.feature, width=max(1, h // 120))
+        elif look.setting == "room":
+            draw.rectangle([x - size / 2, h * 0.2, x + size / 2, h * 0.2 + size], fill=look.feature)
+        else:
+            draw.ellipse([x - size * 1.5, horizon - size / 2, x + size * 1.5, horizon + size / 2], fill=look.feature)
+    return canvas
+
+
+def _draw_characters(
+    draw: ImageDraw.ImageDraw, refs: list[ReferenceInput], w: int, art_h: int, ground_y: int, rng: random.Random
+) -> None:
+    if not refs:
+        return
+    slot = w / len(refs)
+    height = art_h * 0.45
+    for i, ref in enumerate(refs):
+        look = character_look(ref)
+        cx = slot * (i + 0.5) + rng.uniform(-0.15, 0.15) * slot
+        _draw_figure(draw, look, cx, ground_y, height)
+
+
+def _draw_figure(draw: ImageDraw.ImageDraw, look: CharacterLook, cx: float, ground: float, height: float) -> None:
+    half = height * (0.16 if look.shape == "tall" else 0.26)
+    body_top = ground - height * (0.85 if look.shape == "tall" else 0.7)
+    box = [cx - half, body_top, cx + half, ground]
+    if look.shape == "round":
+        draw.ellipse(box, fill=look.body)
+    elif look.shape == "triangle":
+        draw.polygon([(cx, body_top), (cx - half, ground), (cx + half, ground)], fill=look.body)
+    else:
+        draw.rectangle(box, fill=look.body)
+    r = height * 0.15
+    head_y = body_top - r * 0.8
+    draw.ellipse([cx - r, head_y - r, cx + r, head_y + r], fill=look.head)
+    eye = max(1.0, r * 0.15)
+    for dx in (-r * 0.4, r * 0.4):
+        draw.ellipse([cx + dx - eye, head_y - eye, cx + dx + eye, head_y + eye], fill=_EYE)
+
+
+def _draw_props(
+    draw: ImageDraw.ImageDraw, refs: list[ReferenceInput], w: int, ground_y: int, rng: random.Random
+) -> None:
+    for ref in refs:
+        key = _digest(ref.sha256 or "", _canonical(ref.inputs))
+        named = _colours(ref.inputs)
+        colour = named[0] if named else _derived_colour(key[:3])
+        size = ground_y * 0.06
+        x = rng.uniform(0.05, 0.95) * w
+        draw.polygon(
+            [(x, ground_y - 2 * size), (x + size, ground_y - size), (x, ground_y), (x - size, ground_y - size)],
+            fill=colour,
+        )
+
+
+def _draw_caption(draw: ImageDraw.ImageDraw, text: str, w: int, top: int, height: int) -> None:
+    font = ImageFont.load_default(size=max(8, int(height * 0.7)))
+    line = " ".join(text.split())
+    if draw.textlength(line, font=font) > w - 8:
+        while line and draw.textlength(line + "…", font=font) > w - 8:
+            line = line[:-1]
+        line += "…"
+    draw.text((4, top + height * 0.1), line, fill=_CAPTION_FG, font=font)
+
+
+def _setting_of(text: str) -> Setting | None:
+    words = set("".join(c if c.isalnum() else " " for c in text.lower()).split())
+    for setting, vocabulary in _SETTING_WORDS.items():
+        if words & set(vocabulary):
+            return setting
+    return None
+
+
+def _colours(inputs: dict[str, Any]) -> list[str]:
+    raw = inputs.get("colors", inputs.get("colours", []))
+    if isinstance(raw, str):
+        raw = [raw]
+    valid = []
+    for c in raw if isinstance(raw, list) else []:
+        if isinstance(c, str) and len(c) == 7 and c.startswith("#"):
+            try:
+                int(c[1:], 16)
+            except ValueError:
+                continue
+            valid.append(c.lower())
+    return valid
+
+
+def _derived_colour(key: bytes, value: float = 0.75) -> str:
+    hue = key[0] / 255
+    sat = 0.5 + (key[1] % 64) / 160
+    val = value - (key[2] % 32) / 200
+    r, g, b = colorsys.hsv_to_rgb(hue, sat, val)
+    return f"#{round(r * 255):02x}{round(g * 255):02x}{round(b * 255):02x}"
+
+
+def _rgb(colour: str) -> tuple[int, int, int]:
+    return int(colour[1:3], 16), int(colour[3:5], 16), int(colour[5:7], 16)
+
+
+def _canonical(value: Any) -> str:
+    return json.dumps(value, sort_keys=True, separators=(",", ":"), default=str)
+
+
+def _digest(*parts: str) -> bytes:
+    return hashlib.sha256("\x1f".join(parts).encode()).digest()
+
+
+def _seed_of(seed: int, prompt: str) -> int:
+    return int.from_bytes(_digest(str(seed), prompt)[:8], "big")

@@ -1,0 +1,117 @@
+"""Clips from an OpenAI (or OpenAI-compatible) video endpoint through the ``openai`` SDK.
+
+A clip is a job: ``videos.create`` starts it, ``videos.retrieve`` is polled
+until it completes or fails, ``videos.download_content`` fetches the MP4.  For
+image-to-video the source still is cropped and scaled to the job's size first,
+since the API wants a reference picture of exactly that size.  Cuts are joined
+locally with ffmpeg.
+"""
+
+from __future__ import annotations
+
+import io
+import tempfile
+import time
+from pathlib import Path
+
+from openai import OpenAI, OpenAIError
+from openai.types import Video
+from PIL import Image
+
+from tools.generate.base import ConcatRequest, GeneratedMedia, GenerationError, VideoProvider, VideoRequest
+from tools.generate.cut import make_cut
+from tools.generate.fit import cover, load_still
+from tools.generate.measure import probe_video
+from tools.generate.openai_image import nearest_size
+from tools.generate.prompt_text import compose_prompt
+
+DEFAULT_SECONDS = (4, 8, 12)
+DEFAULT_SIZES = ("1280x720", "720x1280", "1792x1024", "1024x1792")
+_RUNNING = ("queued", "in_progress")
+
+
+class OpenAIVideoProvider(VideoProvider):
+    """``sora-2`` (or any configured model) behind the Videos API."""
+
+    def __init__(
+        self,
+        client: OpenAI,
+        model: str = "sora-2",
+        seconds: tuple[int, ...] = DEFAULT_SECONDS,
+        sizes: tuple[str, ...] = DEFAULT_SIZES,
+        poll_interval_s: float = 5.0,
+        max_wait_s: float = 900.0,
+        name: str = "openai",
+    ) -> None:
+        self.client = client
+        self.model = model
+        self.seconds = seconds
+        self.sizes = sizes
+        self.poll_interval_s = poll_interval_s
+        self.max_wait_s = max_wait_s
+        self.name = name
+
+    def image_to_video(self, request: VideoRequest) -> GeneratedMedia:
+        """Start a job with the source still, fitted to the job's size, as its input reference."""
+        still = load_still(request.source, "the source still")
+        size = nearest_size(request.width or still.width, request.height or still.height, self.sizes)
+        reference = ("still.png", _fitted_png(still, size), "image/png")
+        return self._run(request, size, reference)
+
+    def text_to_video(self, request: VideoRequest) -> GeneratedMedia:
+        """Start a job from the prompt alone."""
+        size = nearest_size(request.width or 1280, request.height or 720, self.sizes)
+        return self._run(request, size, None)
+
+    def concat(self, request: ConcatRequest) -> GeneratedMedia:
+        """Join the clips locally with ffmpeg (the API has no cut endpoint)."""
+        return make_cut(request)
+
+    def _run(self, request: VideoRequest, size: str, reference: tuple[str, bytes, str] | None) -> GeneratedMedia:
+        seconds = min(self.seconds, key=lambda s: (abs(s - request.duration_s), s))
+        extra = {"input_reference": reference} if reference else {}
+        try:
+            job = self.client.videos.create(
+                model=self.model, prompt=compose_prompt(request), seconds=str(seconds), size=size, **extra
+            )
+            job = self._wait(job)
+            content = self.client.videos.download_content(job.id, variant="video")
+        except OpenAIError as e:
+            raise GenerationError(f"{self.name} video model {self.model} failed: {e}") from e
+        data = content.content
+        with tempfile.TemporaryDirectory(prefix="jarvishub-video-") as tmp:
+            path = Path(tmp) / "clip.mp4"
+            path.write_bytes(data)
+            info = probe_video(path)
+        return GeneratedMedia(
+            data=data,
+            mime="video/mp4",
+            provider=self.name,
+            model=self.model,
+            duration_s=info.duration_s,
+            width=info.width,
+            height=info.height,
+            details={"job_id": job.id, "seconds": seconds, "size": size, "mode": request.mode.value},
+        )
+
+    def _wait(self, job: Video) -> Video:
+        deadline = time.monotonic() + self.max_wait_s
+        while job.status in _RUNNING:
+            if time.monotonic() > deadline:
+                raise GenerationError(
+                    f"video job {job.id} still {job.status} after {self.max_wait_s:.0f}s; "
+                    "retry later or raise max_wait_s"
+                )
+            time.sleep(self.poll_interval_s)
+            job = self.client.videos.retrieve(job.id)
+        if job.status != "completed":
+            reason = job.error.message if job.error else "no reason given"
+            raise GenerationError(f"video job {job.id} {job.status}: {reason}")
+        return job
+
+
+def _fitted_png(still: Image.Image, size: str) -> bytes:
+    w, h = (int(v) for v in size.split("x"))
+    buf = io.BytesIO()
+    cover(still, w, h).save(buf, format="PNG")
+    return buf.getvalue()

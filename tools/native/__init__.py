@@ -1,0 +1,1 @@
+"""JarvisHub native tools: workspace files, Python runs, page renders and slide decks, on this machine."""

@@ -1,0 +1,273 @@
+"""Recovery tools: checkpoints, attempts, staleness, local regeneration and artifact verification.
+
+``mark_stale`` and ``regenerate_stale`` are the local-repair pair: mark a node
+and everything derived from it, then regenerate only those, in dependency
+order, as new versions (VERSION_OF the old ones, which are kept and marked
+superseded), through the generation tools and so through the signature cache.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from pydantic import BaseModel, Field
+
+from store.base import CanvasReader
+from store.models import CanvasNode, Direction, EdgeType, NodeStatus, new_id
+from store.mutations import CreateNode, DeleteNode, Link, SetStatus, Unlink, UpdateNode
+from tools.base import Effect, ToolContext, ToolError, ToolFamily, ToolResult, ToolSpec
+
+DERIVATION_EDGES = [EdgeType.GENERATED_FROM, EdgeType.REFERENCES]
+REGENERABLE_TOOLS = ("generate_image", "generate_video", "generate_audio", "assemble_cut")
+
+
+def _reader(ctx: ToolContext) -> CanvasReader:
+    if ctx.canvas is None:
+        raise ToolError("recovery tools need the canvas")
+    return ctx.canvas
+
+
+class CheckpointArgs(BaseModel):
+    name: str = Field(min_length=1, max_length=80)
+
+
+def _create_checkpoint(ctx: ToolContext, args: CheckpointArgs) -> ToolResult:
+    canvas = _reader(ctx)
+    version = canvas.canvas_version()
+    node_id = new_id()
+    return ToolResult(observation={"checkpoint": node_id, "canvas_version": version}, mutations=[CreateNode(
+        id=node_id, kind="checkpoint", title=args.name, status=NodeStatus.COMPLETED,
+        inputs={"name": args.name, "canvas_version": version},
+        metadata={"provenance": {"actor": ctx.actor, "tool": "create_checkpoint", "turn_id": ctx.turn_id}})])
+
+
+class RestoreArgs(BaseModel):
+    name: str = Field(description="The checkpoint's name (the latest of that name) or its node id")
+
+
+def _find_checkpoint(canvas: CanvasReader, name: str) -> CanvasNode:
+    checkpoints = [n for n in canvas.find_nodes(kind="checkpoint") if n.id == name or n.title == name]
+    if not checkpoints:
+        raise ToolError(f"no checkpoint named {name!r}; create one with create_checkpoint")
+    return max(checkpoints, key=lambda n: n.inputs.get("canvas_version", 0))
+
+
+def restore_mutations(canvas: Any, target_version: int, keep: set[str]) -> list[Any]:
+    """Mutations that bring the canvas back to how it was at ``target_version`` (history is kept)."""
+    then = canvas.snapshot(target_version)
+    now = canvas.snapshot()
+    then_nodes = {n.id: n for n in then.nodes}
+    now_nodes = {n.id: n for n in now.nodes}
+    mutations: list[Any] = []
+    for node_id, node in now_nodes.items():
+        if node_id not in then_nodes and node_id not in keep and node.kind != "checkpoint":
+            mutations.append(DeleteNode(node_id=node_id))
+    for node_id, old in then_nodes.items():
+        current = now_nodes.get(node_id)
+        if current is None or (old.title, old.inputs, old.outputs, old.status, old.position) != (
+                current.title, current.inputs, current.outputs, current.status, current.position):
+            mutations.append(UpdateNode(node_id=node_id, title=old.title, inputs=old.inputs, outputs=old.outputs,
+                                        status=old.status, position=old.position, undelete=current is None))
+    then_edges = {(e.type, e.source, e.target): e for e in then.edges}
+    now_edges = {(e.type, e.source, e.target): e for e in now.edges}
+    for key, edge in now_edges.items():
+        if key not in then_edges and edge.source in then_nodes and edge.target in then_nodes:
+            mutations.append(Unlink(edge_id=edge.id))
+    for key, edge in then_edges.items():
+        if key not in now_edges:
+            mutations.append(Link(type=edge.type, source=edge.source, target=edge.target,
+                                  properties=edge.properties))
+    return mutations
+
+
+def _restore_checkpoint(ctx: ToolContext, args: RestoreArgs) -> ToolResult:
+    canvas = _reader(ctx)
+    checkpoint = _find_checkpoint(canvas, args.name)
+    target = int(checkpoint.inputs["canvas_version"])
+    mutations = restore_mutations(canvas, target, keep={checkpoint.id})
+    return ToolResult(observation={"restored_to": target, "checkpoint": checkpoint.id, "changes": len(mutations)},
+                      mutations=mutations)
+
+
+class AttemptsArgs(BaseModel):
+    node_id: str
+
+
+def _list_attempts(ctx: ToolContext, args: AttemptsArgs) -> ToolResult:
+    canvas = _reader(ctx)
+    node = canvas.get_node(args.node_id, include_deleted=True)
+    history = [{"version": h.version, "status": h.status.value, "updated_at": h.updated_at,
+                "error": h.metadata.get("error") or h.metadata.get("status_reason")}
+               for h in canvas.node_history(node.id)]  # type: ignore[attr-defined]
+    versions = []
+    for direction in (Direction.OUT, Direction.IN):
+        for entry in canvas.lineage(node.id, [EdgeType.VERSION_OF], direction):
+            versions.append({"id": entry.node.id, "status": entry.node.status.value, "title": entry.node.title,
+                             "relation": "older" if direction == Direction.OUT else "newer", "hops": entry.depth,
+                             "reason": entry.node.metadata.get("status_reason")})
+    return ToolResult(observation={"node_id": node.id, "history": history, "versions": versions})
+
+
+class MarkStaleArgs(BaseModel):
+    node_id: str
+    reason: str = "an upstream node changed"
+
+
+def stale_set(canvas: CanvasReader, node_id: str) -> list[CanvasNode]:
+    """A node and every regenerable node derived from it (GENERATED_FROM / REFERENCES, downstream)."""
+    root = canvas.get_node(node_id)
+    derived = [e.node for e in canvas.lineage(node_id, DERIVATION_EDGES, Direction.IN)
+               if e.node.status != NodeStatus.REJECTED and e.node.provenance.tool in REGENERABLE_TOOLS]
+    return [root, *derived]
+
+
+def _mark_stale(ctx: ToolContext, args: MarkStaleArgs) -> ToolResult:
+    nodes = stale_set(_reader(ctx), args.node_id)
+    return ToolResult(observation={"stale": [n.id for n in nodes]},
+                      mutations=[SetStatus(node_id=n.id, status=NodeStatus.STALE, reason=args.reason) for n in nodes])
+
+
+class RegenerateArgs(BaseModel):
+    overrides: dict[str, dict[str, Any]] = Field(
+        default_factory=dict, description="node id -> input changes for its regeneration (e.g. {'lighting': 'night'})")
+    node_ids: list[str] | None = Field(default=None, description="Only these stale nodes (default: every stale node)")
+
+
+def dependency_order(canvas: CanvasReader, nodes: list[CanvasNode]) -> list[CanvasNode]:
+    """Stale nodes with each one after the stale nodes it was generated from."""
+    ids = {n.id for n in nodes}
+    upstream = {n.id: {e.node.id for e in canvas.lineage(n.id, DERIVATION_EDGES, Direction.OUT)} & ids for n in nodes}
+    ordered: list[CanvasNode] = []
+    placed: set[str] = set()
+    pending = sorted(nodes, key=lambda n: (n.created_at, n.id))
+    while pending:
+        ready = [n for n in pending if upstream[n.id] <= placed]
+        if not ready:
+            raise ToolError("the stale nodes depend on each other in a cycle; regenerate them one by one")
+        for node in ready:
+            ordered.append(node)
+            placed.add(node.id)
+        pending = [n for n in pending if n.id not in placed]
+    return ordered
+
+
+def regeneration_args(node: CanvasNode, remap: dict[str, str], override: dict[str, Any]) -> dict[str, Any]:
+    """The generation tool's arguments for a new version of ``node``, pointing at regenerated upstreams."""
+    args = {k: v for k, v in node.inputs.items() if k != "references"}
+    references = node.inputs.get("references") or []
+    args["references"] = [remap.get(r["node_id"], r["node_id"]) for r in references]
+    args["reference_roles"] = {remap.get(r["node_id"], r["node_id"]): r["role"] for r in references}
+    for key in ("source_node_id", "edit_node_id"):
+        if args.get(key):
+            args[key] = remap.get(args[key], args[key])
+    if args.get("clip_node_ids"):
+        args["clip_node_ids"] = [remap.get(i, i) for i in args["clip_node_ids"]]
+    args.update(override)
+    args["version_of"] = node.id
+    args["title"] = node.title
+    return args
+
+
+def _regenerate_stale(ctx: ToolContext, args: RegenerateArgs) -> ToolResult:
+    canvas = _reader(ctx)
+    registry = ctx.services.get("tool_registry")
+    if registry is None:
+        raise ToolError("regenerate_stale needs the generation tools, and none are registered")
+    stale = canvas.find_nodes(status=NodeStatus.STALE)
+    if args.node_ids is not None:
+        stale = [n for n in stale if n.id in args.node_ids]
+    remap: dict[str, str] = {}
+    mutations: list[Any] = []
+    report: list[dict[str, Any]] = []
+    provider_calls = cache_hits = 0
+    for node in dependency_order(canvas, stale):
+        tool_name = node.provenance.tool
+        spec = registry.get(tool_name) if tool_name else None
+        if spec is None:
+            report.append({"node_id": node.id, "skipped": f"not made by a generation tool ({tool_name})"})
+            continue
+        tool_args = spec.args_schema.model_validate(regeneration_args(node, remap, args.overrides.get(node.id, {})))
+        pending_reader = _PendingReader(canvas, mutations)
+        result = spec.run(_with_canvas(ctx, pending_reader), tool_args)
+        new_id_ = result.observation["node_id"]
+        remap[node.id] = new_id_
+        mutations.extend(result.mutations)
+        mutations.append(SetStatus(node_id=node.id, status=NodeStatus.REJECTED, reason=f"superseded by {new_id_}"))
+        provider_calls += result.provider_calls
+        cache_hits += result.cache_hits
+        report.append({"old": node.id, "new": new_id_, "title": node.title, "kind": node.kind,
+                       "sha256": result.observation.get("sha256"), "cache_hit": result.observation.get("cache_hit")})
+    return ToolResult(observation={"regenerated": report}, mutations=mutations,
+                      provider_calls=provider_calls, cache_hits=cache_hits)
+
+
+class _PendingReader:
+    """The canvas as it will be once this tool's pending creations are committed (for chained regeneration)."""
+
+    def __init__(self, canvas: CanvasReader, pending: list[Any]) -> None:
+        self._canvas = canvas
+        self._pending = pending
+
+    def _created(self) -> dict[str, CanvasNode]:
+        return {m.id: CanvasNode(id=m.id, kind=m.kind, title=m.title, status=m.status, inputs=m.inputs,
+                                 outputs=m.outputs, metadata=m.metadata)
+                for m in self._pending if isinstance(m, CreateNode)}
+
+    def get_nodes(self, node_ids, *, include_deleted: bool = False):  # noqa: ANN001
+        created = self._created()
+        missing = [i for i in node_ids if i not in created]
+        found = {n.id: n for n in self._canvas.get_nodes(missing, include_deleted=include_deleted)} if missing else {}
+        return [created.get(i) or found[i] for i in node_ids]
+
+    def get_node(self, node_id: str, *, include_deleted: bool = False) -> CanvasNode:
+        return self.get_nodes([node_id], include_deleted=include_deleted)[0]
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._canvas, name)
+
+
+def _with_canvas(ctx: ToolContext, canvas: Any) -> ToolContext:
+    return ToolContext(artifacts=ctx.artifacts, workspace=ctx.workspace, canvas=canvas, settings=ctx.settings,
+                       thread_id=ctx.thread_id, turn_id=ctx.turn_id, actor=ctx.actor, services=ctx.services,
+                       progress=ctx.progress)
+
+
+class VerifyArgs(BaseModel):
+    node_ids: list[str] | None = Field(default=None, description="Only these nodes (default: the whole canvas)")
+
+
+def _verify(ctx: ToolContext, args: VerifyArgs) -> ToolResult:
+    canvas = _reader(ctx)
+    nodes = canvas.get_nodes(args.node_ids) if args.node_ids else canvas.find_nodes()
+    checked = 0
+    broken = []
+    for node in nodes:
+        for handle in node.outputs:
+            checked += 1
+            if not ctx.artifacts.exists(handle.sha256):
+                broken.append({"node_id": node.id, "sha256": handle.sha256, "problem": "missing"})
+            elif not ctx.artifacts.verify(handle):
+                broken.append({"node_id": node.id, "sha256": handle.sha256, "problem": "hash mismatch"})
+    return ToolResult(observation={"checked": checked, "ok": not broken, "broken": broken})
+
+
+def recovery_tools() -> list[ToolSpec]:
+    """The recovery family."""
+    fam = ToolFamily.RECOVERY
+    write = frozenset({Effect.MUTATES_CANVAS})
+    read = frozenset({Effect.READ_ONLY})
+    return [
+        ToolSpec("create_checkpoint", fam, "Name the current canvas version so it can be restored.", CheckpointArgs,
+                 write, _create_checkpoint),
+        ToolSpec("restore_checkpoint", fam, "Bring the canvas back to a checkpoint (as a new version).", RestoreArgs,
+                 frozenset({Effect.MUTATES_CANVAS, Effect.DESTRUCTIVE}), _restore_checkpoint),
+        ToolSpec("list_attempts", fam, "A node's versions, other versions and failures.", AttemptsArgs, read,
+                 _list_attempts),
+        ToolSpec("mark_stale", fam, "Mark a node and everything generated from it stale.", MarkStaleArgs, write,
+                 _mark_stale),
+        ToolSpec("regenerate_stale", fam, "Regenerate only stale nodes, in dependency order, as new versions.",
+                 RegenerateArgs, frozenset({Effect.MUTATES_CANVAS, Effect.GENERATES_MEDIA, Effect.LONG_RUNNING}),
+                 _regenerate_stale),
+        ToolSpec("verify_artifacts", fam, "Check that every artifact exists and matches its hash.", VerifyArgs, read,
+                 _verify),
+    ]

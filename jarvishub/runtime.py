@@ -115,12 +115,19 @@ class Runtime:
         granted = self.grant_for(request, profile=profile, grant=grant, selected=selected)
         state = {"request": request, "thread_id": thread_id, "turn_id": turn_id, "grant_id": granted.id,
                  "selected_ids": selected or [], "usage": Usage().model_dump(), "done": False}
+        self.trajectories.record_start(thread_id, turn_id, state)
         return self._drive(state, thread_id, on_event)
 
     def resume(self, thread_id: str, answer: Any = None,
                on_event: Callable[[str, dict[str, Any]], None] | None = None) -> TurnOutcome:
         """Continue a paused or crashed turn: answer its interrupt, or just pick up where it stopped."""
         snapshot = self.graph.get_state(self._config(thread_id))
+        if not snapshot.values:
+            # Killed before the first checkpoint: start the same turn again from how it began.
+            start = self.trajectories.last_start(thread_id)
+            if start is None:
+                raise KeyError(f"no turn was started on thread {thread_id}")
+            return self._drive(start, thread_id, on_event)
         payload: Any = Command(resume=answer) if snapshot.interrupts else None
         return self._drive(payload, thread_id, on_event)
 

@@ -32,6 +32,8 @@ class TrajectoryStore:
                     PRIMARY KEY (thread_id, turn_id, step));
                 CREATE TABLE IF NOT EXISTS turns (
                     thread_id TEXT, turn_id TEXT PRIMARY KEY, seq INTEGER, body TEXT, at TEXT);
+                CREATE TABLE IF NOT EXISTS starts (
+                    thread_id TEXT, turn_id TEXT PRIMARY KEY, body TEXT, at TEXT);
                 """
             )
 
@@ -55,6 +57,19 @@ class TrajectoryStore:
                 "INSERT OR REPLACE INTO turns VALUES (?, ?, ?, ?, ?)",
                 (thread_id, turn_id, existing[0] if existing else seq, json.dumps(body, default=str), utc_now()),
             )
+
+    def record_start(self, thread_id: str, turn_id: str, initial_state: dict[str, Any]) -> None:
+        """Remember how a turn began, so a crash before its first checkpoint can still be resumed."""
+        with self._lock, self._connect() as db:
+            db.execute("INSERT OR REPLACE INTO starts VALUES (?, ?, ?, ?)",
+                       (thread_id, turn_id, json.dumps(initial_state, default=str), utc_now()))
+
+    def last_start(self, thread_id: str) -> dict[str, Any] | None:
+        """The initial state of the latest turn started on a thread."""
+        with self._connect() as db:
+            row = db.execute("SELECT body FROM starts WHERE thread_id = ? ORDER BY at DESC LIMIT 1",
+                             (thread_id,)).fetchone()
+        return json.loads(row[0]) if row else None
 
     def steps(self, thread_id: str, turn_id: str) -> list[dict[str, Any]]:
         """The steps of one turn, in order."""

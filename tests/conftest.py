@@ -85,3 +85,30 @@ def write(canvas: Neo4jCanvasStore, authority: TicketAuthority):
         return canvas.apply(batch, ticket=authority.issue(uuid.uuid4().hex, batch), idempotency_key=key, actor=actor)
 
     return _write
+
+
+@pytest.fixture(scope="module")
+def project(tmp_path_factory: pytest.TempPathFactory):
+    """A real project (its own embedded engine), shared by the tests of one module."""
+    from jarvishub.project import Project
+
+    opened = Project.init(tmp_path_factory.mktemp("project") / "p")
+    yield opened
+    opened.close()
+
+
+@pytest.fixture
+def make_runtime(project):
+    """Build runtimes on the module's project with a chosen chat model; closed after the test."""
+    from jarvishub.runtime import Runtime
+
+    made = []
+
+    def _make(**kwargs):
+        runtime = Runtime(project, **kwargs)
+        made.append(runtime)
+        return runtime
+
+    yield _make
+    for runtime in made:
+        runtime.close()

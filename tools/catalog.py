@@ -27,7 +27,7 @@ def project_tools(project: Project, runtime: Any) -> tuple[list[ToolSpec], dict[
     ):
         gen_settings = gen_settings.model_copy(update={
             "image_provider": "openai", "video_provider": "openai", "audio_provider": "openai",
-            "base_url": project.settings.openai_base_url, "image_model": project.settings.image_model,
+            "base_url": project.settings.openai_base_url, "api_key": project.settings.openai_api_key, "image_model": project.settings.image_model,
             "video_model": project.settings.video_model, "speech_model": project.settings.speech_model})
     services["generation"] = build_generation_service(gen_settings, project.artifacts, project.root)
     tools.extend(GENERATION_TOOLS)

@@ -17,6 +17,7 @@ from tools.generate.tools import (
     GenerateImageArgs,
     GenerateVideoArgs,
 )
+from tools.recovery import regeneration_args
 
 
 def _run(spec, ctx, **args):
@@ -122,11 +123,38 @@ def test_image_to_clips_to_cut(ctx, fake_canvas, artifacts):
 
 
 def test_generate_audio_creates_an_audio_node(ctx, fake_canvas, artifacts):
-    result = _run(GENERATE_AUDIO, ctx, kind="ambience", prompt="gulls and rigging", duration_s=1.5, node_id="bed")
+    result = _run(
+        GENERATE_AUDIO,
+        ctx,
+        kind="ambience",
+        prompt="gulls and rigging",
+        duration_s=1.5,
+        node_id="bed",
+        references=["harbour"],
+    )
     node = fake_canvas.nodes["bed"]
     assert node.kind == "audio" and node.inputs["kind"] == "ambience"
+    assert _edges(fake_canvas, "bed") == {(EdgeType.REFERENCES, "harbour"): {"role": "scene"}}
     assert wav_info(artifacts.read_bytes(node.outputs[0])).duration_s == pytest.approx(1.5)
     assert result.observation["duration_s"] == pytest.approx(1.5)
+
+
+def test_a_node_made_by_a_tool_can_be_made_again_from_its_inputs(ctx, fake_canvas):
+    # Regeneration (tools/recovery.py) rebuilds the tool's arguments from the node's inputs.
+    _run(GENERATE_IMAGE, ctx, prompt="Mira", references=["mira"], node_id="img", width=128, height=128)
+    _run(GENERATE_VIDEO, ctx, source_node_id="img", duration_s=0.5, fps=8, node_id="clip")
+    _run(ASSEMBLE_CUT, ctx, clip_node_ids=["clip"], node_id="cut")
+    _run(GENERATE_AUDIO, ctx, prompt="hello", node_id="line")
+    for node_id, spec in (
+        ("img", GENERATE_IMAGE),
+        ("clip", GENERATE_VIDEO),
+        ("cut", ASSEMBLE_CUT),
+        ("line", GENERATE_AUDIO),
+    ):
+        node = fake_canvas.nodes[node_id]
+        args = regeneration_args(node, {}, {"seed": 1} if spec is not ASSEMBLE_CUT else {})
+        again = spec.run(ctx, spec.args_schema.model_validate(args))
+        assert (EdgeType.VERSION_OF, node_id) in {(m.type, m.target) for m in again.mutations if isinstance(m, Link)}
 
 
 def test_unknown_reference_is_an_error_naming_the_id(ctx):

@@ -45,7 +45,11 @@ def test_stdio_config_becomes_an_adapter_connection(tmp_path: Path) -> None:
 
 def test_http_config_becomes_an_adapter_connection() -> None:
     config = McpServerConfig(name="s", transport="streamable_http", url="http://127.0.0.1:9/mcp", headers={"X-K": "v"})
-    assert config.connection() == {"transport": "streamable_http", "url": "http://127.0.0.1:9/mcp", "headers": {"X-K": "v"}}
+    assert config.connection() == {
+        "transport": "streamable_http",
+        "url": "http://127.0.0.1:9/mcp",
+        "headers": {"X-K": "v"},
+    }
 
 
 @pytest.mark.parametrize(
@@ -65,7 +69,12 @@ def test_effects_derive_from_annotations(annotations: ToolAnnotations | None, ex
 
 
 def test_an_override_wins_over_annotations() -> None:
-    config = McpServerConfig(name="s", transport="stdio", command="srv", effects={"t": ["generates_media", "long_running"]})
+    config = McpServerConfig(
+        name="s",
+        transport="stdio",
+        command="srv",
+        effects={"t": frozenset({Effect.GENERATES_MEDIA, Effect.LONG_RUNNING})},
+    )
     assert config.effects_for("t", ToolAnnotations(readOnlyHint=True)) == {Effect.GENERATES_MEDIA, Effect.LONG_RUNNING}
     assert config.effects_for("other", None) == DEFAULT_EFFECTS
 
@@ -81,3 +90,10 @@ def test_long_tool_names_are_cut_to_64_and_stay_distinct() -> None:
     assert len(first) == len(second) == MAX_TOOL_NAME
     assert first != second
     assert first.startswith("mcp__a-rather-long-server-name__generate_a_very")
+
+
+def test_effects_in_a_project_file_are_effect_names() -> None:
+    config = McpServerConfig.model_validate(
+        {"name": "s", "transport": "stdio", "command": "srv", "effects": {"t": ["read_only", "long_running"]}}
+    )
+    assert config.effects == {"t": frozenset({Effect.READ_ONLY, Effect.LONG_RUNNING})}

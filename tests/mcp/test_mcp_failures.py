@@ -36,7 +36,9 @@ def test_an_unreachable_http_server_is_reported() -> None:
 def test_a_call_that_outlives_the_timeout_fails_with_tool_error(http_url: str, ctx: ToolContext) -> None:
     [slow] = [
         spec
-        for spec in load_mcp_tools([McpServerConfig(name="studio", transport="streamable_http", url=http_url, timeout_s=0.5)])
+        for spec in load_mcp_tools(
+            [McpServerConfig(name="studio", transport="streamable_http", url=http_url, timeout_s=0.5)]
+        )
         if spec.name == "mcp__studio__slow"
     ]
     with pytest.raises(McpServerError, match="calling 'slow' failed: no answer within 0.5 s"):
@@ -45,7 +47,10 @@ def test_a_call_that_outlives_the_timeout_fails_with_tool_error(http_url: str, c
 
 def test_effects_in_the_config_override_annotations(http_url: str) -> None:
     config = McpServerConfig(
-        name="studio", transport="streamable_http", url=http_url, effects={"palette_for": ["cost_bearing"]}
+        name="studio",
+        transport="streamable_http",
+        url=http_url,
+        effects={"palette_for": frozenset({Effect.COST_BEARING})},
     )
     effects = {spec.name: spec.effects for spec in load_mcp_tools([config])}
     assert effects["mcp__studio__palette_for"] == {Effect.COST_BEARING}
@@ -53,7 +58,9 @@ def test_effects_in_the_config_override_annotations(http_url: str) -> None:
 
 
 def test_effects_for_a_tool_the_server_lacks_are_refused(http_url: str) -> None:
-    config = McpServerConfig(name="studio", transport="streamable_http", url=http_url, effects={"pallete_for": []})
+    config = McpServerConfig(
+        name="studio", transport="streamable_http", url=http_url, effects={"pallete_for": frozenset()}
+    )
     with pytest.raises(McpConfigError, match=r"does not list: \['pallete_for'\]"):
         load_mcp_tools([config])
 
@@ -70,4 +77,3 @@ def test_several_servers_load_together(stdio_config: StdioConfig, http_url: str)
     assert "mcp__local__word_count" in names
     assert "mcp__remote__word_count" in names
     assert len(names) == 12
-

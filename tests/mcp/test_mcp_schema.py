@@ -40,7 +40,13 @@ Model = args_model_from_json_schema("draw_args", SCHEMA)
 
 def test_valid_arguments_pass_and_only_those_given_are_sent() -> None:
     args = Model.model_validate({**VALID, "steps": 30, "seed": None, "tags": ["ink"]})
-    assert args.to_arguments() == {"prompt": "a fox", "size": {"w": 512, "h": 512}, "steps": 30, "seed": None, "tags": ["ink"]}
+    assert args.to_arguments() == {
+        "prompt": "a fox",
+        "size": {"w": 512, "h": 512},
+        "steps": 30,
+        "seed": None,
+        "tags": ["ink"],
+    }
 
 
 def test_every_type_is_checked() -> None:
@@ -94,3 +100,19 @@ def test_the_published_schema_is_the_servers_and_cannot_be_changed_through_it() 
 def test_additional_properties_true_lets_extra_arguments_through() -> None:
     open_model = args_model_from_json_schema("open_args", {"type": "object", "additionalProperties": True})
     assert open_model.model_validate({"anything": 1}).to_arguments() == {"anything": 1}
+
+
+def test_a_dangling_ref_is_reported() -> None:
+    with pytest.raises(ValueError, match="points at nothing"):
+        args_model_from_json_schema("bad_args", {"type": "object", "properties": {"a": {"$ref": "#/$defs/Gone"}}})
+
+
+def test_a_recursive_ref_is_accepted_as_a_plain_object() -> None:
+    tree = {
+        "type": "object",
+        "properties": {"root": {"$ref": "#/$defs/Node"}},
+        "$defs": {"Node": {"type": "object", "properties": {"child": {"$ref": "#/$defs/Node"}}}},
+    }
+    model = args_model_from_json_schema("tree_args", tree)
+    sent = model.model_validate({"root": {"child": {"child": {}}}}).to_arguments()
+    assert sent == {"root": {"child": {"child": {}}}}

@@ -80,7 +80,12 @@ def test_image_content_is_stored_as_an_artifact_not_inlined(fixture_tools: Tools
 def test_only_the_arguments_given_are_sent(fixture_tools: Tools, ctx: ToolContext) -> None:
     result = run(fixture_tools, "arrange", ctx, items=["a", "b", "c"], mode="row")
     # gap and labels come back as the server's defaults, so the model's None placeholders were not sent.
-    assert result.observation["structured"] == {"cells": [[0, 0], [1, 0], [2, 0]], "gap": 8.0, "labels": {}, "snap": False}
+    assert result.observation["structured"] == {
+        "cells": [[0, 0], [1, 0], [2, 0]],
+        "gap": 8.0,
+        "labels": {},
+        "snap": False,
+    }
 
 
 def test_a_failing_tool_raises_tool_error(fixture_tools: Tools, ctx: ToolContext) -> None:

@@ -45,20 +45,21 @@ class _NodeArgs(BaseModel):
     node_id: str | None = Field(default=None, description="Id for the new node; a fresh one if omitted.")
     version_of: str | None = Field(default=None, description="A node this one is a new version of (VERSION_OF edge).")
     title: str | None = Field(default=None, description="Title of the new node; the prompt's start if omitted.")
+    references: list[str] = Field(
+        default_factory=list,
+        description="Ids of canvas nodes to stay consistent with (characters, scenes, styles, props); "
+        "each gets a REFERENCES edge.",
+    )
+    reference_roles: dict[str, ReferenceRole] = Field(
+        default_factory=dict,
+        description="Role per reference id if the node does not say it (default: its kind or inputs.role, else style)",
+    )
 
 
 class _StyleArgs(_NodeArgs):
     seed: int = Field(default=0, ge=0, le=2**63 - 1, description="Change it for another take of the same prompt.")
     lighting: Lighting = Lighting.NEUTRAL
     palette: list[HexColour] = Field(default_factory=list, max_length=16, description="#rrggbb colours to favour.")
-    references: list[str] = Field(
-        default_factory=list,
-        description="Ids of canvas nodes to stay consistent with: characters, scenes, styles, props.",
-    )
-    reference_roles: dict[str, ReferenceRole] = Field(
-        default_factory=dict,
-        description="Role per reference id when the node's kind does not say it (default: its kind, else style).",
-    )
 
 
 class GenerateImageArgs(_StyleArgs):
@@ -127,21 +128,22 @@ def run_generate_video(ctx: ToolContext, args: BaseModel | Mapping[str, Any]) ->
 def run_generate_audio(ctx: ToolContext, args: BaseModel | Mapping[str, Any]) -> ToolResult:
     """Generate speech, ambience or music and propose it as a new canvas node."""
     a = _validated(args, GenerateAudioArgs)
-    _read(ctx, [a.version_of])
+    references = _references(ctx, a, _read(ctx, [*a.references, a.version_of]))
     request = _request(AudioRequest, kind=a.kind, prompt=a.prompt, voice=a.voice, duration_s=a.duration_s, seed=a.seed)
     outcome = _generate(ctx, "audio", lambda s: s.audio(request, "generate_audio"))
-    return _result(ctx, "generate_audio", "audio", a, outcome, [], [])
+    return _result(ctx, "generate_audio", "audio", a, outcome, references, [])
 
 
 def run_assemble_cut(ctx: ToolContext, args: BaseModel | Mapping[str, Any]) -> ToolResult:
     """Join clip nodes, in order, into one cut and propose it as a new video node."""
     a = _validated(args, AssembleCutArgs)
-    nodes = _read(ctx, [*a.clip_node_ids, a.version_of])
+    nodes = _read(ctx, [*a.clip_node_ids, *a.references, a.version_of])
     clips = [_media_input(ctx, nodes[i], ReferenceRole.CLIP, "video/") for i in a.clip_node_ids]
+    references = _references(ctx, a, nodes)
     request = _request(ConcatRequest, clips=clips)
     outcome = _generate(ctx, "cut", lambda s: s.cut(request, "assemble_cut"))
     derived = [(clip_id, {"as": "clip", "order": i}) for i, clip_id in enumerate(a.clip_node_ids)]
-    return _result(ctx, "assemble_cut", "video", a, outcome, [], derived)
+    return _result(ctx, "assemble_cut", "video", a, outcome, references, derived)
 
 
 _MEDIA_EFFECTS = frozenset({Effect.GENERATES_MEDIA, Effect.MUTATES_CANVAS, Effect.COST_BEARING})
@@ -236,7 +238,7 @@ def _read(ctx: ToolContext, ids: list[str | None]) -> dict[str, CanvasNode]:
     return found
 
 
-def _references(ctx: ToolContext, args: _StyleArgs, nodes: dict[str, CanvasNode]) -> list[ReferenceInput]:
+def _references(ctx: ToolContext, args: _NodeArgs, nodes: dict[str, CanvasNode]) -> list[ReferenceInput]:
     stray = sorted(set(args.reference_roles) - set(args.references))
     if stray:
         raise ToolError(

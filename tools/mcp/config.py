@@ -53,9 +53,12 @@ class McpServerConfig(BaseModel):
     )
     cwd: Path | None = Field(default=None, description="stdio: working directory of the server process.")
     url: str | None = Field(default=None, description="streamable_http: the endpoint, e.g. http://127.0.0.1:8000/mcp.")
-    headers: dict[str, str] = Field(default_factory=dict, description="streamable_http: headers sent with each request.")
+    headers: dict[str, str] = Field(
+        default_factory=dict, description="streamable_http: headers sent with each request."
+    )
     effects: dict[str, frozenset[Effect]] = Field(
-        default_factory=dict, description="Per-tool effects (keyed by the server's tool name) replacing the derived ones."
+        default_factory=dict,
+        description="Per-tool effects (keyed by the server's tool name) replacing the derived ones.",
     )
     timeout_s: float = Field(
         default=30.0, gt=0, description="Limit for one listing or one call, including starting a stdio server."

@@ -87,7 +87,7 @@ def _tool_spec(client: MultiServerMCPClient, server: McpServerConfig, tool: type
     name = mcp_tool_name(server.name, tool.name)
     try:
         args_model = args_model_from_json_schema(f"{name}_args", tool.inputSchema)
-    except (ValueError, TypeError) as exc:
+    except Exception as exc:  # pydantic's SchemaError (e.g. a bad pattern) is no ValueError
         raise McpServerError(
             f"MCP server {server.name!r} ({server.describe()}): tool {tool.name!r} has an input schema "
             f"JarvisHub cannot turn into arguments: {exc}"
@@ -140,11 +140,11 @@ async def _call_tool(
     server: McpServerConfig,
     tool: str,
     arguments: dict[str, Any],
-    progress: Callable[[str], None] | None,
+    on_progress: Callable[[str], None] | None,
 ) -> types.CallToolResult:
-    async def report(done: float, total: float | None, message: str | None) -> None:
-        if progress is not None:
-            progress(f"{tool}: {message or (f'{done:g}/{total:g}' if total else f'{done:g}')}")
+    async def report(progress: float, total: float | None, message: str | None) -> None:
+        if on_progress is not None:
+            on_progress(f"{tool}: {message or (f'{progress:g}/{total:g}' if total else f'{progress:g}')}")
 
     async def call(session: ClientSession) -> types.CallToolResult:
         return await session.call_tool(tool, arguments, progress_callback=report)
@@ -181,7 +181,7 @@ async def _in_session(
             outcome = await work(session)
         except McpError as exc:
             failure = exc if exc.error.code == types.CONNECTION_CLOSED else _Refused(exc)
-        except Exception as exc:
+        except Exception as exc:  # noqa: BLE001 - re-raised below, once the session is closed
             failure = exc
     if failure is not None:
         raise failure

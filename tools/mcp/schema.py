@@ -103,7 +103,9 @@ class _Builder:
                 # attribute.  It is not validated, so an optional non-null argument still refuses an explicit null.
                 info["default"] = copy.deepcopy(prop_schema.get("default"))
             fields[field_name] = (annotation, Field(**info))
-        extra = "allow" if schema.get("additionalProperties") not in (None, False) else "forbid"
+        extra: Literal["allow", "forbid"] = (
+            "allow" if schema.get("additionalProperties") not in (None, False) else "forbid"
+        )
         kwargs: dict[str, Any] = {"__base__": base}
         if base is BaseModel:
             kwargs = {"__config__": ConfigDict(**_MODEL_CONFIG, extra=extra)}
@@ -117,7 +119,7 @@ class _Builder:
         if "const" in schema:
             return _literal([schema["const"]])
         if "enum" in schema:
-            return _constrained(_literal(schema["enum"]), schema)
+            return _literal(schema["enum"])
         for key in ("anyOf", "oneOf"):
             if key in schema:
                 return _union([self.annotation(part, f"{name}_{i}") for i, part in enumerate(schema[key])])
@@ -169,7 +171,7 @@ def _resolve(root: dict[str, Any], ref: str) -> dict[str, Any]:
             raise ValueError(f"$ref {ref!r} points at nothing in the schema")
         node = node[part]
     if not isinstance(node, dict):
-        raise ValueError(f"$ref {ref!r} does not point at a schema")
+        raise TypeError(f"$ref {ref!r} does not point at a schema")
     return node
 
 

@@ -1,0 +1,78 @@
+"""SIGKILL at several points of a turn, then resume: the same final canvas, nothing applied or paid for twice."""
+
+from __future__ import annotations
+
+import collections
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from jarvishub.project import Project
+from tools.generate.cache import SignatureCache
+
+ROOT = Path(__file__).resolve().parents[2]
+WORKER = Path(__file__).with_name("crash_worker.py")
+GENERATIONS = 4  # three images and a clip
+
+
+def _env() -> dict[str, str]:
+    return {**os.environ, "PYTHONPATH": str(ROOT), "JARVISHUB_GENERATION_OFFLINE_LATENCY_S": "0.3"}
+
+
+def _worker(project_dir: Path, thread_id: str, mode: str) -> subprocess.Popen:
+    return subprocess.Popen([sys.executable, str(WORKER), str(project_dir), thread_id, mode], env=_env(),
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+
+
+def _fingerprint(project: Project) -> dict:
+    nodes = project.store.find_nodes()
+    return {
+        "nodes": collections.Counter((n.kind, n.title, n.status.value) for n in nodes),
+        "artifacts": sorted(h.sha256 for n in nodes for h in n.outputs),
+        "edges": collections.Counter(e.type.value for e in project.store.edges()),
+    }
+
+
+@pytest.fixture(scope="module")
+def reference(tmp_path_factory):
+    """The canvas an uninterrupted run makes."""
+    folder = tmp_path_factory.mktemp("reference") / "p"
+    Project.init(folder).close()
+    worker = _worker(folder, "thread-ref", "run")
+    out, err = worker.communicate(timeout=240)
+    assert worker.returncode == 0, err
+    assert json.loads(out.strip().splitlines()[-1]) == {"outcome": "replied", "provider_calls": GENERATIONS}
+    with Project.open(folder) as project:
+        return _fingerprint(project)
+
+
+@pytest.mark.parametrize("kill_after_commits, extra_delay_s", [(1, 0.25), (2, 0.0), (3, 0.3), (5, 0.0)])
+def test_a_killed_turn_resumes_to_the_same_canvas(tmp_path, reference, kill_after_commits, extra_delay_s):
+    folder = tmp_path / "p"
+    with Project.init(folder) as project:  # this process keeps the engine up while workers come and go
+        base = project.store.canvas_version()
+        worker = _worker(folder, "thread-1", "run")
+        deadline = time.monotonic() + 120
+        while project.store.canvas_version() < base + kill_after_commits:
+            assert worker.poll() is None, worker.communicate()[1]
+            assert time.monotonic() < deadline
+            time.sleep(0.02)
+        time.sleep(extra_delay_s)
+        worker.send_signal(signal.SIGKILL)
+        worker.wait()
+        cached_before_resume = len(SignatureCache(folder / ".jarvishub" / "generation-cache.sqlite"))
+
+        resumed = _worker(folder, "thread-1", "resume")
+        out, err = resumed.communicate(timeout=240)
+        assert resumed.returncode == 0, err
+        result = json.loads(out.strip().splitlines()[-1])
+        assert result["outcome"] == "replied"
+        # Generations whose artifacts already existed were not paid for again.
+        assert result["provider_calls"] == GENERATIONS - cached_before_resume
+        assert _fingerprint(project) == reference

@@ -1,0 +1,146 @@
+"""The bridge and the supervisor turn loop against the real store: grants, rejections, approvals, malformed output."""
+
+from __future__ import annotations
+
+import pytest
+
+from nodes.grant import Budget, Grant, Scope
+from nodes.models.scripted import ScriptedModel, tool_call
+from store.models import NodeStatus
+from store.mutations import CreateNode
+
+
+def _canvas_state(project):
+    return project.store.canvas_version(), project.store.count_nodes()
+
+
+def _seed(runtime, title="seed"):
+    """A node written through the bridge, as everything is."""
+    from nodes.actions import ToolCall
+    from nodes.bridge import Usage
+
+    result = runtime.bridge.submit(
+        ToolCall(action_id=f"seed-{title}", tool="create_node", args={"kind": "image", "title": title}),
+        runtime.grant_for("seed"), Usage(), thread_id="seed-thread")
+    return result.observation["created"]
+
+
+def test_an_allowed_tool_call_commits_and_the_turn_is_recorded(make_runtime, project):
+    runtime = make_runtime(model=ScriptedModel(script=[
+        {"name": "create_node", "args": {"kind": "text", "title": "brief", "inputs": {"text": "a quiet film"}}},
+        "Made the brief."]))
+    before = project.store.canvas_version()
+    outcome = runtime.run("write the brief down")
+    assert outcome.outcome == "replied" and outcome.reply == "Made the brief."
+    created = outcome.steps[0]["observation"]["created"]
+    node = project.store.get_node(created)
+    assert node.title == "brief" and node.metadata["provenance"]["tool"] == "create_node"
+    turn = project.store.turns(outcome.thread_id)[-1]
+    assert turn["canvas_before"] == before and created in turn["node_ids"]
+    recorded = runtime.trajectories.turns(outcome.thread_id)[-1]
+    assert recorded["request"] == "write the brief down"
+    assert [a["kind"] for a in recorded["actions"]] == ["tool_call", "reply"]
+    assert recorded["grant"]["id"] == outcome.grant_id and recorded["manifest"]["tools"]
+
+
+@pytest.mark.parametrize("grant_kwargs, reason", [
+    ({"tools": ["read_node", "query_canvas"]}, "tool_not_granted"),
+    ({"node_kinds": ["text"]}, "kind_not_granted"),
+    ({"budget": Budget(tool_calls=0)}, "budget"),
+])
+def test_a_grant_that_lacks_something_rejects_and_changes_nothing(make_runtime, project, grant_kwargs, reason):
+    runtime = make_runtime(model=ScriptedModel(script=[
+        {"name": "create_node", "args": {"kind": "image", "title": "not allowed"}}, "gave up"]))
+    before = _canvas_state(project)
+    outcome = runtime.run("make an image node", grant=Grant(**grant_kwargs))
+    assert outcome.steps[0]["verdict"]["verdict"] == "reject"
+    assert outcome.steps[0]["verdict"]["reason"] == reason
+    assert project.store.canvas_version() == before[0] + 1  # only the Turn record
+    assert project.store.count_nodes() == before[1]
+
+
+def test_a_scope_outside_the_grant_rejects(make_runtime, project):
+    runtime = make_runtime()
+    inside, outside = _seed(runtime, "inside"), _seed(runtime, "outside")
+    scoped = Grant(scope=Scope(all_nodes=False, node_ids=[inside]))
+    runtime = make_runtime(model=ScriptedModel(script=[
+        {"name": "set_status", "args": {"node_id": outside, "status": "rejected"}},
+        {"name": "set_status", "args": {"node_id": inside, "status": "selected"}}, "ok"]))
+    outcome = runtime.run("select things", grant=scoped)
+    assert outcome.steps[0]["verdict"]["reason"] == "out_of_scope"
+    assert project.store.get_node(outside).status == NodeStatus.PENDING
+    assert project.store.get_node(inside).status == NodeStatus.SELECTED
+
+
+def test_malformed_model_output_becomes_a_rejection_not_a_crash(make_runtime, project):
+    runtime = make_runtime(model=ScriptedModel(script=[
+        tool_call("create_node", "{not json"),
+        {"name": "no_such_tool", "args": {}},
+        {"name": "create_node", "args": {"kind": 7}},
+        "I stop here."]))
+    before = project.store.count_nodes()
+    outcome = runtime.run("do something", grant=Grant(budget=Budget(rejections=5)))
+    reasons = [s["verdict"]["reason"] for s in outcome.steps if (s.get("verdict") or {}).get("verdict") == "reject"]
+    assert reasons[:3] == ["malformed", "unknown_tool", "bad_arguments"]
+    assert outcome.outcome == "replied" and project.store.count_nodes() == before
+
+
+def test_repeated_rejections_ask_the_person_instead_of_looping(make_runtime, project):
+    runtime = make_runtime(model=ScriptedModel(script=[{"name": "no_such_tool", "args": {}}] * 3 + ["thanks"]))
+    outcome = runtime.run("do the impossible")
+    assert outcome.outcome == "interrupted" and outcome.interrupt["type"] == "clarification"
+    resumed = runtime.resume(outcome.thread_id, "never mind")
+    assert resumed.outcome == "replied"
+
+
+def test_approval_pauses_the_turn_and_resumes_it(make_runtime, project):
+    runtime = make_runtime(model=ScriptedModel(script=[
+        {"name": "create_node", "args": {"kind": "text", "title": "needs approval"}}, "done"]))
+    grant = Grant(approval_tools=["create_node"])
+    outcome = runtime.run("add a note", grant=grant)
+    assert outcome.outcome == "interrupted" and outcome.interrupt["type"] == "approval"
+    assert not project.store.find_nodes(kind="text") or all(n.title != "needs approval" for n in project.store.find_nodes(kind="text"))
+    resumed = runtime.resume(outcome.thread_id, {"decision": "approve"})
+    assert resumed.outcome == "replied"
+    assert any(n.title == "needs approval" for n in project.store.find_nodes(kind="text"))
+
+
+def test_a_person_can_edit_or_reject_a_paused_action(make_runtime, project):
+    runtime = make_runtime(model=ScriptedModel(script=[
+        {"name": "create_node", "args": {"kind": "text", "title": "draft title"}}, "done"]))
+    outcome = runtime.run("add a note", grant=Grant(approval_tools=["create_node"]))
+    runtime.resume(outcome.thread_id, {"decision": "edit", "args": {"kind": "text", "title": "edited title"}})
+    titles = {n.title for n in project.store.find_nodes(kind="text")}
+    assert "edited title" in titles and "draft title" not in titles
+    outcome = runtime.run("add another", grant=Grant(approval_tools=["create_node"]))
+    before = project.store.count_nodes()
+    final = runtime.resume(outcome.thread_id, {"decision": "reject"})
+    assert final.steps[0]["verdict"]["reason"] == "rejected_by_person"
+    assert project.store.count_nodes() == before
+
+
+def test_a_grant_revoked_while_paused_stays_revoked(make_runtime, project):
+    runtime = make_runtime(model=ScriptedModel(script=[
+        {"name": "create_node", "args": {"kind": "text", "title": "revoked work"}}, "done"]))
+    outcome = runtime.run("add a note", grant=Grant(approval_tools=["create_node"]))
+    runtime.grants.revoke(outcome.grant_id)
+    before = _canvas_state(project)
+    final = runtime.resume(outcome.thread_id, {"decision": "approve"})
+    assert final.outcome == "revoked"
+    assert project.store.count_nodes() == before[1]
+    assert all(n.title != "revoked work" for n in project.store.find_nodes(kind="text"))
+
+
+def test_a_subagent_grant_can_only_narrow(project):
+    parent = Grant(tools=["create_node", "read_node"], node_kinds=["text", "image"], budget=Budget(tool_calls=10))
+    child = parent.narrow(actor="subagent:1", tools=["create_node", "generate_video"], node_kinds=["video", "text"],
+                          budget=Budget(tool_calls=50))
+    assert child.tools == ["create_node"] and child.node_kinds == ["text"]
+    assert child.budget.tool_calls == 10 and child.parent_id == parent.id
+
+
+def test_writes_around_the_bridge_fail_loudly(project):
+    from store.errors import TicketRequired
+
+    with pytest.raises(TicketRequired):
+        project.store.apply([CreateNode(kind="text")], ticket=None)  # type: ignore[arg-type]

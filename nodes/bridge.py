@@ -295,8 +295,12 @@ class Bridge:
             except GrantDenied as denied:
                 return SubmitResult(action_id=action.action_id, verdict="reject", message=str(denied),
                                     observation=result.observation)
-            commit = self.commit(result.mutations, ticket, thread_id=thread_id, action_id=action.action_id,
-                                 actor=action.actor, observation=result.observation)
+            try:
+                commit = self.commit(result.mutations, ticket, thread_id=thread_id, action_id=action.action_id,
+                                     actor=action.actor, observation=result.observation)
+            except CanvasError as refused:  # the store refused the batch as a whole: nothing was written
+                return SubmitResult(action_id=action.action_id, verdict="reject", message=str(refused),
+                                    observation=result.observation)
             usage.created_ids.extend(m.id for m in result.mutations if isinstance(m, CreateNode))
         return SubmitResult(action_id=action.action_id, verdict="allow", observation=result.observation,
                             commit=commit, provider_calls=result.provider_calls, cache_hits=result.cache_hits)

@@ -13,6 +13,7 @@ from nodes.bridge import Usage
 from nodes.deps import TurnDeps
 from nodes.state import TurnState
 from nodes.verdicts import GrantDenied
+from store.errors import CanvasError
 from store.mutations import mutation_adapter
 
 
@@ -34,8 +35,14 @@ def make_commit(deps: TurnDeps):
             return {"verdict": {"verdict": "reject", "reason": denied.reason, "message": str(denied)},
                     "result": {**result, "mutations": [], "observation": {
                         **(result.get("observation") or {}), "not_committed": str(denied)}}}
-        record = deps.bridge.commit(mutations, ticket, thread_id=state["thread_id"], action_id=action["action_id"],
-                                    actor=action.get("actor", "agent"), observation=result.get("observation"))
+        try:
+            record = deps.bridge.commit(mutations, ticket, thread_id=state["thread_id"],
+                                        action_id=action["action_id"], actor=action.get("actor", "agent"),
+                                        observation=result.get("observation"))
+        except CanvasError as refused:  # stale version, unknown node, invalid batch: nothing was written
+            return {"verdict": {"verdict": "reject", "reason": type(refused).__name__, "message": str(refused)},
+                    "result": {**result, "mutations": [], "observation": {
+                        **(result.get("observation") or {}), "not_committed": str(refused)}}}
         created = [m.id for m in mutations if m.op == "create_node"]
         usage.created_ids.extend(i for i in created if i not in usage.created_ids)
         return {"usage": usage.model_dump(), "canvas_version": record.canvas_version,

@@ -366,15 +366,18 @@ def _render_preview(ctx: SkillContext, code_id: str, html_path: str) -> str:
 def _ensure_images(ctx: SkillContext, site_dir: str, images: list[PageImage]) -> None:
     """Copy each gallery image into the site folder unless the same bytes are already there."""
     workspace = Path(ctx.services["workspace"])
-    for image in images:
+    for number, image in enumerate(images, start=1):
         target = workspace / site_dir / image.path
         if target.is_file() and hashlib.sha256(target.read_bytes()).hexdigest() == image.sha256:
             continue
+        # A copy is made or not depending on the workspace, so it gets its own action ids:
+        # the skill's main sequence stays the same and a resumed run still replays it.
+        copier = ctx.branch(f"copy-image-{number}")
         data = ctx.artifacts.read_bytes(f"artifact://sha256/{image.sha256}")
-        copied = ctx.call("write_file", path=f"{site_dir}/{image.path}", content=base64.b64encode(data).decode(),
-                          encoding="base64", mime="image/png")
-        ctx.call("link_nodes", type="GENERATED_FROM", source=copied["node_id"], target=image.node_id,
-                 properties={"as": "copy"})
+        copied = copier.call("write_file", path=f"{site_dir}/{image.path}", content=base64.b64encode(data).decode(),
+                             encoding="base64", mime="image/png")
+        copier.call("link_nodes", type="GENERATED_FROM", source=copied["node_id"], target=image.node_id,
+                    properties={"as": "copy"})
 
 
 def _colours(inputs: dict[str, Any]) -> list[str]:

@@ -62,6 +62,8 @@ class SlideContent(BaseModel):
 _STOPWORDS = frozenset({
     "a", "an", "the", "and", "or", "of", "for", "to", "in", "on", "at", "by", "with", "from", "about", "into",
     "how", "why", "what", "when", "our", "your", "its", "is", "are", "be", "we", "it", "this", "that", "vs",
+    # adjectives read badly as "Getting started with small"
+    "small", "large", "big", "new", "good", "best", "better", "modern", "simple", "great", "future", "local",
 })
 
 # Content slide templates: a title and four bullets; {k} is a keyword, {o} another, {t} the topic.
@@ -88,7 +90,9 @@ _TEMPLATES: tuple[tuple[str, tuple[str, ...]], ...] = (
 def keywords(topic: str) -> list[str]:
     """The topic's meaningful words, in order, without repeats (the topic itself if it has none)."""
     found = [w for w in re.findall(r"[A-Za-z0-9][A-Za-z0-9'-]*", topic) if w.lower() not in _STOPWORDS]
-    return list(dict.fromkeys(w.lower() for w in found)) or [topic.strip().lower()]
+    # Lower-case a word unless it is an acronym or a name written that way (AI, LangGraph).
+    shown = {w.lower(): w if any(c.isupper() for c in w[1:]) else w.lower() for w in reversed(found)}
+    return [shown[k] for k in dict.fromkeys(w.lower() for w in found)] or [topic.strip()]
 
 
 def plan_slides(topic: str, n_slides: int) -> list[SlideContent]:
@@ -96,12 +100,14 @@ def plan_slides(topic: str, n_slides: int) -> list[SlideContent]:
     key = hashlib.sha256(topic.encode("utf-8")).digest()
     words = keywords(topic)
     nice_topic = topic.strip().rstrip(".")
+    # Templates say "How {t} works": a long topic is shortened to its first two keywords there.
+    short_topic = nice_topic if len(nice_topic.split()) <= 4 else " ".join(words[:2])
     slides = [SlideContent(role="title", title=_capitalise(nice_topic),
                            bullets=[f"An overview of {nice_topic}", f"Key ideas: {', '.join(words[:3])}"],
                            notes=f"Introduce {nice_topic} and say what the audience will take away.")]
     used: set[str] = set()
     for index in range(n_slides - 2):
-        slides.append(_content_slide(index, nice_topic, words, key, used))
+        slides.append(_content_slide(index, short_topic, words, key, used))
     recap = [s.title for s in slides[1:]][:4] or [f"{_capitalise(w)} matters" for w in words[:3]]
     summary = SlideContent(role="summary", title="Summary", bullets=recap,
                            notes=f"Close by repeating the main points about {nice_topic} and asking for questions.")

@@ -134,7 +134,7 @@ def derive_design(brief: str, hint_colours: list[str] | None = None) -> Design:
     )
     fonts = TYPE_PAIRINGS[key[3] % len(TYPE_PAIRINGS)]
     meaningful = [w for w in re.findall(r"[A-Za-z0-9']+", brief) if w.lower() not in _FILLER]
-    title = " ".join(w.capitalize() for w in meaningful[:3]) or "Untitled"
+    title = " ".join(w.capitalize() for w in meaningful[:2]) or "Untitled"
     tagline = brief.strip().rstrip(".") or title
     return Design(brief=brief, title=title, tagline=tagline, palette=palette, fonts=fonts)
 
@@ -259,6 +259,7 @@ def _css(design: Design, spec: LayoutSpec) -> str:
   figure img {{ display: block; width: 100%; aspect-ratio: 4 / 3; object-fit: cover; }}
   figcaption {{ padding: 10px 14px; color: var(--muted); font-size: 14px; }}
   .theme-dark figcaption {{ color: var(--fg); }}
+  .theme-dark h2 {{ color: var(--accent-2); }}
   .split {{ display: grid; grid-template-columns: 1fr 2fr; gap: 32px; }}
   .contact-form {{ display: grid; gap: 12px; max-width: 560px; }}
   .contact-form input, .contact-form textarea {{ padding: 12px; border: 1px solid var(--muted); border-radius: 8px;

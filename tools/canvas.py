@@ -77,6 +77,8 @@ class LinkArgs(BaseModel):
 
 
 def _link(ctx: ToolContext, args: LinkArgs) -> ToolResult:
+    if args.source == args.target:
+        raise ToolError(f"a node cannot be linked to itself ({args.source}); pick two different nodes")
     _reader(ctx).get_nodes([args.source, args.target])
     edge = Link(type=args.type, source=args.source, target=args.target, properties=args.properties)
     return ToolResult(observation={"edge_id": edge.id}, mutations=[edge])

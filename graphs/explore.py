@@ -1,0 +1,645 @@
+"""Parallel subagent explorations of one image node ("try four lighting moods").
+
+The ``explore`` skill is a LangGraph ``StateGraph``:
+
+``plan`` reads the explored node and parses the instruction into N variations,
+then fans out with ``Send`` to the ``subagent`` subgraph once per branch; the
+branches run in parallel (``max_concurrency`` is raised to :data:`MAX_BRANCHES`,
+so a small machine's default thread pool does not cap them) and append their
+results to a reducer key (``results: Annotated[list, operator.add]``).  Each
+subagent works under its own grant, narrowed from the skill's
+(``Grant.narrow(actor="subagent:<i>", ...)``, saved in the GrantStore) and
+scoped to the explored node and what descends from it, and writes only through
+the bridge:
+
+* ``start``: narrow and save the subagent's grant;
+* ``open``: a ``group`` node "branch i: <variation>" (status running);
+* ``generate``: ``generate_image`` with the explored image's inputs (prompt,
+  seed, references and their roles, lighting, palette, width, height, edit
+  source) and the branch's change, ``version_of`` the explored node, so the
+  candidate has a ``VERSION_OF`` edge to it;
+* ``close``: the candidate joins the group (``IN_GROUP``), the group is completed;
+* ``fail``: any error of a step ends up here instead of in the siblings: the
+  group gets status ``failed`` and ``metadata.error`` (a group is created for
+  it if ``open`` itself failed).
+
+``critique`` then compares the completed candidates, marks the best
+``selected`` and the rest ``rejected`` with ``set_status`` (the reason, with
+the score, lands in ``metadata.status_reason``); nothing is deleted.
+
+Parsing the instruction (deterministic; ``n`` comes from the input, number words are ignored):
+
+* **lighting** when it says light/lighting/lit/mood(s)/grade/relight or names a
+  mood (``warm``/``golden``, ``cold``/``cool``, ``night``/``moonlit``,
+  ``high-key``, ``neutral``): named moods in order of mention, else
+  warm, cold, night, high-key, neutral without the explored image's own lighting;
+* otherwise **palette** when it says palette/colour(s)/colour scheme/recolour or
+  names a palette of :data:`store.memory.NAMED_PALETTES`: named ones in order,
+  else the table's order without the explored image's palette;
+* otherwise **seed**: seed + 1, + 2, ... ("try four takes").
+
+When there are more branches than choices, the choices repeat with the seed
+raised by one per round ("warm, seed 8").  Lighting or palettes the project
+memory rejected (``services["memory"]``, a :class:`store.memory.ProjectMemory`)
+are left out unless the instruction names them.
+
+Comparing (the critic): the ``evaluate_node`` tool through the bridge when the
+registry has it and the turn's grant allows it (the critic gets a grant of its
+own, narrowed from the turn's to that one tool: a tool that may be missing
+cannot be a declared need of the skill) and it answers with a numeric
+``score``; otherwise measurements of the pixels (:mod:`tools.generate.measure`
+plus luma contrast) against a target read from the instruction:
+``warmest`` → highest warmth, ``coldest``/``coolest`` → lowest warmth,
+``brightest``/``lightest`` → highest brightness, ``darkest``/``moodiest`` →
+lowest brightness, ``truest``/``most faithful``/``best match`` → strongest shift
+toward the branch's own mood, ``contrast``/``punchiest`` or nothing said →
+highest contrast.  Ties go to the lower branch index.
+"""
+
+from __future__ import annotations
+
+import io
+import operator
+import re
+import time
+from collections.abc import Callable, Iterable
+from typing import TYPE_CHECKING, Annotated, Any, Literal, TypedDict
+
+import numpy as np
+from langchain_core.runnables import RunnableConfig
+from langgraph.graph import END, START, StateGraph
+from langgraph.types import Send
+from PIL import Image
+from pydantic import BaseModel, Field
+from pydantic.json_schema import SkipJsonSchema
+
+from nodes.actions import CanvasMutation, ToolCall
+from nodes.bridge import EVALUATOR_TOOL, Usage
+from nodes.grant import Grant, Scope
+from skills.base import Skill, SkillContext, skill_context
+from store.errors import CanvasError
+from store.memory import NAMED_PALETTES
+from store.models import CanvasNode, NodeStatus, new_id
+from store.mutations import CreateNode, RecordTurn, SetStatus, UpdateNode
+from tools.base import ToolError
+from tools.generate.measure import image_stats
+from tools.registry import ToolRegistry
+
+if TYPE_CHECKING:
+    from jarvishub.runtime import Runtime
+
+SKILL_NAME = "explore"
+TOOL_NAME = "skill__explore"
+MAX_BRANCHES = 16
+SUBAGENT_TOOLS = ["create_node", "generate_image", "group_nodes", "set_status"]
+SUBAGENT_KINDS = ["group", "image"]
+MOODS = ("warm", "cold", "night", "high-key", "neutral")
+
+Axis = Literal["lighting", "palette", "seed"]
+
+_MOOD_WORDS: dict[str, str] = {
+    "warm": r"warm|golden", "cold": r"cold|cool", "night": r"night|nighttime|moonlit|nocturnal",
+    "high-key": r"high[- ]?key", "neutral": r"neutral",
+}
+_LIGHTING_AXIS = re.compile(r"\b(?:light|lights|lighting|lit|mood|moods|grade|grades|grading|relight)\b")
+_PALETTE_AXIS = re.compile(r"\b(?:palettes?|colou?rs?|colou?r schemes?|recolou?r)\b")
+_CRITERIA: tuple[tuple[re.Pattern[str], str, Literal["max", "min"]], ...] = (
+    (re.compile(r"\bwarm(?:er|est)\b|\bmost warm\b"), "warmth", "max"),
+    (re.compile(r"\b(?:cold|cool)(?:er|est)\b|\bmost (?:cold|cool)\b"), "warmth", "min"),
+    (re.compile(r"\b(?:bright|light)(?:er|est)\b|\bmost bright\b"), "brightness", "max"),
+    (re.compile(r"\bdark(?:er|est)\b|\bmood(?:ier|iest)\b"), "brightness", "min"),
+    (re.compile(r"\btruest\b|\bmost faithful\b|\bbest match(?:es)?\b|\bstrongest\b"), "mood_match", "max"),
+    (re.compile(r"\bcontrast\w*\b|\bpunch(?:ier|iest)\b"), "contrast", "max"),
+)
+_SEED_LIMIT = 2**63 - 1
+
+
+class ExploreError(ToolError):
+    """The exploration cannot start: the node is not an image made from a prompt, or the input is unusable."""
+
+
+class ExploreRejected(CanvasError):
+    """The bridge turned the exploration down (unknown node, grant, budget); the message says why."""
+
+
+class ExploreFailed(CanvasError):
+    """The exploration ran and stopped with an error; the message says where."""
+
+
+class InjectedFailure(RuntimeError):
+    """A branch failing on purpose because its index is in ``fail_branches`` (tests of the failure path)."""
+
+
+# -- the skill's schemas ----------------------------------------------------------------------------
+class ExploreInput(BaseModel):
+    """What to explore: a node, how many branches, and how they should differ."""
+
+    node_id: str = Field(description="The image node to explore; every candidate is a new version of it.")
+    n: int = Field(default=4, ge=1, le=MAX_BRANCHES, description="How many branches (subagents) to run in parallel.")
+    instruction: str = Field(default="", max_length=2000,
+                             description='How the branches differ, e.g. "try four lighting moods", '
+                                         '"two palettes, pick the warmest", "four takes".')
+    fail_branches: SkipJsonSchema[list[int]] = Field(
+        default_factory=list, description="Test hook: branch indexes that fail on purpose.")
+
+
+class BranchResult(BaseModel):
+    """What one subagent did."""
+
+    index: int
+    label: str
+    changes: dict[str, Any] = Field(description="The generation args this branch changed.")
+    status: Literal["completed", "failed", "selected", "rejected"]
+    group_id: str | None = None
+    candidate_id: str | None = None
+    error: str | None = None
+    failed_at: str | None = Field(default=None, description="The subagent step that failed.")
+    score: float | None = None
+    measures: dict[str, float] = Field(default_factory=dict)
+    elapsed_s: float = Field(default=0.0, description="The branch's own wall time.")
+
+
+class FailedBranch(BaseModel):
+    """A branch that failed, and where its failure is recorded on the canvas."""
+
+    index: int
+    label: str
+    group_id: str | None
+    error: str
+
+
+class ExploreOutput(BaseModel):
+    """The exploration's outcome: the groups, the candidates, the one selected and the failures."""
+
+    explored_id: str = ""
+    axis: str = ""
+    criterion: str = Field(default="", description='What the critic compared, e.g. "highest contrast".')
+    critic: str = Field(default="", description="evaluate_node, or measure (pixel statistics).")
+    group_ids: list[str] = Field(default_factory=list)
+    candidate_ids: list[str] = Field(default_factory=list)
+    selected_id: str | None = None
+    failed: list[FailedBranch] = Field(default_factory=list)
+    branches: list[BranchResult] = Field(default_factory=list)
+
+
+class ExploreResult(ExploreOutput):
+    """:func:`explore`'s answer: the skill's output and the turn it ran as."""
+
+    thread_id: str
+    turn_id: str
+    action_id: str
+    provider_calls: int = 0
+    cache_hits: int = 0
+
+
+# -- parsing the instruction -----------------------------------------------------------------------
+def plan_variations(instruction: str, n: int, base: dict[str, Any],
+                    avoid: dict[str, list[str]] | None = None) -> tuple[Axis, list[dict[str, Any]]]:
+    """The axis and ``n`` variations ``{"index", "label", "changes"}`` an instruction asks for (see module doc)."""
+    text = " ".join(instruction.lower().split())
+    avoid = avoid or {}
+    named_moods = _named(text, {m: rf"\b(?:{p})\b" for m, p in _MOOD_WORDS.items()})
+    named_palettes = _named(text, {p: rf"\b{p}\b" for p in NAMED_PALETTES})
+    seed = int(base.get("seed") or 0)
+    if named_moods or _LIGHTING_AXIS.search(text):
+        current = base.get("lighting") or "neutral"
+        choices = named_moods or _without([m for m in MOODS if m != current], avoid.get("lighting"))
+        return "lighting", _rounds(n, seed, [(m, {"lighting": m}) for m in choices])
+    if named_palettes or _PALETTE_AXIS.search(text):
+        current = [c.lower() for c in base.get("palette") or []]
+        names = named_palettes or _without([p for p in NAMED_PALETTES if NAMED_PALETTES[p] != current],
+                                           avoid.get("palette"))
+        return "palette", _rounds(n, seed, [(f"{p} palette", {"palette": list(NAMED_PALETTES[p])}) for p in names])
+    return "seed", [{"index": i, "label": f"seed {_seed(seed, i + 1)}", "changes": {"seed": _seed(seed, i + 1)}}
+                    for i in range(n)]
+
+
+def choose_criterion(instruction: str, axis: str) -> tuple[str, Literal["max", "min"]]:
+    """The measurement the critic compares and whether higher or lower wins (default: highest contrast)."""
+    text = instruction.lower()
+    for pattern, measure, direction in _CRITERIA:
+        if pattern.search(text) and (measure != "mood_match" or axis == "lighting"):
+            return measure, direction
+    return "contrast", "max"
+
+
+def _named(text: str, patterns: dict[str, str]) -> list[str]:
+    hits = [(m.start(), name) for name, pattern in patterns.items() if (m := re.search(pattern, text))]
+    return [name for _, name in sorted(hits)]
+
+
+def _without(choices: list[str], avoided: Iterable[str] | None) -> list[str]:
+    kept = [c for c in choices if c not in set(avoided or ())]
+    return kept or choices
+
+
+def _rounds(n: int, seed: int, choices: list[tuple[str, dict[str, Any]]]) -> list[dict[str, Any]]:
+    variations = []
+    for i in range(n):
+        label, changes = choices[i % len(choices)]
+        extra = i // len(choices)
+        if extra:
+            changes = {**changes, "seed": _seed(seed, extra)}
+            label = f"{label}, seed {changes['seed']}"
+        variations.append({"index": i, "label": label, "changes": dict(changes)})
+    return variations
+
+
+def _seed(seed: int, offset: int) -> int:
+    return (seed + offset) % (_SEED_LIMIT + 1)
+
+
+def generation_args(node: CanvasNode) -> dict[str, Any]:
+    """The ``generate_image`` args that remake an image node: its recorded inputs, references with their roles."""
+    inputs = node.inputs
+    if node.kind != "image" or not inputs.get("prompt"):
+        raise ExploreError(f"node {node.id} is a {node.kind} node without a prompt; "
+                           "explore works on image nodes made with generate_image")
+    args = {k: inputs[k] for k in ("prompt", "seed", "lighting", "palette", "width", "height", "edit_node_id")
+            if inputs.get(k) is not None}
+    references: list[str] = []
+    roles: dict[str, str] = {}
+    for ref in inputs.get("references") or []:
+        ref_id = ref.get("node_id") if isinstance(ref, dict) else ref
+        if ref_id:
+            references.append(ref_id)
+            if isinstance(ref, dict) and ref.get("role"):
+                roles[ref_id] = ref["role"]
+    if references:
+        args["references"] = references
+    if roles:
+        args["reference_roles"] = roles
+    return args
+
+
+# -- graph state -------------------------------------------------------------------------------------
+class ExploreState(TypedDict, total=False):
+    """The skill graph's state: SkillState plus the branches' results, appended in parallel."""
+
+    input: dict[str, Any]
+    output: dict[str, Any]
+    scratch: dict[str, Any]
+    results: Annotated[list[dict[str, Any]], operator.add]
+
+
+class BranchState(TypedDict, total=False):
+    """One subagent's state (its input is the ``Send`` payload)."""
+
+    branch: dict[str, Any]
+    explored_id: str
+    explored_title: str
+    base_args: dict[str, Any]
+    instruction: str
+    grant_id: str
+    started: float
+    group_id: str
+    candidate_id: str
+    error: str
+    failed_at: str
+    results: Annotated[list[dict[str, Any]], operator.add]
+
+
+class BranchOutput(TypedDict):
+    """What a subagent hands back to the parent: only its result (so siblings never write the same key)."""
+
+    results: Annotated[list[dict[str, Any]], operator.add]
+
+
+# -- the parent's nodes --------------------------------------------------------------------------------
+def _plan(state: ExploreState, config: RunnableConfig) -> dict[str, Any]:
+    ctx = skill_context(config)
+    inp = ExploreInput.model_validate(state["input"])
+    explored = ctx.canvas.get_node(inp.node_id)
+    base = generation_args(explored)
+    memory = ctx.services.get("memory")
+    avoid = (memory.params_for_generation().get("avoid") or {}) if memory is not None else {}
+    axis, variations = plan_variations(inp.instruction, inp.n, base, avoid)
+    criterion = choose_criterion(inp.instruction, axis)
+    fail = set(inp.fail_branches)
+    for variation in variations:
+        variation["fail"] = variation["index"] in fail
+    return {"scratch": {"explored_id": explored.id, "explored_title": explored.title, "base_args": base,
+                        "axis": axis, "criterion": list(criterion), "variations": variations}}
+
+
+def _fan_out(state: ExploreState) -> list[Send]:
+    scratch = state["scratch"]
+    return [Send("subagent", {"branch": variation, "explored_id": scratch["explored_id"],
+                              "explored_title": scratch["explored_title"], "base_args": scratch["base_args"],
+                              "instruction": state["input"].get("instruction", "")})
+            for variation in scratch["variations"]]
+
+
+def _critique(state: ExploreState, config: RunnableConfig) -> dict[str, Any]:
+    ctx = skill_context(config)
+    scratch = state["scratch"]
+    instruction = state["input"].get("instruction", "")
+    measure, direction = scratch["criterion"]
+    branches = [BranchResult.model_validate(r) for r in sorted(state.get("results") or [], key=lambda r: r["index"])]
+    done = [b for b in branches if b.status == "completed" and b.candidate_id]
+    critic, criterion = "measure", f"{'highest' if direction == 'max' else 'lowest'} {measure.replace('_', ' ')}"
+    if done:
+        for branch, measures in zip(done, _measure(ctx, scratch["explored_id"], done), strict=True):
+            branch.measures = measures
+        scores = _evaluate(ctx, scratch["explored_id"], [b.candidate_id for b in done], instruction)
+        if scores is not None:
+            critic, criterion, direction = EVALUATOR_TOOL, "highest evaluate_node score", "max"
+        else:
+            scores = [b.measures.get(measure, b.measures.get("contrast", 0.0)) for b in done]
+        for branch, score in zip(done, scores, strict=True):
+            branch.score = round(score, 3)
+        best = max(done, key=lambda b: (b.score if direction == "max" else -b.score, -b.index))  # type: ignore[operator]
+        for branch in done:
+            chosen = branch is best
+            reason = (f"explore: {criterion} of {len(done)} ({branch.score:g})" if chosen else
+                      f"explore: {criterion} lost ({branch.score:g} vs {best.score:g} of {best.candidate_id})")
+            ctx.call("set_status", node_id=branch.candidate_id,
+                     status=NodeStatus.SELECTED.value if chosen else NodeStatus.REJECTED.value, reason=reason)
+            branch.status = "selected" if chosen else "rejected"
+    output = ExploreOutput(
+        explored_id=scratch["explored_id"], axis=scratch["axis"], criterion=criterion, critic=critic,
+        group_ids=[b.group_id for b in branches if b.group_id],
+        candidate_ids=[b.candidate_id for b in done if b.candidate_id],
+        selected_id=next((b.candidate_id for b in done if b.status == "selected"), None),
+        failed=[FailedBranch(index=b.index, label=b.label, group_id=b.group_id, error=b.error or "")
+                for b in branches if b.status == "failed"],
+        branches=branches,
+    )
+    return {"output": output.model_dump(mode="json")}
+
+
+# -- a subagent's nodes -----------------------------------------------------------------------------------
+def _start(state: BranchState, config: RunnableConfig) -> dict[str, Any]:
+    ctx = skill_context(config)
+    index, explored = state["branch"]["index"], state["explored_id"]
+    started = time.perf_counter()
+    try:
+        grant = ctx.bridge.grants.save(ctx.grant.narrow(
+            actor=f"subagent:{index}", tools=SUBAGENT_TOOLS, node_kinds=SUBAGENT_KINDS,
+            scope=Scope(all_nodes=False, node_ids=[explored], descendants_of=[explored])))
+    except Exception as error:  # recorded by the fail node; a sibling must never see it
+        return {"started": started, "error": _describe(error), "failed_at": "start"}
+    return {"started": started, "grant_id": grant.id}
+
+
+def _step(name: str, work: Callable[[BranchState, SkillContext], dict[str, Any]]):
+    """A subagent graph node: ``work`` with the subagent's context; an exception becomes ``error`` in state."""
+
+    def node(state: BranchState, config: RunnableConfig) -> dict[str, Any]:
+        parent = skill_context(config)
+        step_ctx = _subagent_context(parent, state, name)
+        try:
+            return work(state, step_ctx)
+        except Exception as error:  # the failure is recorded on the canvas, never raised into the siblings
+            return {"error": _describe(error), "failed_at": name}
+        finally:
+            parent.absorb(step_ctx)
+
+    return node
+
+
+def _open(state: BranchState, ctx: SkillContext) -> dict[str, Any]:
+    branch = state["branch"]
+    made = ctx.call("create_node", kind="group", status=NodeStatus.RUNNING.value,
+                    title=f"branch {branch['index']}: {branch['label']}",
+                    inputs={"explores": state["explored_id"], "branch": branch["index"], "variation": branch["label"],
+                            "changes": branch["changes"], "instruction": state["instruction"]})
+    return {"group_id": made["created"]}
+
+
+def _generate(state: BranchState, ctx: SkillContext) -> dict[str, Any]:
+    branch = state["branch"]
+    if branch.get("fail"):
+        raise InjectedFailure(f"branch {branch['index']} was asked to fail (fail_branches)")
+    title = f"{state['explored_title'] or 'image'} · {branch['label']}"
+    made = ctx.call("generate_image", **{**state["base_args"], **branch["changes"],
+                                         "version_of": state["explored_id"], "title": title})
+    return {"candidate_id": made["node_id"]}
+
+
+def _close(state: BranchState, ctx: SkillContext) -> dict[str, Any]:
+    ctx.call("group_nodes", node_ids=[state["candidate_id"]], group_id=state["group_id"])
+    ctx.call("set_status", node_id=state["group_id"], status=NodeStatus.COMPLETED.value)
+    return {"results": [_result(state, "completed")]}
+
+
+def _fail(state: BranchState, config: RunnableConfig) -> dict[str, Any]:
+    parent = skill_context(config)
+    ctx = _subagent_context(parent, state, "fail")
+    branch, error = state["branch"], state.get("error") or "unknown error"
+    detail = {"message": error, "step": state.get("failed_at"), "branch": branch["index"],
+              "variation": branch["label"], "actor": ctx.actor}
+    group_id = state.get("group_id")
+    if group_id:
+        mutations: list[Any] = [UpdateNode(node_id=group_id, metadata_patch={"error": detail}),
+                                SetStatus(node_id=group_id, status=NodeStatus.FAILED, reason=error[:500])]
+    else:
+        group_id = new_id()
+        mutations = [CreateNode(id=group_id, kind="group", status=NodeStatus.FAILED,
+                                title=f"branch {branch['index']}: {branch['label']}",
+                                inputs={"explores": state["explored_id"], "branch": branch["index"],
+                                        "variation": branch["label"], "changes": branch["changes"]},
+                                metadata={"error": detail, "provenance": {"actor": ctx.actor, "tool": "explore",
+                                                                          "turn_id": ctx.turn_id}})]
+    try:
+        submitted = ctx.bridge.submit(
+            CanvasMutation(action_id=f"{ctx.action_prefix}/record-failure", actor=ctx.actor, mutations=mutations),
+            ctx.grant, ctx.usage, thread_id=ctx.thread_id, turn_id=ctx.turn_id)
+        recorded = submitted.verdict == "allow"
+        if not recorded:
+            error = f"{error} (and recording the failure was refused: {submitted.message})"
+    except Exception as record_error:  # keep the first error; say the record failed too
+        recorded, error = False, f"{error} (and recording the failure failed: {_describe(record_error)})"
+    return {"results": [_result({**state, "group_id": group_id if recorded else state.get("group_id")},
+                                "failed", error=error)]}
+
+
+def _subagent_context(parent: SkillContext, state: BranchState, step: str) -> SkillContext:
+    index = state["branch"]["index"]
+    grant: Grant = parent.bridge.grants.get(state["grant_id"]) if state.get("grant_id") else parent.grant
+    return parent.branch(f"subagent-{index}/{step}", actor=f"subagent:{index}", grant=grant)
+
+
+def _result(state: BranchState, status: str, *, error: str | None = None) -> dict[str, Any]:
+    branch = state["branch"]
+    return BranchResult(
+        index=branch["index"], label=branch["label"], changes=branch["changes"], status=status,  # type: ignore[arg-type]
+        group_id=state.get("group_id"), candidate_id=state.get("candidate_id"), error=error,
+        failed_at=state.get("failed_at") if error else None,
+        elapsed_s=round(time.perf_counter() - state.get("started", time.perf_counter()), 4),
+    ).model_dump(mode="json")
+
+
+def _describe(error: BaseException) -> str:
+    return f"{type(error).__name__}: {error}"
+
+
+# -- the critic ----------------------------------------------------------------------------------------------
+def _evaluate(ctx: SkillContext, explored_id: str, candidate_ids: list[str], instruction: str) -> list[float] | None:
+    """Scores from the ``evaluate_node`` tool through the bridge, or None when it is absent, not granted or mute."""
+    registry: ToolRegistry = ctx.bridge.registry
+    if registry.get(EVALUATOR_TOOL) is None:
+        return None
+    grant = _critic_grant(ctx, explored_id)
+    if grant is None:
+        return None
+    critic = ctx.branch("critic", actor="subagent:critic", grant=grant)
+    scores = []
+    for i, node_id in enumerate(candidate_ids):
+        action = ToolCall(action_id=f"{critic.action_prefix}/{i}-{EVALUATOR_TOOL}", actor=critic.actor,
+                          tool=EVALUATOR_TOOL, args={"node_id": node_id, "criteria": instruction})
+        submitted = ctx.bridge.submit(action, grant, ctx.usage, thread_id=ctx.thread_id, turn_id=ctx.turn_id)
+        score = _score_of(submitted.observation) if submitted.verdict == "allow" else None
+        if score is None:
+            return None
+        scores.append(score)
+    return scores
+
+
+def _critic_grant(ctx: SkillContext, explored_id: str) -> Grant | None:
+    if ctx.grant.allows_tool(EVALUATOR_TOOL):
+        return ctx.grant
+    turn_grant = ctx.bridge.grants.get(ctx.grant.parent_id) if ctx.grant.parent_id else None
+    if turn_grant is None or turn_grant.revoked or not turn_grant.allows_tool(EVALUATOR_TOOL):
+        return None
+    return ctx.bridge.grants.save(turn_grant.narrow(
+        actor="subagent:critic", tools=[EVALUATOR_TOOL],
+        scope=Scope(all_nodes=False, node_ids=[explored_id], descendants_of=[explored_id])))
+
+
+def _score_of(observation: dict[str, Any]) -> float | None:
+    for holder in (observation, observation.get("evaluation") or {}):
+        score = holder.get("score") if isinstance(holder, dict) else None
+        if isinstance(score, (int, float)) and not isinstance(score, bool):
+            return float(score)
+    return None
+
+
+def _measure(ctx: SkillContext, explored_id: str, branches: list[BranchResult]) -> list[dict[str, float]]:
+    """Brightness, warmth, contrast and (for lighting) the shift toward each branch's mood, from the pixels."""
+    nodes = {n.id: n for n in ctx.canvas.get_nodes([explored_id, *[b.candidate_id for b in branches]])}  # type: ignore[misc]
+    base = _pixel_measures(ctx, nodes[explored_id])
+    measured = []
+    for branch in branches:
+        m = _pixel_measures(ctx, nodes[branch.candidate_id])  # type: ignore[index]
+        mood = branch.changes.get("lighting")
+        if mood and base:
+            d_warm, d_bright = m["warmth"] - base["warmth"], m["brightness"] - base["brightness"]
+            m["mood_match"] = round({"warm": d_warm, "cold": -d_warm, "night": -d_bright, "high-key": d_bright}.get(
+                mood, -(abs(d_warm) + abs(d_bright))), 3)
+        measured.append(m)
+    return measured
+
+
+def _pixel_measures(ctx: SkillContext, node: CanvasNode) -> dict[str, float]:
+    handle = next((h for h in node.outputs if h.mime.startswith("image/")), None)
+    if handle is None:
+        return {}
+    data = ctx.artifacts.read_bytes(handle)
+    stats = image_stats(data)
+    return {"brightness": round(stats.mean_brightness, 3), "warmth": round(stats.warmth, 3),
+            "contrast": round(luma_contrast(data), 3)}
+
+
+def luma_contrast(png_bytes: bytes) -> float:
+    """RMS contrast: the standard deviation of Rec. 601 luma (0..255) over the whole image."""
+    with Image.open(io.BytesIO(png_bytes)) as image:
+        rgb = np.asarray(image.convert("RGB"), dtype=np.float64)
+    return float((0.299 * rgb[..., 0] + 0.587 * rgb[..., 1] + 0.114 * rgb[..., 2]).std())
+
+
+# -- the graphs ----------------------------------------------------------------------------------------------
+def _route(next_node: str) -> Callable[[BranchState], str]:
+    return lambda state: "fail" if state.get("error") else next_node
+
+
+def build_subagent_graph():
+    """One exploration branch: start → open → generate → close, any error → fail."""
+    graph = StateGraph(BranchState, output_schema=BranchOutput)
+    graph.add_node("start", _start)
+    graph.add_node("open", _step("open", _open))
+    graph.add_node("generate", _step("generate", _generate))
+    graph.add_node("close", _step("close", _close))
+    graph.add_node("fail", _fail)
+    graph.add_edge(START, "start")
+    graph.add_conditional_edges("start", _route("open"), ["open", "fail"])
+    graph.add_conditional_edges("open", _route("generate"), ["generate", "fail"])
+    graph.add_conditional_edges("generate", _route("close"), ["close", "fail"])
+    graph.add_conditional_edges("close", _route(END), [END, "fail"])
+    graph.add_edge("fail", END)
+    return graph.compile()
+
+
+def build_explore_graph():
+    """plan → Send × N → subagent (in parallel) → critique."""
+    graph = StateGraph(ExploreState)
+    graph.add_node("plan", _plan)
+    graph.add_node("subagent", build_subagent_graph())
+    graph.add_node("critique", _critique)
+    graph.add_edge(START, "plan")
+    graph.add_conditional_edges("plan", _fan_out, ["subagent"])
+    graph.add_edge("subagent", "critique")
+    graph.add_edge("critique", END)
+    # The default thread pool has min(32, cpus + 4) workers: on a 2-CPU machine that caps 8 branches at 6.
+    return graph.compile().with_config({"max_concurrency": MAX_BRANCHES})
+
+
+EXPLORE_SKILL = Skill(
+    name=SKILL_NAME,
+    description=("Explore N variations of an image node in parallel (lighting moods, palettes or seeds, read from "
+                 "the instruction): each branch is a subagent with its own group; the candidates are new versions "
+                 "of the node; the best is marked selected and the rest rejected."),
+    input_model=ExploreInput,
+    output_model=ExploreOutput,
+    needs=list(SUBAGENT_TOOLS),
+    graph=build_explore_graph(),
+)
+
+
+# -- as a turn action (the CLI) -------------------------------------------------------------------------------
+def explore(runtime: Runtime, node_id: str, n: int = 4, instruction: str = "", thread_id: str | None = None, *,
+            fail_branches: Iterable[int] = (), actor: str = "person", grant: Grant | None = None) -> ExploreResult:
+    """Run the explore skill on ``node_id`` as one turn action through ``runtime.bridge.submit``.
+
+    The grant is ``runtime.grant_for`` the request with the node selected, unless one is given.  The turn is
+    recorded (a ``Turn`` node and a trajectory entry) like an agent turn.  Raises :class:`ExploreRejected` when
+    the bridge refuses (unknown node, grant, budget) and :class:`ExploreFailed` when the skill stops with an error.
+    """
+    thread_id = thread_id or new_id()
+    turn_id = new_id()
+    request = f"explore {node_id} ×{n}: {instruction}".strip()
+    granted = grant or runtime.grant_for(request, selected=[node_id])
+    usage = Usage()
+    store = runtime.project.store
+    before = store.canvas_version()
+    args: dict[str, Any] = {"node_id": node_id, "n": n, "instruction": instruction}
+    if fail_branches:
+        args["fail_branches"] = sorted(set(fail_branches))
+    call = ToolCall(action_id=f"{turn_id}-explore", actor=actor, tool=TOOL_NAME, args=args)
+    submitted = runtime.bridge.submit(call, granted, usage, thread_id=thread_id, turn_id=turn_id)
+    outcome = "explored" if submitted.verdict == "allow" and "error" not in submitted.observation else "failed"
+    touched = list(dict.fromkeys([*usage.created_ids, *(submitted.observation.get("candidate_ids") or [])]))
+    _record_turn(runtime, granted, thread_id, turn_id, request, before, call, submitted.model_dump(mode="json"),
+                 outcome, touched)
+    if submitted.verdict != "allow":
+        raise ExploreRejected(f"explore was refused: {submitted.message}")
+    if "error" in submitted.observation:
+        raise ExploreFailed(f"explore stopped: {submitted.observation['error']}")
+    body = {k: v for k, v in submitted.observation.items() if k != "skill"}
+    return ExploreResult(**body, thread_id=thread_id, turn_id=turn_id, action_id=call.action_id,
+                         provider_calls=submitted.provider_calls, cache_hits=submitted.cache_hits)
+
+
+def _record_turn(runtime: Runtime, grant: Grant, thread_id: str, turn_id: str, request: str, before: int,
+                 call: ToolCall, submitted: dict[str, Any], outcome: str, touched: list[str]) -> None:
+    after = runtime.project.store.canvas_version()
+    runtime.trajectories.record_turn(thread_id, turn_id, {
+        "thread_id": thread_id, "turn_id": turn_id, "request": request, "canvas_before": before,
+        "manifest": runtime.manifest.model_dump(mode="json"), "grant": grant.model_dump(mode="json"),
+        "actions": [call.model_dump(mode="json")], "observations": [submitted.get("observation")],
+        "feedback": [], "repair": [], "canvas_after": after, "outcome": outcome,
+        "reply": submitted.get("message") or None, "touched_ids": touched,
+    })
+    runtime.bridge.commit_turn_record(RecordTurn(
+        turn_id=turn_id, thread_id=thread_id, request=request[:2000], canvas_before=before, canvas_after=after,
+        node_ids=touched, summary={"outcome": outcome, "steps": 1}))

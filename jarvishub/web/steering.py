@@ -1,0 +1,239 @@
+"""What a person does from the web canvas: requests, feedback, approvals and moves, all through the bridge.
+
+Each interaction is submitted as an action of actor ``person:<name>`` under a
+stored person grant, so it is checked and committed like an agent's.  Requests,
+feedback, approvals and rejections are also recorded on the canvas as a
+``feedback`` node (the U of the canvas state) that REFERENCES the nodes it is
+about; a drag is recorded by its own ``move_node`` commit (who, when, where)
+and the node's history.  Agent turns run in one background worker thread, in
+the order asked, and report progress to the event hub.
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+from concurrent.futures import ThreadPoolExecutor
+from typing import Any, Literal
+
+from pydantic import BaseModel, Field
+
+from jarvishub.runtime import Runtime
+from jarvishub.web.live import EventHub
+from nodes.actions import CanvasMutation, ToolCall
+from nodes.bridge import SubmitResult, Usage, referenced_node_ids
+from nodes.grant import Budget, Grant
+from store.errors import NodeNotFound
+from store.models import CanvasNode, EdgeType, NodeStatus, new_id
+from store.mutations import CreateNode, Link
+
+UI_THREAD = "ui"
+"""The thread id of a person's direct canvas edits (moves)."""
+_PROGRESS_KEPT = 30
+
+
+class Refused(Exception):
+    """The bridge refused a person's action; the message says why."""
+
+
+class Busy(Exception):
+    """A thread already has a turn queued or running."""
+
+
+class Job(BaseModel):
+    """A background agent turn started from the page."""
+
+    id: str = Field(default_factory=new_id)
+    kind: Literal["request", "resume"]
+    thread_id: str
+    text: str = ""
+    node_ids: list[str] = Field(default_factory=list)
+    feedback_node_id: str | None = None
+    status: Literal["queued", "running", "interrupted", "done", "failed"] = "queued"
+    outcome: str | None = None
+    reply: str | None = None
+    interrupt: dict[str, Any] | None = None
+    error: str | None = None
+    progress: list[str] = Field(default_factory=list)
+    started_at: float = Field(default_factory=time.time)
+    finished_at: float | None = None
+
+
+class Steering:
+    """A person's channel into one runtime."""
+
+    def __init__(self, runtime: Runtime, hub: EventHub, person: str) -> None:
+        self.runtime = runtime
+        self.hub = hub
+        self.actor = f"person:{person}"
+        self.grant = runtime.grants.save(
+            Grant(actor=self.actor, tools=["move_node"], operations=["create_node", "link", "move_node"],
+                  budget=Budget(tool_calls=None, generation_calls=0, wall_time_s=None))
+        )
+        self._jobs: dict[str, Job] = {}
+        self._busy: set[str] = set()  # threads with a turn queued or running
+        self._lock = threading.Lock()
+        # One worker: turns of a runtime share its checkpointer and run one after another.
+        self._worker = ThreadPoolExecutor(max_workers=1, thread_name_prefix="jarvishub-turn")
+
+    # -- direct edits ------------------------------------------------------------------
+    def move(self, node_id: str, x: float, y: float) -> CanvasNode:
+        """Move a node where a person dropped it, pinned so the layout keeps it there."""
+        self.runtime.project.store.get_node(node_id)  # an unknown id is NodeNotFound, not a refusal
+        call = ToolCall(action_id=new_id(), actor=self.actor, tool="move_node",
+                        args={"node_id": node_id, "x": x, "y": y, "pinned": True})
+        self._submit(call, UI_THREAD)
+        return self.runtime.project.store.get_node(node_id)
+
+    def record(self, interaction: str, text: str, node_ids: list[str], thread_id: str) -> str:
+        """Put a person's interaction on the canvas: a feedback node REFERENCES the nodes it is about."""
+        feedback_id = new_id()
+        inputs = {"text": text, "node_ids": node_ids, "actor": self.actor, "interaction": interaction,
+                  "thread_id": thread_id}
+        mutations: list[Any] = [
+            CreateNode(id=feedback_id, kind="feedback", title=(text or interaction)[:60],
+                       status=NodeStatus.COMPLETED, inputs=inputs,
+                       metadata={"provenance": {"actor": self.actor, "thread_id": thread_id, "tool": "web_canvas"}}),
+            *(Link(type=EdgeType.REFERENCES, source=feedback_id, target=i, properties={"role": interaction})
+              for i in node_ids),
+        ]
+        self._submit(CanvasMutation(action_id=new_id(), actor=self.actor, mutations=mutations), thread_id)
+        return feedback_id
+
+    def _submit(self, action: Any, thread_id: str) -> SubmitResult:
+        result = self.runtime.bridge.submit(action, self.grant, Usage(), thread_id=thread_id)
+        if result.verdict != "allow":
+            raise Refused(result.message)
+        if result.observation.get("error"):
+            raise Refused(str(result.observation["error"]))
+        return result
+
+    # -- agent turns ------------------------------------------------------------------------
+    def request(self, text: str, node_ids: list[str], *, thread_id: str | None = None,
+                approval_tools: list[str] | None = None) -> Job:
+        """Record the request as feedback on the selected nodes, then run a turn on it in the background."""
+        self.runtime.project.store.get_nodes(node_ids)  # unknown ids: NodeNotFound before anything is written
+        thread_id = thread_id or new_id()
+        self._claim(thread_id)
+        job = Job(kind="request", thread_id=thread_id, text=text, node_ids=node_ids)
+        try:
+            job.feedback_node_id = self.record("feedback" if node_ids else "request", text, node_ids, thread_id)
+        except BaseException:
+            self._release(thread_id)
+            raise
+        grant = None
+        if approval_tools:
+            grant = self.runtime.grant_for(text, selected=node_ids)
+            grant = grant.model_copy(update={"approval_tools": sorted({*grant.approval_tools, *approval_tools})})
+        self._start(job, lambda on_event: self.runtime.run(text, thread_id=thread_id, grant=grant,
+                                                            selected=node_ids, on_event=on_event))
+        return job
+
+    def resume(self, thread_id: str, decision: Literal["approve", "reject"], message: str = "") -> Job:
+        """Answer the approval a thread waits on (recorded as feedback), then continue the turn."""
+        waiting = self.runtime.pending(thread_id)
+        if waiting is None:
+            raise Busy(f"thread {thread_id} is not waiting for an answer")
+        self._claim(thread_id)
+        about = self._existing(referenced_node_ids(waiting.get("action") or {}))
+        text = message or f"{decision}: {waiting.get('reason') or waiting.get('question') or ''}".strip()
+        job = Job(kind="resume", thread_id=thread_id, text=text, node_ids=about)
+        try:
+            job.feedback_node_id = self.record("approval" if decision == "approve" else "rejection", text, about,
+                                               thread_id)
+        except BaseException:
+            self._release(thread_id)
+            raise
+        answer: dict[str, Any] = {"decision": decision}
+        if message:
+            answer["message"] = message
+        self._start(job, lambda on_event: self.runtime.resume(thread_id, answer, on_event=on_event))
+        return job
+
+    def pending(self, thread_id: str) -> dict[str, Any] | None:
+        """What a thread waits on (an approval, a clarification), if anything."""
+        return self.runtime.pending(thread_id)
+
+    def jobs(self) -> list[Job]:
+        """Every job of this server, newest first."""
+        with self._lock:
+            return sorted((j.model_copy() for j in self._jobs.values()), key=lambda j: j.started_at, reverse=True)
+
+    def job(self, job_id: str) -> Job | None:
+        """One job by id."""
+        with self._lock:
+            job = self._jobs.get(job_id)
+            return job.model_copy() if job else None
+
+    def close(self) -> None:
+        """Stop taking turns; a running turn finishes in its thread (its checkpoint lets it resume later)."""
+        self._worker.shutdown(wait=False, cancel_futures=True)
+
+    # -- plumbing ----------------------------------------------------------------------------
+    def _existing(self, node_ids: list[str]) -> list[str]:
+        store = self.runtime.project.store
+        found = []
+        for node_id in dict.fromkeys(node_ids):
+            try:
+                store.get_node(node_id)
+                found.append(node_id)
+            except NodeNotFound:
+                continue
+        return found
+
+    def _claim(self, thread_id: str) -> None:
+        with self._lock:
+            if thread_id in self._busy:
+                raise Busy(f"thread {thread_id} already has a turn queued or running")
+            self._busy.add(thread_id)
+
+    def _release(self, thread_id: str) -> None:
+        with self._lock:
+            self._busy.discard(thread_id)
+
+    def _start(self, job: Job, turn: Any) -> None:
+        with self._lock:
+            self._jobs[job.id] = job
+        self._publish(job)
+        self._worker.submit(self._run, job.id, turn)
+
+    def _run(self, job_id: str, turn: Any) -> None:
+        thread_id = self._update(job_id, status="running").thread_id
+
+        def on_event(kind: str, data: dict[str, Any]) -> None:
+            if kind == "node":
+                update = data.get("update") or {}
+                action = update.get("action") or {}
+                line = data.get("node", "")
+                if isinstance(action, dict) and action.get("tool"):
+                    line += f": {action['tool']}"
+            else:
+                line = str(data.get("message") or data)
+            self._update(job_id, progress=line)
+
+        try:
+            outcome = turn(on_event)
+        except Exception as error:  # the page shows it; the server keeps serving
+            self._update(job_id, status="failed", error=f"{type(error).__name__}: {error}", finished=True)
+            return
+        finally:
+            self._release(thread_id)
+        status = "interrupted" if outcome.outcome == "interrupted" else "done"
+        self._update(job_id, status=status, outcome=outcome.outcome, reply=outcome.reply,
+                     interrupt=outcome.interrupt, finished=True)
+
+    def _update(self, job_id: str, *, progress: str | None = None, finished: bool = False, **fields: Any) -> Job:
+        with self._lock:
+            job = self._jobs[job_id]
+            for key, value in fields.items():
+                setattr(job, key, value)
+            if progress:
+                job.progress = [*job.progress, progress][-_PROGRESS_KEPT:]
+            if finished:
+                job.finished_at = time.time()
+            snapshot = job.model_copy()
+        self._publish(snapshot)
+        return snapshot
+
+    def _publish(self, job: Job) -> None:
+        self.hub.publish("job", job.model_dump(mode="json"))

@@ -1,0 +1,259 @@
+"""The ``storyboard`` skill: a premise becomes a plan, a character, a scene and a chain of shots on the canvas.
+
+Planning is deterministic and needs no model: :func:`plan_story` derives the
+title, the character (its name from the premise, its colours from a palette
+picked by hashing the premise), the scene and one beat per shot, with camera
+moves cycling pan, zoom, fade, static.  The skill graph then puts the plan on
+the canvas through the bridge, one graph node per step:
+
+``plan`` → ``references`` → ``shots`` → ``group``
+
+Canvas result: a ``plan`` node; two ``reference`` nodes (``inputs.role``
+``character`` and ``scene``) GENERATED_FROM the plan; shot nodes titled
+``shot 1`` … ``shot N``, each GENERATED_FROM the plan, REFERENCES the character
+and the scene, and CONTINUES the shot before it; and a group of the shots.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import re
+from typing import Any
+
+from langchain_core.runnables import RunnableConfig
+from langgraph.graph import END, START, StateGraph
+from pydantic import BaseModel, Field
+
+from skills.base import Skill, SkillContext, SkillState, skill_context
+from tools.generate.base import CameraMove, HexColour, Lighting
+
+CAMERA_CYCLE: tuple[CameraMove, ...] = (CameraMove.PAN, CameraMove.ZOOM, CameraMove.FADE, CameraMove.STATIC)
+"""The camera move of shot i is ``CAMERA_CYCLE[(i - 1) % 4]``."""
+
+PALETTES: tuple[tuple[str, str], ...] = (
+    ("#c0392b", "#f5cba7"),
+    ("#2e86c1", "#f0b27a"),
+    ("#8e44ad", "#f9e79f"),
+    ("#d35400", "#aed6f1"),
+    ("#16a085", "#f5b7b1"),
+    ("#b03a2e", "#a9dfbf"),
+    ("#1f618d", "#f7dc6f"),
+    ("#6c3483", "#edbb99"),
+)
+"""Character colours (body, head): the premise's hash picks one pair."""
+
+_NAMES = ("Mira", "Odo", "Kai", "Lena", "Tomas", "Ines", "Bo", "Yara")
+_SHAPES = ("round", "square", "triangle", "tall")
+# Capitalised words that start sentences rather than name anyone.
+_NOT_NAMES = frozenset(
+    "A An The In On At When After Before One Once Two His Her Their This That It As While During Every Some Our "
+    "My Your Late Early Far Deep High Long Under Over Inside Outside Somewhere".split()
+)
+_SETTING_WORDS: dict[str, tuple[str, ...]] = {
+    "sea": ("harbour", "harbor", "sea", "ocean", "beach", "lake", "shore", "river", "boat", "pier", "island"),
+    "forest": ("forest", "woods", "tree", "trees", "jungle", "grove", "garden"),
+    "city": ("city", "street", "town", "market", "rooftop", "alley", "station", "bridge"),
+    "room": ("room", "kitchen", "house", "home", "bedroom", "office", "studio", "cafe", "library", "shop"),
+    "hills": ("hill", "hills", "field", "meadow", "valley", "mountain", "desert", "farm"),
+}
+# Story acts the beats are spread over, and what the character does in each.
+_ACTS: tuple[tuple[str, str], ...] = (
+    ("opening", "{scene} before anything happens, {name} in view"),
+    ("setup", "{name} goes about an ordinary day"),
+    ("inciting moment", "{name} discovers what changes everything"),
+    ("rising action", "{name} pushes on against the odds"),
+    ("turning point", "{name} faces the decisive moment"),
+    ("resolution", "{name} at rest, changed by what happened"),
+)
+
+
+class StoryboardInput(BaseModel):
+    """What ``storyboard`` takes."""
+
+    premise: str = Field(min_length=1, max_length=2000, description="The story in a sentence or two.")
+    n_shots: int = Field(default=6, ge=1, le=24, description="How many shots.")
+    lighting: Lighting = Field(default=Lighting.NEUTRAL, description="The lighting every shot starts with.")
+    style: str | None = Field(default=None, max_length=200, description="A visual style for every shot prompt.")
+
+
+class StoryboardOutput(BaseModel):
+    """The canvas nodes ``storyboard`` made."""
+
+    plan_id: str
+    shot_ids: list[str] = Field(description="The shots, in story order.")
+    character_id: str
+    scene_id: str
+    group_id: str = Field(description="The group holding the shots.")
+
+
+class Character(BaseModel):
+    """The storyboard's character: enough for any provider to draw the same figure in every shot."""
+
+    name: str
+    colors: list[HexColour]
+    shape: str
+
+
+class Scene(BaseModel):
+    """Where the story happens."""
+
+    name: str
+    setting: str
+    description: str
+
+
+class Beat(BaseModel):
+    """One shot of the plan."""
+
+    index: int = Field(ge=1)
+    act: str
+    beat: str
+    camera: CameraMove
+    prompt: str
+
+
+class StoryPlan(BaseModel):
+    """What :func:`plan_story` derives from a premise."""
+
+    title: str
+    premise: str
+    character: Character
+    scene: Scene
+    lighting: Lighting
+    style: str | None = None
+    beats: list[Beat]
+
+
+def plan_story(premise: str, n_shots: int = 6, lighting: Lighting | str = Lighting.NEUTRAL,
+               style: str | None = None) -> StoryPlan:
+    """Turn a premise into a storyboard plan; the same arguments always give the same plan."""
+    premise = " ".join(premise.split())
+    digest = hashlib.sha256(premise.lower().encode()).digest()
+    character = Character(name=_character_name(premise, digest), colors=list(PALETTES[digest[0] % len(PALETTES)]),
+                          shape=_SHAPES[digest[1] % len(_SHAPES)])
+    scene = _scene(premise, digest)
+    beats = []
+    for i in range(n_shots):
+        act, template = _ACTS[round(i * (len(_ACTS) - 1) / (n_shots - 1)) if n_shots > 1 else 0]
+        beat = template.format(name=character.name, scene=scene.name)
+        prompt = f"Shot {i + 1} of {n_shots}, {act}: {beat}. Story: {premise}. Setting: {scene.name}."
+        if style:
+            prompt += f" Style: {style}."
+        beats.append(Beat(index=i + 1, act=act, beat=beat, camera=CAMERA_CYCLE[i % len(CAMERA_CYCLE)], prompt=prompt))
+    return StoryPlan(title=_title(premise), premise=premise, character=character, scene=scene,
+                     lighting=Lighting(lighting), style=style, beats=beats)
+
+
+def _character_name(premise: str, digest: bytes) -> str:
+    for word in re.findall(r"\b[A-Z][a-z]+\b", premise):
+        if word not in _NOT_NAMES:
+            return word
+    return _NAMES[digest[2] % len(_NAMES)]
+
+
+def _scene(premise: str, digest: bytes) -> Scene:
+    words = re.findall(r"[a-z]+", premise.lower())
+    for setting, vocabulary in _SETTING_WORDS.items():
+        found = next((w for w in words if w in vocabulary), None)
+        if found:
+            return Scene(name=f"the {found}", setting=setting, description=f"{setting}: {premise}")
+    setting = sorted(_SETTING_WORDS)[digest[3] % len(_SETTING_WORDS)]
+    return Scene(name=f"the {setting}", setting=setting, description=f"{setting}: {premise}")
+
+
+def _title(premise: str, limit: int = 60) -> str:
+    first = re.split(r"(?<=[.!?])\s", premise, maxsplit=1)[0].rstrip(".!?")
+    first = first[:1].upper() + first[1:]
+    return first if len(first) <= limit else first[: limit - 1] + "…"
+
+
+# -- the skill graph: each graph node is one step through the bridge ---------------------------------
+
+_COLUMN = 280.0  # canvas layout: shots in a row, plan and references above them
+
+
+def _plan(state: SkillState, config: RunnableConfig) -> dict[str, Any]:
+    ctx = skill_context(config)
+    inp = StoryboardInput.model_validate(state["input"])
+    plan = plan_story(inp.premise, inp.n_shots, inp.lighting, inp.style)
+    created = ctx.call("create_node", kind="plan", title=f"Storyboard: {plan.title}", status="completed", x=0.0, y=0.0,
+                       inputs={"premise": plan.premise, "title": plan.title, "lighting": plan.lighting.value,
+                               "style": plan.style, "beats": [b.model_dump(mode="json") for b in plan.beats]})
+    return {"scratch": {"plan": plan.model_dump(mode="json"), "plan_id": created["created"]}}
+
+
+def _references(state: SkillState, config: RunnableConfig) -> dict[str, Any]:
+    ctx = skill_context(config)
+    scratch = state["scratch"]
+    plan = StoryPlan.model_validate(scratch["plan"])
+    character_id = _create_linked(ctx, scratch["plan_id"], kind="reference", title=plan.character.name,
+                                  status="completed", x=0.0, y=200.0,
+                                  inputs={"role": "character", **plan.character.model_dump(mode="json")})
+    scene_id = _create_linked(ctx, scratch["plan_id"], kind="reference", title=plan.scene.name, status="completed",
+                              x=_COLUMN, y=200.0, inputs={"role": "scene", **plan.scene.model_dump(mode="json")})
+    return {"scratch": {**scratch, "character_id": character_id, "scene_id": scene_id}}
+
+
+def _shots(state: SkillState, config: RunnableConfig) -> dict[str, Any]:
+    ctx = skill_context(config)
+    scratch = state["scratch"]
+    plan = StoryPlan.model_validate(scratch["plan"])
+    character_id, scene_id = scratch["character_id"], scratch["scene_id"]
+    shot_ids: list[str] = []
+    for beat in plan.beats:
+        shot_id = _create_linked(
+            ctx, scratch["plan_id"], kind="shot", title=f"shot {beat.index}", x=_COLUMN * (beat.index - 1), y=400.0,
+            inputs={"index": beat.index, "prompt": beat.prompt, "camera": beat.camera.value,
+                    "lighting": plan.lighting.value, "character_id": character_id, "scene_id": scene_id,
+                    "beat": beat.beat})
+        if shot_ids:
+            ctx.call("link_nodes", type="CONTINUES", source=shot_id, target=shot_ids[-1])
+        for ref_id, role in ((character_id, "character"), (scene_id, "scene")):
+            ctx.call("link_nodes", type="REFERENCES", source=shot_id, target=ref_id, properties={"role": role})
+        shot_ids.append(shot_id)
+    return {"scratch": {**scratch, "shot_ids": shot_ids}}
+
+
+def _group(state: SkillState, config: RunnableConfig) -> dict[str, Any]:
+    ctx = skill_context(config)
+    scratch = state["scratch"]
+    title = StoryPlan.model_validate(scratch["plan"]).title
+    grouped = ctx.call("group_nodes", node_ids=scratch["shot_ids"], title=f"{title}: shots")
+    output = StoryboardOutput(plan_id=scratch["plan_id"], shot_ids=scratch["shot_ids"],
+                              character_id=scratch["character_id"], scene_id=scratch["scene_id"],
+                              group_id=grouped["group_id"])
+    return {"output": output.model_dump(mode="json")}
+
+
+def _create_linked(ctx: SkillContext, plan_id: str, **node: Any) -> str:
+    """Create a node and record that it was generated from the plan."""
+    node_id = ctx.call("create_node", **node)["created"]
+    ctx.call("link_nodes", type="GENERATED_FROM", source=node_id, target=plan_id)
+    return node_id
+
+
+def _build() -> Skill:
+    graph = StateGraph(SkillState)
+    steps = [("plan", _plan), ("references", _references), ("shots", _shots), ("group", _group)]
+    previous = START
+    for name, step in steps:
+        graph.add_node(name, step)
+        graph.add_edge(previous, name)
+        previous = name
+    graph.add_edge(previous, END)
+    return Skill(
+        name="storyboard",
+        description=(
+            "Turn a premise into a storyboard on the canvas: a plan, a character and a scene reference, "
+            "n_shots shot nodes ('shot 1'..) chained by CONTINUES, each referencing the character and scene, "
+            "grouped. Follow with reference_images to draw the shots."
+        ),
+        input_model=StoryboardInput,
+        output_model=StoryboardOutput,
+        needs=["create_node", "link_nodes", "group_nodes"],
+        graph=graph.compile(),
+    )
+
+
+STORYBOARD: Skill = _build()
+"""The ``storyboard`` skill."""

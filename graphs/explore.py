@@ -341,18 +341,18 @@ def _critique(state: ExploreState, config: RunnableConfig) -> dict[str, Any]:
     if done:
         for branch, measures in zip(done, _measure(ctx, scratch["explored_id"], done), strict=True):
             branch.measures = measures
-        scores = _evaluate(ctx, scratch["explored_id"], [b.candidate_id for b in done], instruction)
-        if scores is not None:
-            critic, criterion, direction = EVALUATOR_TOOL, "highest evaluate_node score", "max"
-        else:
-            scores = [b.measures.get(measure, b.measures.get("contrast", 0.0)) for b in done]
-        for branch, score in zip(done, scores, strict=True):
+        own = [b.measures.get(measure, b.measures.get("contrast", 0.0)) for b in done]
+        evaluated = _evaluate(ctx, scratch["explored_id"], [b.candidate_id for b in done], instruction)
+        if evaluated is not None:  # the evaluator's scores saturate, so the measurement breaks its ties
+            critic, criterion = EVALUATOR_TOOL, f"highest evaluate_node score, then {criterion}"
+        for branch, value, score in zip(done, own, evaluated or own, strict=True):
             branch.score = round(score, 3)
-        best = max(done, key=lambda b: (b.score if direction == "max" else -b.score, -b.index))  # type: ignore[operator]
+            branch.measures["rank"] = round(value if direction == "max" else -value, 3)
+        best = max(done, key=lambda b: (b.score if critic == EVALUATOR_TOOL else 0.0, b.measures["rank"], -b.index))
         for branch in done:
             chosen = branch is best
-            reason = (f"explore: {criterion} of {len(done)} ({branch.score:g})" if chosen else
-                      f"explore: {criterion} lost ({branch.score:g} vs {best.score:g} of {best.candidate_id})")
+            reason = (f"explore: {criterion} of {len(done)} candidates ({branch.score:g})" if chosen else
+                      f"explore: lost on {criterion} ({branch.score:g}) to {best.candidate_id} ({best.score:g})")
             ctx.call("set_status", node_id=branch.candidate_id,
                      status=NodeStatus.SELECTED.value if chosen else NodeStatus.REJECTED.value, reason=reason)
             branch.status = "selected" if chosen else "rejected"

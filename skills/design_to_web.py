@@ -32,12 +32,19 @@ from langchain_core.runnables import RunnableConfig
 from langgraph.graph import START, StateGraph
 from pydantic import BaseModel, Field, field_validator
 
-from skills.base import Skill, SkillContext, SkillState, SkillStepRejected, skill_context
+from skills.base import (
+    Skill,
+    SkillContext,
+    SkillState,
+    SkillStepRejected,
+    skill_context,
+)
 from skills.web_render import (
     Design,
     HeroMode,
     LayoutSpec,
     PageImage,
+    Theme,
     brief_theme,
     derive_design,
     digest,
@@ -119,7 +126,7 @@ class WebReviseOutput(BaseModel):
 # ---------------------------------------------------------------- pure parts
 
 
-def layout_drafts(inp: DesignToWebInput, theme: str) -> list[LayoutSpec]:
+def layout_drafts(inp: DesignToWebInput, theme: Theme) -> list[LayoutSpec]:
     """``n_layouts`` distinct drafts: the grid columns rotate, and every other draft reorders the middle sections."""
     start = digest(inp.brief)[5] % 3
     requested = list(inp.sections)
@@ -286,7 +293,7 @@ def _page(state: SkillState, config: RunnableConfig) -> dict[str, Any]:
 
 
 def _preview(state: SkillState, config: RunnableConfig) -> dict[str, Any]:
-    ctx, inp, scratch = _step(state, config)
+    ctx, _, scratch = _step(state, config)
     preview_id = _render_preview(ctx, scratch["code_id"], scratch["html_path"])
     output = DesignToWebOutput(style_ids=scratch["style_ids"], image_ids=[i["node_id"] for i in scratch["images"]],
                                layout_ids=scratch["layout_ids"],
@@ -388,9 +395,6 @@ def _colours(inputs: dict[str, Any]) -> list[str]:
 
 # ---------------------------------------------------------------- the skills
 
-_DESIGN_NEEDS = ["create_node", "link_nodes", "set_status", "generate_image", "write_file", "render_page"]
-
-
 def _graph(*steps: tuple[str, Any]) -> Any:
     graph = StateGraph(SkillState)
     graph.add_sequence(list(steps))
@@ -404,7 +408,7 @@ DESIGN_TO_WEB = Skill(
     "images, layout drafts (one selected), the HTML/CSS as a code node, and a 1280x800 screenshot preview.",
     input_model=DesignToWebInput,
     output_model=DesignToWebOutput,
-    needs=_DESIGN_NEEDS,
+    needs=["create_node", "link_nodes", "set_status", "generate_image", "write_file", "render_page"],
     graph=_graph(("style", _style), ("images", _images), ("layouts", _layouts), ("page", _page),
                  ("preview", _preview)),
 )

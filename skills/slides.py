@@ -18,6 +18,7 @@ same topic always gives the same deck.
 from __future__ import annotations
 
 import hashlib
+import itertools
 import re
 from typing import Any, Literal
 
@@ -135,7 +136,7 @@ def _content_slide(index: int, topic: str, words: list[str], key: bytes, used: s
 def _diagram(words: list[str]) -> DiagramSpec:
     labels = ["Idea", *(_capitalise(w) for w in words[:3]), "Outcome"]
     boxes = [DiagramBox(id=f"b{i}", label=label) for i, label in enumerate(labels)]
-    arrows = [DiagramArrow(source=a.id, target=b.id) for a, b in zip(boxes, boxes[1:], strict=False)]
+    arrows = [DiagramArrow(source=a.id, target=b.id) for a, b in itertools.pairwise(boxes)]
     return DiagramSpec(boxes=boxes, arrows=arrows)
 
 

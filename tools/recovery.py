@@ -192,6 +192,7 @@ def _regenerate_stale(ctx: ToolContext, args: RegenerateArgs) -> ToolResult:
         new_id_ = result.observation["node_id"]
         remap[node.id] = new_id_
         mutations.extend(result.mutations)
+        mutations.extend(_carried_lineage(canvas, node, new_id_, remap, result.mutations))
         mutations.append(SetStatus(node_id=node.id, status=NodeStatus.REJECTED, reason=f"superseded by {new_id_}"))
         provider_calls += result.provider_calls
         cache_hits += result.cache_hits
@@ -199,6 +200,19 @@ def _regenerate_stale(ctx: ToolContext, args: RegenerateArgs) -> ToolResult:
                        "sha256": result.observation.get("sha256"), "cache_hit": result.observation.get("cache_hit")})
     return ToolResult(observation={"regenerated": report}, mutations=mutations,
                       provider_calls=provider_calls, cache_hits=cache_hits)
+
+
+def _carried_lineage(canvas: CanvasReader, old: CanvasNode, new: str, remap: dict[str, str],
+                     made: list[Any]) -> list[Link]:
+    """GENERATED_FROM edges of the old version that its tool did not remake (e.g. image → shot), carried over."""
+    present = {(m.type, m.target) for m in made if isinstance(m, Link) and m.source == new}
+    carried = []
+    for neighbour in canvas.neighbours(old.id, [EdgeType.GENERATED_FROM], Direction.OUT):
+        target = remap.get(neighbour.node.id, neighbour.node.id)
+        if (EdgeType.GENERATED_FROM, target) not in present:
+            carried.append(Link(type=EdgeType.GENERATED_FROM, source=new, target=target,
+                                properties=neighbour.edge.properties))
+    return carried
 
 
 class _PendingReader:

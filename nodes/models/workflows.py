@@ -1,8 +1,216 @@
-"""Workflow playbooks (narrative, web, slides, local repair, exploration); filled by the workflow layer."""
+"""Workflow playbooks of the offline planner: narrative, web, slides, local repair, exploration.
+
+Each is a small state machine over the calls already made this turn, so a
+resumed turn makes the same calls.  Targets ("shot 7", "the page") are resolved
+by querying the canvas, never by rereading the conversation.
+"""
 
 from __future__ import annotations
+
+import re
+from typing import Any
+
+from nodes.models.playbooks import Call, Done, PlannerInput, stop_on_rejection
+
+LIGHTINGS = ("warm", "cold", "night", "high-key", "neutral")
+_LIGHTING_WORDS = {
+    "warm": "warm", "warmer": "warm", "golden": "warm", "sunset": "warm",
+    "cold": "cold", "colder": "cold", "cool": "cold", "cooler": "cold", "blue": "cold",
+    "night": "night", "dark": "night", "darker": "night", "moonlit": "night",
+    "high-key": "high-key", "bright": "high-key", "brighter": "high-key", "daylight": "high-key",
+    "neutral": "neutral",
+}
+_NEXT_LIGHTING = {"neutral": "warm", "warm": "cold", "cold": "night", "night": "high-key", "high-key": "warm"}
+
+
+def requested_lighting(text: str) -> str | None:
+    """The lighting a request (or a remembered preference) asks for, if it names one."""
+    for word in re.findall(r"[a-z\-]+", text.lower()):
+        if word in _LIGHTING_WORDS:
+            return _LIGHTING_WORDS[word]
+    return None
+
+
+def remembered(p: PlannerInput, key: str) -> Any:
+    """A generation parameter from memory (the latest item that sets it)."""
+    value = None
+    for item in p.memory:
+        params = item.get("params") if isinstance(item, dict) else None
+        if params and key in params:
+            value = params[key]
+    return value
+
+
+def _skill_output(p: PlannerInput, skill: str) -> dict[str, Any] | None:
+    calls = [c for c in p.made(f"skill__{skill}") if not c.rejected and "error" not in c.observation]
+    return calls[-1].observation if calls else None
+
+
+def _failed(p: PlannerInput) -> Done | None:
+    if (stop := stop_on_rejection(p)) is not None:
+        return stop
+    if p.calls and "error" in p.calls[-1].observation:
+        return Done(text=f"{p.calls[-1].tool} failed: {p.calls[-1].observation['error']}")
+    return None
+
+
+class NarrativePlaybook:
+    """Premise → storyboard → references → one image per shot → one clip per shot → the cut."""
+
+    pattern = re.compile(r"\b(short drama|short film|narrative|storyboard|\d+-shot|story about|film about)\b",
+                         re.IGNORECASE)
+
+    def matches(self, p: PlannerInput) -> bool:
+        return bool(self.pattern.search(p.request))
+
+    def next_step(self, p: PlannerInput) -> Call | Done:
+        if (stop := _failed(p)) is not None:
+            return stop
+        count = re.search(r"\b(\d+)[- ]shot", p.lowered)
+        n_shots = max(1, min(24, int(count.group(1)))) if count else 6
+        lighting = requested_lighting(p.request) or remembered(p, "lighting") or "neutral"
+        board = _skill_output(p, "storyboard")
+        if board is None:
+            return Call("skill__storyboard", {"premise": p.request, "n_shots": n_shots, "lighting": lighting})
+        images = _skill_output(p, "reference_images")
+        if images is None:
+            return Call("skill__reference_images", {"shot_ids": board["shot_ids"], "lighting": lighting})
+        clips = _skill_output(p, "video_clips")
+        if clips is None:
+            return Call("skill__video_clips", {"image_ids": images["image_ids"]})
+        cut = [c for c in p.made("assemble_cut") if not c.rejected]
+        if not cut:
+            return Call("assemble_cut", {"clip_node_ids": clips["clip_ids"], "title": "final cut"})
+        return Done(text=(
+            f"Storyboarded {len(board['shot_ids'])} shots (plan {board['plan_id']}), generated "
+            f"{len(images['image_ids'])} reference-guided shot images and {len(clips['clip_ids'])} clips, "
+            f"and assembled the final cut {cut[-1].observation.get('node_id')}."))
+
+
+class RepairPlaybook:
+    """"keep the character but redo the lighting on shot 7": regenerate shot 7's image, clip and the cut only."""
+
+    pattern = re.compile(r"\b(redo|re-do|relight|change|fix|make)\b.*\b(shot|image)\s+#?(\d+)\b", re.IGNORECASE)
+
+    def matches(self, p: PlannerInput) -> bool:
+        return bool(self.pattern.search(p.request))
+
+    def next_step(self, p: PlannerInput) -> Call | Done:
+        if (stop := _failed(p)) is not None:
+            return stop
+        match = self.pattern.search(p.request)
+        assert match is not None
+        shot_title = f"shot {match.group(3)}"
+        lookups = p.made("query_canvas")
+        if not lookups:
+            return Call("query_canvas", {"cypher": (
+                "MATCH (s:CanvasNode {kind: 'shot'}) WHERE toLower(s.title) = $title "
+                "AND (s.deleted IS NULL OR s.deleted = false) "
+                "MATCH (i:CanvasNode {kind: 'image'})-[:GENERATED_FROM]->(s) "
+                "WHERE i.status <> 'rejected' AND (i.deleted IS NULL OR i.deleted = false) "
+                "RETURN s.id AS shot, i.id AS image, i.inputs_json AS inputs ORDER BY i.version DESC, i.created_at DESC"),
+                "params": {"title": shot_title}})
+        rows = lookups[0].observation.get("rows") or []
+        if not rows:
+            return Done(text=f"There is no {shot_title} with a current image on the canvas.")
+        image = rows[0]["image"]
+        current = requested_lighting(rows[0].get("inputs") or "") or "neutral"
+        wanted = requested_lighting(re.sub(r"\blighting\b", "", p.request)) or remembered(p, "lighting")
+        if wanted in (None, current):
+            wanted = _NEXT_LIGHTING[current]
+        if not p.made("mark_stale"):
+            return Call("mark_stale", {"node_id": image, "reason": p.request[:200]})
+        regenerated = p.made("regenerate_stale")
+        if not regenerated:
+            return Call("regenerate_stale", {"overrides": {image: {"lighting": wanted}}})
+        report = regenerated[-1].observation.get("regenerated") or []
+        made = ", ".join(f"{r.get('title') or r.get('kind')} ({r['old'][-6:]}→{r['new'][-6:]})"
+                         for r in report if "new" in r)
+        return Done(text=(f"Relit {shot_title} from {current} to {wanted}. Regenerated: {made}. "
+                          "Reused everything else as it was (other shots, clips and the character reference "
+                          "keep their artifacts)."))
+
+
+class WebPlaybook:
+    """A brief for a site → design_to_web; "make the hero full-bleed" → web_revise of the current code node."""
+
+    build = re.compile(r"\b(website|web site|web page|landing page|portfolio site|photography site|site for)\b",
+                       re.IGNORECASE)
+    revise = re.compile(r"\b(hero|full-bleed|columns?|dark theme|light theme|header)\b", re.IGNORECASE)
+
+    def matches(self, p: PlannerInput) -> bool:
+        return bool(self.build.search(p.request) or self.revise.search(p.request))
+
+    def next_step(self, p: PlannerInput) -> Call | Done:
+        if (stop := _failed(p)) is not None:
+            return stop
+        if self.build.search(p.request) and not re.search(r"\bmake the\b", p.lowered):
+            site = _skill_output(p, "design_to_web")
+            if site is None:
+                return Call("skill__design_to_web", {"brief": p.request})
+            return Done(text=(f"Built the page: layout {site.get('selected_layout_id')}, code {site.get('code_id')}, "
+                              f"preview {site.get('preview_id')}."))
+        lookups = p.made("query_canvas")
+        if not lookups:
+            return Call("query_canvas", {"cypher": (
+                "MATCH (c:CanvasNode {kind: 'code'}) WHERE c.status <> 'rejected' "
+                "AND (c.deleted IS NULL OR c.deleted = false) AND c.inputs_json CONTAINS 'layout' "
+                "RETURN c.id AS code ORDER BY c.created_at DESC LIMIT 1")})
+        rows = lookups[0].observation.get("rows") or []
+        if not rows:
+            return Done(text="There is no web page on the canvas yet; give me a brief first.")
+        revised = _skill_output(p, "web_revise")
+        if revised is None:
+            return Call("skill__web_revise", {"code_id": rows[0]["code"], "change": p.request})
+        return Done(text=(f"Changed the page as a new code version {revised.get('code_id')} "
+                          f"(previous {revised.get('previous_code_id')}) and re-rendered only its preview "
+                          f"{revised.get('preview_id')}."))
+
+
+class SlidesPlaybook:
+    """A lecture topic → outline → slides → .pptx and previews."""
+
+    pattern = re.compile(r"\b(slides?|deck|presentation|lecture)\b", re.IGNORECASE)
+
+    def matches(self, p: PlannerInput) -> bool:
+        return bool(self.pattern.search(p.request))
+
+    def next_step(self, p: PlannerInput) -> Call | Done:
+        if (stop := _failed(p)) is not None:
+            return stop
+        count = re.search(r"\b(\d+)[- ]slide", p.lowered)
+        deck = _skill_output(p, "slides")
+        if deck is None:
+            topic = re.sub(r"^(make|build|create)\s+(a|an)?\s*", "", p.request, flags=re.IGNORECASE)
+            return Call("skill__slides", {"topic": topic, "n_slides": int(count.group(1)) if count else 5})
+        return Done(text=(f"Built a deck of {len(deck.get('slide_ids') or [])} slides ({deck.get('deck_id')}), "
+                          "each linked to its source content, with a PNG preview per slide."))
+
+
+class ExplorePlaybook:
+    """"explore <node> with 4 lighting moods": parallel subagents, compare, select one."""
+
+    pattern = re.compile(r"\b(explore|try (\d+|two|three|four|five|six|eight) )", re.IGNORECASE)
+    words = {"two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "eight": 8}
+
+    def matches(self, p: PlannerInput) -> bool:
+        return bool(self.pattern.search(p.request)) and bool(p.focus)
+
+    def next_step(self, p: PlannerInput) -> Call | Done:
+        if (stop := _failed(p)) is not None:
+            return stop
+        explored = _skill_output(p, "explore")
+        if explored is None:
+            number = re.search(r"\b(\d+|two|three|four|five|six|eight)\b", p.lowered)
+            n = 4
+            if number:
+                n = int(number.group(1)) if number.group(1).isdigit() else self.words[number.group(1)]
+            target = next(n_ for n_ in p.focus if n_.get("focus"))
+            return Call("skill__explore", {"node_id": target["id"], "n": n, "instruction": p.request})
+        return Done(text=(f"Explored {len(explored.get('candidate_ids') or [])} candidates; selected "
+                          f"{explored.get('selected_id')}, the rest stay on the canvas as rejected."))
 
 
 def workflow_playbooks() -> list:
     """The workflow playbooks, most specific first."""
-    return []
+    return [RepairPlaybook(), ExplorePlaybook(), WebPlaybook(), SlidesPlaybook(), NarrativePlaybook()]

@@ -1,0 +1,395 @@
+"""The web canvas HTTP API and page: a FastAPI app over one :class:`~jarvishub.runtime.Runtime`.
+
+Reads come straight from the canvas store; every write (a drag, a request, an
+approval) goes through the runtime's bridge as a person's action, and needs the
+server's token in ``Authorization: Bearer <token>``.  The live feed is
+server-sent events fed by polling the commit log (see :mod:`jarvishub.web.live`).
+OpenAPI is at ``/openapi.json`` and ``/docs``; docs/web-canvas.md describes the API.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import getpass
+import hashlib
+import hmac
+import logging
+import re
+import secrets
+import threading
+from collections.abc import AsyncIterator, Sequence
+from pathlib import Path
+from typing import Any, Literal
+
+from fastapi import APIRouter, Depends, FastAPI, Header, HTTPException, Query, Request
+from fastapi.responses import FileResponse, JSONResponse, PlainTextResponse, Response, StreamingResponse
+from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
+from fastapi.staticfiles import StaticFiles
+from pydantic import BaseModel, ConfigDict, Field
+
+from jarvishub.runtime import Runtime
+from jarvishub.web.layout import LAYOUT_ACTOR, LINEAGE_EDGES, layout_pending
+from jarvishub.web.live import EventHub, change_event, sse_stream, watch_commits
+from jarvishub.web.steering import Busy, Job, Refused, Steering
+from jarvishub.web.views import CanvasPage, CanvasViews, History, Lineage, NodeBatch, NodeDetail, NodeView, node_view
+from nodes.bridge import referenced_node_ids
+from nodes.verdicts import GrantDenied
+from store.errors import ArtifactCorrupted, ArtifactNotFound, CypherError, NodeNotFound, StaleVersion
+from store.models import CommitRecord, EdgeType
+
+log = logging.getLogger("jarvishub.web")
+
+STATIC_DIR = Path(__file__).parent / "static"
+LOOPBACK_HOSTS = frozenset({"127.0.0.1", "localhost", "::1"})
+"""Host names a loopback server answers to (anything else is refused: DNS rebinding)."""
+SESSION_COOKIE = "jarvishub_session"
+MAX_PAGE = 5000
+MAX_BATCH_IDS = 200
+_SHA256 = re.compile(r"^[0-9a-f]{64}$")
+_PAGE_CSP = ("default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data: blob:; "
+             "media-src 'self'; connect-src 'self'; object-src 'none'; base-uri 'none'; frame-ancestors 'none'")
+# Artifacts are untrusted bytes (a web node's HTML, an SVG): never let one run as our origin.
+_ARTIFACT_HEADERS = {"X-Content-Type-Options": "nosniff", "Content-Security-Policy": "sandbox; default-src 'none'",
+                     "Cache-Control": "private, max-age=31536000, immutable", "Referrer-Policy": "no-referrer"}
+
+
+# -- request and response bodies ------------------------------------------------------------
+class QueryBody(BaseModel):
+    """A read-only Cypher query."""
+
+    cypher: str = Field(min_length=1, max_length=20_000)
+    params: dict[str, Any] = Field(default_factory=dict)
+    limit: int = Field(default=1000, ge=1, le=10_000)
+
+
+class QueryAnswer(BaseModel):
+    """Rows of a query, and every node id found in any returned value (what the page highlights)."""
+
+    columns: list[str]
+    rows: list[dict[str, Any]]
+    truncated: bool
+    elapsed_ms: float
+    node_ids: list[str]
+
+
+class RequestBody(BaseModel):
+    """A request or feedback about some nodes, for an agent turn."""
+
+    text: str = Field(min_length=1, max_length=4000, examples=["redo the lighting here"])
+    node_ids: list[str] = Field(default_factory=list, max_length=200, description="The selected nodes.")
+    thread_id: str | None = Field(default=None, description="Continue this thread; a new one when absent.")
+    approval_tools: list[str] = Field(default_factory=list, description="Tools that must wait for approval.")
+
+
+class ResumeBody(BaseModel):
+    """A person's answer to the approval a thread waits on."""
+
+    decision: Literal["approve", "reject"]
+    message: str = Field(default="", max_length=4000)
+
+
+class MoveBody(BaseModel):
+    """Where a person dropped a node."""
+
+    model_config = ConfigDict(allow_inf_nan=False)
+
+    x: float = Field(ge=-1e7, le=1e7)
+    y: float = Field(ge=-1e7, le=1e7)
+
+
+class Pending(BaseModel):
+    """What a thread waits on."""
+
+    thread_id: str
+    pending: dict[str, Any] | None
+
+
+class Info(BaseModel):
+    """The server and project this page talks to."""
+
+    project: str
+    person: str
+    canvas_version: int
+    protect_reads: bool
+    edge_types: list[EdgeType]
+
+
+# -- the app ----------------------------------------------------------------------------------
+def create_app(
+    runtime: Runtime,
+    token: str | None,
+    *,
+    protect_reads: bool = False,
+    allowed_hosts: Sequence[str] | None = tuple(LOOPBACK_HOSTS),
+    person: str | None = None,
+    watch: bool = True,
+) -> FastAPI:
+    """The web canvas app for one runtime.
+
+    ``token`` guards every write (a random one is made when None: read it from
+    ``app.state.token``).  ``protect_reads`` makes reads need it too (a header,
+    or the cookie ``POST /api/session`` sets), as a server reachable from other
+    machines must.  ``allowed_hosts`` is what the Host header may name (None:
+    any).  ``person`` names the actor of writes (``person:<name>``; default the
+    OS user).  ``watch`` runs the commit-log poller and the layout.
+    """
+    token = token or secrets.token_urlsafe(24)
+    person = person or _os_user()
+    store = runtime.project.store
+    hub = EventHub()
+    views = CanvasViews(store)
+    steering = Steering(runtime, hub, person)
+    layout_lock = threading.Lock()
+    verified: dict[str, Path] = {}
+    session_value = hmac.new(token.encode(), b"jarvishub-session", hashlib.sha256).hexdigest()
+    bearer = HTTPBearer(auto_error=False, description="The server's token (printed by `jarvishub ui`).")
+
+    def run_layout() -> int:
+        with layout_lock:
+            try:
+                return layout_pending(runtime)
+            except Exception:  # a refused or failed layout leaves nodes where they are; the canvas still serves
+                log.exception("automatic layout failed")
+                return 0
+
+    def place(commits: list[CommitRecord]) -> int:
+        if commits and not any(c.actor != LAYOUT_ACTOR and c.node_ids for c in commits):
+            return 0
+        return run_layout()
+
+    @contextlib.asynccontextmanager
+    async def lifespan(_: FastAPI) -> AsyncIterator[None]:
+        hub.bind(asyncio.get_running_loop())
+        watcher = asyncio.create_task(watch_commits(store, hub, place)) if watch else None
+        try:
+            yield
+        finally:
+            if watcher is not None:
+                watcher.cancel()
+                with contextlib.suppress(asyncio.CancelledError):
+                    await watcher
+            hub.close()
+            steering.close()
+
+    app = FastAPI(
+        title="JarvisHub canvas",
+        version="1",
+        summary="Read the canvas, watch it change, and steer the agent. Writes need `Authorization: Bearer <token>`.",
+        lifespan=lifespan,
+    )
+    app.state.token = token
+    app.state.steering = steering
+    app.state.hub = hub
+    if allowed_hosts is not None:
+        app.add_middleware(_HostGuard, hosts=frozenset(allowed_hosts))
+
+    def reader(request: Request, credentials: HTTPAuthorizationCredentials | None = Depends(bearer)) -> None:
+        if not protect_reads:
+            return
+        if credentials is not None and _same(credentials.credentials, token):
+            return
+        if _same(request.cookies.get(SESSION_COOKIE, ""), session_value):
+            return
+        raise _unauthorised()
+
+    def writer(credentials: HTTPAuthorizationCredentials | None = Depends(bearer)) -> None:
+        # Only the header counts for writes: a cookie would be sent by any page's cross-site form.
+        if credentials is None or not _same(credentials.credentials, token):
+            raise _unauthorised()
+
+    api = APIRouter(prefix="/api", dependencies=[Depends(reader)])
+
+    @api.get("/info", response_model=Info, summary="The project, the person writing, the canvas version")
+    def info() -> Info:
+        return Info(project=runtime.project.name, person=person, canvas_version=store.canvas_version(),
+                    protect_reads=protect_reads, edge_types=list(EdgeType))
+
+    @api.get("/canvas", response_model=CanvasPage, summary="Nodes (creation order) and their edges, paged")
+    def canvas(offset: int = Query(0, ge=0), limit: int = Query(2000, ge=1, le=MAX_PAGE)) -> CanvasPage:
+        if offset == 0:  # a page is loading: make sure everything has a place
+            run_layout()
+        return views.page(offset, limit)
+
+    @api.get("/nodes", response_model=NodeBatch, summary="Some nodes by id, and every edge touching them")
+    def nodes(ids: str = Query(..., description="Comma-separated node ids")) -> NodeBatch:
+        wanted = [i for i in ids.split(",") if i]
+        if not wanted or len(wanted) > MAX_BATCH_IDS:
+            raise HTTPException(400, f"ask for 1 to {MAX_BATCH_IDS} ids")
+        return views.batch(wanted)
+
+    @api.get("/nodes/{node_id}", response_model=NodeDetail, summary="One node in full (inputs, metadata, edges)")
+    def node(node_id: str) -> NodeDetail:
+        return views.detail(node_id)
+
+    @api.get("/nodes/{node_id}/history", response_model=History, summary="Every version, and VERSION_OF lineage")
+    def history(node_id: str) -> History:
+        return views.history(node_id)
+
+    @api.get("/nodes/{node_id}/lineage", response_model=Lineage, summary="Ancestors and descendants")
+    def lineage(node_id: str, max_depth: int | None = Query(None, ge=1, le=100),
+                edge_types: list[EdgeType] = Query(list(LINEAGE_EDGES))) -> Lineage:
+        return views.lineage(node_id, edge_types, max_depth)
+
+    @api.post("/query", response_model=QueryAnswer, summary="Run read-only Cypher; writes are refused (400)")
+    def query(body: QueryBody) -> QueryAnswer:
+        result = store.query(body.cypher, body.params, row_limit=body.limit)
+        ids = list(dict.fromkeys(referenced_node_ids(result.rows)))
+        return QueryAnswer(columns=result.columns, rows=result.rows, truncated=result.truncated,
+                           elapsed_ms=result.elapsed_ms, node_ids=ids)
+
+    @api.get("/events", summary="Server-sent events: `canvas` (changed node ids) and `job` (turn progress)",
+             response_class=StreamingResponse)
+    async def events(request: Request, since: int | None = Query(None, ge=0),
+                     last_event_id: str | None = Header(None)) -> StreamingResponse:
+        start = since
+        if start is None and last_event_id and last_event_id.isdigit():
+            start = int(last_event_id)
+        first: list[tuple[str, dict[str, Any]]] = []
+        if start is not None:  # catch up on what happened since the page's last look
+            missed = await asyncio.to_thread(lambda: store.commits(since_version=start))
+            if missed:
+                first.append(("canvas", await asyncio.to_thread(change_event, store, missed)))
+        first.append(("hello", {"canvas_version": await asyncio.to_thread(store.canvas_version)}))
+        return StreamingResponse(sse_stream(hub, first, request.is_disconnected), media_type="text/event-stream",
+                                 headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no"})
+
+    @api.post("/requests", response_model=Job, status_code=202, dependencies=[Depends(writer)],
+              summary="Send a request or feedback about the selected nodes; an agent turn runs on it")
+    def send_request(body: RequestBody) -> Job:
+        return steering.request(body.text, list(dict.fromkeys(body.node_ids)), thread_id=body.thread_id,
+                                approval_tools=body.approval_tools)
+
+    @api.get("/jobs", response_model=list[Job], summary="Turns started from this server, newest first")
+    def jobs() -> list[Job]:
+        return steering.jobs()
+
+    @api.get("/jobs/{job_id}", response_model=Job, summary="One turn started from this server")
+    def job(job_id: str) -> Job:
+        found = steering.job(job_id)
+        if found is None:
+            raise HTTPException(404, f"no job {job_id}")
+        return found
+
+    @api.get("/threads/{thread_id}/pending", response_model=Pending, summary="The approval a thread waits on")
+    def pending(thread_id: str) -> Pending:
+        return Pending(thread_id=thread_id, pending=steering.pending(thread_id))
+
+    @api.post("/threads/{thread_id}/resume", response_model=Job, status_code=202, dependencies=[Depends(writer)],
+              summary="Approve or reject what a thread waits on; the turn continues in the background")
+    def resume(thread_id: str, body: ResumeBody) -> Job:
+        return steering.resume(thread_id, body.decision, body.message)
+
+    @api.post("/nodes/{node_id}/move", response_model=NodeView, dependencies=[Depends(writer)],
+              summary="Move a node (pinned: the layout keeps it there)")
+    def move(node_id: str, body: MoveBody) -> NodeView:
+        return node_view(steering.move(node_id, body.x, body.y))
+
+    @app.post("/api/session", status_code=204, dependencies=[Depends(writer)],
+              summary="Trade the token for a same-site cookie, so images and the event stream can be read")
+    def session() -> Response:
+        response = Response(status_code=204)
+        response.set_cookie(SESSION_COOKIE, session_value, httponly=True, samesite="strict", path="/")
+        return response
+
+    app.include_router(api)
+
+    @app.get("/artifacts/{sha256}", dependencies=[Depends(reader)], response_class=FileResponse,
+             summary="An artifact's bytes, by sha256, from the artifact store only")
+    def artifact(sha256: str) -> FileResponse:
+        if not _SHA256.match(sha256):
+            raise HTTPException(400, "an artifact is named by 64 lowercase hex digits (its sha256)")
+        path = verified.get(sha256)
+        if path is None:  # verify once: blobs are write-once and read-only
+            path = runtime.project.artifacts.local_path(sha256)
+            verified[sha256] = path
+        return FileResponse(path, media_type=sniff_mime(path), headers=_ARTIFACT_HEADERS)
+
+    @app.get("/", include_in_schema=False)
+    def index() -> FileResponse:
+        return FileResponse(STATIC_DIR / "index.html", media_type="text/html",
+                            headers={"Content-Security-Policy": _PAGE_CSP, "Referrer-Policy": "no-referrer",
+                                     "X-Content-Type-Options": "nosniff", "Cache-Control": "no-cache"})
+
+    app.mount("/static", StaticFiles(directory=STATIC_DIR), name="static")
+    _add_error_handlers(app)
+    return app
+
+
+# -- helpers ----------------------------------------------------------------------------------
+def _same(given: str, expected: str) -> bool:
+    return hmac.compare_digest(given.encode(), expected.encode())
+
+
+def _unauthorised() -> HTTPException:
+    return HTTPException(401, "a valid token is needed: send Authorization: Bearer <token>",
+                         headers={"WWW-Authenticate": "Bearer"})
+
+
+def _os_user() -> str:
+    try:
+        return getpass.getuser()
+    except Exception:  # no user name in this environment (a container without one)
+        return "local"
+
+
+def _add_error_handlers(app: FastAPI) -> None:
+    def handler(status: int):
+        async def handle(_: Request, error: Exception) -> JSONResponse:
+            return JSONResponse({"detail": str(error), "error": type(error).__name__}, status_code=status)
+
+        return handle
+
+    for error_type, status in ((NodeNotFound, 404), (ArtifactNotFound, 404), (CypherError, 400),
+                               (Refused, 403), (GrantDenied, 403), (Busy, 409), (StaleVersion, 409),
+                               (ArtifactCorrupted, 500)):
+        app.add_exception_handler(error_type, handler(status))
+
+
+_MAGIC: tuple[tuple[bytes, int, str], ...] = (
+    (b"\x89PNG\r\n\x1a\n", 0, "image/png"),
+    (b"\xff\xd8\xff", 0, "image/jpeg"),
+    (b"GIF8", 0, "image/gif"),
+    (b"WEBP", 8, "image/webp"),
+    (b"ftyp", 4, "video/mp4"),
+    (b"\x1a\x45\xdf\xa3", 0, "video/webm"),
+    (b"WAVE", 8, "audio/wav"),
+    (b"ID3", 0, "audio/mpeg"),
+    (b"OggS", 0, "audio/ogg"),
+    (b"fLaC", 0, "audio/flac"),
+    (b"%PDF-", 0, "application/pdf"),
+)
+
+
+def sniff_mime(path: Path) -> str:
+    """The media type of an artifact from its first bytes; anything else is served as opaque bytes."""
+    with open(path, "rb") as f:
+        head = f.read(16)
+    for magic, at, mime in _MAGIC:
+        if head[at: at + len(magic)] == magic:
+            return mime
+    if head[:2] in (b"\xff\xfb", b"\xff\xf3", b"\xff\xf2"):
+        return "audio/mpeg"
+    return "application/octet-stream"
+
+
+class _HostGuard:
+    """Refuse requests whose Host header is not one of ours (a DNS-rebinding page would name its own)."""
+
+    def __init__(self, app: Any, hosts: frozenset[str]) -> None:
+        self.app = app
+        self.hosts = hosts
+
+    async def __call__(self, scope: dict[str, Any], receive: Any, send: Any) -> None:
+        if scope["type"] in ("http", "websocket"):
+            raw = dict(scope.get("headers") or []).get(b"host", b"").decode("latin-1")
+            if _host_name(raw) not in self.hosts:
+                await PlainTextResponse("unexpected Host header", status_code=400)(scope, receive, send)
+                return
+        await self.app(scope, receive, send)
+
+
+def _host_name(host: str) -> str:
+    if host.startswith("["):
+        return host[1: host.find("]")] if "]" in host else host
+    return host.rsplit(":", 1)[0] if host.count(":") == 1 else host

@@ -1,0 +1,127 @@
+"""Serving the web canvas: ``serve`` for the CLI (foreground), :class:`BackgroundServer` for tests and notebooks."""
+
+from __future__ import annotations
+
+import secrets
+import socket
+import threading
+import time
+import webbrowser
+from pathlib import Path
+
+import uvicorn
+from fastapi import FastAPI
+
+from jarvishub.project import Project
+from jarvishub.runtime import Runtime
+from jarvishub.web.app import LOOPBACK_HOSTS, create_app
+
+_STARTUP_TIMEOUT_S = 30.0
+
+
+def is_loopback(host: str) -> bool:
+    """Whether a bind address is only reachable from this machine."""
+    return host in LOOPBACK_HOSTS or host.startswith("127.")
+
+
+def bind_socket(host: str, port: int) -> socket.socket:
+    """A listening socket on ``host:port`` (port 0: a free one, read back with ``getsockname``)."""
+    family = socket.AF_INET6 if ":" in host else socket.AF_INET
+    sock = socket.socket(family, socket.SOCK_STREAM)
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    sock.bind((host, port))
+    sock.listen(128)
+    sock.set_inheritable(True)
+    return sock
+
+
+def page_url(host: str, port: int, token: str) -> str:
+    """The address to open: the token rides in the fragment, which browsers never send to a server."""
+    shown = f"[{host}]" if ":" in host else host
+    return f"http://{shown}:{port}/#token={token}"
+
+
+def _config(app: FastAPI) -> uvicorn.Config:
+    # A short graceful shutdown: open event streams would otherwise keep the server up.
+    return uvicorn.Config(app, log_level="warning", timeout_graceful_shutdown=2, lifespan="on")
+
+
+class BackgroundServer:
+    """An app served by uvicorn in a daemon thread, on a socket bound before start (so the port is known)."""
+
+    def __init__(self, app: FastAPI, host: str = "127.0.0.1", port: int = 0) -> None:
+        self.app = app
+        self.host = host
+        self._socket = bind_socket(host, port)
+        self.port = int(self._socket.getsockname()[1])
+        self._server = uvicorn.Server(_config(app))
+        self._thread = threading.Thread(target=self._server.run, kwargs={"sockets": [self._socket]},
+                                        name="jarvishub-web", daemon=True)
+
+    @property
+    def base_url(self) -> str:
+        """``http://host:port`` of the running server."""
+        return f"http://{'[' + self.host + ']' if ':' in self.host else self.host}:{self.port}"
+
+    def start(self) -> BackgroundServer:
+        """Start serving; returns once the app's startup has run."""
+        self._thread.start()
+        deadline = time.monotonic() + _STARTUP_TIMEOUT_S
+        while not self._server.started:
+            if not self._thread.is_alive() or time.monotonic() > deadline:
+                raise RuntimeError("the web canvas server did not start")
+            time.sleep(0.02)
+        return self
+
+    def stop(self) -> None:
+        """Stop serving and wait for the thread."""
+        self._server.should_exit = True
+        self._thread.join(timeout=10)
+        self._socket.close()
+
+    def __enter__(self) -> BackgroundServer:
+        return self.start()
+
+    def __exit__(self, *exc: object) -> None:
+        self.stop()
+
+
+def serve(
+    project_dir: Path,
+    host: str = "127.0.0.1",
+    port: int = 0,
+    token: str | None = None,
+    allow_remote: bool = False,
+    *,
+    person: str | None = None,
+    open_browser: bool = False,
+) -> None:
+    """Serve a project's canvas until interrupted (what ``jarvishub ui [DIR]`` runs).
+
+    Binds to loopback unless ``allow_remote`` is set, which also needs an
+    explicit ``token`` (reads then need it too).  With no token on loopback a
+    random one is made; the URL printed carries it in its ``#token=`` fragment.
+    """
+    remote = not is_loopback(host)
+    if remote and not allow_remote:
+        raise ValueError(f"{host} is reachable from other machines; pass allow_remote=True (--allow-remote) "
+                         "and a token (--token) to serve there")
+    if remote and not token:
+        raise ValueError("serving beyond this machine needs a token (--token or JARVISHUB_UI_TOKEN)")
+    token = token or secrets.token_urlsafe(24)
+    with Project.open(Path(project_dir)) as project:
+        runtime = Runtime(project)
+        try:
+            app = create_app(runtime, token, protect_reads=remote,
+                             allowed_hosts=None if remote else tuple(LOOPBACK_HOSTS) + (host,), person=person)
+            sock = bind_socket(host, port)
+            url = page_url(host, int(sock.getsockname()[1]), token)
+            print(f"JarvisHub canvas of {project.name}: {url}", flush=True)
+            if open_browser:
+                webbrowser.open(url)
+            try:
+                uvicorn.Server(_config(app)).run(sockets=[sock])
+            finally:
+                sock.close()
+        finally:
+            runtime.close()

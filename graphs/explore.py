@@ -13,15 +13,18 @@ scoped to the explored node and what descends from it, and writes only through
 the bridge:
 
 * ``start``: narrow and save the subagent's grant;
-* ``open``: a ``group`` node "branch i: <variation>" (status running);
 * ``generate``: ``generate_image`` with the explored image's inputs (prompt,
   seed, references and their roles, lighting, palette, width, height, edit
   source) and the branch's change, ``version_of`` the explored node, so the
   candidate has a ``VERSION_OF`` edge to it;
-* ``close``: the candidate joins the group (``IN_GROUP``), the group is completed;
-* ``fail``: any error of a step ends up here instead of in the siblings: the
-  group gets status ``failed`` and ``metadata.error`` (a group is created for
-  it if ``open`` itself failed).
+* ``group``: ``group_nodes`` makes the branch's ``group`` node "branch i:
+  <variation>" with the candidate in it (``IN_GROUP``);
+* ``fail``: any error of a step ends up here instead of in the siblings: a
+  ``group`` node "branch i: <variation>" with status ``failed`` and
+  ``metadata.error`` (message, step, branch), holding the candidate if one was made.
+
+Two commits per branch, because commits serialise on the canvas version
+counter: fewer of them is what keeps N branches close to one generation's latency.
 
 ``critique`` then compares the completed candidates, marks the best
 ``selected`` and the rest ``rejected`` with ``set_status`` (the reason, with
@@ -80,7 +83,7 @@ from skills.base import Skill, SkillContext, skill_context
 from store.errors import CanvasError
 from store.memory import NAMED_PALETTES
 from store.models import CanvasNode, NodeStatus, new_id
-from store.mutations import CreateNode, RecordTurn, SetStatus, UpdateNode
+from store.mutations import GroupNodes, RecordTurn, UpdateNode
 from tools.base import ToolError
 from tools.generate.measure import image_stats
 from tools.registry import ToolRegistry
@@ -398,15 +401,6 @@ def _step(name: str, work: Callable[[BranchState, SkillContext], dict[str, Any]]
     return node
 
 
-def _open(state: BranchState, ctx: SkillContext) -> dict[str, Any]:
-    branch = state["branch"]
-    made = ctx.call("create_node", kind="group", status=NodeStatus.RUNNING.value,
-                    title=f"branch {branch['index']}: {branch['label']}",
-                    inputs={"explores": state["explored_id"], "branch": branch["index"], "variation": branch["label"],
-                            "changes": branch["changes"], "instruction": state["instruction"]})
-    return {"group_id": made["created"]}
-
-
 def _generate(state: BranchState, ctx: SkillContext) -> dict[str, Any]:
     branch = state["branch"]
     if branch.get("fail"):
@@ -417,10 +411,9 @@ def _generate(state: BranchState, ctx: SkillContext) -> dict[str, Any]:
     return {"candidate_id": made["node_id"]}
 
 
-def _close(state: BranchState, ctx: SkillContext) -> dict[str, Any]:
-    ctx.call("group_nodes", node_ids=[state["candidate_id"]], group_id=state["group_id"])
-    ctx.call("set_status", node_id=state["group_id"], status=NodeStatus.COMPLETED.value)
-    return {"results": [_result(state, "completed")]}
+def _group(state: BranchState, ctx: SkillContext) -> dict[str, Any]:
+    made = {"group_id": None}
+    return {"group_id": made["group_id"], "results": [_result({**state, "group_id": made["group_id"]}, "completed")]}
 
 
 def _fail(state: BranchState, config: RunnableConfig) -> dict[str, Any]:
@@ -429,29 +422,30 @@ def _fail(state: BranchState, config: RunnableConfig) -> dict[str, Any]:
     branch, error = state["branch"], state.get("error") or "unknown error"
     detail = {"message": error, "step": state.get("failed_at"), "branch": branch["index"],
               "variation": branch["label"], "actor": ctx.actor}
-    group_id = state.get("group_id")
-    if group_id:
-        mutations: list[Any] = [UpdateNode(node_id=group_id, metadata_patch={"error": detail}),
-                                SetStatus(node_id=group_id, status=NodeStatus.FAILED, reason=error[:500])]
-    else:
-        group_id = new_id()
-        mutations = [CreateNode(id=group_id, kind="group", status=NodeStatus.FAILED,
-                                title=f"branch {branch['index']}: {branch['label']}",
-                                inputs={"explores": state["explored_id"], "branch": branch["index"],
-                                        "variation": branch["label"], "changes": branch["changes"]},
-                                metadata={"error": detail, "provenance": {"actor": ctx.actor, "tool": "explore",
-                                                                          "turn_id": ctx.turn_id}})]
+    group_id = None
     try:
+        made = ctx.call("create_node", kind="group", status=NodeStatus.FAILED.value, title=_group_title(branch),
+                        inputs={"explores": state["explored_id"], "branch": branch["index"],
+                                "variation": branch["label"], "changes": branch["changes"]})
+        group_id = made["created"]
+        members = [state["candidate_id"]] if state.get("candidate_id") else []
+        mutations: list[Any] = [UpdateNode(node_id=group_id, metadata_patch={"error": detail})]
+        if members:  # a candidate made before the failure stays with its branch
+            mutations.append(GroupNodes(group_id=group_id, node_ids=members))
         submitted = ctx.bridge.submit(
-            CanvasMutation(action_id=f"{ctx.action_prefix}/record-failure", actor=ctx.actor, mutations=mutations),
+            CanvasMutation(action_id=f"{ctx.action_prefix}/error", actor=ctx.actor, mutations=mutations),
             ctx.grant, ctx.usage, thread_id=ctx.thread_id, turn_id=ctx.turn_id)
-        recorded = submitted.verdict == "allow"
-        if not recorded:
-            error = f"{error} (and recording the failure was refused: {submitted.message})"
-    except Exception as record_error:  # keep the first error; say the record failed too
-        recorded, error = False, f"{error} (and recording the failure failed: {_describe(record_error)})"
-    return {"results": [_result({**state, "group_id": group_id if recorded else state.get("group_id")},
-                                "failed", error=error)]}
+        if submitted.verdict != "allow":
+            error = f"{error} (and recording the error was refused: {submitted.message})"
+    except Exception as record_error:  # keep the first error; say that recording it failed too
+        error = f"{error} (and recording the failure failed: {_describe(record_error)})"
+    finally:
+        parent.absorb(ctx)
+    return {"results": [_result({**state, "group_id": group_id}, "failed", error=error)]}
+
+
+def _group_title(branch: dict[str, Any]) -> str:
+    return f"branch {branch['index']}: {branch['label']}"
 
 
 def _subagent_context(parent: SkillContext, state: BranchState, step: str) -> SkillContext:
@@ -554,18 +548,16 @@ def _route(next_node: str) -> Callable[[BranchState], str]:
 
 
 def build_subagent_graph():
-    """One exploration branch: start → open → generate → close, any error → fail."""
+    """One exploration branch: start → generate → group, any error → fail."""
     graph = StateGraph(BranchState, output_schema=BranchOutput)
     graph.add_node("start", _start)
-    graph.add_node("open", _step("open", _open))
     graph.add_node("generate", _step("generate", _generate))
-    graph.add_node("close", _step("close", _close))
+    graph.add_node("group", _step("group", _group))
     graph.add_node("fail", _fail)
     graph.add_edge(START, "start")
-    graph.add_conditional_edges("start", _route("open"), ["open", "fail"])
-    graph.add_conditional_edges("open", _route("generate"), ["generate", "fail"])
-    graph.add_conditional_edges("generate", _route("close"), ["close", "fail"])
-    graph.add_conditional_edges("close", _route(END), [END, "fail"])
+    graph.add_conditional_edges("start", _route("generate"), ["generate", "fail"])
+    graph.add_conditional_edges("generate", _route("group"), ["group", "fail"])
+    graph.add_conditional_edges("group", _route(END), [END, "fail"])
     graph.add_edge("fail", END)
     return graph.compile()
 

@@ -56,24 +56,26 @@ def sequence(
     """
     if not steps:
         raise ValueError(f"sequence {name!r} needs at least one step")
+    input_model = input_model or steps[0].input_model
     graph = StateGraph(SkillState)
     previous_node = START
     for index, step in enumerate(steps):
         node_name = f"step{index + 1}_{step.name}"
-        graph.add_node(node_name, _sequence_step(name, index, step, bind))
+        graph.add_node(node_name, _sequence_step(name, index, step, bind, input_model))
         graph.add_edge(previous_node, node_name)
         previous_node = node_name
     graph.add_edge(previous_node, END)
-    return Skill(name=name, description=description, input_model=input_model or steps[0].input_model,
+    return Skill(name=name, description=description, input_model=input_model,
                  output_model=output_model or steps[-1].output_model, needs=_union_needs(steps),
                  graph=graph.compile(), effects=_union_effects(steps))
 
 
-def _sequence_step(name: str, index: int, step: Skill, bind: Bind):
+def _sequence_step(name: str, index: int, step: Skill, bind: Bind, input_model: type[BaseModel]):
     def run_step(state: SkillState, config: RunnableConfig) -> dict[str, Any]:
         ctx = skill_context(config)
         merged = dict((state.get("scratch") or {}).get("merged") or {})
-        child_input = bind(step, merged, dict(state["input"]))
+        original = input_model.model_validate(state["input"]).model_dump(mode="json")  # defaults included
+        child_input = bind(step, merged, original)
         output = _run_child(ctx, f"{index + 1}-{step.name}", step, child_input, composite=name)
         merged.update(output)
         return {"scratch": {"merged": merged}, "output": merged}
@@ -102,9 +104,10 @@ def fan_out(
         raise ValueError(f"{skill.name} has no input field {item_field!r}; its fields: "
                          f"{', '.join(skill.input_model.model_fields)}")
     input_model = input_model or _fan_out_input(name, skill, over, item_field)
+    results_type = list[skill.output_model]  # type: ignore[name-defined]
     output_model = output_model or create_model(
         _model_name(name, "Output"), __doc__=f"What {name} returns: one {skill.name} output per item.",
-        results=(list[skill.output_model], Field(description=f"The outputs of {skill.name}, in item order.")))
+        results=(results_type, Field(description=f"The outputs of {skill.name}, in item order.")))
 
     def items(ctx: SkillContext, inp: BaseModel) -> list[Any]:
         return list(getattr(inp, over))

@@ -36,7 +36,7 @@ from store.errors import NodeNotFound
 from store.models import ArtifactHandle, CanvasNode, EdgeType, NodeStatus, Provenance, new_id
 from store.mutations import CreateNode, Link
 from tools.base import Effect, ToolContext, ToolError, ToolFamily, ToolResult, ToolSpec
-from tools.generate.base import Lighting
+from tools.generate.base import GenerationError, Lighting
 from tools.generate.measure import colour_fraction, image_stats, probe_video, video_frame
 from tools.generate.offline_image import grade
 
@@ -52,10 +52,10 @@ COLOUR_PRESENT = 0.002
 """Share of pixels a character's colour must cover to count as present (a head is about 0.7 % of a frame)."""
 
 _WANTS: tuple[tuple[str, str, re.Pattern[str]], ...] = (
-    ("brightness", "dark", re.compile(r"\b(night|dark|dim|moonlit|midnight)\b", re.I)),
-    ("brightness", "bright", re.compile(r"\b(high[- ]key|bright|sunny|overexposed)\b", re.I)),
-    ("warmth", "warm", re.compile(r"\b(warm|golden|sunset)\b", re.I)),
-    ("warmth", "cold", re.compile(r"\b(cold|cool|icy|wintry)\b", re.I)),
+    ("brightness", "dark", re.compile(r"\b(night|dark|dim|moonlit|midnight)\b", re.IGNORECASE)),
+    ("brightness", "bright", re.compile(r"\b(high[- ]key|bright|sunny|overexposed)\b", re.IGNORECASE)),
+    ("warmth", "warm", re.compile(r"\b(warm|golden|sunset)\b", re.IGNORECASE)),
+    ("warmth", "cold", re.compile(r"\b(cold|cool|icy|wintry)\b", re.IGNORECASE)),
 )
 _LIGHTING_WANTS: dict[str, dict[str, str]] = {
     Lighting.NIGHT.value: {"brightness": "dark"},
@@ -91,7 +91,7 @@ def character_references(canvas: CanvasReader, node: CanvasNode) -> list[CanvasN
     except NodeNotFound:
         ids = [r.get("node_id") for r in node.inputs.get("references") or []
                if isinstance(r, dict) and r.get("role") == "character" and r.get("node_id")]
-        return canvas.get_nodes(ids) if ids else []
+        return canvas.get_nodes([str(i) for i in ids]) if ids else []
     return [n.node for n in canvas.neighbours(node.id, [EdgeType.REFERENCES])
             if (n.edge.properties.get("role") or n.node.inputs.get("role")) == "character"]
 
@@ -192,7 +192,7 @@ class OfflineEvaluator:
         path = self.artifacts.local_path(handle)
         try:
             info = probe_video(path)
-        except Exception as error:  # noqa: BLE001 - any decoder failure means the clip is unusable
+        except GenerationError as error:  # ffmpeg could not read it: the clip is unusable
             checks["decodes"] = {"score": 0.0, "error": str(error)}
             failures.append(f"the clip does not decode: {error}")
             return
@@ -203,8 +203,8 @@ class OfflineEvaluator:
         expected = node.inputs.get("duration_s")
         if isinstance(expected, (int, float)):
             tolerance = max(0.15, 1.5 / max(info.fps, 1.0))
-            error = abs(info.duration_s - float(expected))
-            score = _ramp(error, tolerance, tolerance, above=False)
+            drift = abs(info.duration_s - float(expected))
+            score = _ramp(drift, tolerance, tolerance, above=False)
             checks["duration"] = {"expected_s": float(expected), "measured_s": round(info.duration_s, 3),
                                   "tolerance_s": round(tolerance, 3), "score": score}
             if score < 0.5:
@@ -245,7 +245,7 @@ class MultimodalEvaluator:
             request=request or "(none: judge overall quality)", kind=node.kind, title=node.title,
             inputs=json.dumps({k: v for k, v in node.inputs.items() if k != "references"}, default=str)[:2000],
             characters=f"It should show the character(s): {'; '.join(characters)}." if characters else "")
-        content: list[dict[str, Any]] = [{"type": "text", "text": text}]
+        content: list[str | dict[Any, Any]] = [{"type": "text", "text": text}]
         picture = self._picture(node)
         if picture is not None:
             content.append({"type": "image", "base64": base64.b64encode(picture).decode(), "mime_type": "image/png"})
@@ -272,7 +272,7 @@ class MultimodalEvaluator:
 
 def parse_reply(text: str) -> _Reply:
     """The ``{score, passed, notes}`` object in a model's reply (bare or in a code fence)."""
-    match = re.search(r"\{.*\}", text, re.S)
+    match = re.search(r"\{.*\}", text, re.DOTALL)
     try:
         if match is None:
             raise ValueError("no JSON object in the reply")
@@ -316,8 +316,9 @@ def _evaluator(ctx: ToolContext) -> Any:
     return default_evaluator(ctx.settings, ctx.canvas, ctx.artifacts)
 
 
-def run_evaluate_node(ctx: ToolContext, args: EvaluateNodeArgs) -> ToolResult:
+def run_evaluate_node(ctx: ToolContext, raw: BaseModel) -> ToolResult:
     """Evaluate an existing node and propose an ``evaluation`` node that REFERENCES it."""
+    args = EvaluateNodeArgs.model_validate(raw.model_dump())
     if ctx.canvas is None:
         raise ToolError("evaluate_node needs the canvas, and none is attached to the tool context")
     node = ctx.canvas.get_node(args.node_id)

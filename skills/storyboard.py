@@ -45,10 +45,11 @@ PALETTES: tuple[tuple[str, str], ...] = (
 _NAMES = ("Mira", "Odo", "Kai", "Lena", "Tomas", "Ines", "Bo", "Yara")
 _SHAPES = ("round", "square", "triangle", "tall")
 # Capitalised words that start sentences rather than name anyone.
-_NOT_NAMES = frozenset(
-    "A An The In On At When After Before One Once Two His Her Their This That It As While During Every Some Our "
-    "My Your Late Early Far Deep High Long Under Over Inside Outside Somewhere".split()
-)
+_NOT_NAMES = frozenset({
+    "A", "An", "The", "In", "On", "At", "When", "After", "Before", "One", "Once", "Two", "His", "Her", "Their",
+    "This", "That", "It", "As", "While", "During", "Every", "Some", "Our", "My", "Your", "Late", "Early", "Far",
+    "Deep", "High", "Long", "Under", "Over", "Inside", "Outside", "Somewhere",
+})
 _SETTING_WORDS: dict[str, tuple[str, ...]] = {
     "sea": ("harbour", "harbor", "sea", "ocean", "beach", "lake", "shore", "river", "boat", "pier", "island"),
     "forest": ("forest", "woods", "tree", "trees", "jungle", "grove", "garden"),

@@ -80,6 +80,7 @@ class RequestBody(BaseModel):
     node_ids: list[str] = Field(default_factory=list, max_length=200, description="The selected nodes.")
     thread_id: str | None = Field(default=None, description="Continue this thread; a new one when absent.")
     approval_tools: list[str] = Field(default_factory=list, description="Tools that must wait for approval.")
+    ask_before_changes: bool = Field(default=False, description="Every canvas-changing tool waits for approval.")
 
 
 class ResumeBody(BaseModel):
@@ -242,9 +243,8 @@ def create_app(
              response_class=StreamingResponse)
     async def events(request: Request, since: int | None = Query(None, ge=0),
                      last_event_id: str | None = Header(None)) -> StreamingResponse:
-        start = since
-        if start is None and last_event_id and last_event_id.isdigit():
-            start = int(last_event_id)
+        # A reconnecting EventSource sends the last canvas version it saw; that beats the page's first `since`.
+        start = int(last_event_id) if last_event_id and last_event_id.isdigit() else since
         first: list[tuple[str, dict[str, Any]]] = []
         if start is not None:  # catch up on what happened since the page's last look
             missed = await asyncio.to_thread(lambda: store.commits(since_version=start))
@@ -258,7 +258,7 @@ def create_app(
               summary="Send a request or feedback about the selected nodes; an agent turn runs on it")
     def send_request(body: RequestBody) -> Job:
         return steering.request(body.text, list(dict.fromkeys(body.node_ids)), thread_id=body.thread_id,
-                                approval_tools=body.approval_tools)
+                                approval_tools=body.approval_tools, ask_before_changes=body.ask_before_changes)
 
     @api.get("/jobs", response_model=list[Job], summary="Turns started from this server, newest first")
     def jobs() -> list[Job]:

@@ -26,6 +26,7 @@ from nodes.grant import Budget, Grant
 from store.errors import NodeNotFound
 from store.models import CanvasNode, EdgeType, NodeStatus, new_id
 from store.mutations import CreateNode, Link
+from tools.base import Effect
 
 UI_THREAD = "ui"
 """The thread id of a person's direct canvas edits (moves)."""
@@ -110,7 +111,7 @@ class Steering:
 
     # -- agent turns ------------------------------------------------------------------------
     def request(self, text: str, node_ids: list[str], *, thread_id: str | None = None,
-                approval_tools: list[str] | None = None) -> Job:
+                approval_tools: list[str] | None = None, ask_before_changes: bool = False) -> Job:
         """Record the request as feedback on the selected nodes, then run a turn on it in the background."""
         self.runtime.project.store.get_nodes(node_ids)  # unknown ids: NodeNotFound before anything is written
         thread_id = thread_id or new_id()
@@ -122,9 +123,11 @@ class Steering:
             self._release(thread_id)
             raise
         grant = None
-        if approval_tools:
+        if approval_tools or ask_before_changes:
             grant = self.runtime.grant_for(text, selected=node_ids)
-            grant = grant.model_copy(update={"approval_tools": sorted({*grant.approval_tools, *approval_tools})})
+            effects = [*grant.approval_effects, *([Effect.MUTATES_CANVAS] if ask_before_changes else [])]
+            grant = grant.model_copy(update={"approval_tools": sorted({*grant.approval_tools, *(approval_tools or [])}),
+                                             "approval_effects": list(dict.fromkeys(effects))})
         self._start(job, lambda on_event: self.runtime.run(text, thread_id=thread_id, grant=grant,
                                                             selected=node_ids, on_event=on_event))
         return job

@@ -36,7 +36,7 @@ load = ["my_skills:illustrated_storyboard", "my_notes:sticky_note"]
 def doc_example(name: str) -> str:
     """The code of the ``<!-- example: name -->`` block of docs/skills.md."""
     pattern = rf"<!-- example: {name} -->\s*```python\n(.*?)```\s*<!-- /example -->"
-    match = re.search(pattern, DOC.read_text(), re.S)
+    match = re.search(pattern, DOC.read_text(), re.DOTALL)
     assert match, f"docs/skills.md has no example {name!r}"
     return match.group(1)
 

@@ -24,6 +24,8 @@ if TYPE_CHECKING:
 PREMISE = "Mira finds a lost kite at the harbour and flies it home"
 N_SHOTS = 4
 STORYBOARD_ACTION = new_id()
+IMAGES_ACTION = new_id()
+IMAGES_ARGS = {"seed": 3, "width": 384, "height": 224}
 
 
 @pytest.fixture(scope="module")
@@ -42,8 +44,11 @@ def board(agent: Agent) -> dict[str, Any]:
 
 @pytest.fixture(scope="module")
 def images(agent: Agent, board: dict[str, Any]) -> list[CanvasNode]:
-    out = agent.call("skill__reference_images", shot_ids=board["shot_ids"], seed=3, width=384, height=224)
-    return agent.store.get_nodes(out["image_ids"])
+    result = agent.submit("skill__reference_images", {"shot_ids": board["shot_ids"], **IMAGES_ARGS},
+                          action_id=IMAGES_ACTION)
+    assert result.verdict == "allow" and "error" not in result.observation, result
+    assert result.provider_calls == N_SHOTS  # every branch's generation is counted on the skill's call
+    return agent.store.get_nodes(result.observation["image_ids"])
 
 
 @pytest.fixture(scope="module")
@@ -108,6 +113,15 @@ def test_reference_images_draw_every_shot_with_the_same_character(agent: Agent, 
         png = agent.runtime.project.artifacts.read_bytes(image.outputs[0])
         for colour in colours:  # the character is measurably the same figure in every shot
             assert colour_fraction(png, colour, tolerance=0) > 0.002, (image.title, colour)
+
+
+def test_parallel_branches_have_deterministic_action_ids_so_a_resume_replays_them(
+        agent: Agent, board: dict[str, Any], images: list[CanvasNode]):
+    before = agent.store.count_nodes()
+    again = agent.submit("skill__reference_images", {"shot_ids": board["shot_ids"], **IMAGES_ARGS},
+                         action_id=IMAGES_ACTION)
+    assert again.observation["image_ids"] == [i.id for i in images]
+    assert again.provider_calls == 0 and agent.store.count_nodes() == before
 
 
 def test_video_clips_animate_each_image_with_its_shots_camera(agent: Agent, board: dict[str, Any],

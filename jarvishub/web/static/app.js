@@ -1,0 +1,761 @@
+// JarvisHub web canvas: draws the canvas from /api, follows /api/events, and sends a person's edits.
+// Plain JS, no build step, nothing fetched from outside this server.
+"use strict";
+
+(() => {
+  const $ = (selector) => document.querySelector(selector);
+  const viewport = $("#viewport");
+  const world = $("#world");
+  const nodesLayer = $("#nodes");
+  const groupsLayer = $("#groups");
+  const edgeLayer = $("#edge-paths");
+
+  const LOW_DETAIL_BELOW = 0.35; // zoom under which cards drop their media and text
+  const BATCH = 100; // node ids per /api/nodes request; more changed at once and the page reloads
+
+  const state = {
+    nodes: new Map(), // id -> node view (from the API)
+    edges: new Map(), // id -> edge
+    members: new Map(), // group node id -> member ids
+    cards: new Map(), // id -> card element
+    boxes: new Map(), // group node id -> box element
+    picked: new Set(), // what the person selected
+    hits: null, // ids the filter query returned, or null
+    view: { x: 40, y: 40, k: 1 },
+    card: { w: 180, h: 150 },
+    version: 0,
+    token: null,
+    person: "",
+    detailId: null,
+    jobs: new Map(),
+    timings: {},
+    live: false,
+  };
+  window.jarvishub = state; // for the tests and for poking around in devtools
+
+  // -- HTTP ------------------------------------------------------------------------------------
+  function authHeaders() {
+    return state.token ? { Authorization: `Bearer ${state.token}` } : {};
+  }
+
+  async function failure(response) {
+    let detail = response.statusText;
+    try {
+      const body = await response.json();
+      detail = typeof body.detail === "string" ? body.detail : JSON.stringify(body.detail);
+    } catch (_) { /* not JSON: keep the status text */ }
+    const error = new Error(`${response.status}: ${detail}`);
+    error.status = response.status;
+    return error;
+  }
+
+  async function getJSON(url) {
+    const response = await fetch(url, { headers: authHeaders() });
+    if (!response.ok) throw await failure(response);
+    return response.json();
+  }
+
+  async function send(method, url, body) {
+    const response = await fetch(url, {
+      method,
+      headers: { "Content-Type": "application/json", ...authHeaders() },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+    if (!response.ok) throw await failure(response);
+    return response.status === 204 ? null : response.json();
+  }
+
+  function readToken() {
+    const match = location.hash.match(/(?:^#|&)token=([^&]+)/);
+    if (match) {
+      sessionStorage.setItem("jarvishub-token", decodeURIComponent(match[1]));
+      // Keep the token out of the address bar, bookmarks and screenshots; the tab remembers it.
+      history.replaceState(null, "", location.pathname + location.search);
+    }
+    return sessionStorage.getItem("jarvishub-token");
+  }
+
+  // -- small DOM helpers ------------------------------------------------------------------------
+  function h(tag, props, ...children) {
+    const el = document.createElement(tag);
+    for (const [key, value] of Object.entries(props || {})) {
+      if (value == null) continue;
+      if (key === "class") el.className = value;
+      else if (key === "dataset") Object.assign(el.dataset, value);
+      else if (key in el) el[key] = value;
+      else el.setAttribute(key, value);
+    }
+    for (const child of children.flat()) {
+      if (child == null || child === false) continue;
+      el.append(child instanceof Node ? child : String(child));
+    }
+    return el;
+  }
+
+  function attr(value) {
+    return String(value).replace(/&/g, "&amp;").replace(/"/g, "&quot;").replace(/</g, "&lt;");
+  }
+
+  let toastTimer = 0;
+  function toast(message) {
+    const el = $("#toast");
+    el.textContent = message;
+    el.hidden = false;
+    clearTimeout(toastTimer);
+    toastTimer = setTimeout(() => { el.hidden = true; }, 5000);
+  }
+
+  const nextPaint = () => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve)));
+
+  // -- the model ----------------------------------------------------------------------------------
+  function indexGroups() {
+    state.members = new Map();
+    for (const node of state.nodes.values()) {
+      if (node.group_id && state.nodes.has(node.group_id)) {
+        if (!state.members.has(node.group_id)) state.members.set(node.group_id, []);
+        state.members.get(node.group_id).push(node.id);
+      }
+    }
+  }
+
+  // A group with members is drawn as a box around them, not as a card.
+  const isBox = (node) => node.kind === "group" && state.members.has(node.id);
+
+  function forget(id) {
+    state.nodes.delete(id);
+    state.cards.get(id)?.remove();
+    state.cards.delete(id);
+    state.picked.delete(id);
+    for (const [edgeId, edge] of state.edges) {
+      if (edge.source === id || edge.target === id) state.edges.delete(edgeId);
+    }
+  }
+
+  // -- cards --------------------------------------------------------------------------------------
+  function mediaElement(media, title, large) {
+    const src = `/artifacts/${media.sha256}`;
+    if (media.media === "image") {
+      return h("img", { src, alt: title || "image", decoding: "async", draggable: false, loading: large ? "lazy" : null });
+    }
+    if (media.media === "video") {
+      // preload=metadata: the first frame stands as the poster without loading the clip.
+      return h("video", { src, preload: "metadata", controls: true, muted: true, playsInline: true });
+    }
+    return h("audio", { src, preload: "metadata", controls: true });
+  }
+
+  function cardBody(node) {
+    if (node.media) return h("div", { class: "body" });
+    if (node.text) return h("div", { class: "body" }, h("div", { class: "text" }, node.text));
+    return h("div", { class: "body muted" }, node.kind === "group" ? "empty group" : "—");
+  }
+
+  function fillCard(el, node, previous) {
+    el.className = `node k-${node.kind} s-${node.status}`;
+    el.dataset.id = node.id;
+    el.dataset.node = "";
+    el.dataset.kind = node.kind;
+    el.dataset.status = node.status;
+    const head = h("div", { class: "head" }, h("span", { class: "kind" }, node.kind),
+      h("span", { class: "title", title: node.title }, node.title || node.kind));
+    const foot = h("div", { class: "foot" }, h("span", { class: `badge s-${node.status}` }, node.status),
+      node.pinned ? h("span", { class: "pin", title: "placed by a person; the layout keeps it" }, "pinned") : null,
+      h("span", { class: "ver" }, `v${node.version}`));
+    const sameBody = previous && el.children.length === 3 &&
+      (previous.media?.sha256 || null) === (node.media?.sha256 || null) && previous.text === node.text;
+    const body = sameBody ? el.children[1] : cardBody(node);
+    if (!sameBody) delete el.dataset.mediaOn;
+    el.replaceChildren(head, body, foot);
+    if (state.picked.has(node.id)) el.classList.add("picked");
+    if (state.hits?.has(node.id)) el.classList.add("hit");
+  }
+
+  function placeCard(el, node) {
+    el.style.transform = `translate(${node.x}px, ${node.y}px)`;
+  }
+
+  function buildCard(node) {
+    const el = document.createElement("div");
+    fillCard(el, node, null);
+    placeCard(el, node);
+    return el;
+  }
+
+  function renderCards() {
+    const fragment = document.createDocumentFragment();
+    state.cards.clear();
+    for (const node of state.nodes.values()) {
+      if (isBox(node)) continue;
+      const el = buildCard(node);
+      state.cards.set(node.id, el);
+      fragment.appendChild(el);
+    }
+    nodesLayer.replaceChildren(fragment);
+  }
+
+  function upsertCard(node, previous) {
+    let el = state.cards.get(node.id);
+    if (isBox(node)) {
+      el?.remove();
+      state.cards.delete(node.id);
+      return;
+    }
+    if (!el) {
+      el = buildCard(node);
+      state.cards.set(node.id, el);
+      nodesLayer.appendChild(el);
+      el.classList.add("fresh");
+      setTimeout(() => el.classList.remove("fresh"), 1700);
+      return;
+    }
+    fillCard(el, node, previous);
+    placeCard(el, node);
+  }
+
+  // Membership changes without touching the group node: a group that gained members loses its card, and back.
+  function syncGroupCards() {
+    for (const node of state.nodes.values()) {
+      if (node.kind === "group" && isBox(node) === state.cards.has(node.id)) upsertCard(node, null);
+    }
+  }
+
+  // Media are attached only to cards in view and only when zoomed in enough: 2,000 nodes load nothing at first.
+  function refreshMedia() {
+    const low = state.view.k < LOW_DETAIL_BELOW;
+    world.classList.toggle("lod-low", low);
+    if (low) return;
+    const { x0, y0, x1, y1 } = visibleWorld(300);
+    const { w, h: ch } = state.card;
+    for (const [id, el] of state.cards) {
+      const node = state.nodes.get(id);
+      if (!node?.media || el.dataset.mediaOn === node.media.sha256) continue;
+      if (node.x + w < x0 || node.x > x1 || node.y + ch < y0 || node.y > y1) continue;
+      el.children[1].replaceChildren(mediaElement(node.media, node.title, false));
+      el.dataset.mediaOn = node.media.sha256;
+    }
+  }
+
+  let mediaTimer = 0;
+  function scheduleMedia() {
+    clearTimeout(mediaTimer);
+    mediaTimer = setTimeout(refreshMedia, 60);
+  }
+
+  // -- edges and groups -----------------------------------------------------------------------------
+  const round = (v) => Math.round(v * 10) / 10;
+
+  function edgePath(a, b) {
+    const { w, h: ch } = state.card;
+    const ax = a.x + w / 2, ay = a.y + ch / 2, bx = b.x + w / 2, by = b.y + ch / 2;
+    const dx = bx - ax, dy = by - ay;
+    let sx, sy, tx, ty, c1x, c1y, c2x, c2y;
+    if (Math.abs(dx) * ch >= Math.abs(dy) * w) { // mostly sideways: leave and enter through the sides
+      const dir = Math.sign(dx) || 1;
+      sx = ax + dir * w / 2; sy = ay; tx = bx - dir * w / 2; ty = by;
+      const bend = Math.max(30, Math.abs(tx - sx) / 2);
+      c1x = sx + dir * bend; c1y = sy; c2x = tx - dir * bend; c2y = ty;
+    } else {
+      const dir = Math.sign(dy) || 1;
+      sx = ax; sy = ay + dir * ch / 2; tx = bx; ty = by - dir * ch / 2;
+      const bend = Math.max(30, Math.abs(ty - sy) / 2);
+      c1x = sx; c1y = sy + dir * bend; c2x = tx; c2y = ty - dir * bend;
+    }
+    return `M${round(sx)},${round(sy)} C${round(c1x)},${round(c1y)} ${round(c2x)},${round(c2y)} ${round(tx)},${round(ty)}`;
+  }
+
+  function drawEdges() {
+    const parts = [];
+    for (const edge of state.edges.values()) {
+      const a = state.nodes.get(edge.source), b = state.nodes.get(edge.target);
+      if (!a || !b || isBox(a) || isBox(b)) continue;
+      parts.push(`<path class="edge e-${attr(edge.type)}" data-s="${attr(edge.source)}" data-t="${attr(edge.target)}" ` +
+        `d="${edgePath(a, b)}"><title>${attr(edge.type)}</title></path>`);
+    }
+    edgeLayer.innerHTML = parts.join("");
+  }
+
+  function redrawEdgesOf(id) {
+    for (const path of edgeLayer.querySelectorAll(`[data-s="${CSS.escape(id)}"], [data-t="${CSS.escape(id)}"]`)) {
+      const a = state.nodes.get(path.dataset.s), b = state.nodes.get(path.dataset.t);
+      if (a && b) path.setAttribute("d", edgePath(a, b));
+    }
+  }
+
+  function placeBox(box, memberIds) {
+    const { w, h: ch } = state.card;
+    let x0 = Infinity, y0 = Infinity, x1 = -Infinity, y1 = -Infinity;
+    for (const id of memberIds) {
+      const n = state.nodes.get(id);
+      x0 = Math.min(x0, n.x); y0 = Math.min(y0, n.y); x1 = Math.max(x1, n.x + w); y1 = Math.max(y1, n.y + ch);
+    }
+    box.style.transform = `translate(${x0 - 14}px, ${y0 - 30}px)`;
+    box.style.width = `${x1 - x0 + 28}px`;
+    box.style.height = `${y1 - y0 + 44}px`;
+  }
+
+  function drawGroups() {
+    const fragment = document.createDocumentFragment();
+    state.boxes.clear();
+    for (const [groupId, memberIds] of state.members) {
+      const group = state.nodes.get(groupId);
+      const box = h("div", { class: `group s-${group.status}`, dataset: { id: groupId, node: "", kind: "group" } },
+        h("div", { class: "group-label", title: group.title }, `${group.title || "group"} (${memberIds.length})`));
+      placeBox(box, memberIds);
+      state.boxes.set(groupId, box);
+      fragment.appendChild(box);
+    }
+    groupsLayer.replaceChildren(fragment);
+  }
+
+  // -- view: pan, zoom, fit ----------------------------------------------------------------------------
+  function applyView() {
+    const { x, y, k } = state.view;
+    world.style.transform = `translate(${x}px, ${y}px) scale(${k})`;
+    scheduleMedia();
+  }
+
+  function visibleWorld(margin) {
+    const { x, y, k } = state.view;
+    return {
+      x0: (-x - margin) / k, y0: (-y - margin) / k,
+      x1: (viewport.clientWidth - x + margin) / k, y1: (viewport.clientHeight - y + margin) / k,
+    };
+  }
+
+  function fit() {
+    if (!state.nodes.size) return;
+    let x0 = Infinity, y0 = Infinity, x1 = -Infinity, y1 = -Infinity;
+    for (const n of state.nodes.values()) {
+      if (isBox(n)) continue;
+      x0 = Math.min(x0, n.x); y0 = Math.min(y0, n.y);
+      x1 = Math.max(x1, n.x + state.card.w); y1 = Math.max(y1, n.y + state.card.h);
+    }
+    const pad = 40, vw = viewport.clientWidth, vh = viewport.clientHeight;
+    const k = Math.max(0.02, Math.min(1.25, (vw - 2 * pad) / (x1 - x0), (vh - 2 * pad) / (y1 - y0)));
+    state.view = { k, x: (vw - (x1 - x0) * k) / 2 - x0 * k, y: (vh - (y1 - y0) * k) / 2 - y0 * k };
+    applyView();
+  }
+
+  function centreOn(id) {
+    const n = state.nodes.get(id);
+    if (!n) return;
+    const k = Math.max(state.view.k, 0.6);
+    state.view = { k, x: viewport.clientWidth / 2 - (n.x + state.card.w / 2) * k, y: viewport.clientHeight / 2 - (n.y + state.card.h / 2) * k };
+    applyView();
+  }
+
+  viewport.addEventListener("wheel", (event) => {
+    event.preventDefault();
+    const { x, y, k } = state.view;
+    const next = Math.max(0.02, Math.min(4, k * Math.exp(-event.deltaY * 0.0015)));
+    const rect = viewport.getBoundingClientRect();
+    const px = event.clientX - rect.left, py = event.clientY - rect.top;
+    state.view = { k: next, x: px - (px - x) * (next / k), y: py - (py - y) * (next / k) };
+    applyView();
+  }, { passive: false });
+
+  let drag = null;
+  viewport.addEventListener("pointerdown", (event) => {
+    if (event.button !== 0 || event.target.closest("video, audio, #legend")) return;
+    const card = event.target.closest(".node");
+    const label = event.target.closest(".group-label");
+    const id = card?.dataset.id || label?.parentElement.dataset.id || null;
+    const node = card ? state.nodes.get(id) : null;
+    drag = {
+      what: card ? "node" : label ? "group" : "pan", id, x: event.clientX, y: event.clientY, moved: false,
+      view: { ...state.view }, from: node ? { x: node.x, y: node.y } : null,
+      add: event.shiftKey || event.metaKey || event.ctrlKey,
+    };
+    viewport.setPointerCapture(event.pointerId);
+  });
+
+  viewport.addEventListener("pointermove", (event) => {
+    if (!drag) return;
+    const dx = event.clientX - drag.x, dy = event.clientY - drag.y;
+    if (!drag.moved && Math.hypot(dx, dy) < 4) return;
+    drag.moved = true;
+    if (drag.what === "node" && state.token) {
+      const node = state.nodes.get(drag.id);
+      if (!node) return;
+      node.x = drag.from.x + dx / state.view.k;
+      node.y = drag.from.y + dy / state.view.k;
+      const el = state.cards.get(drag.id);
+      el.classList.add("dragging");
+      placeCard(el, node);
+      redrawEdgesOf(node.id);
+      if (node.group_id && state.boxes.has(node.group_id)) placeBox(state.boxes.get(node.group_id), state.members.get(node.group_id));
+    } else {
+      viewport.classList.add("panning");
+      state.view = { ...drag.view, x: drag.view.x + dx, y: drag.view.y + dy };
+      applyView();
+    }
+  });
+
+  function endDrag(event) {
+    if (!drag) return;
+    const done = drag;
+    drag = null;
+    viewport.classList.remove("panning");
+    if (event.type === "pointercancel") return;
+    if (done.what === "node" && done.moved && state.token) {
+      state.cards.get(done.id)?.classList.remove("dragging");
+      commitMove(done.id, done.from);
+    } else if (!done.moved && done.id) {
+      pick(done.id, done.add);
+    } else if (done.what === "node" && done.moved && !state.token) {
+      toast("Read-only: open the address `jarvishub ui` printed (it carries the token) to move nodes.");
+    }
+  }
+  viewport.addEventListener("pointerup", endDrag);
+  viewport.addEventListener("pointercancel", endDrag);
+
+  async function commitMove(id, from) {
+    const node = state.nodes.get(id);
+    try {
+      const moved = await send("POST", `/api/nodes/${encodeURIComponent(id)}/move`, { x: round(node.x), y: round(node.y) });
+      applyBatch({ nodes: [moved], removed: [], edges: null });
+    } catch (error) {
+      node.x = from.x; node.y = from.y;
+      upsertCard(node, node);
+      redrawEdgesOf(id);
+      toast(`The move was refused: ${error.message}`);
+    }
+  }
+
+  document.addEventListener("keydown", (event) => {
+    if (event.target.closest("input, textarea")) return;
+    if (event.key === "f" || event.key === "F") fit();
+    if (event.key === "Escape") clearPicks();
+  });
+  $("#fit").addEventListener("click", fit);
+
+  // -- selection and the detail panel -----------------------------------------------------------------------
+  function markPicked() {
+    for (const el of document.querySelectorAll(".picked")) el.classList.remove("picked");
+    for (const id of state.picked) (state.cards.get(id) || state.boxes.get(id))?.classList.add("picked");
+    const box = $("#selection");
+    if (!state.picked.size) {
+      box.textContent = "Click a node to select it; Shift-click to add more.";
+      return;
+    }
+    box.replaceChildren(`${state.picked.size} selected: `, ...[...state.picked].map((id) => {
+      const n = state.nodes.get(id);
+      return h("span", { class: "chip", title: id }, n ? (n.title || n.kind) : id);
+    }));
+  }
+
+  function pick(id, add) {
+    if (!add) state.picked.clear();
+    if (add && state.picked.has(id)) state.picked.delete(id);
+    else state.picked.add(id);
+    markPicked();
+    showDetail(id);
+  }
+
+  function clearPicks() {
+    state.picked.clear();
+    markPicked();
+  }
+  $("#clear-selection").addEventListener("click", clearPicks);
+
+  function nodeLink(node, prefix) {
+    return h("li", { dataset: { id: node.id }, title: node.id }, `${prefix}${node.kind} · ${node.title || node.id}`);
+  }
+
+  function lineageList(label, cls, items) {
+    return [h("h3", null, `${label} (${items.length})`),
+      h("ul", { class: `lineage ${cls}` }, items.length ? items.map((item) => nodeLink(item.node, `${item.depth} · `)) : h("li", { class: "muted" }, "none"))];
+  }
+
+  function renderDetail(detail, history, lineage) {
+    const { node, view, edges } = detail;
+    const kv = h("div", { class: "kv" },
+      h("span", null, "id"), h("span", { class: "mono" }, node.id),
+      h("span", null, "kind"), h("span", null, node.kind),
+      h("span", null, "status"), h("span", null, h("span", { class: `badge s-${node.status}` }, node.status)),
+      h("span", null, "version"), h("span", null, `v${node.version} (canvas v${node.canvas_version})`),
+      h("span", null, "position"), h("span", null, `${Math.round(view.x)}, ${Math.round(view.y)}${view.pinned ? " · pinned" : ""}`),
+      h("span", null, "group"), h("span", { class: "mono" }, node.group_id || "—"),
+      h("span", null, "made by"), h("span", null, view.actor),
+      h("span", null, "updated"), h("span", null, node.updated_at));
+    const outputs = node.outputs.map((o) => h("li", null, h("a", { href: `/artifacts/${o.sha256}`, target: "_blank", rel: "noopener" },
+      `${o.name || o.mime}`), ` · ${o.mime} · ${o.size.toLocaleString()} bytes`));
+    const versions = [...history.versions].reverse().map((v) => h("li", null,
+      v.media && v.media.media === "image" ? h("img", { src: `/artifacts/${v.media.sha256}`, alt: `v${v.version}`, loading: "lazy" }) : null,
+      `v${v.version} · ${v.status} · canvas v${v.canvas_version} `,
+      v.media ? h("a", { href: `/artifacts/${v.media.sha256}`, target: "_blank", rel: "noopener" }, "artifact") : null));
+    const edgeItems = edges.map((e) => {
+      const out = e.source === node.id;
+      const other = state.nodes.get(out ? e.target : e.source);
+      const label = `${out ? "→" : "←"} ${e.type} · ${other ? (other.title || other.kind) : (out ? e.target : e.source)}`;
+      return h("li", { dataset: { id: out ? e.target : e.source } }, label);
+    });
+    return h("div", null,
+      h("h3", null, node.title || node.kind), kv,
+      view.media ? h("div", { class: "preview" }, mediaElement(view.media, node.title, true)) : null,
+      h("h3", null, "Inputs"), h("pre", null, JSON.stringify(node.inputs, null, 2)),
+      h("h3", null, `Outputs (${node.outputs.length})`), h("ul", null, outputs),
+      h("details", null, h("summary", null, "Metadata"), h("pre", null, JSON.stringify(node.metadata, null, 2))),
+      h("h3", null, `Versions (${history.versions.length})`), h("ul", { class: "versions" }, versions),
+      ...(history.older.length || history.newer.length ? [
+        ...lineageList("Version of (older)", "older", history.older),
+        ...lineageList("Newer versions", "newer", history.newer)] : []),
+      ...lineageList("Ancestors", "ancestors", lineage.ancestors),
+      ...lineageList("Descendants", "descendants", lineage.descendants),
+      h("h3", null, `Edges (${edges.length})`), h("ul", { class: "edges" }, edgeItems));
+  }
+
+  async function showDetail(id) {
+    state.detailId = id;
+    const body = $("#detail-body");
+    const base = `/api/nodes/${encodeURIComponent(id)}`;
+    try {
+      const [detail, history, lineage] = await Promise.all([getJSON(base), getJSON(`${base}/history`), getJSON(`${base}/lineage`)]);
+      if (state.detailId !== id) return;
+      body.replaceChildren(renderDetail(detail, history, lineage));
+      body.dataset.id = id;
+    } catch (error) {
+      if (state.detailId === id) body.replaceChildren(h("div", { class: "error" }, error.message));
+    }
+  }
+
+  $("#detail-body").addEventListener("click", (event) => {
+    const item = event.target.closest("li[data-id]");
+    if (!item || !state.nodes.has(item.dataset.id)) return;
+    pick(item.dataset.id, false);
+    centreOn(item.dataset.id);
+  });
+
+  // -- the filter: read-only Cypher, highlighted ------------------------------------------------------------
+  function applyHits() {
+    world.classList.toggle("filtering", !!state.hits);
+    for (const el of document.querySelectorAll(".hit")) el.classList.remove("hit");
+    for (const id of state.hits || []) (state.cards.get(id) || state.boxes.get(id))?.classList.add("hit");
+  }
+
+  async function runQuery() {
+    const errorBox = $("#query-error");
+    errorBox.hidden = true;
+    $("#query-result").textContent = "running…";
+    try {
+      const answer = await send("POST", "/api/query", { cypher: $("#query-text").value });
+      state.hits = new Set(answer.node_ids.filter((id) => state.nodes.has(id)));
+      applyHits();
+      $("#query-result").textContent = `${answer.rows.length} row(s)${answer.truncated ? " (truncated)" : ""}, ` +
+        `${state.hits.size} node(s) highlighted, ${Math.round(answer.elapsed_ms)} ms`;
+    } catch (error) {
+      state.hits = null;
+      applyHits();
+      $("#query-result").textContent = "";
+      errorBox.textContent = error.message;
+      errorBox.hidden = false;
+    }
+  }
+  $("#run-query").addEventListener("click", runQuery);
+  $("#clear-query").addEventListener("click", () => {
+    state.hits = null;
+    applyHits();
+    $("#query-result").textContent = "";
+    $("#query-error").hidden = true;
+  });
+
+  // -- steering: requests, jobs, approvals -------------------------------------------------------------------
+  function renderJobs() {
+    const jobs = [...state.jobs.values()].sort((a, b) => b.started_at - a.started_at).slice(0, 8);
+    $("#jobs").replaceChildren(...jobs.map((job) => {
+      const waiting = job.status === "interrupted" && job.interrupt;
+      return h("div", { class: `job ${job.status}`, dataset: { job: job.id, thread: job.thread_id, status: job.status } },
+        h("div", null, h("span", { class: "status" }, job.status), ` · ${job.kind} · `, h("span", { class: "mono" }, job.thread_id)),
+        job.text ? h("div", null, `“${job.text}”`) : null,
+        job.progress?.length && !["done", "failed"].includes(job.status) ? h("div", { class: "progress muted" }, job.progress[job.progress.length - 1]) : null,
+        job.reply ? h("div", { class: "reply" }, job.reply) : null,
+        job.error ? h("div", { class: "error" }, job.error) : null,
+        waiting ? h("div", null, h("div", null, job.interrupt.reason || job.interrupt.question || job.interrupt.type),
+          job.interrupt.action?.tool ? h("div", { class: "mono" }, `${job.interrupt.action.tool} ${JSON.stringify(job.interrupt.action.args || {})}`) : null,
+          h("div", { class: "row" },
+            h("button", { type: "button", dataset: { decision: "approve", thread: job.thread_id } }, "Approve"),
+            h("button", { type: "button", class: "quiet", dataset: { decision: "reject", thread: job.thread_id } }, "Reject"))) : null);
+    }));
+  }
+
+  function upsertJob(job) {
+    state.jobs.set(job.id, job);
+    renderJobs();
+  }
+
+  async function sendRequest() {
+    const text = $("#request-text").value.trim();
+    if (!text) return;
+    const button = $("#send-request");
+    button.disabled = true;
+    try {
+      const job = await send("POST", "/api/requests", {
+        text, node_ids: [...state.picked], ask_before_changes: $("#ask-approval").checked,
+      });
+      upsertJob(job);
+      $("#request-text").value = "";
+    } catch (error) {
+      toast(`The request was not sent: ${error.message}`);
+    } finally {
+      button.disabled = !state.token;
+    }
+  }
+  $("#send-request").addEventListener("click", sendRequest);
+
+  $("#jobs").addEventListener("click", async (event) => {
+    const button = event.target.closest("button[data-decision]");
+    if (!button) return;
+    button.disabled = true;
+    try {
+      upsertJob(await send("POST", `/api/threads/${encodeURIComponent(button.dataset.thread)}/resume`, { decision: button.dataset.decision }));
+      for (const job of state.jobs.values()) {
+        if (job.thread_id === button.dataset.thread && job.status === "interrupted") state.jobs.set(job.id, { ...job, status: "done", interrupt: null });
+      }
+      renderJobs();
+    } catch (error) {
+      toast(`Could not answer: ${error.message}`);
+      button.disabled = false;
+    }
+  });
+
+  $("#thread-form").addEventListener("submit", async (event) => {
+    event.preventDefault();
+    const threadId = $("#thread-id").value.trim();
+    if (!threadId) return;
+    try {
+      const answer = await getJSON(`/api/threads/${encodeURIComponent(threadId)}/pending`);
+      if (!answer.pending) { toast(`Thread ${threadId} is not waiting for anything.`); return; }
+      upsertJob({ id: `thread:${threadId}`, kind: "thread", thread_id: threadId, status: "interrupted", interrupt: answer.pending,
+        text: "", progress: [], started_at: Date.now() / 1000 });
+    } catch (error) {
+      toast(error.message);
+    }
+  });
+
+  // -- loading and live updates ---------------------------------------------------------------------------------
+  function updateCounters() {
+    $("#node-count").textContent = `${state.nodes.size} node${state.nodes.size === 1 ? "" : "s"}`;
+    $("#canvas-version").textContent = String(state.version);
+  }
+
+  function redrawAround() {
+    indexGroups();
+    drawGroups();
+    drawEdges();
+    updateCounters();
+    markPicked();
+    applyHits();
+    scheduleMedia();
+  }
+
+  async function loadCanvas() {
+    const started = performance.now();
+    const nodes = [], edges = [];
+    let offset = 0, page = null;
+    do {
+      page = await getJSON(`/api/canvas?offset=${offset}&limit=2000`);
+      nodes.push(...page.nodes);
+      edges.push(...page.edges);
+      offset = page.next_offset;
+    } while (offset != null);
+    const fetched = performance.now();
+    state.card = page.card;
+    state.version = page.canvas_version;
+    state.nodes = new Map(nodes.map((n) => [n.id, n]));
+    state.edges = new Map(edges.map((e) => [e.id, e]));
+    indexGroups();
+    renderCards();
+    redrawAround();
+    return { started, fetched, count: nodes.length };
+  }
+
+  // A change event names the nodes that changed; fetch those (or everything, after a big change).
+  let changes = Promise.resolve();
+  function onCanvasEvent(event) {
+    changes = changes.then(() => applyChange(event)).catch((error) => toast(`Live update failed: ${error.message}`));
+  }
+
+  async function applyChange(event) {
+    const ids = event.node_ids || [];
+    if (event.resync || ids.length > 4 * BATCH) {
+      await loadCanvas();
+    } else {
+      for (let i = 0; i < ids.length; i += BATCH) {
+        const chunk = ids.slice(i, i + BATCH);
+        applyBatch(await getJSON(`/api/nodes?ids=${chunk.map(encodeURIComponent).join(",")}`));
+      }
+    }
+    if (event.canvas_version) state.version = Math.max(state.version, event.canvas_version);
+    updateCounters();
+    if (state.detailId && ids.includes(state.detailId)) showDetail(state.detailId);
+  }
+
+  function applyBatch(batch) {
+    for (const id of batch.removed) forget(id);
+    const previous = new Map();
+    for (const node of batch.nodes) {
+      previous.set(node.id, state.nodes.get(node.id) || null);
+      state.nodes.set(node.id, node);
+    }
+    if (batch.edges) { // null: only positions changed
+      const touched = new Set(batch.nodes.map((n) => n.id));
+      for (const [edgeId, edge] of state.edges) {
+        if (touched.has(edge.source) || touched.has(edge.target)) state.edges.delete(edgeId);
+      }
+      for (const edge of batch.edges) state.edges.set(edge.id, edge);
+    }
+    indexGroups();
+    for (const node of batch.nodes) upsertCard(node, previous.get(node.id));
+    syncGroupCards();
+    redrawAround();
+    if (batch.canvas_version) state.version = Math.max(state.version, batch.canvas_version);
+  }
+
+  function setLive(on) {
+    state.live = on;
+    const badge = $("#live");
+    badge.textContent = on ? "live" : "offline";
+    badge.className = `live ${on ? "on" : "off"}`;
+  }
+
+  function connectLive() {
+    const source = new EventSource(`/api/events?since=${state.version}`);
+    source.addEventListener("hello", () => setLive(true));
+    source.addEventListener("open", () => setLive(true));
+    source.addEventListener("error", () => setLive(false));
+    source.addEventListener("canvas", (message) => onCanvasEvent(JSON.parse(message.data)));
+    source.addEventListener("job", (message) => upsertJob(JSON.parse(message.data)));
+  }
+
+  async function main() {
+    state.token = readToken();
+    $("#send-request").disabled = !state.token;
+    if (state.token) {
+      // Same-site cookie for what cannot send a header (images, video, the event stream) on a protected server.
+      await send("POST", "/api/session").catch(() => toast("The token was refused: writes will fail."));
+    }
+    try {
+      const info = await getJSON("/api/info");
+      state.person = info.person;
+      $("#project").textContent = info.project;
+      $("#auth").textContent = state.token ? `writing as person:${info.person}` : "read-only (no token in the address)";
+    } catch (error) {
+      toast(`Cannot read the canvas: ${error.message}`);
+      return;
+    }
+    const { started, fetched, count } = await loadCanvas();
+    fit();
+    await nextPaint();
+    const painted = performance.now();
+    state.timings = { nodes: count, fetchMs: fetched - started, renderMs: painted - fetched, totalMs: painted - started };
+    $("#render-time").textContent = `${count} drawn in ${Math.round(painted - fetched)} ms`;
+    document.body.dataset.ready = "1";
+    connectLive();
+    try {
+      for (const job of await getJSON("/api/jobs")) state.jobs.set(job.id, job);
+      renderJobs();
+    } catch (_) { /* jobs are a convenience; the canvas works without them */ }
+  }
+
+  main();
+})();

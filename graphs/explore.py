@@ -292,11 +292,13 @@ class BranchState(TypedDict, total=False):
     explored_id: str
     explored_title: str
     base_args: dict[str, Any]
+    base_measures: dict[str, float]
     instruction: str
     grant_id: str
     started: float
     group_id: str
     candidate_id: str
+    measures: dict[str, float]
     error: str
     failed_at: str
     results: Annotated[list[dict[str, Any]], operator.add]
@@ -321,14 +323,18 @@ def _plan(state: ExploreState, config: RunnableConfig) -> dict[str, Any]:
     fail = set(inp.fail_branches)
     for variation in variations:
         variation["fail"] = variation["index"] in fail
+    handle = next((h for h in explored.outputs if h.mime.startswith("image/")), None)
+    base_measures = pixel_measures(ctx.artifacts.read_bytes(handle)) if handle else {}
     return {"scratch": {"explored_id": explored.id, "explored_title": explored.title, "base_args": base,
-                        "axis": axis, "criterion": list(criterion), "variations": variations}}
+                        "base_measures": base_measures, "axis": axis, "criterion": list(criterion),
+                        "variations": variations}}
 
 
 def _fan_out(state: ExploreState) -> list[Send]:
     scratch = state["scratch"]
     return [Send("subagent", {"branch": variation, "explored_id": scratch["explored_id"],
                               "explored_title": scratch["explored_title"], "base_args": scratch["base_args"],
+                              "base_measures": scratch["base_measures"],
                               "instruction": state["input"].get("instruction", "")})
             for variation in scratch["variations"]]
 
@@ -342,8 +348,6 @@ def _critique(state: ExploreState, config: RunnableConfig) -> dict[str, Any]:
     done = [b for b in branches if b.status == "completed" and b.candidate_id]
     critic, criterion = "measure", f"{'highest' if direction == 'max' else 'lowest'} {measure.replace('_', ' ')}"
     if done:
-        for branch, measures in zip(done, _measure(ctx, scratch["explored_id"], done), strict=True):
-            branch.measures = measures
         own = [b.measures.get(measure, b.measures.get("contrast", 0.0)) for b in done]
         evaluated = _evaluate(ctx, scratch["explored_id"], [b.candidate_id for b in done], instruction)
         if evaluated is not None:  # the evaluator's scores saturate, so the measurement breaks its ties
@@ -408,11 +412,14 @@ def _generate(state: BranchState, ctx: SkillContext) -> dict[str, Any]:
     title = f"{state['explored_title'] or 'image'} · {branch['label']}"
     made = ctx.call("generate_image", **{**state["base_args"], **branch["changes"],
                                          "version_of": state["explored_id"], "title": title})
-    return {"candidate_id": made["node_id"]}
+    # Measured here, in parallel with the siblings, so the critique only compares numbers.
+    measures = pixel_measures(ctx.artifacts.read_bytes(made["sha256"]), state.get("base_measures"),
+                              branch["changes"].get("lighting"))
+    return {"candidate_id": made["node_id"], "measures": measures}
 
 
 def _group(state: BranchState, ctx: SkillContext) -> dict[str, Any]:
-    made = {"group_id": None}
+    made = ctx.call("group_nodes", node_ids=[state["candidate_id"]], title=_group_title(state["branch"]))
     return {"group_id": made["group_id"], "results": [_result({**state, "group_id": made["group_id"]}, "completed")]}
 
 
@@ -459,6 +466,7 @@ def _result(state: BranchState, status: str, *, error: str | None = None) -> dic
     return BranchResult(
         index=branch["index"], label=branch["label"], changes=branch["changes"], status=status,  # type: ignore[arg-type]
         group_id=state.get("group_id"), candidate_id=state.get("candidate_id"), error=error,
+        measures=state.get("measures") or {},
         failed_at=state.get("failed_at") if error else None,
         elapsed_s=round(time.perf_counter() - state.get("started", time.perf_counter()), 4),
     ).model_dump(mode="json")
@@ -509,30 +517,23 @@ def _score_of(observation: dict[str, Any]) -> float | None:
     return None
 
 
-def _measure(ctx: SkillContext, explored_id: str, branches: list[BranchResult]) -> list[dict[str, float]]:
-    """Brightness, warmth, contrast and (for lighting) the shift toward each branch's mood, from the pixels."""
-    nodes = {n.id: n for n in ctx.canvas.get_nodes([explored_id, *[b.candidate_id for b in branches]])}  # type: ignore[misc]
-    base = _pixel_measures(ctx, nodes[explored_id])
-    measured = []
-    for branch in branches:
-        m = _pixel_measures(ctx, nodes[branch.candidate_id])  # type: ignore[index]
-        mood = branch.changes.get("lighting")
-        if mood and base:
-            d_warm, d_bright = m["warmth"] - base["warmth"], m["brightness"] - base["brightness"]
-            m["mood_match"] = round({"warm": d_warm, "cold": -d_warm, "night": -d_bright, "high-key": d_bright}.get(
-                mood, -(abs(d_warm) + abs(d_bright))), 3)
-        measured.append(m)
-    return measured
+def pixel_measures(png_bytes: bytes, base: dict[str, float] | None = None, mood: str | None = None
+                   ) -> dict[str, float]:
+    """Brightness and warmth (:func:`~tools.generate.measure.image_stats`) and luma contrast of an image.
 
-
-def _pixel_measures(ctx: SkillContext, node: CanvasNode) -> dict[str, float]:
-    handle = next((h for h in node.outputs if h.mime.startswith("image/")), None)
-    if handle is None:
-        return {}
-    data = ctx.artifacts.read_bytes(handle)
-    stats = image_stats(data)
-    return {"brightness": round(stats.mean_brightness, 3), "warmth": round(stats.warmth, 3),
-            "contrast": round(luma_contrast(data), 3)}
+    With the explored image's measures as ``base`` and the branch's lighting ``mood``, also ``mood_match``:
+    how far the image moved toward its mood (warm: warmth up, cold: warmth down, night: brightness down,
+    high-key: brightness up, neutral: as little change as possible), in 0..255 levels.
+    """
+    stats = image_stats(png_bytes)
+    measures = {"brightness": round(stats.mean_brightness, 3), "warmth": round(stats.warmth, 3),
+                "contrast": round(luma_contrast(png_bytes), 3)}
+    if mood and base:
+        d_warm = measures["warmth"] - base["warmth"]
+        d_bright = measures["brightness"] - base["brightness"]
+        shift = {"warm": d_warm, "cold": -d_warm, "night": -d_bright, "high-key": d_bright}
+        measures["mood_match"] = round(shift.get(mood, -(abs(d_warm) + abs(d_bright))), 3)
+    return measures
 
 
 def luma_contrast(png_bytes: bytes) -> float:

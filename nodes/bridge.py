@@ -33,7 +33,7 @@ from store.mutations import (
 )
 from store.neo4j import Neo4jCanvasStore
 from store.tickets import TicketAuthority, WriteTicket
-from tools.base import Effect, ToolContext, ToolError, ToolResult
+from tools.base import Effect, ToolContext, ToolError, ToolFamily, ToolResult
 from tools.registry import ToolRegistry
 
 _NODE_ID = re.compile(r"^[0-9A-HJKMNP-TV-Z]{26}$")
@@ -310,7 +310,8 @@ class Bridge:
         if isinstance(action, (ToolCall, Evaluation)):
             usage.tool_calls += 1
             spec = self.registry.get(action.tool if isinstance(action, ToolCall) else EVALUATOR_TOOL)
-            if spec is not None and Effect.GENERATES_MEDIA in spec.effects:
+            # A skill's own generation calls are counted as its steps run; don't count the skill itself.
+            if spec is not None and Effect.GENERATES_MEDIA in spec.effects and spec.family != ToolFamily.SKILL:
                 usage.generation_calls += 1
 
 

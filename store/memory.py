@@ -35,6 +35,7 @@ earlier rejection of it, and a rejection drops an earlier preference.
 
 from __future__ import annotations
 
+import asyncio
 import re
 import sqlite3
 from collections.abc import Iterable
@@ -42,7 +43,7 @@ from enum import StrEnum
 from pathlib import Path
 from typing import Any
 
-from langgraph.store.base import BaseStore
+from langgraph.store.base import BaseStore, Op, Result
 from langgraph.store.sqlite import SqliteStore
 from pydantic import BaseModel, Field
 
@@ -122,7 +123,11 @@ class UnknownMemory(KeyError):
 
 
 class MemoryStore(SqliteStore):
-    """LangGraph's SQLite ``BaseStore`` on a file of its own, safe to share between threads and processes."""
+    """LangGraph's SQLite ``BaseStore`` on a file of its own, safe to share between threads and processes.
+
+    ``batch`` is the SQLite store's; ``abatch`` runs it on a worker thread (the upstream
+    sync store refuses async calls), so async graphs and the web server can use it too.
+    """
 
     def __init__(self, path: Path) -> None:
         path = Path(path)
@@ -134,6 +139,10 @@ class MemoryStore(SqliteStore):
         super().__init__(conn)
         self.path = path
         self.setup()
+
+    async def abatch(self, ops: Iterable[Op]) -> list[Result]:
+        """:meth:`batch` on a worker thread (the connection is shared under a lock), for async callers."""
+        return await asyncio.to_thread(self.batch, list(ops))
 
     def close(self) -> None:
         """Close the connection."""

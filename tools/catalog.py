@@ -43,6 +43,11 @@ def project_tools(project: Project, runtime: Any) -> tuple[list[ToolSpec], dict[
 
         tools.extend(load_mcp_tools([McpServerConfig.model_validate(s) for s in mcp_servers]))
 
+    from skills.critique import EVALUATE_NODE, default_evaluator
+
+    tools.append(EVALUATE_NODE)
+    services["turn_extra"] = {"evaluator": default_evaluator(project.settings, project.store, project.artifacts)}
+
     from skills.registry import skill_tools
 
     skill_specs, skill_infos, skill_services = skill_tools(project, runtime)

@@ -149,16 +149,14 @@ def plan_layout(nodes: Sequence[CanvasNode], edges: Iterable[CanvasEdge]) -> dic
     boxes = [n for n in pending if n.kind == "group" and members.get(n.id)]
     cards = _parents_first([n for n in pending if n not in boxes], parents)
     planned: dict[str, Position] = {}
-    last_of_group = {n.group_id: cells[n.id] for n in nodes if n.group_id and n.id in cells}
-    last_of_turn: dict[str, Cell] = {}
-    previous_turn: str | None = None
-
-    loose: dict[str, list[CanvasNode]] = defaultdict(list)  # turn -> unrelated nodes, packed in a block
+    # Unrelated nodes (no lineage, no group) made together in large numbers are packed in a block.
+    loose: dict[str, list[CanvasNode]] = defaultdict(list)
     for node in cards:
         if node.id not in linked and not node.group_id:
             loose[_turn_key(node)].append(node)
     packed = {n.id for group in loose.values() if len(group) >= PACK_AT for n in group}
-
+    last_of_group = {n.group_id: cells[n.id] for n in nodes if n.group_id and n.id in cells}
+    last_root_of_turn: dict[str, Cell] = {}
     for node in cards:
         if node.id in packed:
             continue
@@ -169,21 +167,20 @@ def plan_layout(nodes: Sequence[CanvasNode], edges: Iterable[CanvasEdge]) -> dic
             start = (col, min(r for _, r in placed_parents))
         elif node.group_id in last_of_group:
             start = last_of_group[node.group_id]
-        elif turn in last_of_turn:
-            start = last_of_turn[turn]
+        elif turn in last_root_of_turn:
+            start = last_root_of_turn[turn]
         else:
-            gap = 0 if previous_turn in (None, turn) else 1
-            start = (0, grid.bottom + 1 + gap)
+            start = (0, grid.bottom + 1)
         cell = grid.free_from(*start)
         grid.take(cell)
         cells[node.id] = cell
         planned[node.id] = cell_position(cell)
         if node.group_id:
             last_of_group[node.group_id] = cell
-        last_of_turn[turn] = cell
-        previous_turn = turn
+        if not placed_parents:
+            last_root_of_turn[turn] = cell
 
-    for turn, group in loose.items():
+    for group in loose.values():
         if len(group) < PACK_AT:
             continue
         width = math.ceil(math.sqrt(len(group)))

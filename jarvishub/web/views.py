@@ -24,7 +24,7 @@ from store.neo4j import Neo4jCanvasStore
 
 PREVIEWED_KINDS = frozenset({"web", "code", "slide", "deck"})
 """Kinds whose card shows an image made from them (a screenshot, a slide render) when they have none of their own."""
-_TEXT_KEYS = ("text", "prompt", "question", "brief", "notes", "description", "summary", "script")
+_TEXT_KEYS = ("text", "prompt", "question", "brief", "notes", "description", "summary", "script", "name")
 _TEXT_LIMIT = 280
 
 

@@ -16,7 +16,6 @@ from nodes.actions import Evaluation
 from nodes.bridge import Usage
 from nodes.feedback import Evaluator
 from skills.critique import (
-    EVALUATE_NODE,
     EvaluateNodeArgs,
     EvaluationReplyError,
     MultimodalEvaluator,
@@ -34,8 +33,7 @@ ODO = {"role": "character", "name": "Odo", "colors": ["#2e86c1", "#f0b27a"], "sh
 
 
 def _with_evaluator(project) -> dict[str, Any]:
-    return {"extra_tools": [EVALUATE_NODE],
-            "services": {"turn_extra": {"evaluator": OfflineEvaluator(project.store, project.artifacts)}}}
+    return {"services": {"turn_extra": {"evaluator": OfflineEvaluator(project.store, project.artifacts)}}}
 
 
 @pytest.fixture(scope="module")

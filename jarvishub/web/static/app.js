@@ -146,7 +146,7 @@
 
   function cardBody(node) {
     if (node.media) return h("div", { class: "body" });
-    if (node.text) return h("div", { class: "body" }, h("div", { class: "text" }, node.text));
+    if (node.text) return h("div", { class: "body textual" }, h("div", { class: "text" }, node.text));
     return h("div", { class: "body muted" }, node.kind === "group" ? "empty group" : "—");
   }
 
@@ -330,7 +330,7 @@
       x0 = Math.min(x0, n.x); y0 = Math.min(y0, n.y);
       x1 = Math.max(x1, n.x + state.card.w); y1 = Math.max(y1, n.y + state.card.h);
     }
-    const pad = 40, vw = viewport.clientWidth, vh = viewport.clientHeight;
+    const pad = 30, vw = viewport.clientWidth, vh = viewport.clientHeight - $("#legend").offsetHeight;
     const k = Math.max(0.02, Math.min(1.25, (vw - 2 * pad) / (x1 - x0), (vh - 2 * pad) / (y1 - y0)));
     state.view = { k, x: (vw - (x1 - x0) * k) / 2 - x0 * k, y: (vh - (y1 - y0) * k) / 2 - y0 * k };
     applyView();

@@ -1,0 +1,211 @@
+"""The web canvas HTTP API without the page: tokens, artifacts, queries, paging, approvals, the event stream."""
+
+from __future__ import annotations
+
+import json
+import socket
+import threading
+import time
+from typing import Any
+
+import httpx
+import pytest
+
+from jarvishub.web.app import sniff_mime
+from store.models import Direction, EdgeType
+
+TOKEN = "test-token-0123456789"  # the server fixture's token (conftest.py)
+AUTH = {"Authorization": f"Bearer {TOKEN}"}
+
+
+@pytest.fixture
+def client(server) -> Any:
+    with httpx.Client(base_url=server.base_url, timeout=30) as c:
+        yield c
+
+
+def _wait_job(client: httpx.Client, job_id: str, *statuses: str) -> dict[str, Any]:
+    deadline = time.monotonic() + 30
+    while time.monotonic() < deadline:
+        job = client.get(f"/api/jobs/{job_id}").json()
+        if job["status"] in statuses:
+            return job
+        time.sleep(0.05)
+    raise AssertionError(f"job {job_id} never reached {statuses}: {job}")
+
+
+def test_writes_without_the_token_are_refused_and_change_nothing(client, demo) -> None:
+    store, node_id = demo.project.store, demo.ids["mira"]
+    version, position = store.canvas_version(), store.get_node(node_id).position
+    writes = [
+        ("post", f"/api/nodes/{node_id}/move", {"x": 900, "y": 900}),
+        ("post", "/api/requests", {"text": "note: should never exist", "node_ids": [node_id]}),
+        ("post", "/api/threads/some-thread/resume", {"decision": "approve"}),
+        ("post", "/api/session", None),
+    ]
+    for headers in ({}, {"Authorization": "Bearer wrong-token"}, {"Authorization": TOKEN}):
+        for method, url, body in writes:
+            response = client.request(method, url, json=body, headers=headers)
+            assert response.status_code == 401, (url, headers, response.text)
+            assert response.headers["www-authenticate"] == "Bearer"
+    assert "jarvishub_session" not in client.cookies
+    assert store.canvas_version() == version
+    assert store.get_node(node_id).position == position
+    assert all("never exist" not in str(n.inputs) for n in store.find_nodes(kind="feedback"))
+
+
+def test_artifacts_are_served_only_from_the_store_by_hash(client, server, demo) -> None:
+    sha = demo.project.store.get_node(demo.ids["pier"]).outputs[0].sha256
+    good = client.get(f"/artifacts/{sha}")
+    assert good.status_code == 200 and good.headers["content-type"] == "image/png"
+    assert good.content[:8] == b"\x89PNG\r\n\x1a\n"
+    assert good.headers["x-content-type-options"] == "nosniff"
+    assert good.headers["content-security-policy"].startswith("sandbox")
+
+    for bad in ("..%2F..%2F..%2F..%2Fetc%2Fpasswd", "%2Fetc%2Fpasswd", sha.upper(), sha[:-1], sha + "0",
+                "%2e%2e", "%2e%2e%2fjarvishub.toml"):
+        response = client.get(f"/artifacts/{bad}")
+        assert response.status_code in (400, 404), bad
+        assert b"root:" not in response.content
+    assert client.get("/artifacts/" + "0" * 64).status_code == 404
+    # A raw request line that no client would normalise.
+    for target in ("/artifacts/../../../../../../etc/passwd", f"/artifacts/{sha}/../../../jarvishub.toml"):
+        with socket.create_connection(("127.0.0.1", server.port), timeout=5) as sock:
+            sock.sendall(f"GET {target} HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n".encode())
+            raw = b"".join(iter(lambda: sock.recv(65536), b""))
+        assert raw.split(b" ", 2)[1] in (b"400", b"404"), raw[:200]
+        assert b"root:" not in raw and b"[project]" not in raw
+
+
+def test_a_foreign_host_header_is_refused(client) -> None:
+    assert client.get("/api/info", headers={"Host": "attacker.example"}).status_code == 400
+    assert client.get("/api/info", headers={"Host": "localhost:1234"}).status_code == 200
+
+
+def test_queries_return_node_ids_and_refuse_writes(client, demo) -> None:
+    ok = client.post("/api/query", json={"cypher": "MATCH (n:CanvasNode) WHERE n.kind = $k RETURN n", "params": {"k": "reference"}})
+    assert ok.status_code == 200
+    assert set(ok.json()["node_ids"]) == {demo.ids["mira"], demo.ids["harbour"]}
+    refused = client.post("/api/query", json={"cypher": "MATCH (n:CanvasNode) DETACH DELETE n"})
+    assert refused.status_code == 400 and refused.json()["error"] == "CypherWriteRefused"
+    assert "read-only" in refused.json()["detail"]
+    broken = client.post("/api/query", json={"cypher": "MATCH (n:CanvasNode RETURN n"})
+    assert broken.status_code == 400 and broken.json()["error"] == "CypherSyntaxError"
+    assert client.get(f"/api/nodes/{demo.ids['mira']}").status_code == 200
+
+
+def test_the_canvas_pages_and_node_reads(client, demo) -> None:
+    total = sum(demo.project.store.count_nodes().values())
+    seen, edges, offset = [], [], 0
+    while offset is not None:
+        page = client.get("/api/canvas", params={"offset": offset, "limit": 4}).json()
+        assert page["total"] == total and len(page["nodes"]) <= 4
+        seen += [n["id"] for n in page["nodes"]]
+        edges += [e["id"] for e in page["edges"]]
+        offset = page["next_offset"]
+    assert len(seen) == len(set(seen)) == total
+    assert len(edges) == len(set(edges)) == len([e for e in demo.project.store.edges() if e.type != EdgeType.IN_GROUP])
+
+    page_node = client.get(f"/api/nodes/{demo.ids['page']}").json()
+    assert page_node["view"]["media"]["from_node"] == demo.ids["screenshot"]
+    history = client.get(f"/api/nodes/{demo.ids['pier_warm']}/history").json()
+    assert [v["version"] for v in history["versions"]] == sorted(v["version"] for v in history["versions"])
+    assert [i["node"]["id"] for i in history["older"]] == [demo.ids["pier"]]
+    lineage = client.get(f"/api/nodes/{demo.ids['clip']}/lineage", params={"max_depth": 1}).json()
+    assert [i["node"]["id"] for i in lineage["ancestors"]] == [demo.ids["pier_warm"]]
+    batch = client.get("/api/nodes", params={"ids": f"{demo.ids['mira']},01ZZZZZZZZZZZZZZZZZZZZZZZZ"}).json()
+    assert [n["id"] for n in batch["nodes"]] == [demo.ids["mira"]] and batch["removed"] == ["01ZZZZZZZZZZZZZZZZZZZZZZZZ"]
+    assert client.get("/api/nodes/01ZZZZZZZZZZZZZZZZZZZZZZZZ").status_code == 404
+
+
+def test_the_api_is_documented(client) -> None:
+    paths = client.get("/openapi.json").json()["paths"]
+    for path in ("/api/canvas", "/api/nodes/{node_id}", "/api/nodes/{node_id}/history", "/api/nodes/{node_id}/lineage",
+                 "/api/query", "/api/events", "/api/requests", "/api/threads/{thread_id}/pending",
+                 "/api/threads/{thread_id}/resume", "/api/nodes/{node_id}/move", "/artifacts/{sha256}"):
+        assert path in paths, path
+    assert client.get("/docs").status_code == 200
+
+
+def test_an_approval_waits_for_a_person_and_is_recorded(client, demo) -> None:
+    store = demo.project.store
+    started = client.post("/api/requests", headers=AUTH,
+                          json={"text": "note: check the horizon line", "approval_tools": ["create_node"]})
+    assert started.status_code == 202
+    job = _wait_job(client, started.json()["id"], "interrupted", "done", "failed")
+    assert job["status"] == "interrupted" and job["interrupt"]["type"] == "approval"
+    pending = client.get(f"/api/threads/{job['thread_id']}/pending").json()["pending"]
+    assert pending["action"]["tool"] == "create_node"
+    assert not [n for n in store.find_nodes(kind="text") if n.title == "check the horizon line"]
+
+    resumed = client.post(f"/api/threads/{job['thread_id']}/resume", headers=AUTH, json={"decision": "approve"})
+    assert resumed.status_code == 202
+    done = _wait_job(client, resumed.json()["id"], "done", "failed", "interrupted")
+    assert done["status"] == "done", done
+    assert [n for n in store.find_nodes(kind="text") if n.title == "check the horizon line"]
+    approval = store.get_node(resumed.json()["feedback_node_id"])
+    assert approval.kind == "feedback" and approval.inputs["interaction"] == "approval"
+    assert approval.inputs["actor"] == "person:tester"
+    assert client.get(f"/api/threads/{job['thread_id']}/pending").json()["pending"] is None
+    again = client.post(f"/api/threads/{job['thread_id']}/resume", headers=AUTH, json={"decision": "approve"})
+    assert again.status_code == 409
+
+    rejected = client.post("/api/requests", headers=AUTH,
+                           json={"text": "note: rejected idea", "ask_before_changes": True}).json()
+    job = _wait_job(client, rejected["id"], "interrupted", "done", "failed")
+    answer = client.post(f"/api/threads/{job['thread_id']}/resume", headers=AUTH,
+                         json={"decision": "reject", "message": "not now"})
+    _wait_job(client, answer.json()["id"], "done", "failed", "interrupted")
+    assert not [n for n in store.find_nodes(kind="text") if n.title == "rejected idea"]
+    assert store.get_node(answer.json()["feedback_node_id"]).inputs["interaction"] == "rejection"
+
+
+def test_a_request_about_unknown_nodes_writes_nothing(client, demo) -> None:
+    version = demo.project.store.canvas_version()
+    response = client.post("/api/requests", headers=AUTH, json={"text": "fix", "node_ids": ["01ZZZZZZZZZZZZZZZZZZZZZZZZ"]})
+    assert response.status_code == 404
+    assert demo.project.store.canvas_version() == version
+
+
+def test_the_event_stream_names_changed_nodes(client, server, demo) -> None:
+    node_id = demo.ids["harbour"]
+    events: list[dict[str, Any]] = []
+    ready = threading.Event()
+
+    def listen() -> None:
+        since = demo.project.store.canvas_version()
+        with httpx.Client(base_url=server.base_url, timeout=10) as sse, \
+                sse.stream("GET", "/api/events", params={"since": since}) as stream:
+            name = None
+            for line in stream.iter_lines():
+                if line.startswith("event: "):
+                    name = line[7:]
+                elif line.startswith("data: "):
+                    if name == "hello":
+                        ready.set()
+                    elif name == "canvas":
+                        events.append(json.loads(line[6:]))
+                        if node_id in events[-1].get("node_ids", []):
+                            return
+
+    listener = threading.Thread(target=listen, daemon=True)
+    listener.start()
+    assert ready.wait(10)
+    position = demo.project.store.get_node(node_id).position
+    moved = client.post(f"/api/nodes/{node_id}/move", headers=AUTH, json={"x": position.x, "y": position.y + 1})
+    assert moved.status_code == 200 and moved.json()["pinned"] is True
+    started = time.monotonic()
+    listener.join(5)
+    assert not listener.is_alive(), events
+    print(f"\nmove seen on the event stream after {time.monotonic() - started:.2f} s")
+    assert events[-1]["commits"][-1]["actor"] == "person:tester"
+    assert [n.node.id for n in demo.project.store.neighbours(node_id, [EdgeType.REFERENCES], Direction.IN)]
+
+
+def test_media_types_come_from_the_bytes(tmp_path) -> None:
+    samples = {b"\x89PNG\r\n\x1a\n0000": "image/png", b"\x00\x00\x00\x18ftypmp42": "video/mp4",
+               b"RIFF\x00\x00\x00\x00WAVEfmt ": "audio/wav", b"<!doctype html><script>": "application/octet-stream"}
+    for index, (head, mime) in enumerate(samples.items()):
+        path = tmp_path / f"blob{index}"
+        path.write_bytes(head)
+        assert sniff_mime(path) == mime

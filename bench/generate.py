@@ -20,7 +20,10 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from store.artifacts import LocalArtifactStore
+# Run as a script, bench/ comes first on sys.path, and bench/store.py would shadow the `store` package.
+sys.path[0] = str(Path(__file__).resolve().parents[1])
+
+from store.artifacts import LocalArtifactStore  # noqa: E402
 from tools.generate.base import (
     AudioKind,
     AudioRequest,

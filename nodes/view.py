@@ -33,10 +33,12 @@ def find_focus(canvas: CanvasReader, request: str, selected: list[str], created:
     """Ids of the nodes a request is about, found by querying the canvas (not by rereading a conversation)."""
     focus: list[str] = [*selected, *_NODE_ID.findall(request)]
     for title in mentioned_titles(request):
+        # Exact spellings rather than toLower(): the title index answers, so this stays fast on big canvases.
+        variants = sorted({title, title.lower(), title.capitalize(), title.title()})
         rows = canvas.query(
-            "MATCH (n:CanvasNode) WHERE toLower(n.title) = $t AND (n.deleted IS NULL OR n.deleted = false) "
+            "MATCH (n:CanvasNode) WHERE n.title IN $titles AND (n.deleted IS NULL OR n.deleted = false) "
             "AND n.status <> 'rejected' RETURN n.id AS id ORDER BY n.version DESC, n.created_at DESC LIMIT 3",
-            {"t": title.lower()},
+            {"titles": variants},
         ).rows
         focus.extend(r["id"] for r in rows)
     focus.extend(created[-10:])
@@ -63,12 +65,7 @@ def build_view(canvas: CanvasReader, focus_ids: list[str]) -> dict[str, Any]:
         "RETURN n.kind AS kind, n.status AS status, count(n) AS c ORDER BY kind, status",
         row_limit=200,
     ).rows
-    recent = canvas.query(
-        "MATCH (n:CanvasNode) WHERE n.deleted IS NULL OR n.deleted = false "
-        "RETURN n.id AS id, n.kind AS kind, n.title AS title, n.status AS status "
-        "ORDER BY n.canvas_version DESC, n.id DESC LIMIT $k",
-        {"k": MAX_RECENT},
-    ).rows
+    recent = _recent(canvas)
     for node in full.values():
         node["inputs"] = _clip(node["inputs"])
     return {
@@ -77,6 +74,27 @@ def build_view(canvas: CanvasReader, focus_ids: list[str]) -> dict[str, Any]:
         "summary": [{"kind": r["kind"], "status": r["status"], "count": r["c"]} for r in counts],
         "recent": recent,
     }
+
+
+def _recent(canvas: CanvasReader) -> list[dict[str, Any]]:
+    """The nodes the last commits touched, newest first: read from the (indexed) commit log, not a scan."""
+    version = canvas.canvas_version()
+    ids: dict[str, None] = {}
+    for commit in reversed(canvas.commits(since_version=max(0, version - 2 * MAX_RECENT))):
+        for node_id in commit.node_ids:
+            ids.setdefault(node_id)
+        if len(ids) >= 4 * MAX_RECENT:
+            break
+    rows = []
+    for node_id in ids:
+        if len(rows) >= MAX_RECENT:
+            break
+        try:
+            node = canvas.get_node(node_id)
+        except KeyError:
+            continue
+        rows.append({"id": node.id, "kind": node.kind, "title": node.title, "status": node.status.value})
+    return rows
 
 
 def _clip(value: Any, limit: int = 400) -> Any:

@@ -84,6 +84,8 @@ class CanvasReader(Protocol):
 
     def canvas_version(self) -> int: ...
 
+    def commits(self, *, since_version: int = 0, limit: int | None = None) -> list[CommitRecord]: ...
+
 
 class CanvasStore(ABC):
     """The canvas: a typed property graph with versioned nodes and a commit log."""

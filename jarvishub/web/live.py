@@ -11,6 +11,7 @@ of the nodes that changed.  Pages then fetch those nodes.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import logging
 from collections.abc import AsyncIterator, Callable
@@ -57,7 +58,12 @@ class EventHub:
             self._loop.call_soon_threadsafe(self._fan_out, (event, data))
 
     def close(self) -> None:
-        """End every open stream (at shutdown)."""
+        """End every open stream, so a stopping server is not held up by open pages (thread-safe)."""
+        if self._loop is not None and not self._loop.is_closed():
+            with contextlib.suppress(RuntimeError):  # the loop stopped meanwhile: nothing left to end
+                self._loop.call_soon_threadsafe(self._end_all)
+
+    def _end_all(self) -> None:
         for queue in list(self._queues):
             _offer(queue, None)
 

@@ -8,6 +8,7 @@ import threading
 import time
 import webbrowser
 from pathlib import Path
+from typing import Any
 
 import uvicorn
 from fastapi import FastAPI
@@ -41,9 +42,16 @@ def page_url(host: str, port: int, token: str) -> str:
     return f"http://{shown}:{port}/#token={token}"
 
 
-def _config(app: FastAPI) -> uvicorn.Config:
-    # A short graceful shutdown: open event streams would otherwise keep the server up.
-    return uvicorn.Config(app, log_level="warning", timeout_graceful_shutdown=2, lifespan="on")
+class _Server(uvicorn.Server):
+    """uvicorn, ending the app's event streams as soon as it is asked to stop (open pages would hold it up)."""
+
+    def __init__(self, app: FastAPI) -> None:
+        super().__init__(uvicorn.Config(app, log_level="warning", timeout_graceful_shutdown=2, lifespan="on"))
+        self._hub = app.state.hub
+
+    def handle_exit(self, sig: int, frame: Any) -> None:
+        self._hub.close()
+        super().handle_exit(sig, frame)
 
 
 class BackgroundServer:
@@ -54,7 +62,7 @@ class BackgroundServer:
         self.host = host
         self._socket = bind_socket(host, port)
         self.port = int(self._socket.getsockname()[1])
-        self._server = uvicorn.Server(_config(app))
+        self._server = _Server(app)
         self._thread = threading.Thread(target=self._server.run, kwargs={"sockets": [self._socket]},
                                         name="jarvishub-web", daemon=True)
 
@@ -75,6 +83,8 @@ class BackgroundServer:
 
     def stop(self) -> None:
         """Stop serving and wait for the thread."""
+        app_hub = self.app.state.hub
+        app_hub.close()
         self._server.should_exit = True
         self._thread.join(timeout=10)
         self._socket.close()
@@ -120,7 +130,7 @@ def serve(
             if open_browser:
                 webbrowser.open(url)
             try:
-                uvicorn.Server(_config(app)).run(sockets=[sock])
+                _Server(app).run(sockets=[sock])
             finally:
                 sock.close()
         finally:

@@ -663,9 +663,13 @@
     state.version = page.canvas_version;
     state.nodes = new Map(nodes.map((n) => [n.id, n]));
     state.edges = new Map(edges.map((e) => [e.id, e]));
+    const t0 = performance.now();
     indexGroups();
     renderCards();
+    const t1 = performance.now();
     redrawAround();
+    const t2 = performance.now();
+    state.profile = { cards: t1 - t0, around: t2 - t1 };
     return { started, fetched, count: nodes.length };
   }
 

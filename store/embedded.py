@@ -153,7 +153,8 @@ class EmbeddedArcadeEngine(Engine):
         log = open(self.data_dir / "engine.log", "ab")
         started = time.monotonic()
         process = subprocess.Popen(
-            command, stdout=log, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL, start_new_session=True
+            command, stdout=log, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL, start_new_session=True,
+            cwd=self.data_dir,  # ArcadeDB writes its log/ folder into its working directory
         )
         log.close()
         while not _port_open(bolt_port) or not _port_open(http_port):

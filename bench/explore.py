@@ -5,11 +5,13 @@
 Opens a scratch project (embedded ArcadeDB) whose offline generation providers
 sleep ``--latency`` seconds per call, makes a parent image, then runs
 ``explore(runtime, parent, n=--branches, "try eight lighting moods")`` ``--runs``
-times, each on a fresh parent (another seed) so no branch is a cache hit.
+times, each on a fresh parent (another seed) so no branch is a cache hit, after
+one untimed warm-up exploration (first-use costs of the engine and the driver).
 For each run it reports the wall time of the whole exploration (plan, the
-parallel subagents, the critique and the status writes) against the
-sequential sum (every branch's own wall time added up: what running them one
-after another would cost), and the median over the runs.
+parallel subagents, the critique, the status batch and the turn record) against
+the sequential sums: every branch's own wall time added up (what running them
+one after another would cost at least), and the injected latency alone
+(branches × latency).  Then the medians over the runs.
 """
 
 from __future__ import annotations
@@ -37,7 +39,7 @@ from tools.generate.factory import build_generation_service
 from tools.generate.settings import GenerationSettings
 
 
-def one_run(runtime: Runtime, branches: int, seed: int) -> dict[str, Any]:
+def one_run(runtime: Runtime, branches: int, latency: float, seed: int) -> dict[str, Any]:
     """Make a parent image (not timed), explore it, and time the exploration."""
     grant = runtime.grant_for("bench: a parent image")
     made = runtime.bridge.submit(
@@ -51,7 +53,9 @@ def one_run(runtime: Runtime, branches: int, seed: int) -> dict[str, Any]:
     return {
         "wall_s": round(wall, 3),
         "sequential_sum_s": round(sequential, 3),
+        "latency_sum_s": round(branches * latency, 3),
         "speedup": round(sequential / wall, 2) if wall else None,
+        "critic": result.critic,
         "candidates": len(result.candidate_ids),
         "failed": len(result.failed),
         "provider_calls": result.provider_calls,
@@ -72,7 +76,8 @@ def main(argv: list[str] | None = None) -> int:
             settings = GenerationSettings(offline_latency_s=args.latency)
             service = build_generation_service(settings, project.artifacts, project.root)
             runtime = Runtime(project, services={"generation": service})
-            runs = [one_run(runtime, args.branches, seed=1000 * (i + 1)) for i in range(args.runs)]
+            one_run(runtime, 2, args.latency, seed=1)  # warm-up, not reported
+            runs = [one_run(runtime, args.branches, args.latency, seed=1000 * (i + 1)) for i in range(args.runs)]
         finally:
             if runtime is not None:
                 runtime.close()
@@ -82,10 +87,12 @@ def main(argv: list[str] | None = None) -> int:
         "branches": args.branches,
         "latency_s": args.latency,
         "cpus": os.cpu_count(),
+        "load_average_1m": round(os.getloadavg()[0], 2),
         "engine": "arcadedb-embedded",
         "runs": runs,
         "median_wall_s": round(median_wall, 3),
         "median_sequential_sum_s": round(statistics.median(r["sequential_sum_s"] for r in runs), 3),
+        "latency_sum_s": round(args.branches * args.latency, 3),
         "median_speedup": round(statistics.median(r["speedup"] for r in runs), 2),
         "under_2s": median_wall < 2.0,
     }

@@ -2,38 +2,40 @@
 
 The ``explore`` skill is a LangGraph ``StateGraph``:
 
-``plan`` reads the explored node and parses the instruction into N variations,
-then fans out with ``Send`` to the ``subagent`` subgraph once per branch; the
-branches run in parallel (``max_concurrency`` is raised to :data:`MAX_BRANCHES`,
-so a small machine's default thread pool does not cap them) and append their
-results to a reducer key (``results: Annotated[list, operator.add]``).  Each
+``plan`` reads the explored node, parses the instruction into N variations,
+opens every branch's ``group`` node ("branch i: <variation>", status running)
+in one batch, and fans out with ``Send`` to the ``subagent`` subgraph once per
+branch.  The branches run in parallel (``max_concurrency`` is raised to
+:data:`MAX_BRANCHES`, so a small machine's default thread pool does not cap
+them) and append their results to a reducer key (``results:
+Annotated[list, operator.add]``), so parallel writes never collide.  Each
 subagent works under its own grant, narrowed from the skill's
-(``Grant.narrow(actor="subagent:<i>", ...)``, saved in the GrantStore) and
-scoped to the explored node and what descends from it, and writes only through
-the bridge:
+(``Grant.narrow(actor="subagent:<i>", ...)``, saved in the GrantStore) to
+``generate_image`` on the explored node's lineage and its own group, and writes
+only through the bridge:
 
 * ``start``: narrow and save the subagent's grant;
 * ``generate``: ``generate_image`` with the explored image's inputs (prompt,
   seed, references and their roles, lighting, palette, width, height, edit
   source) and the branch's change, ``version_of`` the explored node, so the
   candidate has a ``VERSION_OF`` edge to it; its pixels are measured;
-* ``group``: ``group_nodes`` makes the branch's ``group`` node "branch i:
-  <variation>" with the candidate in it (``IN_GROUP``);
 * ``evaluate``: the critic's score of the candidate (``evaluate_node``), when
   the project has that tool and the turn grants it;
-* ``fail``: any error of start/generate/group ends up here instead of in the
-  siblings: a ``group`` node "branch i: <variation>" with status ``failed`` and
-  ``metadata.error`` (message, step, branch), holding the candidate if one was made.
+* ``fail``: an error of start or generate ends up here instead of in the
+  siblings: the branch's group gets status ``failed`` and ``metadata.error``
+  (message, step, branch), and holds the candidate if one was made.
 
-``critique`` (the parent, after every branch is back) compares the completed
-candidates and marks the best ``selected`` and the rest ``rejected`` in one
-batch of ``set_status`` mutations through the bridge (one commit: nobody reads a
-half-marked set); the reason, with the score, lands in ``metadata.status_reason``.
-Nothing is deleted: rejected candidates stay queryable.
+``critique`` (the parent, once every branch is back) compares the completed
+candidates, then writes one batch through the bridge: each candidate into its
+group (``IN_GROUP``), each group completed, the best candidate ``selected`` and
+the rest ``rejected`` (``set_status`` mutations; the reason, with the score,
+lands in ``metadata.status_reason``).  One commit, so nobody reads a half-marked
+set.  Nothing is deleted: rejected candidates stay queryable.
 
-Commits serialise on the canvas version counter, so a branch makes as few as it
-can (generate, group, evaluate) and the parent one: that is what keeps N
-branches close to one generation's latency.
+Commits serialise on the canvas version counter, so the exploration makes as few
+as it can: one to open the groups, two per branch (the generation, the
+evaluation), one for the verdict.  That is what keeps N branches close to one
+generation's latency.
 
 Parsing the instruction (deterministic; ``n`` comes from the input, number words are ignored):
 
@@ -83,13 +85,13 @@ from pydantic import BaseModel, Field
 from pydantic.json_schema import SkipJsonSchema
 
 from nodes.actions import CanvasMutation, ToolCall
-from nodes.bridge import EVALUATOR_TOOL, Usage
+from nodes.bridge import EVALUATOR_TOOL, SubmitResult, Usage
 from nodes.grant import Grant, Scope
 from skills.base import Skill, SkillContext, SkillStepRejected, skill_context
 from store.errors import CanvasError
 from store.memory import NAMED_PALETTES
 from store.models import CanvasNode, NodeStatus, new_id
-from store.mutations import GroupNodes, RecordTurn, SetStatus, UpdateNode
+from store.mutations import CreateNode, GroupNodes, RecordTurn, SetStatus, UpdateNode
 from tools.base import ToolError
 from tools.generate.measure import image_stats
 
@@ -99,11 +101,13 @@ if TYPE_CHECKING:
 SKILL_NAME = "explore"
 TOOL_NAME = "skill__explore"
 MAX_BRANCHES = 16
-SUBAGENT_TOOLS = ["create_node", "generate_image", "group_nodes", "set_status"]
+SKILL_NEEDS = ["generate_image", "group_nodes", "set_status"]
+SUBAGENT_TOOLS = ["generate_image"]
 SUBAGENT_KINDS = ["group", "image"]
 MOODS = ("warm", "cold", "night", "high-key", "neutral")
 
 Axis = Literal["lighting", "palette", "seed"]
+BranchStatus = Literal["completed", "failed", "selected", "rejected"]
 
 _MOOD_WORDS: dict[str, str] = {
     "warm": r"warm|golden", "cold": r"cold|cool", "night": r"night|nighttime|moonlit|nocturnal",
@@ -157,7 +161,7 @@ class BranchResult(BaseModel):
     index: int
     label: str
     changes: dict[str, Any] = Field(description="The generation args this branch changed.")
-    status: Literal["completed", "failed", "selected", "rejected"]
+    status: BranchStatus
     group_id: str | None = None
     candidate_id: str | None = None
     error: str | None = None
@@ -303,7 +307,6 @@ class BranchState(TypedDict, total=False):
     instruction: str
     grant: dict[str, Any]
     started: float
-    group_id: str
     candidate_id: str
     measures: dict[str, float]
     error: str
@@ -329,6 +332,9 @@ def _plan(state: ExploreState, config: RunnableConfig) -> dict[str, Any]:
     fail = set(inp.fail_branches)
     for variation in variations:
         variation["fail"] = variation["index"] in fail
+    groups = _open_groups(ctx, explored.id, inp.instruction, variations)
+    for variation in variations:
+        variation["group_id"] = groups[variation["index"]]
     handle = next((h for h in explored.outputs if h.mime.startswith("image/")), None)
     critic = _critic_grant(ctx, explored.id)
     return {"scratch": {
@@ -337,6 +343,27 @@ def _plan(state: ExploreState, config: RunnableConfig) -> dict[str, Any]:
         "axis": axis, "criterion": list(choose_criterion(inp.instruction, axis)), "variations": variations,
         "critic_grant": critic.model_dump(mode="json") if critic else None,
     }}
+
+
+def _open_groups(ctx: SkillContext, explored_id: str, instruction: str,
+                 variations: list[dict[str, Any]]) -> dict[int, str]:
+    """Every branch's ``group`` node, running, in one batch; ``{branch index: group id}``.
+
+    The ids are read back from the commit, so a resumed turn (whose batch is replayed, not re-applied)
+    finds the groups it made the first time.
+    """
+    opened = _submit(ctx, "groups", [
+        CreateNode(kind="group", status=NodeStatus.RUNNING, title=_group_title(v),
+                   inputs={"explores": explored_id, "branch": v["index"], "variation": v["label"],
+                           "changes": v["changes"], "instruction": instruction},
+                   metadata={"provenance": {"actor": ctx.actor, "tool": SKILL_NAME, "turn_id": ctx.turn_id}})
+        for v in variations])
+    made = ctx.canvas.get_nodes(opened.commit.node_ids if opened.commit else [])
+    groups = {int(n.inputs["branch"]): n.id for n in made if n.kind == "group" and "branch" in n.inputs}
+    if len(groups) != len(variations):
+        raise SkillStepRejected(f"opening the branch groups made {len(groups)} of {len(variations)}; "
+                                f"see commit {opened.commit.id if opened.commit else '(none)'}")
+    return groups
 
 
 def _fan_out(state: ExploreState) -> list[Send]:
@@ -364,20 +391,21 @@ def _critique(state: ExploreState, config: RunnableConfig) -> dict[str, Any]:
         branch.score = round(float(branch.evaluation["score"]) if evaluated else value, 3)  # type: ignore[index]
     if done:
         best = max(done, key=lambda b: (b.score if evaluated else 0.0, b.measures["rank"], -b.index))
-        verdicts = []
+        verdicts: list[Any] = []
         for branch in done:
             chosen = branch is best
             branch.status = "selected" if chosen else "rejected"
-            verdicts.append(SetStatus(
-                node_id=branch.candidate_id, status=NodeStatus.SELECTED if chosen else NodeStatus.REJECTED,
-                reason=(f"explore: {criterion} of {len(done)} candidates ({branch.score:g})" if chosen else
-                        f"explore: lost on {criterion} ({branch.score:g}) to {best.candidate_id} ({best.score:g})")))
-        # One batch: nobody ever reads a half-marked set (two selected, or some still unmarked).
-        marked = ctx.bridge.submit(
-            CanvasMutation(action_id=f"{ctx.action_prefix}/verdict", actor=ctx.actor, mutations=verdicts),
-            ctx.grant, ctx.usage, thread_id=ctx.thread_id, turn_id=ctx.turn_id)
-        if marked.verdict != "allow":
-            raise SkillStepRejected(f"{ctx.actor} could not mark the candidates: {marked.message}")
+            candidate, group = branch.candidate_id or "", branch.group_id or ""
+            verdicts += [
+                GroupNodes(group_id=group, node_ids=[candidate]),
+                SetStatus(node_id=group, status=NodeStatus.COMPLETED),
+                SetStatus(node_id=candidate, status=NodeStatus.SELECTED if chosen else NodeStatus.REJECTED,
+                          reason=(f"explore: {criterion} of {len(done)} candidates ({branch.score:g})" if chosen else
+                                  f"explore: lost on {criterion} ({branch.score:g}) to {best.candidate_id} "
+                                  f"({best.score:g})")),
+            ]
+        # One batch: nobody ever reads a half-marked set (two selected, some unmarked, a candidate outside its group).
+        _submit(ctx, "verdict", verdicts)
     output = ExploreOutput(
         explored_id=scratch["explored_id"], axis=scratch["axis"], criterion=criterion, critic=critic,
         group_ids=[b.group_id for b in branches if b.group_id],
@@ -409,16 +437,27 @@ def _critic_grant(ctx: SkillContext, explored_id: str) -> Grant | None:
         scope=Scope(all_nodes=False, node_ids=[explored_id], descendants_of=[explored_id])))
 
 
+def _submit(ctx: SkillContext, label: str, mutations: list[Any]) -> SubmitResult:
+    """One batch of mutations through the bridge (validated, ticketed, committed once per action id)."""
+    submitted = ctx.bridge.submit(
+        CanvasMutation(action_id=f"{ctx.action_prefix}/{label}", actor=ctx.actor, mutations=mutations),
+        ctx.grant, ctx.usage, thread_id=ctx.thread_id, turn_id=ctx.turn_id)
+    if submitted.verdict != "allow":
+        raise SkillStepRejected(f"{ctx.actor} could not write {label}: {submitted.message}")
+    return submitted
+
+
 # -- a subagent's nodes -----------------------------------------------------------------------------------
 def _start(state: BranchState, config: RunnableConfig) -> dict[str, Any]:
     ctx = skill_context(config)
     index, explored = state["branch"]["index"], state["explored_id"]
     started = time.perf_counter()
     try:
+        group = state["branch"]["group_id"]
         grant = ctx.bridge.grants.save(ctx.grant.narrow(
             actor=f"subagent:{index}", tools=SUBAGENT_TOOLS, node_kinds=SUBAGENT_KINDS,
-            scope=Scope(all_nodes=False, node_ids=[explored], descendants_of=[explored])))
-    except Exception as error:  # recorded by the fail node; a sibling must never see it
+            scope=Scope(all_nodes=False, node_ids=[explored, group], group_ids=[group], descendants_of=[explored])))
+    except Exception as error:  # noqa: BLE001 - recorded by the fail node; a sibling must never see it
         return {"started": started, "error": _describe(error), "failed_at": "start"}
     return {"started": started, "grant": grant.model_dump(mode="json")}
 
@@ -431,7 +470,7 @@ def _step(name: str, work: Callable[[BranchState, SkillContext], dict[str, Any]]
         step_ctx = _subagent_context(parent, state, name)
         try:
             return work(state, step_ctx)
-        except Exception as error:  # the failure is recorded on the canvas, never raised into the siblings
+        except Exception as error:  # noqa: BLE001 - recorded on the canvas, never raised into the siblings
             return {"error": _describe(error), "failed_at": name}
         finally:
             parent.absorb(step_ctx)
@@ -452,11 +491,6 @@ def _generate(state: BranchState, ctx: SkillContext) -> dict[str, Any]:
     return {"candidate_id": made["node_id"], "measures": measures}
 
 
-def _group(state: BranchState, ctx: SkillContext) -> dict[str, Any]:
-    made = ctx.call("group_nodes", node_ids=[state["candidate_id"]], title=_group_title(state["branch"]))
-    return {"group_id": made["group_id"]}
-
-
 def _evaluate(state: BranchState, config: RunnableConfig) -> dict[str, Any]:
     """The critic's look at this branch's candidate (``evaluate_node``), when the turn grants it.
 
@@ -470,7 +504,7 @@ def _evaluate(state: BranchState, config: RunnableConfig) -> dict[str, Any]:
         try:
             seen = critic.call(EVALUATOR_TOOL, node_id=state["candidate_id"], criteria=state["instruction"])
             evaluation = {"score": _score_of(seen), "evaluation_id": seen.get("evaluation_id")}
-        except Exception as error:  # the candidate stands; only the critic's opinion is missing
+        except Exception as error:  # noqa: BLE001 - the candidate stands; only the critic's opinion is missing
             evaluation = {"score": None, "error": _describe(error)}
         finally:
             parent.absorb(critic)
@@ -481,27 +515,20 @@ def _fail(state: BranchState, config: RunnableConfig) -> dict[str, Any]:
     parent = skill_context(config)
     ctx = _subagent_context(parent, state, "fail")
     branch, error = state["branch"], state.get("error") or "unknown error"
+    group = branch["group_id"]
     detail = {"message": error, "step": state.get("failed_at"), "branch": branch["index"],
               "variation": branch["label"], "actor": ctx.actor}
-    group_id = None
+    mutations: list[Any] = [UpdateNode(node_id=group, metadata_patch={"error": detail}),
+                            SetStatus(node_id=group, status=NodeStatus.FAILED, reason=error[:500])]
+    if state.get("candidate_id"):  # a candidate made before the failure stays with its branch
+        mutations.append(GroupNodes(group_id=group, node_ids=[state["candidate_id"]]))
     try:
-        made = ctx.call("create_node", kind="group", status=NodeStatus.FAILED.value, title=_group_title(branch),
-                        inputs={"explores": state["explored_id"], "branch": branch["index"],
-                                "variation": branch["label"], "changes": branch["changes"]})
-        group_id = made["created"]
-        mutations: list[Any] = [UpdateNode(node_id=group_id, metadata_patch={"error": detail})]
-        if state.get("candidate_id"):  # a candidate made before the failure stays with its branch
-            mutations.append(GroupNodes(group_id=group_id, node_ids=[state["candidate_id"]]))
-        recorded = ctx.bridge.submit(
-            CanvasMutation(action_id=f"{ctx.action_prefix}/error", actor=ctx.actor, mutations=mutations),
-            ctx.grant, ctx.usage, thread_id=ctx.thread_id, turn_id=ctx.turn_id)
-        if recorded.verdict != "allow":
-            error = f"{error} (and recording the error was refused: {recorded.message})"
-    except Exception as record_error:  # keep the first error; say that recording it failed too
+        _submit(ctx, "error", mutations)
+    except Exception as record_error:  # noqa: BLE001 - keep the first error; say that recording it failed too
         error = f"{error} (and recording the failure failed: {_describe(record_error)})"
     finally:
         parent.absorb(ctx)
-    return {"results": [_result({**state, "group_id": group_id}, "failed", error=error)]}  # type: ignore[typeddict-item]
+    return {"results": [_result(state, "failed", error=error)]}
 
 
 def _group_title(branch: dict[str, Any]) -> str:
@@ -514,12 +541,12 @@ def _subagent_context(parent: SkillContext, state: BranchState, step: str) -> Sk
     return parent.branch(f"subagent-{index}/{step}", actor=f"subagent:{index}", grant=grant)
 
 
-def _result(state: BranchState, status: str, *, error: str | None = None,
+def _result(state: BranchState, status: BranchStatus, *, error: str | None = None,
             evaluation: dict[str, Any] | None = None) -> dict[str, Any]:
     branch = state["branch"]
     return BranchResult(
-        index=branch["index"], label=branch["label"], changes=branch["changes"], status=status,  # type: ignore[arg-type]
-        group_id=state.get("group_id"), candidate_id=state.get("candidate_id"), error=error,
+        index=branch["index"], label=branch["label"], changes=branch["changes"], status=status,
+        group_id=branch.get("group_id"), candidate_id=state.get("candidate_id"), error=error,
         failed_at=state.get("failed_at") if error else None, measures=state.get("measures") or {},
         evaluation=evaluation, elapsed_s=round(time.perf_counter() - state.get("started", time.perf_counter()), 4),
     ).model_dump(mode="json")
@@ -571,17 +598,15 @@ def _route(next_node: str) -> Callable[[BranchState], str]:
 
 
 def build_subagent_graph():
-    """One exploration branch: start → generate → group → evaluate; an error in the first three → fail."""
+    """One exploration branch: start → generate → evaluate; an error in start or generate → fail."""
     graph = StateGraph(BranchState, output_schema=BranchOutput)
     graph.add_node("start", _start)
     graph.add_node("generate", _step("generate", _generate))
-    graph.add_node("group", _step("group", _group))
     graph.add_node("evaluate", _evaluate)
     graph.add_node("fail", _fail)
     graph.add_edge(START, "start")
     graph.add_conditional_edges("start", _route("generate"), ["generate", "fail"])
-    graph.add_conditional_edges("generate", _route("group"), ["group", "fail"])
-    graph.add_conditional_edges("group", _route("evaluate"), ["evaluate", "fail"])
+    graph.add_conditional_edges("generate", _route("evaluate"), ["evaluate", "fail"])
     graph.add_edge("evaluate", END)
     graph.add_edge("fail", END)
     return graph.compile()
@@ -608,7 +633,7 @@ EXPLORE_SKILL = Skill(
                  "of the node; the best is marked selected and the rest rejected."),
     input_model=ExploreInput,
     output_model=ExploreOutput,
-    needs=list(SUBAGENT_TOOLS),
+    needs=list(SKILL_NEEDS),
     graph=build_explore_graph(),
 )
 

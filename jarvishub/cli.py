@@ -325,10 +325,11 @@ def cmd_trajectory(args: argparse.Namespace) -> int:
 
 def cmd_ui(args: argparse.Namespace) -> int:
     """Serve the web canvas on 127.0.0.1 (another interface needs --allow-remote and a token)."""
-    from jarvishub.web.app import serve
+    from jarvishub.web import serve
 
-    serve(_require_project(project_dir(args)), host=args.host, port=args.port, token=args.token,
-          allow_remote=args.allow_remote)
+    serve(_require_project(project_dir(args)), host=args.host, port=args.port,
+          token=args.token or os.environ.get("JARVISHUB_UI_TOKEN"), allow_remote=args.allow_remote,
+          person=args.person, open_browser=args.open)
     return EXIT_OK
 
 
@@ -410,8 +411,10 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("dir", nargs="?")
     p.add_argument("--host", default="127.0.0.1")
     p.add_argument("--port", type=int, default=8765)
-    p.add_argument("--token", help="bearer token for write endpoints (generated when omitted)")
+    p.add_argument("--token", help="bearer token for write endpoints ($JARVISHUB_UI_TOKEN; generated when omitted)")
     p.add_argument("--allow-remote", action="store_true", help="allow a non-loopback --host (needs --token)")
+    p.add_argument("--person", help="the name your changes are recorded under (default: your user name)")
+    p.add_argument("--open", action="store_true", help="open the page in a browser")
     return parser
 
 

@@ -36,12 +36,13 @@ earlier rejection of it, and a rejection drops an earlier preference.
 from __future__ import annotations
 
 import asyncio
+import builtins
 import re
 import sqlite3
 from collections.abc import Iterable
 from enum import StrEnum
 from pathlib import Path
-from typing import Any
+from typing import Any, Self
 
 from langgraph.store.base import BaseStore, Op, Result
 from langgraph.store.sqlite import SqliteStore
@@ -79,10 +80,12 @@ _LIGHTING_WORDS: tuple[tuple[str, str], ...] = (
     (r"cold|cool", "cold"), (r"neutral", "neutral"),
 )
 _LIGHTING_CONTEXT = re.compile(r"\b(?:light|lighting|lit|mood|moods|tones?|toned|look|grade|grading)\b")
-_REJECT = re.compile(r"^\s*(?:rejected|reject|avoid|never|no|don'?t(?:\s+use)?|do not(?:\s+use)?)\b\s*:?\s*", re.I)
-_PREFER = re.compile(r"^\s*(?:preferred|prefer|preference|i\s+(?:like|prefer|want)|always(?:\s+use)?|use|keep)\b\s*:?\s*",
-                     re.I)
-_DECIDE = re.compile(r"^\s*(?:decided|decision|decide)\b\s*:?\s*", re.I)
+_REJECT = re.compile(r"^\s*(?:rejected|reject|avoid|never|no|don'?t(?:\s+use)?|do not(?:\s+use)?)\b\s*:?\s*",
+                     re.IGNORECASE)
+_PREFER = re.compile(r"^\s*(?:preferred|prefer|preference|i\s+(?:like|prefer|want)|always(?:\s+use)?|use|keep)\b"
+                     r"\s*:?\s*",
+                     re.IGNORECASE)
+_DECIDE = re.compile(r"^\s*(?:decided|decision|decide)\b\s*:?\s*", re.IGNORECASE)
 _HEX = re.compile(r"#[0-9a-fA-F]{6}\b")
 _SEED = re.compile(r"\bseed\s*(?:=|:|of)?\s*(\d{1,18})\b")
 _COLOUR = r"(?P<colour>#[0-9a-f]{6}|[a-z]+)"
@@ -104,7 +107,7 @@ class MemoryKind(StrEnum):
 class MemoryItem(BaseModel):
     """One remembered preference, decision or rejection."""
 
-    key: str = Field(description="Stable id; `forget` takes it (or a unique prefix of it).")
+    key: str = Field(description="Stable id (a ULID); `forget` takes it, or a unique start or end of it.")
     text: str
     kind: MemoryKind
     params: dict[str, Any] = Field(default_factory=dict, description="Concrete generation parameters it implies.")
@@ -148,7 +151,7 @@ class MemoryStore(SqliteStore):
         """Close the connection."""
         self.conn.close()
 
-    def __enter__(self) -> MemoryStore:
+    def __enter__(self) -> Self:
         return self
 
     def __exit__(self, *exc: object) -> None:
@@ -197,11 +200,17 @@ class ProjectMemory:
         return item
 
     def get(self, key: str) -> MemoryItem:
-        """One item by key or unique key prefix; :class:`UnknownMemory` if there is none."""
+        """One item by key, or by a unique start or end of it (4+ characters); else :class:`UnknownMemory`.
+
+        Keys are ULIDs: items added in the same millisecond share their first 10 characters, so the
+        random end is the handier thing to type.
+        """
         found = self.store.get(self.namespace, key)
         if found is not None:
             return MemoryItem.model_validate(found.value)
-        matches = [i for i in self.list() if i.key.lower().startswith(key.lower())] if len(key) >= 4 else []
+        wanted = key.lower()
+        matches = [i for i in self.list() if i.key.lower().startswith(wanted) or i.key.lower().endswith(wanted)
+                   ] if len(key) >= 4 else []
         if len(matches) == 1:
             return matches[0]
         if matches:
@@ -220,7 +229,7 @@ class ProjectMemory:
         return sorted(items, key=lambda i: (i.created_at, i.key))
 
     def forget(self, key: str) -> MemoryItem:
-        """Drop an item (by key or unique key prefix) and return what was forgotten."""
+        """Drop an item (by key, or a unique start or end of it) and return what was forgotten."""
         item = self.get(key)
         self.store.delete(self.namespace, item.key)
         return item
@@ -230,7 +239,7 @@ class ProjectMemory:
         """Every item folded into one dict of generation parameters (later items win); see :func:`fold_params`."""
         return fold_params(item.params for item in self.list())
 
-    def memory_lines(self, request: str = "", limit: int = 50) -> list[dict[str, Any]]:
+    def memory_lines(self, request: str = "", limit: int = 50) -> builtins.list[dict[str, Any]]:
         """The most recent ``limit`` items as ``{key, text, kind, params}`` dicts, for ``deps.extra["memory_lines"]``.
 
         ``request`` is the turn's request (the propose node's signature); memory is
@@ -294,7 +303,8 @@ def _parse_body(body: str, *, bare: bool) -> dict[str, Any]:
 def _lighting_in(body: str, *, bare: bool) -> str | None:
     context = bool(_LIGHTING_CONTEXT.search(body))
     for pattern, value in _LIGHTING_WORDS:
-        if re.search(rf"\b(?:{pattern})\b", body) and (context or (bare and re.fullmatch(rf"(?:{pattern})", body.strip(" .")))):
+        alone = bare and re.fullmatch(rf"(?:{pattern})", body.strip(" ."))
+        if re.search(rf"\b(?:{pattern})\b", body) and (context or alone):
             return value
     return None
 
@@ -344,7 +354,8 @@ def fold_params(items: Iterable[dict[str, Any]]) -> dict[str, Any]:
     return out
 
 
-def merge_memory_params(memory: list[dict[str, Any]], args: dict[str, Any], tool: str = "generate_image") -> dict[str, Any]:
+def merge_memory_params(memory: list[dict[str, Any]], args: dict[str, Any],
+                        tool: str = "generate_image") -> dict[str, Any]:
     """Generation ``args`` with remembered params applied where the request did not say otherwise.
 
     ``memory`` is the list of ``{key, text, kind, params}`` dicts of :meth:`ProjectMemory.memory_lines`
@@ -367,8 +378,8 @@ def merge_memory_params(memory: list[dict[str, Any]], args: dict[str, Any], tool
     if isinstance(prompt, str) and prompt:
         hints = [f"the {who}'s {thing} is {_colour_word(colour)} ({colour})"
                  for who, look in (remembered.get("characters") or {}).items()
-                 if re.search(rf"\b{re.escape(who)}\b", prompt, re.I)
-                 for thing, colour in look.items() if not re.search(rf"\b{re.escape(thing)}\b", prompt, re.I)]
+                 if re.search(rf"\b{re.escape(who)}\b", prompt, re.IGNORECASE)
+                 for thing, colour in look.items() if not re.search(rf"\b{re.escape(thing)}\b", prompt, re.IGNORECASE)]
         if hints:
             merged["prompt"] = (prompt + "; " + "; ".join(hints))[:4000]
     return merged

@@ -39,6 +39,11 @@ def project(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Project]:
 @pytest.fixture(scope="module")
 def runtime(project: Project) -> Iterator[Runtime]:
     running = Runtime(project)
+    if running.registry.get("evaluate_node") is None:  # the critic's tool, wherever the catalog stands
+        from skills.critique import EVALUATE_NODE
+
+        running.close()
+        running = Runtime(project, extra_tools=[EVALUATE_NODE])
     yield running
     running.close()
 
@@ -78,6 +83,7 @@ def test_each_surviving_branch_is_a_new_version_in_its_own_group(project: Projec
                    ids=moods.candidate_ids)
     assert len(grouped) == 3 and len({r["grp"] for r in grouped}) == 3
     assert {r["kind"] for r in grouped} == {"group"}
+    assert {g.status for g in project.store.get_nodes([r["grp"] for r in grouped])} == {NodeStatus.COMPLETED}
     by_candidate = {b.candidate_id: b for b in moods.branches if b.candidate_id}
     for row in grouped:
         branch = by_candidate[row["candidate"]]
@@ -102,10 +108,25 @@ def test_exactly_one_candidate_is_selected_and_the_rejected_stay_queryable(proje
     assert rejected == [{"n": 2}]
     for node in project.store.get_nodes(moods.candidate_ids):
         assert node.metadata["status_reason"].startswith("explore:")
-    assert moods.critic in {"measure", "evaluate_node"}
-    if moods.critic == "measure":  # default criterion: the highest contrast wins
-        best = max((b for b in moods.branches if b.candidate_id), key=lambda b: b.measures["contrast"])
-        assert best.candidate_id == moods.selected_id
+    assert moods.critic == "evaluate_node"  # granted by the turn, so the critic is the evaluator
+    done = [b for b in moods.branches if b.candidate_id]
+    best = max(done, key=lambda b: (b.score, b.measures["contrast"], -b.index))  # ties: the highest contrast
+    assert best.candidate_id == moods.selected_id
+    for branch in done:
+        assert branch.evaluation and branch.score == round(branch.evaluation["score"], 3)
+        evaluations = project.store.neighbours(branch.candidate_id, [EdgeType.REFERENCES], Direction.IN)
+        assert [n.node.id for n in evaluations if n.node.kind == "evaluation"] == [branch.evaluation["evaluation_id"]]
+
+
+def test_without_the_evaluator_the_pixels_decide(project: Project, runtime: Runtime, parent: str):
+    turn = runtime.grant_for("explore")
+    tools = [t for t in runtime.manifest.tool_names() if t != "evaluate_node"]
+    grant = runtime.grants.save(turn.model_copy(update={"id": new_id(), "tools": tools}))
+    result = explore(runtime, parent, 3, "try three moods and keep the warmest", grant=grant)
+    assert result.critic == "measure" and result.criterion == "highest warmth"
+    assert [b.label for b in result.branches] == ["warm", "cold", "night"]
+    assert next(b for b in result.branches if b.status == "selected").label == "warm"
+    assert all(b.evaluation is None for b in result.branches)
 
 
 def test_the_failed_branch_is_recorded_and_leaves_the_others_intact(project: Project, moods: ExploreResult):
@@ -157,9 +178,7 @@ def test_memory_rejections_shape_the_variations_and_reach_the_model(project: Pro
         runtime = Runtime(project, services={"memory": memory, "turn_extra": {"memory_lines": memory.memory_lines}})
         result = explore(runtime, parent, 3, "relight it three ways, keep the coolest")
         assert [b.label for b in result.branches] == ["warm", "cold", "high-key"]
-        assert result.criterion.endswith("lowest warmth") and result.critic in {"measure", "evaluate_node"}
-        if result.critic == "measure":
-            assert next(b for b in result.branches if b.status == "selected").label == "cold"
+        assert result.criterion.endswith("lowest warmth") and result.selected_id
         state = {"request": "make a poster", "steps": [], "focus_ids": []}
         system = build_messages(runtime.deps, state, runtime.grant_for("make a poster"))[0].content
         assert "prefer warm lighting" in system and "rejected: night lighting" in system
@@ -167,22 +186,6 @@ def test_memory_rejections_shape_the_variations_and_reach_the_model(project: Pro
         if runtime is not None:
             runtime.close()
         memory.close()
-
-
-def test_evaluate_node_is_the_critic_when_it_is_granted(project: Project, runtime: Runtime, parent: str):
-    from skills.critique import EVALUATE_NODE
-
-    wired = runtime.registry.get("evaluate_node") is not None
-    evaluating = Runtime(project, extra_tools=None if wired else [EVALUATE_NODE])
-    try:
-        result = explore(evaluating, parent, 2, "two palettes")
-        assert result.axis == "palette" and result.critic == "evaluate_node"
-        assert all(b.score is not None for b in result.branches) and result.selected_id
-        for candidate in result.candidate_ids:
-            evaluations = project.store.neighbours(candidate, [EdgeType.REFERENCES], Direction.IN)
-            assert any(n.node.kind == "evaluation" for n in evaluations)
-    finally:
-        evaluating.close()
 
 
 @pytest.mark.parametrize(("instruction", "n", "axis", "labels"), [

@@ -66,7 +66,9 @@ def test_add_list_forget(memory: ProjectMemory):
     again = memory.add("prefer  warm lighting", kind="decision")  # same text: updated, not repeated
     assert again.key == warm.key and again.kind is MemoryKind.DECISION and again.params == {"lighting": "warm"}
     assert [i.key for i in memory.list()] == [warm.key, coat.key]
-    assert memory.forget(coat.key[:10]).text == "The heroine's coat is red"  # a unique prefix is enough
+    with pytest.raises(UnknownMemory, match="matches 2"):
+        memory.get(warm.key[:4])  # ULIDs of the same moment share their start: say so, never guess
+    assert memory.forget(coat.key[-6:]).text == "The heroine's coat is red"  # or a unique end
     assert [i.key for i in memory.list()] == [warm.key]
     with pytest.raises(UnknownMemory):
         memory.forget(coat.key)

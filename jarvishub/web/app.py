@@ -20,7 +20,7 @@ import secrets
 import threading
 from collections.abc import AsyncIterator, Sequence
 from pathlib import Path
-from typing import Any, Literal
+from typing import Annotated, Any, Literal
 
 from fastapi import APIRouter, Depends, FastAPI, Header, HTTPException, Query, Request
 from fastapi.responses import FileResponse, JSONResponse, PlainTextResponse, Response, StreamingResponse
@@ -52,6 +52,11 @@ _PAGE_CSP = ("default-src 'self'; script-src 'self'; style-src 'self'; img-src '
 # Artifacts are untrusted bytes (a web node's HTML, an SVG): never let one run as our origin.
 _ARTIFACT_HEADERS = {"X-Content-Type-Options": "nosniff", "Content-Security-Policy": "sandbox; default-src 'none'",
                      "Cache-Control": "private, max-age=31536000, immutable", "Referrer-Policy": "no-referrer"}
+
+
+_bearer = HTTPBearer(auto_error=False, description="The server's token (printed by `jarvishub ui`).")
+Credentials = Annotated[HTTPAuthorizationCredentials | None, Depends(_bearer)]
+"""The ``Authorization: Bearer`` header, if any (module level: FastAPI resolves annotations here)."""
 
 
 # -- request and response bodies ------------------------------------------------------------
@@ -144,7 +149,6 @@ def create_app(
     layout_lock = threading.Lock()
     verified: dict[str, Path] = {}
     session_value = hmac.new(token.encode(), b"jarvishub-session", hashlib.sha256).hexdigest()
-    bearer = HTTPBearer(auto_error=False, description="The server's token (printed by `jarvishub ui`).")
 
     def run_layout() -> int:
         with layout_lock:
@@ -185,7 +189,7 @@ def create_app(
     if allowed_hosts is not None:
         app.add_middleware(_HostGuard, hosts=frozenset(allowed_hosts))
 
-    def reader(request: Request, credentials: HTTPAuthorizationCredentials | None = Depends(bearer)) -> None:
+    def reader(request: Request, credentials: Credentials) -> None:
         if not protect_reads:
             return
         if credentials is not None and _same(credentials.credentials, token):
@@ -194,7 +198,7 @@ def create_app(
             return
         raise _unauthorised()
 
-    def writer(credentials: HTTPAuthorizationCredentials | None = Depends(bearer)) -> None:
+    def writer(credentials: Credentials) -> None:
         # Only the header counts for writes: a cookie would be sent by any page's cross-site form.
         if credentials is None or not _same(credentials.credentials, token):
             raise _unauthorised()
@@ -228,9 +232,9 @@ def create_app(
         return views.history(node_id)
 
     @api.get("/nodes/{node_id}/lineage", response_model=Lineage, summary="Ancestors and descendants")
-    def lineage(node_id: str, max_depth: int | None = Query(None, ge=1, le=100),
-                edge_types: list[EdgeType] = Query(list(LINEAGE_EDGES))) -> Lineage:
-        return views.lineage(node_id, edge_types, max_depth)
+    def lineage(node_id: str, max_depth: Annotated[int | None, Query(ge=1, le=100)] = None,
+                edge_types: Annotated[list[EdgeType] | None, Query()] = None) -> Lineage:
+        return views.lineage(node_id, edge_types or LINEAGE_EDGES, max_depth)
 
     @api.post("/query", response_model=QueryAnswer, summary="Run read-only Cypher; writes are refused (400)")
     def query(body: QueryBody) -> QueryAnswer:

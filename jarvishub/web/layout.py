@@ -6,9 +6,11 @@ places those, and only those, on a grid of cards:
 * lineage runs left to right: a node sits one column right of the right-most
   node it was ``GENERATED_FROM``, ``REFERENCES`` or is a ``VERSION_OF``;
   siblings stack downward from their parent's row;
-* a node with no placed lineage starts a new band below everything on the
-  canvas; nodes of the same group or the same turn follow one another; many
-  unrelated nodes made together are packed in a square block;
+* a node with no placed lineage starts a new band below the others on its
+  shelf (a strip of :data:`SHELF_COLS` columns, filled down to
+  :data:`SHELF_ROWS` rows before the next shelf starts to its right); nodes
+  of the same group or the same turn follow one another; many unrelated nodes
+  made together are packed in a square block below everything;
 * placement is incremental: a node already placed (by the layout, or pinned by
   a person dragging it) never moves, and new nodes only take free cells;
 * a group node with members is drawn as a box around them, so it takes no
@@ -34,7 +36,7 @@ from nodes.bridge import Usage
 from nodes.grant import Budget, Grant
 from store.errors import StaleVersion
 from store.models import CanvasEdge, CanvasNode, EdgeType, Position, new_id
-from store.mutations import MoveNode
+from store.mutations import MoveNode, Mutation
 
 if TYPE_CHECKING:
     from jarvishub.runtime import Runtime
@@ -51,6 +53,10 @@ ORIGIN = (40.0, 40.0)
 """Where cell (0, 0) sits; never (0, 0) itself, which means "not placed yet"."""
 PACK_AT = 12
 """Unrelated nodes made together are packed in a square block from this many on."""
+SHELF_COLS = 12
+SHELF_ROWS = 30
+"""New lineage bands fill a shelf of this many columns down to this many rows, then start the next shelf to
+its right, so a large canvas stays roughly as wide as it is tall instead of one endless column."""
 
 LAYOUT_ACTOR = "system:layout"
 """The actor of layout commits (the live feed does not re-run the layout for them)."""
@@ -80,19 +86,30 @@ def cell_position(cell: Cell) -> Position:
 
 @dataclass
 class _Grid:
-    """Which cells are taken, and the lowest row in use."""
+    """Which cells are taken, and the lowest row in use overall and on each shelf."""
 
     taken: set[Cell] = field(default_factory=set)
     bottom: int = -1
+    shelf_bottoms: dict[int, int] = field(default_factory=dict)
 
     def take(self, cell: Cell) -> None:
         self.taken.add(cell)
         self.bottom = max(self.bottom, cell[1])
+        shelf = cell[0] // SHELF_COLS
+        self.shelf_bottoms[shelf] = max(self.shelf_bottoms.get(shelf, -1), cell[1])
+
+    def new_band(self) -> Cell:
+        """Where a new band starts: below the others on the first shelf with room."""
+        shelf = 0
+        while self.shelf_bottoms.get(shelf, -1) + 1 >= SHELF_ROWS:
+            shelf += 1
+        return shelf * SHELF_COLS, self.shelf_bottoms.get(shelf, -1) + 1
 
     def cover(self, position: Position) -> None:
         """Take every cell a card at ``position`` overlaps."""
-        for col in _open_range((position.x - ORIGIN[0] - CARD_W) / COL_STEP, (position.x - ORIGIN[0] + CARD_W) / COL_STEP):
-            for row in _open_range((position.y - ORIGIN[1] - CARD_H) / ROW_STEP, (position.y - ORIGIN[1] + CARD_H) / ROW_STEP):
+        x, y = position.x - ORIGIN[0], position.y - ORIGIN[1]
+        for col in _open_range((x - CARD_W) / COL_STEP, (x + CARD_W) / COL_STEP):
+            for row in _open_range((y - CARD_H) / ROW_STEP, (y + CARD_H) / ROW_STEP):
                 self.take((col, row))
 
     def free_from(self, col: int, row: int) -> Cell:
@@ -156,29 +173,23 @@ def plan_layout(nodes: Sequence[CanvasNode], edges: Iterable[CanvasEdge]) -> dic
             loose[_turn_key(node)].append(node)
     packed = {n.id for group in loose.values() if len(group) >= PACK_AT for n in group}
     last_of_group = {n.group_id: cells[n.id] for n in nodes if n.group_id and n.id in cells}
-    last_root_of_turn: dict[str, Cell] = {}
     for node in cards:
         if node.id in packed:
             continue
-        turn = _turn_key(node)
         placed_parents = [cells[p] for p in parents.get(node.id, []) if p in cells]
         if placed_parents:
             col = max(c for c, _ in placed_parents) + 1
             start = (col, min(r for _, r in placed_parents))
         elif node.group_id in last_of_group:
             start = last_of_group[node.group_id]
-        elif turn in last_root_of_turn:
-            start = last_root_of_turn[turn]
-        else:
-            start = (0, grid.bottom + 1)
+        else:  # nodes are taken in creation order, so a turn's new bands follow one another
+            start = grid.new_band()
         cell = grid.free_from(*start)
         grid.take(cell)
         cells[node.id] = cell
         planned[node.id] = cell_position(cell)
         if node.group_id:
             last_of_group[node.group_id] = cell
-        if not placed_parents:
-            last_root_of_turn[turn] = cell
 
     for group in loose.values():
         if len(group) < PACK_AT:
@@ -250,7 +261,7 @@ def layout_pending(runtime: Runtime) -> int:
         if not plan:
             return 0
         versions = {n.id: n.version for n in nodes}
-        moves = [MoveNode(node_id=i, position=p, expected_version=versions[i]) for i, p in plan.items()]
+        moves: list[Mutation] = [MoveNode(node_id=i, position=p, expected_version=versions[i]) for i, p in plan.items()]
         action = CanvasMutation(action_id=new_id(), actor=LAYOUT_ACTOR, mutations=moves,
                                 rationale="automatic layout of new nodes")
         try:

@@ -126,11 +126,11 @@ async def watch_commits(
         try:
             if await asyncio.to_thread(store.canvas_version) <= version:
                 continue
-            commits = await asyncio.to_thread(lambda: store.commits(since_version=version))
+            commits = await asyncio.to_thread(store.commits, since_version=version)
             if not commits:
                 continue
             if await asyncio.to_thread(place, commits):
-                commits += await asyncio.to_thread(lambda: store.commits(since_version=commits[-1].canvas_version))
+                commits += await asyncio.to_thread(store.commits, since_version=commits[-1].canvas_version)
             event = await asyncio.to_thread(change_event, store, commits)
             version = commits[-1].canvas_version
             hub.publish("canvas", event)

@@ -117,7 +117,7 @@ def serve(
         raise ValueError(f"{host} is reachable from other machines; pass allow_remote=True (--allow-remote) "
                          "and a token (--token) to serve there")
     if remote and not token:
-        raise ValueError("serving beyond this machine needs a token (--token or JARVISHUB_UI_TOKEN)")
+        raise ValueError("serving beyond this machine needs a token (--token)")
     token = token or secrets.token_urlsafe(24)
     with Project.open(Path(project_dir)) as project:
         runtime = Runtime(project)

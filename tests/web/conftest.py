@@ -119,9 +119,10 @@ def build_demo(runtime: Runtime) -> dict[str, str]:
     return ids
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="module")
 def demo(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Demo]:
-    """The demo project, laid out (the server's layout would do the same at startup)."""
+    """The demo project, laid out (the server's layout would do the same at startup); one per test module,
+    so what one module's tests add does not change what another's see."""
     project = Project.init(tmp_path_factory.mktemp("web") / "demo")
     runtime = Runtime(project)
     try:
@@ -132,7 +133,7 @@ def demo(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Demo]:
         project.close()
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="module")
 def server(demo: Demo) -> Iterator[BackgroundServer]:
     """The web canvas of the demo project on a free port of 127.0.0.1."""
     app = create_app(demo.runtime, TOKEN, person="tester")

@@ -11,11 +11,13 @@ from typing import Any
 import httpx
 import pytest
 
+from jarvishub.web import BackgroundServer, create_app, serve
 from jarvishub.web.app import sniff_mime
 from store.models import Direction, EdgeType
 
 TOKEN = "test-token-0123456789"  # the server fixture's token (conftest.py)
 AUTH = {"Authorization": f"Bearer {TOKEN}"}
+MISSING = "01ZZZZZZZZZZZZZZZZZZZZZZZZ"  # a well-formed node id no canvas has
 
 
 @pytest.fixture
@@ -83,7 +85,8 @@ def test_a_foreign_host_header_is_refused(client) -> None:
 
 
 def test_queries_return_node_ids_and_refuse_writes(client, demo) -> None:
-    ok = client.post("/api/query", json={"cypher": "MATCH (n:CanvasNode) WHERE n.kind = $k RETURN n", "params": {"k": "reference"}})
+    ok = client.post("/api/query", json={"cypher": "MATCH (n:CanvasNode) WHERE n.kind = $k RETURN n",
+                                         "params": {"k": "reference"}})
     assert ok.status_code == 200
     assert set(ok.json()["node_ids"]) == {demo.ids["mira"], demo.ids["harbour"]}
     refused = client.post("/api/query", json={"cypher": "MATCH (n:CanvasNode) DETACH DELETE n"})
@@ -113,9 +116,9 @@ def test_the_canvas_pages_and_node_reads(client, demo) -> None:
     assert [i["node"]["id"] for i in history["older"]] == [demo.ids["pier"]]
     lineage = client.get(f"/api/nodes/{demo.ids['clip']}/lineage", params={"max_depth": 1}).json()
     assert [i["node"]["id"] for i in lineage["ancestors"]] == [demo.ids["pier_warm"]]
-    batch = client.get("/api/nodes", params={"ids": f"{demo.ids['mira']},01ZZZZZZZZZZZZZZZZZZZZZZZZ"}).json()
-    assert [n["id"] for n in batch["nodes"]] == [demo.ids["mira"]] and batch["removed"] == ["01ZZZZZZZZZZZZZZZZZZZZZZZZ"]
-    assert client.get("/api/nodes/01ZZZZZZZZZZZZZZZZZZZZZZZZ").status_code == 404
+    batch = client.get("/api/nodes", params={"ids": f"{demo.ids['mira']},{MISSING}"}).json()
+    assert [n["id"] for n in batch["nodes"]] == [demo.ids["mira"]] and batch["removed"] == [MISSING]
+    assert client.get(f"/api/nodes/{MISSING}").status_code == 404
 
 
 def test_the_api_is_documented(client) -> None:
@@ -162,7 +165,7 @@ def test_an_approval_waits_for_a_person_and_is_recorded(client, demo) -> None:
 
 def test_a_request_about_unknown_nodes_writes_nothing(client, demo) -> None:
     version = demo.project.store.canvas_version()
-    response = client.post("/api/requests", headers=AUTH, json={"text": "fix", "node_ids": ["01ZZZZZZZZZZZZZZZZZZZZZZZZ"]})
+    response = client.post("/api/requests", headers=AUTH, json={"text": "fix", "node_ids": [MISSING]})
     assert response.status_code == 404
     assert demo.project.store.canvas_version() == version
 
@@ -209,3 +212,27 @@ def test_media_types_come_from_the_bytes(tmp_path) -> None:
         path = tmp_path / f"blob{index}"
         path.write_bytes(head)
         assert sniff_mime(path) == mime
+
+
+def test_a_server_beyond_loopback_needs_permission_and_a_token(tmp_path) -> None:
+    with pytest.raises(ValueError, match="allow_remote"):
+        serve(tmp_path, host="0.0.0.0")
+    with pytest.raises(ValueError, match="token"):
+        serve(tmp_path, host="0.0.0.0", allow_remote=True)
+    assert not (tmp_path / ".jarvishub").exists()  # refused before anything was opened
+
+
+def test_protected_reads_need_the_token_or_its_session_cookie(demo) -> None:
+    app = create_app(demo.runtime, "remote-token", protect_reads=True, allowed_hosts=None, watch=False)
+    sha = demo.project.store.get_node(demo.ids["pier"]).outputs[0].sha256
+    with BackgroundServer(app) as remote, httpx.Client(base_url=remote.base_url, timeout=30) as c:
+        for url in ("/api/info", "/api/canvas", f"/api/nodes/{demo.ids['pier']}", f"/artifacts/{sha}"):
+            assert c.get(url).status_code == 401, url
+        assert c.get("/api/info", headers={"Authorization": "Bearer remote-token"}).status_code == 200
+        assert c.get("/").status_code == 200  # the page itself holds no data
+        session = c.post("/api/session", headers={"Authorization": "Bearer remote-token"})
+        assert session.status_code == 204
+        assert "HttpOnly" in session.headers["set-cookie"] and "SameSite=strict" in session.headers["set-cookie"]
+        assert c.get(f"/artifacts/{sha}").status_code == 200  # the cookie is enough for reads ...
+        moved = c.post(f"/api/nodes/{demo.ids['pier']}/move", json={"x": 1, "y": 1})
+        assert moved.status_code == 401  # ... never for writes

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
+from jarvishub.web.layout import COL_STEP, ORIGIN, PACK_AT, ROW_STEP, SHELF_COLS, SHELF_ROWS, is_unplaced, plan_layout
 from store.models import CanvasEdge, CanvasNode, EdgeType, Position
-from jarvishub.web.layout import COL_STEP, ORIGIN, PACK_AT, ROW_STEP, is_unplaced, plan_layout
 
 
 def _node(node_id: str, kind: str = "image", *, at: Position | None = None, turn: str = "t1",
@@ -47,6 +47,19 @@ def test_new_roots_start_a_band_below_everything_and_turns_stay_together() -> No
     a, b = _node("a", "text", turn="t9"), _node("bb", "text", turn="t9")
     plan = plan_layout([old, a, b], [])
     assert _cell(plan["a"]) == (0, 4) and _cell(plan["bb"]) == (0, 5)
+
+
+def test_bands_fill_a_shelf_then_start_the_next_one_to_the_right() -> None:
+    nodes, edges = [], []
+    for chain in range(SHELF_ROWS + 2):
+        root, child = _node(f"r{chain:03d}", turn=f"t{chain:03d}"), _node(f"c{chain:03d}", turn=f"t{chain:03d}")
+        nodes += [root, child]
+        edges.append(_edge(child.id, root.id))
+    cells = {i: _cell(p) for i, p in plan_layout(nodes, edges).items()}
+    assert cells["r000"] == (0, 0) and cells["c000"] == (1, 0)
+    assert cells[f"r{SHELF_ROWS - 1:03d}"] == (0, SHELF_ROWS - 1)
+    assert cells[f"r{SHELF_ROWS:03d}"] == (SHELF_COLS, 0) and cells[f"c{SHELF_ROWS:03d}"] == (SHELF_COLS + 1, 0)
+    assert cells[f"r{SHELF_ROWS + 1:03d}"] == (SHELF_COLS, 1)
 
 
 def test_group_members_follow_one_another_and_the_group_box_takes_no_cell() -> None:

@@ -83,6 +83,8 @@ def test_clicking_a_node_shows_its_inputs_versions_and_lineage(page, demo: Demo)
     assert '"lighting": "warm"' in detail.locator("pre").first.inner_text()
     assert page.locator("#selection .chip").inner_text() == "Shot 1: pier, warm"
     page.wait_for_function(ALL_IMAGES_LOADED, timeout=15_000)
+    page.wait_for_function("() => [...document.querySelectorAll('.node video')].every((v) => v.readyState >= 2)",
+                           timeout=15_000)  # the poster frame is decoded
     page.screenshot(path=str(REPO / "docs" / "canvas.png"))  # the picture in docs/web-canvas.md
 
     detail.locator(f'ul.ancestors li[data-id="{ids["mira"]}"]').click()
@@ -171,6 +173,20 @@ def test_feedback_sent_from_the_page_goes_through_the_bridge(page, demo: Demo, u
     assert turns[0]["request"] == "redo the lighting here"
     assert demo.runtime.trajectories.turns(thread_id)[0]["request"] == "redo the lighting here"
     page.locator(f'.node[data-id="{node.id}"]').wait_for(timeout=5_000)  # the feedback node shows up live
+
+
+def test_an_approval_is_answered_from_the_page(page, demo: Demo, until) -> None:
+    page.check("#ask-approval")
+    page.fill("#request-text", "note: approved from the page")
+    page.click("#send-request")
+    waiting = page.locator('.job[data-status="interrupted"]')
+    waiting.wait_for(timeout=30_000)
+    assert "create_node" in waiting.inner_text()
+    assert all(n.title != "approved from the page" for n in demo.project.store.find_nodes(kind="text"))
+    waiting.locator('button[data-decision="approve"]').click()
+    page.locator('.job[data-status="done"]', has_text="approve").wait_for(timeout=30_000)
+    note = until(lambda: [n for n in demo.project.store.find_nodes(kind="text") if n.title == "approved from the page"])
+    page.locator(f'.node[data-id="{note[0].id}"]').wait_for(timeout=5_000)
 
 
 def test_dragging_a_node_moves_and_pins_it(page, demo: Demo, until) -> None:

@@ -36,9 +36,11 @@ def big(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Runtime, dic
         for start in range(0, NODES, CHAIN):
             chain = [CreateNode(kind="image", title=f"take {start}", status=NodeStatus.COMPLETED, outputs=[thumb])]
             chain += [CreateNode(kind="text", title=f"note {i}", status=NodeStatus.COMPLETED,
-                                 inputs={"text": f"step {i} of chain {start}"}) for i in range(start + 1, start + CHAIN)]
+                                 inputs={"text": f"step {i} of chain {start}"})
+                      for i in range(start + 1, start + CHAIN)]
             mutations += chain
-            mutations += [Link(type=EdgeType.GENERATED_FROM, source=b.id, target=a.id) for a, b in zip(chain, chain[1:])]
+            mutations += [Link(type=EdgeType.GENERATED_FROM, source=b.id, target=a.id)
+                          for a, b in zip(chain, chain[1:], strict=False)]
         grant = runtime.grants.save(Grant(actor="system"))
         started = time.perf_counter()
         result = runtime.bridge.submit(CanvasMutation(action_id="scale", mutations=mutations), grant, Usage(),
@@ -54,6 +56,12 @@ def big(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Runtime, dic
         project.close()
 
 
+SCREEN_POINT = """(id) => {
+  const s = window.jarvishub, n = s.nodes.get(id), r = document.querySelector('#viewport').getBoundingClientRect();
+  return [r.left + s.view.x + (n.x + s.card.w / 2) * s.view.k, r.top + s.view.y + (n.y + s.card.h / 2) * s.view.k];
+}"""
+
+
 def test_two_thousand_nodes_render(big, open_canvas) -> None:
     runtime, timings = big
     app = create_app(runtime, TOKEN, person="tester")
@@ -62,24 +70,36 @@ def test_two_thousand_nodes_render(big, open_canvas) -> None:
         page = open_canvas(server.base_url, token=TOKEN)
         wall = time.perf_counter() - started
         assert page.locator("#node-count").inner_text() == f"{NODES} nodes"
+        page_timings = page.evaluate("window.jarvishub.timings")
+        # Fitted to 2,000 nodes the zoom is far out: the canvas 2D overview draws every node, cards stay
+        # out of rendering and no thumbnail is downloaded.
+        assert page.evaluate("window.jarvishub.view.k") < 0.25
+        page.wait_for_function(f"() => window.jarvishub.drawn === {NODES}", timeout=5_000)
+        assert page.locator("#overview").is_visible() and not page.locator("#nodes").is_visible()
         assert page.locator(".node").count() == NODES
         assert page.locator("#edge-paths path").count() == NODES - NODES // CHAIN
-        page_timings = page.evaluate("window.jarvishub.timings")
-        # Fitted to 2,000 cards the zoom is low: cards draw without media, nothing was downloaded.
-        assert page.evaluate("window.jarvishub.view.k") < 0.35
         assert page.locator(".node img").count() == 0
-        # Zoomed in on one corner, only the thumbnails in view load.
+
+        # Click a node in the overview, then one of its descendants in the detail panel: the view zooms in
+        # on it, cards come back, and only the thumbnails in view load.
         first = runtime.project.store.find_nodes(kind="image", limit=1)[0].id
-        page.evaluate(f"() => document.querySelector('.node[data-id=\"{first}\"]').dispatchEvent("
-                      "new PointerEvent('pointerdown', {bubbles: true, button: 0, pointerId: 1}))")
-        page.evaluate("() => document.querySelector('#viewport').dispatchEvent("
-                      "new PointerEvent('pointerup', {bubbles: true, button: 0, pointerId: 1}))")
-        page.locator(f'#detail-body ul.descendants li[data-id]').first.click()
-        page.wait_for_function("() => document.querySelectorAll('.node img').length > 0", timeout=10_000)
+        page.mouse.click(*page.evaluate(SCREEN_POINT, first))
+        page.locator(f'#detail-body[data-id="{first}"]').wait_for(timeout=10_000)
+        zoomed = time.perf_counter()
+        page.locator("#detail-body ul.descendants li[data-id]").first.click()
+        page.wait_for_function(ALL_SHOWN_IMAGES_LOADED, timeout=10_000)
+        zoom_s = time.perf_counter() - zoomed
         shown = page.locator(".node img").count()
         assert 0 < shown < NODES // CHAIN
+        assert page.locator(f'.node[data-id="{first}"] img').count() == 1
         print(f"\n{NODES} nodes: commit {timings['commit_s']:.2f} s, layout {timings['layout_s']:.2f} s, "
               f"page fetch {page_timings['fetchMs']:.0f} ms, render {page_timings['renderMs']:.0f} ms, "
-              f"page ready {wall:.2f} s after navigation; {shown} thumbnails loaded once zoomed in")
-        assert page_timings["renderMs"] < 5000
+              f"page ready {wall:.2f} s after navigation; zoomed in with {shown} thumbnails loaded in {zoom_s:.2f} s")
+        assert page_timings["renderMs"] < 3000
         page.context.close()
+
+
+ALL_SHOWN_IMAGES_LOADED = """() => {
+  const images = [...document.querySelectorAll('.node img')];
+  return images.length > 0 && images.every((img) => img.complete && img.naturalWidth > 0);
+}"""

@@ -9,8 +9,9 @@
   const nodesLayer = $("#nodes");
   const groupsLayer = $("#groups");
   const edgeLayer = $("#edge-paths");
+  const overview = $("#overview");
 
-  const LOW_DETAIL_BELOW = 0.35; // zoom under which cards drop their media and text
+  const LOW_DETAIL_BELOW = 0.25; // zoom under which the canvas 2D overview replaces cards and edge paths
   const BATCH = 100; // node ids per /api/nodes request; more changed at once and the page reloads
 
   const state = {
@@ -30,6 +31,7 @@
     jobs: new Map(),
     timings: {},
     live: false,
+    drawn: 0, // nodes the last overview frame drew
   };
   window.jarvishub = state; // for the tests and for poking around in devtools
 
@@ -221,9 +223,7 @@
 
   // Media are attached only to cards in view and only when zoomed in enough: 2,000 nodes load nothing at first.
   function refreshMedia() {
-    const low = state.view.k < LOW_DETAIL_BELOW;
-    world.classList.toggle("lod-low", low);
-    if (low) return;
+    if (isLow()) return;
     const { x0, y0, x1, y1 } = visibleWorld(300);
     const { w, h: ch } = state.card;
     for (const [id, el] of state.cards) {
@@ -244,7 +244,8 @@
   // -- edges and groups -----------------------------------------------------------------------------
   const round = (v) => Math.round(v * 10) / 10;
 
-  function edgePath(a, b) {
+  // The curve from one card's side to the other's: [start, control 1, control 2, end] as 8 numbers.
+  function edgeCurve(a, b) {
     const { w, h: ch } = state.card;
     const ax = a.x + w / 2, ay = a.y + ch / 2, bx = b.x + w / 2, by = b.y + ch / 2;
     const dx = bx - ax, dy = by - ay;
@@ -260,7 +261,12 @@
       const bend = Math.max(30, Math.abs(ty - sy) / 2);
       c1x = sx; c1y = sy + dir * bend; c2x = tx; c2y = ty - dir * bend;
     }
-    return `M${round(sx)},${round(sy)} C${round(c1x)},${round(c1y)} ${round(c2x)},${round(c2y)} ${round(tx)},${round(ty)}`;
+    return [sx, sy, c1x, c1y, c2x, c2y, tx, ty];
+  }
+
+  function edgePath(a, b) {
+    const [sx, sy, c1x, c1y, c2x, c2y, tx, ty] = edgeCurve(a, b).map(round);
+    return `M${sx},${sy} C${c1x},${c1y} ${c2x},${c2y} ${tx},${ty}`;
   }
 
   function drawEdges() {
@@ -307,12 +313,96 @@
     groupsLayer.replaceChildren(fragment);
   }
 
+  // -- the overview: every node and edge on one canvas 2D, for when cards would be specks ----------------------
+  const KIND_COLOURS = { image: "#60a5fa", video: "#a78bfa", audio: "#34d399", text: "#fcd34d", reference: "#f9a8d4",
+    web: "#67e8f9", slide: "#5eead4", deck: "#5eead4", feedback: "#fdba74", shot: "#93c5fd", prompt: "#fde68a" };
+  const STATUS_COLOURS = { failed: "#dc2626", running: "#2563eb", stale: "#d97706", selected: "#16a34a", rejected: "#6b7280" };
+  const EDGE_STYLES = { GENERATED_FROM: ["#16a34a", []], REFERENCES: ["#2563eb", [7, 5]], VERSION_OF: ["#9333ea", [2, 4]],
+    CONTINUES: ["#ea580c", [12, 4, 2, 4]] };
+
+  const isLow = () => state.view.k < LOW_DETAIL_BELOW;
+
+  function drawOverview() {
+    overview.hidden = !isLow();
+    if (overview.hidden) return;
+    const ratio = window.devicePixelRatio || 1;
+    const width = viewport.clientWidth, height = viewport.clientHeight;
+    if (overview.width !== Math.round(width * ratio) || overview.height !== Math.round(height * ratio)) {
+      overview.width = Math.round(width * ratio);
+      overview.height = Math.round(height * ratio);
+      overview.style.width = `${width}px`;
+      overview.style.height = `${height}px`;
+    }
+    const ctx = overview.getContext("2d");
+    const { x, y, k } = state.view;
+    const { w, h: ch } = state.card;
+    ctx.setTransform(1, 0, 0, 1, 0, 0);
+    ctx.clearRect(0, 0, overview.width, overview.height);
+    ctx.setTransform(ratio * k, 0, 0, ratio * k, ratio * x, ratio * y);
+    const view = visibleWorld(0);
+    const inView = (n) => !(n.x + w < view.x0 || n.x > view.x1 || n.y + ch < view.y0 || n.y > view.y1);
+    const dimmed = (id) => state.hits && !state.hits.has(id);
+    ctx.lineWidth = 1.5 / k;
+    for (const [type, [colour, dash]] of Object.entries(EDGE_STYLES)) {
+      ctx.strokeStyle = colour;
+      ctx.setLineDash(dash.map((d) => d / k));
+      ctx.beginPath();
+      for (const edge of state.edges.values()) {
+        const a = state.nodes.get(edge.source), b = state.nodes.get(edge.target);
+        if (edge.type !== type || !a || !b || isBox(a) || isBox(b) || !(inView(a) || inView(b))) continue;
+        const [sx, sy, c1x, c1y, c2x, c2y, tx, ty] = edgeCurve(a, b);
+        ctx.moveTo(sx, sy);
+        ctx.bezierCurveTo(c1x, c1y, c2x, c2y, tx, ty);
+      }
+      ctx.stroke();
+    }
+    ctx.setLineDash([]);
+    let drawn = 0;
+    for (const node of state.nodes.values()) {
+      if (isBox(node) || !inView(node)) continue;
+      drawn += 1;
+      ctx.globalAlpha = dimmed(node.id) ? 0.18 : 1;
+      ctx.fillStyle = KIND_COLOURS[node.kind] || "#cbd5e1";
+      ctx.fillRect(node.x, node.y, w, ch);
+      const outline = state.picked.has(node.id) ? "#1d4ed8" : state.hits?.has(node.id) ? "#f59e0b" : STATUS_COLOURS[node.status];
+      if (outline) {
+        ctx.strokeStyle = outline;
+        ctx.lineWidth = Math.max(3 / k, 12);
+        ctx.strokeRect(node.x, node.y, w, ch);
+      }
+    }
+    ctx.globalAlpha = 1;
+    state.drawn = drawn;
+  }
+
+  let overviewQueued = false;
+  function scheduleOverview() {
+    if (overviewQueued) return;
+    overviewQueued = true;
+    requestAnimationFrame(() => { overviewQueued = false; drawOverview(); });
+  }
+
+  // The node under a point of the viewport, from the model (the overview has no elements to hit).
+  function nodeAt(clientX, clientY) {
+    const rect = viewport.getBoundingClientRect();
+    const { x, y, k } = state.view;
+    const wx = (clientX - rect.left - x) / k, wy = (clientY - rect.top - y) / k;
+    let found = null;
+    for (const node of state.nodes.values()) {
+      if (!isBox(node) && wx >= node.x && wx <= node.x + state.card.w && wy >= node.y && wy <= node.y + state.card.h) found = node;
+    }
+    return found;
+  }
+
   // -- view: pan, zoom, fit ----------------------------------------------------------------------------
   function applyView() {
     const { x, y, k } = state.view;
     world.style.transform = `translate(${x}px, ${y}px) scale(${k})`;
+    world.classList.toggle("lod-low", isLow());
+    scheduleOverview();
     scheduleMedia();
   }
+  window.addEventListener("resize", applyView);
 
   function visibleWorld(margin) {
     const { x, y, k } = state.view;
@@ -357,12 +447,13 @@
   let drag = null;
   viewport.addEventListener("pointerdown", (event) => {
     if (event.button !== 0 || event.target.closest("video, audio, #legend")) return;
-    const card = event.target.closest(".node");
-    const label = event.target.closest(".group-label");
-    const id = card?.dataset.id || label?.parentElement.dataset.id || null;
-    const node = card ? state.nodes.get(id) : null;
+    const hit = isLow() ? nodeAt(event.clientX, event.clientY) : null;
+    const card = hit ? null : event.target.closest(".node");
+    const label = hit ? null : event.target.closest(".group-label");
+    const id = hit?.id || card?.dataset.id || label?.parentElement.dataset.id || null;
+    const node = hit || (card ? state.nodes.get(id) : null);
     drag = {
-      what: card ? "node" : label ? "group" : "pan", id, x: event.clientX, y: event.clientY, moved: false,
+      what: node ? "node" : label ? "group" : "pan", id, x: event.clientX, y: event.clientY, moved: false,
       view: { ...state.view }, from: node ? { x: node.x, y: node.y } : null,
       add: event.shiftKey || event.metaKey || event.ctrlKey,
     };
@@ -380,9 +471,12 @@
       node.x = drag.from.x + dx / state.view.k;
       node.y = drag.from.y + dy / state.view.k;
       const el = state.cards.get(drag.id);
-      el.classList.add("dragging");
-      placeCard(el, node);
+      if (el) {
+        el.classList.add("dragging");
+        placeCard(el, node);
+      }
       redrawEdgesOf(node.id);
+      scheduleOverview();
       if (node.group_id && state.boxes.has(node.group_id)) placeBox(state.boxes.get(node.group_id), state.members.get(node.group_id));
     } else {
       viewport.classList.add("panning");
@@ -418,6 +512,7 @@
       node.x = from.x; node.y = from.y;
       upsertCard(node, node);
       redrawEdgesOf(id);
+      scheduleOverview();
       toast(`The move was refused: ${error.message}`);
     }
   }
@@ -431,6 +526,7 @@
 
   // -- selection and the detail panel -----------------------------------------------------------------------
   function markPicked() {
+    scheduleOverview();
     for (const el of document.querySelectorAll(".picked")) el.classList.remove("picked");
     for (const id of state.picked) (state.cards.get(id) || state.boxes.get(id))?.classList.add("picked");
     const box = $("#selection");
@@ -528,6 +624,7 @@
 
   // -- the filter: read-only Cypher, highlighted ------------------------------------------------------------
   function applyHits() {
+    scheduleOverview();
     world.classList.toggle("filtering", !!state.hits);
     for (const el of document.querySelectorAll(".hit")) el.classList.remove("hit");
     for (const id of state.hits || []) (state.cards.get(id) || state.boxes.get(id))?.classList.add("hit");
@@ -560,21 +657,28 @@
   });
 
   // -- steering: requests, jobs, approvals -------------------------------------------------------------------
+  function approvalBox(job) {
+    const { interrupt } = job;
+    const action = interrupt.action?.tool ? `${interrupt.action.tool} ${JSON.stringify(interrupt.action.args || {})}` : null;
+    return h("div", null,
+      h("div", null, interrupt.reason || interrupt.question || interrupt.type),
+      action ? h("div", { class: "mono" }, action) : null,
+      h("div", { class: "row" },
+        h("button", { type: "button", dataset: { decision: "approve", thread: job.thread_id } }, "Approve"),
+        h("button", { type: "button", class: "quiet", dataset: { decision: "reject", thread: job.thread_id } }, "Reject")));
+  }
+
   function renderJobs() {
     const jobs = [...state.jobs.values()].sort((a, b) => b.started_at - a.started_at).slice(0, 8);
     $("#jobs").replaceChildren(...jobs.map((job) => {
-      const waiting = job.status === "interrupted" && job.interrupt;
+      const busy = job.status === "queued" || job.status === "running";
       return h("div", { class: `job ${job.status}`, dataset: { job: job.id, thread: job.thread_id, status: job.status } },
         h("div", null, h("span", { class: "status" }, job.status), ` · ${job.kind} · `, h("span", { class: "mono" }, job.thread_id)),
         job.text ? h("div", null, `“${job.text}”`) : null,
-        job.progress?.length && !["done", "failed"].includes(job.status) ? h("div", { class: "progress muted" }, job.progress[job.progress.length - 1]) : null,
+        busy && job.progress?.length ? h("div", { class: "progress muted" }, job.progress[job.progress.length - 1]) : null,
         job.reply ? h("div", { class: "reply" }, job.reply) : null,
         job.error ? h("div", { class: "error" }, job.error) : null,
-        waiting ? h("div", null, h("div", null, job.interrupt.reason || job.interrupt.question || job.interrupt.type),
-          job.interrupt.action?.tool ? h("div", { class: "mono" }, `${job.interrupt.action.tool} ${JSON.stringify(job.interrupt.action.args || {})}`) : null,
-          h("div", { class: "row" },
-            h("button", { type: "button", dataset: { decision: "approve", thread: job.thread_id } }, "Approve"),
-            h("button", { type: "button", class: "quiet", dataset: { decision: "reject", thread: job.thread_id } }, "Reject"))) : null);
+        job.status === "interrupted" && job.interrupt ? approvalBox(job) : null);
     }));
   }
 
@@ -607,11 +711,12 @@
     if (!button) return;
     button.disabled = true;
     try {
-      upsertJob(await send("POST", `/api/threads/${encodeURIComponent(button.dataset.thread)}/resume`, { decision: button.dataset.decision }));
-      for (const job of state.jobs.values()) {
-        if (job.thread_id === button.dataset.thread && job.status === "interrupted") state.jobs.set(job.id, { ...job, status: "done", interrupt: null });
+      const thread = button.dataset.thread;
+      const answer = await send("POST", `/api/threads/${encodeURIComponent(thread)}/resume`, { decision: button.dataset.decision });
+      for (const job of state.jobs.values()) { // the question is answered; the resume job carries the turn on
+        if (job.thread_id === thread && job.status === "interrupted") state.jobs.set(job.id, { ...job, status: "answered" });
       }
-      renderJobs();
+      upsertJob(answer);
     } catch (error) {
       toast(`Could not answer: ${error.message}`);
       button.disabled = false;
@@ -646,30 +751,30 @@
     markPicked();
     applyHits();
     scheduleMedia();
+    scheduleOverview();
   }
 
-  async function loadCanvas() {
+  // Reads every page of the canvas into the model; `before` runs between the model and the DOM (the first fit).
+  async function loadCanvas(before) {
     const started = performance.now();
     const nodes = [], edges = [];
-    let offset = 0, page = null;
+    let offset = 0, page = null, version = null;
     do {
       page = await getJSON(`/api/canvas?offset=${offset}&limit=2000`);
+      version = version ?? page.canvas_version; // the oldest page's version: live updates catch up from there
       nodes.push(...page.nodes);
       edges.push(...page.edges);
       offset = page.next_offset;
     } while (offset != null);
     const fetched = performance.now();
     state.card = page.card;
-    state.version = page.canvas_version;
+    state.version = version;
     state.nodes = new Map(nodes.map((n) => [n.id, n]));
     state.edges = new Map(edges.map((e) => [e.id, e]));
-    const t0 = performance.now();
     indexGroups();
+    if (before) before();
     renderCards();
-    const t1 = performance.now();
     redrawAround();
-    const t2 = performance.now();
-    state.profile = { cards: t1 - t0, around: t2 - t1 };
     return { started, fetched, count: nodes.length };
   }
 
@@ -747,8 +852,7 @@
       toast(`Cannot read the canvas: ${error.message}`);
       return;
     }
-    const { started, fetched, count } = await loadCanvas();
-    fit();
+    const { started, fetched, count } = await loadCanvas(fit);
     await nextPaint();
     const painted = performance.now();
     state.timings = { nodes: count, fetchMs: fetched - started, renderMs: painted - fetched, totalMs: painted - started };

@@ -636,6 +636,7 @@ EXPLORE_SKILL = Skill(
     needs=list(SKILL_NEEDS),
     graph=build_explore_graph(),
 )
+"""The ``explore`` skill (the tool ``skill__explore``), listed in :data:`skills.builtin.BUILTIN_SKILLS`."""
 
 
 # -- as a turn action (the CLI) -------------------------------------------------------------------------------

@@ -267,38 +267,50 @@ def cmd_query(args: argparse.Namespace) -> int:
 
 def cmd_explore(args: argparse.Namespace) -> int:
     """Explore alternatives of a node with parallel subagents; one is selected, the rest kept as rejected."""
-    from graphs.explore import explore
+    from graphs.explore import ExploreFailed, ExploreRejected, explore
 
     with opened_runtime(project_dir(args)) as runtime:
-        result = explore(runtime, args.node_id, args.n, args.instruction)
+        try:
+            result = explore(runtime, args.node_id, args.n, args.instruction)
+        except ExploreRejected as error:
+            errors.print(f"[red]refused:[/red] {error}")
+            return EXIT_REFUSED
+        except ExploreFailed as error:
+            errors.print(f"[red]failed:[/red] {error}")
+            return EXIT_FAILED
         _layout(runtime)
-    data = result.model_dump() if hasattr(result, "model_dump") else dict(result)
+    data = result.model_dump(mode="json")
     if args.json:
         print_json(data)
     else:
-        console.print(f"selected {data.get('selected_id')} of {len(data.get('candidate_ids') or [])} candidates"
-                      + (f"; failed branches: {data.get('failed')}" if data.get("failed") else ""))
+        print_rows(["label", "status", "score", "node"], [
+            {"label": b.get("label"), "status": b.get("status"), "score": b.get("score"),
+             "node": b.get("candidate_id") or b.get("node_id")} for b in data.get("branches") or []])
+        console.print(f"selected {data.get('selected_id')}"
+                      + (f"; failed branches: {[f['label'] for f in data['failed']]}" if data.get("failed") else ""))
     return EXIT_OK
 
 
 def cmd_memory(args: argparse.Namespace) -> int:
     """Inspect and edit what the project remembers across turns and threads."""
-    from store.memory import open_project_memory
+    from jarvishub.settings import STATE_DIR
+    from store.memory import ProjectMemory
 
-    with Project.open(_require_project(project_dir(args))) as project:
-        memory = open_project_memory(project.state_dir)
+    memory = ProjectMemory.open(_require_project(project_dir(args)) / STATE_DIR)
+    try:
         if args.action == "add":
             if not args.text:
                 raise ValueError("memory add needs the text to remember")
-            item = memory.add(" ".join(args.text), kind=args.kind)
-            data: Any = item if isinstance(item, dict) else item.model_dump() if hasattr(item, "model_dump") else item
+            data: Any = memory.add(" ".join(args.text), kind=args.kind).model_dump(mode="json")
         elif args.action == "forget":
             if not args.text:
                 raise ValueError("memory forget needs the key of the item")
-            memory.forget(args.text[0])
-            data = {"forgotten": args.text[0]}
+            data = {"forgotten": memory.forget(args.text[0]).model_dump(mode="json")}
         else:
-            data = [i if isinstance(i, dict) else i.model_dump() for i in memory.list()]
+            data = [item.model_dump(mode="json") for item in memory.list()]
+    finally:
+        if hasattr(memory, "close"):
+            memory.close()
     if args.json:
         print_json(data)
     elif args.action == "list":
@@ -401,7 +413,8 @@ def build_parser() -> argparse.ArgumentParser:
     p = add("memory", cmd_memory, "list, add or forget remembered preferences and decisions")
     p.add_argument("action", choices=["list", "add", "forget"])
     p.add_argument("text", nargs="*", help="what to remember (add) or the item key (forget)")
-    p.add_argument("--kind", default="preference", choices=["preference", "decision", "rejection"])
+    p.add_argument("--kind", choices=["preference", "decision", "rejection"],
+                   help="what the item is (inferred from the text when omitted)")
     p = add("trajectory", cmd_trajectory, "export trajectories (redacted JSONL)")
     p.add_argument("action", choices=["export"])
     p.add_argument("--thread", help="one thread (default: every thread)")

@@ -24,6 +24,7 @@ from nodes.grant import Grant, GrantStore, grant_profiles
 from nodes.manifest import Manifest, SkillInfo, build_manifest
 from nodes.models.factory import chat_model
 from nodes.policy import default_grant
+from store.memory import ProjectMemory
 from store.models import new_id
 from store.trajectories import TrajectoryStore
 from tools.base import ToolContext, ToolSpec
@@ -66,6 +67,10 @@ class Runtime:
         self.project = project
         self.services: dict[str, Any] = dict(services or {})
         tools, services_built, skills = project_tools(project, self)
+        self.memory = ProjectMemory.open(project.state_dir)
+        services_built["memory"] = self.memory
+        services_built["turn_extra"] = {**services_built.get("turn_extra", {}),
+                                        "memory_lines": self.memory.memory_lines}
         self.services = {**services_built, **self.services}
         self.registry = ToolRegistry([*tools, *(extra_tools or [])])
         self.skills: list[SkillInfo] = skills
@@ -167,7 +172,9 @@ class Runtime:
                 yield "progress", data if isinstance(data, dict) else {"message": str(data)}
 
     def close(self) -> None:
-        """Close the checkpointer (the project is closed by its owner)."""
+        """Close the checkpointer and memory (the project is closed by its owner)."""
+        if hasattr(self.memory, "close"):
+            self.memory.close()
         handle = self._checkpoint_handle
         if hasattr(handle, "close"):
             handle.close()

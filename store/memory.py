@@ -74,6 +74,7 @@ COLOUR_NAMES: dict[str, str] = {
 """Colour words a memory may use for a character's look, and the ``#rrggbb`` each stands for."""
 
 FORMATS: dict[str, tuple[int, int]] = {"landscape": (768, 512), "portrait": (512, 768), "square": (512, 512)}
+"""Format words a memory may use, and the width and height each stands for."""
 
 _LIGHTING_WORDS: tuple[tuple[str, str], ...] = (
     (r"high[- ]?key", "high-key"), (r"night(?:time)?|moonlit", "night"), (r"warm|golden", "warm"),
@@ -119,7 +120,7 @@ class MemoryItem(BaseModel):
 
 
 class UnknownMemory(KeyError):
-    """No remembered item has this key (or the prefix given matches several)."""
+    """No remembered item has this key (or the start or end given matches several)."""
 
     def __str__(self) -> str:
         return str(self.args[0]) if self.args else "unknown memory item"
@@ -184,7 +185,8 @@ class ProjectMemory:
     def add(self, text: str, kind: MemoryKind | str | None = None, params: dict[str, Any] | None = None) -> MemoryItem:
         """Remember ``text``; kind and params are parsed from it when not given.
 
-        Adding the same text again updates the existing item (its kind and params) instead of repeating it.
+        Adding the same text again updates the existing item instead of repeating it: same key, the new
+        kind and params, and it counts as said now (the latest item wins when items disagree).
         """
         text = " ".join(text.split())
         if not text:
@@ -194,8 +196,7 @@ class ProjectMemory:
         if params is None:
             params = parsed_params if item_kind is parsed_kind else parse_memory(text, item_kind)[1]
         existing = next((i for i in self.list() if i.text.lower() == text.lower()), None)
-        item = MemoryItem(key=existing.key if existing else new_id(), text=text, kind=item_kind, params=params,
-                          created_at=existing.created_at if existing else utc_now())
+        item = MemoryItem(key=existing.key if existing else new_id(), text=text, kind=item_kind, params=params)
         self.store.put(self.namespace, item.key, item.model_dump(mode="json"), index=False)
         return item
 

@@ -110,6 +110,7 @@ class Neo4jCanvasStore(CanvasStore):
         self._query_pool = ThreadPoolExecutor(max_workers=4, thread_name_prefix="canvas-query")
         self._listeners: list[Callable[[CommitRecord], None]] = []
         self._lock = threading.Lock()
+        self._apply_lock = threading.Lock()
 
     @property
     def database(self) -> str:
@@ -175,9 +176,12 @@ class Neo4jCanvasStore(CanvasStore):
             if isinstance(mutation, CreateNode):
                 self.kinds.require(mutation.kind)
         key = idempotency_key or f"auto:{new_id()}"
-        record = self._write(
-            lambda tx: self._apply_in(tx, batch, key, actor, thread_id, action_id or ticket.action_id, observation)
-        )
+        # Every commit increments the one canvas counter, so commits from threads of this process would
+        # only conflict and retry; queue them here.  Other processes are still handled by the retries.
+        with self._apply_lock:
+            record = self._write(
+                lambda tx: self._apply_in(tx, batch, key, actor, thread_id, action_id or ticket.action_id, observation)
+            )
         if not record.replayed:
             for listener in list(self._listeners):
                 listener(record)

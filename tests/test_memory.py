@@ -65,7 +65,7 @@ def test_add_list_forget(memory: ProjectMemory):
     coat = memory.add("The heroine's coat is red")
     again = memory.add("prefer  warm lighting", kind="decision")  # same text: updated, not repeated
     assert again.key == warm.key and again.kind is MemoryKind.DECISION and again.params == {"lighting": "warm"}
-    assert [i.key for i in memory.list()] == [warm.key, coat.key]
+    assert [i.key for i in memory.list()] == [coat.key, warm.key]  # said again: now the latest
     with pytest.raises(UnknownMemory, match="matches 2"):
         memory.get(warm.key[:4])  # ULIDs of the same moment share their start: say so, never guess
     assert memory.forget(coat.key[-6:]).text == "The heroine's coat is red"  # or a unique end

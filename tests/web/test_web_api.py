@@ -201,7 +201,8 @@ def test_the_event_stream_names_changed_nodes(client, server, demo) -> None:
     listener.join(5)
     assert not listener.is_alive(), events
     print(f"\nmove seen on the event stream after {time.monotonic() - started:.2f} s")
-    assert events[-1]["commits"][-1]["actor"] == "person:tester"
+    # The server's own layout may commit in the same tick; the person's move must be among the commits.
+    assert "person:tester" in {c["actor"] for e in events for c in e["commits"]}
     assert [n.node.id for n in demo.project.store.neighbours(node_id, [EdgeType.REFERENCES], Direction.IN)]
 
 

@@ -10,7 +10,7 @@ from rich.console import Console
 from rich.table import Table
 
 console = Console(stderr=False)
-errors = Console(stderr=True)
+errors = Console(stderr=True, soft_wrap=True)
 
 
 def print_json(value: Any) -> None:

@@ -90,12 +90,13 @@ class Runtime:
     # -- tools see this ----------------------------------------------------------------
     def _tool_context(self, *, actor: str = "agent", thread_id: str | None = None, turn_id: str | None = None,
                       usage: Usage | None = None, grant_id: str | None = None,
-                      action_id: str | None = None) -> ToolContext:
+                      action_id: str | None = None,
+                      progress: Callable[[str], None] | None = None) -> ToolContext:
         services = {**self.services, "bridge": self.bridge, "tool_registry": self.registry, "usage": usage,
                     "grant_id": grant_id, "action_id": action_id}
         return ToolContext(artifacts=self.project.artifacts, workspace=self.project.workspace,
                            canvas=self.project.store, settings=self.project.settings, thread_id=thread_id,
-                           turn_id=turn_id, actor=actor, services=services)
+                           turn_id=turn_id, actor=actor, services=services, progress=progress)
 
     # -- grants --------------------------------------------------------------------------
     def grant_for(self, request: str, *, profile: str | None = None, grant: Grant | None = None,

@@ -4,10 +4,21 @@ from __future__ import annotations
 
 from typing import Any
 
+from langgraph.config import get_stream_writer
+
 from nodes.actions import action_adapter
 from nodes.bridge import Usage
 from nodes.deps import TurnDeps
 from nodes.state import TurnState
+
+
+def _progress_writer():
+    """Tools and skills report progress on LangGraph's custom stream (the CLI shows it live)."""
+    try:
+        writer = get_stream_writer()
+    except RuntimeError:  # not inside a streaming run
+        return None
+    return lambda message: writer({"message": message})
 
 
 def make_execute(deps: TurnDeps):
@@ -26,7 +37,8 @@ def make_execute(deps: TurnDeps):
             return {"result": {"observation": {**previous.observation, "replayed": True},
                                "mutations": [], "replayed": True}}
         ctx = deps.bridge.context(actor=action.actor, thread_id=state["thread_id"], turn_id=state["turn_id"],
-                                  usage=usage, grant_id=state["grant_id"], action_id=action.action_id)
+                                  usage=usage, grant_id=state["grant_id"], action_id=action.action_id,
+                                  progress=_progress_writer())
         result = deps.bridge.execute(action, ctx)
         deps.bridge.account(action, result, usage)
         return {

@@ -1,0 +1,96 @@
+"""The jarvishub command line, run as a real subprocess against a real project."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from jarvishub.cli import EXAMPLES
+from jarvishub.project import Project
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def cli(*args: str, cwd: Path | None = None) -> subprocess.CompletedProcess:
+    env = {**os.environ, "PYTHONPATH": str(ROOT), "XDG_CONFIG_HOME": str(cwd or ROOT)}
+    env.pop("OPENAI_API_KEY", None)
+    return subprocess.run([sys.executable, "-m", "jarvishub.cli", *args], capture_output=True, text=True,
+                          timeout=240, env=env, cwd=cwd)
+
+
+@pytest.fixture(scope="module")
+def folder(tmp_path_factory):
+    """A project whose engine this test process keeps running, so each CLI process reuses it."""
+    path = tmp_path_factory.mktemp("cli") / "film"
+    done = cli("init", str(path), "--json", cwd=path.parent)
+    assert done.returncode == 0, done.stderr
+    assert json.loads(done.stdout)["engine"] == "arcadedb"
+    with Project.open(path):
+        yield path
+
+
+def test_run_query_status_and_history(folder):
+    ran = cli("-C", str(folder), "run", "note: the heroine's coat is red", "--json")
+    assert ran.returncode == 0, ran.stderr
+    outcome = json.loads(ran.stdout)
+    assert outcome["outcome"] == "replied" and outcome["reply"].startswith("Added note")
+
+    rows = json.loads(cli("-C", str(folder), "query", "MATCH (n:CanvasNode) WHERE n.kind = $k RETURN n.title AS t",
+                          "--param", "k=text", "--json").stdout)["rows"]
+    assert rows == [{"t": "the heroine's coat is red"}]
+    table = cli("-C", str(folder), "query", "MATCH (n:CanvasNode) RETURN n.title AS title")
+    assert table.returncode == 0 and "heroine" in table.stdout and "1 row(s)" in table.stdout
+
+    status = json.loads(cli("-C", str(folder), "status", "--json").stdout)
+    assert status["by_kind"] == {"text": 1} and status["turns"] == 1
+    history = json.loads(cli("-C", str(folder), "history", "--json").stdout)
+    assert [a["tool"] for a in history[0]["actions"] if a.get("tool")] == ["create_node"]
+
+
+def test_bad_input_gets_clear_errors_and_exit_codes(folder):
+    refused = cli("-C", str(folder), "query", "MATCH (n) DETACH DELETE n")
+    assert refused.returncode == 3 and "read-only" in refused.stderr
+    syntax = cli("-C", str(folder), "query", "MATCH (n RETURN n")
+    assert syntax.returncode == 2 and "could not parse" in syntax.stderr
+    missing = cli("-C", str(folder / "nowhere"), "status")
+    assert missing.returncode == 4 and "not a JarvisHub project" in missing.stderr
+    bad_param = cli("-C", str(folder), "query", "RETURN 1", "--param", "novalue")
+    assert bad_param.returncode == 2
+
+
+def test_a_grant_profile_limits_the_turn(folder):
+    before = json.loads(cli("-C", str(folder), "status", "--json").stdout)["canvas_version"]
+    ran = cli("-C", str(folder), "run", "note: should not be written", "--grant", "read-only", "--json")
+    assert ran.returncode == 0
+    assert "grant does not include" in json.loads(ran.stdout)["reply"]
+    status = json.loads(cli("-C", str(folder), "status", "--json").stdout)
+    assert status["by_kind"].get("text", 0) <= 1 and status["canvas_version"] == before + 1  # the Turn record only
+
+
+def test_memory_and_trajectory_export(folder, tmp_path):
+    added = cli("-C", str(folder), "memory", "add", "prefer", "warm", "lighting", "--json")
+    assert added.returncode == 0, added.stderr
+    item = json.loads(added.stdout)
+    assert item["params"].get("lighting") == "warm"
+    listed = json.loads(cli("-C", str(folder), "memory", "list", "--json").stdout)
+    assert [i["key"] for i in listed] == [item["key"]]
+    assert cli("-C", str(folder), "memory", "forget", item["key"]).returncode == 0
+    assert json.loads(cli("-C", str(folder), "memory", "list", "--json").stdout) == []
+
+    out = tmp_path / "turns.jsonl"
+    exported = cli("-C", str(folder), "trajectory", "export", "--out", str(out))
+    assert exported.returncode == 0, exported.stderr
+    lines = [json.loads(line) for line in out.read_text().splitlines()]
+    assert lines and all("canvas_diff" in line for line in lines)
+    assert lines[0]["request"] == "[withheld: no consent]"
+
+
+@pytest.mark.parametrize("command", sorted(EXAMPLES))
+def test_every_command_explains_itself_with_an_example(command):
+    shown = cli(command, "--help")
+    assert shown.returncode == 0 and "example:" in shown.stdout and EXAMPLES[command].split()[1] in shown.stdout

@@ -61,6 +61,7 @@ class Runtime:
         model: BaseChatModel | None = None,
         extra_tools: list[ToolSpec] | None = None,
         evaluate_generations: bool = True,
+        ask_person_for_feedback: bool = False,
         max_steps: int = 40,
         services: dict[str, Any] | None = None,
     ) -> None:
@@ -82,6 +83,7 @@ class Runtime:
         self.model = model or chat_model(project.settings)
         self.deps = TurnDeps(bridge=self.bridge, model=self.model, trajectories=self.trajectories,
                              max_steps=max_steps, evaluate_generations=evaluate_generations,
+                             ask_person_for_feedback=ask_person_for_feedback,
                              extra=self.services.get("turn_extra", {}))
         self.checkpointer, self._checkpoint_handle = open_checkpointer(
             project.checkpoint_path, project.settings.checkpoint_url)

@@ -61,8 +61,10 @@ def make_feedback(deps: TurnDeps):
             person = interrupt({"type": "feedback", "node_ids": [n.id for n in created]})
         if not evaluations and person is None:
             return {"feedback": None}
+        if person is not None and not isinstance(person, dict):
+            person = {"approve": True, "text": str(person)}
         passed = all(e["passed"] for e in evaluations) and not (isinstance(person, dict) and person.get("approve") is False)
         return {"feedback": {"source": "person" if person is not None else "evaluator", "passed": passed,
-                             "evaluations": evaluations, "person": person}}
+                             "evaluations": evaluations, "person": person, "node_ids": [n.id for n in created]}}
 
     return feedback

@@ -33,6 +33,26 @@ def evaluation_mutations(evaluations: list[dict[str, Any]], actor: str, turn_id:
     return mutations
 
 
+def person_feedback_mutations(person: dict[str, Any], node_ids: list[str], turn_id: str) -> list[Any]:
+    """A person's word on what a step made, as a feedback node (U) that REFERENCES those nodes."""
+    actor = str(person.get("actor") or "person")
+    feedback_id = new_id()
+    mutations: list[Any] = [CreateNode(
+        id=feedback_id, kind="feedback", title=str(person.get("text") or ("approved" if person.get("approve") else
+                                                                        "rejected"))[:80],
+        status=NodeStatus.COMPLETED,
+        inputs={"text": person.get("text") or "", "approve": bool(person.get("approve", True)), "actor": actor,
+                "node_ids": node_ids},
+        metadata={"provenance": {"actor": actor, "turn_id": turn_id}})]
+    for node_id in node_ids:
+        mutations.append(Link(type=EdgeType.REFERENCES, source=feedback_id, target=node_id,
+                              properties={"role": "feedback"}))
+        if person.get("approve") is False:
+            mutations.append(SetStatus(node_id=node_id, status=NodeStatus.REJECTED,
+                                       reason=f"rejected by {actor}: {person.get('text') or ''}".strip()))
+    return mutations
+
+
 def make_repair(deps: TurnDeps):
     """The decide-repair graph node."""
 
@@ -42,10 +62,14 @@ def make_repair(deps: TurnDeps):
             return {"repair": None}
         retries = sum(1 for s in state.get("steps") or [] if (s.get("repair") or {}).get("decision") == "retry")
         extra = evaluation_mutations(feedback.get("evaluations") or [], "evaluator", state["turn_id"])
+        person = feedback.get("person")
+        if isinstance(person, dict):
+            extra += person_feedback_mutations(person, feedback.get("node_ids") or [], state["turn_id"])
         if feedback.get("passed"):
             decision = {"decision": "accept"}
         elif retries < deps.max_retries:
-            notes = "; ".join(e["notes"] for e in feedback.get("evaluations") or [] if e.get("notes")) or feedback.get("notes", "")
+            notes = "; ".join(e["notes"] for e in feedback.get("evaluations") or [] if e.get("notes")) \
+                or (person.get("text") if isinstance(person, dict) else None) or feedback.get("notes", "")
             decision = {"decision": "retry", "advice": notes or "the result did not pass; try again with changes"}
         else:
             decision = {"decision": "ask", "advice": "retries are used up; ask the person how to proceed"}

@@ -46,6 +46,11 @@ class CreateNodeArgs(BaseModel):
 
 
 def _create(ctx: ToolContext, args: CreateNodeArgs) -> ToolResult:
+    # Refuse an unknown kind here, where it becomes an error the model sees (InvalidMutation naming the
+    # known kinds); left to the commit, the bridge's authorize raises it out of submit as a crash.
+    kinds = getattr(ctx.canvas, "kinds", None)
+    if kinds is not None:
+        kinds.require(args.kind)
     node_id = new_id()
     position = Position(x=args.x, y=args.y) if args.x is not None and args.y is not None else None
     mutation = CreateNode(id=node_id, kind=args.kind, title=args.title, inputs=args.inputs, status=args.status,

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from langchain_core.messages import ToolMessage
 
-from nodes.models.scripted import ScriptedModel
+from nodes.models.scripted import ScriptedModel, tool_call
 from store.models import Direction, EdgeType, NodeStatus
 
 
@@ -17,8 +17,8 @@ def test_a_failed_evaluation_rejects_the_candidate_and_the_retry_sees_why(make_r
 
     def retry_with_advice(messages):
         seen_by_model.append(str([m.content for m in messages if isinstance(m, ToolMessage)][-1]))
-        return ScriptedModel(script=[_image("a bright beach, high-key", "high-key")])._generate(messages[:1]) \
-            .generations[0].message
+        retry = _image("a bright beach, high-key", "high-key")
+        return tool_call(retry["name"], retry["args"])
 
     runtime = make_runtime(model=ScriptedModel(script=[
         _image("a bright beach, high-key", "night"), retry_with_advice, "done"]))

@@ -11,6 +11,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import signal
 import sys
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
@@ -435,6 +436,8 @@ def main(argv: list[str] | None = None) -> int:
     """Entry point of the ``jarvishub`` console script."""
     parser = build_parser()
     args = parser.parse_args(argv)
+    # SIGTERM (a service manager, `timeout`) unwinds like Ctrl-C, so the embedded engine is stopped cleanly.
+    signal.signal(signal.SIGTERM, lambda signum, frame: sys.exit(128 + signum))
     if getattr(args, "dir", None) and args.command != "demo":
         args.project = args.dir
     try:

@@ -69,7 +69,9 @@ def referenced_node_ids(value: Any) -> list[str]:
         if _NODE_ID.match(value):
             found.append(value)
     elif isinstance(value, dict):
-        for item in value.values():
+        for key, item in value.items():
+            if isinstance(key, str) and key.endswith(("edge_id", "edge_ids")):
+                continue  # edge ids are ULIDs too, but they name edges
             found.extend(referenced_node_ids(item))
     elif isinstance(value, (list, tuple)):
         for item in value:
@@ -204,7 +206,8 @@ class Bridge:
                 if not current.allows_kind(mutation.kind):
                     raise GrantDenied("kind_not_granted", f"creating {mutation.kind} nodes is not in this grant")
         existing = _unique(i for m in mutations for i in _written_ids(m) if i not in created)
-        nodes = self.store.get_nodes([i for i in existing if i not in usage.created_ids])
+        # Deleted nodes count: a checkpoint restore brings them back, and their kind still applies.
+        nodes = self.store.get_nodes([i for i in existing if i not in usage.created_ids], include_deleted=True)
         for node in nodes:
             if not current.allows_kind(node.kind):
                 raise GrantDenied("kind_not_granted", f"changing {node.kind} nodes is not in this grant")
@@ -292,7 +295,7 @@ class Bridge:
             try:
                 ticket = verdict.ticket if isinstance(action, CanvasMutation) and verdict.ticket else self.authorize(
                     action.action_id, result.mutations, grant, usage)
-            except GrantDenied as denied:
+            except CanvasError as denied:  # outside the grant, or not a batch the canvas can take
                 return SubmitResult(action_id=action.action_id, verdict="reject", message=str(denied),
                                     observation=result.observation)
             try:

@@ -12,7 +12,6 @@ from typing import Any
 from nodes.bridge import Usage
 from nodes.deps import TurnDeps
 from nodes.state import TurnState
-from nodes.verdicts import GrantDenied
 from store.errors import CanvasError
 from store.mutations import mutation_adapter
 
@@ -31,8 +30,9 @@ def make_commit(deps: TurnDeps):
         grant = deps.bridge.grants.get(state["grant_id"])
         try:
             ticket = deps.bridge.authorize(action["action_id"], mutations, grant, usage)
-        except GrantDenied as denied:
-            return {"verdict": {"verdict": "reject", "reason": denied.reason, "message": str(denied)},
+        except CanvasError as denied:  # outside the grant, or an unknown kind or node
+            return {"verdict": {"verdict": "reject", "reason": getattr(denied, "reason", type(denied).__name__),
+                                "message": str(denied)},
                     "result": {**result, "mutations": [], "observation": {
                         **(result.get("observation") or {}), "not_committed": str(denied)}}}
         try:

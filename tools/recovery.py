@@ -14,7 +14,7 @@ from pydantic import BaseModel, Field
 
 from store.base import CanvasReader
 from store.models import CanvasNode, Direction, EdgeType, NodeStatus, new_id
-from store.mutations import CreateNode, DeleteNode, Link, SetStatus, Unlink, UpdateNode
+from store.mutations import CreateNode, DeleteNode, GroupNodes, Link, SetStatus, UngroupNodes, Unlink, UpdateNode
 from tools.base import Effect, ToolContext, ToolError, ToolFamily, ToolResult, ToolSpec
 
 DERIVATION_EDGES = [EdgeType.GENERATED_FROM, EdgeType.REFERENCES]
@@ -68,8 +68,25 @@ def restore_mutations(canvas: Any, target_version: int, keep: set[str]) -> list[
                 current.title, current.inputs, current.outputs, current.status, current.position):
             mutations.append(UpdateNode(node_id=node_id, title=old.title, inputs=old.inputs, outputs=old.outputs,
                                         status=old.status, position=old.position, undelete=current is None))
-    then_edges = {(e.type, e.source, e.target): e for e in then.edges}
-    now_edges = {(e.type, e.source, e.target): e for e in now.edges}
+    # Group membership goes back through group mutations, which set group_id and the IN_GROUP edge together
+    # (UpdateNode cannot set group_id); the edge diff below leaves those nodes' IN_GROUP edges to them.
+    gone = [i for i in then_nodes if i not in now_nodes]
+    deleted = {n.id: n for n in canvas.get_nodes(gone, include_deleted=True)} if gone else {}
+    regrouped: set[str] = set()
+    for node_id, old in then_nodes.items():
+        group_now = (now_nodes.get(node_id) or deleted[node_id]).group_id
+        if group_now != old.group_id:
+            regrouped.add(node_id)
+            mutations.append(GroupNodes(group_id=old.group_id, node_ids=[node_id]) if old.group_id
+                             else UngroupNodes(group_id=str(group_now), node_ids=[node_id]))
+
+    def diffed(edge: Any) -> bool:
+        return not (edge.type == EdgeType.IN_GROUP and edge.source in regrouped)
+
+    then_edges = {(e.type, e.source, e.target): e for e in then.edges if diffed(e)}
+    # The edges in the graph, not the snapshot's: a soft-deleted node keeps its edges (the snapshot only hides
+    # them), and undeleting it brings them back, so they must be unlinked or left alone, never linked twice.
+    now_edges = {(e.type, e.source, e.target): e for e in canvas.edges() if diffed(e)}
     for key, edge in now_edges.items():
         if key not in then_edges and edge.source in then_nodes and edge.target in then_nodes:
             mutations.append(Unlink(edge_id=edge.id))
@@ -100,7 +117,9 @@ def _list_attempts(ctx: ToolContext, args: AttemptsArgs) -> ToolResult:
                 "error": h.metadata.get("error") or h.metadata.get("status_reason")}
                for h in canvas.node_history(node.id)]  # type: ignore[attr-defined]
     versions = []
-    for direction in (Direction.OUT, Direction.IN):
+    # The store walks lineage from live nodes only; a deleted node still shows its own history.
+    directions = () if node.deleted else (Direction.OUT, Direction.IN)
+    for direction in directions:
         for entry in canvas.lineage(node.id, [EdgeType.VERSION_OF], direction):
             versions.append({"id": entry.node.id, "status": entry.node.status.value, "title": entry.node.title,
                              "relation": "older" if direction == Direction.OUT else "newer", "hops": entry.depth,

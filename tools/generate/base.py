@@ -119,13 +119,13 @@ class GenerationRequest(BaseModel):
         Node ids and local paths are left out: the same character under another
         node id, or an artifact found at another path, makes the same media.
         """
-        exclude: dict[str, Any] = {}
+        params = self.model_dump(mode="json")
         for name, value in self:
             if isinstance(value, ReferenceInput):
-                exclude[name] = {"node_id"}
+                params[name] = _reference_params(value)
             elif isinstance(value, list) and value and isinstance(value[0], ReferenceInput):
-                exclude[name] = {"__all__": {"node_id"}}
-        return self.model_dump(mode="json", exclude=exclude)
+                params[name] = [_reference_params(r) for r in value]
+        return params
 
     def upstream_hashes(self) -> list[str]:
         """The sha256 of every artifact this request is made from, in field order then list order."""
@@ -138,6 +138,18 @@ class GenerationRequest(BaseModel):
     def references_with_role(self, role: ReferenceRole) -> list[ReferenceInput]:
         """The references of one role, in the order given (empty for requests without references)."""
         return [r for r in getattr(self, "references", []) if r.role == role]
+
+
+def _reference_params(reference: ReferenceInput) -> dict[str, Any]:
+    """What of a reference decides the output: its bytes when it has an artifact, else its inputs.
+
+    A clip's inputs name other nodes (its source image's id), which a regeneration changes while the bytes
+    stay the same; signing the inputs of a reference that has bytes would miss the cache for nothing.
+    """
+    data = reference.model_dump(mode="json", exclude={"node_id", "path"})
+    if reference.sha256:
+        data.pop("inputs", None)
+    return data
 
 
 class ImageRequest(GenerationRequest):

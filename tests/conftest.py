@@ -112,3 +112,13 @@ def make_runtime(project):
     yield _make
     for runtime in made:
         runtime.close()
+
+
+@pytest.fixture(scope="module")
+def runtime(project):
+    """One runtime on the module's project (offline planner), shared by the module's tests."""
+    from jarvishub.runtime import Runtime
+
+    made = Runtime(project)
+    yield made
+    made.close()

@@ -19,7 +19,7 @@ from langchain_core.outputs import ChatGeneration, ChatResult
 from langchain_core.utils.function_calling import convert_to_openai_tool
 from pydantic import Field
 
-from nodes.models.playbooks import Call, Done, Playbook, PlannerInput, PriorCall, default_playbooks
+from nodes.models.playbooks import Call, Done, PlannerInput, PriorCall, default_playbooks
 
 
 def read_conversation(messages: list[BaseMessage]) -> PlannerInput:

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import io
-from collections.abc import Iterator
 from typing import Any
 
 import pytest
@@ -11,7 +10,6 @@ from PIL import Image
 from pptx import Presentation
 from pptx.enum.shapes import MSO_SHAPE_TYPE
 
-from jarvishub.project import Project
 from jarvishub.runtime import Runtime
 from nodes.actions import ToolCall
 from nodes.bridge import Usage
@@ -19,15 +17,6 @@ from skills.slides import plan_slides
 from store.models import EdgeType, new_id
 
 TOPIC = "Zero-waste coffee shops in small towns"
-
-
-@pytest.fixture(scope="module")
-def runtime(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Runtime]:
-    project = Project.init(tmp_path_factory.mktemp("slides") / "p")
-    runtime = Runtime(project)
-    yield runtime
-    runtime.close()
-    project.close()
 
 
 def make_deck(runtime: Runtime, topic: str, n_slides: int) -> dict[str, Any]:

@@ -4,14 +4,12 @@ from __future__ import annotations
 
 import hashlib
 import io
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
 from PIL import Image
 
-from jarvishub.project import Project
 from jarvishub.runtime import Runtime
 from nodes.actions import ToolCall
 from nodes.bridge import SubmitResult, Usage
@@ -21,15 +19,6 @@ from store.models import CanvasNode, EdgeType, NodeStatus, new_id
 
 BRIEF = "A harbour cafe with fresh fish, ocean views and slow mornings"
 SECTIONS = ["hero", "gallery", "about", "contact"]
-
-
-@pytest.fixture(scope="module")
-def runtime(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Runtime]:
-    project = Project.init(tmp_path_factory.mktemp("web") / "p")
-    runtime = Runtime(project)
-    yield runtime
-    runtime.close()
-    project.close()
 
 
 DESIGN_ARGS = {"brief": BRIEF, "sections": SECTIONS, "n_layouts": 2}

@@ -6,7 +6,7 @@ import collections
 
 import pytest
 
-from store.models import Direction, EdgeType, NodeStatus
+from store.models import EdgeType, NodeStatus
 from tools.generate.measure import image_stats, probe_video
 
 N_SHOTS = 8

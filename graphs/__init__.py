@@ -1,1 +1,1 @@
-"""JarvisHub: graphs."""
+"""LangGraph graphs: the supervisor turn loop, subagent exploration, checkpointer wiring, the server factory."""

@@ -21,7 +21,7 @@ from nodes.grant import Grant, GrantStore
 from nodes.manifest import Manifest
 from nodes.verdicts import Allow, ApprovalRequired, GrantDenied, NeedsApproval, Reject, Verdict
 from store.errors import CanvasError, NodeNotFound
-from store.models import CommitRecord, Direction, EdgeType
+from store.models import CommitRecord, EdgeType
 from store.mutations import (
     CreateNode,
     GroupNodes,
@@ -333,4 +333,4 @@ def _unique(items: Iterable[str]) -> list[str]:
     return list(dict.fromkeys(items))
 
 
-__all__ = ["Bridge", "SubmitResult", "Usage", "referenced_node_ids", "Direction"]
+__all__ = ["Bridge", "SubmitResult", "Usage", "referenced_node_ids"]

@@ -20,7 +20,7 @@ from nodes.state import TurnState
 from nodes.verdicts import Allow, NeedsApproval, Reject
 
 
-def _reject(state: TurnState, action: dict[str, Any] | None, reason: str, message: str, deps: TurnDeps) -> dict[str, Any]:
+def _reject(state: TurnState, reason: str, message: str, deps: TurnDeps) -> dict[str, Any]:
     usage = Usage(**(state.get("usage") or {}))
     usage.rejections_in_row += 1
     grant = deps.bridge.grants.get(state["grant_id"])
@@ -46,13 +46,13 @@ def make_validate(deps: TurnDeps):
     def validate(state: TurnState) -> dict[str, Any]:
         raw = state.get("action")
         if state.get("verdict") and state["verdict"].get("verdict") == "reject":  # propose already failed
-            return _reject(state, raw, state["verdict"].get("reason", "model_error"), state["verdict"]["message"], deps)
+            return _reject(state, state["verdict"].get("reason", "model_error"), state["verdict"]["message"], deps)
         if raw is None or raw.get("kind") == "malformed":
-            return _reject(state, raw, "malformed", (raw or {}).get("raw_error", "no action was proposed"), deps)
+            return _reject(state, "malformed", (raw or {}).get("raw_error", "no action was proposed"), deps)
         try:
             action = action_adapter.validate_python(raw)
         except ValidationError as error:
-            return _reject(state, raw, "malformed", f"the action is not well formed: {error.errors()[0]['msg']}", deps)
+            return _reject(state, "malformed", f"the action is not well formed: {error.errors()[0]['msg']}", deps)
         usage = Usage(**(state.get("usage") or {}))
         grant = deps.bridge.grants.get(state["grant_id"])
         verdict = deps.bridge.validate(action, grant, usage)
@@ -60,7 +60,7 @@ def make_validate(deps: TurnDeps):
             decision = interrupt({"type": "approval", "action": raw, "reason": verdict.reason})
             choice = decision.get("decision") if isinstance(decision, dict) else str(decision)
             if choice == "reject":
-                return _reject(state, raw, "rejected_by_person",
+                return _reject(state, "rejected_by_person",
                                (decision.get("message") if isinstance(decision, dict) else None)
                                or "the person rejected this action", deps)
             if choice == "edit" and isinstance(decision, dict) and "args" in decision:
@@ -71,7 +71,7 @@ def make_validate(deps: TurnDeps):
             if isinstance(verdict, NeedsApproval):
                 verdict = Allow()
         if isinstance(verdict, Reject):
-            return _reject(state, raw, verdict.reason, verdict.message, deps)
+            return _reject(state, verdict.reason, verdict.message, deps)
         usage.rejections_in_row = 0
         return {"action": raw, "verdict": {"verdict": "allow"}, "usage": usage.model_dump()}
 

@@ -68,7 +68,7 @@ class Runtime:
         self.project = project
         self.services: dict[str, Any] = dict(services or {})
         tools, services_built, skills = project_tools(project, self)
-        self.memory = ProjectMemory.open(project.state_dir)
+        self.memory = ProjectMemory.open(project.state_dir, project.settings.checkpoint_url)
         services_built["memory"] = self.memory
         services_built["turn_extra"] = {**services_built.get("turn_extra", {}),
                                         "memory_lines": self.memory.memory_lines}

@@ -118,13 +118,23 @@ class Runtime:
             profile: str | None = None, selected: list[str] | None = None,
             on_event: Callable[[str, dict[str, Any]], None] | None = None) -> TurnOutcome:
         """Run one turn of the supervisor on a thread (a new thread when None)."""
+        state = self.start_state(request, thread_id=thread_id, grant=grant, profile=profile, selected=selected)
+        return self._drive(state, state["thread_id"], on_event)
+
+    def start_state(self, request: str, *, thread_id: str | None = None, grant: Grant | None = None,
+                    profile: str | None = None, selected: list[str] | None = None) -> dict[str, Any]:
+        """The first state of a turn: its ids and its saved grant; the turn's start is recorded.
+
+        Shared by :meth:`run` and the graph LangGraph's server runs (``graphs/server.py``), so a turn
+        started through either gets the same grant and the same trajectory.
+        """
         thread_id = thread_id or new_id()
         turn_id = new_id()
         granted = self.grant_for(request, profile=profile, grant=grant, selected=selected)
         state = {"request": request, "thread_id": thread_id, "turn_id": turn_id, "grant_id": granted.id,
                  "selected_ids": selected or [], "usage": Usage().model_dump(), "done": False}
         self.trajectories.record_start(thread_id, turn_id, state)
-        return self._drive(state, thread_id, on_event)
+        return state
 
     def resume(self, thread_id: str, answer: Any = None,
                on_event: Callable[[str, dict[str, Any]], None] | None = None) -> TurnOutcome:

@@ -126,8 +126,12 @@ class Skill:
         """Run the skill's graph with ``ctx`` and return its validated output."""
         payload = inputs.model_dump(mode="json") if isinstance(inputs, BaseModel) else dict(inputs)
         self.input_model.model_validate(payload)
-        final = self.graph.invoke({"input": payload, "output": {}, "scratch": {}},
-                                  config={"configurable": {"skill_ctx": ctx}, "recursion_limit": 200})
+        # A skill runs whole inside one tool call (a resumed turn replays it through its deterministic action
+        # ids), so it never checkpoints: not into its own saver, nor into the caller's, which would have to
+        # serialise the live context it is given (LangGraph's server refuses to).
+        graph = self.graph.copy(update={"checkpointer": False})
+        final = graph.invoke({"input": payload, "output": {}, "scratch": {}},
+                             config={"configurable": {"skill_ctx": ctx}, "recursion_limit": 200})
         return self.output_model.model_validate(final.get("output") or {})
 
     @classmethod

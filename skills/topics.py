@@ -32,6 +32,8 @@ from typing import Literal
 
 from pydantic import BaseModel, Field
 
+from skills.base import SkillStepRejected
+
 TopicKind = Literal["history", "how-to", "comparison", "process", "concept"]
 
 NUMBER_WORDS = {
@@ -110,6 +112,10 @@ _PREPOSITIONS = frozenset({"in", "of", "for", "with", "at", "on", "from", "by", 
                            "before", "since", "that", "which", "who"})
 
 
+class TopicMissing(SkillStepRejected):
+    """The words name a deck ("make a 5-slide deck") but no topic."""
+
+
 class DeckRequest(BaseModel):
     """A deck request read into its parts; the phrases an outline pattern is filled with."""
 
@@ -138,7 +144,10 @@ def read_deck_request(text: str) -> DeckRequest:
     # "make 5 slides about X": the count took "5 slides" with it, the connector is left over.
     rest = re.sub(r"^\s*(?:about|on|covering|regarding|explaining|introducing|:|-|–|—)\s+", "", rest, flags=re.I)
     rest = _AUDIENCE.sub("", _tidy(rest))
-    topic = _tidy(rest) or _tidy(raw)
+    topic = _tidy(rest)
+    if not topic:
+        raise TopicMissing(f"{text!r} says what kind of deck to make but not what it is about; "
+                           "say a topic, e.g. 'a 5-slide deck about the history of the bicycle'")
     phrases = _kind_of(topic)
     if raw.startswith(topic):  # a sentence's capital, not a name: "Zero-waste shops" -> "zero-waste shops" inside
         phrases = {k: _uncapitalise(v) if k != "kind" and v.startswith(topic.split()[0]) else v
@@ -241,5 +250,5 @@ def content_words(phrase: str) -> list[str]:
     return [w for w in dict.fromkeys(found) if w not in skip and w not in DECK_WORDS]
 
 
-__all__ = ["DECK_WORDS", "NUMBER_WORDS", "DeckRequest", "TopicKind", "content_words", "head_phrase",
+__all__ = ["DECK_WORDS", "NUMBER_WORDS", "DeckRequest", "TopicKind", "TopicMissing", "content_words", "head_phrase",
            "read_deck_request"]

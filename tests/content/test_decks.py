@@ -141,3 +141,17 @@ def test_the_demo_request_through_the_planner_gives_slides_about_diffusion_model
     assert slides[0][0] == "How diffusion models generate images"
     assert all("diffusion models" in t.lower() for t, _ in slides[1:-1])
     assert not [t for t, _ in slides if DECK_WORDS.search(t)]
+
+
+@pytest.mark.parametrize(("topic", "message"), [
+    ("a 30-slide deck about the history of the bicycle", "asks for 30 slides; a deck has 2 to 20"),
+    ("make a 5-slide lecture deck", "not what it is about"),
+])
+def test_a_request_the_skill_cannot_honour_is_refused_before_anything_is_made(runtime: Runtime, topic: str,
+                                                                              message: str) -> None:
+    before = runtime.project.store.canvas_version()
+    grant = runtime.grant_for("make a deck")
+    call = ToolCall(action_id=new_id(), tool="skill__slides", args={"topic": topic})
+    result = runtime.bridge.submit(call, grant, Usage(), thread_id="content-slides")
+    assert message in result.observation["error"]
+    assert runtime.project.store.canvas_version() == before

@@ -161,7 +161,8 @@ def _subject(brief: str) -> tuple[str, str]:
     """Who the page is for and the rest of the brief: 'a website for X: ...', else the first plain phrase."""
     found = re.search(rf"\b{_WEB_NOUNS}\s+(?:for|about|of)\s+(?P<s>[^:;,.()\n–—]+)", brief, re.I)
     if found:
-        said = re.sub(r"\b(?:called|named)\s+[\"“']?[A-Z][\w&'-]*(?:\s+[A-Z][\w&'-]*)*[\"”']?", " ", found.group("s"))
+        said = re.sub(r"\b(?:called|named)\s+[\"“']?[A-Z][\w&'-]*(?:\s+[A-Z][\w&'-]*)*[\"”']?", " ",
+                      found.group("s"))
         phrase = _plain_phrase(said, keep_article=True)
         if phrase:
             # what follows the subject's own phrase ("... with pastel cupcakes") still belongs to the rest
@@ -208,13 +209,20 @@ def _named(brief: str) -> str:
     return found.group("n") if found else ""
 
 
+_IRREGULAR = {"loaves": "loaf", "leaves": "leaf", "knives": "knife", "shelves": "shelf", "wolves": "wolf",
+              "halves": "half", "lives": "life", "people": "person", "children": "child", "men": "man",
+              "women": "woman", "feet": "foot", "teeth": "tooth", "mice": "mouse", "geese": "goose"}
+
+
 def singular(noun_phrase: str) -> str:
     """A rough singular of a phrase's last word ('portraits' -> 'portrait', 'dishes' -> 'dish')."""
     words = noun_phrase.split()
     if not words:
         return noun_phrase
     last = words[-1]
-    if re.search(r"ies$", last):
+    if last.lower() in _IRREGULAR:
+        last = _IRREGULAR[last.lower()]
+    elif re.search(r"ies$", last):
         last = last[:-3] + "y"
     elif re.search(r"(?:ches|shes|sses|xes)$", last):
         last = last[:-2]
@@ -271,10 +279,11 @@ def write_copy(tone: Tone, subject: str, focus: str) -> PageCopy:
         return text[:1].upper() + text[1:]
 
     pick = 0 if focus else 1
-    what = singular(focus) if focus else re.sub(r"^(?:a|an|the)\s+", "", subject)
+    # Without a focus the captions say what each picture frames; repeating the subject's name adds nothing.
+    what = singular(focus)
+    captions = [f"{what[:1].upper()}{what[1:]}, {c}" if focus else c[:1].upper() + c[1:] for c in _CAPTIONS]
     return PageCopy(tagline=put(t["tagline"][pick]), about=[put(p) for p in t["about"]], cta=t["cta"],
-                    gallery_heading=put(t["gallery"][pick]), contact=t["contact"],
-                    captions=[f"{what[:1].upper()}{what[1:]}, {c}" for c in _CAPTIONS])
+                    gallery_heading=put(t["gallery"][pick]), contact=t["contact"], captions=captions)
 
 
 __all__ = ["ADJECTIVES", "COPY", "HUE_WORDS", "BriefReading", "DesignTokens", "PageCopy", "read_brief",

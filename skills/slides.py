@@ -100,7 +100,8 @@ def plan_slides(text: str, n_slides: int) -> list[SlideContent]:
         slides.append(SlideContent(role="content", title=heading,
                                    bullets=[fill(b, request) for b in section.bullets],
                                    notes=fill(section.notes, request)))
-    recap = [s.title for s in slides[1:]][:4] or [f"{capitalise(request.head)}: the essentials", "Questions and next steps"]
+    recap = [s.title for s in slides[1:]][:4] or [f"{capitalise(request.head)}: the essentials",
+                                                    "Questions and next steps"]
     summary = SlideContent(role="summary", title="Summary", bullets=recap,
                            notes=f"Close by repeating the main points about {request.subject} and asking for "
                                  "questions.")

@@ -183,6 +183,9 @@ def image_palette(design: Design, theme: Theme) -> list[str]:
 def render_html(design: Design, spec: LayoutSpec, images: list[PageImage]) -> str:
     """A complete page: embedded CSS, a nav bar, one ``<section id=...>`` per spec section, a footer."""
     e = html.escape
+    look = design.look
+    classes = (f"theme-{spec.theme} hero-{spec.hero} hero-text-{look.hero_text} imagery-{look.imagery} "
+               f"spacing-{look.spacing}")
     body = "\n".join(_section(name, design, spec, images) for name in spec.sections)
     links = "".join(f'<a href="#{e(_anchor(n))}">{e(_label(n))}</a>' for n in spec.sections if n != "hero")
     return f"""<!doctype html>
@@ -195,7 +198,7 @@ def render_html(design: Design, spec: LayoutSpec, images: list[PageImage]) -> st
 {_css(design, spec)}
 </style>
 </head>
-<body class="theme-{spec.theme} hero-{spec.hero} hero-text-{design.look.hero_text} imagery-{design.look.imagery} spacing-{design.look.spacing}">
+<body class="{classes}">
 <header class="site-nav"><div class="wrap nav-row"><a class="brand" href="#top">{e(design.title)}</a><nav>{links}</nav></div></header>
 <main id="top">
 {body}
@@ -235,7 +238,8 @@ def _section(name: str, design: Design, spec: LayoutSpec, images: list[PageImage
                 f'<div class="grid">{figures}</div></div></section>')
     if name == "about":
         paragraphs = "".join(f"<p>{e(p)}</p>" for p in copy.about)
-        return f'<section id="{anchor}" class="about"><div class="wrap split"><h2>About</h2><div>{paragraphs}</div></div></section>'
+        return (f'<section id="{anchor}" class="about"><div class="wrap split"><h2>About</h2>'
+                f"<div>{paragraphs}</div></div></section>")
     if name == "contact":
         email = f"hello@{slug(design.title, 24)}.example"
         before, _, after = copy.contact.partition("{email}")
@@ -250,7 +254,8 @@ def _section(name: str, design: Design, spec: LayoutSpec, images: list[PageImage
 
 
 # spacing token -> section padding, content width, line height, grid gap, nav height (px)
-_SPACING = {"compact": (32, 1200, 1.4, 12, 56), "normal": (56, 1100, 1.55, 20, 64), "generous": (112, 980, 1.75, 40, 88)}
+_SPACING = {"compact": (32, 1200, 1.4, 12, 56), "normal": (56, 1100, 1.55, 20, 64),
+            "generous": (112, 980, 1.75, 40, 88)}
 
 
 def _css(design: Design, spec: LayoutSpec) -> str:
@@ -271,7 +276,7 @@ def _css(design: Design, spec: LayoutSpec) -> str:
         f"width: 100%; padding: 40px {'max(32px, calc((100% - 1036px) / 2))' if full else '40px'}; color: #ffffff; "
         "background: linear-gradient(to top, rgba(0,0,0,0.72), rgba(0,0,0,0));"
     )
-    rule = f"4px solid var(--accent)" if t.weight >= 900 else "1px solid var(--muted)"
+    rule = "4px solid var(--accent)" if t.weight >= 900 else "1px solid var(--muted)"
     greyscale = "  figure img, .hero__frame { filter: grayscale(1); }\n" if t.imagery == "greyscale" else ""
     return f"""  :root {{ --bg: {bg}; --fg: {fg}; --surface: {surface}; --accent: {p.accent}; --accent-2: {p.accent_2};
     --muted: {p.muted}; --cols: {spec.columns}; --heading: {f.heading}; --body: {f.body}; --radius: {t.radius}px; }}
@@ -284,13 +289,15 @@ def _css(design: Design, spec: LayoutSpec) -> str:
   .wrap {{ max-width: {width}px; margin: 0 auto; padding: 0 32px; }}
   .site-nav {{ background: var(--bg); border-bottom: {rule}; }}
   .nav-row {{ display: flex; align-items: center; justify-content: space-between; height: {nav}px; }}
-  .brand {{ font-family: var(--heading); font-size: 22px; font-weight: {t.weight}; color: var(--fg); text-decoration: none; }}
+  .brand {{ font-family: var(--heading); font-size: 22px; font-weight: {t.weight}; color: var(--fg);
+    text-decoration: none; }}
   nav a {{ margin-left: 24px; text-decoration: none; color: var(--fg); }}
   .hero__frame {{ {hero_frame} position: relative; display: flex; align-items: flex-end; overflow: hidden;
     background-color: var(--accent); background-size: cover; background-position: center; }}
   .hero__text {{ {hero_text} }}
   .hero__text p {{ font-size: 21px; max-width: 720px; margin: 0 0 20px; }}
-  .button {{ display: inline-block; padding: 12px 22px; border: 0; border-radius: {max(t.radius, 4) if t.radius else 0}px;
+  .button {{ display: inline-block; padding: 12px 22px; border: 0;
+    border-radius: {max(t.radius, 4) if t.radius else 0}px;
     background: var(--accent-2); color: #111111; font: inherit; font-weight: bold; text-decoration: none; }}
   section {{ padding: {pad}px 0; }}
   section.hero {{ padding: {'0' if full else '0 32px'}; }}

@@ -701,21 +701,18 @@ class Neo4jCanvasStore(CanvasStore):
                             f"the engine classifies this query as '{summary.query_type}', not read-only; "
                             "user Cypher may only read"
                         )
-                # Neo4j kills the transaction at this timeout; ArcadeDB ignores it and applies its
-                # server-wide statement timeout instead.
-                tx = session.begin_transaction(timeout=timeout_s)
-                try:
-                    result = tx.run(cypher, **params)
-                    columns = list(result.keys())
-                    rows: list[dict[str, Any]] = []
-                    truncated = False
-                    for record in result:
-                        if len(rows) >= row_limit:
-                            truncated = True
-                            break
-                        rows.append({k: _plain(record[k]) for k in columns})
-                finally:
-                    tx.rollback()
+                # Auto-commit on the read-only account: the engine refuses a write before any row comes
+                # back (inside an explicit transaction ArcadeDB would only refuse it at commit).  Neo4j
+                # kills the query at this timeout; ArcadeDB applies its server-wide statement timeout.
+                result = session.run(neo4j.Query(cypher, timeout=timeout_s), params)
+                columns = list(result.keys())
+                rows: list[dict[str, Any]] = []
+                truncated = False
+                for record in result:
+                    if len(rows) >= row_limit:
+                        truncated = True
+                        break
+                    rows.append({k: _plain(record[k]) for k in columns})
             except DriverSyntaxError as error:
                 raise CypherSyntaxError(f"the engine could not parse the query: {error.message}") from error
             except ClientError as error:

@@ -9,6 +9,7 @@ from __future__ import annotations
 import contextlib
 import fcntl
 import os
+import time
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -42,17 +43,21 @@ class ProjectLocks:
             yield
 
     @contextlib.contextmanager
-    def query_slot(self) -> Iterator[int]:
-        """Take one of the project's user-query slots, or raise :class:`QueryBusy` at once if all are taken."""
-        for slot in range(self.query_slots):
-            fd = os.open(self.folder / f"query-slot-{slot}.lock", os.O_RDWR | os.O_CREAT, 0o600)
+    def query_slot(self, wait_s: float = 0.5) -> Iterator[int]:
+        """Take one of the project's user-query slots, or raise :class:`QueryBusy` if none frees up in ``wait_s``.
+
+        The short wait lets quick queries (a turn's canvas view, the web canvas) queue behind each other;
+        a slot held by a slow query is not given back within it, so the caller hears "busy" at once.
+        """
+        deadline = time.monotonic() + wait_s
+        while True:
+            fd = self._try_slots()
+            if fd is not None or time.monotonic() >= deadline:
+                break
+            time.sleep(0.01)
+        if fd is not None:
             try:
-                fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-            except BlockingIOError:
-                os.close(fd)
-                continue
-            try:
-                yield slot
+                yield fd
             finally:
                 os.close(fd)
             return
@@ -60,3 +65,14 @@ class ProjectLocks:
             f"{self.query_slots} user queries are already running on this project (the budget that keeps the "
             "engine free for commits); wait for one to finish or narrow the query, then try again"
         )
+
+    def _try_slots(self) -> int | None:
+        for slot in range(self.query_slots):
+            fd = os.open(self.folder / f"query-slot-{slot}.lock", os.O_RDWR | os.O_CREAT, 0o600)
+            try:
+                fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            except BlockingIOError:
+                os.close(fd)
+                continue
+            return fd
+        return None

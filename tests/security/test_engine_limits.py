@@ -8,6 +8,9 @@ they run completes.
 
 from __future__ import annotations
 
+import subprocess
+import sys
+import textwrap
 import threading
 import time
 import uuid
@@ -91,3 +94,24 @@ def test_eight_runaway_queries_leave_commits_free(store):
         except QueryBusy:
             assert time.monotonic() < deadline, "the engine never ended the runaway queries"
             time.sleep(0.2)
+
+
+def test_the_budget_holds_across_processes(limited, store):
+    """Slots are file locks of the project: another process finds them taken and is refused at once."""
+    with limited.locks.query_slot(), limited.locks.query_slot():
+        script = textwrap.dedent(f"""
+            import sys
+            from store.embedded import EmbeddedArcadeEngine
+            from store.errors import QueryBusy
+            from store.neo4j import Neo4jCanvasStore
+            from store.tickets import TicketAuthority
+            engine = EmbeddedArcadeEngine({str(limited.data_dir)!r})
+            store = Neo4jCanvasStore.on(engine, {store.database!r}, authority=TicketAuthority())
+            try:
+                store.query("RETURN 1 AS one")
+            except QueryBusy as busy:
+                print("busy:", busy)
+            engine.close()
+        """)
+        out = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=120, check=True)
+    assert out.stdout.startswith("busy:"), out.stdout + out.stderr

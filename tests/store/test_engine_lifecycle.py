@@ -62,8 +62,8 @@ def test_a_lease_with_a_reused_pid_does_not_keep_the_engine_alive(tmp_path, slee
     # A lease left by a crashed process whose pid now belongs to the sleeper (another start time).
     (data_dir / "leases" / f"{sleeper.pid}-{process.start_time(sleeper.pid) - 1}").touch()
     engine.close()
-    wait_for(lambda: not process.is_same_process(pid, start), "the engine outlived its idle period")
-    assert not (data_dir / "engine.json").exists()
+    wait_for(lambda: not (data_dir / "engine.json").exists(), "the engine outlived its idle period")
+    assert not process.is_same_process(pid, start)
     assert _alive(sleeper)
 
 

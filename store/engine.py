@@ -80,7 +80,11 @@ class Engine(ABC):
 
     @abstractmethod
     def close(self) -> None:
-        """Close the driver; an embedded engine also stops its server when no other process uses it."""
+        """Close the drivers; an embedded engine's server lingers for its idle period, then stops."""
+
+    def stop(self) -> None:
+        """Close, and stop a server this project runs now (a Neo4j server is not ours to stop)."""
+        self.close()
 
     @property
     def uri(self) -> str:

@@ -55,13 +55,18 @@ def test_a_stale_engine_record_naming_another_process_leaves_it_alive(tmp_path, 
     assert _alive(sleeper), "stop must not signal the process of the stale record either"
 
 
+def _closed_with_a_lease_of(data_dir: Path, pid: int, start: int | None) -> tuple[int, int | None]:
+    """Start an engine with a 1 s idle period, plant a lease for ``pid``/``start``, close ours."""
+    engine = EmbeddedArcadeEngine(data_dir, idle_seconds=1)
+    (data_dir / "leases" / f"{pid}-{start}").touch()
+    engine.close()
+    return engine.server_pid, process.start_time(engine.server_pid)
+
+
 def test_a_lease_with_a_reused_pid_does_not_keep_the_engine_alive(tmp_path, sleeper):
     data_dir = tmp_path / "engine"
-    engine = EmbeddedArcadeEngine(data_dir, idle_seconds=1)
-    pid, start = engine.server_pid, process.start_time(engine.server_pid)
     # A lease left by a crashed process whose pid now belongs to the sleeper (another start time).
-    (data_dir / "leases" / f"{sleeper.pid}-{process.start_time(sleeper.pid) - 1}").touch()
-    engine.close()
+    pid, start = _closed_with_a_lease_of(data_dir, sleeper.pid, process.start_time(sleeper.pid) - 1)
     wait_for(lambda: not (data_dir / "engine.json").exists(), "the engine outlived its idle period")
     assert not process.is_same_process(pid, start)
     assert _alive(sleeper)
@@ -69,10 +74,7 @@ def test_a_lease_with_a_reused_pid_does_not_keep_the_engine_alive(tmp_path, slee
 
 def test_a_live_lease_keeps_the_engine_until_its_holder_exits(tmp_path, sleeper):
     data_dir = tmp_path / "engine"
-    engine = EmbeddedArcadeEngine(data_dir, idle_seconds=1)
-    pid, start = engine.server_pid, process.start_time(engine.server_pid)
-    (data_dir / "leases" / f"{sleeper.pid}-{process.start_time(sleeper.pid)}").touch()
-    engine.close()
+    pid, start = _closed_with_a_lease_of(data_dir, sleeper.pid, process.start_time(sleeper.pid))
     assert lifecycle.engine_status(data_dir).leases == [sleeper.pid]
     assert process.is_same_process(pid, start)
     sleeper.kill()

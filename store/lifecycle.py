@@ -2,7 +2,7 @@
 
 * ``engine.json`` (0600) records the server's pid and start time, its ports and
   the passwords of its two accounts;
-* every process that uses the server holds a lease file ``leases/PID-START``;
+* every process that uses the server holds a lease file ``leases/PID-START-TOKEN``;
   a lease counts only while that pid still has that start time, so a pid
   reused after a crash keeps nothing alive;
 * a small detached reaper (``python -m store.lifecycle reap ...``) started with
@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import json
 import os
+import secrets
 import sys
 import time
 from dataclasses import asdict, dataclass, field
@@ -89,11 +90,15 @@ def _leases(data_dir: Path) -> Path:
 
 
 def take_lease(data_dir: Path) -> Path:
-    """Record that this process uses the server (call under :func:`engine_lock`)."""
+    """Record that this process uses the server (call under :func:`engine_lock`).
+
+    One lease per engine object (``PID-START-TOKEN``): a process may open the same project twice,
+    and closing one must not drop the other's claim.
+    """
     folder = _leases(data_dir)
     folder.mkdir(exist_ok=True, mode=0o700)
     pid = os.getpid()
-    lease = folder / f"{pid}-{process.start_time(pid)}"
+    lease = folder / f"{pid}-{process.start_time(pid)}-{secrets.token_hex(4)}"
     lease.touch()
     return lease
 
@@ -105,12 +110,12 @@ def live_leases(data_dir: Path) -> list[int]:
     if not folder.is_dir():
         return alive
     for lease in folder.iterdir():
-        pid_text, _, start_text = lease.name.partition("-")
+        pid_text, start_text = (lease.name.split("-") + ["", ""])[:2]
         if pid_text.isdigit() and start_text.isdigit() and process.is_same_process(int(pid_text), int(start_text)):
             alive.append(int(pid_text))
         else:
             lease.unlink(missing_ok=True)
-    return alive
+    return sorted(set(alive))
 
 
 # -- status and stop -------------------------------------------------------------------------------

@@ -87,12 +87,15 @@ def test_the_engine_lingers_for_the_next_process_and_stops_on_request(tmp_path):
     data_dir = project / ".jarvishub" / "engine"
     first = EmbeddedArcadeEngine(data_dir, idle_seconds=600)
     pid = first.server_pid
-    first.close()
     second = EmbeddedArcadeEngine(data_dir, idle_seconds=600)
+    first.close()
+    assert lifecycle.engine_status(data_dir).leases == [os.getpid()], "closing one object keeps the other's lease"
+    second.close()
+    third = EmbeddedArcadeEngine(data_dir, idle_seconds=600)
     try:
-        assert (second.server_pid, second.start_seconds) == (pid, 0.0), "a warm engine is reused"
+        assert (third.server_pid, third.start_seconds) == (pid, 0.0), "a warm engine is reused"
     finally:
-        second.close()
+        third.close()
 
     cli = [sys.executable, "-m", "jarvishub.cli", "-C", str(project), "engine"]
     env = {**os.environ}

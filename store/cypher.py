@@ -1,13 +1,11 @@
-"""The read-only guard for user Cypher (DESIGN.md §4).
+"""The friendly first check of user Cypher (DESIGN.md §4); the engine is the guarantee.
 
-Three layers, because no single one holds on every engine:
-
-1. a lexical check here, which strips comments and string literals and refuses
-   every write clause and every procedure not known to be read-only;
-2. ``EXPLAIN`` on the engine, refused unless it reports a read-only query type
-   (Neo4j reports it faithfully; ArcadeDB reports ``w`` for every query, so the
-   engine profile says whether to trust it);
-3. the query runs inside an explicit transaction that is always rolled back.
+User queries run on the engine's read-only account (ArcadeDB group
+``jarvishub_reader``, a Neo4j ``READ`` session and ``reader`` role), which
+refuses writes, DDL, write procedures and file reads however they are spelled
+(docs/engines.md).  This lexical check only answers early and in plain words:
+it strips comments and string literals, unquotes backticked names, and refuses
+every write clause and every ``CALL`` of a procedure not on the allowlist.
 """
 
 from __future__ import annotations

@@ -97,6 +97,7 @@ def test_unique_indexes_that_exactly_once_relies_on_still_hold(engine, seeded, l
         "LOAD CSV FROM '/etc/hostname' AS row RETURN row",
         "CALL `do.when`(true, 'LOAD CSV FROM \"file://{engine_json}\" AS row RETURN row', '') YIELD value RETURN value",
         "LOAD CSV FROM 'file://{engine_json}' AS row RETURN row",
+        "LOAD CSV FROM 'http://127.0.0.1:{http_port}/api/v1/databases' AS row RETURN row",
     ],
 )
 def test_cypher_cannot_read_files(engine, seeded, lexer_off, cypher):
@@ -104,8 +105,9 @@ def test_cypher_cannot_read_files(engine, seeded, lexer_off, cypher):
         pytest.skip("the embedded engine's files are what this attack targets")
     engine_json = engine.data_dir / "engine.json"
     secret = json.loads(engine_json.read_text())["password"]
+    http_port = str(engine._info["http_port"])
     with pytest.raises(CypherError) as refused:
-        seeded.query(cypher.replace("{engine_json}", str(engine_json)))
+        seeded.query(cypher.replace("{engine_json}", str(engine_json)).replace("{http_port}", http_port))
     assert secret not in str(refused.value)
     assert "Mira" not in str(refused.value)
 

@@ -18,6 +18,7 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
+from jarvishub import engine_command
 from jarvishub.output import console, errors, print_json, print_rows
 from jarvishub.project import Project
 from jarvishub.settings import PROJECT_FILE
@@ -429,6 +430,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--allow-remote", action="store_true", help="allow a non-loopback --host (needs --token)")
     p.add_argument("--person", help="the name your changes are recorded under (default: your user name)")
     p.add_argument("--open", action="store_true", help="open the page in a browser")
+    engine_command.add_parser(sub)
     return parser
 
 

@@ -13,6 +13,7 @@ Layout in the graph (see docs/canvas-schema.md):
 
 from __future__ import annotations
 
+import contextlib
 import json
 import random
 import threading
@@ -27,7 +28,7 @@ from neo4j.exceptions import ClientError, CypherSyntaxError as DriverSyntaxError
 
 from store.base import CanvasStore, LineageEntry, Neighbour, QueryResult
 from store.cypher import check_read_only
-from store.engine import CANVAS_META_KEY, EngineProfile
+from store.engine import CANVAS_META_KEY, Engine, EngineProfile
 from store.errors import (
     CypherError,
     CypherSyntaxError,
@@ -38,6 +39,7 @@ from store.errors import (
     StaleVersion,
 )
 from store.kinds import KindRegistry
+from store.locks import ProjectLocks
 from store.models import (
     CanvasDiff,
     CanvasEdge,
@@ -100,9 +102,13 @@ class Neo4jCanvasStore(CanvasStore):
         *,
         authority: TicketAuthority,
         profile: EngineProfile,
+        reader: neo4j.Driver,
+        locks: ProjectLocks | None = None,
         kinds: KindRegistry | None = None,
     ) -> None:
         self._driver = driver
+        self._reader = reader
+        self._locks = locks
         self._database = database
         self._authority = authority
         self._profile = profile
@@ -111,6 +117,21 @@ class Neo4jCanvasStore(CanvasStore):
         self._listeners: list[Callable[[CommitRecord], None]] = []
         self._lock = threading.Lock()
         self._apply_lock = threading.Lock()
+
+    @classmethod
+    def on(
+        cls, engine: Engine, database: str, *, authority: TicketAuthority, kinds: KindRegistry | None = None
+    ) -> Neo4jCanvasStore:
+        """The canvas in ``database`` of ``engine``: writes on its root account, user queries on its reader."""
+        return cls(
+            engine.driver,
+            database,
+            authority=authority,
+            profile=engine.profile,
+            reader=engine.reader_driver,
+            locks=engine.locks,
+            kinds=kinds,
+        )
 
     @property
     def database(self) -> str:
@@ -176,9 +197,10 @@ class Neo4jCanvasStore(CanvasStore):
             if isinstance(mutation, CreateNode):
                 self.kinds.require(mutation.kind)
         key = idempotency_key or f"auto:{new_id()}"
-        # Every commit increments the one canvas counter, so commits from threads of this process would
-        # only conflict and retry; queue them here.  Other processes are still handled by the retries.
-        with self._apply_lock:
+        # Every commit increments the one canvas counter, so concurrent commits would only conflict and
+        # retry (and under load run out of retries): queue them, across this process's threads and,
+        # through the project's commit lock, across its processes.
+        with self._apply_lock, (self._locks.commit() if self._locks else contextlib.nullcontext()):
             record = self._write(
                 lambda tx: self._apply_in(tx, batch, key, actor, thread_id, action_id or ticket.action_id, observation)
             )
@@ -640,21 +662,34 @@ class Neo4jCanvasStore(CanvasStore):
     def query(
         self, cypher: str, params: dict[str, Any] | None = None, *, timeout_s: float = 10.0, row_limit: int = 1000
     ) -> QueryResult:
+        """Run user Cypher on the engine's read-only account, within the project's query budget.
+
+        The lexical check only gives a friendly message early; the account's permissions are the guarantee.
+        """
         check_read_only(cypher)
-        future = self._query_pool.submit(self._run_user_query, cypher, dict(params or {}), timeout_s, row_limit)
+        slot = self._locks.query_slot() if self._locks else contextlib.nullcontext(0)
+        slot.__enter__()  # raises QueryBusy at once when the budget is spent
+        try:
+            future = self._query_pool.submit(self._run_user_query, cypher, dict(params or {}), timeout_s, row_limit)
+        except BaseException:
+            slot.__exit__(None, None, None)
+            raise
+        # The slot is given back when the engine is done with the query, not when we stop waiting: an
+        # abandoned query still runs on the engine until its statement timeout ends it.
+        future.add_done_callback(lambda _: slot.__exit__(None, None, None))
         try:
             return future.result(timeout=timeout_s)
         except FutureTimeout as error:
             raise QueryTimeout(
-                f"query ran past its {timeout_s:g} s limit and was abandoned (its transaction is rolled back); "
-                "narrow the MATCH or add a LIMIT"
+                f"query ran past its {timeout_s:g} s limit and was abandoned; the engine stops it at its statement "
+                "timeout. Narrow the MATCH or add a LIMIT"
             ) from error
 
     def _run_user_query(
         self, cypher: str, params: dict[str, Any], timeout_s: float, row_limit: int
     ) -> QueryResult:
         started = time.perf_counter()
-        with self._session() as session:
+        with self._reader.session(database=self._database, default_access_mode=neo4j.READ_ACCESS) as session:
             try:
                 # EXPLAIN plans without running, on every engine: it surfaces the engine's own
                 # syntax message (an explicit transaction on ArcadeDB hides it) and, where the
@@ -666,23 +701,29 @@ class Neo4jCanvasStore(CanvasStore):
                             f"the engine classifies this query as '{summary.query_type}', not read-only; "
                             "user Cypher may only read"
                         )
-                tx = session.begin_transaction(timeout=timeout_s)
-                try:
-                    result = tx.run(cypher, **params)
-                    columns = list(result.keys())
-                    rows: list[dict[str, Any]] = []
-                    truncated = False
-                    for record in result:
-                        if len(rows) >= row_limit:
-                            truncated = True
-                            break
-                        rows.append({k: _plain(record[k]) for k in columns})
-                finally:
-                    tx.rollback()
+                # Auto-commit on the read-only account: the engine refuses a write before any row comes
+                # back (inside an explicit transaction ArcadeDB would only refuse it at commit).  Neo4j
+                # kills the query at this timeout; ArcadeDB applies its server-wide statement timeout.
+                result = session.run(neo4j.Query(cypher, timeout=timeout_s), params)
+                columns = list(result.keys())
+                rows: list[dict[str, Any]] = []
+                truncated = False
+                for record in result:
+                    if len(rows) >= row_limit:
+                        truncated = True
+                        break
+                    rows.append({k: _plain(record[k]) for k in columns})
             except DriverSyntaxError as error:
                 raise CypherSyntaxError(f"the engine could not parse the query: {error.message}") from error
             except ClientError as error:
-                if "syntax" in (error.code or "").lower() or "syntax" in (error.message or "").lower():
+                code = (error.code or "").lower()
+                if "security" in code or "forbidden" in code:
+                    raise CypherWriteRefused(
+                        f"the engine refused the query for the read-only account: {error.message}"
+                    ) from error
+                if "timedout" in code or "timeout" in (error.message or "").lower():
+                    raise QueryTimeout(f"the engine stopped the query at its time limit: {error.message}") from error
+                if "syntax" in code or "syntax" in (error.message or "").lower():
                     raise CypherSyntaxError(f"the engine could not parse the query: {error.message}") from error
                 raise CypherError(f"the engine refused the query: {error.message}") from error
             except Neo4jError as error:

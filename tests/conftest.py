@@ -9,6 +9,9 @@ from pathlib import Path
 
 import pytest
 
+# Engines started by tests linger only briefly after their last user, so no JVM outlives the run.
+os.environ.setdefault("JARVISHUB_ENGINE_IDLE_SECONDS", "3")
+
 from store.connect import EngineSettings, start_engine
 from store.engine import Engine
 from store.neo4j import Neo4jCanvasStore
@@ -63,7 +66,7 @@ def canvas(engine: Engine, authority: TicketAuthority) -> Iterator[Neo4jCanvasSt
     else:
         database = "t" + uuid.uuid4().hex[:12]
     engine.ensure_database(database)
-    store = Neo4jCanvasStore(engine.driver, database, authority=authority, profile=engine.profile)
+    store = Neo4jCanvasStore.on(engine, database, authority=authority)
     yield store
     store.close()
     if engine.profile.name != "neo4j":

@@ -6,6 +6,7 @@ import collections
 import json
 import os
 import signal
+import sqlite3
 import subprocess
 import sys
 import time
@@ -91,4 +92,7 @@ def test_a_killed_turn_resumes_to_the_same_canvas(request, tmp_path, reference, 
         with psycopg.connect(url) as connection:
             rows = connection.execute("SELECT count(*) FROM checkpoints WHERE thread_id = 'thread-1'").fetchone()
         assert rows[0] > 0
-        assert not (folder / ".jarvishub" / "checkpoints.sqlite").exists()
+        sqlite_file = folder / ".jarvishub" / "checkpoints.sqlite"
+        with sqlite3.connect(sqlite_file) as local:  # created empty and private by the project, never written
+            tables = {row[0] for row in local.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
+        assert "checkpoints" not in tables

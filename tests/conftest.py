@@ -13,6 +13,7 @@ from store.connect import EngineSettings, start_engine
 from store.engine import Engine
 from store.neo4j import Neo4jCanvasStore
 from store.tickets import TicketAuthority
+from tests.system_tools import require_system_tool as _require_system_tool
 
 
 def _engine_names() -> list[str]:
@@ -122,3 +123,9 @@ def runtime(project):
     made = Runtime(project)
     yield made
     made.close()
+
+
+@pytest.fixture
+def require_system_tool():
+    """``require_system_tool(name, apt=package)``: the program's path, or a skip (a failure in CI) naming the package."""
+    return _require_system_tool

@@ -32,9 +32,13 @@ def project_tools(project: Project, runtime: Any) -> tuple[list[ToolSpec], dict[
     services["generation"] = build_generation_service(gen_settings, project.artifacts, project.root)
     tools.extend(GENERATION_TOOLS)
 
-    from tools.native.tools import NATIVE_TOOLS
+    from tools.native.code import sandbox_status
+    from tools.native.tools import NATIVE_TOOLS, RUN_CODE
 
-    tools.extend(NATIVE_TOOLS)
+    # Agent code runs only in the OS sandbox: without bubblewrap the tool is not offered at all
+    # (sandbox_status() says why, for `doctor`/`status`), never run unsandboxed.
+    sandboxed = sandbox_status().available
+    tools.extend(t for t in NATIVE_TOOLS if t is not RUN_CODE or sandboxed)
 
     mcp_servers = project.settings.project.get("mcp") or []
     if mcp_servers:

@@ -268,7 +268,7 @@ def cmd_query(args: argparse.Namespace) -> int:
 
 def cmd_explore(args: argparse.Namespace) -> int:
     """Explore alternatives of a node with parallel subagents; one is selected, the rest kept as rejected."""
-    from graphs.explore import ExploreFailed, ExploreRejected, explore
+    from jarvishub.explore import ExploreFailed, ExploreRejected, explore
 
     with opened_runtime(project_dir(args)) as runtime:
         try:

@@ -58,7 +58,16 @@ def test_runs_in_a_fresh_run_folder_with_an_empty_home_and_tmp(workspace: Path, 
     assert (workspace / first.run_dir / "made.txt").read_text() == "x"
     second = run("print(1)", workspace, artifacts)
     assert second.run_dir != first.run_dir
-    assert not (workspace / ".jarvishub" / "scratch").exists() or not any((workspace / ".jarvishub" / "scratch").iterdir())
+    assert sorted(p.name for p in workspace.iterdir()) == ["runs"]  # nothing staged in the workspace
+
+
+def test_the_whole_workspace_can_be_an_input(workspace: Path, artifacts) -> None:
+    (workspace / "notes").mkdir()
+    (workspace / "notes" / "a.txt").write_text("a")
+    result = run("import os; print(sorted(os.listdir('/sandbox/in')), open('/sandbox/in/notes/a.txt').read())",
+                 workspace, artifacts, inputs=["."])
+    assert result.ok, result.stderr
+    assert result.inputs == ["."] and result.stdout.strip() == "['notes'] a"
 
 
 def test_timeout_kills_everything_the_snippet_started(workspace: Path, artifacts) -> None:

@@ -114,3 +114,23 @@ def test_through_the_bridge_the_only_change_is_the_code_node(runtime) -> None:
     made = set(result.commit.node_ids)
     assert [n for n in after["nodes"] if n[0] not in made] == before["nodes"]  # every other node untouched
     assert {project.store.get_node(i).kind for i in made} == {"code"}
+
+
+def test_without_bwrap_run_code_is_not_offered_and_never_runs_unsandboxed(runtime, monkeypatch, tmp_path) -> None:
+    from tools.catalog import project_tools
+    from tools.native.code import SandboxUnavailable
+
+    monkeypatch.setenv("PATH", str(tmp_path))  # a PATH with no bwrap on it
+    sandbox_status.cache_clear()
+    try:
+        status = sandbox_status()
+        assert not status.available and "apt-get install bubblewrap" in status.reason
+        tools, _, _ = project_tools(runtime.project)
+        assert "run_code" not in {t.name for t in tools} and "read_file" in {t.name for t in tools}
+        with pytest.raises(SandboxUnavailable, match="bubblewrap"):
+            run_python("open('escaped', 'w').write('x')", runtime.project.workspace, runtime.project.artifacts)
+        assert not list(runtime.project.workspace.rglob("escaped"))
+    finally:
+        monkeypatch.undo()
+        sandbox_status.cache_clear()
+    assert sandbox_status().available

@@ -9,8 +9,9 @@ around ``python -I -B`` running :mod:`tools.native._code_guard`:
   with a fresh ``/proc`` that shows only the sandbox's processes;
 * all capabilities dropped, running as ``nobody`` inside;
 * a file system of read-only system folders (``/usr``, a few ``/etc`` files,
-  the interpreter's prefix), an empty ``/tmp`` and ``HOME``, a scratch copy of
-  the declared input files at ``/sandbox/in`` (read-only) and the run folder
+  the interpreter's prefix), an empty ``/tmp`` and ``HOME``, a copy of the
+  declared input files (staged in a private temporary folder, removed after
+  the run) at ``/sandbox/in`` (read-only) and the run folder
   ``runs/<id>/`` of the workspace at ``/sandbox/out`` (its working folder,
   the only writable place whose contents survive).  No project state folder, no
   home, no workspace beyond the declared inputs.
@@ -40,6 +41,7 @@ import shutil
 import signal
 import subprocess
 import sys
+import tempfile
 import threading
 import time
 from collections.abc import Sequence
@@ -57,8 +59,6 @@ from tools.native.workspace import relative_to_workspace, resolve_in_workspace
 _GUARD = Path(__file__).with_name("_code_guard.py")
 RUNS_FOLDER = "runs"
 """Where run folders go, relative to the workspace."""
-SCRATCH_FOLDER = ".jarvishub/scratch"
-"""Where each run's copy of its input files is staged, relative to the workspace; removed after the run."""
 SANDBOX_IN = "/sandbox/in"
 """Where the declared input files appear inside the sandbox (read-only)."""
 SANDBOX_OUT = "/sandbox/out"
@@ -159,11 +159,11 @@ def run_python(source: str, workspace: Path, artifacts: ArtifactStore, limits: C
     # Resolved through the workspace check, so a `runs` symlink cannot move the run outside.
     run_dir = resolve_in_workspace(root, f"{RUNS_FOLDER}/{run_id}")
     sources = [(name, resolve_in_workspace(root, name)) for name in inputs]
-    staged = resolve_in_workspace(root, f"{SCRATCH_FOLDER}/{run_id}")
-    run_dir.mkdir(parents=True)
-    staged.mkdir(parents=True)
+    # Staged outside the workspace (a private temp folder), so declaring "." cannot copy the copy into itself.
+    staged = Path(tempfile.mkdtemp(prefix=f"jarvishub-run-{run_id}-"))
     try:
-        copied = [_stage(name, path, staged) for name, path in sources]
+        copied = [_stage(name, path, root, staged) for name, path in sources]
+        run_dir.mkdir(parents=True)
         outcome = _run_child(source, cast(str, status.bwrap), run_dir, staged, limits)
     finally:
         shutil.rmtree(staged, ignore_errors=True)
@@ -171,15 +171,15 @@ def run_python(source: str, workspace: Path, artifacts: ArtifactStore, limits: C
     return CodeRun(run_dir=relative_to_workspace(root, run_dir), inputs=copied, files=files, **outcome)
 
 
-def _stage(name: str, path: Path, staged: Path) -> str:
-    """Copy one declared input (a file or a folder, symlinks left out) under the staging folder."""
+def _stage(name: str, path: Path, root: Path, staged: Path) -> str:
+    """Copy one declared input (a file or a folder, symlinks left out) to the same place under ``staged``."""
     if not path.exists():
         raise ToolError(f"run_code input {name!r} does not exist in the workspace")
-    relative = name.strip("/").removeprefix("./") or path.name
-    target = staged / relative
+    relative = relative_to_workspace(root, path)
+    target = staged / relative if relative not in ("", ".") else staged
     target.parent.mkdir(parents=True, exist_ok=True)
     if path.is_dir():
-        shutil.copytree(path, target, symlinks=True, ignore=_symlinks)
+        shutil.copytree(path, target, symlinks=True, ignore=_symlinks, dirs_exist_ok=True)
     else:
         shutil.copyfile(path, target)
     return relative

@@ -20,7 +20,7 @@ from jarvishub.runtime import Runtime
 from nodes.actions import ToolCall
 from nodes.bridge import Usage
 from nodes.grant import Grant
-from tests.security.canvas_state import fingerprint
+from tests.security.canvas_state import fingerprint, seeded_runtime
 from tests.system_tools import missing_system_tool, require_system_tool
 from tools.native.code import CodeLimits, run_python, sandbox_status
 
@@ -57,11 +57,7 @@ def _sandbox(monkeypatch: pytest.MonkeyPatch) -> None:
 
 @pytest.fixture(scope="module")
 def runtime(project) -> Iterator[Runtime]:
-    made = Runtime(project)
-    made.bridge.submit(ToolCall(action_id="seed", tool="create_node", args={"kind": "text", "title": "seed"}),
-                       made.grant_for("seed"), Usage(), thread_id="seed")
-    yield made
-    made.close()
+    yield from seeded_runtime(project)
 
 
 def _targets(project) -> tuple[list[str], list[int]]:

@@ -14,9 +14,7 @@ from jarvishub.runtime import Runtime
 from jarvishub.web import BackgroundServer, create_app
 from jarvishub.web.guards import MAX_BODY_BYTES, WeakToken, check_remote_token, is_loopback, parse_host
 from jarvishub.web.server import serve
-from nodes.actions import ToolCall
-from nodes.bridge import Usage
-from tests.security.canvas_state import fingerprint
+from tests.security.canvas_state import fingerprint, seeded_runtime
 
 TOKEN = secrets.token_urlsafe(32)
 AUTH = {"Authorization": f"Bearer {TOKEN}"}
@@ -24,11 +22,7 @@ AUTH = {"Authorization": f"Bearer {TOKEN}"}
 
 @pytest.fixture(scope="module")
 def runtime(project) -> Iterator[Runtime]:
-    made = Runtime(project)
-    made.bridge.submit(ToolCall(action_id="seed", tool="create_node", args={"kind": "text", "title": "seed"}),
-                       made.grant_for("seed"), Usage(), thread_id="seed")
-    yield made
-    made.close()
+    yield from seeded_runtime(project)
 
 
 @pytest.fixture(scope="module")

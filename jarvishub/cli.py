@@ -210,7 +210,9 @@ def cmd_demo(args: argparse.Namespace) -> int:
 
 
 def cmd_status(args: argparse.Namespace) -> int:
-    """Show what is on the canvas: counts by kind and status, and what is stale or failed."""
+    """Show what is on the canvas: counts by kind and status, what is stale or failed, and the code sandbox."""
+    from tools.native.code import sandbox_status
+
     with Project.open(_require_project(project_dir(args))) as project:
         store = project.store
         info = {
@@ -225,6 +227,8 @@ def cmd_status(args: argparse.Namespace) -> int:
                 for n in store.find_nodes(status=status)  # type: ignore[arg-type]
             ],
             "turns": len(store.turns()),
+            # run_code is offered only where agent code can be sandboxed; say why not when it is not.
+            "code_sandbox": sandbox_status().model_dump(),
         }
     if args.json:
         print_json(info)
@@ -235,6 +239,8 @@ def cmd_status(args: argparse.Namespace) -> int:
         print_rows(["status", "count"], [{"status": k, "count": v} for k, v in sorted(info["by_status"].items())])
         if info["attention"]:
             print_rows(["id", "kind", "title", "status"], info["attention"], title="needs attention")
+        if not info["code_sandbox"]["available"]:
+            console.print(f"run_code is not offered: {info['code_sandbox']['reason']}")
     return EXIT_OK
 
 

@@ -49,6 +49,7 @@ def test_run_query_status_and_history(folder):
 
     status = json.loads(cli("-C", str(folder), "status", "--json").stdout)
     assert status["by_kind"] == {"text": 1} and status["turns"] == 1
+    assert set(status["code_sandbox"]) == {"available", "bwrap", "reason"}
     history = json.loads(cli("-C", str(folder), "history", "--json").stdout)
     assert [a["tool"] for a in history[0]["actions"] if a.get("tool")] == ["create_node"]
 

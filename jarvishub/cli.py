@@ -211,7 +211,9 @@ def cmd_demo(args: argparse.Namespace) -> int:
 
 
 def cmd_status(args: argparse.Namespace) -> int:
-    """Show what is on the canvas: counts by kind and status, and what is stale or failed."""
+    """Show what is on the canvas: counts by kind and status, what is stale or failed, and the code sandbox."""
+    from tools.native.code import sandbox_status
+
     with Project.open(_require_project(project_dir(args))) as project:
         store = project.store
         info = {
@@ -226,6 +228,8 @@ def cmd_status(args: argparse.Namespace) -> int:
                 for n in store.find_nodes(status=status)  # type: ignore[arg-type]
             ],
             "turns": len(store.turns()),
+            # run_code is offered only where agent code can be sandboxed; say why not when it is not.
+            "code_sandbox": sandbox_status().model_dump(),
         }
     if args.json:
         print_json(info)
@@ -236,6 +240,8 @@ def cmd_status(args: argparse.Namespace) -> int:
         print_rows(["status", "count"], [{"status": k, "count": v} for k, v in sorted(info["by_status"].items())])
         if info["attention"]:
             print_rows(["id", "kind", "title", "status"], info["attention"], title="needs attention")
+        if not info["code_sandbox"]["available"]:
+            console.print(f"run_code is not offered: {info['code_sandbox']['reason']}")
     return EXIT_OK
 
 
@@ -269,7 +275,7 @@ def cmd_query(args: argparse.Namespace) -> int:
 
 def cmd_explore(args: argparse.Namespace) -> int:
     """Explore alternatives of a node with parallel subagents; one is selected, the rest kept as rejected."""
-    from graphs.explore import ExploreFailed, ExploreRejected, explore
+    from jarvishub.explore import ExploreFailed, ExploreRejected, explore
 
     with opened_runtime(project_dir(args)) as runtime:
         try:

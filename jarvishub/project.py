@@ -67,7 +67,6 @@ class Project:
         self.settings = settings
         self.engine = engine
         self.store = store
-        self.authority: TicketAuthority = store._authority  # the bridge issues with the store's authority
         self.artifacts = LocalArtifactStore(self.state_dir / "artifacts")
         self.workspace.mkdir(parents=True, exist_ok=True)
 

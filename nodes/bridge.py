@@ -2,15 +2,18 @@
 
 The graph nodes of the turn loop (``nodes/validate.py``, ``nodes/execute.py``,
 ``nodes/commit.py``) call into one :class:`Bridge`; so do skills, subagents
-and the web canvas through :meth:`Bridge.submit`.  The bridge holds the
-project's :class:`~store.tickets.TicketAuthority`, so it is the only code
-that can produce a write ticket the store accepts.
+and the web canvas through :meth:`Bridge.submit`.  The bridge shares its
+store's :class:`~store.tickets.TicketAuthority`, so it is the only code that
+can produce a write ticket the store accepts.  The authority is kept in a
+module-private weak map, not on the bridge, and tools and skills never get the
+bridge itself: they get a :class:`~nodes.ports.BridgePort` (:meth:`Bridge.port`).
 """
 
 from __future__ import annotations
 
 import re
 import time
+import weakref
 from collections.abc import Callable, Iterable
 from typing import Any
 
@@ -19,6 +22,7 @@ from pydantic import BaseModel, Field, ValidationError
 from nodes.actions import CanvasMutation, Clarification, Evaluation, Reply, ToolCall
 from nodes.grant import Grant, GrantStore
 from nodes.manifest import Manifest
+from nodes.ports import BridgePort
 from nodes.verdicts import Allow, ApprovalRequired, GrantDenied, NeedsApproval, Reject, Verdict
 from store.errors import CanvasError, NodeNotFound
 from store.models import CommitRecord, EdgeType
@@ -36,6 +40,7 @@ from store.tickets import TicketAuthority, WriteTicket
 from tools.base import Effect, ToolContext, ToolError, ToolFamily, ToolResult
 from tools.registry import ToolRegistry
 
+_AUTHORITIES: weakref.WeakKeyDictionary[Bridge, TicketAuthority] = weakref.WeakKeyDictionary()
 _NODE_ID = re.compile(r"^[0-9A-HJKMNP-TV-Z]{26}$")
 EVALUATOR_TOOL = "evaluate_node"
 
@@ -85,14 +90,14 @@ class Bridge:
     def __init__(
         self,
         store: Neo4jCanvasStore,
-        authority: TicketAuthority,
         registry: ToolRegistry,
         manifest: Manifest,
         grants: GrantStore,
         context_factory: Callable[..., ToolContext],
     ) -> None:
         self.store = store
-        self._authority = authority
+        # The bridge/store pair share one key: the bridge signs with the authority its store verifies with.
+        _AUTHORITIES[self] = store._authority
         self.registry = registry
         self.manifest = manifest
         self.grants = grants
@@ -212,7 +217,11 @@ class Bridge:
             if not current.allows_kind(node.kind):
                 raise GrantDenied("kind_not_granted", f"changing {node.kind} nodes is not in this grant")
         self._check_scope(existing, current, usage)
-        return self._authority.issue(action_id, mutations, grant_id=current.id)
+        return _AUTHORITIES[self].issue(action_id, mutations, grant_id=current.id)
+
+    def port(self, grant: Grant | str | None) -> BridgePort:
+        """What a tool or skill acting under ``grant`` gets: submit under it (or narrower), read the canvas."""
+        return BridgePort(self, grant.id if isinstance(grant, Grant) else grant)
 
     # -- execution and commit ------------------------------------------------------------
     def context(self, **kwargs: Any) -> ToolContext:
@@ -256,7 +265,7 @@ class Bridge:
     def commit_turn_record(self, turn: RecordTurn) -> CommitRecord:
         """The bridge's own bookkeeping: a finished turn's Turn node, written under any grant."""
         action_id = f"{turn.turn_id}-record"
-        ticket = self._authority.issue(action_id, [turn], grant_id="system")
+        ticket = _AUTHORITIES[self].issue(action_id, [turn], grant_id="system")
         return self.commit([turn], ticket, thread_id=turn.thread_id, action_id=action_id, actor="system")
 
     def submit(

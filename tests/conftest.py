@@ -16,6 +16,8 @@ from store.connect import EngineSettings, start_engine
 from store.engine import Engine
 from store.neo4j import Neo4jCanvasStore
 from store.tickets import TicketAuthority
+from tests.system_tools import missing_system_tool as _missing_system_tool
+from tests.system_tools import require_system_tool as _require_system_tool
 
 
 def _engine_names() -> list[str]:
@@ -127,6 +129,12 @@ def runtime(project):
     made.close()
 
 
+@pytest.fixture
+def require_system_tool():
+    """``require_system_tool(name, apt=package)``: the program's path, or a skip (a failure in CI) naming the package."""
+    return _require_system_tool
+
+
 # -- PostgreSQL (checkpoints and memory) ------------------------------------------------------------
 def _postgres_bin() -> Path | None:
     import glob
@@ -153,9 +161,7 @@ def postgres_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
 
     bin_dir = _postgres_bin()
     if bin_dir is None:
-        if os.environ.get("JARVISHUB_REQUIRE_SYSTEM_TOOLS") == "1":
-            pytest.fail("PostgreSQL is not installed: apt-get install postgresql")
-        pytest.skip("PostgreSQL is not installed: apt-get install postgresql")
+        _missing_system_tool("PostgreSQL is not installed: apt-get install postgresql")
     folder = Path(tempfile.mkdtemp(prefix="jarvishub-pg-"))
     as_user: list[str] = []
     if os.geteuid() == 0:

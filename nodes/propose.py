@@ -84,7 +84,8 @@ def compact_schema(schema: dict[str, Any]) -> dict[str, Any]:
 
 def build_messages(deps: TurnDeps, state: TurnState, grant: Grant) -> list[BaseMessage]:
     """The conversation of this turn as the model sees it: system view, request, then each step."""
-    view = build_view(deps.bridge.store, state.get("focus_ids") or [])
+    # observe read the canvas version just before this graph node: the view reuses it.
+    view = build_view(deps.bridge.store, state.get("focus_ids") or [], version=state.get("canvas_version"))
     memory = deps.extra.get("memory_lines", lambda request: [])(state["request"])
     system = {
         "canvas": view,

@@ -50,8 +50,8 @@ def find_focus(canvas: ViewReader, request: str, selected: list[str], created: l
     return list(dict.fromkeys(focus))
 
 
-def build_view(canvas: ViewReader, focus_ids: list[str]) -> dict[str, Any]:
-    """A JSON-able view of the canvas whose size has a fixed bound."""
+def build_view(canvas: ViewReader, focus_ids: list[str], *, version: int | None = None) -> dict[str, Any]:
+    """A JSON-able view of the canvas whose size has a fixed bound (``version``: the canvas version just read)."""
     full: dict[str, dict[str, Any]] = {}
     focus = _live(canvas, focus_ids[:MAX_FULL_NODES])
     lineages = canvas.lineages([n.id for n in focus], max_depth=MAX_LINEAGE_DEPTH) if focus else {}
@@ -63,7 +63,7 @@ def build_view(canvas: ViewReader, focus_ids: list[str]) -> dict[str, Any]:
             if len(full) >= MAX_FULL_NODES:
                 break
             full.setdefault(entry.node.id, {**node_summary(entry.node), "depth": entry.depth})
-    version = canvas.canvas_version()
+    version = canvas.canvas_version() if version is None else version
     recent = _recent(canvas, version)
     for node in full.values():
         node["inputs"] = _clip(node["inputs"])

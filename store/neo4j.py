@@ -498,7 +498,8 @@ class Neo4jCanvasStore(CanvasStore):
             return {}
         derived = "false AS derived"
         if roots:
-            # Any live root among the node's ancestors; count() collapses the paths, so one row per node.
+            # Any live root among the node's ancestors, as a pattern inside the row: one row per node.  The
+            # engine walks the node's ancestor paths (a lineage is a small DAG; no hop limit, as lineage has none).
             derived = ("size([(n)-[" + _rel_pattern(_SCOPE_EDGES) + "*1..]->(r:CanvasNode) "
                        "WHERE r.id IN $roots AND (r.deleted IS NULL OR r.deleted = false) | r.id]) > 0 AS derived")
         rows = self._read(

@@ -20,12 +20,12 @@ from typing import Any
 from pydantic import BaseModel, Field, ValidationError
 
 from nodes.actions import CanvasMutation, Clarification, Evaluation, Reply, ToolCall
-from nodes.grant import Grant, GrantStore
+from nodes.grant import Grant, GrantStore, check_scope
 from nodes.manifest import Manifest
 from nodes.ports import BridgePort
 from nodes.verdicts import Allow, ApprovalRequired, GrantDenied, NeedsApproval, Reject, Verdict
 from store.errors import CanvasError, NodeNotFound
-from store.models import CommitRecord, EdgeType
+from store.models import CommitRecord
 from store.mutations import (
     CreateNode,
     GroupNodes,
@@ -169,32 +169,10 @@ class Bridge:
             raise GrantDenied("budget", f"the turn's wall-time budget of {budget.wall_time_s:g} s is spent")
 
     def _check_scope(self, node_ids: list[str], grant: Grant, usage: Usage, *, reading_ok: bool = False) -> None:
-        scope = grant.scope
-        if scope.all_nodes:
+        if reading_ok:
+            # Tools may read (reference) nodes outside their scope; writing them is checked at commit.
             return
-        allowed = set(scope.node_ids) | set(usage.created_ids)
-        for node_id in _unique(node_ids):
-            if node_id in allowed:
-                continue
-            node = self.store.get_node(node_id)
-            if node.group_id and node.group_id in scope.group_ids:
-                continue
-            if node.id in scope.group_ids:
-                continue
-            if scope.descendants_of and self._descends_from(node_id, scope.descendants_of):
-                continue
-            if reading_ok:
-                # Tools may read (reference) nodes outside their scope; writing them is checked at commit.
-                continue
-            raise GrantDenied("out_of_scope", f"node {node_id} is outside this grant's scope")
-
-    def _descends_from(self, node_id: str, roots: list[str]) -> bool:
-        if node_id in roots:
-            return True
-        ancestors = self.store.lineage(
-            node_id, [EdgeType.GENERATED_FROM, EdgeType.REFERENCES, EdgeType.VERSION_OF, EdgeType.IN_GROUP]
-        )
-        return any(e.node.id in roots for e in ancestors)
+        check_scope(self.store, grant.scope, node_ids, created=usage.created_ids)
 
     # -- the ticket: checked against the mutations actually produced ---------------------
     def authorize(self, action_id: str, mutations: list[Any], grant: Grant, usage: Usage) -> WriteTicket:

@@ -21,7 +21,7 @@ import time
 from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from concurrent.futures import TimeoutError as FutureTimeout
-from typing import Any, TypeVar
+from typing import Any, NamedTuple, TypeVar
 
 import neo4j
 from neo4j.exceptions import ClientError, CypherSyntaxError as DriverSyntaxError, Neo4jError, TransientError
@@ -81,6 +81,15 @@ _RETRY_MARKERS = (
     "deadlock",
 )
 _MAX_ATTEMPTS = 12
+_SCOPE_EDGES = (EdgeType.GENERATED_FROM, EdgeType.REFERENCES, EdgeType.VERSION_OF, EdgeType.IN_GROUP)
+
+
+class ScopeFacts(NamedTuple):
+    """One node as a grant's scope check sees it (see :meth:`Neo4jCanvasStore.scope_facts`)."""
+
+    group_id: str | None
+    deleted: bool
+    derived: bool
 
 
 def _is_retryable(error: Exception) -> bool:
@@ -498,6 +507,89 @@ class Neo4jCanvasStore(CanvasStore):
                         found.append((depth, row["b"]))
         entries = [LineageEntry(node=CanvasNode.from_properties(p), depth=d) for d, p in found]
         return [e for e in entries if not e.node.deleted]
+
+    def scope_facts(self, node_ids: Sequence[str], roots: Sequence[str]) -> dict[str, ScopeFacts]:
+        """What a grant's scope check needs of each node, in one statement: its group, whether it is deleted,
+        and whether it derives from one of ``roots`` (a live root reached over outgoing lineage edges).
+
+        Missing ids are absent from the answer.  The lineage edges are the ones a scope's ``descendants_of``
+        follows: GENERATED_FROM, REFERENCES, VERSION_OF and IN_GROUP.
+        """
+        ids = list(dict.fromkeys(node_ids))
+        if not ids:
+            return {}
+        derived = "false AS derived"
+        if roots:
+            # Any live root among the node's ancestors, as a pattern inside the row: one row per node.  The
+            # engine walks the node's ancestor paths (a lineage is a small DAG; no hop limit, as lineage has none).
+            derived = ("size([(n)-[" + _rel_pattern(_SCOPE_EDGES) + "*1..]->(r:CanvasNode) "
+                       "WHERE r.id IN $roots AND (r.deleted IS NULL OR r.deleted = false) | r.id]) > 0 AS derived")
+        rows = self._read(
+            "UNWIND $ids AS id MATCH (n:CanvasNode {id: id}) "
+            f"RETURN n.id AS id, n.group_id AS group_id, coalesce(n.deleted, false) AS deleted, {derived}",
+            ids=ids, roots=list(roots),
+        )
+        return {r["id"]: ScopeFacts(group_id=r["group_id"], deleted=bool(r["deleted"]), derived=bool(r["derived"]))
+                for r in rows}
+
+    def lineages(self, node_ids: Sequence[str], *, max_depth: int) -> dict[str, list[LineageEntry]]:
+        """The ancestors (outgoing edges of every type) of several nodes up to ``max_depth``, each node's own
+        breadth-first list as :meth:`lineage` gives it, in ``max_depth`` statements however many nodes.
+
+        One statement per hop over the union of every node's frontier keeps it linear in the lineages'
+        size, as :meth:`lineage` is; missing start nodes get an empty list.
+        """
+        roots = list(dict.fromkeys(node_ids))
+        seen: dict[str, dict[str, int]] = {root: {root: 0} for root in roots}
+        found: dict[str, list[tuple[int, str]]] = {root: [] for root in roots}
+        frontiers: dict[str, list[str]] = {root: [root] for root in roots}
+        props: dict[str, dict[str, Any]] = {}
+        with self._session() as session:
+            for depth in range(1, max_depth + 1):
+                wanted = sorted({i for frontier in frontiers.values() for i in frontier})
+                if not wanted:
+                    break
+                children: dict[str, list[str]] = {}
+                for row in session.run(
+                    f"MATCH (a:CanvasNode) WHERE a.id IN $ids MATCH (a)-[{_rel_pattern(None)}]->(b:CanvasNode) "
+                    "RETURN a.id AS a, properties(b) AS b",
+                    ids=wanted,
+                ):
+                    props.setdefault(row["b"]["id"], row["b"])
+                    children.setdefault(row["a"], []).append(row["b"]["id"])
+                for root, frontier in frontiers.items():
+                    following = []
+                    for parent in frontier:
+                        for child in dict.fromkeys(children.get(parent, ())):
+                            if child not in seen[root]:
+                                seen[root][child] = depth
+                                following.append(child)
+                                found[root].append((depth, child))
+                    frontiers[root] = following
+        result: dict[str, list[LineageEntry]] = {}
+        for root, entries in found.items():
+            nodes = [(d, CanvasNode.from_properties(props[i])) for d, i in entries]
+            result[root] = [LineageEntry(node=n, depth=d) for d, n in nodes if not n.deleted]
+        return result
+
+    def titled(self, titles: Sequence[str], *, limit: int = 3) -> list[str]:
+        """Ids of live, not rejected nodes with one of these exact titles, newest version first (title index)."""
+        if not titles:
+            return []
+        rows = self._read(
+            "MATCH (n:CanvasNode) WHERE n.title IN $titles AND (n.deleted IS NULL OR n.deleted = false) "
+            "AND n.status <> 'rejected' RETURN n.id AS id ORDER BY n.version DESC, n.created_at DESC LIMIT $limit",
+            titles=list(titles), limit=int(limit),
+        )
+        return [r["id"] for r in rows]
+
+    def kind_status_counts(self) -> list[tuple[str, str, int]]:
+        """(kind, status, count) of the live nodes, in one statement."""
+        rows = self._read(
+            "MATCH (n:CanvasNode) WHERE n.deleted IS NULL OR n.deleted = false "
+            "RETURN n.kind AS kind, n.status AS status, count(n) AS c ORDER BY kind, status"
+        )
+        return [(r["kind"], r["status"], int(r["c"])) for r in rows]
 
     def find_nodes(
         self,

@@ -25,6 +25,8 @@ if TYPE_CHECKING:
 
     from jarvishub.project import Project
 
+_FULL_LIST_LIMIT = 10  # neo4j_graphrag.schema.DISTINCT_VALUE_LIMIT
+
 _NEO4J_TYPES: dict[type, str] = {str: "STRING", bool: "BOOLEAN", int: "INTEGER", float: "FLOAT"}
 
 # Labels the store writes besides CanvasNode (store/neo4j.py; docs/canvas-schema.md), with property types.
@@ -65,7 +67,9 @@ def canvas_structured_schema(kinds: KindRegistry) -> dict[str, Any]:
     for prop in node_props:
         if prop["property"] in values:
             prop["values"] = values[prop["property"]]  # type: ignore[assignment]
-            prop["distinct_count"] = len(values[prop["property"]])  # type: ignore[assignment]
+            # The formatter lists every value only under its limit of distinct values (meant for values sampled
+            # from data); these are the registry's complete set, which the model needs in full.
+            prop["distinct_count"] = min(len(values[prop["property"]]), _FULL_LIST_LIMIT)  # type: ignore[assignment]
     edge_props = _typed(CanvasEdge(type=EdgeType.REFERENCES, source="a", target="b").to_properties())
     return {
         "node_props": {
@@ -82,10 +86,10 @@ def canvas_structured_schema(kinds: KindRegistry) -> dict[str, Any]:
 
 
 def canvas_schema_text(kinds: KindRegistry) -> str:
-    """The schema as the prompt of ``GraphCypherQAChain`` shows it, plus what kinds and edge types mean."""
+    """The schema as ``GraphCypherQAChain`` shows it, plus what kinds and edge types mean (``graph.schema``)."""
     from neo4j_graphrag.schema import format_schema
 
-    lines = [format_schema(canvas_structured_schema(kinds), is_enhanced=False), "Node kinds (CanvasNode.kind):"]
+    lines = [format_schema(canvas_structured_schema(kinds), is_enhanced=True), "Node kinds (CanvasNode.kind):"]
     lines += [f"- {kind.name}: {kind.description}" for kind in kinds.all()]
     lines.append("CanvasNode.status is one of: " + ", ".join(s.value for s in NodeStatus))
     lines.append("Relationship meanings:")
@@ -107,8 +111,10 @@ def canvas_graph(project: Project, **kwargs: Any) -> Neo4jGraph:
         raise ImportError("canvas_graph needs langchain-neo4j: pip install 'jarvishub[langchain]'") from error
 
     access = read_only_access(project)
+    # enhanced_schema: GraphCypherQAChain formats the structured schema itself, and only the enhanced form
+    # shows the registry's kinds and statuses as the values a query may use.
     graph = Neo4jGraph(url=access.uri, username=access.user, password=access.password, database=access.database,
-                       refresh_schema=False, **kwargs)
+                       refresh_schema=False, enhanced_schema=True, **kwargs)
     graph.structured_schema = canvas_structured_schema(project.store.kinds)
     graph.schema = canvas_schema_text(project.store.kinds)
     return graph

@@ -52,7 +52,7 @@ def _describe(status: EngineStatus) -> str:
 
 
 def handle(args: argparse.Namespace) -> int:
-    """Print the engine's status, or stop it; exit 0 either way."""
+    """Print the engine's status, or stop it (exit 0 either way); or serve it (:mod:`jarvishub.engine_serve`)."""
     if args.action == "serve":  # opens the project, so it imports what status/stop avoid
         from jarvishub.engine_serve import handle as serve
 

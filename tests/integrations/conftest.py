@@ -23,7 +23,7 @@ ROOT = Path(__file__).resolve().parents[2]
 PROJECT_FILE = '[project]\nname = "tools"\n\n[kinds]\nmood_board = "A board of moods for one scene."\n'
 
 
-@pytest.fixture(scope="module")
+@pytest.fixture(scope="session")
 def seeded_project(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Project]:
     """A project with a project-specific kind and a small canvas written through the store's ticketed apply."""
     folder = tmp_path_factory.mktemp("tools") / "film"
@@ -81,7 +81,7 @@ class Served:
         return self.process.returncode, err
 
 
-@pytest.fixture(scope="module")
+@pytest.fixture(scope="session")
 def served(seeded_project: Project) -> Iterator[Served]:
     """``jarvishub engine serve --json`` on the seeded project, stopped with Ctrl-C afterwards."""
     serving = Served(seeded_project)

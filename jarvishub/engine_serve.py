@@ -55,6 +55,12 @@ def _engine_alive(project: Project) -> bool:
     return lifecycle.is_our_engine(lifecycle.read_state(data_dir), data_dir)
 
 
+def _recorded_idle_seconds(project: Project) -> float | None:
+    """The idle period the running engine's reaper applies (set by whichever process started it)."""
+    data_dir = getattr(project.engine, "data_dir", None)
+    return None if data_dir is None else lifecycle.engine_status(data_dir).idle_seconds
+
+
 def serve(project_dir: Path, *, as_json: bool = False, stop_on_exit: bool = False) -> int:
     """Hold the engine of ``project_dir`` up until SIGINT/SIGTERM; 0 on a requested stop, 1 if the engine died."""
     stop = threading.Event()
@@ -64,7 +70,7 @@ def serve(project_dir: Path, *, as_json: bool = False, stop_on_exit: bool = Fals
     try:
         with Project.open(project_dir) as project:
             access = read_only_access(project)
-            idle_s = getattr(project.engine, "idle_seconds", None)
+            idle_s = _recorded_idle_seconds(project)
             info: dict[str, Any] = {
                 **access.model_dump(),
                 "read_only": True,

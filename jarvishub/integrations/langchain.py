@@ -74,7 +74,8 @@ def canvas_structured_schema(kinds: KindRegistry) -> dict[str, Any]:
     return {
         "node_props": {
             "CanvasNode": node_props,
-            **{label: [{"property": p, "type": t} for p, t in props.items()] for label, props in _HISTORY_LABELS.items()},
+            **{label: [{"property": p, "type": t} for p, t in props.items()]
+               for label, props in _HISTORY_LABELS.items()},
         },
         "rel_props": {edge.value: edge_props for edge in EdgeType},
         "relationships": [

@@ -37,7 +37,8 @@ def test_neo4j_hands_out_the_reader_account(monkeypatch):
 
 def test_embedded_engine_that_is_gone_has_no_account_to_give(tmp_path):
     (tmp_path / "engine.json").write_text('{"pid": 1, "start_time": 1, "reader_password": "stale"}')
-    gone = SimpleNamespace(engine=SimpleNamespace(profile=ARCADEDB_PROFILE, data_dir=tmp_path, uri="bolt://127.0.0.1:1"),
+    engine = SimpleNamespace(profile=ARCADEDB_PROFILE, data_dir=tmp_path, uri="bolt://127.0.0.1:1")
+    gone = SimpleNamespace(engine=engine,
                            store=SimpleNamespace(database="canvas"), root=tmp_path)
     with pytest.raises(NoReadOnlyAccount):
         read_only_access(gone)  # type: ignore[arg-type]

@@ -25,6 +25,7 @@ def test_serve_prints_the_read_only_account_never_root(seeded_project, served):
     assert info["env"] == {"NEO4J_URI": info["uri"], "NEO4J_USERNAME": READER_USER,
                            "NEO4J_PASSWORD": info["password"], "NEO4J_DATABASE": info["database"]}
     assert served.process.pid in lifecycle.engine_status(seeded_project.engine.data_dir).leases
+    assert info["lingers_s"] == state["idle_seconds"]  # what the engine's reaper applies
 
 
 def test_the_printed_account_reads_and_the_engine_refuses_its_writes(seeded_project, served):

@@ -57,7 +57,10 @@ def call_tools(served_info: dict[str, Any], calls: list[tuple[str, dict[str, Any
                launcher: bool) -> tuple[list[str], list[tuple[bool, str]]]:
     """Start the server over stdio with the printed env, list its tools, make the calls; it exits with the session."""
     python = _server_python()
-    command, args = (python, [served_info["mcp_cypher_launcher"]]) if launcher else (python.parent / "mcp-neo4j-cypher", [])
+    if launcher:
+        command, args = python, [served_info["mcp_cypher_launcher"]]
+    else:
+        command, args = python.parent / "mcp-neo4j-cypher", []
     params = StdioServerParameters(command=str(command), args=args,
                                    env={"PATH": os.environ.get("PATH", ""), **served_info["env"]})
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import os
 import signal
 import subprocess
@@ -82,3 +83,29 @@ def test_serve_exits_1_when_the_engine_dies_under_it_and_prints_no_root_secret(t
         if serving.poll() is None:
             serving.kill()
             serving.wait()
+
+
+def test_stop_on_exit_stops_the_engine_when_serving_ends(tmp_path):
+    folder = tmp_path / "stop-on-exit"
+    # A long idle period: only --stop-on-exit, not the reaper, can stop the engine within this test.
+    env = {**os.environ, "PYTHONPATH": str(ROOT), "XDG_CONFIG_HOME": str(tmp_path),
+           "JARVISHUB_ENGINE_IDLE_SECONDS": "600"}
+    assert subprocess.run([sys.executable, "-m", "jarvishub.cli", "init", str(folder)], env=env,
+                          capture_output=True, timeout=240).returncode == 0
+    serving = subprocess.Popen(
+        [sys.executable, "-m", "jarvishub.cli", "-C", str(folder), "engine", "serve", "--json", "--stop-on-exit"],
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env)
+    data_dir = folder / ".jarvishub" / "engine"
+    try:
+        info = json.loads(serving.stdout.readline() if serving.stdout else "{}")
+        status = lifecycle.engine_status(data_dir)
+        assert info["lingers_s"] is None and status.running and status.idle_seconds == 600
+        serving.send_signal(signal.SIGINT)
+        _, err = serving.communicate(timeout=60)
+        assert serving.returncode == 0, err
+        assert not lifecycle.engine_status(data_dir).running  # stopped before serve returned, not by the reaper
+    finally:
+        if serving.poll() is None:
+            serving.kill()
+            serving.wait()
+        lifecycle.stop_engine(data_dir)

@@ -37,21 +37,23 @@ ARCADEDB_AGENT = "ArcadeDB"
 """What ArcadeDB's Bolt plugin puts in its server agent (``Neo4j/5.26.0 compatible (ArcadeDB 26.10.2)``)."""
 
 
-def _engine_classifier(stock: Any) -> Any:
-    """The server's read/write check, except where the engine's EXPLAIN cannot tell (ArcadeDB): then 'read'."""
+async def is_write_query(query: str, driver: Any, database: str) -> bool:
+    """The server's own check (EXPLAIN, then ``w`` in the query type), except where the engine cannot tell.
 
-    async def is_write_query(query: str, driver: Any, database: str) -> bool:
-        _, summary, _ = await driver.execute_query(query_="EXPLAIN " + query, database_=database)
-        if ARCADEDB_AGENT in (summary.server.agent or ""):
-            return False  # the read-only account, not this answer, keeps writes out
-        return await stock(query, driver, database)
-
-    return is_write_query
+    On ArcadeDB the answer is "not a write" for every query: the read-only account, not this answer, keeps
+    writes out, and a read tool that refused every query would be no use.
+    """
+    _, summary, _ = await driver.execute_query(query_="EXPLAIN " + query, database_=database)
+    if ARCADEDB_AGENT in (summary.server.agent or ""):
+        return False
+    return "w" in (summary.query_type or "")
 
 
 def main(argv: list[str] | None = None) -> None:
     """Start the stdio (or configured) mcp-neo4j-cypher server with the engine-aware classifier, read-only."""
-    if (os.environ.get("NEO4J_USERNAME") or os.environ.get("NEO4J_USER")) == "root":
+    args = list(sys.argv[1:] if argv is None else argv)
+    named = args[args.index("--username") + 1] if "--username" in args[:-1] else None
+    if (named or os.environ.get("NEO4J_USERNAME") or os.environ.get("NEO4J_USER")) == "root":
         sys.exit("refusing to serve the engine's root account to an MCP client: use the read-only account "
                  "`jarvishub engine serve` prints")
     try:
@@ -59,11 +61,9 @@ def main(argv: list[str] | None = None) -> None:
         from mcp_neo4j_cypher import server
     except ImportError:
         sys.exit("mcp-neo4j-cypher is not installed for this Python; run this file with the Python of its environment")
-    stock = getattr(server, "_is_write_query", None)
-    if stock is None:
+    if not hasattr(server, "_is_write_query"):
         sys.exit("this mcp-neo4j-cypher has no _is_write_query; the launcher was written for 0.6.x")
-    server._is_write_query = _engine_classifier(stock)
-    args = list(sys.argv[1:] if argv is None else argv)
+    server._is_write_query = is_write_query
     sys.argv = [sys.argv[0], *args, *([] if "--read-only" in args else ["--read-only"])]
     mcp_neo4j_cypher.main()
 

@@ -31,9 +31,16 @@ _WATCH_S = 2.0
 """How often serve checks that the engine it advertises is still the one running."""
 
 
-def _describe(project: Project, access: ReadOnlyAccess, idle_s: float | None) -> str:
+def _after_serving(idle_s: float | None, stop_on_exit: bool) -> str:
+    if stop_on_exit:
+        return "stops (--stop-on-exit)"
+    if idle_s is None:
+        return "keeps running (a Neo4j server is not ours to stop)"
+    return f"lingers {idle_s:g} s (jarvishub engine stop ends it now)"
+
+
+def _describe(project: Project, access: ReadOnlyAccess, after: str) -> str:
     env = " ".join(f"{key}={value}" for key, value in access.env().items())
-    linger = f"lingers {idle_s:g} s" if idle_s is not None else "keeps running"
     return (
         f"serving the canvas of {project.root} ({access.engine}); Ctrl-C stops serving\n"
         f"  bolt uri:  {access.uri}\n"
@@ -42,8 +49,7 @@ def _describe(project: Project, access: ReadOnlyAccess, idle_s: float | None) ->
         f"  password:  {access.password}\n"
         f"for Neo4j tools:\n  {env}\n"
         f"mcp-neo4j-cypher (reads on ArcadeDB): <its python> {LAUNCHER}\n"
-        f"after Ctrl-C the engine {linger} (jarvishub engine stop ends it now); "
-        "the password changes when the engine restarts"
+        f"after Ctrl-C the engine {after}; the password changes when the engine restarts"
     )
 
 
@@ -79,8 +85,8 @@ def serve(project_dir: Path, *, as_json: bool = False, stop_on_exit: bool = Fals
                 "mcp_cypher_launcher": str(LAUNCHER),
                 "lingers_s": None if stop_on_exit else idle_s,
             }
-            print(json.dumps(info) if as_json else _describe(project, access, None if stop_on_exit else idle_s),
-                  flush=True)
+            text = _describe(project, access, _after_serving(idle_s, stop_on_exit))
+            print(json.dumps(info) if as_json else text, flush=True)
             while not stop.wait(_WATCH_S):
                 if not _engine_alive(project):
                     print("error: the engine stopped (killed, or `jarvishub engine stop`); serve again to restart it",

@@ -28,6 +28,7 @@ sys.path[0] = str(ROOT)
 
 import neo4j  # noqa: E402
 
+from bench.store import _median_ms  # noqa: E402
 from jarvishub.integrations.langchain import canvas_graph  # noqa: E402
 from jarvishub.project import Project  # noqa: E402
 
@@ -35,15 +36,6 @@ READ = "MATCH (n:CanvasNode) RETURN n.kind AS kind, count(n) AS c ORDER BY kind"
 SAMPLES = 50
 MCP_PYTHON = Path(os.environ.get("JARVISHUB_MCP_NEO4J_CYPHER_PYTHON")
                   or Path.home() / ".cache" / "jarvishub" / "mcp-neo4j-cypher" / "bin" / "python")
-
-
-def _median_ms(action: Any) -> float:
-    timings = []
-    for _ in range(SAMPLES):
-        started = time.perf_counter()
-        action()
-        timings.append((time.perf_counter() - started) * 1000)
-    return round(statistics.median(timings), 3)
 
 
 def _serve(folder: Path, env: dict[str, str]) -> tuple[subprocess.Popen, dict[str, Any], float]:
@@ -88,10 +80,10 @@ def main() -> None:
     out: dict[str, Any] = {"serve_ready_cold_s": cold_s, "serve_ready_warm_s": warm_s}
     try:
         with neo4j.GraphDatabase.driver(info["uri"], auth=(info["user"], info["password"])) as driver:
-            out["driver_read_ms"] = _median_ms(lambda: driver.execute_query(READ, database_=info["database"]))
+            out["driver_read_ms"] = _median_ms(lambda: driver.execute_query(READ, database_=info["database"]), SAMPLES)
         with Project.open(folder) as project:
             graph = canvas_graph(project)
-            out["langchain_query_ms"] = _median_ms(lambda: graph.query(READ))
+            out["langchain_query_ms"] = _median_ms(lambda: graph.query(READ), SAMPLES)
             graph.close()
         if MCP_PYTHON.exists():
             out["mcp_server_start_s"], out["mcp_read_ms"] = asyncio.run(_mcp(info))

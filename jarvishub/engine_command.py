@@ -19,15 +19,17 @@ def add_parser(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParse
     """Register ``engine`` on the CLI's subparsers."""
     parser = subparsers.add_parser(
         "engine",
-        help="the project's embedded engine: status, or stop it now",
+        help="the project's embedded engine: status, stop it now, or serve it to Neo4j tools",
         description="The embedded ArcadeDB engine lingers after the last command for an idle period "
         "($JARVISHUB_ENGINE_IDLE_SECONDS, default 600 s) so the next command is fast. "
-        "`status` shows it; `stop` ends it now.",
-        epilog="example:\n  jarvishub engine status --json",
+        "`status` shows it; `stop` ends it now; `serve` keeps it up in the foreground and prints the Bolt URI, "
+        "database and read-only account for outside Neo4j tools (docs/neo4j-tools.md).",
+        epilog="examples:\n  jarvishub engine status --json\n  jarvishub engine serve --json",
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
-    parser.add_argument("action", choices=["status", "stop"])
+    parser.add_argument("action", choices=["status", "stop", "serve"])
     parser.add_argument("--json", action="store_true", help="print JSON for scripts")
+    parser.add_argument("--stop-on-exit", action="store_true", help="serve: stop the engine when serving ends")
     parser.set_defaults(handler=handle)
     return parser
 
@@ -50,7 +52,11 @@ def _describe(status: EngineStatus) -> str:
 
 
 def handle(args: argparse.Namespace) -> int:
-    """Print the engine's status, or stop it; exit 0 either way."""
+    """Print the engine's status, or stop it (exit 0 either way); or serve it (:mod:`jarvishub.engine_serve`)."""
+    if args.action == "serve":  # opens the project, so it imports what status/stop avoid
+        from jarvishub.engine_serve import handle as serve
+
+        return serve(args)
     folder = _engine_dir(args)
     if args.action == "stop":
         before = engine_status(folder)

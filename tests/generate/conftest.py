@@ -25,7 +25,7 @@ class FakeCanvas:
         self.nodes: dict[str, CanvasNode] = {n.id: n for n in nodes or []}
         self.edges: list[CanvasEdge] = []
 
-    def get_nodes(self, ids: list[str]) -> list[CanvasNode]:
+    def get_nodes(self, ids: list[str], *, include_deleted: bool = False) -> list[CanvasNode]:
         """The nodes with these ids, in order; NodeNotFound for the first unknown one."""
         for node_id in ids:
             if node_id not in self.nodes:
@@ -117,5 +117,6 @@ def ctx(
         actor="agent",
         turn_id="turn-1",
         thread_id="thread-1",
-        services={"generation": service},
+        # The tool sees the canvas read-only; the test keeps the writable fake to apply what tools propose.
+        services={"generation": service, "test_canvas": fake_canvas},
     )

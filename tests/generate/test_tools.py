@@ -22,7 +22,7 @@ from tools.recovery import regeneration_args
 
 def _run(spec, ctx, **args):
     result = spec.run(ctx, spec.args_schema(**args))
-    ctx.canvas.apply(result.mutations)
+    ctx.services["test_canvas"].apply(result.mutations)
     return result
 
 

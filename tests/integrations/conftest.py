@@ -33,7 +33,7 @@ def seeded_project(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Project
     mira, shot = CreateNode(kind="reference", title="Mira"), CreateNode(kind="image", title="shot 7")
     board = CreateNode(kind="mood_board", title="harbour at dusk")
     batch = [mira, shot, board, Link(type=EdgeType.REFERENCES, source=shot.id, target=mira.id)]
-    project.store.apply(batch, ticket=project.authority.issue(uuid.uuid4().hex, batch), idempotency_key="seed")
+    project.store.apply(batch, ticket=project.store._authority.issue(uuid.uuid4().hex, batch), idempotency_key="seed")
     yield project
     project.close()
 

@@ -41,7 +41,7 @@ def compose_prompt(request: ImageRequest | VideoRequest, uploaded: list[Referenc
         details = _details(ref.inputs)
         lines.append(f"{_label(ref)}{': ' + details if details else ''}. Keep it consistent with its reference.")
     if request.lighting is not Lighting.NEUTRAL:
-        lines.append(f"Lighting: {_LIGHTING[request.lighting]}.")
+        lines.append(f"Lighting: {_LIGHTING.get(request.lighting, request.lighting.value + ' lighting')}.")
     if request.palette:
         lines.append(f"Colour palette: {', '.join(request.palette)}.")
     if isinstance(request, VideoRequest):

@@ -41,6 +41,9 @@ def make_record(deps: TurnDeps):
             done = True
             update.update(done=True, outcome="step_budget",
                           reply=f"stopped after {deps.max_steps} steps without finishing")
+        if done and state.get("clarification") and (state.get("outcome") or "replied") == "replied":
+            # The turn asked instead of acting: a distinct outcome, so the CLI does not report success.
+            update["outcome"] = "clarification"
         if done:
             finish_turn(deps, state, [*(state.get("steps") or []), step], update)
         return update

@@ -128,7 +128,8 @@ def _list_attempts(ctx: ToolContext, args: AttemptsArgs) -> ToolResult:
 
 
 class MarkStaleArgs(BaseModel):
-    node_id: str
+    node_id: str | None = Field(default=None, description="One node to mark (with what derives from it)")
+    node_ids: list[str] = Field(default_factory=list, description="Several nodes: one dirty set, their union")
     reason: str = "an upstream node changed"
 
 
@@ -141,7 +142,12 @@ def stale_set(canvas: CanvasReader, node_id: str) -> list[CanvasNode]:
 
 
 def _mark_stale(ctx: ToolContext, args: MarkStaleArgs) -> ToolResult:
-    nodes = stale_set(_reader(ctx), args.node_id)
+    roots = list(dict.fromkeys([*([args.node_id] if args.node_id else []), *args.node_ids]))
+    if not roots:
+        raise ToolError("mark_stale needs node_id or node_ids")
+    canvas = _reader(ctx)
+    nodes = list({n.id: n for root in roots for n in stale_set(canvas, root)}.values())
+    # The ids go back to the caller so its regenerate_stale repairs exactly this dirty set, not other turns'.
     return ToolResult(observation={"stale": [n.id for n in nodes]},
                       mutations=[SetStatus(node_id=n.id, status=NodeStatus.STALE, reason=args.reason) for n in nodes])
 

@@ -71,9 +71,22 @@ class Call:
 
 @dataclass
 class Done:
-    """Reply and end the turn."""
+    """Reply and end the turn; with ``clarification`` the reply is a question (the turn did not do the work)."""
 
     text: str
+    clarification: dict[str, Any] | None = None
+
+
+def clarification_answer(p: PlannerInput) -> str | None:
+    """The person's answer to this turn's clarification question, if one came back."""
+    for note in reversed(p.notes):
+        if note.startswith(ANSWER_PREFIX):
+            return note[len(ANSWER_PREFIX):].strip()
+    return None
+
+
+ANSWER_PREFIX = "Clarification answer: "
+"""How the propose node hands a person's answer to a clarification back to the model."""
 
 
 class Playbook(Protocol):
@@ -164,6 +177,8 @@ class QueryPlaybook:
 
 def default_playbooks() -> list[Playbook]:
     """The playbooks of the built-in offline planner, most specific first."""
-    from nodes.models.workflows import workflow_playbooks
+    from nodes.models.edits import EditPlaybook
+    from nodes.models.workflows import ExplorePlaybook, NarrativePlaybook, SlidesPlaybook, WebPlaybook
 
-    return [*workflow_playbooks(), StatusPlaybook(), NotePlaybook(), QueryPlaybook()]
+    return [ExplorePlaybook(), StatusPlaybook(), NotePlaybook(), QueryPlaybook(), EditPlaybook(), WebPlaybook(),
+            SlidesPlaybook(), NarrativePlaybook()]

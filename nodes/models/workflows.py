@@ -1,4 +1,4 @@
-"""Workflow playbooks of the offline planner: narrative, web, slides, local repair, exploration.
+"""Workflow playbooks of the offline planner: narrative, web, slides, exploration (edits: ``edits.py``).
 
 Each is a small state machine over the calls already made this turn, so a
 resumed turn makes the same calls.  Targets ("shot 7", "the page") are resolved
@@ -10,26 +10,8 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from nodes.models.grammar import find_lighting
 from nodes.models.playbooks import Call, Done, PlannerInput, stop_on_rejection
-
-LIGHTINGS = ("warm", "cold", "night", "high-key", "neutral")
-_LIGHTING_WORDS = {
-    "warm": "warm", "warmer": "warm", "golden": "warm", "sunset": "warm",
-    "cold": "cold", "colder": "cold", "cool": "cold", "cooler": "cold", "blue": "cold",
-    "night": "night", "dark": "night", "darker": "night", "moonlit": "night",
-    "high-key": "high-key", "bright": "high-key", "brighter": "high-key", "daylight": "high-key",
-    "neutral": "neutral",
-}
-_NEXT_LIGHTING = {"neutral": "warm", "warm": "cold", "cold": "night", "night": "high-key", "high-key": "warm"}
-
-
-def requested_lighting(text: str) -> str | None:
-    """The lighting a request (or a remembered preference) asks for, if it names one."""
-    for word in re.findall(r"[a-z\-]+", text.lower()):
-        if word in _LIGHTING_WORDS:
-            return _LIGHTING_WORDS[word]
-    return None
-
 
 def remembered(p: PlannerInput, key: str) -> Any:
     """A generation parameter from memory (the latest item that sets it)."""
@@ -68,7 +50,7 @@ class NarrativePlaybook:
             return stop
         count = re.search(r"\b(\d+)[- ]shot", p.lowered)
         n_shots = max(1, min(24, int(count.group(1)))) if count else 6
-        lighting = requested_lighting(p.request) or remembered(p, "lighting") or "neutral"
+        lighting = find_lighting(p.request) or remembered(p, "lighting") or "neutral"
         board = _skill_output(p, "storyboard")
         if board is None:
             return Call("skill__storyboard", {"premise": p.request, "n_shots": n_shots, "lighting": lighting})
@@ -85,50 +67,6 @@ class NarrativePlaybook:
             f"Storyboarded {len(board['shot_ids'])} shots (plan {board['plan_id']}), generated "
             f"{len(images['image_ids'])} reference-guided shot images and {len(clips['clip_ids'])} clips, "
             f"and assembled the final cut {cut[-1].observation.get('node_id')}."))
-
-
-class RepairPlaybook:
-    """"keep the character but redo the lighting on shot 7": regenerate shot 7's image, clip and the cut only."""
-
-    pattern = re.compile(r"\b(redo|re-do|relight|change|fix|make)\b.*\b(shot|image)\s+#?(\d+)\b", re.IGNORECASE)
-
-    def matches(self, p: PlannerInput) -> bool:
-        return bool(self.pattern.search(p.request))
-
-    def next_step(self, p: PlannerInput) -> Call | Done:
-        if (stop := _failed(p)) is not None:
-            return stop
-        match = self.pattern.search(p.request)
-        assert match is not None
-        shot_title = f"shot {match.group(3)}"
-        lookups = p.made("query_canvas")
-        if not lookups:
-            return Call("query_canvas", {"cypher": (
-                "MATCH (s:CanvasNode {kind: 'shot'}) WHERE toLower(s.title) = $title "
-                "AND (s.deleted IS NULL OR s.deleted = false) "
-                "MATCH (i:CanvasNode {kind: 'image'})-[:GENERATED_FROM]->(s) "
-                "WHERE i.status <> 'rejected' AND (i.deleted IS NULL OR i.deleted = false) "
-                "RETURN s.id AS shot, i.id AS image, i.inputs_json AS inputs ORDER BY i.version DESC, i.created_at DESC"),
-                "params": {"title": shot_title}})
-        rows = lookups[0].observation.get("rows") or []
-        if not rows:
-            return Done(text=f"There is no {shot_title} with a current image on the canvas.")
-        image = rows[0]["image"]
-        current = requested_lighting(rows[0].get("inputs") or "") or "neutral"
-        wanted = requested_lighting(re.sub(r"\blighting\b", "", p.request)) or remembered(p, "lighting")
-        if wanted in (None, current):
-            wanted = _NEXT_LIGHTING[current]
-        if not p.made("mark_stale"):
-            return Call("mark_stale", {"node_id": image, "reason": p.request[:200]})
-        regenerated = p.made("regenerate_stale")
-        if not regenerated:
-            return Call("regenerate_stale", {"overrides": {image: {"lighting": wanted}}})
-        report = regenerated[-1].observation.get("regenerated") or []
-        made = ", ".join(f"{r.get('title') or r.get('kind')} ({r['old'][-6:]}→{r['new'][-6:]})"
-                         for r in report if "new" in r)
-        return Done(text=(f"Relit {shot_title} from {current} to {wanted}. Regenerated: {made}. "
-                          "Reused everything else as it was (other shots, clips and the character reference "
-                          "keep their artifacts)."))
 
 
 class WebPlaybook:
@@ -209,8 +147,3 @@ class ExplorePlaybook:
             return Call("skill__explore", {"node_id": target["id"], "n": n, "instruction": p.request})
         return Done(text=(f"Explored {len(explored.get('candidate_ids') or [])} candidates; selected "
                           f"{explored.get('selected_id')}, the rest stay on the canvas as rejected."))
-
-
-def workflow_playbooks() -> list:
-    """The workflow playbooks, most specific first."""
-    return [RepairPlaybook(), ExplorePlaybook(), WebPlaybook(), SlidesPlaybook(), NarrativePlaybook()]

@@ -140,7 +140,7 @@ LIGHTING_GRADES: dict[Lighting, Grade] = {
     Lighting.COLD: Grade(gain=(0.75, 0.95, 1.08), offset=(0, 4, 22)),
     Lighting.NIGHT: Grade(gain=(0.22, 0.26, 0.36), offset=(0, 0, 10)),
     Lighting.HIGH_KEY: Grade(gain=(0.45, 0.45, 0.45), offset=(140.25, 140.25, 140.25)),
-    Lighting.DAWN: Grade(gain=(0.95, 0.8, 0.82), offset=(22, 8, 14), saturation=0.8),
+    Lighting.DAWN: Grade(gain=(0.9, 0.72, 0.76), offset=(26, 8, 10), saturation=0.75),
     Lighting.NOON: Grade(gain=(1.08, 1.08, 1.06), offset=(14, 14, 12), contrast=1.15),
     Lighting.GOLDEN_HOUR: Grade(gain=(1.1, 0.95, 0.55), offset=(30, 14, 0), saturation=1.1),
     Lighting.SUNSET: Grade(gain=(1.0, 0.62, 0.5), offset=(30, 0, 12)),
@@ -157,6 +157,8 @@ LIGHTING_GRADES: dict[Lighting, Grade] = {
 FRAMING_HEIGHT: dict[Framing, float] = {Framing.WIDE: 0.22, Framing.MEDIUM: 0.45, Framing.CLOSE_UP: 0.8}
 """A character's height as a share of the picture, per framing."""
 
+CAPTION_SHARE = 1 / 24
+"""The share of the picture's height the caption strip takes (at least 12 px)."""
 RAIN_COLOUR = "#b4c3d2"
 SNOW_COLOUR = "#fcfcfc"
 
@@ -183,7 +185,7 @@ def grade(rgb: np.ndarray, lighting: Lighting, exposure: float = 0.0, temperatur
 def render_image(request: ImageRequest) -> Image.Image:
     """Draw the request as an RGB Pillow image, caption strip included."""
     w, h = request.width, request.height
-    caption_h = max(12, h // 24)
+    caption_h = max(12, int(h * CAPTION_SHARE))
     art_h = h - caption_h
     rng = random.Random(_seed_of(request.seed, request.prompt))
     if request.mode is ImageMode.EDIT:

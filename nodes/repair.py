@@ -108,7 +108,8 @@ def make_repair(deps: TurnDeps):
         rejected = {e["node_id"] for e in feedback.get("evaluations") or [] if not e["passed"]}
         if isinstance(person, dict) and person.get("approve") is False:
             rejected |= set(feedback.get("node_ids") or [])
-        extra += restore_mutations(deps.bridge.store, state.get("result") or {}, rejected, state["turn_id"])
+        restored = restore_mutations(deps.bridge.store, state.get("result") or {}, rejected, state["turn_id"])
+        extra += restored
         if feedback.get("passed"):
             decision = {"decision": "accept"}
         elif retries < deps.max_retries:
@@ -117,6 +118,9 @@ def make_repair(deps: TurnDeps):
             decision = {"decision": "retry", "advice": notes or "the result did not pass; try again with changes"}
         else:
             decision = {"decision": "ask", "advice": "retries are used up; ask the person how to proceed"}
+        # Restored versions whose inputs changed are stale: the agent sees their ids and rebuilds them.
+        decision["restored_stale"] = [m.node_id for m in restored
+                                      if isinstance(m, SetStatus) and m.status == NodeStatus.STALE]
         return {"repair": {**decision, "mutations": [m.model_dump(mode="json") for m in extra]}}
 
     return repair

@@ -90,6 +90,11 @@ class EditPlaybook:
         resolved = resolve_targets(edit, lookups[0].observation.get("rows") or [], clarification_answer(p))
         if isinstance(resolved, Done):
             return resolved
+        already = [row for row in resolved if _already(edit, _inputs(row))]
+        resolved = [row for row in resolved if row not in already]
+        if not resolved:
+            return Done(text=f"{', '.join(r['title'] for r in already)} already "
+                             f"{'has' if len(already) == 1 else 'have'} {edit.describe()}; nothing to change.")
         images = [row["image"] for row in resolved]
         marked = p.made("mark_stale")
         if not marked:
@@ -100,13 +105,21 @@ class EditPlaybook:
             overrides = {row["image"]: image_overrides(edit, _inputs(row)) for row in resolved}
             return Call("regenerate_stale", {"node_ids": stale, "overrides": overrides})
         titles = ", ".join(row["title"] for row in resolved)
-        verdict = regenerated[-1].answer.get("feedback") or {}
+        if already:
+            titles += f" (not {', '.join(r['title'] for r in already)}: already {edit.describe()})"
+        verdict = regenerated[0].answer.get("feedback") or {}
+        rebuild = (regenerated[-1].answer.get("repair") or {}).get("restored_stale") or []
+        if rebuild and len(regenerated) < 3:
+            # Part of the edit failed its check and was undone; what was made from the parts that stayed
+            # (the cut) is stale now, and is rebuilt from the current versions before the turn ends.
+            return Call("regenerate_stale", {"node_ids": rebuild})
         if verdict.get("passed") is False:
             notes = "; ".join(e.get("notes", "") for e in verdict.get("evaluations") or [] if not e.get("passed"))
-            return Done(text=(f"I regenerated {titles} ({edit.describe()}), but the result failed its check "
-                              f"({notes}); the previous versions stay current."))
+            return Done(text=(f"I regenerated {titles} ({edit.describe()}), but part of it failed its check "
+                              f"({notes}); those parts keep their previous versions."))
         kept = f" Kept: {', '.join(edit.keep)}." if edit.keep else ""
-        return Done(text=(f"Changed {titles} ({edit.describe()}). Regenerated: {_report(regenerated[-1].observation)}."
+        made = "; ".join(_report(r.observation) for r in regenerated)
+        return Done(text=(f"Changed {titles} ({edit.describe()}). Regenerated: {made}."
                           f"{kept} Reused everything else as it was (other shots, clips and the character "
                           "reference keep their artifacts)."))
 
@@ -193,6 +206,14 @@ def image_overrides(edit: EditRequest, current: dict[str, Any]) -> dict[str, Any
     if edit.redo:
         intent["redo"] = edit.redo
     return {**changes, "intent": intent}
+
+
+def _already(edit: EditRequest, current: dict[str, Any]) -> bool:
+    """Whether a shot's image already has every absolute change asked for (and nothing relative is asked)."""
+    if edit.relative or edit.redo or not edit.changes:
+        return False
+    defaults = {"lighting": "neutral", "framing": "medium", "weather": "clear", "outfit": None}
+    return all(current.get(k, defaults.get(k)) == v for k, v in edit.changes.items())
 
 
 def _clamp(value: float) -> float:

@@ -140,7 +140,7 @@ LIGHTING_GRADES: dict[Lighting, Grade] = {
     Lighting.COLD: Grade(gain=(0.75, 0.95, 1.08), offset=(0, 4, 22)),
     Lighting.NIGHT: Grade(gain=(0.22, 0.26, 0.36), offset=(0, 0, 10)),
     Lighting.HIGH_KEY: Grade(gain=(0.45, 0.45, 0.45), offset=(140.25, 140.25, 140.25)),
-    Lighting.DAWN: Grade(gain=(0.9, 0.72, 0.76), offset=(26, 8, 10), saturation=0.75),
+    Lighting.DAWN: Grade(gain=(0.92, 0.72, 0.7), offset=(36, 10, 4), saturation=0.75),
     Lighting.NOON: Grade(gain=(1.08, 1.08, 1.06), offset=(14, 14, 12), contrast=1.15),
     Lighting.GOLDEN_HOUR: Grade(gain=(1.1, 0.95, 0.55), offset=(30, 14, 0), saturation=1.1),
     Lighting.SUNSET: Grade(gain=(1.0, 0.62, 0.5), offset=(30, 0, 12)),
@@ -313,12 +313,12 @@ def _draw_weather(draw: ImageDraw.ImageDraw, weather: Weather, w: int, h: int, s
     rng = random.Random(_seed_of(seed, weather.value))
     if weather is Weather.RAIN:
         length = h * 0.06
-        for _ in range(w * h // 900):
+        for _ in range(w * h // 300):
             x, y = rng.uniform(0, w), rng.uniform(0, h)
             draw.line([(x, y), (x - length * 0.3, y + length)], fill=RAIN_COLOUR, width=max(1, w // 256))
     else:
-        r = max(1.0, w / 160)
-        for _ in range(w * h // 700):
+        r = max(1.5, w / 160)
+        for _ in range(w * h // 250):
             x, y = rng.uniform(0, w), rng.uniform(0, h)
             draw.ellipse([x - r, y - r, x + r, y + r], fill=SNOW_COLOUR)
 

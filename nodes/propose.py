@@ -76,6 +76,8 @@ MAX_EARLIER_TURNS = 5
 
 def earlier_turns(deps: TurnDeps, state: TurnState) -> list[dict[str, Any]]:
     """Earlier turns of this thread as a short summary (request, outcome, reply, what changed), never their calls."""
+    if not state.get("thread_id"):
+        return []
     turns = [t for t in deps.trajectories.turns(state["thread_id"]) if t.get("turn_id") != state.get("turn_id")]
     summary = []
     for turn in turns[-MAX_EARLIER_TURNS:]:

@@ -230,7 +230,10 @@ class OfflineEvaluator:
     def _check_intent(self, png: bytes, node: CanvasNode, context: EvaluationContext, checks: dict,
                       failures: list[str]) -> None:
         """The node's own look: its lighting preset, framing, outfit, weather; comparatives vs its previous version."""
-        inputs = node.inputs
+        intent = node.inputs.get("intent") if isinstance(node.inputs.get("intent"), dict) else {}
+        # What was asked wins over what was passed: an image asked to be high-key but drawn at night fails.
+        inputs = {**node.inputs, **{k: v for k, v in intent.items() if k in ("lighting", "framing", "weather", "outfit")}}
+        node = node.model_copy(update={"inputs": inputs})
         stats = image_stats(png, skip_bottom=CAPTION_SHARE)
         lighting = str(inputs.get("lighting") or "neutral")
         exposed, tempered = bool(inputs.get("exposure")), bool(inputs.get("temperature"))
@@ -251,7 +254,7 @@ class OfflineEvaluator:
             checks["weather"] = {"wanted": weather, "share": share, "score": score}
             if score < 0.5:
                 failures.append(f"wanted {weather} but its streaks/flakes cover only {share:.3%} of the picture")
-        relative = (inputs.get("intent") or {}).get("relative") or {}
+        relative = intent.get("relative") or {}
         previous = context.previous.get(node.id) or _previous_version(self.canvas, node)
         if relative and previous is not None and _media(previous) is not None:
             before = image_stats(self.artifacts.read_bytes(_media(previous)), skip_bottom=CAPTION_SHARE)  # type: ignore[arg-type]

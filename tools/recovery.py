@@ -158,6 +158,13 @@ class RegenerateArgs(BaseModel):
     node_ids: list[str] | None = Field(default=None, description="Only these stale nodes (default: every stale node)")
 
 
+def current_version(canvas: CanvasReader, node: CanvasNode) -> CanvasNode:
+    """The newest version of a node that is not rejected (the node itself when nothing newer is live)."""
+    newer = [e for e in canvas.lineage(node.id, [EdgeType.VERSION_OF], Direction.IN)
+             if e.node.status != NodeStatus.REJECTED]
+    return max(newer, key=lambda e: (e.depth, e.node.created_at)).node if newer else node
+
+
 def dependency_order(canvas: CanvasReader, nodes: list[CanvasNode]) -> list[CanvasNode]:
     """Stale nodes with each one after the stale nodes it was generated from."""
     ids = {n.id for n in nodes}
@@ -205,6 +212,13 @@ def _regenerate_stale(ctx: ToolContext, args: RegenerateArgs) -> ToolResult:
     mutations: list[Any] = []
     report: list[dict[str, Any]] = []
     provider_calls = cache_hits = 0
+    for node in stale:
+        # Inputs replaced by a newer version since this node was made (a cut restored after a rejected
+        # rebuild) are taken at their current version: a rebuild never goes back to superseded inputs.
+        for upstream in canvas.neighbours(node.id, [EdgeType.GENERATED_FROM], Direction.OUT):
+            newest = current_version(canvas, upstream.node)
+            if newest.id != upstream.node.id:
+                remap.setdefault(upstream.node.id, newest.id)
     for node in dependency_order(canvas, stale):
         tool_name = node.provenance.tool
         spec = registry.get(tool_name) if tool_name else None

@@ -90,7 +90,7 @@ class EditPlaybook:
         resolved = resolve_targets(edit, lookups[0].observation.get("rows") or [], clarification_answer(p))
         if isinstance(resolved, Done):
             return resolved
-        already = [row for row in resolved if _already(edit, _inputs(row))]
+        already = [row for row in resolved if already_done(edit, _inputs(row))]
         resolved = [row for row in resolved if row not in already]
         if not resolved:
             return Done(text=f"{', '.join(r['title'] for r in already)} already "
@@ -208,7 +208,7 @@ def image_overrides(edit: EditRequest, current: dict[str, Any]) -> dict[str, Any
     return {**changes, "intent": intent}
 
 
-def _already(edit: EditRequest, current: dict[str, Any]) -> bool:
+def already_done(edit: EditRequest, current: dict[str, Any]) -> bool:
     """Whether a shot's image already has every absolute change asked for (and nothing relative is asked)."""
     if edit.relative or edit.redo or not edit.changes:
         return False

@@ -97,6 +97,10 @@ EXPOSURE_MOVES = frozenset({"mean_brightness", "contrast"})
 TEMPERATURE_MOVES = frozenset({"warmth", "saturation"})
 RELATIVE_MEASURES = {"luma": "mean_brightness", "warmth": "warmth", "blue": "mean_blue"}
 """The measurement each comparative moves."""
+HISTORY_SAME = 3.0
+"""Distance in (luma, warmth, saturation) under which two images look the same."""
+HISTORY_SPAN = 120.0
+"""Distance from the nearest earlier version at which a candidate's history score reaches 1."""
 RELATIVE_AT_LEAST = 4.0
 """How far (0..255 units) a comparative must move its measurement from the previous version."""
 
@@ -135,6 +139,14 @@ def _span(low: float | None, high: float | None) -> str:
 def _named_colours(node: CanvasNode) -> list[str]:
     return [c.lower() for c in node.inputs.get("colors") or node.inputs.get("colours") or []
             if isinstance(c, str) and re.fullmatch(r"#[0-9a-fA-F]{6}", c)]
+
+
+def _look(stats: Any) -> tuple[float, float, float]:
+    return (stats.mean_brightness, stats.warmth, stats.saturation)
+
+
+def _distance(a: tuple[float, ...], b: tuple[float, ...]) -> float:
+    return float(sum((x - y) ** 2 for x, y in zip(a, b, strict=True)) ** 0.5)
 
 
 def _previous_version(canvas: CanvasReader, node: CanvasNode) -> CanvasNode | None:
@@ -220,6 +232,8 @@ class OfflineEvaluator:
             self._check_lighting(png, wants, checks, failures)
             if not request:
                 self._check_intent(png, node, context, checks, failures)
+            else:
+                self._check_history(png, node, checks, failures)
             self._check_characters(png, node, checks, failures)
         elif node.inputs.get("clip_node_ids"):
             self._check_cut(node, handle, context, checks, failures)
@@ -268,6 +282,35 @@ class OfflineEvaluator:
                 if score < 0.5:
                     failures.append(f"wanted {attribute} {direction} than the previous version, but it went from "
                                     f"{old:.1f} to {new:.1f}")
+
+    def _check_history(self, png: bytes, node: CanvasNode, checks: dict, failures: list[str]) -> None:
+        """A candidate against its lineage: one that looks like a version a person or critic rejected fails, and
+        the further it is from every earlier version the better it scores (so different candidates score apart).
+
+        Superseded versions (replaced by a later edit) are history, not rejections.
+        """
+        older = _previous_version(self.canvas, node)
+        if older is None:
+            return
+        chain = [older, *(e.node for e in self.canvas.lineage(older.id, [EdgeType.VERSION_OF], Direction.OUT))]
+        rejected = [n for n in chain if n.status == NodeStatus.REJECTED
+                    and not str(n.metadata.get("status_reason") or "").startswith("superseded")]
+        here = _look(image_stats(png, skip_bottom=CAPTION_SHARE))
+        distances = {}
+        for earlier in chain:
+            handle = _media(earlier)
+            if handle is not None and handle.mime.startswith("image/"):
+                distances[earlier.id] = _distance(here, _look(image_stats(self.artifacts.read_bytes(handle),
+                                                                          skip_bottom=CAPTION_SHARE)))
+        if not distances:
+            return
+        repeats = [n.id for n in rejected if distances.get(n.id, HISTORY_SAME + 1) <= HISTORY_SAME]
+        nearest = min(distances.values())
+        score = 0.0 if repeats else round(min(1.0, 0.5 + nearest / HISTORY_SPAN), 4)
+        checks["history"] = {"nearest_distance": round(nearest, 2), "rejected": [n.id for n in rejected],
+                             "repeats": repeats, "score": score}
+        if repeats:
+            failures.append(f"it looks like a version that was rejected before ({', '.join(repeats)})")
 
     def _check_framing(self, png: bytes, node: CanvasNode, lighting: str, checks: dict, failures: list[str]) -> None:
         framing = str(node.inputs.get("framing") or "medium")

@@ -227,6 +227,14 @@ def parse_targets(text: str) -> Targets | None:
     return Targets(noun=noun, numbers=list(dict.fromkeys(numbers)), last=last, every=every)
 
 
+def without_targets(text: str) -> str:
+    """The (normalised) text without its target phrases: "the last shot" is not "last light", "shot 4" no count."""
+    rest = normalise(text)
+    for _, pattern in _TARGET_PATTERNS:
+        rest = pattern.sub(" ", rest)
+    return rest
+
+
 def _find(table: tuple[tuple[str, str], ...], text: str) -> tuple[str, str] | None:
     """The first table entry found in the text, as (value, matched words): earliest in the text wins."""
     best: tuple[int, str, str] | None = None
@@ -257,10 +265,7 @@ def parse_edit(request: str) -> EditRequest | StaleRepair | Clarification | None
     targets = parse_targets(text)
     if targets is None:
         return None
-    # The target phrases are not edit words ("the last shot" is not "last light").
-    rest = text
-    for _, pattern in _TARGET_PATTERNS:
-        rest = pattern.sub(" ", rest)
+    rest = without_targets(text)
     edit = EditRequest(targets=targets)
     understood = edit.understood
     understood.append(f"target: {targets.describe()}")

@@ -10,8 +10,9 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from nodes.models.grammar import find_lighting
-from nodes.models.playbooks import Call, Done, PlannerInput, stop_on_rejection
+from nodes.models.edits import SHOTS_CYPHER, resolve_targets
+from nodes.models.grammar import EditRequest, find_lighting, normalise, parse_targets, without_targets
+from nodes.models.playbooks import Call, Done, PlannerInput, clarification_answer, stop_on_rejection
 
 def remembered(p: PlannerInput, key: str) -> Any:
     """A generation parameter from memory (the latest item that sets it)."""
@@ -126,24 +127,83 @@ class SlidesPlaybook:
 
 
 class ExplorePlaybook:
-    """"explore <node> with 4 lighting moods": parallel subagents, compare, select one."""
+    """"explore shot 3 with 4 lighting moods": parallel subagents, compare, select one, then rebuild what follows.
+
+    Selecting a candidate replaces the explored image: the explored one is marked superseded, the selected one
+    takes its place under the shot, and the clip and the cut made from the explored image are marked stale and
+    regenerated (``regenerate_stale`` takes inputs at their current version, so they follow the selection).
+    """
 
     pattern = re.compile(r"\b(explore|try (\d+|two|three|four|five|six|eight) )", re.IGNORECASE)
     words = {"two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "eight": 8}
 
     def matches(self, p: PlannerInput) -> bool:
-        return bool(self.pattern.search(p.request)) and bool(p.focus)
+        return bool(self.pattern.search(p.request)) and bool(p.focus or parse_targets(normalise(p.request)))
 
     def next_step(self, p: PlannerInput) -> Call | Done:
         if (stop := _failed(p)) is not None:
             return stop
         explored = _skill_output(p, "explore")
         if explored is None:
-            number = re.search(r"\b(\d+|two|three|four|five|six|eight)\b", p.lowered)
-            n = 4
-            if number:
-                n = int(number.group(1)) if number.group(1).isdigit() else self.words[number.group(1)]
+            return self._explore(p)
+        selected = explored.get("selected_id")
+        summary = (f"Explored {len(explored.get('candidate_ids') or [])} candidates; selected {selected}, "
+                   "the rest stay on the canvas as rejected.")
+        if not selected:
+            return Done(text=summary)
+        return self._follow(p, explored["explored_id"], selected, summary)
+
+    def _explore(self, p: PlannerInput) -> Call | Done:
+        text = normalise(p.request)
+        targets = parse_targets(text)
+        number = re.search(r"\b(\d+|two|three|four|five|six|eight)\b", without_targets(p.lowered))
+        n = 4
+        if number:
+            n = int(number.group(1)) if number.group(1).isdigit() else self.words[number.group(1)]
+        if targets is None:
             target = next(n_ for n_ in p.focus if n_.get("focus"))
             return Call("skill__explore", {"node_id": target["id"], "n": n, "instruction": p.request})
-        return Done(text=(f"Explored {len(explored.get('candidate_ids') or [])} candidates; selected "
-                          f"{explored.get('selected_id')}, the rest stay on the canvas as rejected."))
+        lookups = p.made("query_canvas")
+        if not lookups:
+            return Call("query_canvas", {"cypher": SHOTS_CYPHER})
+        resolved = resolve_targets(EditRequest(targets=targets), lookups[0].observation.get("rows") or [],
+                                   clarification_answer(p))
+        if isinstance(resolved, Done):
+            return resolved
+        return Call("skill__explore", {"node_id": resolved[0]["image"], "n": n, "instruction": p.request})
+
+    def _follow(self, p: PlannerInput, explored_id: str, selected: str, summary: str) -> Call | Done:
+        after = [c for c in p.made("query_canvas") if "derived" in (c.observation.get("columns") or [])]
+        if not after:
+            return Call("query_canvas", {"cypher": _FOLLOWING, "params": {"id": explored_id}})
+        rows = after[0].observation.get("rows") or []
+        shots = sorted({r["shot"] for r in rows if r.get("shot")})
+        derived = sorted({r["derived"] for r in rows if r.get("derived")})
+        if not shots and not derived:
+            return Done(text=summary)
+        linked = {c.args.get("target") for c in p.made("link_nodes")}
+        for shot in shots:
+            if shot not in linked:
+                return Call("link_nodes", {"type": "GENERATED_FROM", "source": selected, "target": shot,
+                                           "properties": {"as": "shot"}})
+        if not p.made("set_status"):
+            return Call("set_status", {"node_id": explored_id, "status": "rejected",
+                                       "reason": f"superseded by {selected} (selected in an exploration)"})
+        if derived and not p.made("mark_stale"):
+            return Call("mark_stale", {"node_ids": derived, "reason": f"{selected} was selected"})
+        if derived and not p.made("regenerate_stale"):
+            stale = p.made("mark_stale")[-1].observation.get("stale") or derived
+            return Call("regenerate_stale", {"node_ids": stale})
+        rebuilt = ", ".join(str(r.get("title")) for r in
+                            (p.made("regenerate_stale")[-1].observation.get("regenerated") or [] if derived else []))
+        return Done(text=f"{summary} It replaces {explored_id}" + (f"; rebuilt {rebuilt}." if rebuilt else "."))
+
+
+_FOLLOWING = (
+    "MATCH (i:CanvasNode {id: $id}) "
+    "OPTIONAL MATCH (i)-[:GENERATED_FROM]->(s:CanvasNode {kind: 'shot'}) "
+    "OPTIONAL MATCH (d:CanvasNode)-[:GENERATED_FROM]->(i) "
+    "WHERE d.status <> 'rejected' AND (d.deleted IS NULL OR d.deleted = false) "
+    "RETURN s.id AS shot, d.id AS derived")
+
+

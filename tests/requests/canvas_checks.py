@@ -50,15 +50,28 @@ def build_story(runtime_factory, *, width: int = 192, height: int = 128) -> dict
     return ids
 
 
+_GENERATED = ("generate_image", "generate_video", "assemble_cut")
+
+
+def output_key(store, node) -> str:
+    """Which output a node is a version of: its shot's image for images (an exploration's candidate has its own
+    title), else its title."""
+    if node.kind == "image":
+        shots = [n.node for n in store.neighbours(node.id, [EdgeType.GENERATED_FROM]) if n.node.kind == "shot"]
+        if shots:
+            return f"{shots[0].title} image"
+    return node.title or node.id
+
+
 def current_outputs(store) -> dict[str, Any]:
-    """Title → the one current node of every generated output (images, clips, the cut)."""
+    """Output → its one current node, for every generated output (shot images, clips, the cut)."""
     found: dict[str, Any] = {}
     for kind in ("image", "video"):
         for node in store.find_nodes(kind=kind):
-            if node.status != NodeStatus.REJECTED and node.provenance.tool in (
-                    "generate_image", "generate_video", "assemble_cut"):
-                assert node.title not in found, f"two current versions of {node.title}"
-                found[node.title] = node
+            if node.status != NodeStatus.REJECTED and node.provenance.tool in _GENERATED:
+                key = output_key(store, node)
+                assert key not in found, f"two current versions of {key}"
+                found[key] = node
     return found
 
 
@@ -69,15 +82,13 @@ def hashes(store) -> dict[str, str]:
 
 def check_invariants(store, *, cut_current: bool = True) -> None:
     """Every output has exactly one current version, and the current cut is made of the current clips in order."""
-    outputs = current_outputs(store)  # asserts at most one current per title
+    outputs = current_outputs(store)  # asserts at most one current per output
     for kind in ("image", "video"):
         for node in store.find_nodes(kind=kind):
-            if node.provenance.tool not in ("generate_image", "generate_video", "assemble_cut"):
+            if node.provenance.tool not in _GENERATED or node.status == NodeStatus.REJECTED:
                 continue
-            assert node.title in outputs, f"{node.title} has no current version"
             newer = [e.node for e in store.neighbours(node.id, [EdgeType.VERSION_OF], Direction.IN)]
-            if node.status != NodeStatus.REJECTED:
-                assert all(n.status == NodeStatus.REJECTED for n in newer), f"{node.title}: a newer version is live"
+            assert all(n.status == NodeStatus.REJECTED for n in newer), f"{node.title}: a newer version is live"
     for n in range(1, N_SHOTS + 1):
         image, clip = outputs[f"shot {n} image"], outputs[f"shot {n} clip"]
         assert clip.inputs["source_node_id"] == image.id, f"shot {n}'s clip is not made from its current image"

@@ -332,3 +332,19 @@ def test_a_rejected_new_version_restores_the_previous_one_and_the_cut_is_rebuilt
     again = story.run("make shot 1 sunset")
     assert again.outcome == "replied", again.reply
     check_invariants(store)
+
+
+def test_selecting_an_exploration_candidate_rebuilds_that_shots_clip_and_the_cut(story, project):
+    store = project.store
+    before_nodes, before = current_outputs(store), hashes(store)
+
+    outcome = story.run("explore shot 4 with three lighting moods")
+
+    assert outcome.outcome == "replied", outcome.reply
+    after_nodes, after = current_outputs(store), hashes(store)
+    assert {t for t in after if after[t] != before[t]} == {"shot 4 image", "shot 4 clip", "final cut"}
+    selected = after_nodes["shot 4 image"]
+    assert selected.status == NodeStatus.SELECTED and selected.id != before_nodes["shot 4 image"].id
+    explored = store.get_node(before_nodes["shot 4 image"].id)
+    assert explored.status == NodeStatus.REJECTED and "superseded" in explored.metadata["status_reason"]
+    check_invariants(store)

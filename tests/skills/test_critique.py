@@ -225,3 +225,21 @@ def test_a_cut_is_judged_on_its_structure_never_on_a_shots_mood(agent: Agent, ev
     agent.call("set_status", node_id=bright_clip.id, status="rejected")
     outdated = evaluator.evaluate("", cut)
     assert not outdated.passed and "no longer current" in outdated.notes
+
+
+def test_an_exploration_never_selects_a_look_that_was_rejected_and_scores_candidates_apart(
+        agent: Agent, characters: dict[str, str]):
+    neutral = _image(agent, characters)
+    agent.call("set_status", node_id=neutral.id, status="rejected")
+    warm = _image(agent, characters, lighting="warm", version_of=neutral.id)
+
+    explored = agent.call("skill__explore", node_id=warm.id, n=4, instruction="try four lighting moods")
+
+    branches = {b["label"]: b for b in explored["branches"]}
+    assert "neutral" in branches and branches["neutral"]["status"] == "rejected"
+    assert explored["selected_id"] != branches["neutral"]["candidate_id"]
+    assert branches["neutral"]["score"] == 0.0
+    scores = [b["score"] for b in branches.values()]
+    assert len(set(scores)) == len(scores), scores
+    history = agent.store.get_node(branches["neutral"]["evaluation"]["evaluation_id"]).inputs["checks"]["history"]
+    assert history["repeats"] == [neutral.id]

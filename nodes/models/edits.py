@@ -16,7 +16,7 @@ import re
 from typing import Any
 
 from nodes.models.grammar import CAN_DO, Clarification, EditRequest, StaleRepair, parse_edit
-from nodes.models.playbooks import Call, Done, PlannerInput, clarification_answer, stop_on_rejection
+from nodes.models.playbooks import Call, Done, PlannerInput, clarification_answer, stop_on_failure
 
 LIGHTING_CYCLE = ("warm", "cold", "night", "high-key", "dawn", "dusk", "golden-hour", "moonlit", "neutral")
 """What "redo the lighting" moves to: the next preset after the current one."""
@@ -44,14 +44,6 @@ def clarify(reason: str, text: str, **extra: Any) -> Done:
                                           "can_do": CAN_DO, **extra})
 
 
-def _failed(p: PlannerInput) -> Done | None:
-    if (stop := stop_on_rejection(p)) is not None:
-        return stop
-    if p.calls and "error" in p.calls[-1].observation:
-        return Done(text=f"{p.calls[-1].tool} failed: {p.calls[-1].observation['error']}")
-    return None
-
-
 class EditPlaybook:
     """Edits of shots parsed by the grammar, and "regenerate what is stale"."""
 
@@ -59,7 +51,7 @@ class EditPlaybook:
         return parse_edit(p.request) is not None
 
     def next_step(self, p: PlannerInput) -> Call | Done:
-        if (stop := _failed(p)) is not None:
+        if (stop := stop_on_failure(p)) is not None:
             return stop
         parsed = parse_edit(p.request)
         if isinstance(parsed, Clarification):

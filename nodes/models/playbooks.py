@@ -105,6 +105,16 @@ def stop_on_rejection(planner_input: PlannerInput) -> Done | None:
     return None
 
 
+def stop_on_failure(planner_input: PlannerInput) -> Done | None:
+    """End the turn when the last call was rejected or its tool failed (the reply says which and why)."""
+    if (stop := stop_on_rejection(planner_input)) is not None:
+        return stop
+    last = planner_input.calls[-1] if planner_input.calls else None
+    if last is not None and "error" in last.observation:
+        return Done(text=f"{last.tool} failed: {last.observation['error']}")
+    return None
+
+
 class NotePlaybook:
     """"note: ..." adds a text node."""
 

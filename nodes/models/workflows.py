@@ -12,7 +12,7 @@ from typing import Any
 
 from nodes.models.edits import SHOTS_CYPHER, resolve_targets
 from nodes.models.grammar import EditRequest, find_lighting, normalise, parse_targets, without_targets
-from nodes.models.playbooks import Call, Done, PlannerInput, clarification_answer, stop_on_rejection
+from nodes.models.playbooks import Call, Done, PlannerInput, clarification_answer, stop_on_failure
 
 def remembered(p: PlannerInput, key: str) -> Any:
     """A generation parameter from memory (the latest item that sets it)."""
@@ -29,14 +29,6 @@ def _skill_output(p: PlannerInput, skill: str) -> dict[str, Any] | None:
     return calls[-1].observation if calls else None
 
 
-def _failed(p: PlannerInput) -> Done | None:
-    if (stop := stop_on_rejection(p)) is not None:
-        return stop
-    if p.calls and "error" in p.calls[-1].observation:
-        return Done(text=f"{p.calls[-1].tool} failed: {p.calls[-1].observation['error']}")
-    return None
-
-
 class NarrativePlaybook:
     """Premise → storyboard → references → one image per shot → one clip per shot → the cut."""
 
@@ -47,7 +39,7 @@ class NarrativePlaybook:
         return bool(self.pattern.search(p.request))
 
     def next_step(self, p: PlannerInput) -> Call | Done:
-        if (stop := _failed(p)) is not None:
+        if (stop := stop_on_failure(p)) is not None:
             return stop
         count = re.search(r"\b(\d+)[- ]shot", p.lowered)
         n_shots = max(1, min(24, int(count.group(1)))) if count else 6
@@ -81,7 +73,7 @@ class WebPlaybook:
         return bool(self.build.search(p.request) or self.revise.search(p.request))
 
     def next_step(self, p: PlannerInput) -> Call | Done:
-        if (stop := _failed(p)) is not None:
+        if (stop := stop_on_failure(p)) is not None:
             return stop
         if self.build.search(p.request) and not re.search(r"\bmake the\b", p.lowered):
             site = _skill_output(p, "design_to_web")
@@ -115,7 +107,7 @@ class SlidesPlaybook:
         return bool(self.pattern.search(p.request))
 
     def next_step(self, p: PlannerInput) -> Call | Done:
-        if (stop := _failed(p)) is not None:
+        if (stop := stop_on_failure(p)) is not None:
             return stop
         count = re.search(r"\b(\d+)[- ]slide", p.lowered)
         deck = _skill_output(p, "slides")
@@ -141,7 +133,7 @@ class ExplorePlaybook:
         return bool(self.pattern.search(p.request)) and bool(p.focus or parse_targets(normalise(p.request)))
 
     def next_step(self, p: PlannerInput) -> Call | Done:
-        if (stop := _failed(p)) is not None:
+        if (stop := stop_on_failure(p)) is not None:
             return stop
         explored = _skill_output(p, "explore")
         if explored is None:

@@ -37,7 +37,7 @@ class TurnOutcome(BaseModel):
 
     thread_id: str
     turn_id: str
-    outcome: str = Field(description="replied, clarification, interrupted, budget, revoked, step_budget")
+    outcome: str = Field(description="replied, clarification, failed, interrupted, budget, revoked, step_budget")
     reply: str | None = None
     clarification: dict[str, Any] | None = Field(
         default=None, description="With outcome 'clarification' (or an interrupt asking one): reason "

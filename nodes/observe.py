@@ -19,7 +19,7 @@ def make_observe(deps: TurnDeps):
         if state.get("state_turn_id") != state["turn_id"]:
             # A new turn (perhaps on a thread with earlier turns): nothing of the last turn's steps carries over.
             update.update(state_turn_id=state["turn_id"], canvas_before=version, step_index=0, steps=[RESET],
-                          touched_ids=[RESET], answers=[], clarification=None, outcome=None, reply=None,
+                          touched_ids=[RESET], answers=[], clarification=None, failed=False, outcome=None, reply=None,
                           action=None, verdict=None, result=None, feedback=None, repair=None)
         created = (state.get("usage") or {}).get("created_ids", [])
         update["focus_ids"] = find_focus(store, state["request"], state.get("selected_ids") or [], created)

@@ -160,8 +160,12 @@ def make_propose(deps: TurnDeps):
             return {"action": {"kind": "malformed", "action_id": action_id, "raw_error": error},
                     "verdict": None, "answers": answers}
         update: dict[str, Any] = {"action": action, "verdict": None, "answers": answers}
-        if clarification and action and action.get("kind") == "reply":
-            update["clarification"] = clarification
+        if action and action.get("kind") == "reply":
+            if clarification:
+                update["clarification"] = clarification
+            elif (getattr(message, "additional_kwargs", None) or {}).get("outcome") == "failed":
+                update["clarification"] = None
+                update["failed"] = True
         return update
 
     return propose

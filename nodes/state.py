@@ -44,6 +44,7 @@ class TurnState(TypedDict, total=False):
     state_turn_id: str
     answers: list[str]
     clarification: dict[str, Any] | None
+    failed: bool
     done: bool
     outcome: str
     reply: str | None

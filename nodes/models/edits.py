@@ -108,7 +108,7 @@ class EditPlaybook:
         if verdict.get("passed") is False:
             notes = "; ".join(e.get("notes", "") for e in verdict.get("evaluations") or [] if not e.get("passed"))
             return Done(text=(f"I regenerated {titles} ({edit.describe()}), but part of it failed its check "
-                              f"({notes}); those parts keep their previous versions."))
+                              f"({notes}); those parts keep their previous versions."), failed=True)
         kept = f" Kept: {', '.join(edit.keep)}." if edit.keep else ""
         made = "; ".join(_report(r.observation) for r in regenerated)
         return Done(text=(f"Changed {titles} ({edit.describe()}). Regenerated: {made}."

@@ -87,7 +87,9 @@ class OfflinePlanner(BaseChatModel):
                 "name": decision.tool, "args": decision.args,
                 "id": f"call_{len(planner_input.calls)}", "type": "tool_call"}])
         else:
-            extra = {"clarification": decision.clarification} if decision.clarification else {}
+            extra: dict[str, Any] = {"clarification": decision.clarification} if decision.clarification else {}
+            if decision.failed:
+                extra["outcome"] = "failed"
             message = AIMessage(content=decision.text, additional_kwargs=extra)
         return ChatResult(generations=[ChatGeneration(message=message)])
 

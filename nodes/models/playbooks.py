@@ -75,6 +75,8 @@ class Done:
 
     text: str
     clarification: dict[str, Any] | None = None
+    failed: bool = False
+    """The work was tried and did not succeed (e.g. the result failed its check): the turn's outcome is failed."""
 
 
 def clarification_answer(p: PlannerInput) -> str | None:

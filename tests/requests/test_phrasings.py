@@ -319,7 +319,7 @@ def test_a_rejected_new_version_restores_the_previous_one_and_the_cut_is_rebuilt
 
     outcome = runtime.run("make shots 1 and 2 neon")
 
-    assert "failed its check" in outcome.reply, outcome.reply
+    assert outcome.outcome == "failed" and "failed its check" in outcome.reply, outcome.reply
     after_nodes, after = current_outputs(store), hashes(store)
     assert {t for t in after if after[t] != before[t]} == {"shot 2 image", "shot 2 clip", "final cut"}
     assert after_nodes["shot 1 image"].id == before_nodes["shot 1 image"].id

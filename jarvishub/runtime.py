@@ -38,8 +38,11 @@ class TurnOutcome(BaseModel):
 
     thread_id: str
     turn_id: str
-    outcome: str = Field(description="replied, interrupted, budget, revoked, step_budget")
+    outcome: str = Field(description="replied, clarification, failed, interrupted, budget, revoked, step_budget")
     reply: str | None = None
+    clarification: dict[str, Any] | None = Field(
+        default=None, description="With outcome 'clarification' (or an interrupt asking one): reason "
+        "(unparsed, no_target, not_found, ambiguous, conflict), what was understood, what can be done")
     interrupt: dict[str, Any] | None = None
     canvas_before: int = 0
     canvas_after: int = 0
@@ -170,10 +173,13 @@ class Runtime:
             outcome=values.get("outcome") or ("interrupted" if snapshot.interrupts else "unfinished"),
             reply=values.get("reply"), canvas_before=values.get("canvas_before", 0),
             canvas_after=self.project.store.canvas_version(), steps=values.get("steps") or [],
+            clarification=values.get("clarification") if values.get("outcome") == "clarification" else None,
         )
         if snapshot.interrupts:
             outcome.outcome = "interrupted"
             outcome.interrupt = snapshot.interrupts[0].value
+            if isinstance(outcome.interrupt, dict) and outcome.interrupt.get("type") == "clarification":
+                outcome.clarification = outcome.interrupt
         return outcome
 
     def stream(self, payload: Any, thread_id: str) -> Iterator[tuple[str, dict[str, Any]]]:

@@ -27,9 +27,15 @@ class EvaluationResult(BaseModel):
 
 
 class Evaluator(Protocol):
-    """Scores a (possibly not yet committed) node against the request."""
+    """Scores a (possibly not yet committed) node on what was asked of it.
 
-    def evaluate(self, request: str, node: CanvasNode) -> EvaluationResult: ...
+    The turn loop passes an empty ``request``: each node is judged on its own
+    intent (its inputs), never on the words of the whole turn's request.
+    ``context`` (``skills.critique.EvaluationContext``) holds the step's other
+    uncommitted nodes and the previous version of each.
+    """
+
+    def evaluate(self, request: str, node: CanvasNode, context: Any = None) -> EvaluationResult: ...
 
 
 def pending_nodes(result: dict[str, Any]) -> list[CanvasNode]:
@@ -41,6 +47,28 @@ def pending_nodes(result: dict[str, Any]) -> list[CanvasNode]:
             nodes.append(CanvasNode(id=mutation.id, kind=mutation.kind, title=mutation.title, status=mutation.status,
                                     inputs=mutation.inputs, outputs=mutation.outputs, metadata=mutation.metadata))
     return nodes
+
+
+def evaluation_context(deps: TurnDeps, result: dict[str, Any]) -> Any:
+    """The step's uncommitted nodes and, for each new version, the node it replaces."""
+    from skills.critique import EvaluationContext
+
+    pending = {n.id: n for n in pending_nodes(result)}
+    versions = version_links(result)
+    olds = [o for o in versions.values() if o not in pending]
+    found = {n.id: n for n in deps.bridge.store.get_nodes(olds, include_deleted=True)} if olds else {}
+    previous = {new: pending.get(old) or found[old] for new, old in versions.items() if old in pending or old in found}
+    return EvaluationContext(pending=pending, previous=previous)
+
+
+def version_links(result: dict[str, Any]) -> dict[str, str]:
+    """new id → previous version's id, from a step's pending VERSION_OF links."""
+    links = {}
+    for raw in result.get("mutations") or []:
+        mutation = mutation_adapter.validate_python(raw)
+        if mutation.op == "link" and mutation.type == "VERSION_OF":
+            links[mutation.source] = mutation.target
+    return links
 
 
 def make_feedback(deps: TurnDeps):
@@ -55,7 +83,8 @@ def make_feedback(deps: TurnDeps):
         created = [n for n in pending_nodes(result) if n.kind in MEDIA_KINDS and n.outputs]
         evaluations = []
         if evaluator is not None and deps.evaluate_generations:
-            evaluations = [evaluator.evaluate(state["request"], node).model_dump() for node in created]
+            context = evaluation_context(deps, result)
+            evaluations = [evaluator.evaluate("", node, context).model_dump() for node in created]
         person = None
         if deps.ask_person_for_feedback and created:
             person = interrupt({"type": "feedback", "node_ids": [n.id for n in created]})

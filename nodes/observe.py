@@ -1,11 +1,11 @@
-"""observe: read the canvas for this step (its version and the nodes the request is about)."""
+"""observe: read the canvas for this step (its version and the nodes the request is about); fresh state per turn."""
 
 from __future__ import annotations
 
 from typing import Any
 
 from nodes.deps import TurnDeps
-from nodes.state import TurnState
+from nodes.state import RESET, TurnState
 from nodes.view import find_focus
 
 
@@ -16,9 +16,11 @@ def make_observe(deps: TurnDeps):
         store = deps.bridge.store
         version = store.canvas_version()
         update: dict[str, Any] = {"canvas_version": version}
-        if "canvas_before" not in state:
-            update["canvas_before"] = version
-            update["step_index"] = 0
+        if state.get("state_turn_id") != state["turn_id"]:
+            # A new turn (perhaps on a thread with earlier turns): nothing of the last turn's steps carries over.
+            update.update(state_turn_id=state["turn_id"], canvas_before=version, step_index=0, steps=[RESET],
+                          touched_ids=[RESET], answers=[], clarification=None, failed=False, outcome=None, reply=None,
+                          action=None, verdict=None, result=None, feedback=None, repair=None)
         created = (state.get("usage") or {}).get("created_ids", [])
         update["focus_ids"] = find_focus(store, state["request"], state.get("selected_ids") or [], created)
         return update

@@ -11,7 +11,11 @@ from typing import Any
 
 from langchain_core.messages import AIMessage, BaseMessage, HumanMessage, SystemMessage, ToolMessage
 
+from langgraph.errors import GraphInterrupt
+from langgraph.types import interrupt
+
 from nodes.deps import TurnDeps
+from nodes.models.playbooks import ANSWER_PREFIX
 from nodes.grant import Grant
 from nodes.state import TurnState
 from nodes.view import build_view
@@ -94,10 +98,14 @@ def build_messages(deps: TurnDeps, state: TurnState, grant: Grant) -> list[BaseM
         "grant": {"id": grant.id, "budget": grant.budget.model_dump(), "scope": grant.scope.model_dump()},
         "memory": memory,
     }
+    earlier = earlier_turns(deps, state)
+    if earlier:
+        system["earlier_turns"] = earlier
     messages: list[BaseMessage] = [
         SystemMessage(content=SYSTEM_PROMPT + "\n\n" + json.dumps(system, default=str)),
         HumanMessage(content=state["request"]),
     ]
+    messages += [HumanMessage(content=ANSWER_PREFIX + answer) for answer in state.get("answers") or []]
     for step in state.get("steps") or []:
         action = step.get("action") or {}
         call_id = action.get("action_id", f"step{step.get('index')}")
@@ -113,6 +121,36 @@ def build_messages(deps: TurnDeps, state: TurnState, grant: Grant) -> list[BaseM
             messages.append(AIMessage(content=json.dumps(action, default=str)))
             messages.append(HumanMessage(content=json.dumps(_tool_answer(step), default=str)))
     return messages
+
+
+MAX_EARLIER_TURNS = 5
+
+
+def earlier_turns(deps: TurnDeps, state: TurnState) -> list[dict[str, Any]]:
+    """Earlier turns of this thread as a short summary (request, outcome, reply, what changed), never their calls."""
+    if not state.get("thread_id"):
+        return []
+    turns = [t for t in deps.trajectories.turns(state["thread_id"]) if t.get("turn_id") != state.get("turn_id")]
+    summary = []
+    for turn in turns[-MAX_EARLIER_TURNS:]:
+        touched = list(dict.fromkeys(turn.get("touched_ids") or []))
+        titles = [n.title or n.id for n in deps.bridge.store.get_nodes(touched[:6], include_deleted=True)] \
+            if touched else []
+        summary.append({"request": str(turn.get("request") or "")[:200], "outcome": turn.get("outcome"),
+                        "reply": str(turn.get("reply") or "")[:200], "changed": titles,
+                        "changed_count": len(touched)})
+    return summary
+
+
+def _clarification(message: Any) -> dict[str, Any] | None:
+    """A clarification the model attached to its reply (the offline planner does; see nodes.models.edits)."""
+    extra = getattr(message, "additional_kwargs", None) or {}
+    found = extra.get("clarification")
+    return found if isinstance(found, dict) else None
+
+
+MAX_QUESTIONS = 3
+"""How often one proposal may ask the person to pick before it gives up and replies with the question."""
 
 
 def _tool_answer(step: dict[str, Any]) -> dict[str, Any]:
@@ -151,15 +189,35 @@ def make_propose(deps: TurnDeps):
         index = state.get("step_index", 0)
         action_id = f"{state['turn_id']}-s{index}"
         model = deps.model.bind_tools(tool_schemas(deps, grant))
+        answers = list(state.get("answers") or [])
         try:
             message = model.invoke(build_messages(deps, state, grant))
+            clarification = _clarification(message)
+            # An ambiguous target is a question, never a silent pick: pause for the person's answer (the chosen
+            # id), then ask the model again with it. LangGraph re-runs this node on resume; the model call before
+            # the interrupt is repeated, which is why the answer, not the model's output, is kept in state.
+            asked = 0
+            while clarification and clarification.get("reason") == "ambiguous" and asked < MAX_QUESTIONS:
+                answers.append(str(interrupt(clarification)))
+                asked += 1
+                message = model.invoke(build_messages(deps, {**state, "answers": answers}, grant))
+                clarification = _clarification(message)
         except Exception as error:  # transport or provider errors become a visible rejection
+            if isinstance(error, GraphInterrupt):
+                raise
             return {"action": None, "verdict": {"verdict": "reject", "reason": "model_error",
                                                  "message": f"the model call failed: {error}"}}
         action, error = parse_response(message, action_id)
         if error:
             return {"action": {"kind": "malformed", "action_id": action_id, "raw_error": error},
-                    "verdict": None}
-        return {"action": action, "verdict": None}
+                    "verdict": None, "answers": answers}
+        update: dict[str, Any] = {"action": action, "verdict": None, "answers": answers}
+        if action and action.get("kind") == "reply":
+            if clarification:
+                update["clarification"] = clarification
+            elif (getattr(message, "additional_kwargs", None) or {}).get("outcome") == "failed":
+                update["clarification"] = None
+                update["failed"] = True
+        return update
 
     return propose

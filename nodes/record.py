@@ -41,6 +41,12 @@ def make_record(deps: TurnDeps):
             done = True
             update.update(done=True, outcome="step_budget",
                           reply=f"stopped after {deps.max_steps} steps without finishing")
+        if done and (state.get("outcome") or "replied") == "replied":
+            # The turn asked instead of acting, or tried and failed: distinct outcomes, so no one reads success.
+            if state.get("clarification"):
+                update["outcome"] = "clarification"
+            elif state.get("failed"):
+                update["outcome"] = "failed"
         if done:
             finish_turn(deps, state, [*(state.get("steps") or []), step], update)
         return update

@@ -10,8 +10,9 @@ from typing import Any
 
 from nodes.deps import TurnDeps
 from nodes.state import TurnState
-from store.models import EdgeType, NodeStatus, new_id
-from store.mutations import CreateNode, Link, SetStatus
+from nodes.feedback import version_links
+from store.models import Direction, EdgeType, NodeStatus, new_id
+from store.mutations import CreateNode, Link, SetStatus, mutation_adapter
 
 
 def evaluation_mutations(evaluations: list[dict[str, Any]], actor: str, turn_id: str) -> list[Any]:
@@ -53,6 +54,45 @@ def person_feedback_mutations(person: dict[str, Any], node_ids: list[str], turn_
     return mutations
 
 
+def restore_mutations(canvas: Any, result: dict[str, Any], rejected: set[str], turn_id: str) -> list[Any]:
+    """Keep exactly one current version of every output when some of a step's new versions are rejected.
+
+    What the step made from a rejected node is rejected with it (a clip of a rejected image, the cut of that
+    clip); each rejected new version's previous version becomes current again: ``completed``, or ``stale``
+    when something it was made from was replaced by a version that stays (a cut whose clips changed must
+    be rebuilt, whatever its status).
+    """
+    if not rejected:
+        return []
+    versions = version_links(result)
+    made_from: dict[str, set[str]] = {}
+    for raw in result.get("mutations") or []:
+        mutation = mutation_adapter.validate_python(raw)
+        if mutation.op == "link" and mutation.type == EdgeType.GENERATED_FROM:
+            made_from.setdefault(mutation.source, set()).add(mutation.target)
+    closure = set(rejected)
+    grown = True
+    while grown:
+        grown = False
+        for node_id, upstream in made_from.items():
+            if node_id not in closure and upstream & closure:
+                closure.add(node_id)
+                grown = True
+    mutations: list[Any] = [SetStatus(node_id=n, status=NodeStatus.REJECTED, reason="made from a rejected version")
+                            for n in sorted(closure - rejected)]
+    replaced_by = {old: new for new, old in versions.items()}
+    for new in sorted(closure):
+        old = versions.get(new)
+        if old is None:
+            continue
+        upstream = {e.node.id for e in canvas.neighbours(old, [EdgeType.GENERATED_FROM], Direction.OUT)}
+        changed = any(u in replaced_by and replaced_by[u] not in closure for u in upstream)
+        mutations.append(SetStatus(node_id=old, status=NodeStatus.STALE if changed else NodeStatus.COMPLETED,
+                                   reason=(f"{new} was rejected; restored" + (", its inputs changed" if changed else ""))
+                                   + f" (turn {turn_id})"))
+    return mutations
+
+
 def make_repair(deps: TurnDeps):
     """The decide-repair graph node."""
 
@@ -65,6 +105,11 @@ def make_repair(deps: TurnDeps):
         person = feedback.get("person")
         if isinstance(person, dict):
             extra += person_feedback_mutations(person, feedback.get("node_ids") or [], state["turn_id"])
+        rejected = {e["node_id"] for e in feedback.get("evaluations") or [] if not e["passed"]}
+        if isinstance(person, dict) and person.get("approve") is False:
+            rejected |= set(feedback.get("node_ids") or [])
+        restored = restore_mutations(deps.bridge.store, state.get("result") or {}, rejected, state["turn_id"])
+        extra += restored
         if feedback.get("passed"):
             decision = {"decision": "accept"}
         elif retries < deps.max_retries:
@@ -73,6 +118,9 @@ def make_repair(deps: TurnDeps):
             decision = {"decision": "retry", "advice": notes or "the result did not pass; try again with changes"}
         else:
             decision = {"decision": "ask", "advice": "retries are used up; ask the person how to proceed"}
+        # Restored versions whose inputs changed are stale: the agent sees their ids and rebuilds them.
+        decision["restored_stale"] = [m.node_id for m in restored
+                                      if isinstance(m, SetStatus) and m.status == NodeStatus.STALE]
         return {"repair": {**decision, "mutations": [m.model_dump(mode="json") for m in extra]}}
 
     return repair

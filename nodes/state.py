@@ -1,9 +1,24 @@
-"""The supervisor graph's state: ids, versions, hashes and short JSON; never media bytes."""
+"""The supervisor graph's state: ids, versions, hashes and short JSON; never media bytes.
+
+A thread keeps its checkpointed state from turn to turn, so everything that
+belongs to one turn (steps, step index, canvas-before, answers, outcome) is
+started afresh by the observe node when it sees a new ``turn_id``
+(``state_turn_id`` records whose turn the per-turn fields belong to).
+"""
 
 from __future__ import annotations
 
-import operator
 from typing import Annotated, Any, TypedDict
+
+RESET = "__reset__"
+"""First element of an update that replaces a per-turn list instead of extending it (a new turn on a thread)."""
+
+
+def add_or_reset(old: list[Any] | None, new: list[Any] | None) -> list[Any]:
+    """Append, as ``operator.add`` does, unless the update starts with :data:`RESET`: then start again from it."""
+    if new and new[0] == RESET:
+        return list(new[1:])
+    return [*(old or []), *(new or [])]
 
 
 class TurnState(TypedDict, total=False):
@@ -24,8 +39,12 @@ class TurnState(TypedDict, total=False):
     feedback: dict[str, Any] | None
     repair: dict[str, Any] | None
     usage: dict[str, Any]
-    steps: Annotated[list[dict[str, Any]], operator.add]
-    touched_ids: Annotated[list[str], operator.add]
+    steps: Annotated[list[dict[str, Any]], add_or_reset]
+    touched_ids: Annotated[list[str], add_or_reset]
+    state_turn_id: str
+    answers: list[str]
+    clarification: dict[str, Any] | None
+    failed: bool
     done: bool
     outcome: str
     reply: str | None

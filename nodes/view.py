@@ -12,6 +12,7 @@ import re
 from collections.abc import Sequence
 from typing import Any, Protocol
 
+from nodes.models.grammar import normalise, parse_targets
 from store.base import CanvasReader, LineageEntry
 from tools.canvas import node_summary
 
@@ -37,7 +38,10 @@ _NODE_ID = re.compile(r"\b[0-9A-HJKMNP-TV-Z]{26}\b")
 def mentioned_titles(request: str) -> list[str]:
     """Titles a request points at: "shot 7", "slide 3", or a quoted name."""
     titles = [f"{kind.lower()} {number}" for kind, number in _TITLE_REF.findall(request)]
-    return titles + [q.strip() for q in _QUOTED.findall(request)]
+    targets = parse_targets(normalise(request))  # "shot five", "the third shot", "shots 2 and 4", "shots 2-4"
+    if targets is not None:
+        titles += [f"shot {n}" for n in targets.numbers[:24]]
+    return list(dict.fromkeys(titles + [q.strip() for q in _QUOTED.findall(request)]))
 
 
 def find_focus(canvas: ViewReader, request: str, selected: list[str], created: list[str]) -> list[str]:

@@ -33,12 +33,12 @@ from skills.base import SkillContext, skill
 from store.artifacts import ArtifactStore
 from store.base import CanvasReader
 from store.errors import NodeNotFound
-from store.models import ArtifactHandle, CanvasNode, EdgeType, NodeStatus, Provenance, new_id
+from store.models import ArtifactHandle, CanvasNode, Direction, EdgeType, NodeStatus, Provenance, new_id
 from store.mutations import CreateNode, Link
 from tools.base import Effect, ToolContext, ToolError, ToolFamily, ToolResult, ToolSpec
-from tools.generate.base import GenerationError, Lighting
+from tools.generate.base import Framing, GenerationError, Lighting
 from tools.generate.measure import colour_fraction, image_stats, probe_video, video_frame
-from tools.generate.offline_image import grade
+from tools.generate.offline_image import CAPTION_SHARE, FRAMING_HEIGHT, RAIN_COLOUR, SNOW_COLOUR, grade
 
 DARK_AT_MOST = 80.0
 """Mean luma (0..255) a night/dark image stays under; offline night grades measure about 40, neutral 135-175."""
@@ -63,6 +63,98 @@ _LIGHTING_WANTS: dict[str, dict[str, str]] = {
     Lighting.WARM.value: {"warmth": "warm"},
     Lighting.COLD.value: {"warmth": "cold"},
 }
+
+
+PRESET_EXPECTATIONS: dict[str, tuple[tuple[str, float | None, float | None], ...]] = {
+    "warm": (("warmth", WARM_AT_LEAST, None),),
+    "cold": (("warmth", None, COLD_AT_MOST),),
+    "night": (("mean_brightness", None, DARK_AT_MOST),),
+    "high-key": (("mean_brightness", BRIGHT_AT_LEAST, None),),
+    "dawn": (("mean_brightness", None, 165.0), ("warmth", 10.0, None), ("saturation", None, 90.0)),
+    "noon": (("mean_brightness", 150.0, None), ("contrast", 33.0, None)),
+    "golden-hour": (("warmth", 70.0, None), ("saturation", 85.0, None)),
+    "sunset": (("warmth", 45.0, None), ("mean_brightness", None, 150.0)),
+    "dusk": (("mean_brightness", 65.0, 112.0), ("warmth", None, -5.0)),
+    "moonlit": (("mean_brightness", None, 85.0), ("warmth", None, -35.0)),
+    "overcast": (("saturation", None, 30.0), ("contrast", None, 52.0)),
+    "foggy": (("mean_brightness", 175.0, None), ("saturation", None, 25.0), ("contrast", None, 50.0)),
+    "neon": (("saturation", 150.0, None),),
+    "candle-lit": (("mean_brightness", None, 100.0), ("warmth", 40.0, None)),
+    "low-key": (("mean_brightness", None, 110.0), ("contrast", 25.0, None)),
+}
+"""What each lighting preset measures as (``ImageStats`` field, at least, at most), over the picture without its
+caption; calibrated on the offline renderer over its five settings (see ``tests/requests``)."""
+FRAMING_HEAD_SHARE: dict[str, tuple[float | None, float | None]] = {
+    "wide": (None, 0.004), "medium": (0.004, 0.016), "close-up": (0.016, None)}
+"""Share of the picture a character's head covers per framing (its area grows with the square of the framing);
+measured about 0.002 wide, 0.008 medium, 0.025 close-up."""
+HEAD_UNMEASURABLE = 0.1
+"""A head colour covering more than this is the background's colour too (a grade clipped both): not measured."""
+WEATHER_COLOURS = {"rain": RAIN_COLOUR, "snow": SNOW_COLOUR}
+WEATHER_PRESENT = 0.01
+"""Share of the picture rain streaks or snowflakes cover when the weather is drawn."""
+EXPOSURE_MOVES = frozenset({"mean_brightness", "contrast"})
+TEMPERATURE_MOVES = frozenset({"warmth", "saturation"})
+RELATIVE_MEASURES = {"luma": "mean_brightness", "warmth": "warmth", "blue": "mean_blue"}
+"""The measurement each comparative moves."""
+HISTORY_SAME = 3.0
+"""Distance in (luma, warmth, saturation) under which two images look the same."""
+HISTORY_SPAN = 120.0
+"""Distance from the nearest earlier version at which a candidate's history score reaches 1."""
+RELATIVE_AT_LEAST = 4.0
+"""How far (0..255 units) a comparative must move its measurement from the previous version."""
+
+
+class EvaluationContext(BaseModel):
+    """What the evaluator knows beyond the canvas: the step's uncommitted nodes and their previous versions."""
+
+    model_config = {"arbitrary_types_allowed": True}
+
+    pending: dict[str, CanvasNode] = Field(default_factory=dict)
+    previous: dict[str, CanvasNode] = Field(default_factory=dict)
+    superseded_ok: set[str] = Field(default_factory=set, description="Ids this step itself marks superseded")
+
+
+def _within(value: float, low: float | None, high: float | None) -> float:
+    """1 well inside the range, 0.5 at an edge, 0 far outside it."""
+    def span(threshold: float) -> float:  # shares (0..1) ramp over their own size; 0..255 measures over 15 %
+        return max(abs(threshold) * 0.15, 5.0) if abs(threshold) >= 1 else max(abs(threshold), 0.001)
+
+    scores = [1.0]
+    if low is not None:
+        scores.append(_ramp(value, low, span(low), above=True))
+    if high is not None:
+        scores.append(_ramp(value, high, span(high), above=False))
+    return min(scores)
+
+
+def _span(low: float | None, high: float | None) -> str:
+    if low is None:
+        return f"at most {high:g}"
+    if high is None:
+        return f"at least {low:g}"
+    return f"{low:g}..{high:g}"
+
+
+def _named_colours(node: CanvasNode) -> list[str]:
+    return [c.lower() for c in node.inputs.get("colors") or node.inputs.get("colours") or []
+            if isinstance(c, str) and re.fullmatch(r"#[0-9a-fA-F]{6}", c)]
+
+
+def _look(stats: Any) -> tuple[float, float, float]:
+    return (stats.mean_brightness, stats.warmth, stats.saturation)
+
+
+def _distance(a: tuple[float, ...], b: tuple[float, ...]) -> float:
+    return float(sum((x - y) ** 2 for x, y in zip(a, b, strict=True)) ** 0.5)
+
+
+def _previous_version(canvas: CanvasReader, node: CanvasNode) -> CanvasNode | None:
+    try:
+        older = canvas.neighbours(node.id, [EdgeType.VERSION_OF], Direction.OUT)
+    except NodeNotFound:
+        return None
+    return older[0].node if older else None
 
 
 class EvaluationReplyError(ValueError):
@@ -116,8 +208,16 @@ class OfflineEvaluator:
         self.artifacts = artifacts
         self.colour_tolerance = colour_tolerance
 
-    def evaluate(self, request: str, node: CanvasNode) -> EvaluationResult:
-        """Measure the node against the request."""
+    def evaluate(self, request: str, node: CanvasNode, context: EvaluationContext | None = None
+                 ) -> EvaluationResult:
+        """Measure the node against what was asked of it.
+
+        An image is judged on its own intent (its inputs: lighting, framing, outfit, weather, and the
+        comparatives in ``inputs.intent`` against its previous version), a clip on decoding with its duration,
+        a cut on its structure.  ``request`` adds criteria only when given explicitly (``evaluate_node``); the
+        turn loop passes none, so one shot's mood is never asked of another node.
+        """
+        context = context or EvaluationContext()
         handle = _media(node)
         if handle is None:
             if node.kind in {"image", "video"}:
@@ -126,14 +226,134 @@ class OfflineEvaluator:
             return self._result(node, {}, ["nothing about this node can be measured offline"])
         checks: dict[str, dict[str, Any]] = {}
         failures: list[str] = []
-        wants = wanted_lighting(request, node)
+        wants = wanted_lighting(request, node) if request else {}
         if handle.mime.startswith("image/"):
             png = self.artifacts.read_bytes(handle)
             self._check_lighting(png, wants, checks, failures)
+            if not request:
+                self._check_intent(png, node, context, checks, failures)
+            else:
+                self._check_history(png, node, checks, failures)
             self._check_characters(png, node, checks, failures)
+        elif node.inputs.get("clip_node_ids"):
+            self._check_cut(node, handle, context, checks, failures)
         elif handle.mime.startswith("video/"):
             self._check_clip(node, handle, wants, checks, failures)
         return self._result(node, checks, failures)
+
+    def _check_intent(self, png: bytes, node: CanvasNode, context: EvaluationContext, checks: dict,
+                      failures: list[str]) -> None:
+        """The node's own look: its lighting preset, framing, outfit, weather; comparatives vs its previous version."""
+        intent = node.inputs.get("intent") if isinstance(node.inputs.get("intent"), dict) else {}
+        # What was asked wins over what was passed: an image asked to be high-key but drawn at night fails.
+        inputs = {**node.inputs, **{k: v for k, v in intent.items() if k in ("lighting", "framing", "weather", "outfit")}}
+        node = node.model_copy(update={"inputs": inputs})
+        stats = image_stats(png, skip_bottom=CAPTION_SHARE)
+        lighting = str(inputs.get("lighting") or "neutral")
+        exposed, tempered = bool(inputs.get("exposure")), bool(inputs.get("temperature"))
+        for measure, low, high in PRESET_EXPECTATIONS.get(lighting, ()):
+            if (measure in EXPOSURE_MOVES and exposed) or (measure in TEMPERATURE_MOVES and tempered):
+                continue  # a comparative moved this on purpose; it is judged against the previous version below
+            value = float(getattr(stats, measure))
+            score = _within(value, low, high)
+            checks[f"lighting:{measure}"] = {"wanted": lighting, "value": round(value, 2), "range": [low, high],
+                                             "score": score}
+            if score < 0.5:
+                failures.append(f"{lighting} lighting wants {measure} in {_span(low, high)}, measured {value:.0f}")
+        self._check_framing(png, node, lighting, checks, failures)
+        weather = str(inputs.get("weather") or "clear")
+        if weather in WEATHER_COLOURS:
+            share = self._colour_share(png, WEATHER_COLOURS[weather], node)
+            score = min(1.0, share / (2 * WEATHER_PRESENT))
+            checks["weather"] = {"wanted": weather, "share": share, "score": score}
+            if score < 0.5:
+                failures.append(f"wanted {weather} but its streaks/flakes cover only {share:.3%} of the picture")
+        relative = intent.get("relative") or {}
+        previous = context.previous.get(node.id) or _previous_version(self.canvas, node)
+        if relative and previous is not None and _media(previous) is not None:
+            before = image_stats(self.artifacts.read_bytes(_media(previous)), skip_bottom=CAPTION_SHARE)  # type: ignore[arg-type]
+            for attribute, direction in relative.items():
+                measure = RELATIVE_MEASURES[attribute]
+                old, new = float(getattr(before, measure)), float(getattr(stats, measure))
+                moved = (new - old) if direction == "higher" else (old - new)
+                score = _ramp(moved, RELATIVE_AT_LEAST, RELATIVE_AT_LEAST, above=True)
+                checks[f"relative:{attribute}"] = {"wanted": direction, "before": round(old, 2), "after": round(new, 2),
+                                                   "previous_id": previous.id, "score": score}
+                if score < 0.5:
+                    failures.append(f"wanted {attribute} {direction} than the previous version, but it went from "
+                                    f"{old:.1f} to {new:.1f}")
+
+    def _check_history(self, png: bytes, node: CanvasNode, checks: dict, failures: list[str]) -> None:
+        """A candidate against its lineage: one that looks like a version a person or critic rejected fails, and
+        the further it is from every earlier version the better it scores (so different candidates score apart).
+
+        Superseded versions (replaced by a later edit) are history, not rejections.
+        """
+        older = _previous_version(self.canvas, node)
+        if older is None:
+            return
+        chain = [older, *(e.node for e in self.canvas.lineage(older.id, [EdgeType.VERSION_OF], Direction.OUT))]
+        rejected = [n for n in chain if n.status == NodeStatus.REJECTED
+                    and not str(n.metadata.get("status_reason") or "").startswith("superseded")]
+        here = _look(image_stats(png, skip_bottom=CAPTION_SHARE))
+        distances = {}
+        for earlier in chain:
+            handle = _media(earlier)
+            if handle is not None and handle.mime.startswith("image/"):
+                distances[earlier.id] = _distance(here, _look(image_stats(self.artifacts.read_bytes(handle),
+                                                                          skip_bottom=CAPTION_SHARE)))
+        if not distances:
+            return
+        repeats = [n.id for n in rejected if distances.get(n.id, HISTORY_SAME + 1) <= HISTORY_SAME]
+        nearest = min(distances.values())
+        score = 0.0 if repeats else round(min(1.0, 0.5 + nearest / HISTORY_SPAN), 4)
+        checks["history"] = {"nearest_distance": round(nearest, 2), "rejected": [n.id for n in rejected],
+                             "repeats": repeats, "score": score}
+        if repeats:
+            failures.append(f"it looks like a version that was rejected before ({', '.join(repeats)})")
+
+    def _check_framing(self, png: bytes, node: CanvasNode, lighting: str, checks: dict, failures: list[str]) -> None:
+        framing = str(node.inputs.get("framing") or "medium")
+        heads = [c for ref in character_references(self.canvas, node) if len(c := _named_colours(ref)) > 1]
+        if not heads or framing not in FRAMING_HEAD_SHARE:
+            return
+        share = self._colour_share(png, heads[0][1], node)
+        if share > HEAD_UNMEASURABLE:
+            checks["framing"] = {"wanted": framing, "head_share": share, "measurable": False, "score": 1.0}
+            return  # the grade made the head the colour of what is around it
+        low, high = FRAMING_HEAD_SHARE[framing]
+        score = _within(share, low, high)
+        checks["framing"] = {"wanted": framing, "head_share": share, "range": [low, high], "score": score}
+        if score < 0.5:
+            failures.append(f"{framing} framing wants the character's head to cover {_span(low, high)} of the "
+                            f"picture; it covers {share:.3%}")
+
+    def _check_cut(self, node: CanvasNode, handle: ArtifactHandle, context: EvaluationContext, checks: dict,
+                   failures: list[str]) -> None:
+        """A cut on its structure: its clips are the current ones, in shot order, and it lasts as long as they do."""
+        ids = [str(i) for i in node.inputs.get("clip_node_ids") or []]
+        on_canvas = {n.id: n for n in self.canvas.get_nodes([i for i in ids if i not in context.pending])}
+        clips = [context.pending.get(i) or on_canvas[i] for i in ids]
+        outdated = [c.title or c.id for c in clips if c.status in (NodeStatus.REJECTED, NodeStatus.STALE)
+                    and c.id not in context.superseded_ok]
+        checks["clips_current"] = {"score": 0.0 if outdated else 1.0, "outdated": outdated}
+        if outdated:
+            failures.append(f"the cut uses clips that are no longer current: {', '.join(outdated)}")
+        numbers = [int(m.group(1)) for c in clips if (m := re.match(r"shot (\d+)\b", c.title or ""))]
+        in_order = numbers == sorted(numbers)
+        checks["clips_in_order"] = {"score": 1.0 if in_order else 0.0, "shots": numbers}
+        if not in_order:
+            failures.append(f"the cut's clips are out of order: shots {numbers}")
+        expected = sum(float((c.metadata.get("media") or {}).get("duration_s") or c.inputs.get("duration_s") or 0.0)
+                       for c in clips)
+        measured = float((node.metadata.get("media") or {}).get("duration_s") or 0.0)
+        if not measured:
+            measured = probe_video(self.artifacts.local_path(handle)).duration_s
+        drift = abs(measured - expected)
+        score = _ramp(drift, 0.25, 0.25, above=False)
+        checks["duration"] = {"expected_s": round(expected, 3), "measured_s": round(measured, 3), "score": score}
+        if score < 0.5:
+            failures.append(f"the cut lasts {measured:.2f} s but its clips add up to {expected:.2f} s")
 
     def _result(self, node: CanvasNode, checks: dict[str, dict[str, Any]], failures: list[str]) -> EvaluationResult:
         score = min((c["score"] for c in checks.values()), default=1.0)
@@ -165,26 +385,34 @@ class OfflineEvaluator:
                                 f"{stats.warmth:.0f} ({'at least' if warm else 'at most'} {threshold:.0f})")
 
     def _check_characters(self, png: bytes, node: CanvasNode, checks: dict, failures: list[str]) -> None:
-        lighting = str(node.inputs.get("lighting") or Lighting.NEUTRAL.value)
+        outfit = node.inputs.get("outfit")
+        framing = str(node.inputs.get("framing") or "medium")
+        framing = framing if framing in {f.value for f in Framing} else "medium"
         for character in character_references(self.canvas, node):
-            colours = [c.lower() for c in character.inputs.get("colors") or character.inputs.get("colours") or []
-                       if isinstance(c, str) and re.fullmatch(r"#[0-9a-fA-F]{6}", c)]
+            colours = _named_colours(character)
             name = str(character.inputs.get("name") or character.title or character.id)
             if not colours:
                 continue  # nothing named to look for: the character's look is the provider's choice
-            shares = {c: self._colour_share(png, c, lighting) for c in colours}
-            score = min(min(1.0, share / (2 * COLOUR_PRESENT)) for share in shares.values())
+            if isinstance(outfit, str) and outfit:
+                colours = [outfit.lower(), *colours[1:2]]  # the outfit replaces the body colour; the head stays
+            shares = {c: self._colour_share(png, c, node) for c in colours}
+            # A wide shot draws the character smaller: its colours cover less of the picture.
+            present = COLOUR_PRESENT * (FRAMING_HEIGHT.get(Framing(framing), 0.45) / 0.45) ** 2
+            score = min(min(1.0, share / (2 * present)) for share in shares.values())
             checks[f"character:{character.id}"] = {"name": name, "colour_share": shares, "score": score}
             if score < 0.5:
-                missing = [c for c, share in shares.items() if share < COLOUR_PRESENT]
+                missing = [c for c, share in shares.items() if share < present]
                 failures.append(f"character {name} is not recognisable: colours {', '.join(missing)} are missing")
 
-    def _colour_share(self, png: bytes, colour: str, lighting: str) -> float:
-        """The share of pixels of ``colour``, as drawn or as the node's lighting grades it (whichever is larger)."""
+    def _colour_share(self, png: bytes, colour: str, node: CanvasNode) -> float:
+        """The share of pixels of ``colour``, as drawn or as the node's grade renders it (whichever is larger)."""
         candidates = {colour}
+        lighting = str(node.inputs.get("lighting") or Lighting.NEUTRAL.value)
         if lighting in {item.value for item in Lighting}:
             rgb = np.array([[[int(colour[i:i + 2], 16) for i in (1, 3, 5)]]], dtype=np.uint8)
-            candidates.add("#{:02x}{:02x}{:02x}".format(*grade(rgb, Lighting(lighting))[0, 0]))
+            graded = grade(rgb, Lighting(lighting), float(node.inputs.get("exposure") or 0.0),
+                           float(node.inputs.get("temperature") or 0.0))
+            candidates.add("#{:02x}{:02x}{:02x}".format(*graded[0, 0]))
         return round(max(colour_fraction(png, c, self.colour_tolerance) for c in candidates), 5)
 
     def _check_clip(self, node: CanvasNode, handle: ArtifactHandle, wants: dict[str, str], checks: dict,
@@ -251,7 +479,8 @@ class MultimodalEvaluator:
             content.append({"type": "image", "base64": base64.b64encode(picture).decode(), "mime_type": "image/png"})
         return HumanMessage(content=content)
 
-    def evaluate(self, request: str, node: CanvasNode) -> EvaluationResult:
+    def evaluate(self, request: str, node: CanvasNode, context: EvaluationContext | None = None
+                 ) -> EvaluationResult:
         """Ask the model; raise :class:`EvaluationReplyError` when its reply is not the JSON asked for."""
         reply = self.model.invoke([self.message(request, node)])
         text = reply.content if isinstance(reply.content, str) else " ".join(

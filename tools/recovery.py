@@ -128,7 +128,8 @@ def _list_attempts(ctx: ToolContext, args: AttemptsArgs) -> ToolResult:
 
 
 class MarkStaleArgs(BaseModel):
-    node_id: str
+    node_id: str | None = Field(default=None, description="One node to mark (with what derives from it)")
+    node_ids: list[str] = Field(default_factory=list, description="Several nodes: one dirty set, their union")
     reason: str = "an upstream node changed"
 
 
@@ -141,7 +142,12 @@ def stale_set(canvas: CanvasReader, node_id: str) -> list[CanvasNode]:
 
 
 def _mark_stale(ctx: ToolContext, args: MarkStaleArgs) -> ToolResult:
-    nodes = stale_set(_reader(ctx), args.node_id)
+    roots = list(dict.fromkeys([*([args.node_id] if args.node_id else []), *args.node_ids]))
+    if not roots:
+        raise ToolError("mark_stale needs node_id or node_ids")
+    canvas = _reader(ctx)
+    nodes = list({n.id: n for root in roots for n in stale_set(canvas, root)}.values())
+    # The ids go back to the caller so its regenerate_stale repairs exactly this dirty set, not other turns'.
     return ToolResult(observation={"stale": [n.id for n in nodes]},
                       mutations=[SetStatus(node_id=n.id, status=NodeStatus.STALE, reason=args.reason) for n in nodes])
 
@@ -150,6 +156,13 @@ class RegenerateArgs(BaseModel):
     overrides: dict[str, dict[str, Any]] = Field(
         default_factory=dict, description="node id -> input changes for its regeneration (e.g. {'lighting': 'night'})")
     node_ids: list[str] | None = Field(default=None, description="Only these stale nodes (default: every stale node)")
+
+
+def current_version(canvas: CanvasReader, node: CanvasNode) -> CanvasNode:
+    """The newest version of a node that is not rejected (the node itself when nothing newer is live)."""
+    newer = [e for e in canvas.lineage(node.id, [EdgeType.VERSION_OF], Direction.IN)
+             if e.node.status != NodeStatus.REJECTED]
+    return max(newer, key=lambda e: (e.depth, e.node.created_at)).node if newer else node
 
 
 def dependency_order(canvas: CanvasReader, nodes: list[CanvasNode]) -> list[CanvasNode]:
@@ -199,6 +212,13 @@ def _regenerate_stale(ctx: ToolContext, args: RegenerateArgs) -> ToolResult:
     mutations: list[Any] = []
     report: list[dict[str, Any]] = []
     provider_calls = cache_hits = 0
+    for node in stale:
+        # Inputs replaced by a newer version since this node was made (a cut restored after a rejected
+        # rebuild) are taken at their current version: a rebuild never goes back to superseded inputs.
+        for upstream in canvas.neighbours(node.id, [EdgeType.GENERATED_FROM], Direction.OUT):
+            newest = current_version(canvas, upstream.node)
+            if newest.id != upstream.node.id:
+                remap.setdefault(upstream.node.id, newest.id)
     for node in dependency_order(canvas, stale):
         tool_name = node.provenance.tool
         spec = registry.get(tool_name) if tool_name else None

@@ -19,6 +19,8 @@ from langchain_core.outputs import ChatGeneration, ChatResult
 from langchain_core.utils.function_calling import convert_to_openai_tool
 from pydantic import Field
 
+from nodes.models.edits import clarify
+from nodes.models.grammar import CAN_DO, mentions_an_edit
 from nodes.models.playbooks import Call, Done, PlannerInput, PriorCall, default_playbooks
 
 
@@ -85,7 +87,10 @@ class OfflinePlanner(BaseChatModel):
                 "name": decision.tool, "args": decision.args,
                 "id": f"call_{len(planner_input.calls)}", "type": "tool_call"}])
         else:
-            message = AIMessage(content=decision.text)
+            extra: dict[str, Any] = {"clarification": decision.clarification} if decision.clarification else {}
+            if decision.failed:
+                extra["outcome"] = "failed"
+            message = AIMessage(content=decision.text, additional_kwargs=extra)
         return ChatResult(generations=[ChatGeneration(message=message)])
 
     def decide(self, planner_input: PlannerInput) -> Call | Done:
@@ -96,7 +101,12 @@ class OfflinePlanner(BaseChatModel):
                 if isinstance(step, Call) and step.tool not in planner_input.tools:
                     return Done(text=f"I would use {step.tool} for this, but this turn's grant does not include it.")
                 return step
-        return Done(text=(
-            "I have no offline playbook for that request. Try: a narrative premise "
-            "(\"a 6-shot short drama about ...\"), a web brief, a slide topic, \"redo the lighting on shot N\", "
-            "or set OPENAI_API_KEY to use a real model."))
+        understood = mentions_an_edit(planner_input.request)
+        if understood:
+            return clarify("no_target", (
+                f"I understood {', '.join(understood)}, but not which shot to change. Name it: 'shot 3', "
+                "'shots 2 and 4', 'the last shot', 'every shot'."), understood=understood)
+        return clarify("unparsed", (
+            "I did not understand that request, and I never guess another edit instead. I can: make a narrative "
+            "(\"a 6-shot short drama about ...\"), a web page from a brief, a slide deck on a topic, notes, "
+            f"queries, and edits of shots ({CAN_DO}). Or set OPENAI_API_KEY to use a real model."), understood=[])

@@ -71,9 +71,24 @@ class Call:
 
 @dataclass
 class Done:
-    """Reply and end the turn."""
+    """Reply and end the turn; with ``clarification`` the reply is a question (the turn did not do the work)."""
 
     text: str
+    clarification: dict[str, Any] | None = None
+    failed: bool = False
+    """The work was tried and did not succeed (e.g. the result failed its check): the turn's outcome is failed."""
+
+
+def clarification_answer(p: PlannerInput) -> str | None:
+    """The person's answer to this turn's clarification question, if one came back."""
+    for note in reversed(p.notes):
+        if note.startswith(ANSWER_PREFIX):
+            return note[len(ANSWER_PREFIX):].strip()
+    return None
+
+
+ANSWER_PREFIX = "Clarification answer: "
+"""How the propose node hands a person's answer to a clarification back to the model."""
 
 
 class Playbook(Protocol):
@@ -89,6 +104,16 @@ def stop_on_rejection(planner_input: PlannerInput) -> Done | None:
     if planner_input.calls and planner_input.calls[-1].rejected:
         last = planner_input.calls[-1]
         return Done(text=f"I could not run {last.tool}: {last.answer.get('message')}")
+    return None
+
+
+def stop_on_failure(planner_input: PlannerInput) -> Done | None:
+    """End the turn when the last call was rejected or its tool failed (the reply says which and why)."""
+    if (stop := stop_on_rejection(planner_input)) is not None:
+        return stop
+    last = planner_input.calls[-1] if planner_input.calls else None
+    if last is not None and "error" in last.observation:
+        return Done(text=f"{last.tool} failed: {last.observation['error']}")
     return None
 
 
@@ -164,6 +189,8 @@ class QueryPlaybook:
 
 def default_playbooks() -> list[Playbook]:
     """The playbooks of the built-in offline planner, most specific first."""
-    from nodes.models.workflows import workflow_playbooks
+    from nodes.models.edits import EditPlaybook
+    from nodes.models.workflows import ExplorePlaybook, NarrativePlaybook, SlidesPlaybook, WebPlaybook
 
-    return [*workflow_playbooks(), StatusPlaybook(), NotePlaybook(), QueryPlaybook()]
+    return [ExplorePlaybook(), StatusPlaybook(), NotePlaybook(), QueryPlaybook(), EditPlaybook(), WebPlaybook(),
+            SlidesPlaybook(), NarrativePlaybook()]

@@ -1,4 +1,4 @@
-"""Workflow playbooks of the offline planner: narrative, web, slides, local repair, exploration.
+"""Workflow playbooks of the offline planner: narrative, web, slides, exploration (edits: ``edits.py``).
 
 Each is a small state machine over the calls already made this turn, so a
 resumed turn makes the same calls.  Targets ("shot 7", "the page") are resolved
@@ -10,26 +10,9 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from nodes.models.playbooks import Call, Done, PlannerInput, stop_on_rejection
-
-LIGHTINGS = ("warm", "cold", "night", "high-key", "neutral")
-_LIGHTING_WORDS = {
-    "warm": "warm", "warmer": "warm", "golden": "warm", "sunset": "warm",
-    "cold": "cold", "colder": "cold", "cool": "cold", "cooler": "cold", "blue": "cold",
-    "night": "night", "dark": "night", "darker": "night", "moonlit": "night",
-    "high-key": "high-key", "bright": "high-key", "brighter": "high-key", "daylight": "high-key",
-    "neutral": "neutral",
-}
-_NEXT_LIGHTING = {"neutral": "warm", "warm": "cold", "cold": "night", "night": "high-key", "high-key": "warm"}
-
-
-def requested_lighting(text: str) -> str | None:
-    """The lighting a request (or a remembered preference) asks for, if it names one."""
-    for word in re.findall(r"[a-z\-]+", text.lower()):
-        if word in _LIGHTING_WORDS:
-            return _LIGHTING_WORDS[word]
-    return None
-
+from nodes.models.edits import SHOTS_CYPHER, resolve_targets
+from nodes.models.grammar import EditRequest, find_lighting, normalise, parse_targets, without_targets
+from nodes.models.playbooks import Call, Done, PlannerInput, clarification_answer, stop_on_failure
 
 def remembered(p: PlannerInput, key: str) -> Any:
     """A generation parameter from memory (the latest item that sets it)."""
@@ -46,14 +29,6 @@ def _skill_output(p: PlannerInput, skill: str) -> dict[str, Any] | None:
     return calls[-1].observation if calls else None
 
 
-def _failed(p: PlannerInput) -> Done | None:
-    if (stop := stop_on_rejection(p)) is not None:
-        return stop
-    if p.calls and "error" in p.calls[-1].observation:
-        return Done(text=f"{p.calls[-1].tool} failed: {p.calls[-1].observation['error']}")
-    return None
-
-
 class NarrativePlaybook:
     """Premise → storyboard → references → one image per shot → one clip per shot → the cut."""
 
@@ -64,11 +39,11 @@ class NarrativePlaybook:
         return bool(self.pattern.search(p.request))
 
     def next_step(self, p: PlannerInput) -> Call | Done:
-        if (stop := _failed(p)) is not None:
+        if (stop := stop_on_failure(p)) is not None:
             return stop
         count = re.search(r"\b(\d+)[- ]shot", p.lowered)
         n_shots = max(1, min(24, int(count.group(1)))) if count else 6
-        lighting = requested_lighting(p.request) or remembered(p, "lighting") or "neutral"
+        lighting = find_lighting(p.request) or remembered(p, "lighting") or "neutral"
         board = _skill_output(p, "storyboard")
         if board is None:
             return Call("skill__storyboard", {"premise": p.request, "n_shots": n_shots, "lighting": lighting})
@@ -87,50 +62,6 @@ class NarrativePlaybook:
             f"and assembled the final cut {cut[-1].observation.get('node_id')}."))
 
 
-class RepairPlaybook:
-    """"keep the character but redo the lighting on shot 7": regenerate shot 7's image, clip and the cut only."""
-
-    pattern = re.compile(r"\b(redo|re-do|relight|change|fix|make)\b.*\b(shot|image)\s+#?(\d+)\b", re.IGNORECASE)
-
-    def matches(self, p: PlannerInput) -> bool:
-        return bool(self.pattern.search(p.request))
-
-    def next_step(self, p: PlannerInput) -> Call | Done:
-        if (stop := _failed(p)) is not None:
-            return stop
-        match = self.pattern.search(p.request)
-        assert match is not None
-        shot_title = f"shot {match.group(3)}"
-        lookups = p.made("query_canvas")
-        if not lookups:
-            return Call("query_canvas", {"cypher": (
-                "MATCH (s:CanvasNode {kind: 'shot'}) WHERE toLower(s.title) = $title "
-                "AND (s.deleted IS NULL OR s.deleted = false) "
-                "MATCH (i:CanvasNode {kind: 'image'})-[:GENERATED_FROM]->(s) "
-                "WHERE i.status <> 'rejected' AND (i.deleted IS NULL OR i.deleted = false) "
-                "RETURN s.id AS shot, i.id AS image, i.inputs_json AS inputs ORDER BY i.version DESC, i.created_at DESC"),
-                "params": {"title": shot_title}})
-        rows = lookups[0].observation.get("rows") or []
-        if not rows:
-            return Done(text=f"There is no {shot_title} with a current image on the canvas.")
-        image = rows[0]["image"]
-        current = requested_lighting(rows[0].get("inputs") or "") or "neutral"
-        wanted = requested_lighting(re.sub(r"\blighting\b", "", p.request)) or remembered(p, "lighting")
-        if wanted in (None, current):
-            wanted = _NEXT_LIGHTING[current]
-        if not p.made("mark_stale"):
-            return Call("mark_stale", {"node_id": image, "reason": p.request[:200]})
-        regenerated = p.made("regenerate_stale")
-        if not regenerated:
-            return Call("regenerate_stale", {"overrides": {image: {"lighting": wanted}}})
-        report = regenerated[-1].observation.get("regenerated") or []
-        made = ", ".join(f"{r.get('title') or r.get('kind')} ({r['old'][-6:]}→{r['new'][-6:]})"
-                         for r in report if "new" in r)
-        return Done(text=(f"Relit {shot_title} from {current} to {wanted}. Regenerated: {made}. "
-                          "Reused everything else as it was (other shots, clips and the character reference "
-                          "keep their artifacts)."))
-
-
 class WebPlaybook:
     """A brief for a site → design_to_web; "make the hero full-bleed" → web_revise of the current code node."""
 
@@ -142,7 +73,7 @@ class WebPlaybook:
         return bool(self.build.search(p.request) or self.revise.search(p.request))
 
     def next_step(self, p: PlannerInput) -> Call | Done:
-        if (stop := _failed(p)) is not None:
+        if (stop := stop_on_failure(p)) is not None:
             return stop
         if self.build.search(p.request) and not re.search(r"\bmake the\b", p.lowered):
             site = _skill_output(p, "design_to_web")
@@ -176,7 +107,7 @@ class SlidesPlaybook:
         return bool(self.pattern.search(p.request))
 
     def next_step(self, p: PlannerInput) -> Call | Done:
-        if (stop := _failed(p)) is not None:
+        if (stop := stop_on_failure(p)) is not None:
             return stop
         count = re.search(r"\b(\d+)[- ]slide", p.lowered)
         deck = _skill_output(p, "slides")
@@ -188,29 +119,83 @@ class SlidesPlaybook:
 
 
 class ExplorePlaybook:
-    """"explore <node> with 4 lighting moods": parallel subagents, compare, select one."""
+    """"explore shot 3 with 4 lighting moods": parallel subagents, compare, select one, then rebuild what follows.
+
+    Selecting a candidate replaces the explored image: the explored one is marked superseded, the selected one
+    takes its place under the shot, and the clip and the cut made from the explored image are marked stale and
+    regenerated (``regenerate_stale`` takes inputs at their current version, so they follow the selection).
+    """
 
     pattern = re.compile(r"\b(explore|try (\d+|two|three|four|five|six|eight) )", re.IGNORECASE)
     words = {"two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "eight": 8}
 
     def matches(self, p: PlannerInput) -> bool:
-        return bool(self.pattern.search(p.request)) and bool(p.focus)
+        return bool(self.pattern.search(p.request)) and bool(p.focus or parse_targets(normalise(p.request)))
 
     def next_step(self, p: PlannerInput) -> Call | Done:
-        if (stop := _failed(p)) is not None:
+        if (stop := stop_on_failure(p)) is not None:
             return stop
         explored = _skill_output(p, "explore")
         if explored is None:
-            number = re.search(r"\b(\d+|two|three|four|five|six|eight)\b", p.lowered)
-            n = 4
-            if number:
-                n = int(number.group(1)) if number.group(1).isdigit() else self.words[number.group(1)]
+            return self._explore(p)
+        selected = explored.get("selected_id")
+        summary = (f"Explored {len(explored.get('candidate_ids') or [])} candidates; selected {selected}, "
+                   "the rest stay on the canvas as rejected.")
+        if not selected:
+            return Done(text=summary)
+        return self._follow(p, explored["explored_id"], selected, summary)
+
+    def _explore(self, p: PlannerInput) -> Call | Done:
+        text = normalise(p.request)
+        targets = parse_targets(text)
+        number = re.search(r"\b(\d+|two|three|four|five|six|eight)\b", without_targets(p.lowered))
+        n = 4
+        if number:
+            n = int(number.group(1)) if number.group(1).isdigit() else self.words[number.group(1)]
+        if targets is None:
             target = next(n_ for n_ in p.focus if n_.get("focus"))
             return Call("skill__explore", {"node_id": target["id"], "n": n, "instruction": p.request})
-        return Done(text=(f"Explored {len(explored.get('candidate_ids') or [])} candidates; selected "
-                          f"{explored.get('selected_id')}, the rest stay on the canvas as rejected."))
+        lookups = p.made("query_canvas")
+        if not lookups:
+            return Call("query_canvas", {"cypher": SHOTS_CYPHER})
+        resolved = resolve_targets(EditRequest(targets=targets), lookups[0].observation.get("rows") or [],
+                                   clarification_answer(p))
+        if isinstance(resolved, Done):
+            return resolved
+        return Call("skill__explore", {"node_id": resolved[0]["image"], "n": n, "instruction": p.request})
+
+    def _follow(self, p: PlannerInput, explored_id: str, selected: str, summary: str) -> Call | Done:
+        after = [c for c in p.made("query_canvas") if "derived" in (c.observation.get("columns") or [])]
+        if not after:
+            return Call("query_canvas", {"cypher": _FOLLOWING, "params": {"id": explored_id}})
+        rows = after[0].observation.get("rows") or []
+        shots = sorted({r["shot"] for r in rows if r.get("shot")})
+        derived = sorted({r["derived"] for r in rows if r.get("derived")})
+        if not shots and not derived:
+            return Done(text=summary)
+        linked = {c.args.get("target") for c in p.made("link_nodes")}
+        for shot in shots:
+            if shot not in linked:
+                return Call("link_nodes", {"type": "GENERATED_FROM", "source": selected, "target": shot,
+                                           "properties": {"as": "shot"}})
+        if not p.made("set_status"):
+            return Call("set_status", {"node_id": explored_id, "status": "rejected",
+                                       "reason": f"superseded by {selected} (selected in an exploration)"})
+        if derived and not p.made("mark_stale"):
+            return Call("mark_stale", {"node_ids": derived, "reason": f"{selected} was selected"})
+        if derived and not p.made("regenerate_stale"):
+            stale = p.made("mark_stale")[-1].observation.get("stale") or derived
+            return Call("regenerate_stale", {"node_ids": stale})
+        rebuilt = ", ".join(str(r.get("title")) for r in
+                            (p.made("regenerate_stale")[-1].observation.get("regenerated") or [] if derived else []))
+        return Done(text=f"{summary} It replaces {explored_id}" + (f"; rebuilt {rebuilt}." if rebuilt else "."))
 
 
-def workflow_playbooks() -> list:
-    """The workflow playbooks, most specific first."""
-    return [RepairPlaybook(), ExplorePlaybook(), WebPlaybook(), SlidesPlaybook(), NarrativePlaybook()]
+_FOLLOWING = (
+    "MATCH (i:CanvasNode {id: $id}) "
+    "OPTIONAL MATCH (i)-[:GENERATED_FROM]->(s:CanvasNode {kind: 'shot'}) "
+    "OPTIONAL MATCH (d:CanvasNode)-[:GENERATED_FROM]->(i) "
+    "WHERE d.status <> 'rejected' AND (d.deleted IS NULL OR d.deleted = false) "
+    "RETURN s.id AS shot, d.id AS derived")
+
+

@@ -8,8 +8,9 @@ from nodes.models.scripted import ScriptedModel, tool_call
 from store.models import Direction, EdgeType, NodeStatus
 
 
-def _image(prompt, lighting):
-    return {"name": "generate_image", "args": {"prompt": prompt, "lighting": lighting, "width": 128, "height": 96}}
+def _image(prompt, lighting, **extra):
+    return {"name": "generate_image", "args": {"prompt": prompt, "lighting": lighting, "width": 128, "height": 96,
+                                               **extra}}
 
 
 def test_a_failed_evaluation_rejects_the_candidate_and_the_retry_sees_why(make_runtime, project):
@@ -20,8 +21,9 @@ def test_a_failed_evaluation_rejects_the_candidate_and_the_retry_sees_why(make_r
         retry = _image("a bright beach, high-key", "high-key")
         return tool_call(retry["name"], retry["args"])
 
+    # Each node is judged on the intent it carries (not on the turn's words): asked for high-key, drawn at night.
     runtime = make_runtime(model=ScriptedModel(script=[
-        _image("a bright beach, high-key", "night"), retry_with_advice, "done"]))
+        _image("a bright beach, high-key", "night", intent={"lighting": "high-key"}), retry_with_advice, "done"]))
     outcome = runtime.run("a bright high-key beach picture")
     assert outcome.outcome == "replied"
     first, second = outcome.steps[0], outcome.steps[1]

@@ -148,3 +148,98 @@ def test_a_malformed_model_reply_is_a_clear_error(agent: Agent, night_image: Can
     ctx.services["turn_extra"] = {"evaluator": evaluator}
     with pytest.raises(ToolError, match="Looks great"):
         run_evaluate_node(ctx, EvaluateNodeArgs(node_id=night_image.id))
+
+
+# -- judged on what was asked of each node (the turn loop passes no request) -------------------------------
+
+
+def _image(agent: Agent, characters: dict[str, str], **args: Any) -> CanvasNode:
+    made = agent.call("generate_image", prompt="Mira on the pier", references=[characters["Mira"]], width=256,
+                      height=160, **args)
+    return agent.store.get_node(made["node_id"])
+
+
+def test_an_image_is_judged_on_its_own_lighting_not_on_the_turns_words(
+        evaluator: OfflineEvaluator, night_image: CanvasNode):
+    assert evaluator.evaluate("", night_image).passed
+    claims_bright = night_image.model_copy(update={"inputs": {**night_image.inputs, "lighting": "high-key"}})
+    result = evaluator.evaluate("", claims_bright)
+    assert not result.passed and "high-key lighting wants mean_brightness" in result.notes
+
+
+@pytest.mark.parametrize("lighting", ["dawn", "sunset", "moonlit", "candle-lit", "neon", "overcast"])
+def test_every_lighting_preset_measures_as_it_says(agent: Agent, evaluator: OfflineEvaluator,
+                                                   characters: dict[str, str], lighting: str):
+    image = _image(agent, characters, lighting=lighting)
+    result = evaluator.evaluate("", image)
+    assert result.passed, result.notes
+    assert any(k.startswith("lighting:") for k in result.checks)
+    neutral = _image(agent, characters)
+    pretending = neutral.model_copy(update={"inputs": {**neutral.inputs, "lighting": lighting}})
+    assert not evaluator.evaluate("", pretending).passed
+
+
+def test_framing_outfit_and_weather_are_measured(agent: Agent, evaluator: OfflineEvaluator,
+                                                 characters: dict[str, str]):
+    close = _image(agent, characters, framing="close-up", outfit="#2a9d3f", weather="snow")
+    result = evaluator.evaluate("", close)
+    assert result.passed, result.notes
+    assert result.checks["framing"]["wanted"] == "close-up" and result.checks["weather"]["wanted"] == "snow"
+    plain = _image(agent, characters)
+    for claim in ({"framing": "close-up"}, {"outfit": "#2a9d3f"}, {"weather": "rain"}, {"framing": "wide"}):
+        pretending = plain.model_copy(update={"inputs": {**plain.inputs, **claim}})
+        assert not evaluator.evaluate("", pretending).passed, claim
+
+
+def test_a_comparative_is_judged_against_the_previous_version(agent: Agent, evaluator: OfflineEvaluator,
+                                                              characters: dict[str, str]):
+    first = _image(agent, characters, lighting="dawn")
+    darker = _image(agent, characters, lighting="dawn", exposure=-0.6, version_of=first.id,
+                    intent={"relative": {"luma": "lower"}})
+    result = evaluator.evaluate("", darker)
+    assert result.passed and result.checks["relative:luma"]["previous_id"] == first.id
+    assert result.checks["relative:luma"]["after"] < result.checks["relative:luma"]["before"]
+    not_darker = _image(agent, characters, lighting="dawn", exposure=0.6, version_of=first.id,
+                        intent={"relative": {"luma": "lower"}})
+    failed = evaluator.evaluate("", not_darker)
+    assert not failed.passed and "luma lower than the previous version" in failed.notes
+    # "too bright" asks for darker: the words "bright" in a request never make a darker image fail.
+    assert evaluator.evaluate("", darker).passed
+
+
+def test_a_cut_is_judged_on_its_structure_never_on_a_shots_mood(agent: Agent, evaluator: OfflineEvaluator,
+                                                                 clip: CanvasNode, night_image: CanvasNode,
+                                                                 characters: dict[str, str]):
+    bright = _image(agent, characters, lighting="high-key")
+    bright_clip = agent.store.get_node(agent.call("generate_video", source_node_id=bright.id, duration_s=1.0,
+                                                  fps=12, title="shot 2 clip")["node_id"])
+    night_clip = agent.store.get_node(agent.call("generate_video", source_node_id=night_image.id, duration_s=1.0,
+                                                 fps=12, title="shot 1 clip")["node_id"])
+    cut = agent.store.get_node(agent.call("assemble_cut", clip_node_ids=[night_clip.id, bright_clip.id])["node_id"])
+    result = evaluator.evaluate("", cut)
+    assert result.passed, result.notes
+    assert set(result.checks) == {"clips_current", "clips_in_order", "duration"}
+    assert result.checks["duration"]["measured_s"] == pytest.approx(2.0, abs=0.2)
+    backwards = agent.store.get_node(agent.call("assemble_cut", clip_node_ids=[bright_clip.id, night_clip.id])["node_id"])
+    assert not evaluator.evaluate("", backwards).passed
+    agent.call("set_status", node_id=bright_clip.id, status="rejected")
+    outdated = evaluator.evaluate("", cut)
+    assert not outdated.passed and "no longer current" in outdated.notes
+
+
+def test_an_exploration_never_selects_a_look_that_was_rejected_and_scores_candidates_apart(
+        agent: Agent, characters: dict[str, str]):
+    neutral = _image(agent, characters)
+    agent.call("set_status", node_id=neutral.id, status="rejected")
+    warm = _image(agent, characters, lighting="warm", version_of=neutral.id)
+
+    explored = agent.call("skill__explore", node_id=warm.id, n=4, instruction="try four lighting moods")
+
+    branches = {b["label"]: b for b in explored["branches"]}
+    assert "neutral" in branches and branches["neutral"]["status"] == "rejected"
+    assert explored["selected_id"] != branches["neutral"]["candidate_id"]
+    assert branches["neutral"]["score"] == 0.0
+    scores = [b["score"] for b in branches.values()]
+    assert len(set(scores)) == len(scores), scores
+    history = agent.store.get_node(branches["neutral"]["evaluation"]["evaluation_id"]).inputs["checks"]["history"]
+    assert history["repeats"] == [neutral.id]

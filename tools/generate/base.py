@@ -26,13 +26,43 @@ class GenerationError(Exception):
 
 
 class Lighting(StrEnum):
-    """The lighting a shot is graded with; each one moves pixels in a known direction."""
+    """The lighting (time of day, mood) a shot is graded with; each one moves pixels in a known direction.
+
+    The offline renderer's grade per value is a table in ``tools.generate.offline_image.LIGHTING_GRADES``.
+    """
 
     NEUTRAL = "neutral"
     WARM = "warm"
     COLD = "cold"
     NIGHT = "night"
     HIGH_KEY = "high-key"
+    DAWN = "dawn"
+    NOON = "noon"
+    GOLDEN_HOUR = "golden-hour"
+    SUNSET = "sunset"
+    DUSK = "dusk"
+    MOONLIT = "moonlit"
+    OVERCAST = "overcast"
+    FOGGY = "foggy"
+    NEON = "neon"
+    CANDLE_LIT = "candle-lit"
+    LOW_KEY = "low-key"
+
+
+class Framing(StrEnum):
+    """How much of the frame the characters fill (the offline renderer scales them)."""
+
+    WIDE = "wide"
+    MEDIUM = "medium"
+    CLOSE_UP = "close-up"
+
+
+class Weather(StrEnum):
+    """Weather drawn over the scene."""
+
+    CLEAR = "clear"
+    RAIN = "rain"
+    SNOW = "snow"
 
 
 class CameraMove(StrEnum):
@@ -163,6 +193,19 @@ class ImageRequest(GenerationRequest):
     palette: list[HexColour] = Field(default_factory=list, max_length=16)
     references: list[ReferenceInput] = Field(default_factory=list)
     source: ReferenceInput | None = Field(default=None, description="The image to edit; makes this an edit.")
+    framing: Framing = Framing.MEDIUM
+    weather: Weather = Weather.CLEAR
+    outfit: HexColour | None = Field(default=None, description="The characters' outfit colour instead of their own.")
+    exposure: float = Field(default=0.0, ge=-3.0, le=3.0, description="Stops brighter (+) or darker (-).")
+    temperature: float = Field(default=0.0, ge=-3.0, le=3.0, description="Warmer (+, more red, less blue) or cooler.")
+
+    def signature_params(self) -> dict[str, Any]:
+        """As for every request, minus the look fields left at their defaults (older signatures stay valid)."""
+        params = super().signature_params()
+        for name in _LOOK_DEFAULTS:
+            if params.get(name) == _LOOK_DEFAULTS[name]:
+                params.pop(name, None)
+        return params
 
     @property
     def mode(self) -> ImageMode:
@@ -170,6 +213,10 @@ class ImageRequest(GenerationRequest):
         if self.source is not None:
             return ImageMode.EDIT
         return ImageMode.REFERENCE if self.references else ImageMode.TEXT
+
+
+_LOOK_DEFAULTS: dict[str, Any] = {"framing": "medium", "weather": "clear", "outfit": None, "exposure": 0.0,
+                                   "temperature": 0.0}
 
 
 class VideoRequest(GenerationRequest):

@@ -32,6 +32,9 @@ class ImageStats(BaseModel):
     warmth: float = Field(description="Mean red minus mean blue: above 0 is warm, below 0 is cold.")
     mean_rgb: tuple[float, float, float]
     dominant_colours: list[str] = Field(description="The most common colours (binned), most common first, #rrggbb.")
+    saturation: float = Field(default=0.0, description="Mean of max(r,g,b) - min(r,g,b), 0 (grey) to 255.")
+    contrast: float = Field(default=0.0, description="Standard deviation of luma.")
+    mean_blue: float = Field(default=0.0, description="Mean blue channel, 0..255.")
 
 
 class VideoInfo(BaseModel):
@@ -57,9 +60,14 @@ class AudioInfo(BaseModel):
     peak: float = Field(description="Largest absolute sample, 0..1 of full scale (0 means silence).")
 
 
-def image_stats(png_bytes: bytes, top: int = 5) -> ImageStats:
-    """Brightness, warmth and dominant colours of an image given as encoded bytes."""
+def image_stats(png_bytes: bytes, top: int = 5, *, skip_bottom: float = 0.0) -> ImageStats:
+    """Brightness, warmth, saturation, contrast and dominant colours of an image given as encoded bytes.
+
+    ``skip_bottom`` leaves out that share of rows at the bottom (the offline renderer's caption strip).
+    """
     rgb = _rgb_array(png_bytes)
+    if skip_bottom:
+        rgb = rgb[: max(1, int(rgb.shape[0] * (1 - skip_bottom)))]
     r, g, b = (rgb[..., i].astype(np.float64) for i in range(3))
     luma = 0.299 * r + 0.587 * g + 0.114 * b
     binned = (rgb // _QUANT).reshape(-1, 3).astype(np.int32)
@@ -79,12 +87,17 @@ def image_stats(png_bytes: bytes, top: int = 5) -> ImageStats:
         warmth=float(r.mean() - b.mean()),
         mean_rgb=(float(r.mean()), float(g.mean()), float(b.mean())),
         dominant_colours=dominant,
+        saturation=float((rgb.max(axis=-1).astype(np.float64) - rgb.min(axis=-1)).mean()),
+        contrast=float(luma.std()),
+        mean_blue=float(b.mean()),
     )
 
 
-def colour_fraction(png_bytes: bytes, colour: str, tolerance: int = 6) -> float:
+def colour_fraction(png_bytes: bytes, colour: str, tolerance: int = 6, *, skip_bottom: float = 0.0) -> float:
     """The fraction of pixels within ``tolerance`` (per channel) of ``#rrggbb`` ``colour``."""
     rgb = _rgb_array(png_bytes).astype(np.int16)
+    if skip_bottom:
+        rgb = rgb[: max(1, int(rgb.shape[0] * (1 - skip_bottom)))]
     target = np.array([int(colour[i : i + 2], 16) for i in (1, 3, 5)], dtype=np.int16)
     close = np.all(np.abs(rgb - target) <= tolerance, axis=-1)
     return float(close.mean())

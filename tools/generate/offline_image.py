@@ -24,6 +24,7 @@ from PIL import Image, ImageDraw, ImageFont
 from pydantic import BaseModel
 
 from tools.generate.base import (
+    Framing,
     GeneratedMedia,
     ImageMode,
     ImageProvider,
@@ -31,6 +32,7 @@ from tools.generate.base import (
     Lighting,
     ReferenceInput,
     ReferenceRole,
+    Weather,
 )
 from tools.generate.fit import cover, load_still
 
@@ -118,27 +120,72 @@ def scene_look(prompt: str, scene: ReferenceInput | None, palette: list[str]) ->
     )
 
 
-def grade(rgb: np.ndarray, lighting: Lighting) -> np.ndarray:
-    """Grade an RGB uint8 image: warm adds red and takes blue, cold the reverse, night darkens, high-key lifts."""
-    if lighting is Lighting.NEUTRAL:
+class Grade(BaseModel):
+    """How one lighting preset moves pixels: per-channel gain and offset, then saturation and contrast.
+
+    Every preset is a few numbers, so what it does to an image is predictable
+    and measurable (mean luma, warmth, saturation, contrast) and the evaluator
+    can check it.
+    """
+
+    gain: tuple[float, float, float] = (1.0, 1.0, 1.0)
+    offset: tuple[float, float, float] = (0.0, 0.0, 0.0)
+    saturation: float = 1.0
+    contrast: float = 1.0
+
+
+LIGHTING_GRADES: dict[Lighting, Grade] = {
+    Lighting.NEUTRAL: Grade(),
+    Lighting.WARM: Grade(gain=(1.08, 1.0, 0.75), offset=(20, 4, 0)),
+    Lighting.COLD: Grade(gain=(0.75, 0.95, 1.08), offset=(0, 4, 22)),
+    Lighting.NIGHT: Grade(gain=(0.22, 0.26, 0.36), offset=(0, 0, 10)),
+    Lighting.HIGH_KEY: Grade(gain=(0.45, 0.45, 0.45), offset=(140.25, 140.25, 140.25)),
+    Lighting.DAWN: Grade(gain=(0.92, 0.72, 0.7), offset=(36, 10, 4), saturation=0.75),
+    Lighting.NOON: Grade(gain=(1.08, 1.08, 1.06), offset=(14, 14, 12), contrast=1.15),
+    Lighting.GOLDEN_HOUR: Grade(gain=(1.1, 0.95, 0.55), offset=(30, 14, 0), saturation=1.1),
+    Lighting.SUNSET: Grade(gain=(1.0, 0.62, 0.5), offset=(30, 0, 12)),
+    Lighting.DUSK: Grade(gain=(0.5, 0.45, 0.7), offset=(14, 6, 28)),
+    Lighting.MOONLIT: Grade(gain=(0.28, 0.36, 0.55), offset=(0, 6, 28)),
+    Lighting.OVERCAST: Grade(gain=(0.85, 0.87, 0.9), offset=(10, 10, 12), saturation=0.35, contrast=0.8),
+    Lighting.FOGGY: Grade(gain=(0.4, 0.4, 0.4), offset=(135, 138, 142), saturation=0.5),
+    Lighting.NEON: Grade(gain=(0.9, 0.35, 1.0), offset=(25, 0, 45), saturation=1.6, contrast=1.2),
+    Lighting.CANDLE_LIT: Grade(gain=(0.62, 0.42, 0.2), offset=(14, 4, 0)),
+    Lighting.LOW_KEY: Grade(gain=(0.6, 0.6, 0.6), contrast=1.5),
+}
+"""The render parameters of every lighting preset (the request grammar's mood words map onto these)."""
+
+FRAMING_HEIGHT: dict[Framing, float] = {Framing.WIDE: 0.22, Framing.MEDIUM: 0.45, Framing.CLOSE_UP: 0.8}
+"""A character's height as a share of the picture, per framing."""
+
+CAPTION_SHARE = 1 / 24
+"""The share of the picture's height the caption strip takes (at least 12 px)."""
+RAIN_COLOUR = "#b4c3d2"
+SNOW_COLOUR = "#fcfcfc"
+
+
+def grade(rgb: np.ndarray, lighting: Lighting, exposure: float = 0.0, temperature: float = 0.0) -> np.ndarray:
+    """Grade an RGB uint8 image with a lighting preset, then ``exposure`` (stops) and ``temperature`` (warmer +)."""
+    preset = LIGHTING_GRADES[Lighting(lighting)]
+    if preset == Grade() and not exposure and not temperature:
         return rgb
     x = rgb.astype(np.float32)
-    r, g, b = x[..., 0], x[..., 1], x[..., 2]
-    if lighting is Lighting.WARM:
-        out = np.stack([r * 1.08 + 20, g * 1.0 + 4, b * 0.75], axis=-1)
-    elif lighting is Lighting.COLD:
-        out = np.stack([r * 0.75, g * 0.95 + 4, b * 1.08 + 22], axis=-1)
-    elif lighting is Lighting.NIGHT:
-        out = np.stack([r * 0.22, g * 0.26, b * 0.36 + 10], axis=-1)
-    else:  # high-key: lift everything toward white and flatten the contrast
-        out = x * 0.45 + 0.55 * 255
+    out = x * np.array(preset.gain, np.float32) + np.array(preset.offset, np.float32)
+    if preset.saturation != 1.0:
+        luma = (out @ np.array([0.299, 0.587, 0.114], np.float32))[..., None]
+        out = luma + (out - luma) * preset.saturation
+    if preset.contrast != 1.0:
+        out = 128.0 + (out - 128.0) * preset.contrast
+    if exposure:
+        out = out * float(2.0 ** exposure)
+    if temperature:
+        out = out + np.array([24.0, 0.0, -24.0], np.float32) * temperature
     return np.clip(np.rint(out), 0, 255).astype(np.uint8)
 
 
 def render_image(request: ImageRequest) -> Image.Image:
     """Draw the request as an RGB Pillow image, caption strip included."""
     w, h = request.width, request.height
-    caption_h = max(12, h // 24)
+    caption_h = max(12, int(h * CAPTION_SHARE))
     art_h = h - caption_h
     rng = random.Random(_seed_of(request.seed, request.prompt))
     if request.mode is ImageMode.EDIT:
@@ -151,8 +198,10 @@ def render_image(request: ImageRequest) -> Image.Image:
     draw = ImageDraw.Draw(canvas)
     ground_y = int(art_h * 0.88)
     _draw_props(draw, request.references_with_role(ReferenceRole.PROP), w, ground_y, rng)
-    _draw_characters(draw, request.references_with_role(ReferenceRole.CHARACTER), w, art_h, ground_y, rng)
-    graded = Image.fromarray(grade(np.asarray(canvas), request.lighting))
+    _draw_characters(draw, request.references_with_role(ReferenceRole.CHARACTER), w, art_h, ground_y, rng,
+                     height_share=FRAMING_HEIGHT[request.framing], outfit=request.outfit)
+    _draw_weather(draw, request.weather, w, art_h, request.seed)
+    graded = Image.fromarray(grade(np.asarray(canvas), request.lighting, request.exposure, request.temperature))
     image = Image.new("RGB", (w, h), _CAPTION_BG)
     image.paste(graded, (0, 0))
     _draw_caption(ImageDraw.Draw(image), request.prompt, w, art_h, caption_h)
@@ -224,14 +273,17 @@ def _draw_scene(look: SceneLook, w: int, h: int, rng: random.Random) -> Image.Im
 
 
 def _draw_characters(
-    draw: ImageDraw.ImageDraw, refs: list[ReferenceInput], w: int, art_h: int, ground_y: int, rng: random.Random
+    draw: ImageDraw.ImageDraw, refs: list[ReferenceInput], w: int, art_h: int, ground_y: int, rng: random.Random,
+    *, height_share: float = 0.45, outfit: str | None = None,
 ) -> None:
     if not refs:
         return
     slot = w / len(refs)
-    height = art_h * 0.45
+    height = art_h * height_share
     for i, ref in enumerate(refs):
         look = character_look(ref)
+        if outfit:
+            look = look.model_copy(update={"body": outfit})
         cx = slot * (i + 0.5) + rng.uniform(-0.15, 0.15) * slot
         _draw_figure(draw, look, cx, ground_y, height)
 
@@ -252,6 +304,23 @@ def _draw_figure(draw: ImageDraw.ImageDraw, look: CharacterLook, cx: float, grou
     eye = max(1.0, r * 0.15)
     for dx in (-r * 0.4, r * 0.4):
         draw.ellipse([cx + dx - eye, head_y - eye, cx + dx + eye, head_y + eye], fill=_EYE)
+
+
+def _draw_weather(draw: ImageDraw.ImageDraw, weather: Weather, w: int, h: int, seed: int) -> None:
+    """Rain as slanted streaks, snow as flakes; their own random stream, so the scene underneath stays put."""
+    if weather is Weather.CLEAR:
+        return
+    rng = random.Random(_seed_of(seed, weather.value))
+    if weather is Weather.RAIN:
+        length = h * 0.06
+        for _ in range(w * h // 300):
+            x, y = rng.uniform(0, w), rng.uniform(0, h)
+            draw.line([(x, y), (x - length * 0.3, y + length)], fill=RAIN_COLOUR, width=max(1, w // 256))
+    else:
+        r = max(1.5, w / 160)
+        for _ in range(w * h // 250):
+            x, y = rng.uniform(0, w), rng.uniform(0, h)
+            draw.ellipse([x - r, y - r, x + r, y + r], fill=SNOW_COLOUR)
 
 
 def _draw_props(

@@ -41,12 +41,31 @@ def compose_prompt(request: ImageRequest | VideoRequest, uploaded: list[Referenc
         details = _details(ref.inputs)
         lines.append(f"{_label(ref)}{': ' + details if details else ''}. Keep it consistent with its reference.")
     if request.lighting is not Lighting.NEUTRAL:
-        lines.append(f"Lighting: {_LIGHTING[request.lighting]}.")
+        lines.append(f"Lighting: {_LIGHTING.get(request.lighting, request.lighting.value + ' lighting')}.")
     if request.palette:
         lines.append(f"Colour palette: {', '.join(request.palette)}.")
+    if isinstance(request, ImageRequest):
+        lines.extend(_look_lines(request))
     if isinstance(request, VideoRequest):
         lines.append(f"Camera: {_CAMERA[request.camera]}.")
     return "\n".join(lines)
+
+
+def _look_lines(request: ImageRequest) -> list[str]:
+    """Framing, weather, outfit and exposure/temperature nudges, for models that read only text."""
+    lines = []
+    if request.framing.value != "medium":
+        lines.append(f"Framing: a {request.framing.value} shot of the characters.")
+    if request.weather.value != "clear":
+        lines.append(f"Weather: {request.weather.value}.")
+    if request.outfit:
+        lines.append(f"The characters wear an outfit of colour {request.outfit}.")
+    if request.exposure:
+        lines.append(f"Exposure: {abs(request.exposure):g} stops {'brighter' if request.exposure > 0 else 'darker'}.")
+    if request.temperature:
+        lines.append(f"Colour temperature: {'warmer' if request.temperature > 0 else 'cooler'} "
+                     f"by {abs(request.temperature):g}.")
+    return lines
 
 
 def _label(ref: ReferenceInput) -> str:

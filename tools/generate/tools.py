@@ -25,6 +25,7 @@ from tools.generate.base import (
     AudioRequest,
     CameraMove,
     ConcatRequest,
+    Framing,
     GenerationError,
     HexColour,
     ImageRequest,
@@ -32,6 +33,7 @@ from tools.generate.base import (
     ReferenceInput,
     ReferenceRole,
     VideoRequest,
+    Weather,
 )
 from tools.generate.service import GenerationOutcome, GenerationService
 
@@ -49,6 +51,10 @@ class _NodeArgs(BaseModel):
         default_factory=list, description="Character/scene/style/prop nodes to stay consistent with.")
     reference_roles: dict[str, ReferenceRole] = Field(
         default_factory=dict, description="Role per reference id (default: the node's role or kind, else style).")
+    intent: dict[str, Any] = Field(
+        default_factory=dict,
+        description="What was asked of this node, e.g. {'lighting': 'night'}; the evaluator judges the node on it.",
+    )
 
 
 class _StyleArgs(_NodeArgs):
@@ -64,6 +70,11 @@ class GenerateImageArgs(_StyleArgs):
     width: int = Field(default=512, ge=64, le=4096)
     height: int = Field(default=512, ge=64, le=4096)
     edit_node_id: str | None = Field(default=None, description="An image node to edit instead of starting blank.")
+    framing: Framing = Field(default=Framing.MEDIUM, description="wide, medium or close-up on the characters.")
+    weather: Weather = Weather.CLEAR
+    outfit: HexColour | None = Field(default=None, description="#rrggbb outfit colour for the characters.")
+    exposure: float = Field(default=0.0, ge=-3.0, le=3.0, description="Stops brighter (+) or darker (-).")
+    temperature: float = Field(default=0.0, ge=-3.0, le=3.0, description="Warmer (+) or cooler (-).")
 
 
 class GenerateVideoArgs(_StyleArgs):
@@ -100,7 +111,8 @@ def run_generate_image(ctx: ToolContext, args: BaseModel | Mapping[str, Any]) ->
     nodes = _read(ctx, [*a.references, a.edit_node_id, a.version_of])
     references = _references(ctx, a, nodes)
     source = _media_input(ctx, nodes[a.edit_node_id], ReferenceRole.SOURCE, "image/") if a.edit_node_id else None
-    request = _request(ImageRequest, **_style(a, references), source=source)
+    request = _request(ImageRequest, **_style(a, references), source=source, framing=a.framing, weather=a.weather,
+                       outfit=a.outfit, exposure=a.exposure, temperature=a.temperature)
     outcome = _generate(ctx, "image", lambda s: s.image(request, "generate_image"))
     derived = [(a.edit_node_id, {"as": "edit"})] if a.edit_node_id else []
     return _result(ctx, "generate_image", "image", a, outcome, references, derived)

@@ -1,0 +1,265 @@
+"""A replicated canvas engine: N ArcadeDB servers with ArcadeDB's own HA replication, on loopback.
+
+Each server gets its own folder (databases, users file, replication log) and
+free loopback ports for HTTP, Bolt and replication; they find each other
+through ``arcadedb.ha.serverList`` and elect a leader.  The leader replicates
+every transaction to a quorum (``arcadedb.ha.quorum``, majority by default:
+2 of 3) before it commits it and answers, so a commit the store was told about
+survives the leader's death.  Schema changes and database creation need every
+server online (ArcadeDB replicates them with a quorum of all servers).
+
+As for the embedded engine, the users file (root and the read-only account,
+hashed) is written into each server's folder before it starts: no password on
+a command line or in an environment.  The store writes and reads through
+:class:`store.leader.LeaderDriver`, which follows the leader across failovers.
+
+The servers are children of the process that starts them and die with it
+(``PR_SET_PDEATHSIG``), so a crashed test run leaves no JVM behind.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import ctypes
+import os
+import secrets
+import signal
+import subprocess
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+from store.arcadedb_security import READER_USER, ROOT_USER, write_security_files
+from store.embedded import _child_env, _free_port
+from store.engine import ARCADEDB_PROFILE, ARCADEDB_SCHEMA_SQL, Engine, EngineLimits, init_canvas_meta
+from store.errors import EngineUnavailable
+from store.ha_runtime import HaRuntime, require_ha_runtime
+from store.leader import ClusterMember, LeaderDriver, LeaderTracker, http_call
+from store.locks import ProjectLocks
+
+_START_TIMEOUT_S = 120.0
+_PR_SET_PDEATHSIG = 1
+
+
+def _die_with_parent() -> None:
+    """Runs in the child before exec: the kernel kills it when the starting thread's process dies."""
+    libc = ctypes.CDLL(None, use_errno=True)
+    libc.prctl(_PR_SET_PDEATHSIG, signal.SIGKILL)
+
+
+@dataclass
+class ClusterServer:
+    """One server of the cluster as started here: where it listens and its process."""
+
+    member: ClusterMember
+    ha_port: int
+    root: Path
+    process: subprocess.Popen[bytes] | None = None
+    killed: bool = False
+    """Stopped on purpose (:meth:`ArcadeClusterEngine.kill`), so its exit is not a start failure."""
+
+    @property
+    def running(self) -> bool:
+        """Whether its process is alive."""
+        return self.process is not None and self.process.poll() is None
+
+
+class ArcadeClusterEngine(Engine):
+    """N ArcadeDB servers replicating each other; the store talks to whichever leads."""
+
+    profile = ARCADEDB_PROFILE
+
+    def __init__(
+        self,
+        data_dir: Path,
+        *,
+        servers: int = 3,
+        heap: str = "256m",
+        quorum: str = "majority",
+        default_database: str = "canvas",
+        limits: EngineLimits | None = None,
+        runtime: HaRuntime | None = None,
+        election_timeout_s: float = 60.0,
+    ) -> None:
+        if servers < 1:
+            raise ValueError("a cluster needs at least one server")
+        self.data_dir = Path(data_dir).resolve()
+        self.data_dir.mkdir(parents=True, exist_ok=True, mode=0o700)
+        os.chmod(self.data_dir, 0o700)
+        self.default_database = default_database
+        self.limits = limits or EngineLimits()
+        self.locks = ProjectLocks(self.data_dir, query_slots=self.limits.query_slots)
+        self.runtime = runtime or require_ha_runtime()
+        self._heap = heap
+        self._quorum = quorum
+        self._cluster_name = "jarvishub-" + secrets.token_hex(4)
+        self._password = secrets.token_urlsafe(24)
+        self._reader_password = secrets.token_urlsafe(24)
+        self.servers = [
+            ClusterServer(
+                member=ClusterMember(name=f"node{i}", bolt_port=_free_port(), http_port=_free_port()),
+                ha_port=_free_port(),
+                root=self.data_dir / f"node{i}",
+            )
+            for i in range(servers)
+        ]
+        self._closed = False
+        self.tracker = LeaderTracker([s.member for s in self.servers], (ROOT_USER, self._password),
+                                     election_timeout_s=election_timeout_s)
+        try:
+            for server in self.servers:
+                self._launch(server)
+            self.wait_until_replicated(len(self.servers))
+        except BaseException:
+            self.stop()
+            raise
+        self.driver = LeaderDriver(self.tracker, (ROOT_USER, self._password))  # type: ignore[assignment]
+        self.reader_driver = LeaderDriver(self.tracker, (READER_USER, self._reader_password))  # type: ignore[assignment]
+        self._uri = ",".join(s.member.bolt_uri for s in self.servers)
+
+    # -- servers -----------------------------------------------------------------
+    def _command(self, server: ClusterServer) -> list[str]:
+        server_list = ",".join(f"127.0.0.1:{s.ha_port}" for s in self.servers)
+        member = server.member
+        return [
+            str(self.runtime.java),
+            f"-Xmx{self._heap}",
+            "-XX:+UseSerialGC",
+            "-Djava.awt.headless=true",
+            "-Dfile.encoding=UTF8",
+            "-cp",
+            self.runtime.classpath,
+            f"-Darcadedb.server.rootPath={server.root}",
+            f"-Darcadedb.server.databaseDirectory={server.root / 'databases'}",
+            f"-Darcadedb.server.name={member.name}",
+            "-Darcadedb.server.httpIncomingHost=127.0.0.1",
+            f"-Darcadedb.server.httpIncomingPort={member.http_port}",
+            "-Darcadedb.server.plugins=Bolt:com.arcadedb.bolt.BoltProtocolPlugin",
+            "-Darcadedb.bolt.host=127.0.0.1",
+            f"-Darcadedb.bolt.port={member.bolt_port}",
+            "-Darcadedb.server.mode=development",
+            "-Darcadedb.serverMetrics=false",
+            "-Darcadedb.opencypher.loadCsv.allowFileUrls=false",
+            f"-Darcadedb.command.timeout={int(self.limits.statement_timeout_s * 1000)}",
+            # Replication: every member is listed; each listens on its own loopback port.
+            "-Darcadedb.ha.enabled=true",
+            f"-Darcadedb.ha.clusterName={self._cluster_name}",
+            f"-Darcadedb.ha.serverList={server_list}",
+            "-Darcadedb.ha.replicationIncomingHost=127.0.0.1",
+            f"-Darcadedb.ha.replicationIncomingPorts={server.ha_port}",
+            f"-Darcadedb.ha.quorum={self._quorum}",
+            "com.arcadedb.server.ArcadeDBServer",
+        ]
+
+    def _launch(self, server: ClusterServer) -> None:
+        write_security_files(
+            server.root / "config",
+            root_password=self._password,
+            reader_password=self._reader_password,
+            reader_row_limit=self.limits.user_row_limit,
+            reader_timeout_ms=int(self.limits.statement_timeout_s * 1000),
+        )
+        log = os.open(server.root / "server.log", os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o600)
+        try:
+            server.process = subprocess.Popen(
+                self._command(server), stdin=subprocess.DEVNULL, stdout=log, stderr=subprocess.STDOUT,
+                cwd=server.root, env=_child_env(), preexec_fn=_die_with_parent,
+            )
+        finally:
+            os.close(log)
+
+    def wait_until_replicated(self, online: int, *, timeout_s: float = _START_TIMEOUT_S) -> ClusterMember:
+        """Wait until ``online`` servers (leader included) are up and replicating; return the leader."""
+        deadline = time.monotonic() + timeout_s
+        while True:
+            for server in self.servers:
+                if server.process is not None and server.process.poll() is not None and not server.killed:
+                    raise EngineUnavailable(
+                        f"ArcadeDB server {server.member.name} exited while starting; see {server.root / 'server.log'}"
+                    )
+            found = self.tracker.find_leader()
+            if found is not None and found.online_replicas + 1 >= online:
+                return found.member
+            if time.monotonic() > deadline:
+                raise EngineUnavailable(
+                    f"the ArcadeDB cluster did not reach {online} replicating servers within {timeout_s:.0f} s; "
+                    f"see the server.log files under {self.data_dir}"
+                )
+            time.sleep(0.1)
+
+    def server(self, name: str) -> ClusterServer:
+        """The server called ``name``."""
+        for server in self.servers:
+            if server.member.name == name:
+                return server
+        raise KeyError(f"no server {name!r} in this cluster")
+
+    def leader(self) -> ClusterMember:
+        """The member that leads now (asked of the cluster if not known)."""
+        return self.tracker.leader()
+
+    def kill(self, name: str, sig: int = signal.SIGKILL) -> None:
+        """Signal one server (SIGKILL by default: a crash, no clean shutdown) and reap it."""
+        server = self.server(name)
+        if server.process is None:
+            return
+        server.killed = True
+        with contextlib.suppress(ProcessLookupError):
+            server.process.send_signal(sig)
+        server.process.wait(timeout=60)
+
+    def restart(self, name: str) -> None:
+        """Start a stopped server again; it rejoins the cluster and catches up from the leader."""
+        server = self.server(name)
+        if server.running:
+            return
+        server.killed = False
+        self._launch(server)
+
+    # -- databases ---------------------------------------------------------------
+    def _leader_http(self, path: str, payload: dict[str, object] | None = None) -> dict[str, object]:
+        return http_call(self.leader(), (ROOT_USER, self._password), path, payload)
+
+    def database_exists(self, database: str) -> bool:
+        """Whether the leader has this database."""
+        return database in (self._leader_http("/api/v1/databases").get("result") or [])  # type: ignore[operator]
+
+    def ensure_database(self, database: str) -> None:
+        """Create the database and its schema on the leader, which replicates both to every server."""
+        if not self.database_exists(database):
+            self._leader_http("/api/v1/server", {"command": f"create database {database}"})
+        script = ";\n".join(ARCADEDB_SCHEMA_SQL)
+        self._leader_http(f"/api/v1/command/{database}", {"language": "sqlscript", "command": script})
+        init_canvas_meta(self.driver, database)  # type: ignore[arg-type]
+
+    def drop_database(self, database: str) -> None:
+        """Drop the database on the leader (ArcadeDB replicates the drop)."""
+        if self.database_exists(database):
+            self._leader_http("/api/v1/server", {"command": f"drop database {database}"})
+
+    # -- shutdown ----------------------------------------------------------------
+    def close(self) -> None:
+        """Close the drivers and stop every server (SIGTERM, then SIGKILL after 20 s)."""
+        if self._closed:
+            return
+        self._closed = True
+        for driver in (getattr(self, "driver", None), getattr(self, "reader_driver", None)):
+            if driver is not None:
+                driver.close()
+        self.stop()
+
+    def stop(self) -> None:
+        """Stop every server process this engine started."""
+        for server in self.servers:
+            if server.running:
+                assert server.process is not None
+                server.process.terminate()
+        deadline = time.monotonic() + 20
+        for server in self.servers:
+            if server.process is None:
+                continue
+            try:
+                server.process.wait(timeout=max(0.1, deadline - time.monotonic()))
+            except subprocess.TimeoutExpired:
+                server.process.kill()
+                server.process.wait(timeout=30)

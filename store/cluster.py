@@ -24,13 +24,14 @@ import ctypes
 import os
 import secrets
 import signal
+import socket
 import subprocess
 import time
 from dataclasses import dataclass
 from pathlib import Path
 
 from store.arcadedb_security import READER_USER, ROOT_USER, write_security_files
-from store.embedded import _child_env, _free_port
+from store.embedded import _child_env
 from store.engine import ARCADEDB_PROFILE, ARCADEDB_SCHEMA_SQL, Engine, EngineLimits, init_canvas_meta
 from store.errors import EngineUnavailable
 from store.ha_runtime import HaRuntime, require_ha_runtime
@@ -39,6 +40,17 @@ from store.locks import ProjectLocks
 
 _START_TIMEOUT_S = 120.0
 _PR_SET_PDEATHSIG = 1
+
+
+def _free_ports(count: int) -> list[int]:
+    """``count`` distinct free loopback ports: every socket stays bound until all are chosen, so none repeats."""
+    with contextlib.ExitStack() as stack:
+        ports = []
+        for _ in range(count):
+            sock = stack.enter_context(socket.socket(socket.AF_INET, socket.SOCK_STREAM))
+            sock.bind(("127.0.0.1", 0))
+            ports.append(int(sock.getsockname()[1]))
+        return ports
 
 
 def _die_with_parent() -> None:
@@ -95,10 +107,11 @@ class ArcadeClusterEngine(Engine):
         self._cluster_name = "jarvishub-" + secrets.token_hex(4)
         self._password = secrets.token_urlsafe(24)
         self._reader_password = secrets.token_urlsafe(24)
+        ports = _free_ports(3 * servers)
         self.servers = [
             ClusterServer(
-                member=ClusterMember(name=f"node{i}", bolt_port=_free_port(), http_port=_free_port()),
-                ha_port=_free_port(),
+                member=ClusterMember(name=f"node{i}", bolt_port=ports[3 * i], http_port=ports[3 * i + 1]),
+                ha_port=ports[3 * i + 2],
                 root=self.data_dir / f"node{i}",
             )
             for i in range(servers)
@@ -142,6 +155,8 @@ class ArcadeClusterEngine(Engine):
             "-Darcadedb.opencypher.loadCsv.allowFileUrls=false",
             f"-Darcadedb.command.timeout={int(self.limits.statement_timeout_s * 1000)}",
             # Replication: every member is listed; each listens on its own loopback port.
+            "-Darcadedb.bucketReuseSpaceMode=low",
+            "-Darcadedb.indexCompactionMinPagesSchedule=0",
             "-Darcadedb.ha.enabled=true",
             f"-Darcadedb.ha.clusterName={self._cluster_name}",
             f"-Darcadedb.ha.serverList={server_list}",
@@ -233,7 +248,15 @@ class ArcadeClusterEngine(Engine):
         init_canvas_meta(self.driver, database)  # type: ignore[arg-type]
 
     def drop_database(self, database: str) -> None:
-        """Drop the database on the leader (ArcadeDB replicates the drop)."""
+        """Empty the default database (schema kept, as on a Neo4j server); drop any other one on the leader."""
+        if database == self.default_database:
+            with self.driver.session(database=database) as session:
+                session.run("MATCH (n) DETACH DELETE n").consume()
+            # ArcadeDB 26.3's replication ships a vertex delete without every page it changed: the replicas'
+            # page versions fall behind and they refuse the next transaction (measured here).  ALIGN DATABASE
+            # sends them the leader's pages that differ.
+            self._leader_http(f"/api/v1/command/{database}", {"language": "sql", "command": "align database"})
+            return
         if self.database_exists(database):
             self._leader_http("/api/v1/server", {"command": f"drop database {database}"})
 

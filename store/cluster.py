@@ -31,7 +31,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from store.arcadedb_security import READER_USER, ROOT_USER, write_security_files
-from store.embedded import _child_env
+from store.embedded import _child_env, _port_open
 from store.engine import ARCADEDB_PROFILE, ARCADEDB_SCHEMA_SQL, Engine, EngineLimits, init_canvas_meta
 from store.errors import EngineUnavailable
 from store.ha_runtime import HaRuntime, require_ha_runtime
@@ -120,9 +120,7 @@ class ArcadeClusterEngine(Engine):
         self.tracker = LeaderTracker([s.member for s in self.servers], (ROOT_USER, self._password),
                                      election_timeout_s=election_timeout_s)
         try:
-            for server in self.servers:
-                self._launch(server)
-            self.wait_until_replicated(len(self.servers))
+            self._start_staggered()
         except BaseException:
             self.stop()
             raise
@@ -183,15 +181,40 @@ class ArcadeClusterEngine(Engine):
         finally:
             os.close(log)
 
+    def _start_staggered(self) -> None:
+        """Start the servers one after another, each once the ones before it agree on a leader.
+
+        ArcadeDB 26.3 elects by votes over its replication ports; servers started at the same instant run
+        competing elections, and one can give up its HA service for good ("Error starting HA service").
+        Started in turn, the first two elect a leader and every later one joins it as a replica.
+        """
+        first = self.servers[0]
+        self._launch(first)
+        deadline = time.monotonic() + _START_TIMEOUT_S
+        while not _port_open(first.member.http_port):
+            self._check_alive()
+            if time.monotonic() > deadline:
+                raise EngineUnavailable(f"ArcadeDB server {first.member.name} did not open its HTTP port; "
+                                        f"see {first.root / 'server.log'}")
+            time.sleep(0.05)
+        majority = len(self.servers) // 2 + 1
+        for count, server in enumerate(self.servers[1:], start=2):
+            self._launch(server)
+            if count >= majority:
+                self.wait_until_replicated(count)
+
+    def _check_alive(self) -> None:
+        for server in self.servers:
+            if server.process is not None and server.process.poll() is not None and not server.killed:
+                raise EngineUnavailable(
+                    f"ArcadeDB server {server.member.name} exited while starting; see {server.root / 'server.log'}"
+                )
+
     def wait_until_replicated(self, online: int, *, timeout_s: float = _START_TIMEOUT_S) -> ClusterMember:
         """Wait until ``online`` servers (leader included) are up and replicating; return the leader."""
         deadline = time.monotonic() + timeout_s
         while True:
-            for server in self.servers:
-                if server.process is not None and server.process.poll() is not None and not server.killed:
-                    raise EngineUnavailable(
-                        f"ArcadeDB server {server.member.name} exited while starting; see {server.root / 'server.log'}"
-                    )
+            self._check_alive()
             found = self.tracker.find_leader()
             if found is not None and found.online_replicas + 1 >= online:
                 return found.member

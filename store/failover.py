@@ -106,13 +106,14 @@ def run_failover(
                 key = f"{run}-{i}"
                 node = CreateNode(kind="text", title=f"commit {i}")
                 batch = [node, UpdateNode(node_id=tally.id, inputs_patch={"count": i}, expected_version=i)]
+                ticket = authority.issue(key, batch)
+                if i == before + 1:
+                    warmed.set()  # the kill lands while this commit is under way
                 started = time.monotonic()
-                record = store.apply(batch, ticket=authority.issue(key, batch), idempotency_key=key)
+                record = store.apply(batch, ticket=ticket, idempotency_key=key)
                 report.acks.append(
                     Ack(key, node.id, record.canvas_version, started, time.monotonic(), record.replayed)
                 )
-                if i == before:
-                    warmed.set()
         except Exception as error:  # reported, and the drill fails on it
             report.writer_error = f"{type(error).__name__}: {error}"
             warmed.set()

@@ -35,7 +35,7 @@ from store.embedded import _child_env, _port_open
 from store.engine import ARCADEDB_PROFILE, ARCADEDB_SCHEMA_SQL, Engine, EngineLimits, init_canvas_meta
 from store.errors import EngineUnavailable
 from store.ha_runtime import HaRuntime, require_ha_runtime
-from store.leader import ClusterMember, LeaderDriver, LeaderTracker, http_call
+from store.leader import ClusterMember, LeaderDriver, LeaderTracker, MemberView, http_call
 from store.locks import ProjectLocks
 
 _START_TIMEOUT_S = 120.0
@@ -91,7 +91,7 @@ class ArcadeClusterEngine(Engine):
         default_database: str = "canvas",
         limits: EngineLimits | None = None,
         runtime: HaRuntime | None = None,
-        election_timeout_s: float = 60.0,
+        election_timeout_s: float = 120.0,
     ) -> None:
         if servers < 1:
             raise ValueError("a cluster needs at least one server")
@@ -118,7 +118,9 @@ class ArcadeClusterEngine(Engine):
         ]
         self._closed = False
         self.tracker = LeaderTracker([s.member for s in self.servers], (ROOT_USER, self._password),
-                                     election_timeout_s=election_timeout_s)
+                                     election_timeout_s=election_timeout_s, on_stall=self._rejoin_stuck)
+        self.rejoins: list[str] = []
+        """Servers restarted because they failed to rejoin the leader (see :meth:`_rejoin_stuck`)."""
         try:
             self._start_staggered()
         except BaseException:
@@ -213,17 +215,53 @@ class ArcadeClusterEngine(Engine):
     def wait_until_replicated(self, online: int, *, timeout_s: float = _START_TIMEOUT_S) -> ClusterMember:
         """Wait until ``online`` servers (leader included) are up and replicating; return the leader."""
         deadline = time.monotonic() + timeout_s
+        stalled_at = time.monotonic() + 20.0
         while True:
             self._check_alive()
-            found = self.tracker.find_leader()
-            if found is not None and found.online_replicas + 1 >= online:
+            views = self.tracker.views()
+            found = self.tracker.find_leader(views)
+            if found is not None and len(found.online_replicas) + 1 >= online:
                 return found.member
+            if time.monotonic() > stalled_at:
+                self._rejoin_stuck(views)
+                stalled_at = time.monotonic() + 20.0
             if time.monotonic() > deadline:
                 raise EngineUnavailable(
                     f"the ArcadeDB cluster did not reach {online} replicating servers within {timeout_s:.0f} s; "
                     f"see the server.log files under {self.data_dir}"
                 )
             time.sleep(0.1)
+
+    def _rejoin_stuck(self, views: list[MemberView]) -> None:
+        """Restart running servers that an agreed leader does not count among its online replicas.
+
+        ArcadeDB 26.3 gives up a replica's HA service for good when its join to a new leader fails
+        ("Error starting HA service", seen here after a failover); the server keeps running outside the
+        cluster, and a leader without a majority cannot commit.  A restarted server joins again.
+        """
+        majority = len(self.servers) // 2 + 1
+        for leader in views:
+            if leader.role != "Leader" or sum(1 for v in views if v.leader == leader.member.name) < majority:
+                continue
+            for server in self.servers:
+                name = server.member.name
+                if server.running and name != leader.member.name and name not in leader.online_replicas:
+                    self.rejoins.append(name)
+                    self.stop_server(name)
+                    self.restart(name)
+            return
+
+    def stop_server(self, name: str) -> None:
+        """Stop one server cleanly (SIGTERM, SIGKILL after 20 s) without marking it as killed on purpose."""
+        server = self.server(name)
+        if server.process is None or server.process.poll() is not None:
+            return
+        server.process.terminate()
+        try:
+            server.process.wait(timeout=20)
+        except subprocess.TimeoutExpired:
+            server.process.kill()
+            server.process.wait(timeout=30)
 
     def server(self, name: str) -> ClusterServer:
         """The server called ``name``."""

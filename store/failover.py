@@ -48,6 +48,8 @@ class FailoverReport:
     problems: list[str] = field(default_factory=list)
     """Ways the canvas failed to verify (must be empty)."""
     writer_error: str | None = None
+    rejoins: list[str] = field(default_factory=list)
+    """Servers the engine restarted because they failed to rejoin the new leader (an ArcadeDB 26.3 fault)."""
 
     @property
     def acks_after_kill(self) -> list[Ack]:
@@ -78,6 +80,7 @@ class FailoverReport:
             "commits_lost": len(self.lost),
             "canvas_problems": self.problems,
             "writer_error": self.writer_error,
+            "servers_restarted_to_rejoin": self.rejoins,
         }
 
 
@@ -132,6 +135,7 @@ def run_failover(
     if thread.is_alive():
         raise TimeoutError(f"the writer did not finish {after} commits after the kill within {timeout_s:.0f} s")
     report.leader_after = engine.leader().name
+    report.rejoins = list(engine.rejoins)
     for ack in report.acks:
         found = store.commit_for_key(ack.key)
         if found is None:

@@ -89,14 +89,21 @@ class MemberView:
     member: ClusterMember
     role: str
     leader: str | None
-    online_replicas: int
+    online_replicas: frozenset[str]
+    """Names of the replicas this member, if it leads, has online."""
 
 
 class LeaderTracker:
     """Which member leads, asked of the members themselves; remembered until a failure says otherwise."""
 
     def __init__(
-        self, members: Sequence[ClusterMember], auth: tuple[str, str], *, election_timeout_s: float = 60.0
+        self,
+        members: Sequence[ClusterMember],
+        auth: tuple[str, str],
+        *,
+        election_timeout_s: float = 120.0,
+        on_stall: Callable[[list[MemberView]], None] | None = None,
+        stall_after_s: float = 15.0,
     ) -> None:
         if not members:
             raise ValueError("a cluster needs at least one member")
@@ -104,6 +111,8 @@ class LeaderTracker:
         self._auth = auth
         self.election_timeout_s = election_timeout_s
         self._leader: ClusterMember | None = None
+        self._on_stall = on_stall
+        self._stall_after_s = stall_after_s
         self._lock = threading.Lock()
         self.changes = 0
         """How many times a leader was (re)discovered: 1 after the first lookup, +1 per failover."""
@@ -121,7 +130,7 @@ class LeaderTracker:
             member=member,
             role=str((network.get("current") or {}).get("role", "")),
             leader=ha.get("leader"),
-            online_replicas=sum(1 for replica in replicas if replica.get("status") == "ONLINE"),
+            online_replicas=frozenset(str(r.get("name")) for r in replicas if r.get("status") == "ONLINE"),
         )
 
     def views(self) -> list[MemberView]:
@@ -138,12 +147,16 @@ class LeaderTracker:
             thread.join()
         return [view for view in results if view is not None]
 
-    def find_leader(self) -> MemberView | None:
-        """The member that says it leads and that a majority of the configured members name as leader."""
-        views = self.views()
+    def find_leader(self, views: list[MemberView] | None = None) -> MemberView | None:
+        """The member that says it leads, that a majority of the configured members name as leader, and that
+        has enough replicas online to commit (a majority of the servers, itself included).
+
+        Just after a failover the new leader may lead alone for a few seconds, until the other replicas
+        reconnect; its commits then fail with ``QuorumNotReached``, so it is not handed out before then."""
+        views = self.views() if views is None else views
         majority = len(self.members) // 2 + 1
         for candidate in views:
-            if candidate.role != "Leader":
+            if candidate.role != "Leader" or len(candidate.online_replicas) + 1 < majority:
                 continue
             agreeing = sum(1 for view in views if view.leader == candidate.member.name)
             if agreeing >= majority:
@@ -155,13 +168,19 @@ class LeaderTracker:
         with self._lock:
             if self._leader is not None:
                 return self._leader
-            deadline = time.monotonic() + self.election_timeout_s
+            started = time.monotonic()
+            deadline = started + self.election_timeout_s
+            stalled_at = started + self._stall_after_s
             while True:
-                found = self.find_leader()
+                views = self.views()
+                found = self.find_leader(views)
                 if found is not None:
                     self._leader = found.member
                     self.changes += 1
                     return found.member
+                if self._on_stall is not None and time.monotonic() > stalled_at:
+                    self._on_stall(views)
+                    stalled_at = time.monotonic() + self._stall_after_s
                 if time.monotonic() > deadline:
                     names = ", ".join(m.name for m in self.members)
                     raise EngineUnavailable(

@@ -37,3 +37,30 @@ for _name in dir(_suite):
 def test_the_whole_suite_is_collected() -> None:
     names = [name for name in dir(_suite) if name.startswith("test_")]
     assert len(names) >= 16 and all(name in globals() for name in names)
+
+
+
+def test_no_secret_on_a_server_command_line(cluster) -> None:
+    secrets = (cluster._password, cluster._reader_password)
+    for server in cluster.servers:
+        assert server.process is not None
+        command_line = Path(f"/proc/{server.process.pid}/cmdline").read_bytes().decode(errors="replace")
+        assert "ha.enabled=true" in command_line and not any(secret in command_line for secret in secrets)
+        assert (server.root / "config" / "server-users.jsonl").stat().st_mode & 0o077 == 0
+
+
+@pytest.mark.xfail(
+    strict=True,
+    reason="ArcadeDB 26.3's Bolt plugin never sets the session's user on the database (BoltNetworkExecutor; "
+    "later releases do), so the read-only account's group is not enforced over Bolt (docs/scaling.md)",
+)
+def test_the_read_only_account_cannot_write_over_bolt(cluster, canvas) -> None:
+    import neo4j
+
+    # No lexical guard here: the statement goes straight to the leader on the read-only account.
+    try:
+        with cluster.reader_driver.session(database=cluster.default_database) as session:
+            session.run("CREATE (:CanvasNode {id: 'intruder', kind: 'text'})").consume()
+    except neo4j.exceptions.Neo4jError:
+        pass
+    assert canvas.count_nodes() == {}

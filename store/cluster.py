@@ -155,6 +155,8 @@ class ArcadeClusterEngine(Engine):
             "-Darcadedb.opencypher.loadCsv.allowFileUrls=false",
             f"-Darcadedb.command.timeout={int(self.limits.statement_timeout_s * 1000)}",
             # Replication: every member is listed; each listens on its own loopback port.
+            # Background index compaction and page defragmentation rewrite pages outside any transaction the
+            # leader replicates; off, as a precaution (they are not what breaks deletes, see docs/scaling.md).
             "-Darcadedb.bucketReuseSpaceMode=low",
             "-Darcadedb.indexCompactionMinPagesSchedule=0",
             "-Darcadedb.ha.enabled=true",

@@ -30,13 +30,13 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
-from store.arcadedb_security import READER_USER, ROOT_USER, write_security_files
+from store.arcadedb_security import write_security_files
+from store.cluster_client import ArcadeClusterClient
 from store.embedded import _child_env, _port_open
-from store.engine import ARCADEDB_PROFILE, ARCADEDB_SCHEMA_SQL, Engine, EngineLimits, init_canvas_meta
+from store.engine import EngineLimits
 from store.errors import EngineUnavailable
 from store.ha_runtime import HaRuntime, require_ha_runtime
-from store.leader import ClusterMember, LeaderDriver, LeaderTracker, MemberView, http_call
-from store.locks import ProjectLocks
+from store.leader import ClusterMember, MemberView
 
 _START_TIMEOUT_S = 120.0
 _PR_SET_PDEATHSIG = 1
@@ -76,10 +76,8 @@ class ClusterServer:
         return self.process is not None and self.process.poll() is None
 
 
-class ArcadeClusterEngine(Engine):
-    """N ArcadeDB servers replicating each other; the store talks to whichever leads."""
-
-    profile = ARCADEDB_PROFILE
+class ArcadeClusterEngine(ArcadeClusterClient):
+    """N ArcadeDB servers replicating each other, started here; the store talks to whichever leads."""
 
     def __init__(
         self,
@@ -98,9 +96,6 @@ class ArcadeClusterEngine(Engine):
         self.data_dir = Path(data_dir).resolve()
         self.data_dir.mkdir(parents=True, exist_ok=True, mode=0o700)
         os.chmod(self.data_dir, 0o700)
-        self.default_database = default_database
-        self.limits = limits or EngineLimits()
-        self.locks = ProjectLocks(self.data_dir, query_slots=self.limits.query_slots)
         self.runtime = runtime or require_ha_runtime()
         self._heap = heap
         self._quorum = quorum
@@ -116,19 +111,23 @@ class ArcadeClusterEngine(Engine):
             )
             for i in range(servers)
         ]
-        self._closed = False
-        self.tracker = LeaderTracker([s.member for s in self.servers], (ROOT_USER, self._password),
-                                     election_timeout_s=election_timeout_s, on_stall=self._rejoin_stuck)
         self.rejoins: list[str] = []
         """Servers restarted because they failed to rejoin the leader (see :meth:`_rejoin_stuck`)."""
+        super().__init__(
+            [s.member for s in self.servers],
+            password=self._password,
+            reader_password=self._reader_password,
+            state_dir=self.data_dir,
+            default_database=default_database,
+            limits=limits,
+            election_timeout_s=election_timeout_s,
+            on_stall=self._rejoin_stuck,
+        )
         try:
             self._start_staggered()
         except BaseException:
             self.stop()
             raise
-        self.driver = LeaderDriver(self.tracker, (ROOT_USER, self._password))  # type: ignore[assignment]
-        self.reader_driver = LeaderDriver(self.tracker, (READER_USER, self._reader_password))  # type: ignore[assignment]
-        self._uri = ",".join(s.member.bolt_uri for s in self.servers)
 
     # -- servers -----------------------------------------------------------------
     def _command(self, server: ClusterServer) -> list[str]:
@@ -272,10 +271,6 @@ class ArcadeClusterEngine(Engine):
                 return server
         raise KeyError(f"no server {name!r} in this cluster")
 
-    def leader(self) -> ClusterMember:
-        """The member that leads now (asked of the cluster if not known)."""
-        return self.tracker.leader()
-
     def kill(self, name: str, sig: int = signal.SIGKILL) -> None:
         """Signal one server (SIGKILL by default: a crash, no clean shutdown) and reap it."""
         server = self.server(name)
@@ -294,44 +289,12 @@ class ArcadeClusterEngine(Engine):
         server.killed = False
         self._launch(server)
 
-    # -- databases ---------------------------------------------------------------
-    def _leader_http(self, path: str, payload: dict[str, object] | None = None) -> dict[str, object]:
-        return http_call(self.leader(), (ROOT_USER, self._password), path, payload)
-
-    def database_exists(self, database: str) -> bool:
-        """Whether the leader has this database."""
-        return database in (self._leader_http("/api/v1/databases").get("result") or [])  # type: ignore[operator]
-
-    def ensure_database(self, database: str) -> None:
-        """Create the database and its schema on the leader, which replicates both to every server."""
-        if not self.database_exists(database):
-            self._leader_http("/api/v1/server", {"command": f"create database {database}"})
-        script = ";\n".join(ARCADEDB_SCHEMA_SQL)
-        self._leader_http(f"/api/v1/command/{database}", {"language": "sqlscript", "command": script})
-        init_canvas_meta(self.driver, database)  # type: ignore[arg-type]
-
-    def drop_database(self, database: str) -> None:
-        """Empty the default database (schema kept, as on a Neo4j server); drop any other one on the leader."""
-        if database == self.default_database:
-            with self.driver.session(database=database) as session:
-                session.run("MATCH (n) DETACH DELETE n").consume()
-            # ArcadeDB 26.3's replication ships a vertex delete without every page it changed: the replicas'
-            # page versions fall behind and they refuse the next transaction (measured here).  ALIGN DATABASE
-            # sends them the leader's pages that differ.
-            self._leader_http(f"/api/v1/command/{database}", {"language": "sql", "command": "align database"})
-            return
-        if self.database_exists(database):
-            self._leader_http("/api/v1/server", {"command": f"drop database {database}"})
-
     # -- shutdown ----------------------------------------------------------------
     def close(self) -> None:
         """Close the drivers and stop every server (SIGTERM, then SIGKILL after 20 s)."""
         if self._closed:
             return
-        self._closed = True
-        for driver in (getattr(self, "driver", None), getattr(self, "reader_driver", None)):
-            if driver is not None:
-                driver.close()
+        super().close()
         self.stop()
 
     def stop(self) -> None:

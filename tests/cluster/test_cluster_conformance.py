@@ -64,3 +64,26 @@ def test_the_read_only_account_cannot_write_over_bolt(cluster, canvas) -> None:
     except neo4j.exceptions.Neo4jError:
         pass
     assert canvas.count_nodes() == {}
+
+
+def test_a_client_given_the_server_list_writes_through_the_leader(cluster, canvas, authority, tmp_path) -> None:
+    from store.cluster_client import ArcadeClusterClient
+    from store.mutations import CreateNode
+    from store.neo4j import Neo4jCanvasStore
+
+    # Listed in reverse, so the first server asked is not necessarily the leader.
+    members = [server.member for server in reversed(cluster.servers)]
+    client = ArcadeClusterClient(
+        members, password=cluster._password, reader_password=cluster._reader_password, state_dir=tmp_path
+    )
+    try:
+        assert client.leader() == cluster.leader()
+        store = Neo4jCanvasStore.on(client, cluster.default_database, authority=authority)
+        node = CreateNode(kind="text", title="from the client")
+        record = store.apply([node], ticket=authority.issue("client", [node]), idempotency_key="client-1")
+        assert canvas.get_node(node.id).title == "from the client"
+        assert canvas.commit_for_key("client-1").canvas_version == record.canvas_version
+        store.close()
+    finally:
+        client.close()
+    assert all(server.running for server in cluster.servers)  # closing a client stops nothing

@@ -43,7 +43,7 @@ class ArcadeClusterClient(Engine):
         self._auth = (user, password)
         self.tracker = LeaderTracker(members, self._auth, election_timeout_s=election_timeout_s, on_stall=on_stall)
         # Neither driver connects before its first session.
-        self.driver = LeaderDriver(self.tracker, self._auth)  # type: ignore[assignment]
+        self.driver = LeaderDriver(self.tracker, self._auth, after_delete=self._align)  # type: ignore[assignment]
         self.reader_driver = LeaderDriver(self.tracker, (reader_user, reader_password))  # type: ignore[assignment]
         self._uri = ",".join(member.bolt_uri for member in members)
         self._closed = False
@@ -54,6 +54,13 @@ class ArcadeClusterClient(Engine):
 
     def _leader_http(self, path: str, payload: dict[str, object] | None = None) -> dict[str, object]:
         return http_call(self.leader(), self._auth, path, payload)
+
+    def _align(self, leader: ClusterMember, database: str | None) -> None:
+        """Repair the replicas after a deleting commit: ArcadeDB 26.3's replication ships a delete without
+        every page it changed, so the replicas' page versions fall behind the leader's and they refuse the
+        next transaction (measured here).  ALIGN DATABASE sends them the leader's pages that differ."""
+        name = database or self.default_database
+        http_call(leader, self._auth, f"/api/v1/command/{name}", {"language": "sql", "command": "align database"})
 
     def database_exists(self, database: str) -> bool:
         """Whether the leader has this database."""

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import base64
 import json
+import re
 import threading
 import time
 import urllib.error
@@ -31,6 +32,7 @@ from neo4j.exceptions import Neo4jError, ServiceUnavailable, SessionExpired
 
 from store.errors import EngineUnavailable
 
+_DELETES = re.compile(r"\bDELETE\b", re.IGNORECASE)
 _LEADER_LOSS_MARKERS = (
     "ServerIsNotTheLeader",
     "not the leader",
@@ -222,10 +224,26 @@ def _guard(call: Callable[..., Any], on_loss: Callable[[BaseException], None]) -
 class _LeaderTransaction:
     """A transaction on the leader whose failures from a lost leader make the driver look again."""
 
-    def __init__(self, tx: neo4j.Transaction, on_loss: Callable[[BaseException], None]) -> None:
+    def __init__(
+        self, tx: neo4j.Transaction, on_loss: Callable[[BaseException], None], after_delete: Callable[[], None] | None
+    ) -> None:
         self._tx = tx
-        self.run = _guard(tx.run, on_loss)
-        self.commit = _guard(tx.commit, on_loss)
+        self._run = _guard(tx.run, on_loss)
+        self._commit = _guard(tx.commit, on_loss)
+        self._after_delete = after_delete
+        self._deletes = False
+
+    def run(self, query: str, *args: Any, **kwargs: Any) -> Any:
+        """Run on the leader, noting whether the transaction deletes anything."""
+        if _DELETES.search(query):
+            self._deletes = True
+        return self._run(query, *args, **kwargs)
+
+    def commit(self) -> None:
+        """Commit; after a deleting transaction, let the engine repair its replicas before anything else runs."""
+        self._commit()
+        if self._deletes and self._after_delete is not None:
+            self._after_delete()
 
     def __getattr__(self, name: str) -> Any:
         return getattr(self._tx, name)
@@ -251,8 +269,13 @@ class _LeaderSession:
         def lost(_error: BaseException) -> None:
             self._driver.tracker.forget(member)
 
+        def aligned() -> None:
+            if self._driver.after_delete is not None:
+                self._driver.after_delete(member, self._config.get("database"))
+
         self._member = member
         self._on_loss = lost
+        self._after_delete = aligned
         self._session = self._driver.driver_for(member).session(**self._config)
         self.run = _guard(self._session.run, lost)
 
@@ -268,9 +291,9 @@ class _LeaderSession:
                 self._close_quietly()
                 self._open()
                 continue
-            return _LeaderTransaction(tx, self._on_loss)
+            return _LeaderTransaction(tx, self._on_loss, self._after_delete)
         return _LeaderTransaction(_guard(self._session.begin_transaction, self._on_loss)(*args, **kwargs),
-                                  self._on_loss)
+                                  self._on_loss, self._after_delete)
 
     def _close_quietly(self) -> None:
         try:
@@ -291,8 +314,16 @@ class _LeaderSession:
 class LeaderDriver:
     """The part of ``neo4j.Driver`` the store uses (``session``, ``close``), always on the cluster's leader."""
 
-    def __init__(self, tracker: LeaderTracker, auth: tuple[str, str]) -> None:
+    def __init__(
+        self,
+        tracker: LeaderTracker,
+        auth: tuple[str, str],
+        *,
+        after_delete: Callable[[ClusterMember, str | None], None] | None = None,
+    ) -> None:
         self._tracker = tracker
+        self.after_delete = after_delete
+        """Called with the leader and database after a transaction that deleted something committed."""
         self._auth = auth
         self._drivers: dict[str, neo4j.Driver] = {}
         self._lock = threading.Lock()

@@ -15,23 +15,22 @@ assert _spec is not None and _spec.loader is not None
 _suite = importlib.util.module_from_spec(_spec)
 _spec.loader.exec_module(_suite)
 
-# Deleting a relationship breaks ArcadeDB 26.3's replication (the replicas' page versions fall behind the
-# leader's, they refuse the next transaction, drop out and the cluster elects a leader without the latest
-# commits; see docs/scaling.md).  These tests unlink edges; running them would wreck the cluster for the rest.
-_DELETES_RELATIONSHIPS = {
+# On ArcadeDB 26.3 a second relationship delete on the same node finds nothing: after `Unlink` of one edge of
+# a node, the MATCH that resolves the next `Unlink` of another of its edges returns no row (on the leader,
+# with the replicas aligned; 26.10 on one server passes).  These two tests do that; see docs/scaling.md.
+_SECOND_UNLINK_MISSES = {
     "test_link_unlink_and_neighbours_in_each_direction",
     "test_move_and_group_change_layout",
-    "test_time_travel_and_diff",
 }
 _NOT_ON_THIS_ENGINE = pytest.mark.xfail(
-    run=False, reason="ArcadeDB 26.3 HA desynchronises replicas on relationship deletes (docs/scaling.md)"
+    reason="ArcadeDB 26.3 misses a node's edge after another of its edges was deleted (docs/scaling.md)"
 )
 
 # Every test of the suite, collected here so this folder's `engine` and `canvas` fixtures (the cluster) apply.
 for _name in dir(_suite):
     if _name.startswith("test_"):
         _test = getattr(_suite, _name)
-        globals()[_name] = _NOT_ON_THIS_ENGINE(_test) if _name in _DELETES_RELATIONSHIPS else _test
+        globals()[_name] = _NOT_ON_THIS_ENGINE(_test) if _name in _SECOND_UNLINK_MISSES else _test
 
 
 def test_the_whole_suite_is_collected() -> None:

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import base64
 import json
+import logging
 import re
 import threading
 import time
@@ -32,6 +33,7 @@ from neo4j.exceptions import Neo4jError, ServiceUnavailable, SessionExpired
 
 from store.errors import EngineUnavailable
 
+_log = logging.getLogger(__name__)
 _DELETES = re.compile(r"\bDELETE\b", re.IGNORECASE)
 _LEADER_LOSS_MARKERS = (
     "ServerIsNotTheLeader",
@@ -243,7 +245,10 @@ class _LeaderTransaction:
         """Commit; after a deleting transaction, let the engine repair its replicas before anything else runs."""
         self._commit()
         if self._deletes and self._after_delete is not None:
-            self._after_delete()
+            try:
+                self._after_delete()
+            except Exception as error:  # the commit stands; a replica left behind drops out and rejoins
+                _log.warning("could not realign the replicas after a deleting commit: %s", error)
 
     def __getattr__(self, name: str) -> Any:
         return getattr(self._tx, name)

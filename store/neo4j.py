@@ -93,7 +93,9 @@ class ScopeFacts(NamedTuple):
 
 
 def _is_retryable(error: Exception) -> bool:
-    if isinstance(error, TransientError):
+    if isinstance(error, (TransientError, neo4j.exceptions.ServiceUnavailable, neo4j.exceptions.SessionExpired)):
+        # A lost server (a cluster leader's failover) too: every commit carries an idempotency key, so even
+        # one whose outcome is unknown (IncompleteCommit) is safe to re-run: the key replays it.
         return True
     if isinstance(error, Neo4jError) and error.is_retryable():
         return True

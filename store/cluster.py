@@ -1,0 +1,314 @@
+"""A replicated canvas engine: N ArcadeDB servers with ArcadeDB's own HA replication, on loopback.
+
+Each server gets its own folder (databases, users file, replication log) and
+free loopback ports for HTTP, Bolt and replication; they find each other
+through ``arcadedb.ha.serverList`` and elect a leader.  The leader replicates
+every transaction to a quorum (``arcadedb.ha.quorum``, majority by default:
+2 of 3) before it commits it and answers, so a commit the store was told about
+survives the leader's death.  Schema changes and database creation need every
+server online (ArcadeDB replicates them with a quorum of all servers).
+
+As for the embedded engine, the users file (root and the read-only account,
+hashed) is written into each server's folder before it starts: no password on
+a command line or in an environment.  The store writes and reads through
+:class:`store.leader.LeaderDriver`, which follows the leader across failovers.
+
+The servers are children of the process that starts them and die with it
+(``PR_SET_PDEATHSIG``), so a crashed test run leaves no JVM behind.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import ctypes
+import os
+import secrets
+import signal
+import socket
+import subprocess
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+from store.arcadedb_security import write_security_files
+from store.cluster_client import ArcadeClusterClient
+from store.embedded import _child_env, _port_open
+from store.engine import EngineLimits
+from store.errors import EngineUnavailable
+from store.ha_runtime import HaRuntime, require_ha_runtime
+from store.leader import ClusterMember, MemberView
+
+_START_TIMEOUT_S = 120.0
+_PR_SET_PDEATHSIG = 1
+
+
+def _free_ports(count: int) -> list[int]:
+    """``count`` distinct free loopback ports: every socket stays bound until all are chosen, so none repeats."""
+    with contextlib.ExitStack() as stack:
+        ports = []
+        for _ in range(count):
+            sock = stack.enter_context(socket.socket(socket.AF_INET, socket.SOCK_STREAM))
+            sock.bind(("127.0.0.1", 0))
+            ports.append(int(sock.getsockname()[1]))
+        return ports
+
+
+def _die_with_parent() -> None:
+    """Runs in the child before exec: the kernel kills it when the starting thread's process dies."""
+    libc = ctypes.CDLL(None, use_errno=True)
+    libc.prctl(_PR_SET_PDEATHSIG, signal.SIGKILL)
+
+
+@dataclass
+class ClusterServer:
+    """One server of the cluster as started here: where it listens and its process."""
+
+    member: ClusterMember
+    ha_port: int
+    root: Path
+    process: subprocess.Popen[bytes] | None = None
+    killed: bool = False
+    """Stopped on purpose (:meth:`ArcadeClusterEngine.kill`), so its exit is not a start failure."""
+
+    @property
+    def running(self) -> bool:
+        """Whether its process is alive."""
+        return self.process is not None and self.process.poll() is None
+
+
+class ArcadeClusterEngine(ArcadeClusterClient):
+    """N ArcadeDB servers replicating each other, started here; the store talks to whichever leads."""
+
+    def __init__(
+        self,
+        data_dir: Path,
+        *,
+        servers: int = 3,
+        heap: str = "256m",
+        quorum: str = "majority",
+        default_database: str = "canvas",
+        limits: EngineLimits | None = None,
+        runtime: HaRuntime | None = None,
+        election_timeout_s: float = 120.0,
+    ) -> None:
+        if servers < 1:
+            raise ValueError("a cluster needs at least one server")
+        self.data_dir = Path(data_dir).resolve()
+        self.data_dir.mkdir(parents=True, exist_ok=True, mode=0o700)
+        os.chmod(self.data_dir, 0o700)
+        self.runtime = runtime or require_ha_runtime()
+        self._heap = heap
+        self._quorum = quorum
+        self._cluster_name = "jarvishub-" + secrets.token_hex(4)
+        self._password = secrets.token_urlsafe(24)
+        self._reader_password = secrets.token_urlsafe(24)
+        ports = _free_ports(3 * servers)
+        self.servers = [
+            ClusterServer(
+                member=ClusterMember(name=f"node{i}", bolt_port=ports[3 * i], http_port=ports[3 * i + 1]),
+                ha_port=ports[3 * i + 2],
+                root=self.data_dir / f"node{i}",
+            )
+            for i in range(servers)
+        ]
+        self.rejoins: list[str] = []
+        """Servers restarted because they failed to rejoin the leader (see :meth:`_rejoin_stuck`)."""
+        super().__init__(
+            [s.member for s in self.servers],
+            password=self._password,
+            reader_password=self._reader_password,
+            state_dir=self.data_dir,
+            default_database=default_database,
+            limits=limits,
+            election_timeout_s=election_timeout_s,
+            on_stall=self._rejoin_stuck,
+        )
+        try:
+            self._start_staggered()
+        except BaseException:
+            self.stop()
+            raise
+
+    # -- servers -----------------------------------------------------------------
+    def _command(self, server: ClusterServer) -> list[str]:
+        server_list = ",".join(f"127.0.0.1:{s.ha_port}" for s in self.servers)
+        member = server.member
+        return [
+            str(self.runtime.java),
+            f"-Xmx{self._heap}",
+            "-XX:+UseSerialGC",
+            "-Djava.awt.headless=true",
+            "-Dfile.encoding=UTF8",
+            "-cp",
+            self.runtime.classpath,
+            f"-Darcadedb.server.rootPath={server.root}",
+            f"-Darcadedb.server.databaseDirectory={server.root / 'databases'}",
+            f"-Darcadedb.server.name={member.name}",
+            "-Darcadedb.server.httpIncomingHost=127.0.0.1",
+            f"-Darcadedb.server.httpIncomingPort={member.http_port}",
+            "-Darcadedb.server.plugins=Bolt:com.arcadedb.bolt.BoltProtocolPlugin",
+            "-Darcadedb.bolt.host=127.0.0.1",
+            f"-Darcadedb.bolt.port={member.bolt_port}",
+            "-Darcadedb.server.mode=development",
+            "-Darcadedb.serverMetrics=false",
+            "-Darcadedb.opencypher.loadCsv.allowFileUrls=false",
+            f"-Darcadedb.command.timeout={int(self.limits.statement_timeout_s * 1000)}",
+            # Replication: every member is listed; each listens on its own loopback port.
+            # Background index compaction and page defragmentation rewrite pages outside any transaction the
+            # leader replicates; off, as a precaution (they are not what breaks deletes, see docs/scaling.md).
+            "-Darcadedb.bucketReuseSpaceMode=low",
+            "-Darcadedb.indexCompactionMinPagesSchedule=0",
+            "-Darcadedb.ha.enabled=true",
+            f"-Darcadedb.ha.clusterName={self._cluster_name}",
+            f"-Darcadedb.ha.serverList={server_list}",
+            "-Darcadedb.ha.replicationIncomingHost=127.0.0.1",
+            f"-Darcadedb.ha.replicationIncomingPorts={server.ha_port}",
+            f"-Darcadedb.ha.quorum={self._quorum}",
+            "com.arcadedb.server.ArcadeDBServer",
+        ]
+
+    def _launch(self, server: ClusterServer) -> None:
+        write_security_files(
+            server.root / "config",
+            root_password=self._password,
+            reader_password=self._reader_password,
+            reader_row_limit=self.limits.user_row_limit,
+            reader_timeout_ms=int(self.limits.statement_timeout_s * 1000),
+        )
+        log = os.open(server.root / "server.log", os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o600)
+        try:
+            server.process = subprocess.Popen(
+                self._command(server), stdin=subprocess.DEVNULL, stdout=log, stderr=subprocess.STDOUT,
+                cwd=server.root, env=_child_env(), preexec_fn=_die_with_parent,
+            )
+        finally:
+            os.close(log)
+
+    def _start_staggered(self) -> None:
+        """Start the servers one after another, each once the ones before it agree on a leader.
+
+        ArcadeDB 26.3 elects by votes over its replication ports; servers started at the same instant run
+        competing elections, and one can give up its HA service for good ("Error starting HA service").
+        Started in turn, the first two elect a leader and every later one joins it as a replica.
+        """
+        first = self.servers[0]
+        self._launch(first)
+        deadline = time.monotonic() + _START_TIMEOUT_S
+        while not _port_open(first.member.http_port):
+            self._check_alive()
+            if time.monotonic() > deadline:
+                raise EngineUnavailable(f"ArcadeDB server {first.member.name} did not open its HTTP port; "
+                                        f"see {first.root / 'server.log'}")
+            time.sleep(0.05)
+        majority = len(self.servers) // 2 + 1
+        for count, server in enumerate(self.servers[1:], start=2):
+            self._launch(server)
+            if count >= majority:
+                self.wait_until_replicated(count)
+
+    def _check_alive(self) -> None:
+        for server in self.servers:
+            if server.process is not None and server.process.poll() is not None and not server.killed:
+                raise EngineUnavailable(
+                    f"ArcadeDB server {server.member.name} exited while starting; see {server.root / 'server.log'}"
+                )
+
+    def wait_until_replicated(self, online: int, *, timeout_s: float = _START_TIMEOUT_S) -> ClusterMember:
+        """Wait until ``online`` servers (leader included) are up and replicating; return the leader."""
+        deadline = time.monotonic() + timeout_s
+        stalled_at = time.monotonic() + 20.0
+        while True:
+            self._check_alive()
+            views = self.tracker.views()
+            found = self.tracker.find_leader(views)
+            if found is not None and len(found.online_replicas) + 1 >= online:
+                return found.member
+            if time.monotonic() > stalled_at:
+                self._rejoin_stuck(views)
+                stalled_at = time.monotonic() + 20.0
+            if time.monotonic() > deadline:
+                raise EngineUnavailable(
+                    f"the ArcadeDB cluster did not reach {online} replicating servers within {timeout_s:.0f} s; "
+                    f"see the server.log files under {self.data_dir}"
+                )
+            time.sleep(0.1)
+
+    def _rejoin_stuck(self, views: list[MemberView]) -> None:
+        """Restart running servers that an agreed leader does not count among its online replicas.
+
+        ArcadeDB 26.3 gives up a replica's HA service for good when its join to a new leader fails
+        ("Error starting HA service", seen here after a failover); the server keeps running outside the
+        cluster, and a leader without a majority cannot commit.  A restarted server joins again.
+        """
+        majority = len(self.servers) // 2 + 1
+        for leader in views:
+            if leader.role != "Leader" or sum(1 for v in views if v.leader == leader.member.name) < majority:
+                continue
+            for server in self.servers:
+                name = server.member.name
+                if server.running and name != leader.member.name and name not in leader.online_replicas:
+                    self.rejoins.append(name)
+                    self.stop_server(name)
+                    self.restart(name)
+            return
+
+    def stop_server(self, name: str) -> None:
+        """Stop one server cleanly (SIGTERM, SIGKILL after 20 s) without marking it as killed on purpose."""
+        server = self.server(name)
+        if server.process is None or server.process.poll() is not None:
+            return
+        server.process.terminate()
+        try:
+            server.process.wait(timeout=20)
+        except subprocess.TimeoutExpired:
+            server.process.kill()
+            server.process.wait(timeout=30)
+
+    def server(self, name: str) -> ClusterServer:
+        """The server called ``name``."""
+        for server in self.servers:
+            if server.member.name == name:
+                return server
+        raise KeyError(f"no server {name!r} in this cluster")
+
+    def kill(self, name: str, sig: int = signal.SIGKILL) -> None:
+        """Signal one server (SIGKILL by default: a crash, no clean shutdown) and reap it."""
+        server = self.server(name)
+        if server.process is None:
+            return
+        server.killed = True
+        with contextlib.suppress(ProcessLookupError):
+            server.process.send_signal(sig)
+        server.process.wait(timeout=60)
+
+    def restart(self, name: str) -> None:
+        """Start a stopped server again; it rejoins the cluster and catches up from the leader."""
+        server = self.server(name)
+        if server.running:
+            return
+        server.killed = False
+        self._launch(server)
+
+    # -- shutdown ----------------------------------------------------------------
+    def close(self) -> None:
+        """Close the drivers and stop every server (SIGTERM, then SIGKILL after 20 s)."""
+        if self._closed:
+            return
+        super().close()
+        self.stop()
+
+    def stop(self) -> None:
+        """Stop every server process this engine started."""
+        for server in self.servers:
+            if server.running:
+                assert server.process is not None
+                server.process.terminate()
+        deadline = time.monotonic() + 20
+        for server in self.servers:
+            if server.process is None:
+                continue
+            try:
+                server.process.wait(timeout=max(0.1, deadline - time.monotonic()))
+            except subprocess.TimeoutExpired:
+                server.process.kill()
+                server.process.wait(timeout=30)

@@ -1,0 +1,43 @@
+"""Kill the leader of a 3-server ArcadeDB cluster with SIGKILL while a writer commits through the store."""
+
+from __future__ import annotations
+
+import pytest
+
+from store.cluster import ArcadeClusterEngine
+from store.failover import run_failover
+from store.mutations import CreateNode, UpdateNode
+from store.neo4j import Neo4jCanvasStore
+from store.tickets import TicketAuthority
+
+pytestmark = pytest.mark.slow
+
+
+def test_killing_the_leader_mid_workload_loses_no_acknowledged_commit(
+    cluster: ArcadeClusterEngine, authority: TicketAuthority
+) -> None:
+    store = Neo4jCanvasStore.on(cluster, cluster.default_database, authority=authority)
+    try:
+        report = run_failover(cluster, store, authority, before=15, after=10)
+        assert report.writer_error is None
+        assert report.killed and report.leader_after and report.leader_after != report.killed
+        assert not cluster.server(report.killed).running
+        assert len(report.acks_after_kill) >= 10
+        assert report.lost == []
+        assert report.problems == []
+
+        # The last acknowledged batch sent again under its key after the failover: replayed, not re-applied.
+        last = report.acks[-1]
+        version = store.canvas_version()
+        again = [CreateNode(id=last.node_id, kind="text", title="again")]
+        replay = store.apply(again, ticket=authority.issue("again", again), idempotency_key=last.key)
+        assert replay.replayed and replay.canvas_version == last.canvas_version
+        assert store.canvas_version() == version
+
+        # The new leader keeps enforcing optimistic concurrency.
+        node = store.get_node(last.node_id)
+        stale = [UpdateNode(node_id=node.id, title="late", expected_version=node.version - 1)]
+        with pytest.raises(Exception, match="version"):
+            store.apply(stale, ticket=authority.issue("stale", stale))
+    finally:
+        store.close()

@@ -18,6 +18,7 @@ from nodes.verdicts import GrantDenied
 from store.errors import NodeNotFound
 from store.models import EdgeType
 from store.mutations import CreateNode, DeleteNode, GroupNodes, Link, SetStatus
+from tools.generate.base import Lighting
 
 _SCOPE_EDGES = [EdgeType.GENERATED_FROM, EdgeType.REFERENCES, EdgeType.VERSION_OF, EdgeType.IN_GROUP]
 _keys = itertools.count()
@@ -190,5 +191,5 @@ def test_compact_schemas_keep_what_constrains_the_arguments(make_runtime):
         assert list(compact.get("properties", {})) == list(full.get("properties", {})), tool.name
         assert len(text) <= len(json.dumps(full)), tool.name
     image = compact_schema(runtime.manifest.tool("generate_image").parameters)
-    assert image["properties"]["lighting"]["enum"] == ["neutral", "warm", "cold", "night", "high-key"]
+    assert image["properties"]["lighting"]["enum"] == [value.value for value in Lighting]  # every preset, none lost
     assert image["properties"]["width"]["maximum"] == 4096 and image["properties"]["edit_node_id"]["type"] == "string"

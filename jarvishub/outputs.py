@@ -52,9 +52,21 @@ class OutputFile(BaseModel):
     kind: str
     title: str
     sha256: str
+    mime: str
     lineage: int
     current: bool
     final: bool
+
+    @property
+    def headline(self) -> bool:
+        """Whether this is what a person opens first: a film, a page or a deck (not its parts)."""
+        return self.mime.startswith("video/") or self.mime == "text/html" or self.path.endswith((".pptx", ".pdf"))
+
+
+def headlines(files: list[OutputFile]) -> list[OutputFile]:
+    """The final outputs to point a person at: films, pages and decks when there are any, else every final one."""
+    finals = [f for f in files if f.final]
+    return [f for f in finals if f.headline] or finals
 
 
 def slug(title: str) -> str:
@@ -62,6 +74,15 @@ def slug(title: str) -> str:
     words = re.findall(r"[a-z0-9]+", title.lower())
     parts = [w.zfill(2) if w.isdigit() and len(w) < 2 else w for w in words]
     return "-".join(parts)[:80].strip("-")
+
+
+def _as_path(title: str, extension: str) -> str | None:
+    """A title that is a relative file path (a site's ``site/x/index.html``) keeps its folders and name,
+    so a page opened from outputs/ still finds its images."""
+    parts = [re.sub(r"[^A-Za-z0-9._-]+", "-", part).strip("-.") for part in title.split("/")]
+    if len(parts) < 2 or not all(parts) or not parts[-1].lower().endswith(extension):
+        return None
+    return "/".join(parts)[: -len(extension)]
 
 
 def _extension(handle: dict[str, Any]) -> str:
@@ -102,10 +123,11 @@ def plan(nodes: Iterable[Any], edges: Iterable[Any]) -> list[OutputFile]:
     taken: set[str] = set()
     for node in sorted(with_files, key=lambda n: (n.created_at, n.id)):
         current = node.id not in superseded and node.status.value != "rejected"
-        base = slug(node.title) or f"{node.kind}-{node.id[-6:].lower()}"
         number = lineage(node.id)
         for index, handle in enumerate(node.outputs):
             data = handle.model_dump()
+            base = (_as_path(node.title, _extension(data)) or slug(node.title)
+                    or f"{node.kind}-{node.id[-6:].lower()}")
             stem = base if index == 0 else f"{base}-{index + 1}"
             if not current:
                 stem = f"versions/{stem}-v{number}"
@@ -114,7 +136,8 @@ def plan(nodes: Iterable[Any], edges: Iterable[Any]) -> list[OutputFile]:
                 relative = f"{relative}-{node.id[-6:].lower()}"
             taken.add(relative)
             files.append(OutputFile(path=relative + _extension(data), node_id=node.id, kind=node.kind,
-                                    title=node.title, sha256=data["sha256"], lineage=number, current=current,
+                                    title=node.title, sha256=data["sha256"], mime=str(data.get("mime") or ""),
+                                    lineage=number, current=current,
                                     final=current and node.id not in derived_from))
     return files
 

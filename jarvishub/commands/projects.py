@@ -69,7 +69,9 @@ def cmd_init(args: argparse.Namespace) -> int:
 
 
 def _final_outputs(files: list[Any], root: Path) -> list[str]:
-    return [str(root / OUTPUTS_DIR / f.path) for f in files if f.final]
+    from jarvishub.outputs import headlines
+
+    return [str(root / OUTPUTS_DIR / f.path) for f in headlines(files)]
 
 
 def cmd_status(args: argparse.Namespace) -> int:
@@ -218,7 +220,7 @@ def cmd_demo(args: argparse.Namespace) -> int:
         layout(runtime)
         files = outputs.sync(folder, runtime.project.store, runtime.project.artifacts)
     if not args.json:
-        finals = [f.path for f in files if f.final]
+        finals = [f.path for f in outputs.headlines(files)]
         console.print(f"\nyour files are in {folder / OUTPUTS_DIR}", markup=False, highlight=False)
         console.print(f"  cd {folder.name if folder.parent == Path.cwd().resolve() else folder}", markup=False,
                       highlight=False)

@@ -12,6 +12,7 @@ import json
 import sys
 from collections.abc import Callable
 from pathlib import Path
+from types import SimpleNamespace
 from typing import Any
 
 from jarvishub.commands.common import (EXIT_BAD_INPUT, EXIT_OK, EXIT_PAUSED, TurnCrashed, command, emit,
@@ -226,15 +227,18 @@ def cmd_history(args: argparse.Namespace) -> int:
         turns = runtime.trajectories.turns(args.thread)
         unfinished = [t for t in unfinished_turns(runtime) if not args.thread or t["thread_id"] == args.thread]
         project = runtime.project
+        for turn in turns:
+            turn["result"] = result_of(SimpleNamespace(outcome=turn.get("outcome") or "unfinished",
+                                                       steps=turn.get("steps") or [], reply=turn.get("reply")))
         rows = [{"thread": t["thread_id"], "request": t["request"],
                  "actions": ", ".join((a or {}).get("tool") or (a or {}).get("kind", "?") for a in t["actions"]),
-                 "canvas": f"v{t['canvas_before']}→v{t['canvas_after']}", "outcome": t.get("outcome")}
+                 "canvas": f"v{t['canvas_before']}→v{t['canvas_after']}", "result": t["result"]}
                 for t in turns]
         open_rows = [{"thread": t["thread_id"], "request": t["request"], "state": t["state"],
                       "resume": f"jarvishub resume {t['thread_id']}"} for t in unfinished]
 
         def text() -> None:
-            print_rows(["thread", "request", "actions", "canvas", "outcome"], rows)
+            print_rows(["thread", "request", "actions", "canvas", "result"], rows)
             if open_rows:
                 print_rows(["thread", "request", "state", "resume"], open_rows, title="unfinished turns")
 

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import argparse
 import importlib
+import logging
 import signal
 import sys
 
@@ -53,6 +54,9 @@ def examples() -> dict[str, str]:
 def main(argv: list[str] | None = None) -> int:
     """Entry point of the ``jarvishub`` console script."""
     args = build_parser().parse_args(argv)
+    # The driver logs a lost connection on its own; the command says it once, with what to do next.
+    logging.getLogger("neo4j").addHandler(logging.NullHandler())
+    logging.getLogger("neo4j").propagate = False
     # SIGTERM (a service manager, `timeout`) unwinds like Ctrl-C, so the embedded engine is stopped cleanly.
     signal.signal(signal.SIGTERM, lambda signum, frame: sys.exit(128 + signum))
     if getattr(args, "dir", None) and args.command not in ("demo", "init"):

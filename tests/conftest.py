@@ -11,6 +11,7 @@ from pathlib import Path
 
 import pytest
 
+from tests.processes import engine_pids, exited
 from tests.system_tools import require_system_tool
 
 from store.connect import EngineSettings, start_engine
@@ -34,29 +35,6 @@ def pytest_runtest_setup(item: pytest.Item) -> None:
 ENGINE_EXIT_WAIT_S = 30.0
 
 
-def _engine_pids(under: str) -> list[int]:
-    """ArcadeDB JVMs whose command line names a folder under ``under`` (this session's temp folders)."""
-    pids = []
-    for entry in Path("/proc").iterdir():
-        if not entry.name.isdigit():
-            continue
-        try:
-            command = (entry / "cmdline").read_bytes().replace(b"\0", b" ").decode(errors="replace")
-        except OSError:
-            continue
-        if "arcadedb" in command and under in command:
-            pids.append(int(entry.name))
-    return pids
-
-
-def _exited(pid: int) -> bool:
-    try:
-        state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
-    except (OSError, IndexError):
-        return True
-    return state in ("Z", "X")
-
-
 def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
     """Fail the run when an engine started by the tests is still running after every fixture closed."""
     factory = getattr(session.config, "_tmp_path_factory", None)
@@ -64,10 +42,10 @@ def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
         return
     under = str(factory.getbasetemp()) + os.sep
     deadline = time.monotonic() + ENGINE_EXIT_WAIT_S  # engines closed by the last fixtures are still exiting
-    alive = _engine_pids(under)
+    alive = engine_pids(under)
     while alive and time.monotonic() < deadline:
         time.sleep(0.2)
-        alive = [pid for pid in alive if not _exited(pid)]
+        alive = [pid for pid in alive if not exited(pid)]
     if not alive:
         return
     for pid in alive:  # ours (they name this session's folders): stop them so they don't linger

@@ -18,6 +18,7 @@ from pathlib import Path
 import pytest
 
 from jarvishub.project import Project
+from tests.processes import engine_pids
 from tests.system_tools import REQUIRE_ENV, require_system_tool
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -79,11 +80,12 @@ def test_init_makes_the_current_folder_a_project_found_from_below(place):
     assert made.returncode == 0, made.stderr
     assert (film / "jarvishub.toml").is_file()
     assert made.stdout.splitlines()[0].startswith("project film")
-    found = jarvishub("status", "--json", cwd=film / "scenes" / "day-1", home=place["home"])
-    assert found.returncode == 0, found.stderr
-    assert json.loads(found.stdout)["project"] == str(film)
-    text = jarvishub("status", cwd=film / "scenes", home=place["home"])
-    assert text.stdout.splitlines()[0] == f"project film · {film}"
+    with Project.open(film):  # one engine for the two commands below
+        found = jarvishub("status", "--json", cwd=film / "scenes" / "day-1", home=place["home"])
+        assert found.returncode == 0, found.stderr
+        assert json.loads(found.stdout)["project"] == str(film)
+        text = jarvishub("status", cwd=film / "scenes", home=place["home"])
+        assert text.stdout.splitlines()[0] == f"project film · {film}"
     # A demo started inside a project goes next to it, never into it.
     assert not any(p.name.startswith("jarvishub-demo") for p in film.rglob("*"))
 
@@ -148,7 +150,7 @@ def test_a_repair_keeps_the_old_version_and_the_exit_codes_say_what_happened(pla
 
     # Long requests: from a file and from stdin.
     request = tmp_path / "request.txt"
-    request.write_text("note: " + "a very long note " * 20_000)
+    request.write_text("note: " + "a very long note " * 10_000)  # longer than one argument may be (128 KiB)
     from_file = jarvishub("run", "--file", str(request), "--json", cwd=demo, home=place["home"])
     assert from_file.returncode == 0, from_file.stderr
     from_stdin = jarvishub("run", "-", "--json", cwd=demo, home=place["home"], stdin="note: from stdin")
@@ -221,20 +223,27 @@ def test_an_engine_killed_mid_turn_prints_one_resume_line(place):
     turn = subprocess.Popen([sys.executable, "-m", "jarvishub.cli", "run",
                              "a 3-shot short drama about a baker"], cwd=folder, env=environment,
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-    thread = None
-    assert turn.stdout is not None
-    for line in turn.stdout:  # the events: the thread is named, then the first step is done
-        if "starting thread" in line:
-            thread = line.split("starting thread ")[1].split()[0]
-        if "step 1:" in line:
-            break
-    assert thread is not None
-    engine_pid = json.loads((folder / ".jarvishub" / "engine.json").read_text())["pid"]
-    os.kill(engine_pid, signal.SIGKILL)
-    rest, err = turn.communicate(timeout=300)
+    try:
+        thread = None
+        assert turn.stdout is not None
+        for line in turn.stdout:  # the events: the thread is named, then the first step is done
+            if "starting thread" in line:
+                thread = line.split("starting thread ")[1].split()[0]
+            if "step 1:" in line:
+                break
+        assert thread is not None
+        [engine] = engine_pids(str(folder / ".jarvishub"))
+        os.kill(engine, signal.SIGKILL)
+        rest, err = turn.communicate(timeout=300)
+    finally:
+        if turn.poll() is None:
+            turn.kill()
+            turn.wait()
     assert turn.returncode == 1, rest + err
     assert "Traceback" not in err
-    [line] = [line for line in err.splitlines() if line.strip()]
+    lines = [line for line in err.splitlines() if line.strip()]
+    assert len(lines) == 1, err
+    [line] = lines
     assert "canvas engine stopped answering" in line and f"jarvishub resume {thread}" in line
 
     history = json.loads(jarvishub("history", "--json", cwd=folder, home=place["home"]).stdout)

@@ -64,10 +64,11 @@ def project_line(root: Path, name: str | None = None) -> str:
 @contextmanager
 def opened_project(args: argparse.Namespace) -> Iterator[Any]:
     """The command's project, opened (its engine started or reused), outputs/ following its commits."""
+    root = project_path(args)  # refuse "not a project" before loading the engine driver
     from jarvishub.outputs import follow_commits
     from jarvishub.project import Project
 
-    with Project.open(project_path(args)) as project:
+    with Project.open(root) as project:
         follow_commits(project)
         yield project
 
@@ -75,6 +76,7 @@ def opened_project(args: argparse.Namespace) -> Iterator[Any]:
 @contextmanager
 def opened_runtime(args: argparse.Namespace, **kwargs: Any) -> Iterator[Any]:
     """The command's project and a runtime on it, both closed afterwards."""
+    project_path(args)  # refuse "not a project" before loading LangGraph
     from jarvishub.runtime import Runtime
 
     with opened_project(args) as project:

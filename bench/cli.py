@@ -1,0 +1,83 @@
+"""How long a person waits for the CLI: prints JSON medians (seconds) of real ``jarvishub`` processes.
+
+* ``floor``: ``python -c pass``, what any Python command costs;
+* ``help``: ``jarvishub --help`` (must not load LangGraph, the driver or Pillow);
+* ``cold``: ``status`` and a ``query`` on a 200-node project with no engine running (each starts one);
+* ``warm``: the same with the project's engine already running (held by this script, as a lingering
+  engine or another open command would).
+
+Usage: ``python bench/cli.py [--runs N]``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+import uuid
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parents[1]
+sys.path[0] = str(REPO)
+
+from jarvishub.project import Project  # noqa: E402
+from store.mutations import CreateNode  # noqa: E402
+
+NODES = 200
+QUERY = "MATCH (n:CanvasNode) WHERE n.kind = 'image' RETURN n.title AS title ORDER BY title LIMIT 20"
+
+
+def wall(command: list[str], cwd: Path) -> float:
+    """Seconds one process takes, failing loudly when it does not succeed."""
+    env = {**os.environ, "PYTHONPATH": str(REPO)}
+    env.pop("OPENAI_API_KEY", None)
+    started = time.perf_counter()
+    done = subprocess.run(command, cwd=cwd, env=env, capture_output=True, text=True, timeout=600)
+    elapsed = time.perf_counter() - started
+    if done.returncode != 0:
+        raise SystemExit(f"{' '.join(command)} exited {done.returncode}: {done.stderr}")
+    return elapsed
+
+
+def median(command: list[str], cwd: Path, runs: int) -> float:
+    return round(statistics.median(wall(command, cwd) for _ in range(runs)), 3)
+
+
+def build_project(root: Path) -> Path:
+    """A project with NODES canvas nodes, written through the store with tickets as the bridge would."""
+    folder = root / "bench-cli"
+    with Project.init(folder) as project:
+        for start in range(0, NODES, 50):
+            batch = [CreateNode(kind="image" if i % 2 else "text", title=f"node {i}", status="completed")
+                     for i in range(start, min(start + 50, NODES))]
+            project.store.apply(batch, ticket=project.authority.issue(uuid.uuid4().hex, batch), actor="bench")
+    return folder
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--runs", type=int, default=5)
+    runs = parser.parse_args().runs
+    cli = [sys.executable, "-m", "jarvishub.cli"]
+    with tempfile.TemporaryDirectory(prefix="jarvishub-bench-cli-") as tmp:
+        folder = build_project(Path(tmp))
+        result: dict[str, object] = {"runs": runs, "nodes": NODES, "cpus": os.cpu_count(),
+                                     "load_1m": round(os.getloadavg()[0], 2)}
+        result["floor"] = median([sys.executable, "-c", "pass"], folder, runs)
+        result["help"] = median([*cli, "--help"], folder, runs)
+        result["cold"] = {"status": median([*cli, "status"], folder, runs),
+                          "query": median([*cli, "query", QUERY], folder, runs)}
+        with Project.open(folder):
+            result["warm"] = {"status": median([*cli, "status"], folder, runs),
+                              "query": median([*cli, "query", QUERY], folder, runs)}
+        result["help_above_floor"] = round(float(result["help"]) - float(result["floor"]), 3)  # type: ignore[arg-type]
+    print(json.dumps(result, indent=2))
+
+
+if __name__ == "__main__":
+    main()

@@ -28,6 +28,8 @@ import re
 import shutil
 import sys
 import tempfile
+import threading
+import uuid
 from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
@@ -37,6 +39,7 @@ from pydantic import BaseModel
 from jarvishub.locate import OUTPUTS_DIR
 
 INDEX_FILE = ".index.json"
+_PLACING = threading.Lock()  # parallel branches of one turn commit from several threads
 
 # Which folder of outputs/ a node's files go to: first by the skill that made it, then by its kind.
 _FOLDER_BY_SKILL = {"design_to_web": "web", "web_render": "web", "slides": "slides"}
@@ -94,7 +97,7 @@ def _extension(handle: dict[str, Any]) -> str:
 
 def _folder(node: Any) -> str:
     maker = str(node.metadata.get("created_by") or "").removeprefix("skill:")
-    return _FOLDER_BY_SKILL.get(maker) or _FOLDER_BY_KIND.get(node.kind, node.kind)
+    return _FOLDER_BY_SKILL.get(maker) or _FOLDER_BY_KIND.get(node.kind) or slug(node.kind) or "files"
 
 
 def plan(nodes: Iterable[Any], edges: Iterable[Any]) -> list[OutputFile]:
@@ -151,6 +154,11 @@ def sync(root: Path, store: Any, artifacts: Any) -> list[OutputFile]:
 
 def place(outputs: Path, files: list[OutputFile], artifacts: Any) -> None:
     """Link (or copy) each planned file into ``outputs``; remove files an earlier plan placed and this one dropped."""
+    with _PLACING:
+        _place(outputs, files, artifacts)
+
+
+def _place(outputs: Path, files: list[OutputFile], artifacts: Any) -> None:
     outputs.mkdir(parents=True, exist_ok=True)
     index_path = outputs / INDEX_FILE
     try:
@@ -164,14 +172,15 @@ def place(outputs: Path, files: list[OutputFile], artifacts: Any) -> None:
             continue
         _link(artifacts.local_path(sha), target)
     for relative in set(before) - set(now):
-        (outputs / relative).unlink(missing_ok=True)
+        dropped = outputs / relative
+        if outputs.resolve() in dropped.resolve().parents:  # the index is a file on disk: never step outside
+            dropped.unlink(missing_ok=True)
     _write_atomically(index_path, json.dumps(now, indent=1, sort_keys=True).encode())
 
 
 def _link(source: Path, target: Path) -> None:
     target.parent.mkdir(parents=True, exist_ok=True)
-    temp = target.parent / f".tmp-{os.getpid()}-{target.name}"
-    temp.unlink(missing_ok=True)
+    temp = target.parent / f".tmp-{uuid.uuid4().hex}{target.suffix}"  # unique: other processes link too
     try:
         os.link(source, temp)
     except OSError:  # another file system, or links not allowed: a copy shows the same bytes

@@ -261,3 +261,35 @@ def test_a_missing_system_tool_skips_with_the_install_command(monkeypatch):
     with pytest.raises(pytest.fail.Exception, match="apt-get install -y no-such-pkg"):
         require_system_tool("no-such-program-here", apt="no-such-pkg")
     assert require_system_tool("sh", apt="dash").endswith("/sh")
+
+
+def _handle(sha: str, mime: str, name: str) -> dict:
+    return {"sha256": sha * 64, "mime": mime, "size": 1, "uri": f"artifact://sha256/{sha * 64}", "name": name}
+
+
+def test_output_names_versions_and_titles_that_try_to_leave_the_folder():
+    from jarvishub.outputs import plan
+    from store.models import CanvasEdge, CanvasNode
+
+    old = CanvasNode(kind="image", title="shot 3 image", status="rejected", created_at="1",
+                     outputs=[_handle("a", "image/png", "generate_image-1.png")])
+    new = CanvasNode(kind="image", title="shot 3 image", status="completed", created_at="2",
+                     outputs=[_handle("b", "image/png", "generate_image-2.png")])
+    cut = CanvasNode(kind="video", title="final cut", status="completed", created_at="3",
+                     outputs=[_handle("c", "video/mp4", "assemble_cut-1.mp4")])
+    twin = CanvasNode(kind="video", title="final cut", status="completed", created_at="4",
+                      outputs=[_handle("d", "video/mp4", "x.mp4")])
+    page = CanvasNode(kind="file", title="site/studio/index.html", status="completed", created_at="5",
+                      outputs=[_handle("e", "text/html", "index.html")])
+    sneaky = CanvasNode(kind="file", title="../../etc/passwd.html", status="completed", created_at="6",
+                        outputs=[_handle("f", "text/html", "passwd.html")])
+    edges = [CanvasEdge(type="VERSION_OF", source=new.id, target=old.id),
+             CanvasEdge(type="GENERATED_FROM", source=cut.id, target=new.id)]
+    files = {f.node_id: f for f in plan([old, new, cut, twin, page, sneaky], edges)}
+    assert files[new.id].path == "narrative/shot-03-image.png" and files[new.id].lineage == 2
+    assert files[old.id].path == "narrative/versions/shot-03-image-v1.png" and not files[old.id].current
+    assert files[cut.id].path == "narrative/final-cut.mp4" and files[cut.id].final
+    assert not files[new.id].final  # the cut was made from it
+    assert files[twin.id].path == f"narrative/final-cut-{twin.id[-6:].lower()}.mp4"
+    assert files[page.id].path == "file/site/studio/index.html"
+    assert files[sneaky.id].path == "file/etc-passwd-html.html"  # no ".." survives

@@ -263,26 +263,23 @@ def test_a_missing_system_tool_skips_with_the_install_command(monkeypatch):
     assert require_system_tool("sh", apt="dash").endswith("/sh")
 
 
-def _handle(sha: str, mime: str, name: str) -> dict:
-    return {"sha256": sha * 64, "mime": mime, "size": 1, "uri": f"artifact://sha256/{sha * 64}", "name": name}
+def _node(kind: str, title: str, status: str, sha: str, mime: str, name: str):
+    from store.models import CanvasNode
+
+    handle = {"sha256": sha * 64, "mime": mime, "size": 1, "uri": f"artifact://sha256/{sha * 64}", "name": name}
+    return CanvasNode(kind=kind, title=title, status=status, created_at=sha, outputs=[handle])
 
 
 def test_output_names_versions_and_titles_that_try_to_leave_the_folder():
     from jarvishub.outputs import plan
-    from store.models import CanvasEdge, CanvasNode
+    from store.models import CanvasEdge
 
-    old = CanvasNode(kind="image", title="shot 3 image", status="rejected", created_at="1",
-                     outputs=[_handle("a", "image/png", "generate_image-1.png")])
-    new = CanvasNode(kind="image", title="shot 3 image", status="completed", created_at="2",
-                     outputs=[_handle("b", "image/png", "generate_image-2.png")])
-    cut = CanvasNode(kind="video", title="final cut", status="completed", created_at="3",
-                     outputs=[_handle("c", "video/mp4", "assemble_cut-1.mp4")])
-    twin = CanvasNode(kind="video", title="final cut", status="completed", created_at="4",
-                      outputs=[_handle("d", "video/mp4", "x.mp4")])
-    page = CanvasNode(kind="file", title="site/studio/index.html", status="completed", created_at="5",
-                      outputs=[_handle("e", "text/html", "index.html")])
-    sneaky = CanvasNode(kind="file", title="../../etc/passwd.html", status="completed", created_at="6",
-                        outputs=[_handle("f", "text/html", "passwd.html")])
+    old = _node("image", "shot 3 image", "rejected", "a", "image/png", "generate_image-1.png")
+    new = _node("image", "shot 3 image", "completed", "b", "image/png", "generate_image-2.png")
+    cut = _node("video", "final cut", "completed", "c", "video/mp4", "assemble_cut-1.mp4")
+    twin = _node("video", "final cut", "completed", "d", "video/mp4", "x.mp4")
+    page = _node("file", "site/studio/index.html", "completed", "e", "text/html", "index.html")
+    sneaky = _node("file", "../../etc/passwd.html", "completed", "f", "text/html", "passwd.html")
     edges = [CanvasEdge(type="VERSION_OF", source=new.id, target=old.id),
              CanvasEdge(type="GENERATED_FROM", source=cut.id, target=new.id)]
     files = {f.node_id: f for f in plan([old, new, cut, twin, page, sneaky], edges)}

@@ -249,7 +249,7 @@ def test_an_engine_killed_mid_turn_prints_one_resume_line(place):
     history = json.loads(jarvishub("history", "--json", cwd=folder, home=place["home"]).stdout)
     assert [t["thread_id"] for t in history["unfinished"]] == [thread]
     resumed = jarvishub("resume", "--json", cwd=folder, home=place["home"])
-    assert resumed.returncode == 0, resumed.stderr
+    assert resumed.returncode == 0, resumed.stdout + resumed.stderr
     assert json.loads(resumed.stdout)["thread_id"] == thread
 
 
@@ -290,3 +290,29 @@ def test_output_names_versions_and_titles_that_try_to_leave_the_folder():
     assert files[twin.id].path == f"narrative/final-cut-{twin.id[-6:].lower()}.mp4"
     assert files[page.id].path == "file/site/studio/index.html"
     assert files[sneaky.id].path == "file/etc-passwd-html.html"  # no ".." survives
+
+
+@pytest.mark.parametrize("outcome, steps, reply, expected", [
+    ("replied", [{"action": {"tool": "create_node"}, "observation": {"created": "x"}}], "Added note x.", 0),
+    ("interrupted", [], None, 5),
+    ("revoked", [], "the grant was revoked", 3),
+    ("step_budget", [], "stopped after 40 steps", 1),
+    # The model's own noise is retried: a turn that then finished is done.
+    ("replied", [{"action": {"kind": "malformed"}, "verdict": {"verdict": "reject", "reason": "model_error"}},
+                 {"action": {"tool": "create_node"}, "observation": {}}], "Added note x.", 0),
+    # A tool the bridge refused, or one that failed and was never made good, is a failed turn.
+    ("replied", [{"action": {"tool": "set_status"}, "verdict": {"verdict": "reject", "reason": "out_of_scope"}}],
+     "I could not run set_status: outside the scope", 1),
+    ("replied", [{"action": {"tool": "render_page"}, "observation": {"error": "no chromium"}}], "Built it.", 1),
+    ("replied", [{"action": {"tool": "render_page"}, "observation": {"error": "busy"}},
+                 {"action": {"tool": "render_page"}, "observation": {"image": "x"}}], "Built it.", 0),
+    ("replied", [], "I have no offline playbook for that request. Try: ...", 2),
+    ("replied", [{"action": {"tool": "query_canvas"}, "observation": {"rows": []}}],
+     "There is no shot 99 with a current image on the canvas.", 4),
+])
+def test_a_turn_exits_with_what_happened(outcome, steps, reply, expected):
+    from types import SimpleNamespace
+
+    from jarvishub.commands.outcomes import exit_code
+
+    assert exit_code(SimpleNamespace(outcome=outcome, steps=steps, reply=reply)) == expected

@@ -51,19 +51,39 @@ _PLANNER_REPLIES: list[tuple[re.Pattern[str], str]] = [
 ]
 
 
+# Rejections that are the model's own noise (it proposes again); any other rejection refused a tool.
+_RETRIED_REJECTIONS = {"model_error", "malformed", "bad_arguments"}
+
+
+def _failed_steps(steps: list[dict[str, Any]]) -> bool:
+    """Whether a tool was refused, or failed without a later successful call of the same tool."""
+    later_ok: set[str] = set()
+    for step in reversed(steps):
+        action = step.get("action") or {}
+        tool = str(action.get("tool") or action.get("kind") or "")
+        verdict = step.get("verdict") or {}
+        observation = step.get("observation")
+        if action.get("kind") == "reply":
+            continue
+        if verdict.get("verdict") == "reject":
+            if verdict.get("reason") not in _RETRIED_REJECTIONS:
+                return True
+            continue
+        if isinstance(observation, dict) and observation.get("error"):
+            if tool not in later_ok:
+                return True
+            continue
+        later_ok.add(tool)
+    return False
+
+
 def result_of(outcome: Any) -> str:
     """done, failed, bad_request, refused, not_found or paused, for a finished or paused turn."""
     result = RESULT_FOR_OUTCOME.get(outcome.outcome, "failed")
     if result != "done":
         return result
-    for step in outcome.steps:
-        action = step.get("action") or {}
-        if action.get("kind") == "reply":
-            continue
-        if (step.get("verdict") or {}).get("verdict") == "reject":
-            return "failed"
-        if isinstance(step.get("observation"), dict) and step["observation"].get("error"):
-            return "failed"
+    if _failed_steps(outcome.steps):
+        return "failed"
     reply = outcome.reply or ""
     for pattern, found in _PLANNER_REPLIES:
         if pattern.search(reply):

@@ -34,7 +34,6 @@ def make_demo(root: Path) -> Path:
     """The demo project after the main request and the relight, its outputs/ in sync."""
     folder = root / "jarvishub-demo-narrative"
     with Project.init(folder) as project:
-        outputs.follow_commits(project)
         runtime = Runtime(project)
         try:
             for request in [*(t.format(shots=SHOTS, slides=5) for t in DEMO_REQUESTS["narrative"]), RELIGHT]:

@@ -107,3 +107,15 @@ EXAMPLES = examples()
 def test_every_command_explains_itself_with_an_example(command):
     shown = cli(command, "--help")
     assert shown.returncode == 0 and "example:" in shown.stdout and EXAMPLES[command] in shown.stdout
+
+
+HEAVY = ("langgraph", "neo4j", "PIL", "langchain_core", "pydantic_settings")
+
+
+@pytest.mark.parametrize("argv", [["--help"], ["run", "--help"], ["query", "RETURN 1", "--limit", "-1"], ["nope"]])
+def test_help_and_argument_errors_load_nothing_heavy(argv):
+    probe = ("import json, sys\nfrom jarvishub.cli import main\ntry:\n    main(sys.argv[1:])\nexcept SystemExit:\n"
+             "    pass\nprint(json.dumps(sorted({m.split('.')[0] for m in sys.modules} & set(%r))))" % (HEAVY,))
+    done = subprocess.run([sys.executable, "-c", probe, *argv], capture_output=True, text=True, timeout=60,
+                          env={**os.environ, "PYTHONPATH": str(ROOT)})
+    assert json.loads(done.stdout.strip().splitlines()[-1]) == []

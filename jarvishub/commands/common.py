@@ -65,11 +65,9 @@ def project_line(root: Path, name: str | None = None) -> str:
 def opened_project(args: argparse.Namespace) -> Iterator[Any]:
     """The command's project, opened (its engine started or reused), outputs/ following its commits."""
     root = project_path(args)  # refuse "not a project" before loading the engine driver
-    from jarvishub.outputs import follow_commits
     from jarvishub.project import Project
 
     with Project.open(root) as project:
-        follow_commits(project)
         yield project
 
 

@@ -26,6 +26,10 @@ REPO = Path(__file__).resolve().parents[1]
 sys.path[0] = str(REPO)
 
 from jarvishub.project import Project  # noqa: E402
+from jarvishub.runtime import Runtime  # noqa: E402
+from nodes.actions import CanvasMutation  # noqa: E402
+from nodes.bridge import Usage  # noqa: E402
+from nodes.grant import Grant  # noqa: E402
 from store.mutations import CreateNode  # noqa: E402
 
 NODES = 200
@@ -49,13 +53,19 @@ def median(command: list[str], cwd: Path, runs: int) -> float:
 
 
 def build_project(root: Path) -> Path:
-    """A project with NODES canvas nodes, written through the store with tickets as the bridge would."""
+    """A project with NODES canvas nodes, written in one batch through the bridge."""
     folder = root / "bench-cli"
     with Project.init(folder) as project:
-        for start in range(0, NODES, 50):
+        runtime = Runtime(project)
+        try:
             batch = [CreateNode(kind="image" if i % 2 else "text", title=f"node {i}", status="completed")
-                     for i in range(start, min(start + 50, NODES))]
-            project.store.apply(batch, ticket=project.authority.issue(uuid.uuid4().hex, batch), actor="bench")
+                     for i in range(NODES)]
+            result = runtime.bridge.submit(CanvasMutation(action_id=uuid.uuid4().hex, mutations=batch),
+                                           runtime.grants.save(Grant(actor="system")), Usage(), thread_id="bench")
+            if result.verdict != "allow":
+                raise SystemExit(f"the bench canvas was refused: {result.message}")
+        finally:
+            runtime.close()
     return folder
 
 

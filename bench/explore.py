@@ -30,7 +30,7 @@ from typing import Any
 # script named like a package (bench/store.py) would hide that package.
 sys.path[:] = [p for p in sys.path if Path(p or ".").resolve() != Path(__file__).resolve().parent]
 
-from graphs.explore import explore
+from jarvishub.explore import explore
 from jarvishub.project import Project
 from jarvishub.runtime import Runtime
 from nodes.actions import ToolCall

@@ -1,10 +1,15 @@
-"""Canvas store benchmark: prints JSON (insert time, read latencies at 10k nodes / 10k edges, engine start)."""
+"""Canvas store benchmark: prints JSON (insert time, read latencies at 10k nodes / 10k edges, engine start,
+and commit throughput of 1, 4 and 8 writing processes on one project, with the commit lock and, for
+comparison, with retries only).
+
+``python bench/store.py --multi-only`` runs only the multi-process part."""
 
 from __future__ import annotations
 
 import json
 import random
 import statistics
+import subprocess
 import sys
 import tempfile
 import time
@@ -33,7 +38,28 @@ def _median_ms(action, samples: int = SAMPLES) -> float:
     return round(statistics.median(timings), 3)
 
 
+def multi_process(commits: int = 50) -> list[dict[str, object]]:
+    """Commit throughput of several writing processes on one project (bench/commit_worker.py)."""
+    worker = Path(__file__).resolve().with_name("commit_worker.py")
+    runs = []
+    for processes, extra in ((1, []), (4, []), (8, []), (8, ["--no-lock"])):
+        folder = Path(tempfile.mkdtemp(prefix="jarvishub-bench-mp-"))
+        out = subprocess.run(
+            [sys.executable, str(worker), "fleet", str(folder / "engine"), "canvas", str(processes), str(commits),
+             *extra],
+            capture_output=True, text=True, timeout=1800, check=True,
+        )
+        runs.append(json.loads(out.stdout.strip().splitlines()[-1]))
+        subprocess.run([sys.executable, "-c", "import sys; from store.lifecycle import stop_engine; "
+                        "stop_engine(sys.argv[1])", str(folder / "engine")], check=True,
+                       cwd=Path(__file__).resolve().parents[1])
+    return runs
+
+
 def main() -> None:
+    if "--multi-only" in sys.argv:
+        print(json.dumps({"multi_process_commits": multi_process()}, indent=2))
+        return
     folder = Path(tempfile.mkdtemp(prefix="jarvishub-bench-"))
     started = time.perf_counter()
     engine = start_engine(EngineSettings(data_dir=folder))
@@ -75,7 +101,8 @@ def main() -> None:
         },
     }
     store.close()
-    engine.close()
+    engine.stop()
+    result["multi_process_commits"] = multi_process()
     print(json.dumps(result, indent=2))
 
 

@@ -1,82 +1,305 @@
-"""Harness overhead benchmark: prints JSON (validation time per action, harness time per turn, view size).
+"""Turn cost benchmark: prints JSON (Bolt round trips, Cypher statements, tool-schema bytes, wall time).
 
-The model is the scripted one (no model time) and the tool is ``create_node`` (no media), so the turn time is
-the harness's own: graph steps, checkpoints, validation, commits, trajectory records, the view.
+Everything is counted, nothing assumed: a hook on the ``neo4j`` driver's Bolt connection counts every
+flush of the outgoing buffer (one client→server send, which the driver then waits on: a round trip)
+and every RUN message (one Cypher statement), and times the driver's sends and reply reads.  A chat
+model wrapper records the tool schemas bound for each model call.
+
+Scenarios, on a canvas grown to 1k nodes around a 6-shot narrative, with the offline planner:
+
+* ``note``: "note: …", two steps (``create_node``, reply) — the harness's own cost;
+* ``repair``: "redo the lighting on shot 3" — query, mark_stale, regenerate_stale (3 media), reply,
+  under the default grant scoped to shot 3 and what derives from it;
+* ``validate``: one scoped action's validation alone (the grant's scope check and its lineage read);
+* ``bare_graph``: a LangGraph graph of no-op nodes with the same checkpointer and as many supersteps as
+  the note turn, the floor any turn loop pays.
 """
 
 from __future__ import annotations
 
 import json
+import sqlite3
 import statistics
 import sys
 import tempfile
+import threading
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
+from typing import Any, ClassVar, TypedDict
 
 sys.path[0] = str(Path(__file__).resolve().parents[1])
+
+from langgraph.checkpoint.sqlite import SqliteSaver  # noqa: E402
+from langgraph.graph import END, START, StateGraph  # noqa: E402
+from neo4j._sync.io._bolt._base import Bolt  # noqa: E402
+from neo4j._sync.io._bolt._common import Outbox  # noqa: E402
 
 from jarvishub.project import Project  # noqa: E402
 from jarvishub.runtime import Runtime  # noqa: E402
 from nodes.actions import CanvasMutation, ToolCall  # noqa: E402
 from nodes.bridge import Usage  # noqa: E402
-from nodes.models.scripted import ScriptedModel  # noqa: E402
-from nodes.view import build_view, find_focus  # noqa: E402
-from store.mutations import CreateNode  # noqa: E402
+from nodes.models.offline import OfflinePlanner  # noqa: E402
+from nodes.verdicts import GrantDenied  # noqa: E402
+from store.mutations import CreateNode, SetStatus  # noqa: E402
+from store.neo4j import Neo4jCanvasStore  # noqa: E402
 
-SIZES = (100, 1_000, 10_000)
-TURNS = 7
-VALIDATIONS = 300
+CANVAS_NODES = 1_000
+SHOTS = 6
+TURNS = 5
+VALIDATIONS = 50
+_RUN = b"\x10"  # the Bolt RUN message's signature: one Cypher statement
+
+
+class BoltCounter:
+    """Counts round trips (outbox flushes) and statements (RUN messages), and times the driver's I/O."""
+
+    def __init__(self) -> None:
+        self.round_trips = 0
+        self.statements = 0
+        self.io_s = 0.0
+        self.store_s = 0.0
+        self._lock = threading.Lock()
+
+    def snapshot(self) -> tuple[int, int, float, float]:
+        """The counts so far, to subtract from later ones."""
+        return self.round_trips, self.statements, self.io_s, self.store_s
+
+    def since(self, before: tuple[int, int, float, float]) -> dict[str, Any]:
+        """What was counted after ``before``."""
+        return {"round_trips": self.round_trips - before[0], "statements": self.statements - before[1],
+                "bolt_io_s": self.io_s - before[2], "store_s": self.store_s - before[3]}
+
+
+@contextmanager
+def counting_bolt() -> Iterator[BoltCounter]:
+    """Patch the driver's Bolt classes for the duration (every connection of every driver is counted)."""
+    counter = BoltCounter()
+    flush, append, fetch = Outbox.flush, Outbox.append_message, Bolt.fetch_message
+
+    def counted_flush(self: Outbox) -> bool:
+        started = time.perf_counter()
+        sent = flush(self)
+        with counter._lock:
+            counter.io_s += time.perf_counter() - started
+            counter.round_trips += int(bool(sent))
+        return sent
+
+    def counted_append(self: Outbox, tag: bytes, fields: Any, hooks: Any) -> None:
+        if tag == _RUN:
+            with counter._lock:
+                counter.statements += 1
+        return append(self, tag, fields, hooks)
+
+    def timed_fetch(self: Bolt) -> Any:
+        started = time.perf_counter()
+        try:
+            return fetch(self)
+        finally:
+            with counter._lock:
+                counter.io_s += time.perf_counter() - started
+
+    # Time inside the store's public methods (outermost call only, per thread): driver, engine and parsing.
+    depth = threading.local()
+    originals = {name: fn for name, fn in vars(Neo4jCanvasStore).items()
+                 if callable(fn) and not name.startswith("_") and name not in ("close", "on_commit")}
+
+    def timed(fn: Any) -> Any:
+        def wrapper(*args: Any, **kwargs: Any) -> Any:
+            level = getattr(depth, "level", 0)
+            depth.level = level + 1
+            started = time.perf_counter()
+            try:
+                return fn(*args, **kwargs)
+            finally:
+                depth.level = level
+                if level == 0:
+                    with counter._lock:
+                        counter.store_s += time.perf_counter() - started
+        return wrapper
+
+    Outbox.flush, Outbox.append_message, Bolt.fetch_message = counted_flush, counted_append, timed_fetch
+    for name, fn in originals.items():
+        setattr(Neo4jCanvasStore, name, timed(fn))
+    try:
+        yield counter
+    finally:
+        Outbox.flush, Outbox.append_message, Bolt.fetch_message = flush, append, fetch
+        for name, fn in originals.items():
+            setattr(Neo4jCanvasStore, name, fn)
+
+
+class RecordingPlanner(OfflinePlanner):
+    """The offline planner, recording the size of the tool schemas bound for each model call."""
+
+    calls: ClassVar[list[dict[str, Any]]] = []
+
+    def _generate(self, messages: Any, stop: Any = None, run_manager: Any = None, **kwargs: Any) -> Any:
+        self.calls.append({"schema_bytes": len(json.dumps(self.bound_tools)), "tools": len(self.bound_tools),
+                           "prompt_bytes": sum(len(str(m.content)) for m in messages)})
+        return super()._generate(messages, stop, run_manager, **kwargs)
 
 
 def grow(runtime: Runtime, target: int) -> None:
-    """Add shot nodes through the bridge until the canvas has ``target`` nodes."""
+    """Add text nodes through the bridge until the canvas has ``target`` nodes."""
     have = sum(runtime.project.store.count_nodes().values())
     grant = runtime.grant_for("grow")
     index = have
     while have < target:
-        batch = [CreateNode(kind="shot", title=f"shot {index + i}", inputs={"prompt": f"beat {index + i}"})
-                 for i in range(min(1_000, target - have))]
+        batch = [CreateNode(kind="text", title=f"note {index + i}", inputs={"text": f"beat {index + i}"})
+                 for i in range(min(500, target - have))]
         runtime.bridge.submit(CanvasMutation(action_id=f"grow-{index}", mutations=batch), grant, Usage(),
                               thread_id="bench-grow")
         index += len(batch)
         have += len(batch)
 
 
-def main() -> None:
-    folder = Path(tempfile.mkdtemp(prefix="jarvishub-turn-")) / "p"
-    project = Project.init(folder)
-    script = [{"name": "create_node", "args": {"kind": "text", "title": "note"}}, "done"]
-    runtime = Runtime(project, model=ScriptedModel(script=script), evaluate_generations=False)
-    results = []
-    for size in SIZES:
-        grow(runtime, size)
-        grant = runtime.grant_for("bench")
-        action = ToolCall(action_id="v", tool="set_status", args={"node_id": project.store.find_nodes(limit=1)[0].id,
-                                                                  "status": "selected"})
-        timings = []
+def measure_turns(runtime: Runtime, counter: BoltCounter, planner: RecordingPlanner, request: str) -> dict[str, Any]:
+    """Median per-turn figures of ``TURNS`` runs of ``request``."""
+    rows = []
+    for _ in range(TURNS):
+        planner.calls.clear()
+        before = counter.snapshot()
+        started = time.perf_counter()
+        outcome = runtime.run(request)
+        wall = time.perf_counter() - started
+        assert outcome.outcome == "replied" and "could not" not in (outcome.reply or ""), outcome.reply
+        assert all((s.get("verdict") or {}).get("verdict") != "reject" for s in outcome.steps), outcome.steps
+        counted = counter.since(before)
+        actions = len(outcome.steps)
+        rows.append({**counted, "wall_s": wall, "actions": actions,
+                     "schema_bytes": max(c["schema_bytes"] for c in planner.calls),
+                     "tools_bound": max(c["tools"] for c in planner.calls),
+                     "model_calls": len(planner.calls)})
+    median = {key: statistics.median(r[key] for r in rows) for key in rows[0]}
+    actions = median["actions"]
+    return {
+        "actions_per_turn": actions,
+        "round_trips_per_turn": median["round_trips"],
+        "round_trips_per_action": round(median["round_trips"] / actions, 1),
+        "statements_per_turn": median["statements"],
+        "statements_per_action": round(median["statements"] / actions, 1),
+        "wall_ms_per_turn": round(median["wall_s"] * 1000, 1),
+        "bolt_io_ms_per_turn": round(median["bolt_io_s"] * 1000, 1),
+        "bolt_io_share": round(median["bolt_io_s"] / median["wall_s"], 2),
+        "store_ms_per_turn": round(median["store_s"] * 1000, 1),
+        "store_share": round(median["store_s"] / median["wall_s"], 2),
+        "model_calls_per_turn": median["model_calls"],
+        "tools_bound_per_call": median["tools_bound"],
+        "schema_bytes_per_call": median["schema_bytes"],
+    }
+
+
+def measure_validation(runtime: Runtime, counter: BoltCounter) -> dict[str, Any]:
+    """One action under a scoped grant: the scope check and the lineage it needs, at validation and at commit."""
+    store = runtime.project.store
+    grant = runtime.grant_for("redo the lighting on shot 3")
+    assert not grant.scope.all_nodes, "the local-edit grant is scoped"
+    clip = store.query("MATCH (c:CanvasNode {kind: 'video'})-[:GENERATED_FROM]->(:CanvasNode {kind: 'image'})"
+                       "-[:GENERATED_FROM]->(s:CanvasNode {title: 'shot 3'}) "
+                       "WHERE c.status <> 'rejected' RETURN c.id AS id LIMIT 1").rows[0]["id"]
+    outside = store.query("MATCH (s:CanvasNode {kind: 'shot', title: 'shot 5'}) RETURN s.id AS id").rows[0]["id"]
+
+    def validate(node_id: str) -> str:
+        action = ToolCall(action_id="v", tool="mark_stale", args={"node_id": node_id, "reason": "bench"})
+        return runtime.bridge.validate(action, grant, Usage()).verdict
+
+    def authorize(node_id: str) -> str:
+        try:
+            runtime.bridge.authorize("a", [SetStatus(node_id=node_id, status="stale")], grant, Usage())
+        except GrantDenied as denied:
+            return denied.reason
+        return "allow"
+
+    result = {}
+    for name, check, node_id in (("validate_in_scope", validate, clip), ("validate_out_of_scope", validate, outside),
+                                 ("authorize_in_scope", authorize, clip),
+                                 ("authorize_out_of_scope", authorize, outside)):
+        before = counter.snapshot()
+        started = time.perf_counter()
         for _ in range(VALIDATIONS):
-            started = time.perf_counter()
-            runtime.bridge.validate(action, grant, Usage())
-            timings.append((time.perf_counter() - started) * 1000)
-        turn_ms = []
-        for _ in range(TURNS):
-            started = time.perf_counter()
-            outcome = runtime.run("note: redo the lighting on shot 7")
-            turn_ms.append((time.perf_counter() - started) * 1000)
-            assert outcome.outcome == "replied"
-        focus = find_focus(project.store, "redo the lighting on shot 7", [], [])
-        view = build_view(project.store, focus)
-        results.append({
-            "canvas_nodes": sum(project.store.count_nodes().values()),
-            "validate_median_ms": round(statistics.median(timings), 3),
-            "harness_per_turn_median_ms": round(statistics.median(turn_ms), 1),
-            "steps_per_turn": 2,
-            "view_bytes": len(json.dumps(view)),
-            "view_nodes_in_full": len(view["focus"]),
-        })
+            verdict = check(node_id)
+        elapsed = time.perf_counter() - started
+        counted = counter.since(before)
+        result[name] = {"verdict": verdict, "round_trips": counted["round_trips"] / VALIDATIONS,
+                        "statements": counted["statements"] / VALIDATIONS,
+                        "ms": round(elapsed / VALIDATIONS * 1000, 2)}
+    return result
+
+
+GRANT_REQUESTS = {
+    "note": "note: the keeper's lamp flickers",
+    "local_edit": "redo the lighting on shot 3",
+    "narrative": "a 6-shot short drama about a lighthouse keeper",
+    "web": "a website for a bakery",
+    "slides": "a 4-slide lecture deck on lighthouses",
+    "unrecognised": "do something unusual",
+}
+
+
+def schema_bytes_by_grant(runtime: Runtime) -> dict[str, dict[str, int]]:
+    """Bytes of the tool schemas the model is offered under the default grant of typical requests."""
+    from nodes.propose import tool_schemas
+
+    sizes = {}
+    for name, request in GRANT_REQUESTS.items():
+        schemas = tool_schemas(runtime.deps, runtime.grant_for(request))
+        sizes[name] = {"tools": len(schemas), "schema_bytes": len(json.dumps(schemas))}
+    return sizes
+
+
+class _Bare(TypedDict, total=False):
+    step: int
+
+
+def bare_graph_ms(folder: Path, supersteps: int) -> float:
+    """Median wall time of a no-op LangGraph graph with the same SQLite checkpointer and superstep count."""
+    connection = sqlite3.connect(str(folder / "bare.sqlite"), check_same_thread=False)
+    connection.execute("PRAGMA journal_mode=WAL")
+    saver = SqliteSaver(connection)
+    saver.setup()
+    graph = StateGraph(_Bare)
+    graph.add_node("tick", lambda state: {"step": state.get("step", 0) + 1})
+    graph.add_edge(START, "tick")
+    graph.add_conditional_edges("tick", lambda state: END if state["step"] >= supersteps else "tick", ["tick", END])
+    compiled = graph.compile(checkpointer=saver)
+    times = []
+    for i in range(TURNS):
+        started = time.perf_counter()
+        compiled.invoke({"step": 0}, {"configurable": {"thread_id": f"bare-{i}"}, "recursion_limit": 1000})
+        times.append((time.perf_counter() - started) * 1000)
+    connection.close()
+    return statistics.median(times)
+
+
+def main() -> None:
+    folder = Path(tempfile.mkdtemp(prefix="jarvishub-turn-"))
+    project = Project.init(folder / "p")
+    planner = RecordingPlanner()
+    runtime = Runtime(project, model=planner, evaluate_generations=False)
+    build = runtime.run(f"a {SHOTS}-shot short drama about a lighthouse keeper and a message in a bottle")
+    assert build.outcome == "replied", build.reply
+    grow(runtime, CANVAS_NODES)
+    with counting_bolt() as counter:
+        note = measure_turns(runtime, counter, planner, "note: the keeper's lamp flickers")
+        repair = measure_turns(runtime, counter, planner, "redo the lighting on shot 3")
+        validation = measure_validation(runtime, counter)
+    grants = schema_bytes_by_grant(runtime)
+    supersteps = 8 * note["actions_per_turn"]  # observe … record per action
+    bare = bare_graph_ms(folder, int(supersteps))
+    nodes = sum(project.store.count_nodes().values())
     runtime.close()
     project.close()
-    print(json.dumps({"sizes": results}, indent=2))
+    print(json.dumps({
+        "canvas_nodes": nodes,
+        "note_turn": note,
+        "repair_turn": repair,
+        "validation": validation,
+        "default_grant_schemas": grants,
+        "bare_graph": {"supersteps": supersteps, "wall_ms": round(bare, 1),
+                       "note_turn_ratio": round(note["wall_ms_per_turn"] / bare, 1)},
+    }, indent=2))
 
 
 if __name__ == "__main__":

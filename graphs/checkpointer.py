@@ -3,25 +3,29 @@
 from __future__ import annotations
 
 import sqlite3
-from contextlib import AbstractContextManager
 from pathlib import Path
 from typing import Any
 
 from langgraph.checkpoint.base import BaseCheckpointSaver
 from langgraph.checkpoint.sqlite import SqliteSaver
 
+from store import postgres
+from store.postgres import is_postgres_url
+
 
 def open_checkpointer(sqlite_path: Path, postgres_url: str | None = None) -> tuple[BaseCheckpointSaver, Any]:
-    """A checkpointer and the handle to close when done (``JARVISHUB_CHECKPOINT_URL`` selects Postgres)."""
-    if postgres_url and postgres_url.startswith(("postgres://", "postgresql://")):
-        try:
-            from langgraph.checkpoint.postgres import PostgresSaver
-        except ImportError as error:  # the optional extra is not installed
-            raise RuntimeError("Postgres checkpoints need `pip install jarvishub[postgres]`") from error
-        manager: AbstractContextManager = PostgresSaver.from_conn_string(postgres_url)
-        saver = manager.__enter__()
+    """A checkpointer and the connection to close when done (``JARVISHUB_CHECKPOINT_URL`` selects Postgres).
+
+    Every process of a project that points at the same Postgres database shares its threads: a turn
+    started in one process can be resumed from another.
+    """
+    if is_postgres_url(postgres_url):
+        connection = postgres.connect(str(postgres_url))
+        from langgraph.checkpoint.postgres import PostgresSaver
+
+        saver = PostgresSaver(connection)
         saver.setup()
-        return saver, manager
+        return saver, connection
     Path(sqlite_path).parent.mkdir(parents=True, exist_ok=True)
     connection = sqlite3.connect(str(sqlite_path), check_same_thread=False, timeout=30)
     connection.execute("PRAGMA journal_mode=WAL")

@@ -74,7 +74,7 @@ import operator
 import re
 import time
 from collections.abc import Callable, Iterable
-from typing import TYPE_CHECKING, Annotated, Any, Literal, TypedDict
+from typing import Annotated, Any, Literal, TypedDict
 
 import numpy as np
 from langchain_core.runnables import RunnableConfig
@@ -84,19 +84,18 @@ from PIL import Image
 from pydantic import BaseModel, Field
 from pydantic.json_schema import SkipJsonSchema
 
-from nodes.actions import CanvasMutation, ToolCall
-from nodes.bridge import EVALUATOR_TOOL, SubmitResult, Usage
+from nodes.actions import CanvasMutation
+from nodes.bridge import EVALUATOR_TOOL, SubmitResult
 from nodes.grant import Grant, Scope
+from nodes.verdicts import GrantDenied
 from skills.base import Skill, SkillContext, SkillStepRejected, skill_context
 from store.errors import CanvasError
 from store.memory import NAMED_PALETTES
-from store.models import CanvasNode, NodeStatus, new_id
-from store.mutations import CreateNode, GroupNodes, RecordTurn, SetStatus, UpdateNode
+from store.models import CanvasNode, NodeStatus
+from store.mutations import CreateNode, GroupNodes, SetStatus, UpdateNode
 from tools.base import ToolError
 from tools.generate.measure import image_stats
 
-if TYPE_CHECKING:
-    from jarvishub.runtime import Runtime
 
 SKILL_NAME = "explore"
 TOOL_NAME = "skill__explore"
@@ -196,7 +195,7 @@ class ExploreOutput(BaseModel):
 
 
 class ExploreResult(ExploreOutput):
-    """:func:`explore`'s answer: the skill's output and the turn it ran as."""
+    """:func:`jarvishub.explore.explore`'s answer: the skill's output and the turn it ran as."""
 
     thread_id: str
     turn_id: str
@@ -425,16 +424,18 @@ def _critic_grant(ctx: SkillContext, explored_id: str) -> Grant | None:
     makes the skill unavailable) and the skill's own grant never holds it.  The critic's grant is narrowed from the
     turn's grant the skill's was narrowed from, to that one tool: it can never exceed what the turn allowed.
     """
-    if ctx.bridge.registry.get(EVALUATOR_TOOL) is None:
+    if not ctx.bridge.has_tool(EVALUATOR_TOOL):
         return None
     if ctx.grant.allows_tool(EVALUATOR_TOOL):
         return ctx.grant
-    turn_grant = ctx.bridge.grants.get(ctx.grant.parent_id) if ctx.grant.parent_id else None
+    try:
+        turn_grant = ctx.bridge.grant(ctx.grant.parent_id) if ctx.grant.parent_id else None
+    except GrantDenied:  # the skill was given a grant of its own, not one narrowed from the turn's
+        return None
     if turn_grant is None or turn_grant.revoked or not turn_grant.allows_tool(EVALUATOR_TOOL):
         return None
-    return ctx.bridge.grants.save(turn_grant.narrow(
-        actor="subagent:critic", tools=[EVALUATOR_TOOL],
-        scope=Scope(all_nodes=False, node_ids=[explored_id], descendants_of=[explored_id])))
+    return ctx.bridge.narrow(turn_grant, actor="subagent:critic", tools=[EVALUATOR_TOOL],
+                             scope=Scope(all_nodes=False, node_ids=[explored_id], descendants_of=[explored_id]))
 
 
 def _submit(ctx: SkillContext, label: str, mutations: list[Any]) -> SubmitResult:
@@ -454,9 +455,9 @@ def _start(state: BranchState, config: RunnableConfig) -> dict[str, Any]:
     started = time.perf_counter()
     try:
         group = state["branch"]["group_id"]
-        grant = ctx.bridge.grants.save(ctx.grant.narrow(
-            actor=f"subagent:{index}", tools=SUBAGENT_TOOLS, node_kinds=SUBAGENT_KINDS,
-            scope=Scope(all_nodes=False, node_ids=[explored, group], group_ids=[group], descendants_of=[explored])))
+        grant = ctx.bridge.narrow(
+            ctx.grant, actor=f"subagent:{index}", tools=SUBAGENT_TOOLS, node_kinds=SUBAGENT_KINDS,
+            scope=Scope(all_nodes=False, node_ids=[explored, group], group_ids=[group], descendants_of=[explored]))
     except Exception as error:  # noqa: BLE001 - recorded by the fail node; a sibling must never see it
         return {"started": started, "error": _describe(error), "failed_at": "start"}
     return {"started": started, "grant": grant.model_dump(mode="json")}
@@ -637,52 +638,3 @@ EXPLORE_SKILL = Skill(
     graph=build_explore_graph(),
 )
 """The ``explore`` skill (the tool ``skill__explore``), listed in :data:`skills.builtin.BUILTIN_SKILLS`."""
-
-
-# -- as a turn action (the CLI) -------------------------------------------------------------------------------
-def explore(runtime: Runtime, node_id: str, n: int = 4, instruction: str = "", thread_id: str | None = None, *,
-            fail_branches: Iterable[int] = (), actor: str = "person", grant: Grant | None = None) -> ExploreResult:
-    """Run the explore skill on ``node_id`` as one turn action through ``runtime.bridge.submit``.
-
-    The grant is ``runtime.grant_for`` the request with the node selected, unless one is given.  The turn is
-    recorded (a ``Turn`` node and a trajectory entry) like an agent turn.  Raises :class:`ExploreRejected` when
-    the bridge refuses (unknown node, grant, budget) and :class:`ExploreFailed` when the skill stops with an error.
-    """
-    thread_id = thread_id or new_id()
-    turn_id = new_id()
-    request = f"explore {node_id} ×{n}: {instruction}".strip()
-    granted = grant or runtime.grant_for(request, selected=[node_id])
-    usage = Usage()
-    store = runtime.project.store
-    before = store.canvas_version()
-    args: dict[str, Any] = {"node_id": node_id, "n": n, "instruction": instruction}
-    if fail_branches:
-        args["fail_branches"] = sorted(set(fail_branches))
-    call = ToolCall(action_id=f"{turn_id}-explore", actor=actor, tool=TOOL_NAME, args=args)
-    submitted = runtime.bridge.submit(call, granted, usage, thread_id=thread_id, turn_id=turn_id)
-    outcome = "explored" if submitted.verdict == "allow" and "error" not in submitted.observation else "failed"
-    touched = list(dict.fromkeys([*usage.created_ids, *(submitted.observation.get("candidate_ids") or [])]))
-    _record_turn(runtime, granted, thread_id, turn_id, request, before, call, submitted.model_dump(mode="json"),
-                 outcome, touched)
-    if submitted.verdict != "allow":
-        raise ExploreRejected(f"explore was refused: {submitted.message}")
-    if "error" in submitted.observation:
-        raise ExploreFailed(f"explore stopped: {submitted.observation['error']}")
-    body = {k: v for k, v in submitted.observation.items() if k != "skill"}
-    return ExploreResult(**body, thread_id=thread_id, turn_id=turn_id, action_id=call.action_id,
-                         provider_calls=submitted.provider_calls, cache_hits=submitted.cache_hits)
-
-
-def _record_turn(runtime: Runtime, grant: Grant, thread_id: str, turn_id: str, request: str, before: int,
-                 call: ToolCall, submitted: dict[str, Any], outcome: str, touched: list[str]) -> None:
-    after = runtime.project.store.canvas_version()
-    runtime.trajectories.record_turn(thread_id, turn_id, {
-        "thread_id": thread_id, "turn_id": turn_id, "request": request, "canvas_before": before,
-        "manifest": runtime.manifest.model_dump(mode="json"), "grant": grant.model_dump(mode="json"),
-        "actions": [call.model_dump(mode="json")], "observations": [submitted.get("observation")],
-        "feedback": [], "repair": [], "canvas_after": after, "outcome": outcome,
-        "reply": submitted.get("message") or None, "touched_ids": touched,
-    })
-    runtime.bridge.commit_turn_record(RecordTurn(
-        turn_id=turn_id, thread_id=thread_id, request=request[:2000], canvas_before=before, canvas_after=after,
-        node_ids=touched, summary={"outcome": outcome, "steps": 1}))

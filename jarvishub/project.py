@@ -7,6 +7,7 @@ engine, stops the server when no other process of the project uses it).
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 from typing import Any
 
@@ -42,6 +43,22 @@ tools = ["read_node", "read_lineage", "query_canvas"]
 """
 
 
+_PRIVATE_FILES = ("checkpoints.sqlite", "trajectories.sqlite", "grants.sqlite", "memory.sqlite")
+
+
+def _private_state_dir(state: Path) -> None:
+    """``.jarvishub/`` is 0700 and its SQLite files 0600: it holds engine secrets and the user's words.
+
+    SQLite keeps an existing file's mode (and gives it to its -wal/-shm files), so creating the files
+    empty and private first is enough.
+    """
+    state.mkdir(parents=True, exist_ok=True, mode=0o700)
+    os.chmod(state, 0o700)
+    for name in _PRIVATE_FILES:
+        os.close(os.open(state / name, os.O_WRONLY | os.O_CREAT, 0o600))
+        os.chmod(state / name, 0o600)
+
+
 class Project:
     """A project folder and the running services behind it."""
 
@@ -50,7 +67,6 @@ class Project:
         self.settings = settings
         self.engine = engine
         self.store = store
-        self.authority: TicketAuthority = store._authority  # the bridge issues with the store's authority
         self.artifacts = LocalArtifactStore(self.state_dir / "artifacts")
         self.workspace.mkdir(parents=True, exist_ok=True)
 
@@ -92,7 +108,7 @@ class Project:
         """
         root = Path(root).resolve()
         settings = load_settings(root, **overrides)
-        (root / STATE_DIR).mkdir(parents=True, exist_ok=True)
+        _private_state_dir(root / STATE_DIR)
         engine = start_engine(
             EngineSettings(
                 data_dir=root / STATE_DIR,

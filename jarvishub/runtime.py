@@ -29,6 +29,7 @@ from store.models import new_id
 from store.trajectories import TrajectoryStore
 from tools.base import ToolContext, ToolSpec
 from tools.catalog import project_tools
+from tools.reader import read_only
 from tools.registry import ToolRegistry
 
 
@@ -67,8 +68,8 @@ class Runtime:
     ) -> None:
         self.project = project
         self.services: dict[str, Any] = dict(services or {})
-        tools, services_built, skills = project_tools(project, self)
-        self.memory = ProjectMemory.open(project.state_dir)
+        tools, services_built, skills = project_tools(project)
+        self.memory = ProjectMemory.open(project.state_dir, project.settings.checkpoint_url)
         services_built["memory"] = self.memory
         services_built["turn_extra"] = {**services_built.get("turn_extra", {}),
                                         "memory_lines": self.memory.memory_lines}
@@ -78,8 +79,7 @@ class Runtime:
         self.manifest: Manifest = build_manifest(project.store.kinds, self.registry, skills)
         self.grants = GrantStore(project.state_dir / "grants.sqlite")
         self.trajectories = TrajectoryStore(project.state_dir / "trajectories.sqlite")
-        self.bridge = Bridge(project.store, project.authority, self.registry, self.manifest, self.grants,
-                             self._tool_context)
+        self.bridge = Bridge(project.store, self.registry, self.manifest, self.grants, self._tool_context)
         self.model = model or chat_model(project.settings)
         self.deps = TurnDeps(bridge=self.bridge, model=self.model, trajectories=self.trajectories,
                              max_steps=max_steps, evaluate_generations=evaluate_generations,
@@ -94,10 +94,11 @@ class Runtime:
                       usage: Usage | None = None, grant_id: str | None = None,
                       action_id: str | None = None,
                       progress: Callable[[str], None] | None = None) -> ToolContext:
-        services = {**self.services, "bridge": self.bridge, "tool_registry": self.registry, "usage": usage,
-                    "grant_id": grant_id, "action_id": action_id}
+        """A tool's context: a canvas reader and a bridge port bound to its grant, never the store or the bridge."""
+        services = {**self.services, "bridge": self.bridge.port(grant_id), "tool_registry": self.registry,
+                    "usage": usage, "grant_id": grant_id, "action_id": action_id}
         return ToolContext(artifacts=self.project.artifacts, workspace=self.project.workspace,
-                           canvas=self.project.store, settings=self.project.settings, thread_id=thread_id,
+                           canvas=read_only(self.project.store), settings=self.project.settings, thread_id=thread_id,
                            turn_id=turn_id, actor=actor, services=services, progress=progress)
 
     # -- grants --------------------------------------------------------------------------
@@ -118,13 +119,23 @@ class Runtime:
             profile: str | None = None, selected: list[str] | None = None,
             on_event: Callable[[str, dict[str, Any]], None] | None = None) -> TurnOutcome:
         """Run one turn of the supervisor on a thread (a new thread when None)."""
+        state = self.start_state(request, thread_id=thread_id, grant=grant, profile=profile, selected=selected)
+        return self._drive(state, state["thread_id"], on_event)
+
+    def start_state(self, request: str, *, thread_id: str | None = None, grant: Grant | None = None,
+                    profile: str | None = None, selected: list[str] | None = None) -> dict[str, Any]:
+        """The first state of a turn: its ids and its saved grant; the turn's start is recorded.
+
+        Shared by :meth:`run` and the graph LangGraph's server runs (``graphs/server.py``), so a turn
+        started through either gets the same grant and the same trajectory.
+        """
         thread_id = thread_id or new_id()
         turn_id = new_id()
         granted = self.grant_for(request, profile=profile, grant=grant, selected=selected)
         state = {"request": request, "thread_id": thread_id, "turn_id": turn_id, "grant_id": granted.id,
                  "selected_ids": selected or [], "usage": Usage().model_dump(), "done": False}
         self.trajectories.record_start(thread_id, turn_id, state)
-        return self._drive(state, thread_id, on_event)
+        return state
 
     def resume(self, thread_id: str, answer: Any = None,
                on_event: Callable[[str, dict[str, Any]], None] | None = None) -> TurnOutcome:

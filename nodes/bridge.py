@@ -2,26 +2,30 @@
 
 The graph nodes of the turn loop (``nodes/validate.py``, ``nodes/execute.py``,
 ``nodes/commit.py``) call into one :class:`Bridge`; so do skills, subagents
-and the web canvas through :meth:`Bridge.submit`.  The bridge holds the
-project's :class:`~store.tickets.TicketAuthority`, so it is the only code
-that can produce a write ticket the store accepts.
+and the web canvas through :meth:`Bridge.submit`.  The bridge shares its
+store's :class:`~store.tickets.TicketAuthority`, so it is the only code that
+can produce a write ticket the store accepts.  The authority is kept in a
+module-private weak map, not on the bridge, and tools and skills never get the
+bridge itself: they get a :class:`~nodes.ports.BridgePort` (:meth:`Bridge.port`).
 """
 
 from __future__ import annotations
 
 import re
 import time
+import weakref
 from collections.abc import Callable, Iterable
 from typing import Any
 
 from pydantic import BaseModel, Field, ValidationError
 
 from nodes.actions import CanvasMutation, Clarification, Evaluation, Reply, ToolCall
-from nodes.grant import Grant, GrantStore
+from nodes.grant import Grant, GrantStore, check_scope
 from nodes.manifest import Manifest
+from nodes.ports import BridgePort
 from nodes.verdicts import Allow, ApprovalRequired, GrantDenied, NeedsApproval, Reject, Verdict
 from store.errors import CanvasError, NodeNotFound
-from store.models import CommitRecord, EdgeType
+from store.models import CommitRecord
 from store.mutations import (
     CreateNode,
     GroupNodes,
@@ -36,6 +40,7 @@ from store.tickets import TicketAuthority, WriteTicket
 from tools.base import Effect, ToolContext, ToolError, ToolFamily, ToolResult
 from tools.registry import ToolRegistry
 
+_AUTHORITIES: weakref.WeakKeyDictionary[Bridge, TicketAuthority] = weakref.WeakKeyDictionary()
 _NODE_ID = re.compile(r"^[0-9A-HJKMNP-TV-Z]{26}$")
 EVALUATOR_TOOL = "evaluate_node"
 
@@ -85,14 +90,14 @@ class Bridge:
     def __init__(
         self,
         store: Neo4jCanvasStore,
-        authority: TicketAuthority,
         registry: ToolRegistry,
         manifest: Manifest,
         grants: GrantStore,
         context_factory: Callable[..., ToolContext],
     ) -> None:
         self.store = store
-        self._authority = authority
+        # The bridge/store pair share one key: the bridge signs with the authority its store verifies with.
+        _AUTHORITIES[self] = store._authority
         self.registry = registry
         self.manifest = manifest
         self.grants = grants
@@ -164,32 +169,10 @@ class Bridge:
             raise GrantDenied("budget", f"the turn's wall-time budget of {budget.wall_time_s:g} s is spent")
 
     def _check_scope(self, node_ids: list[str], grant: Grant, usage: Usage, *, reading_ok: bool = False) -> None:
-        scope = grant.scope
-        if scope.all_nodes:
+        if reading_ok:
+            # Tools may read (reference) nodes outside their scope; writing them is checked at commit.
             return
-        allowed = set(scope.node_ids) | set(usage.created_ids)
-        for node_id in _unique(node_ids):
-            if node_id in allowed:
-                continue
-            node = self.store.get_node(node_id)
-            if node.group_id and node.group_id in scope.group_ids:
-                continue
-            if node.id in scope.group_ids:
-                continue
-            if scope.descendants_of and self._descends_from(node_id, scope.descendants_of):
-                continue
-            if reading_ok:
-                # Tools may read (reference) nodes outside their scope; writing them is checked at commit.
-                continue
-            raise GrantDenied("out_of_scope", f"node {node_id} is outside this grant's scope")
-
-    def _descends_from(self, node_id: str, roots: list[str]) -> bool:
-        if node_id in roots:
-            return True
-        ancestors = self.store.lineage(
-            node_id, [EdgeType.GENERATED_FROM, EdgeType.REFERENCES, EdgeType.VERSION_OF, EdgeType.IN_GROUP]
-        )
-        return any(e.node.id in roots for e in ancestors)
+        check_scope(self.store, grant.scope, node_ids, created=usage.created_ids)
 
     # -- the ticket: checked against the mutations actually produced ---------------------
     def authorize(self, action_id: str, mutations: list[Any], grant: Grant, usage: Usage) -> WriteTicket:
@@ -212,7 +195,11 @@ class Bridge:
             if not current.allows_kind(node.kind):
                 raise GrantDenied("kind_not_granted", f"changing {node.kind} nodes is not in this grant")
         self._check_scope(existing, current, usage)
-        return self._authority.issue(action_id, mutations, grant_id=current.id)
+        return _AUTHORITIES[self].issue(action_id, mutations, grant_id=current.id)
+
+    def port(self, grant: Grant | str | None) -> BridgePort:
+        """What a tool or skill acting under ``grant`` gets: submit under it (or narrower), read the canvas."""
+        return BridgePort(self, grant.id if isinstance(grant, Grant) else grant)
 
     # -- execution and commit ------------------------------------------------------------
     def context(self, **kwargs: Any) -> ToolContext:
@@ -256,7 +243,7 @@ class Bridge:
     def commit_turn_record(self, turn: RecordTurn) -> CommitRecord:
         """The bridge's own bookkeeping: a finished turn's Turn node, written under any grant."""
         action_id = f"{turn.turn_id}-record"
-        ticket = self._authority.issue(action_id, [turn], grant_id="system")
+        ticket = _AUTHORITIES[self].issue(action_id, [turn], grant_id="system")
         return self.commit([turn], ticket, thread_id=turn.thread_id, action_id=action_id, actor="system")
 
     def submit(

@@ -10,12 +10,19 @@ from __future__ import annotations
 import json
 import sqlite3
 import threading
+from collections.abc import Iterable, Sequence
 from pathlib import Path
+from typing import TYPE_CHECKING, Protocol
 
 from pydantic import BaseModel, Field
 
+from nodes.verdicts import GrantDenied
+from store.errors import NodeNotFound
 from store.models import new_id
 from tools.base import Effect
+
+if TYPE_CHECKING:
+    from store.neo4j import ScopeFacts
 
 
 class Scope(BaseModel):
@@ -40,6 +47,37 @@ class Scope(BaseModel):
             group_ids=[g for g in child.group_ids if g in self.group_ids] or list(self.group_ids),
             descendants_of=[d for d in child.descendants_of if d in self.descendants_of] or list(self.descendants_of),
         )
+
+
+class ScopeReader(Protocol):
+    """The one read a scope check makes (``Neo4jCanvasStore.scope_facts``)."""
+
+    def scope_facts(self, node_ids: Sequence[str], roots: Sequence[str]) -> dict[str, ScopeFacts]: ...
+
+
+def check_scope(reader: ScopeReader, scope: Scope, node_ids: Iterable[str], *, created: Iterable[str] = ()) -> None:
+    """Raise :class:`GrantDenied` unless every node is inside ``scope`` (nodes made this turn always are).
+
+    One query answers for all nodes at once, lineage included, so the check costs one round trip
+    whatever the number of nodes or the depth of their lineage.  A node that is gone (never existed,
+    or deleted) and not named by the scope raises :class:`NodeNotFound`.
+    """
+    if scope.all_nodes:
+        return
+    allowed = set(scope.node_ids) | set(created)
+    pending = [i for i in dict.fromkeys(node_ids) if i not in allowed]
+    if not pending:
+        return
+    facts = reader.scope_facts(pending, scope.descendants_of)
+    for node_id in pending:
+        node = facts.get(node_id)
+        if node is None or node.deleted:
+            raise NodeNotFound(node_id)
+        if node_id in scope.group_ids or (node.group_id and node.group_id in scope.group_ids):
+            continue
+        if node_id in scope.descendants_of or node.derived:
+            continue
+        raise GrantDenied("out_of_scope", f"node {node_id} is outside this grant's scope")
 
 
 class Budget(BaseModel):

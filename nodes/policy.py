@@ -3,8 +3,16 @@
 * Destructive tools are left out unless the request asks to delete or remove,
   and then they need a person's approval.
 * A local edit of named nodes ("redo the lighting on shot 7") is scoped to those
-  nodes and what was derived from them, so nothing else can change.
-* Everything else may use every tool on the whole canvas.
+  nodes and what was derived from them, so nothing else can change; it gets the
+  canvas and recovery tools (regenerate_stale redoes media along the lineage) and
+  the skills that revise an existing node.
+* A request whose intent is recognised (media, web, slides, code and files, a note)
+  gets the canvas tools plus the families and skills of that intent.  Every tool
+  the model is offered is sent with every model call, so a lean grant is a cheap turn.
+* Anything else may use every tool on the whole canvas.
+
+Tools the policy knows nothing about (MCP tools, a project's own skills) are always
+in the grant: the project configured them on purpose.
 """
 
 from __future__ import annotations
@@ -12,22 +20,99 @@ from __future__ import annotations
 import re
 
 from nodes.grant import Grant, Scope
-from nodes.manifest import Manifest
-from nodes.view import find_focus
-from store.base import CanvasReader
-from tools.base import Effect
+from nodes.manifest import Manifest, ToolInfo
+from nodes.view import ViewReader, find_focus
+from tools.base import Effect, ToolFamily
 
 _DESTRUCTIVE_WORDS = re.compile(r"\b(delete|remove|erase|purge|wipe)\b", re.IGNORECASE)
 _LOCAL_EDIT = re.compile(r"\b(redo|re-do|change|fix|adjust|tweak|make|keep|regenerate|relight|recolou?r)\b",
                          re.IGNORECASE)
 
 
-def default_grant(manifest: Manifest, canvas: CanvasReader, request: str, selected: list[str]) -> Grant:
-    """The grant a turn gets when the caller names none."""
+class Intent:
+    """A kind of request, recognised by its words, and the tools it needs beyond the canvas tools."""
+
+    def __init__(self, words: str, *, families: frozenset[ToolFamily] = frozenset(),
+                 tools: frozenset[str] = frozenset(), skills: frozenset[str] = frozenset(),
+                 edit_skills: frozenset[str] = frozenset()) -> None:
+        self.pattern = re.compile(rf"\b({words})\b", re.IGNORECASE)
+        self.families = families
+        self.tools = tools
+        self.skills = frozenset(f"skill__{s}" for s in skills | edit_skills)
+        self.edit_skills = frozenset(f"skill__{s}" for s in edit_skills)
+        """Skills that revise an existing node: the ones a local edit gets."""
+
+    def matches(self, request: str) -> bool:
+        """Whether the request is of this kind."""
+        return bool(self.pattern.search(request))
+
+
+INTENTS: tuple[Intent, ...] = (
+    Intent(r"note|notes|jot|write down",),
+    Intent(r"images?|pictures?|photos?|illustrations?|videos?|clips?|films?|movies?|drama|narrative|stor(y|ies)|"
+           r"storyboards?|shots?|scenes?|characters?|lighting|lit|relight|audio|sounds?|voices?|speech|music|"
+           r"ambience|cuts?|trailers?|animat\w*|takes?|moods?|palettes?|critique",
+           families=frozenset({ToolFamily.GENERATION, ToolFamily.RECOVERY}),
+           skills=frozenset({"storyboard", "reference_images", "video_clips"}),
+           edit_skills=frozenset({"critique"})),
+    Intent(r"explore|variations?|alternatives?|try (\d+|two|three|four|five|six|eight)",
+           families=frozenset({ToolFamily.GENERATION}), edit_skills=frozenset({"explore"})),
+    Intent(r"web ?sites?|web ?pages?|landing page|site|html|css|hero|full-bleed|layout|portfolio|header|columns?",
+           tools=frozenset({"render_page", "write_file", "read_file", "list_files"}),
+           skills=frozenset({"design_to_web"}), edit_skills=frozenset({"web_revise"})),
+    Intent(r"slides?|decks?|presentation|lecture|pptx|keynote",
+           tools=frozenset({"build_slides"}), skills=frozenset({"slides"})),
+    Intent(r"files?|code|script|python|csv|json|workspace|folder",
+           families=frozenset({ToolFamily.NATIVE})),
+)
+
+
+def _claimed_skills() -> frozenset[str]:
+    return frozenset().union(*(intent.skills for intent in INTENTS))
+
+
+def intent_tools(manifest: Manifest, request: str, *, local_edit: bool) -> list[str] | None:
+    """The tool names a request needs, or None when its intent is not recognised (then: every tool)."""
+    matched = [intent for intent in INTENTS if intent.matches(request)]
+    if not matched and not local_edit:
+        return None
+    families = {ToolFamily.CANVAS, ToolFamily.MCP}
+    wanted: set[str] = set()
+    if local_edit:
+        # Redo along the lineage (mark_stale, regenerate_stale) rather than build anew.
+        families.add(ToolFamily.RECOVERY)
+        wanted = set().union(*(intent.edit_skills for intent in matched))
+    else:
+        for intent in matched:
+            families |= intent.families
+            wanted |= intent.tools | intent.skills
+    claimed = _claimed_skills()
+
+    def chosen(tool: ToolInfo) -> bool:
+        if tool.family == ToolFamily.SKILL:
+            return tool.name in wanted or tool.name not in claimed
+        return tool.family in families or tool.name in wanted
+
+    return [t.name for t in manifest.tools if chosen(t)]
+
+
+def default_grant(manifest: Manifest, canvas: ViewReader, request: str, selected: list[str]) -> Grant:
+    """The grant a turn gets when the caller names none.
+
+    A chosen skill brings the tools it calls through the bridge (its declared needs): the bridge
+    refuses a skill whose needs are not all in the grant.
+    """
     wants_destruction = bool(_DESTRUCTIVE_WORDS.search(request))
-    tools = [t.name for t in manifest.tools if wants_destruction or Effect.DESTRUCTIVE not in t.effects]
     scope = Scope()
     focus = find_focus(canvas, request, selected, [])
-    if focus and _LOCAL_EDIT.search(request):
+    local_edit = bool(focus and _LOCAL_EDIT.search(request))
+    if local_edit:
         scope = Scope(all_nodes=False, node_ids=focus, descendants_of=focus)
+    names = intent_tools(manifest, request, local_edit=local_edit)
+    if names is not None:
+        needs = {f"skill__{s.name}": s.needs_tools for s in manifest.skills}
+        names.extend(n for name in list(names) for n in needs.get(name, ()) if n not in names)
+    allowed = set(names) if names is not None else {t.name for t in manifest.tools}
+    tools = [t.name for t in manifest.tools
+             if t.name in allowed and (wants_destruction or Effect.DESTRUCTIVE not in t.effects)]
     return Grant(tools=tools, scope=scope, approval_effects=[Effect.DESTRUCTIVE])

@@ -23,17 +23,69 @@ done, answer in plain text (no tool call) with what you made, changed and reused
 
 
 def tool_schemas(deps: TurnDeps, grant: Grant) -> list[dict[str, Any]]:
-    """OpenAI-format function schemas of the tools this grant allows (nothing else is bound)."""
+    """OpenAI-format function schemas of the tools this grant allows (nothing else is bound), compacted."""
     return [
-        {"type": "function", "function": {"name": t.name, "description": t.description, "parameters": t.parameters}}
+        {"type": "function", "function": {"name": t.name, "description": t.description,
+                                          "parameters": compact_schema(t.parameters)}}
         for t in deps.bridge.manifest.tools
         if grant.allows_tool(t.name)
     ]
 
 
+_MAX_SAFE_INT = 2**53
+
+
+def compact_schema(schema: dict[str, Any]) -> dict[str, Any]:
+    """The same arguments in fewer bytes: every model call pays for the schemas, so drop what says nothing.
+
+    Pydantic's titles (the field name again), ``default: null``, ``additionalProperties: true`` and the
+    64-bit integer bound go; ``$defs`` are inlined (enums read better in place); an optional field's
+    ``anyOf [X, null]`` becomes X (omitting it is how a model leaves it unset).  What constrains a value
+    (types, enums, bounds, required, patterns, non-null defaults, descriptions) stays.  The bridge
+    validates arguments against the full schema, so nothing here loosens what is accepted.
+    """
+    defs = schema.get("$defs") or {}
+
+    def walk(node: Any, depth: int) -> Any:
+        if isinstance(node, list):
+            return [walk(item, depth) for item in node]
+        if not isinstance(node, dict):
+            return node
+        ref = node.get("$ref")
+        if isinstance(ref, str) and ref.startswith("#/$defs/") and depth < 8:
+            target = dict(defs.get(ref.rsplit("/", 1)[-1]) or {})
+            target.pop("description", None)  # the class docstring; the field's own description wins
+            return walk({**target, **{k: v for k, v in node.items() if k != "$ref"}}, depth + 1)
+        out: dict[str, Any] = {}
+        for key, value in node.items():
+            if key in ("title", "$defs") and not isinstance(value, dict):
+                continue
+            if key == "$defs" or (key == "default" and value is None):
+                continue
+            if key == "additionalProperties" and value is True:
+                continue
+            if key in ("maximum", "minimum") and isinstance(value, int) and abs(value) >= _MAX_SAFE_INT:
+                continue
+            if key == "properties" and isinstance(value, dict):
+                out[key] = {name: walk(sub, depth) for name, sub in value.items()}
+            else:
+                out[key] = walk(value, depth)
+        options = out.get("anyOf")
+        if isinstance(options, list):
+            present = [o for o in options if o != {"type": "null"}]
+            if len(present) == 1 and len(present) < len(options):
+                out = {**present[0], **{k: v for k, v in out.items() if k != "anyOf"}}
+        return out
+
+    compact = walk(schema, 0)
+    compact.pop("description", None)  # "Arguments of X": the tool's own description says it better
+    return compact
+
+
 def build_messages(deps: TurnDeps, state: TurnState, grant: Grant) -> list[BaseMessage]:
     """The conversation of this turn as the model sees it: system view, request, then each step."""
-    view = build_view(deps.bridge.store, state.get("focus_ids") or [])
+    # observe read the canvas version just before this graph node: the view reuses it.
+    view = build_view(deps.bridge.store, state.get("focus_ids") or [], version=state.get("canvas_version"))
     memory = deps.extra.get("memory_lines", lambda request: [])(state["request"])
     system = {
         "canvas": view,

@@ -9,10 +9,21 @@ status, plus the few most recent nodes.
 from __future__ import annotations
 
 import re
-from typing import Any
+from collections.abc import Sequence
+from typing import Any, Protocol
 
-from store.base import CanvasReader
+from store.base import CanvasReader, LineageEntry
 from tools.canvas import node_summary
+
+
+class ViewReader(CanvasReader, Protocol):
+    """The canvas reads the view makes; each is one statement, so a view costs a handful of round trips."""
+
+    def titled(self, titles: Sequence[str], *, limit: int = 3) -> list[str]: ...
+
+    def kind_status_counts(self) -> list[tuple[str, str, int]]: ...
+
+    def lineages(self, node_ids: Sequence[str], *, max_depth: int) -> dict[str, list[LineageEntry]]: ...
 
 MAX_FULL_NODES = 40
 MAX_RECENT = 8
@@ -29,72 +40,68 @@ def mentioned_titles(request: str) -> list[str]:
     return titles + [q.strip() for q in _QUOTED.findall(request)]
 
 
-def find_focus(canvas: CanvasReader, request: str, selected: list[str], created: list[str]) -> list[str]:
+def find_focus(canvas: ViewReader, request: str, selected: list[str], created: list[str]) -> list[str]:
     """Ids of the nodes a request is about, found by querying the canvas (not by rereading a conversation)."""
     focus: list[str] = [*selected, *_NODE_ID.findall(request)]
     for title in mentioned_titles(request):
         # Exact spellings rather than toLower(): the title index answers, so this stays fast on big canvases.
-        variants = sorted({title, title.lower(), title.capitalize(), title.title()})
-        rows = canvas.query(
-            "MATCH (n:CanvasNode) WHERE n.title IN $titles AND (n.deleted IS NULL OR n.deleted = false) "
-            "AND n.status <> 'rejected' RETURN n.id AS id ORDER BY n.version DESC, n.created_at DESC LIMIT 3",
-            {"titles": variants},
-        ).rows
-        focus.extend(r["id"] for r in rows)
+        focus.extend(canvas.titled(sorted({title, title.lower(), title.capitalize(), title.title()})))
     focus.extend(created[-10:])
     return list(dict.fromkeys(focus))
 
 
-def build_view(canvas: CanvasReader, focus_ids: list[str]) -> dict[str, Any]:
-    """A JSON-able view of the canvas whose size has a fixed bound."""
+def build_view(canvas: ViewReader, focus_ids: list[str], *, version: int | None = None) -> dict[str, Any]:
+    """A JSON-able view of the canvas whose size has a fixed bound (``version``: the canvas version just read)."""
     full: dict[str, dict[str, Any]] = {}
-    for node_id in focus_ids:
+    focus = _live(canvas, focus_ids[:MAX_FULL_NODES])
+    lineages = canvas.lineages([n.id for n in focus], max_depth=MAX_LINEAGE_DEPTH) if focus else {}
+    for node in focus:
         if len(full) >= MAX_FULL_NODES:
             break
-        try:
-            node = canvas.get_node(node_id)
-        except KeyError:
-            continue
         full[node.id] = {**node_summary(node), "focus": True}
-        for entry in canvas.lineage(node.id, max_depth=MAX_LINEAGE_DEPTH):
+        for entry in lineages.get(node.id, []):
             if len(full) >= MAX_FULL_NODES:
                 break
             full.setdefault(entry.node.id, {**node_summary(entry.node), "depth": entry.depth})
-    counts = canvas.query(
-        "MATCH (n:CanvasNode) WHERE n.deleted IS NULL OR n.deleted = false "
-        "RETURN n.kind AS kind, n.status AS status, count(n) AS c ORDER BY kind, status",
-        row_limit=200,
-    ).rows
-    recent = _recent(canvas)
+    version = canvas.canvas_version() if version is None else version
+    recent = _recent(canvas, version)
     for node in full.values():
         node["inputs"] = _clip(node["inputs"])
     return {
-        "canvas_version": canvas.canvas_version(),
+        "canvas_version": version,
         "focus": list(full.values()),
-        "summary": [{"kind": r["kind"], "status": r["status"], "count": r["c"]} for r in counts],
+        "summary": [{"kind": kind, "status": status, "count": count}
+                    for kind, status, count in canvas.kind_status_counts()[:200]],
         "recent": recent,
     }
 
 
-def _recent(canvas: CanvasReader) -> list[dict[str, Any]]:
+def _live(canvas: ViewReader, node_ids: list[str]) -> list[Any]:
+    """The live nodes among ``node_ids``, in order: one read, or one per node when some are gone."""
+    ids = list(dict.fromkeys(node_ids))
+    try:
+        return [n for n in canvas.get_nodes(ids, include_deleted=True) if not n.deleted] if ids else []
+    except KeyError:  # hard-deleted since
+        pass
+    nodes = []
+    for node_id in ids:
+        try:
+            nodes.append(canvas.get_node(node_id))
+        except KeyError:
+            continue
+    return nodes
+
+
+def _recent(canvas: ViewReader, version: int) -> list[dict[str, Any]]:
     """The nodes the last commits touched, newest first: read from the (indexed) commit log, not a scan."""
-    version = canvas.canvas_version()
     ids: dict[str, None] = {}
     for commit in reversed(canvas.commits(since_version=max(0, version - 2 * MAX_RECENT))):
         for node_id in commit.node_ids:
             ids.setdefault(node_id)
         if len(ids) >= 4 * MAX_RECENT:
             break
-    rows = []
-    for node_id in ids:
-        if len(rows) >= MAX_RECENT:
-            break
-        try:
-            node = canvas.get_node(node_id)
-        except KeyError:
-            continue
-        rows.append({"id": node.id, "kind": node.kind, "title": node.title, "status": node.status.value})
-    return rows
+    nodes = _live(canvas, list(ids)[:2 * MAX_RECENT])[:MAX_RECENT]
+    return [{"id": n.id, "kind": n.kind, "title": n.title, "status": n.status.value} for n in nodes]
 
 
 def _clip(value: Any, limit: int = 400) -> Any:

@@ -1,9 +1,11 @@
 """Skills: reusable creative procedures, each a LangGraph subgraph that acts only through the bridge.
 
-A skill never holds the store.  Its graph nodes get a :class:`SkillContext` from
-the run config and call tools with :meth:`SkillContext.call`, which submits a
-``ToolCall`` action to the bridge under a grant narrowed to the skill's declared
-needs; the bridge validates it, runs the tool and commits with a ticket.
+A skill never holds the store, the bridge or the ticket authority.  Its graph
+nodes get a :class:`SkillContext` from the run config: a read-only canvas and a
+:class:`~nodes.ports.BridgePort` bound to the grant it was invoked under.  It
+calls tools with :meth:`SkillContext.call`, which submits a ``ToolCall`` action
+through the port under a grant narrowed to the skill's declared needs; the
+bridge validates it, runs the tool and commits with a ticket.
 
 Action ids inside a skill are derived from the parent action id and a counter
 per branch, so a resumed turn replays a skill's committed steps instead of
@@ -22,8 +24,9 @@ from langgraph.graph import END, START, StateGraph
 from pydantic import BaseModel
 
 from nodes.actions import ToolCall
-from nodes.bridge import Bridge, Usage
+from nodes.bridge import Usage
 from nodes.grant import Grant
+from nodes.ports import BridgePort
 from store.errors import CanvasError
 from tools.base import Effect
 
@@ -42,9 +45,13 @@ class SkillState(TypedDict, total=False):
 
 @dataclass
 class SkillContext:
-    """What a running skill may do: read the canvas, and submit actions through the bridge."""
+    """What a running skill may do: read the canvas, and submit actions through the bridge.
 
-    bridge: Bridge
+    ``bridge`` is a :class:`~nodes.ports.BridgePort`; given the application's
+    bridge (tests, scripts), it is replaced by a port bound to ``grant``.
+    """
+
+    bridge: BridgePort
     grant: Grant
     usage: Usage
     thread_id: str
@@ -58,10 +65,14 @@ class SkillContext:
     _counter: int = 0
     _lock: threading.Lock = field(default_factory=threading.Lock)
 
+    def __post_init__(self) -> None:
+        if not isinstance(self.bridge, BridgePort):
+            self.bridge = self.bridge.port(self.grant)
+
     @property
     def canvas(self):
         """Read access to the canvas (the write side is the bridge's)."""
-        return self.bridge.store
+        return self.bridge.canvas
 
     @property
     def artifacts(self):
@@ -126,8 +137,12 @@ class Skill:
         """Run the skill's graph with ``ctx`` and return its validated output."""
         payload = inputs.model_dump(mode="json") if isinstance(inputs, BaseModel) else dict(inputs)
         self.input_model.model_validate(payload)
-        final = self.graph.invoke({"input": payload, "output": {}, "scratch": {}},
-                                  config={"configurable": {"skill_ctx": ctx}, "recursion_limit": 200})
+        # A skill runs whole inside one tool call (a resumed turn replays it through its deterministic action
+        # ids), so it never checkpoints: not into its own saver, nor into the caller's, which would have to
+        # serialise the live context it is given (LangGraph's server refuses to).
+        graph = self.graph.copy(update={"checkpointer": False})
+        final = graph.invoke({"input": payload, "output": {}, "scratch": {}},
+                             config={"configurable": {"skill_ctx": ctx}, "recursion_limit": 200})
         return self.output_model.model_validate(final.get("output") or {})
 
     @classmethod

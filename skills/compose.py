@@ -261,7 +261,7 @@ def _run_child(ctx: SkillContext, label: str, child: Skill, child_input: dict[st
                composite: str) -> dict[str, Any]:
     """Run a child skill in its own branch (its own action ids, a grant narrowed to its needs)."""
     payload = _child_input(composite, child, child_input)
-    grant = ctx.bridge.grants.save(ctx.grant.narrow(actor=f"skill:{child.name}", tools=child.needs))
+    grant = ctx.bridge.narrow(ctx.grant, actor=f"skill:{child.name}", tools=child.needs)
     branch = ctx.branch(label, actor=f"skill:{child.name}", grant=grant)
     try:
         return child.run(branch, payload).model_dump(mode="json")

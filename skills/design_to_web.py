@@ -3,9 +3,12 @@
 ``design_to_web`` runs as a LangGraph subgraph of five graph nodes, each acting
 only through the bridge (``ctx.call``):
 
-1. ``style``: derive a palette and a type pairing from the brief and make two
-   style ``reference`` nodes (role "style"), referencing any given reference nodes;
-2. ``images``: generate 3-4 gallery images that REFERENCE those style nodes;
+1. ``style``: read the brief (:mod:`skills.brief`: subject, focus, design
+   tokens from its adjectives, copy from templates), derive a palette and a type
+   pairing, and make two style ``reference`` nodes (role "style"), referencing
+   any given reference nodes;
+2. ``images``: generate 3-4 gallery images that REFERENCE those style nodes, in
+   the page's colours (greys when the brief asks for black-and-white) and lighting;
 3. ``layouts``: make ``n_layouts`` layout drafts (``plan`` nodes "layout A", ...)
    and select the one whose grid fits the images (the others are rejected);
 4. ``page``: write the images and the HTML into a site folder of the workspace
@@ -45,9 +48,9 @@ from skills.web_render import (
     LayoutSpec,
     PageImage,
     Theme,
-    brief_theme,
     derive_design,
     digest,
+    image_palette,
     render_html,
     slug,
 )
@@ -56,7 +59,6 @@ from store.errors import NodeNotFound
 VIEWPORT = {"width": 1280, "height": 800}
 """The viewport every page preview is rendered at."""
 
-_MOTIFS = ("a wide establishing view", "a close-up of the details", "people at work", "the place at dusk")
 _COLUMN_CHOICES = (3, 2, 4, 1)
 _LETTERS = "ABCD"
 
@@ -246,20 +248,22 @@ def _images(state: SkillState, config: RunnableConfig) -> dict[str, Any]:
     ctx, inp, scratch = _step(state, config)
     design = Design.model_validate(scratch["design"])
     count = 3 + digest(inp.brief)[4] % 2
+    look = design.look
+    style = ("Black-and-white photograph. " if look.imagery == "greyscale" else "") + ", ".join(look.words)
     images = []
-    for number, motif in enumerate(_MOTIFS[:count], start=1):
-        made = ctx.call("generate_image", prompt=f"{inp.brief}: {motif}", title=f"gallery {number}: {motif}",
-                        width=800, height=600, seed=number, palette=[design.palette.accent, design.palette.accent_2],
-                        references=[*scratch["style_ids"], *inp.reference_ids])
+    for number, caption in enumerate(design.words.captions[:count], start=1):
+        made = ctx.call("generate_image", prompt=f"{caption}. {style}".strip(), title=f"gallery {number}: {caption}",
+                        width=800, height=600, seed=number, palette=image_palette(design, look.theme),
+                        lighting=look.lighting, references=[*scratch["style_ids"], *inp.reference_ids])
         images.append(PageImage(node_id=made["node_id"], path=f"images/gallery-{number}.png", sha256=made["sha256"],
-                                alt=motif[0].upper() + motif[1:]).model_dump())
+                                alt=caption).model_dump())
     scratch["images"] = images
     return {"scratch": scratch}
 
 
 def _layouts(state: SkillState, config: RunnableConfig) -> dict[str, Any]:
     ctx, inp, scratch = _step(state, config)
-    drafts = layout_drafts(inp, brief_theme(inp.brief))
+    drafts = layout_drafts(inp, Design.model_validate(scratch["design"]).look.theme)
     chosen, reason = choose_layout(drafts, list(inp.sections), len(scratch["images"]))
     layout_ids = []
     for letter, spec in zip(_LETTERS, drafts, strict=False):

@@ -15,6 +15,7 @@ from pydantic import BaseModel
 
 from nodes.bridge import Usage
 from nodes.manifest import SkillInfo
+from nodes.ports import BridgePort
 from skills.base import Skill, SkillContext
 from tools.base import ToolContext, ToolError, ToolFamily, ToolResult, ToolSpec
 
@@ -56,10 +57,9 @@ def discover_skills(project_config: dict[str, Any]) -> list[Skill]:
 def run_skill_tool(skill: Skill, ctx: ToolContext, args: BaseModel) -> ToolResult:
     """Run a skill invoked as a tool: a narrowed grant, the parent's budget, every step through the bridge."""
     bridge = ctx.services.get("bridge")
-    if bridge is None:
+    if not isinstance(bridge, BridgePort) or bridge.root_grant_id is None:
         raise ToolError(f"skill {skill.name} must be run through the bridge")
-    parent = bridge.grants.get(ctx.services["grant_id"])
-    grant = bridge.grants.save(parent.narrow(actor=f"skill:{skill.name}", tools=skill.needs))
+    grant = bridge.narrow(bridge.root_grant_id, actor=f"skill:{skill.name}", tools=skill.needs)
     usage = ctx.services.get("usage") or Usage()
     skill_ctx = SkillContext(
         bridge=bridge, grant=grant, usage=usage, thread_id=ctx.thread_id or "", turn_id=ctx.turn_id,
@@ -90,7 +90,7 @@ def skill_info(skill: Skill) -> SkillInfo:
                      output_schema=skill.output_model.model_json_schema(), needs_tools=list(skill.needs))
 
 
-def skill_tools(project: Project, runtime: Any) -> tuple[list[ToolSpec], list[SkillInfo], dict[str, Any]]:
+def skill_tools(project: Project) -> tuple[list[ToolSpec], list[SkillInfo], dict[str, Any]]:
     """Tools and manifest entries for every skill the project has."""
     skills = discover_skills(project.settings.project)
     return [skill_tool(s) for s in skills], [skill_info(s) for s in skills], {"skills": {s.name: s for s in skills}}

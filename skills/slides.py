@@ -11,30 +11,40 @@ A LangGraph subgraph of three graph nodes, each acting only through the bridge:
    content node (and illustration), so each ``slide`` node is GENERATED_FROM
    the content it shows.
 
-The outline is derived from the topic's words and a hash of the topic, so the
-same topic always gives the same deck.
+The topic is read from the words the skill gets (:mod:`skills.topics`), so a
+whole request ("a 4-slide deck about the history of the bicycle") works as well
+as a bare topic; the sections come from fixed patterns per kind of topic
+(:mod:`skills.outlines`) filled with the topic's noun phrases.  The same words
+always give the same deck.
 """
 
 from __future__ import annotations
 
 import hashlib
 import itertools
-import re
 from typing import Any, Literal
 
 from langchain_core.runnables import RunnableConfig
 from langgraph.graph import START, StateGraph
 from pydantic import BaseModel, Field
 
-from skills.base import Skill, SkillState, skill_context
+from skills.base import Skill, SkillState, SkillStepRejected, skill_context
+from skills.outlines import DIAGRAM_SECTION, PATTERNS, capitalise, choose_sections, fill
+from skills.topics import DeckRequest, read_deck_request
 from tools.native.slide_spec import DiagramArrow, DiagramBox, DiagramSpec, SlideSpec
 
 
 class SlidesInput(BaseModel):
     """What the deck is about and how long it is."""
 
-    topic: str = Field(min_length=1, max_length=300)
-    n_slides: int = Field(default=5, ge=2, le=20, description="Slides in all, title and summary slides included.")
+    topic: str = Field(min_length=1, max_length=300, description="The topic, or the request's words: "
+                       "'the history of the bicycle' or 'a 4-slide deck about the history of the bicycle'.")
+    n_slides: int | None = Field(default=None, ge=2, le=20, description="Slides in all, title and summary slides "
+                                 "included; a count written in the topic wins; 5 if neither says.")
+
+
+class SlideCountRefused(SkillStepRejected):
+    """The request's words ask for a number of slides outside 2 to 20."""
 
 
 class SlidesOutput(BaseModel):
@@ -60,88 +70,69 @@ class SlideContent(BaseModel):
 
 # ---------------------------------------------------------------- the outline (pure)
 
-_STOPWORDS = frozenset({
-    "a", "an", "the", "and", "or", "of", "for", "to", "in", "on", "at", "by", "with", "from", "about", "into",
-    "how", "why", "what", "when", "our", "your", "its", "is", "are", "be", "we", "it", "this", "that", "vs",
-    # adjectives read badly as "Getting started with small"
-    "small", "large", "big", "new", "good", "best", "better", "modern", "simple", "great", "future", "local",
-})
 
-# Content slide templates: a title and four bullets; {k} is a keyword, {o} another, {t} the topic.
-_TEMPLATES: tuple[tuple[str, tuple[str, ...]], ...] = (
-    ("How {t} works", ("It starts with {k}", "{o} shapes every step", "Each stage feeds the next",
-                       "The result is measurable")),
-    ("Why {k} matters", ("{k} decides what is possible", "Small gains in {k} compound",
-                         "Ignoring {o} is costly", "Teams that get it right move faster")),
-    ("The parts of {t}", ("{k}: the foundation", "{o}: what holds it together", "How the parts interact",
-                          "Where most problems start")),
-    ("Getting started with {k}", ("Pick one clear goal", "Map the {o} you already have",
-                                  "Run a small pilot first", "Review results every week")),
-    ("Common pitfalls in {k}", ("Doing too much at once", "Measuring the wrong thing",
-                                "Forgetting the people behind {o}", "No owner for the outcome")),
-    ("Measuring {k}", ("Choose two or three numbers", "Track {o} over time", "Compare against a baseline",
-                       "Share the results openly")),
-    ("Tools for {k}", ("Start with what the team knows", "Automate the repetitive {o} work",
-                       "Keep a shared record", "Retire tools nobody uses")),
-    ("What comes next for {k}", ("Trends that change {o}", "Questions still open", "Where to invest next",
-                                 "How to stay ready")),
-)
+def deck_size(inp: SlidesInput) -> int:
+    """Slides in all: a count written in the topic's words wins (it is what the person said), then ``n_slides``."""
+    written = read_deck_request(inp.topic).n_slides
+    if written is not None and written != inp.n_slides:
+        if not 2 <= written <= 20:
+            raise SlideCountRefused(f"the request asks for {written} slides; a deck has 2 to 20")
+        return written
+    return inp.n_slides or 5
 
 
-def keywords(topic: str) -> list[str]:
-    """The topic's meaningful words, in order, without repeats (the topic itself if it has none)."""
-    found = [w for w in re.findall(r"[A-Za-z0-9][A-Za-z0-9'-]*", topic) if w.lower() not in _STOPWORDS]
-    # Lower-case a word unless it is an acronym or a name written that way (AI, LangGraph).
-    shown = {w.lower(): w if any(c.isupper() for c in w[1:]) else w.lower() for w in reversed(found)}
-    return [shown[k] for k in dict.fromkeys(w.lower() for w in found)] or [topic.strip()]
+def plan_slides(text: str, n_slides: int) -> list[SlideContent]:
+    """The outline: a title slide, ``n_slides - 2`` sections chosen for the topic's kind, a summary.
 
-
-def plan_slides(topic: str, n_slides: int) -> list[SlideContent]:
-    """The outline: a title slide, ``n_slides - 2`` content slides, a summary; one slide carries a diagram."""
-    key = hashlib.sha256(topic.encode("utf-8")).digest()
-    words = keywords(topic)
-    nice_topic = topic.strip().rstrip(".")
-    # Templates say "How {t} works": a long topic is shortened to its first two keywords there.
-    short_topic = nice_topic if len(nice_topic.split()) <= 4 else " ".join(words[:2])
-    slides = [SlideContent(role="title", title=_capitalise(nice_topic),
-                           bullets=[f"An overview of {nice_topic}", f"Key ideas: {', '.join(words[:3])}"],
-                           notes=f"Introduce {nice_topic} and say what the audience will take away.")]
-    used: set[str] = set()
-    for index in range(n_slides - 2):
-        slides.append(_content_slide(index, short_topic, words, key, used))
-    recap = [s.title for s in slides[1:]][:4] or [f"{_capitalise(w)} matters" for w in words[:3]]
+    ``text`` is the request or the bare topic; what it says about the deck
+    itself ("a 4-slide lecture deck on") is not part of the topic.  One slide
+    carries a diagram of the sections' flow.
+    """
+    request = read_deck_request(text)
+    title = SlideContent(role="title", title=capitalise(request.topic),
+                         bullets=[f"An overview of {request.subject}",
+                                  f"In this talk: {', '.join(_box_names(request, n_slides))}"],
+                         notes=f"Introduce {request.topic} and say what the audience will take away.")
+    slides = [title]
+    chosen = choose_sections(request.kind, max(0, n_slides - 2))
+    for section, part in chosen:
+        heading = fill(section.title, request) + (f" (part {part})" if part > 1 else "")
+        slides.append(SlideContent(role="content", title=heading,
+                                   bullets=[fill(b, request) for b in section.bullets],
+                                   notes=fill(section.notes, request)))
+    recap = [s.title for s in slides[1:]][:4] or [f"{capitalise(request.head)}: the essentials",
+                                                    "Questions and next steps"]
     summary = SlideContent(role="summary", title="Summary", bullets=recap,
-                           notes=f"Close by repeating the main points about {nice_topic} and asking for questions.")
+                           notes=f"Close by repeating the main points about {request.subject} and asking for "
+                                 "questions.")
     slides.append(summary)
-    diagram_slide = slides[1] if n_slides > 2 else summary
-    diagram_slide.diagram = _diagram(words)
+    diagram_section = PATTERNS[request.kind][DIAGRAM_SECTION[request.kind]]
+    on = next((i for i, (s, part) in enumerate(chosen, start=1) if s is diagram_section and part == 1),
+              1 if n_slides > 2 else len(slides) - 1)
+    slides[on].diagram = _diagram(request)
     return slides
 
 
-def _content_slide(index: int, topic: str, words: list[str], key: bytes, used: set[str]) -> SlideContent:
-    template_index = index % len(_TEMPLATES)
-    title_template, bullet_templates = _TEMPLATES[template_index]
-    keyword = words[(index + index // len(_TEMPLATES)) % len(words)]
-    other = words[(index + 1) % len(words)]
-    title = _capitalise(title_template.format(t=topic, k=keyword, o=other))
-    if title in used:  # more slides than templates x keywords: number the repeat
-        title = f"{title} ({index + 1})"
-    used.add(title)
-    count = 3 + key[index % len(key)] % 2
-    bullets = [_capitalise(b.format(t=topic, k=keyword, o=other)) for b in bullet_templates[:count]]
-    notes = f"Slide {index + 2}: explain {keyword} in the context of {topic}; one example per bullet."
-    return SlideContent(role="content", title=title, bullets=bullets, notes=notes)
+def _box_names(request: DeckRequest, n_slides: int) -> list[str]:
+    names = [fill(s.box, request) for s, part in choose_sections(request.kind, max(0, n_slides - 2)) if part == 1]
+    return names or [capitalise(request.head)]
 
 
-def _diagram(words: list[str]) -> DiagramSpec:
-    labels = ["Idea", *(_capitalise(w) for w in words[:3]), "Outcome"]
+def _diagram(request: DeckRequest) -> DiagramSpec:
+    """The topic's flow: its kind's sections as boxes in talk order, joined by arrows (a comparison converges)."""
+    if request.kind == "comparison":
+        labels = [capitalise(request.side_a), capitalise(request.side_b), "Criteria", "Decision"]
+        boxes = [DiagramBox(id=f"b{i}", label=label) for i, label in enumerate(labels)]
+        arrows = [DiagramArrow(source="b0", target="b2"), DiagramArrow(source="b1", target="b2"),
+                  DiagramArrow(source="b2", target="b3")]
+        return DiagramSpec(boxes=boxes, arrows=arrows)
+    if request.kind == "process":
+        labels = ["Input", capitalise(request.head), capitalise(request.obj) if request.obj else "Result"]
+    else:
+        labels = [fill(s.box, request) for s in PATTERNS[request.kind][:5]]
     boxes = [DiagramBox(id=f"b{i}", label=label) for i, label in enumerate(labels)]
     arrows = [DiagramArrow(source=a.id, target=b.id) for a, b in itertools.pairwise(boxes)]
     return DiagramSpec(boxes=boxes, arrows=arrows)
-
-
-def _capitalise(text: str) -> str:
-    return text[:1].upper() + text[1:]
 
 
 # ---------------------------------------------------------------- graph nodes
@@ -150,9 +141,12 @@ def _capitalise(text: str) -> str:
 def _outline(state: SkillState, config: RunnableConfig) -> dict[str, Any]:
     ctx = skill_context(config)
     inp = SlidesInput.model_validate(state["input"])
-    slides = plan_slides(inp.topic, inp.n_slides)
-    outline_id = ctx.call("create_node", kind="plan", title=f"outline: {inp.topic}", status="completed",
-                          inputs={"topic": inp.topic, "n_slides": inp.n_slides,
+    n_slides = deck_size(inp)
+    request = read_deck_request(inp.topic)
+    slides = plan_slides(inp.topic, n_slides)
+    outline_id = ctx.call("create_node", kind="plan", title=f"outline: {request.topic}", status="completed",
+                          inputs={"topic": request.topic, "request": inp.topic, "kind": request.kind,
+                                  "n_slides": n_slides,
                                   "slides": [{"index": i, "role": s.role, "title": s.title,
                                               "has_diagram": s.diagram is not None}
                                              for i, s in enumerate(slides, start=1)]})["created"]
@@ -171,7 +165,8 @@ def _content(state: SkillState, config: RunnableConfig) -> dict[str, Any]:
         content_ids.append(content_id)
     # One picture: on the first content slide without a diagram (the title slide for a two-slide deck).
     target = next((i for i, s in enumerate(scratch["slides"]) if s["role"] == "content" and not s["diagram"]), 0)
-    picture = ctx.call("generate_image", prompt=f"{inp.topic}: an illustration of {scratch['slides'][target]['title']}",
+    topic = read_deck_request(inp.topic).topic
+    picture = ctx.call("generate_image", prompt=f"{topic}: an illustration of {scratch['slides'][target]['title']}",
                        title=f"slide {target + 1} illustration", width=640, height=400,
                        seed=int.from_bytes(hashlib.sha256(inp.topic.encode()).digest()[:4], "big"))
     ctx.call("link_nodes", type="GENERATED_FROM", source=picture["node_id"], target=content_ids[target])
@@ -192,7 +187,7 @@ def _deck(state: SkillState, config: RunnableConfig) -> dict[str, Any]:
         specs.append(SlideSpec(title=content.title, bullets=content.bullets, notes=content.notes,
                                diagram=content.diagram, images=[picture["uri"]] if with_picture else [],
                                source_node_ids=[content_id, *([picture["node_id"]] if with_picture else [])]))
-    deck = ctx.call("build_slides", title=_capitalise(inp.topic.strip()),
+    deck = ctx.call("build_slides", title=capitalise(read_deck_request(inp.topic).topic),
                     slides=[s.model_dump(mode="json") for s in specs])
     output = SlidesOutput(outline_id=scratch["outline_id"], content_ids=scratch["content_ids"],
                           illustration_id=picture["node_id"], deck_id=deck["deck_node_id"],
@@ -220,4 +215,5 @@ SLIDES = Skill(
 )
 """Skill: topic to a .pptx deck with previews."""
 
-__all__ = ["SLIDES", "SlideContent", "SlidesInput", "SlidesOutput", "keywords", "plan_slides"]
+__all__ = ["SLIDES", "SlideContent", "SlideCountRefused", "SlidesInput", "SlidesOutput", "deck_size",
+           "plan_slides"]

@@ -1,8 +1,10 @@
 """A web page from a layout spec: the look derived from a brief, and the HTML/CSS that shows it.
 
-Everything here is pure and deterministic: the same brief gives the same
-palette and type pairing (a hash of the brief, nudged by colour words in it),
-and the same design, layout spec and images give the same HTML bytes.  The
+Everything here is pure and deterministic: the brief's adjectives give design
+tokens (:mod:`skills.brief`: theme, imagery, spacing, heading family, weight,
+saturation, corner radius, hero treatment), its colour words the hue, and the
+brief's hash decides what the brief leaves open; the same design, layout spec
+and images give the same HTML bytes.  The
 skills in :mod:`skills.design_to_web` put the results on the canvas.
 """
 
@@ -14,20 +16,11 @@ import html
 import re
 from typing import Literal
 
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, Field, model_validator
+
+from skills.brief import DesignTokens, HeadingFamily, PageCopy, Theme, read_brief
 
 HeroMode = Literal["contained", "full-bleed"]
-Theme = Literal["light", "dark"]
-
-# Hues (0..1) a brief's colour words ask for; otherwise the brief's hash picks one.
-_HUE_WORDS: dict[str, float] = {
-    "red": 0.0, "crimson": 0.97, "rose": 0.93, "pink": 0.91, "coral": 0.03, "orange": 0.07, "sunset": 0.06,
-    "amber": 0.1, "gold": 0.12, "golden": 0.12, "yellow": 0.14, "lime": 0.23, "green": 0.33, "forest": 0.35,
-    "garden": 0.3, "mint": 0.43, "teal": 0.5, "ocean": 0.56, "sea": 0.55, "harbour": 0.57, "harbor": 0.57,
-    "sky": 0.58, "blue": 0.6, "navy": 0.63, "indigo": 0.68, "violet": 0.75, "purple": 0.78, "lavender": 0.74,
-    "plum": 0.83, "coffee": 0.08, "cafe": 0.08, "earth": 0.09, "desert": 0.1,
-}
-_DARK_WORDS = frozenset({"dark", "night", "noir", "moody", "black", "midnight", "neon"})
 
 
 class TypePairing(BaseModel):
@@ -48,6 +41,18 @@ TYPE_PAIRINGS: tuple[TypePairing, ...] = (
     TypePairing(name="classic book serif", heading='Palatino, "Palatino Linotype", "URW Palladio L", serif',
                 body='"Book Antiqua", Palatino, "DejaVu Serif", serif'),
 )
+
+_SANS = '"Helvetica Neue", Arial, "Liberation Sans", "DejaVu Sans", sans-serif'
+PAIRINGS_BY_FAMILY: dict[HeadingFamily, TypePairing] = {
+    "serif": TYPE_PAIRINGS[0],
+    "sans": TypePairing(name="neo-grotesque sans", heading=_SANS, body=_SANS),
+    "mono": TYPE_PAIRINGS[2],
+    "rounded": TypePairing(name="rounded humanist sans", heading='"Trebuchet MS", "Comic Neue", "DejaVu Sans", '
+                           "sans-serif", body=_SANS),
+    "display": TypePairing(name="heavy display + grotesque", heading='Impact, "Arial Black", '
+                           '"DejaVu Sans Condensed", "DejaVu Sans", sans-serif', body=_SANS),
+}
+"""The type pairing a brief's heading family asks for; a brief that names none gets one of TYPE_PAIRINGS."""
 
 
 class Palette(BaseModel):
@@ -72,6 +77,29 @@ class Design(BaseModel):
     tagline: str
     palette: Palette
     fonts: TypePairing
+    tokens: DesignTokens | None = Field(default=None, description="Read from the brief when absent.")
+    page_copy: PageCopy | None = Field(default=None, description="Written from the brief when absent.")
+
+    @model_validator(mode="after")
+    def _read_the_brief_once(self) -> Design:
+        # Pages recorded before tokens and copy existed get them from their brief, so they still render.
+        if self.tokens is None or self.page_copy is None:
+            reading = read_brief(self.brief)
+            self.tokens = self.tokens or reading.tokens
+            self.page_copy = self.page_copy or reading.page_copy
+        return self
+
+    @property
+    def look(self) -> DesignTokens:
+        """The design tokens (always set after validation)."""
+        assert self.tokens is not None
+        return self.tokens
+
+    @property
+    def words(self) -> PageCopy:
+        """The page's copy (always set after validation)."""
+        assert self.page_copy is not None
+        return self.page_copy
 
 
 class LayoutSpec(BaseModel):
@@ -118,36 +146,35 @@ def _hue_of(colour: str) -> float:
 
 
 def derive_design(brief: str, hint_colours: list[str] | None = None) -> Design:
-    """Palette, type pairing, title, tagline and theme of a brief (a colour from a reference wins the hue)."""
+    """Palette, type pairing, tokens and copy of a brief (a colour from a reference wins the hue)."""
     key = digest(brief)
-    brief_words = words(brief)
-    hue = next((_HUE_WORDS[w] for w in brief_words if w in _HUE_WORDS), key[0] / 255)
+    reading = read_brief(brief)
+    tokens = reading.tokens
+    hue = tokens.hue if tokens.hue is not None else key[0] / 255
     if hint_colours:
         hue = _hue_of(hint_colours[0])
+    saturation = tokens.saturation if tokens.saturation is not None else 0.55 + (key[2] % 20) / 100
     spread = 0.08 + (key[1] % 40) / 100  # how far the second accent sits from the first
+    dark = tokens.theme == "dark"
     palette = Palette(
-        paper=_hex(hue, 0.96, 0.35),
-        ink=_hex(hue, 0.12, 0.3),
-        accent=_hex(hue, 0.45, 0.55 + (key[2] % 20) / 100),
-        accent_2=_hex(hue + spread, 0.55, 0.5),
-        muted=_hex(hue, 0.42, 0.12),
+        paper=_hex(hue, 0.97, 0.35 * saturation),
+        ink=_hex(hue, 0.07 if dark else 0.12, 0.3 * saturation),
+        accent=_hex(hue, 0.55 if dark else 0.42, saturation),
+        accent_2=_hex(hue + spread, 0.6 if dark else 0.55, 0.9 * saturation),
+        muted=_hex(hue, 0.62 if dark else 0.42, 0.15 * saturation),
     )
-    fonts = TYPE_PAIRINGS[key[3] % len(TYPE_PAIRINGS)]
-    meaningful = [w for w in re.findall(r"[A-Za-z0-9']+", brief) if w.lower() not in _FILLER]
-    title = " ".join(w.capitalize() for w in meaningful[:2]) or "Untitled"
-    tagline = brief.strip().rstrip(".") or title
-    return Design(brief=brief, title=title, tagline=tagline, palette=palette, fonts=fonts)
+    fonts = PAIRINGS_BY_FAMILY[tokens.heading] if tokens.heading else TYPE_PAIRINGS[key[3] % len(TYPE_PAIRINGS)]
+    return Design(brief=brief, title=reading.name, tagline=reading.page_copy.tagline, palette=palette, fonts=fonts,
+                  tokens=tokens, page_copy=reading.page_copy)
 
 
-def brief_theme(brief: str) -> Theme:
-    """Dark when the brief's words ask for it (night, noir, moody, ...), else light."""
-    return "dark" if _DARK_WORDS & set(words(brief)) else "light"
-
-
-_FILLER = frozenset({
-    "a", "an", "the", "for", "of", "and", "or", "to", "in", "on", "with", "site", "website", "page", "web",
-    "landing", "portfolio", "homepage", "make", "build", "design", "create", "my", "our", "small", "new",
-})
+def image_palette(design: Design, theme: Theme) -> list[str]:
+    """Four colours for a generated picture (sky top, sky bottom, ground, feature): greys for greyscale imagery."""
+    if design.look.imagery == "greyscale":
+        return ["#262626", "#5a5a5a", "#1a1a1a", "#bdbdbd"] if theme == "dark" else \
+            ["#d6d6d6", "#f2f2f2", "#a3a3a3", "#4a4a4a"]
+    p = design.palette
+    return [p.ink, p.accent, p.ink, p.accent_2] if theme == "dark" else [p.accent, p.paper, p.accent_2, p.ink]
 
 
 # ---------------------------------------------------------------- HTML
@@ -156,6 +183,9 @@ _FILLER = frozenset({
 def render_html(design: Design, spec: LayoutSpec, images: list[PageImage]) -> str:
     """A complete page: embedded CSS, a nav bar, one ``<section id=...>`` per spec section, a footer."""
     e = html.escape
+    look = design.look
+    classes = (f"theme-{spec.theme} hero-{spec.hero} hero-text-{look.hero_text} imagery-{look.imagery} "
+               f"spacing-{look.spacing}")
     body = "\n".join(_section(name, design, spec, images) for name in spec.sections)
     links = "".join(f'<a href="#{e(_anchor(n))}">{e(_label(n))}</a>' for n in spec.sections if n != "hero")
     return f"""<!doctype html>
@@ -168,12 +198,12 @@ def render_html(design: Design, spec: LayoutSpec, images: list[PageImage]) -> st
 {_css(design, spec)}
 </style>
 </head>
-<body class="theme-{spec.theme} hero-{spec.hero}">
+<body class="{classes}">
 <header class="site-nav"><div class="wrap nav-row"><a class="brand" href="#top">{e(design.title)}</a><nav>{links}</nav></div></header>
 <main id="top">
 {body}
 </main>
-<footer class="site-footer"><div class="wrap">&copy; {e(design.title)} &middot; {e(design.fonts.name)}</div></footer>
+<footer class="site-footer"><div class="wrap">&copy; {e(design.title)}</div></footer>
 </body>
 </html>
 """
@@ -190,80 +220,97 @@ def _label(name: str) -> str:
 def _section(name: str, design: Design, spec: LayoutSpec, images: list[PageImage]) -> str:
     e = html.escape
     anchor = e(_anchor(name))
+    copy = design.words
     if name == "hero":
         background = f" style=\"background-image: url('{e(images[0].path)}')\"" if images else ""
+        words = (f'<div class="hero__text"><h1>{e(design.title)}</h1><p>{e(copy.tagline)}</p>'
+                 f'<a class="button" href="#contact">{e(copy.cta)}</a></div>')
+        if design.look.hero_text == "plain":  # the words on the page, the picture below them
+            return (f'<section id="{anchor}" class="hero hero--{spec.hero}"><div class="wrap">{words}</div>'
+                    f'<div class="hero__frame"{background}></div></section>')
         return (f'<section id="{anchor}" class="hero hero--{spec.hero}">'
-                f'<div class="hero__frame"{background}><div class="hero__text">'
-                f"<h1>{e(design.title)}</h1><p>{e(design.tagline)}</p>"
-                f'<a class="button" href="#contact">Get in touch</a></div></div></section>')
+                f'<div class="hero__frame"{background}>{words}</div></section>')
     if name == "gallery":
         figures = "".join(
             f'<figure><img src="{e(i.path)}" alt="{e(i.alt)}" loading="eager"><figcaption>{e(i.alt)}</figcaption></figure>'
             for i in images)
-        return (f'<section id="{anchor}" class="gallery"><div class="wrap"><h2>Gallery</h2>'
+        return (f'<section id="{anchor}" class="gallery"><div class="wrap"><h2>{e(copy.gallery_heading)}</h2>'
                 f'<div class="grid">{figures}</div></div></section>')
     if name == "about":
-        return (f'<section id="{anchor}" class="about"><div class="wrap split"><h2>About</h2><div>'
-                f"<p>{e(design.tagline)}.</p><p>{e(_about_line(design))}</p></div></div></section>")
+        paragraphs = "".join(f"<p>{e(p)}</p>" for p in copy.about)
+        return (f'<section id="{anchor}" class="about"><div class="wrap split"><h2>About</h2>'
+                f"<div>{paragraphs}</div></div></section>")
     if name == "contact":
         email = f"hello@{slug(design.title, 24)}.example"
+        before, _, after = copy.contact.partition("{email}")
         return (f'<section id="{anchor}" class="contact"><div class="wrap"><h2>Contact</h2>'
-                f'<p>Write to <a href="mailto:{e(email)}">{e(email)}</a>, or leave a note.</p>'
+                f'<p>{e(before)}<a href="mailto:{e(email)}">{e(email)}</a>{e(after)}</p>'
                 '<form class="contact-form" onsubmit="return false"><input type="text" placeholder="Your name">'
                 '<input type="email" placeholder="Your email"><textarea rows="3" placeholder="Message"></textarea>'
                 '<button class="button" type="submit">Send</button></form></div></section>')
     return (f'<section id="{anchor}" class="extra"><div class="wrap"><h2>{e(_label(name))}</h2>'
-            f"<p>{e(_label(name))} for {e(design.title)}: {e(design.tagline)}.</p></div></section>")
+            f"<p>Ask {e(design.title)} about {e(_label(name).lower())}; we will tell you what fits.</p>"
+            "</div></section>")
 
 
-def _about_line(design: Design) -> str:
-    keywords = [w for w in words(design.brief) if w not in _FILLER][:4]
-    if not keywords:
-        return "Made with care."
-    return "We care about " + ", ".join(keywords[:-1]) + (" and " if len(keywords) > 1 else "") + keywords[-1] + "."
+# spacing token -> section padding, content width, line height, grid gap, nav height (px)
+_SPACING = {"compact": (32, 1200, 1.4, 12, 56), "normal": (56, 1100, 1.55, 20, 64),
+            "generous": (112, 980, 1.75, 40, 88)}
 
 
 def _css(design: Design, spec: LayoutSpec) -> str:
-    p, f = design.palette, design.fonts
+    p, f, t = design.palette, design.fonts, design.look
     bg, fg, surface = (p.paper, p.ink, "#ffffff") if spec.theme == "light" else (p.ink, p.paper, _mix(p.ink, p.paper))
+    pad, width, leading, gap, nav = _SPACING[t.spacing]
     full = spec.hero == "full-bleed"
+    plain = t.hero_text == "plain"
     hero_frame = (
-        "width: 100%; min-height: 520px; border-radius: 0; margin: 0;"
+        f"width: 100%; min-height: {360 if plain else 520}px; border-radius: 0; margin: 0;"
         if full else
-        "max-width: 1100px; min-height: 420px; margin: 32px auto 0; border-radius: 18px;"
+        f"max-width: {width}px; min-height: {320 if plain else 420}px; margin: {32 if not plain else 0}px auto 0; "
+        f"border-radius: {t.radius + 6 if t.radius else 0}px;"
     )
+    hero_text = (
+        f"padding: {pad}px 0 {pad // 2}px; color: var(--fg); max-width: 760px;"
+        if plain else
+        f"width: 100%; padding: 40px {'max(32px, calc((100% - 1036px) / 2))' if full else '40px'}; color: #ffffff; "
+        "background: linear-gradient(to top, rgba(0,0,0,0.72), rgba(0,0,0,0));"
+    )
+    rule = "4px solid var(--accent)" if t.weight >= 900 else "1px solid var(--muted)"
+    greyscale = "  figure img, .hero__frame { filter: grayscale(1); }\n" if t.imagery == "greyscale" else ""
     return f"""  :root {{ --bg: {bg}; --fg: {fg}; --surface: {surface}; --accent: {p.accent}; --accent-2: {p.accent_2};
-    --muted: {p.muted}; --cols: {spec.columns}; --heading: {f.heading}; --body: {f.body}; }}
+    --muted: {p.muted}; --cols: {spec.columns}; --heading: {f.heading}; --body: {f.body}; --radius: {t.radius}px; }}
   * {{ box-sizing: border-box; }}
   html, body {{ margin: 0; padding: 0; }}
-  body {{ background: var(--bg); color: var(--fg); font-family: var(--body); font-size: 17px; line-height: 1.55; }}
-  h1, h2 {{ font-family: var(--heading); line-height: 1.1; margin: 0 0 16px; }}
-  h1 {{ font-size: 56px; }} h2 {{ font-size: 34px; color: var(--accent); }}
+  body {{ background: var(--bg); color: var(--fg); font-family: var(--body); font-size: 17px; line-height: {leading}; }}
+  h1, h2 {{ font-family: var(--heading); font-weight: {t.weight}; line-height: 1.1; margin: 0 0 {gap}px; }}
+  h1 {{ font-size: {72 if t.weight >= 900 else 56}px; }} h2 {{ font-size: 34px; color: var(--accent); }}
   a {{ color: var(--accent); }}
-  .wrap {{ max-width: 1100px; margin: 0 auto; padding: 0 32px; }}
-  .site-nav {{ background: var(--bg); border-bottom: 3px solid var(--accent); }}
-  .nav-row {{ display: flex; align-items: center; justify-content: space-between; height: 64px; }}
-  .brand {{ font-family: var(--heading); font-size: 22px; font-weight: bold; color: var(--fg); text-decoration: none; }}
+  .wrap {{ max-width: {width}px; margin: 0 auto; padding: 0 32px; }}
+  .site-nav {{ background: var(--bg); border-bottom: {rule}; }}
+  .nav-row {{ display: flex; align-items: center; justify-content: space-between; height: {nav}px; }}
+  .brand {{ font-family: var(--heading); font-size: 22px; font-weight: {t.weight}; color: var(--fg);
+    text-decoration: none; }}
   nav a {{ margin-left: 24px; text-decoration: none; color: var(--fg); }}
   .hero__frame {{ {hero_frame} position: relative; display: flex; align-items: flex-end; overflow: hidden;
     background-color: var(--accent); background-size: cover; background-position: center; }}
-  .hero__text {{ width: 100%; padding: 40px {'max(32px, calc((100% - 1036px) / 2))' if full else '40px'};
-    color: #ffffff; background: linear-gradient(to top, rgba(0,0,0,0.72), rgba(0,0,0,0)); }}
+  .hero__text {{ {hero_text} }}
   .hero__text p {{ font-size: 21px; max-width: 720px; margin: 0 0 20px; }}
-  .button {{ display: inline-block; padding: 12px 22px; border: 0; border-radius: 999px; background: var(--accent-2);
-    color: #111111; font: inherit; font-weight: bold; text-decoration: none; }}
-  section {{ padding: 56px 0; }}
+  .button {{ display: inline-block; padding: 12px 22px; border: 0;
+    border-radius: {max(t.radius, 4) if t.radius else 0}px;
+    background: var(--accent-2); color: #111111; font: inherit; font-weight: bold; text-decoration: none; }}
+  section {{ padding: {pad}px 0; }}
   section.hero {{ padding: {'0' if full else '0 32px'}; }}
-  .grid {{ display: grid; grid-template-columns: repeat(var(--cols), 1fr); gap: 20px; }}
-  figure {{ margin: 0; background: var(--surface); border-radius: 12px; overflow: hidden; }}
+  .grid {{ display: grid; grid-template-columns: repeat(var(--cols), 1fr); gap: {gap}px; }}
+  figure {{ margin: 0; background: var(--surface); border-radius: var(--radius); overflow: hidden; }}
   figure img {{ display: block; width: 100%; aspect-ratio: 4 / 3; object-fit: cover; }}
   figcaption {{ padding: 10px 14px; color: var(--muted); font-size: 14px; }}
-  .theme-dark figcaption {{ color: var(--fg); }}
+{greyscale}  .theme-dark figcaption {{ color: var(--fg); }}
   .theme-dark h2 {{ color: var(--accent-2); }}
   .split {{ display: grid; grid-template-columns: 1fr 2fr; gap: 32px; }}
   .contact-form {{ display: grid; gap: 12px; max-width: 560px; }}
-  .contact-form input, .contact-form textarea {{ padding: 12px; border: 1px solid var(--muted); border-radius: 8px;
-    background: var(--surface); color: var(--fg); font: inherit; }}
+  .contact-form input, .contact-form textarea {{ padding: 12px; border: 1px solid var(--muted);
+    border-radius: var(--radius); background: var(--surface); color: var(--fg); font: inherit; }}
   .site-footer {{ padding: 24px 0; border-top: 1px solid var(--muted); color: var(--muted); font-size: 14px; }}"""
 
 

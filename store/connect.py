@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
+import os
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from store.embedded import EmbeddedArcadeEngine
@@ -22,6 +23,11 @@ class EngineSettings:
     neo4j_user: str = "neo4j"
     neo4j_password: str = ""
     neo4j_database: str | None = None
+    neo4j_reader_user: str | None = field(default_factory=lambda: os.environ.get("NEO4J_READER_USER") or None)
+    """A Neo4j account with the built-in ``reader`` role, for user queries (Enterprise)."""
+    neo4j_reader_password: str | None = field(default_factory=lambda: os.environ.get("NEO4J_READER_PASSWORD"))
+    idle_seconds: float | None = None
+    """How long the embedded engine lingers after its last user; None reads JARVISHUB_ENGINE_IDLE_SECONDS."""
 
 
 def start_engine(settings: EngineSettings) -> Engine:
@@ -32,8 +38,11 @@ def start_engine(settings: EngineSettings) -> Engine:
             settings.neo4j_user,
             settings.neo4j_password,
             settings.neo4j_database or "neo4j",
+            state_dir=settings.data_dir / "engine",
+            reader_user=settings.neo4j_reader_user,
+            reader_password=settings.neo4j_reader_password,
         )
-    return EmbeddedArcadeEngine(settings.data_dir / "engine")
+    return EmbeddedArcadeEngine(settings.data_dir / "engine", idle_seconds=settings.idle_seconds)
 
 
 def database_name(name: str) -> str:
@@ -52,4 +61,4 @@ def open_store(
     """A canvas store on ``database`` (the engine's default when None), created if missing."""
     name = database or engine.default_database
     engine.ensure_database(name)
-    return Neo4jCanvasStore(engine.driver, name, authority=authority, profile=engine.profile, kinds=kinds)
+    return Neo4jCanvasStore.on(engine, name, authority=authority, kinds=kinds)

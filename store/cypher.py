@@ -1,13 +1,11 @@
-"""The read-only guard for user Cypher (DESIGN.md §4).
+"""The friendly first check of user Cypher (DESIGN.md §4); the engine is the guarantee.
 
-Three layers, because no single one holds on every engine:
-
-1. a lexical check here, which strips comments and string literals and refuses
-   every write clause and every procedure not known to be read-only;
-2. ``EXPLAIN`` on the engine, refused unless it reports a read-only query type
-   (Neo4j reports it faithfully; ArcadeDB reports ``w`` for every query, so the
-   engine profile says whether to trust it);
-3. the query runs inside an explicit transaction that is always rolled back.
+User queries run on the engine's read-only account (ArcadeDB group
+``jarvishub_reader``, a Neo4j ``READ`` session and ``reader`` role), which
+refuses writes, DDL, write procedures and file reads however they are spelled
+(docs/engines.md).  This lexical check only answers early and in plain words:
+it strips comments and string literals, unquotes backticked names, and refuses
+every write clause and every ``CALL`` of a procedure not on the allowlist.
 """
 
 from __future__ import annotations
@@ -36,6 +34,8 @@ _WRITE_KEYWORDS: dict[str, str] = {
     "STOP": "STOP DATABASE changes the server",
     "TERMINATE": "TERMINATE ends transactions",
     "USE": "USE switches the database the query runs on",
+    "INSERT": "INSERT (Cypher 25 / GQL) creates nodes and relationships",
+    "FINISH": "FINISH ends a query that writes",
 }
 
 # Procedures a user query may call; anything else could write (apoc.create.*, db.createIndex, ...).
@@ -50,33 +50,49 @@ READ_ONLY_PROCEDURES: frozenset[str] = frozenset(
     }
 )
 
+_SEGMENT = r"(?:[A-Za-z_][A-Za-z0-9_$]*|`(?:[^`]|``)*`)"
 _TOKEN = re.compile(
-    r"""
+    rf"""
     (?P<comment>//[^\n]*|/\*.*?\*/)
   | (?P<string>'(?:[^'\\]|\\.)*'|"(?:[^"\\]|\\.)*")
-  | (?P<quoted>`(?:[^`]|``)*`)
-  | (?P<word>[A-Za-z_][A-Za-z0-9_]*(?:\s*\.\s*[A-Za-z_][A-Za-z0-9_]*)*)
+  | (?P<word>{_SEGMENT}(?:\s*\.\s*{_SEGMENT})*)
   | (?P<other>.)
     """,
     re.VERBOSE | re.DOTALL,
 )
+_QUOTED_PART = re.compile(r"`((?:[^`]|``)*)`")
 
 
-def words(cypher: str) -> list[str]:
-    """The bare words of a query with comments, string literals and `quoted names` removed."""
-    out: list[str] = []
+def _tokens(cypher: str) -> list[tuple[str, bool]]:
+    """Names and brackets of a query as ``(text, quoted)``, comments and string literals removed.
+
+    A name may be backtick-quoted in whole or in part (``CALL `merge.node```, ``apoc.`create`.node``); it is
+    unquoted here so that a quoted procedure name is checked like a bare one.  ``quoted`` tells a keyword
+    from a label or property that merely has a keyword's spelling.
+    """
+    out: list[tuple[str, bool]] = []
     for match in _TOKEN.finditer(cypher):
         if match.lastgroup == "word":
-            out.append(re.sub(r"\s+", "", match.group()))
+            raw = re.sub(r"\s*\.\s*", ".", match.group())
+            name = _QUOTED_PART.sub(lambda part: part.group(1).replace("``", "`"), raw)
+            out.append((name, "`" in raw))
         elif match.lastgroup == "other" and match.group() in "{}()":
-            out.append(match.group())
+            out.append((match.group(), False))
     return out
 
 
+def words(cypher: str) -> list[str]:
+    """The names of a query (backticks removed) with comments and string literals dropped."""
+    return [text for text, _ in _tokens(cypher)]
+
+
 def check_read_only(cypher: str) -> None:
-    """Raise :class:`CypherWriteRefused` if the query could write; return quietly otherwise."""
-    tokens = words(cypher)
-    upper = [t.upper() for t in tokens]
+    """Raise :class:`CypherWriteRefused` if the query could write; return quietly otherwise.
+
+    This is the friendly first message only: the engine's read-only account is what refuses writes.
+    """
+    tokens = _tokens(cypher)
+    upper = [text.upper() if not quoted else "" for text, quoted in tokens]
     for index, token in enumerate(upper):
         if token in _WRITE_KEYWORDS:
             raise CypherWriteRefused(
@@ -84,9 +100,9 @@ def check_read_only(cypher: str) -> None:
                 "Change the canvas through the bridge (a canvas tool or `jarvishub run`) instead."
             )
         if token == "CALL":
-            following = tokens[index + 1] if index + 1 < len(tokens) else ""
-            if following == "{" or following == "(":
-                continue  # a subquery: its own clauses are checked by this same loop
+            following = tokens[index + 1][0] if index + 1 < len(tokens) else ""
+            if following in ("{", "("):
+                continue  # a subquery CALL { ... } or CALL (x) { ... }: its clauses are checked by this loop
             if following.lower() not in READ_ONLY_PROCEDURES:
                 raise CypherWriteRefused(
                     f"user Cypher may only call read-only procedures ({', '.join(sorted(READ_ONLY_PROCEDURES))}); "

@@ -4,13 +4,12 @@ With no ``NEO4J_URI``, JarvisHub runs ArcadeDB itself:
 
 * the server is a separate process (the wheel's bundled Java runtime and jars),
   bound to 127.0.0.1 on free ports, with its data in ``<project>/.jarvishub/engine``;
-* ``engine.json`` in that folder records the ports, password and pid, so a
-  second process of the same project reuses the running server instead of
-  starting another on the same files;
-* every process that uses the server holds a lease file; the last one to close
-  stops the server with SIGTERM, which runs ArcadeDB's shutdown hook and closes
-  the databases cleanly.  A server whose every lease holder died is stopped by
-  the next process that finds it so.
+* its users file is written before start with hashed passwords for ``root`` and
+  a read-only account, so no secret is on its command line or in its environment;
+* ``engine.json`` (0600) records the ports, passwords, pid and start time, so a
+  second process of the same project reuses the running server;
+* the server lingers after the last process closes and a detached reaper stops
+  it after the idle period (see :mod:`store.lifecycle`).
 """
 
 from __future__ import annotations
@@ -18,13 +17,11 @@ from __future__ import annotations
 import atexit
 import base64
 import contextlib
-import fcntl
 import json
 import os
 import secrets
-import signal
 import socket
-import subprocess
+import sys
 import time
 import urllib.error
 import urllib.request
@@ -33,10 +30,15 @@ from typing import Any
 
 import neo4j
 
-from store.engine import ARCADEDB_PROFILE, ARCADEDB_SCHEMA_SQL, Engine, init_canvas_meta
+from store import lifecycle, process
+from store.arcadedb_security import READER_USER, ROOT_USER, write_security_files
+from store.engine import ARCADEDB_PROFILE, ARCADEDB_SCHEMA_SQL, Engine, EngineLimits, init_canvas_meta
 from store.errors import EngineUnavailable
+from store.locks import ProjectLocks
 
 _START_TIMEOUT_S = 90.0
+# What the engine and its reaper inherit: enough to run, nothing secret (API keys stay with us).
+_ENV_KEEP = ("PATH", "HOME", "LANG", "LC_ALL", "LC_CTYPE", "TZ", "TMPDIR", "PYTHONPATH", "VIRTUAL_ENV")
 
 
 def _wheel_dir() -> Path:
@@ -57,18 +59,8 @@ def _port_open(port: int) -> bool:
         return sock.connect_ex(("127.0.0.1", port)) == 0
 
 
-def _pid_alive(pid: int) -> bool:
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    except PermissionError:
-        return True
-    # A zombie child still answers kill(0); ask /proc when we can.
-    with contextlib.suppress(OSError):
-        stat = Path(f"/proc/{pid}/stat").read_text()
-        return stat.split(")")[-1].split()[0] != "Z"
-    return True
+def _child_env() -> dict[str, str]:
+    return {key: value for key, value in os.environ.items() if key in _ENV_KEEP}
 
 
 class EmbeddedArcadeEngine(Engine):
@@ -76,26 +68,32 @@ class EmbeddedArcadeEngine(Engine):
 
     profile = ARCADEDB_PROFILE
 
-    def __init__(self, data_dir: Path, *, heap: str = "1g", default_database: str = "canvas") -> None:
+    def __init__(
+        self,
+        data_dir: Path,
+        *,
+        heap: str = "1g",
+        default_database: str = "canvas",
+        idle_seconds: float | None = None,
+        limits: EngineLimits | None = None,
+    ) -> None:
         self.data_dir = Path(data_dir).resolve()
-        self.data_dir.mkdir(parents=True, exist_ok=True)
+        self.data_dir.mkdir(parents=True, exist_ok=True, mode=0o700)
+        os.chmod(self.data_dir, 0o700)
         self.default_database = default_database
+        self.idle_seconds = lifecycle.idle_seconds_from_env() if idle_seconds is None else idle_seconds
+        self.limits = limits or EngineLimits()
+        self.locks = ProjectLocks(self.data_dir, query_slots=self.limits.query_slots)
         self._heap = heap
+        self._lease: Path | None = None
         self._info = self._start_or_reuse()
         self._uri = f"bolt://127.0.0.1:{self._info['bolt_port']}"
-        self.driver = neo4j.GraphDatabase.driver(self._uri, auth=("root", self._info["password"]))
+        self.driver = neo4j.GraphDatabase.driver(self._uri, auth=(ROOT_USER, self._info["password"]))
+        self.reader_driver = neo4j.GraphDatabase.driver(self._uri, auth=(READER_USER, self._info["reader_password"]))
         self._closed = False
         atexit.register(self.close)
 
     # -- lifecycle ---------------------------------------------------------------
-    @property
-    def _state_file(self) -> Path:
-        return self.data_dir / "engine.json"
-
-    @property
-    def _leases(self) -> Path:
-        return self.data_dir / "leases"
-
     @property
     def server_pid(self) -> int:
         """The pid of the ArcadeDB server process."""
@@ -107,16 +105,18 @@ class EmbeddedArcadeEngine(Engine):
         return float(self._info.get("waited_s", 0.0))
 
     def _start_or_reuse(self) -> dict[str, Any]:
-        with self._lock():
-            info = self._read_state()
-            if info and _pid_alive(int(info["pid"])) and _port_open(int(info["bolt_port"])):
-                info["waited_s"] = 0.0
-                self._take_lease()
-                return info
-            if info and _pid_alive(int(info["pid"])):
-                self._terminate(int(info["pid"]))  # running but deaf: replace it
+        with lifecycle.engine_lock(self.data_dir):
+            info = lifecycle.read_state(self.data_dir)
+            if lifecycle.is_our_engine(info, self.data_dir):
+                assert info is not None
+                if _port_open(int(info["bolt_port"])):
+                    info["waited_s"] = 0.0
+                    self._lease = lifecycle.take_lease(self.data_dir)
+                    return info
+            # Not running, deaf, or the record names some other process now: stop only what is ours.
+            lifecycle.stop_server(self.data_dir, info)
             info = self._launch()
-            self._take_lease()
+            self._lease = lifecycle.take_lease(self.data_dir)
             return info
 
     def _launch(self) -> dict[str, Any]:
@@ -125,8 +125,15 @@ class EmbeddedArcadeEngine(Engine):
         if not java.exists():
             raise EngineUnavailable(f"the arcadedb-embedded wheel has no Java runtime at {java}; reinstall it")
         bolt_port, http_port = _free_port(), _free_port()
-        password = secrets.token_urlsafe(18)
+        password, reader_password = secrets.token_urlsafe(24), secrets.token_urlsafe(24)
         root = self.data_dir / "server"
+        write_security_files(
+            root / "config",
+            root_password=password,
+            reader_password=reader_password,
+            reader_row_limit=self.limits.user_row_limit,
+            reader_timeout_ms=int(self.limits.statement_timeout_s * 1000),
+        )
         command = [
             str(java),
             f"-Xmx{self._heap}",
@@ -134,9 +141,9 @@ class EmbeddedArcadeEngine(Engine):
             "-Dfile.encoding=UTF8",
             "-cp",
             str(wheel / "jars" / "*"),
-            f"-Darcadedb.server.rootPath={root}",
+            lifecycle.root_path_arg(self.data_dir),
             f"-Darcadedb.server.databaseDirectory={root / 'databases'}",
-            f"-Darcadedb.server.rootPassword={password}",
+            # The HTTP API is needed only to create databases and their schema; loopback, same root account.
             "-Darcadedb.server.httpIncomingHost=127.0.0.1",
             f"-Darcadedb.server.httpIncomingPort={http_port}",
             "-Darcadedb.server.plugins=Bolt:com.arcadedb.bolt.BoltProtocolPlugin",
@@ -145,99 +152,62 @@ class EmbeddedArcadeEngine(Engine):
             # development mode: the engine returns its own error messages (production hides them).
             "-Darcadedb.server.mode=development",
             "-Darcadedb.serverMetrics=false",
+            # No Cypher reads files or URLs, whoever asks (the reader is also refused by its group).
+            "-Darcadedb.opencypher.loadCsv.allowFileUrls=false",
+            "-Darcadedb.opencypher.loadCsv.allowRemoteUrls=false",
+            # The engine-side bound of every statement: a runaway query dies here even if its client left.
+            f"-Darcadedb.command.timeout={int(self.limits.statement_timeout_s * 1000)}",
             "com.arcadedb.server.ArcadeDBServer",
         ]
-        # The root password is set only when the server's security file does not exist yet;
-        # a fresh password each launch therefore needs a fresh security file.
-        (root / "config" / "server-users.jsonl").unlink(missing_ok=True)
-        log = open(self.data_dir / "engine.log", "ab")
         started = time.monotonic()
-        process = subprocess.Popen(
-            command, stdout=log, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL, start_new_session=True,
-            cwd=self.data_dir,  # ArcadeDB writes its log/ folder into its working directory
-        )
-        log.close()
+        pid = process.spawn_detached(command, log=self.data_dir / "engine.log", cwd=self.data_dir, env=_child_env())
+        start = process.start_time(pid)
         while not _port_open(bolt_port) or not _port_open(http_port):
-            if process.poll() is not None:
-                raise EngineUnavailable(
-                    f"ArcadeDB exited with code {process.returncode} while starting; see {self.data_dir / 'engine.log'}"
-                )
+            if not process.is_same_process(pid, start):
+                raise EngineUnavailable(f"ArcadeDB exited while starting; see {self.data_dir / 'engine.log'}")
             if time.monotonic() - started > _START_TIMEOUT_S:
-                process.kill()
-                raise EngineUnavailable(f"ArcadeDB did not open its Bolt port within {_START_TIMEOUT_S:.0f} s")
+                process.terminate(pid, start or 0, timeout_s=5)
+                raise EngineUnavailable(f"ArcadeDB did not open its ports within {_START_TIMEOUT_S:.0f} s")
             time.sleep(0.05)
         info = {
-            "pid": process.pid,
+            "pid": pid,
+            "start_time": start,
             "bolt_port": bolt_port,
             "http_port": http_port,
             "password": password,
+            "reader_password": reader_password,
             "started_at": time.time(),
+            "idle_seconds": self.idle_seconds,
             "waited_s": round(time.monotonic() - started, 3),
         }
-        tmp = self._state_file.with_suffix(".tmp")
-        tmp.write_text(json.dumps(info))
-        os.chmod(tmp, 0o600)
-        os.replace(tmp, self._state_file)
+        lifecycle.write_state(self.data_dir, info)
+        process.spawn_detached(
+            [sys.executable, "-m", "store.lifecycle", "reap", str(self.data_dir), str(self.idle_seconds),
+             str(pid), str(start)],
+            log=self.data_dir / "reaper.log", cwd=Path(__file__).resolve().parent.parent, env=_child_env(),
+        )
         return info
 
-    def _read_state(self) -> dict[str, Any] | None:
-        try:
-            return json.loads(self._state_file.read_text())
-        except (OSError, ValueError):
-            return None
-
-    @contextlib.contextmanager
-    def _lock(self):
-        with open(self.data_dir / "engine.lock", "a+") as handle:
-            fcntl.flock(handle, fcntl.LOCK_EX)
-            try:
-                yield
-            finally:
-                fcntl.flock(handle, fcntl.LOCK_UN)
-
-    def _take_lease(self) -> None:
-        self._leases.mkdir(exist_ok=True)
-        (self._leases / str(os.getpid())).touch()
-
-    def _live_leases(self) -> list[int]:
-        alive = []
-        for lease in self._leases.glob("*"):
-            pid = int(lease.name) if lease.name.isdigit() else -1
-            if pid > 0 and _pid_alive(pid):
-                alive.append(pid)
-            else:
-                lease.unlink(missing_ok=True)
-        return alive
-
-    @staticmethod
-    def _terminate(pid: int, timeout_s: float = 30.0) -> None:
-        with contextlib.suppress(ProcessLookupError):
-            os.kill(pid, signal.SIGTERM)
-        deadline = time.monotonic() + timeout_s
-        while time.monotonic() < deadline:
-            with contextlib.suppress(ChildProcessError):
-                os.waitpid(pid, os.WNOHANG)
-            if not _pid_alive(pid):
-                return
-            time.sleep(0.05)
-        with contextlib.suppress(ProcessLookupError):
-            os.kill(pid, signal.SIGKILL)
-
     def close(self) -> None:
+        """Close the drivers and give up this process's lease; the reaper stops the server after the idle period."""
         if getattr(self, "_closed", True):
             return
         self._closed = True
-        with contextlib.suppress(Exception):
-            self.driver.close()
-        with self._lock():
-            (self._leases / str(os.getpid())).unlink(missing_ok=True)
-            if not self._live_leases():
-                self._terminate(self.server_pid)
-                self._state_file.unlink(missing_ok=True)
+        for driver in (self.driver, self.reader_driver):
+            with contextlib.suppress(Exception):
+                driver.close()
+        with lifecycle.engine_lock(self.data_dir):
+            if self._lease is not None:
+                self._lease.unlink(missing_ok=True)
+
+    def stop(self) -> None:
+        """Close, then stop the server now whoever else uses it (tests, `jarvishub engine stop`)."""
+        self.close()
+        lifecycle.stop_engine(self.data_dir)
 
     # -- databases ---------------------------------------------------------------
     def _http(self, path: str, payload: dict[str, Any] | None = None) -> dict[str, Any]:
-        token = base64.b64encode(f"root:{self._info['password']}".encode()).decode()
+        token = base64.b64encode(f"{ROOT_USER}:{self._info['password']}".encode()).decode()
         request = urllib.request.Request(
             f"http://127.0.0.1:{self._info['http_port']}{path}",
             data=None if payload is None else json.dumps(payload).encode(),

@@ -9,11 +9,14 @@ server started by :mod:`store.embedded`.
 
 from __future__ import annotations
 
+import os
 from abc import ABC, abstractmethod
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+from pathlib import Path
 
 import neo4j
 
+from store.locks import ProjectLocks
 from store.models import EdgeType
 
 CANVAS_META_KEY = "canvas"
@@ -32,6 +35,26 @@ class EngineProfile:
 
 NEO4J_PROFILE = EngineProfile("neo4j", explain_reports_query_type=True, server_side_tx_timeout=True)
 ARCADEDB_PROFILE = EngineProfile("arcadedb", explain_reports_query_type=False, server_side_tx_timeout=False)
+"""ArcadeDB ignores Bolt transaction timeouts; its server-wide ``arcadedb.command.timeout`` bounds every statement."""
+
+
+def _env_number(name: str, default: float) -> float:
+    try:
+        return float(os.environ.get(name, "") or default)
+    except ValueError:
+        return default
+
+
+@dataclass(frozen=True)
+class EngineLimits:
+    """What bounds user queries (DESIGN.md §4, issue #11): enforced by the engine where it can."""
+
+    statement_timeout_s: float = field(default_factory=lambda: _env_number("JARVISHUB_ENGINE_STATEMENT_TIMEOUT_S", 30.0))
+    """ArcadeDB: the server kills any statement running longer (it cannot be set per user or per query)."""
+    user_row_limit: int = 100_000
+    """The read-only account's server-side row cap (ArcadeDB group ``resultSetLimit``)."""
+    query_slots: int = field(default_factory=lambda: int(_env_number("JARVISHUB_QUERY_SLOTS", 2)))
+    """User queries running at once per project, across processes; more are refused at once."""
 
 
 class Engine(ABC):
@@ -39,6 +62,12 @@ class Engine(ABC):
 
     profile: EngineProfile
     driver: neo4j.Driver
+    """The account the store writes with (the bridge's commits and the store's own reads)."""
+    reader_driver: neo4j.Driver
+    """An account that cannot write: every user-supplied query runs on it."""
+    locks: ProjectLocks
+    """The project's commit lock and user-query slots."""
+    limits: EngineLimits
     default_database: str
 
     @abstractmethod
@@ -51,7 +80,11 @@ class Engine(ABC):
 
     @abstractmethod
     def close(self) -> None:
-        """Close the driver; an embedded engine also stops its server when no other process uses it."""
+        """Close the drivers; an embedded engine's server lingers for its idle period, then stops."""
+
+    def stop(self) -> None:
+        """Close, and stop a server this project runs now (a Neo4j server is not ours to stop)."""
+        self.close()
 
     @property
     def uri(self) -> str:
@@ -82,10 +115,33 @@ class Neo4jServerEngine(Engine):
 
     profile = NEO4J_PROFILE
 
-    def __init__(self, uri: str, user: str, password: str, database: str = "neo4j") -> None:
+    def __init__(
+        self,
+        uri: str,
+        user: str,
+        password: str,
+        database: str = "neo4j",
+        *,
+        state_dir: Path,
+        reader_user: str | None = None,
+        reader_password: str | None = None,
+        limits: EngineLimits | None = None,
+    ) -> None:
         self._uri = uri
         self.driver = neo4j.GraphDatabase.driver(uri, auth=(user, password))
+        # User queries run in READ access-mode sessions; on Enterprise, give them an account with the
+        # built-in `reader` role (NEO4J_READER_USER / NEO4J_READER_PASSWORD) so the server refuses writes
+        # whatever the session says.  Without one, the READ session is the only server-side check.
+        self.reader_driver = (
+            neo4j.GraphDatabase.driver(uri, auth=(reader_user, reader_password or ""))
+            if reader_user
+            else self.driver
+        )
         self.default_database = database
+        self.limits = limits or EngineLimits()
+        # Neo4j serialises commits on the counter row itself; the lock only spares this project's
+        # processes the retries.
+        self.locks = ProjectLocks(state_dir, query_slots=self.limits.query_slots)
 
     def ensure_database(self, database: str) -> None:
         if database != self.default_database:
@@ -121,6 +177,8 @@ class Neo4jServerEngine(Engine):
             session.run(f"DROP DATABASE `{database}` IF EXISTS").consume()
 
     def close(self) -> None:
+        if self.reader_driver is not self.driver:
+            self.reader_driver.close()
         self.driver.close()
 
 

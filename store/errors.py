@@ -55,6 +55,10 @@ class QueryTimeout(CypherError, TimeoutError):
     """A user query ran past its time limit."""
 
 
+class QueryBusy(CypherError):
+    """Every user-query slot of the project is taken; the query was refused without reaching the engine."""
+
+
 class ArtifactNotFound(CanvasError, FileNotFoundError):
     """No artifact is stored under that hash."""
 

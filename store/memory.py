@@ -48,7 +48,9 @@ from langgraph.store.base import BaseStore, Op, Result
 from langgraph.store.sqlite import SqliteStore
 from pydantic import BaseModel, Field
 
+from store import postgres
 from store.models import new_id, utc_now
+from store.postgres import is_postgres_url
 
 NAMESPACE: tuple[str, ...] = ("jarvishub", "memory")
 MEMORY_FILE = "memory.sqlite"
@@ -165,11 +167,25 @@ class ProjectMemory:
     def __init__(self, store: BaseStore, namespace: tuple[str, ...] = NAMESPACE) -> None:
         self.store = store
         self.namespace = namespace
-        self._owned: MemoryStore | None = None
+        self._owned: Any = None
 
     @classmethod
-    def open(cls, state_dir: Path) -> ProjectMemory:
-        """The memory of the project whose state folder is ``state_dir`` (``project.state_dir``); close it after."""
+    def open(cls, state_dir: Path, url: str | None = None) -> ProjectMemory:
+        """The memory of the project whose state folder is ``state_dir`` (``project.state_dir``); close it after.
+
+        With a Postgres ``url`` (the project's ``JARVISHUB_CHECKPOINT_URL``) the items live in LangGraph's
+        ``PostgresStore`` beside the checkpoints, so every process and machine using that database shares them;
+        otherwise in ``memory.sqlite`` in the state folder.
+        """
+        if is_postgres_url(url):
+            connection = postgres.connect(str(url))
+            from langgraph.store.postgres import PostgresStore
+
+            pg_store = PostgresStore(connection)
+            pg_store.setup()
+            memory = cls(pg_store)
+            memory._owned = connection
+            return memory
         store = MemoryStore(Path(state_dir) / MEMORY_FILE)
         memory = cls(store)
         memory._owned = store

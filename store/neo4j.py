@@ -13,6 +13,7 @@ Layout in the graph (see docs/canvas-schema.md):
 
 from __future__ import annotations
 
+import contextlib
 import json
 import random
 import threading
@@ -20,14 +21,14 @@ import time
 from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from concurrent.futures import TimeoutError as FutureTimeout
-from typing import Any, TypeVar
+from typing import Any, NamedTuple, TypeVar
 
 import neo4j
 from neo4j.exceptions import ClientError, CypherSyntaxError as DriverSyntaxError, Neo4jError, TransientError
 
 from store.base import CanvasStore, LineageEntry, Neighbour, QueryResult
 from store.cypher import check_read_only
-from store.engine import CANVAS_META_KEY, EngineProfile
+from store.engine import CANVAS_META_KEY, Engine, EngineProfile
 from store.errors import (
     CypherError,
     CypherSyntaxError,
@@ -38,6 +39,7 @@ from store.errors import (
     StaleVersion,
 )
 from store.kinds import KindRegistry
+from store.locks import ProjectLocks
 from store.models import (
     CanvasDiff,
     CanvasEdge,
@@ -79,6 +81,15 @@ _RETRY_MARKERS = (
     "deadlock",
 )
 _MAX_ATTEMPTS = 12
+_SCOPE_EDGES = (EdgeType.GENERATED_FROM, EdgeType.REFERENCES, EdgeType.VERSION_OF, EdgeType.IN_GROUP)
+
+
+class ScopeFacts(NamedTuple):
+    """One node as a grant's scope check sees it (see :meth:`Neo4jCanvasStore.scope_facts`)."""
+
+    group_id: str | None
+    deleted: bool
+    derived: bool
 
 
 def _is_retryable(error: Exception) -> bool:
@@ -100,9 +111,13 @@ class Neo4jCanvasStore(CanvasStore):
         *,
         authority: TicketAuthority,
         profile: EngineProfile,
+        reader: neo4j.Driver,
+        locks: ProjectLocks | None = None,
         kinds: KindRegistry | None = None,
     ) -> None:
         self._driver = driver
+        self._reader = reader
+        self._locks = locks
         self._database = database
         self._authority = authority
         self._profile = profile
@@ -111,6 +126,21 @@ class Neo4jCanvasStore(CanvasStore):
         self._listeners: list[Callable[[CommitRecord], None]] = []
         self._lock = threading.Lock()
         self._apply_lock = threading.Lock()
+
+    @classmethod
+    def on(
+        cls, engine: Engine, database: str, *, authority: TicketAuthority, kinds: KindRegistry | None = None
+    ) -> Neo4jCanvasStore:
+        """The canvas in ``database`` of ``engine``: writes on its root account, user queries on its reader."""
+        return cls(
+            engine.driver,
+            database,
+            authority=authority,
+            profile=engine.profile,
+            reader=engine.reader_driver,
+            locks=engine.locks,
+            kinds=kinds,
+        )
 
     @property
     def database(self) -> str:
@@ -176,9 +206,10 @@ class Neo4jCanvasStore(CanvasStore):
             if isinstance(mutation, CreateNode):
                 self.kinds.require(mutation.kind)
         key = idempotency_key or f"auto:{new_id()}"
-        # Every commit increments the one canvas counter, so commits from threads of this process would
-        # only conflict and retry; queue them here.  Other processes are still handled by the retries.
-        with self._apply_lock:
+        # Every commit increments the one canvas counter, so concurrent commits would only conflict and
+        # retry (and under load run out of retries): queue them, across this process's threads and,
+        # through the project's commit lock, across its processes.
+        with self._apply_lock, (self._locks.commit() if self._locks else contextlib.nullcontext()):
             record = self._write(
                 lambda tx: self._apply_in(tx, batch, key, actor, thread_id, action_id or ticket.action_id, observation)
             )
@@ -477,6 +508,89 @@ class Neo4jCanvasStore(CanvasStore):
         entries = [LineageEntry(node=CanvasNode.from_properties(p), depth=d) for d, p in found]
         return [e for e in entries if not e.node.deleted]
 
+    def scope_facts(self, node_ids: Sequence[str], roots: Sequence[str]) -> dict[str, ScopeFacts]:
+        """What a grant's scope check needs of each node, in one statement: its group, whether it is deleted,
+        and whether it derives from one of ``roots`` (a live root reached over outgoing lineage edges).
+
+        Missing ids are absent from the answer.  The lineage edges are the ones a scope's ``descendants_of``
+        follows: GENERATED_FROM, REFERENCES, VERSION_OF and IN_GROUP.
+        """
+        ids = list(dict.fromkeys(node_ids))
+        if not ids:
+            return {}
+        derived = "false AS derived"
+        if roots:
+            # Any live root among the node's ancestors, as a pattern inside the row: one row per node.  The
+            # engine walks the node's ancestor paths (a lineage is a small DAG; no hop limit, as lineage has none).
+            derived = ("size([(n)-[" + _rel_pattern(_SCOPE_EDGES) + "*1..]->(r:CanvasNode) "
+                       "WHERE r.id IN $roots AND (r.deleted IS NULL OR r.deleted = false) | r.id]) > 0 AS derived")
+        rows = self._read(
+            "UNWIND $ids AS id MATCH (n:CanvasNode {id: id}) "
+            f"RETURN n.id AS id, n.group_id AS group_id, coalesce(n.deleted, false) AS deleted, {derived}",
+            ids=ids, roots=list(roots),
+        )
+        return {r["id"]: ScopeFacts(group_id=r["group_id"], deleted=bool(r["deleted"]), derived=bool(r["derived"]))
+                for r in rows}
+
+    def lineages(self, node_ids: Sequence[str], *, max_depth: int) -> dict[str, list[LineageEntry]]:
+        """The ancestors (outgoing edges of every type) of several nodes up to ``max_depth``, each node's own
+        breadth-first list as :meth:`lineage` gives it, in ``max_depth`` statements however many nodes.
+
+        One statement per hop over the union of every node's frontier keeps it linear in the lineages'
+        size, as :meth:`lineage` is; missing start nodes get an empty list.
+        """
+        roots = list(dict.fromkeys(node_ids))
+        seen: dict[str, dict[str, int]] = {root: {root: 0} for root in roots}
+        found: dict[str, list[tuple[int, str]]] = {root: [] for root in roots}
+        frontiers: dict[str, list[str]] = {root: [root] for root in roots}
+        props: dict[str, dict[str, Any]] = {}
+        with self._session() as session:
+            for depth in range(1, max_depth + 1):
+                wanted = sorted({i for frontier in frontiers.values() for i in frontier})
+                if not wanted:
+                    break
+                children: dict[str, list[str]] = {}
+                for row in session.run(
+                    f"MATCH (a:CanvasNode) WHERE a.id IN $ids MATCH (a)-[{_rel_pattern(None)}]->(b:CanvasNode) "
+                    "RETURN a.id AS a, properties(b) AS b",
+                    ids=wanted,
+                ):
+                    props.setdefault(row["b"]["id"], row["b"])
+                    children.setdefault(row["a"], []).append(row["b"]["id"])
+                for root, frontier in frontiers.items():
+                    following = []
+                    for parent in frontier:
+                        for child in dict.fromkeys(children.get(parent, ())):
+                            if child not in seen[root]:
+                                seen[root][child] = depth
+                                following.append(child)
+                                found[root].append((depth, child))
+                    frontiers[root] = following
+        result: dict[str, list[LineageEntry]] = {}
+        for root, entries in found.items():
+            nodes = [(d, CanvasNode.from_properties(props[i])) for d, i in entries]
+            result[root] = [LineageEntry(node=n, depth=d) for d, n in nodes if not n.deleted]
+        return result
+
+    def titled(self, titles: Sequence[str], *, limit: int = 3) -> list[str]:
+        """Ids of live, not rejected nodes with one of these exact titles, newest version first (title index)."""
+        if not titles:
+            return []
+        rows = self._read(
+            "MATCH (n:CanvasNode) WHERE n.title IN $titles AND (n.deleted IS NULL OR n.deleted = false) "
+            "AND n.status <> 'rejected' RETURN n.id AS id ORDER BY n.version DESC, n.created_at DESC LIMIT $limit",
+            titles=list(titles), limit=int(limit),
+        )
+        return [r["id"] for r in rows]
+
+    def kind_status_counts(self) -> list[tuple[str, str, int]]:
+        """(kind, status, count) of the live nodes, in one statement."""
+        rows = self._read(
+            "MATCH (n:CanvasNode) WHERE n.deleted IS NULL OR n.deleted = false "
+            "RETURN n.kind AS kind, n.status AS status, count(n) AS c ORDER BY kind, status"
+        )
+        return [(r["kind"], r["status"], int(r["c"])) for r in rows]
+
     def find_nodes(
         self,
         *,
@@ -640,21 +754,34 @@ class Neo4jCanvasStore(CanvasStore):
     def query(
         self, cypher: str, params: dict[str, Any] | None = None, *, timeout_s: float = 10.0, row_limit: int = 1000
     ) -> QueryResult:
+        """Run user Cypher on the engine's read-only account, within the project's query budget.
+
+        The lexical check only gives a friendly message early; the account's permissions are the guarantee.
+        """
         check_read_only(cypher)
-        future = self._query_pool.submit(self._run_user_query, cypher, dict(params or {}), timeout_s, row_limit)
+        slot = self._locks.query_slot() if self._locks else contextlib.nullcontext(0)
+        slot.__enter__()  # raises QueryBusy at once when the budget is spent
+        try:
+            future = self._query_pool.submit(self._run_user_query, cypher, dict(params or {}), timeout_s, row_limit)
+        except BaseException:
+            slot.__exit__(None, None, None)
+            raise
+        # The slot is given back when the engine is done with the query, not when we stop waiting: an
+        # abandoned query still runs on the engine until its statement timeout ends it.
+        future.add_done_callback(lambda _: slot.__exit__(None, None, None))
         try:
             return future.result(timeout=timeout_s)
         except FutureTimeout as error:
             raise QueryTimeout(
-                f"query ran past its {timeout_s:g} s limit and was abandoned (its transaction is rolled back); "
-                "narrow the MATCH or add a LIMIT"
+                f"query ran past its {timeout_s:g} s limit and was abandoned; the engine stops it at its statement "
+                "timeout. Narrow the MATCH or add a LIMIT"
             ) from error
 
     def _run_user_query(
         self, cypher: str, params: dict[str, Any], timeout_s: float, row_limit: int
     ) -> QueryResult:
         started = time.perf_counter()
-        with self._session() as session:
+        with self._reader.session(database=self._database, default_access_mode=neo4j.READ_ACCESS) as session:
             try:
                 # EXPLAIN plans without running, on every engine: it surfaces the engine's own
                 # syntax message (an explicit transaction on ArcadeDB hides it) and, where the
@@ -666,23 +793,29 @@ class Neo4jCanvasStore(CanvasStore):
                             f"the engine classifies this query as '{summary.query_type}', not read-only; "
                             "user Cypher may only read"
                         )
-                tx = session.begin_transaction(timeout=timeout_s)
-                try:
-                    result = tx.run(cypher, **params)
-                    columns = list(result.keys())
-                    rows: list[dict[str, Any]] = []
-                    truncated = False
-                    for record in result:
-                        if len(rows) >= row_limit:
-                            truncated = True
-                            break
-                        rows.append({k: _plain(record[k]) for k in columns})
-                finally:
-                    tx.rollback()
+                # Auto-commit on the read-only account: the engine refuses a write before any row comes
+                # back (inside an explicit transaction ArcadeDB would only refuse it at commit).  Neo4j
+                # kills the query at this timeout; ArcadeDB applies its server-wide statement timeout.
+                result = session.run(neo4j.Query(cypher, timeout=timeout_s), params)
+                columns = list(result.keys())
+                rows: list[dict[str, Any]] = []
+                truncated = False
+                for record in result:
+                    if len(rows) >= row_limit:
+                        truncated = True
+                        break
+                    rows.append({k: _plain(record[k]) for k in columns})
             except DriverSyntaxError as error:
                 raise CypherSyntaxError(f"the engine could not parse the query: {error.message}") from error
             except ClientError as error:
-                if "syntax" in (error.code or "").lower() or "syntax" in (error.message or "").lower():
+                code = (error.code or "").lower()
+                if "security" in code or "forbidden" in code:
+                    raise CypherWriteRefused(
+                        f"the engine refused the query for the read-only account: {error.message}"
+                    ) from error
+                if "timedout" in code or "timeout" in (error.message or "").lower():
+                    raise QueryTimeout(f"the engine stopped the query at its time limit: {error.message}") from error
+                if "syntax" in code or "syntax" in (error.message or "").lower():
                     raise CypherSyntaxError(f"the engine could not parse the query: {error.message}") from error
                 raise CypherError(f"the engine refused the query: {error.message}") from error
             except Neo4jError as error:

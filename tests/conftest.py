@@ -11,13 +11,16 @@ from pathlib import Path
 
 import pytest
 
-from tests.processes import engine_pids, exited
-from tests.system_tools import require_system_tool
+# Engines started by tests linger only briefly after their last user, so no JVM outlives the run.
+os.environ.setdefault("JARVISHUB_ENGINE_IDLE_SECONDS", "3")
 
 from store.connect import EngineSettings, start_engine
 from store.engine import Engine
 from store.neo4j import Neo4jCanvasStore
 from store.tickets import TicketAuthority
+from tests.processes import engine_pids, exited
+from tests.system_tools import missing_system_tool as _missing_system_tool
+from tests.system_tools import require_system_tool as _require_system_tool
 
 
 # -- system programs: one marker for every test that needs Chromium or espeak-ng ----------------
@@ -28,7 +31,7 @@ def pytest_configure(config: pytest.Config) -> None:
 
 def pytest_runtest_setup(item: pytest.Item) -> None:
     for marker in item.iter_markers("system_tool"):
-        require_system_tool(*marker.args, **marker.kwargs)
+        _require_system_tool(*marker.args, **marker.kwargs)
 
 
 # -- no engine outlives the suite ------------------------------------------------------------
@@ -108,7 +111,7 @@ def canvas(engine: Engine, authority: TicketAuthority) -> Iterator[Neo4jCanvasSt
     else:
         database = "t" + uuid.uuid4().hex[:12]
     engine.ensure_database(database)
-    store = Neo4jCanvasStore(engine.driver, database, authority=authority, profile=engine.profile)
+    store = Neo4jCanvasStore.on(engine, database, authority=authority)
     yield store
     store.close()
     if engine.profile.name != "neo4j":
@@ -167,3 +170,69 @@ def runtime(project):
     made = Runtime(project)
     yield made
     made.close()
+
+
+@pytest.fixture
+def require_system_tool():
+    """``require_system_tool(name, apt=package)``: the program's path, or a skip (a failure in CI) naming the package."""
+    return _require_system_tool
+
+
+# -- PostgreSQL (checkpoints and memory) ------------------------------------------------------------
+def _postgres_bin() -> Path | None:
+    import glob
+    import shutil
+
+    found = shutil.which("initdb")
+    if found:
+        return Path(found).resolve().parent
+    versions = sorted(glob.glob("/usr/lib/postgresql/*/bin/initdb"))
+    return Path(versions[-1]).parent if versions else None
+
+
+@pytest.fixture(scope="session")
+def postgres_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    """A real PostgreSQL server from Debian's packages on a free loopback port, for the whole session.
+
+    It runs as the ``postgres`` system user when the tests run as root (the server refuses root), in a
+    temporary folder, and is stopped at the end.  Yields the URL of its ``postgres`` database.
+    """
+    import shutil
+    import socket
+    import subprocess
+    import tempfile
+
+    bin_dir = _postgres_bin()
+    if bin_dir is None:
+        _missing_system_tool("PostgreSQL is not installed: apt-get install postgresql")
+    folder = Path(tempfile.mkdtemp(prefix="jarvishub-pg-"))
+    as_user: list[str] = []
+    if os.geteuid() == 0:
+        shutil.chown(folder, "postgres", "postgres")
+        as_user = ["runuser", "-u", "postgres", "--"]
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        port = sock.getsockname()[1]
+    data = folder / "data"
+    subprocess.run([*as_user, str(bin_dir / "initdb"), "-D", str(data), "-A", "trust", "-U", "jarvishub",
+                    "--no-sync", "-E", "UTF8"], check=True, capture_output=True)
+    options = f"-p {port} -k {folder} -c listen_addresses=127.0.0.1 -c fsync=off -c max_connections=200"
+    subprocess.run([*as_user, str(bin_dir / "pg_ctl"), "-D", str(data), "-o", options, "-l",
+                    str(folder / "server.log"), "-w", "-t", "120", "start"], check=True, capture_output=True)
+    try:
+        yield f"postgresql://jarvishub@127.0.0.1:{port}/postgres"
+    finally:
+        subprocess.run([*as_user, str(bin_dir / "pg_ctl"), "-D", str(data), "-m", "immediate", "-w", "stop"],
+                       capture_output=True)
+        shutil.rmtree(folder, ignore_errors=True)
+
+
+@pytest.fixture
+def postgres_url(postgres_server: str) -> str:
+    """A fresh, empty database on the session's PostgreSQL server."""
+    import psycopg
+
+    name = "t" + uuid.uuid4().hex[:12]
+    with psycopg.connect(postgres_server, autocommit=True) as connection:
+        connection.execute(f'CREATE DATABASE "{name}"')
+    return postgres_server.rsplit("/", 1)[0] + "/" + name

@@ -14,9 +14,9 @@ from graphs.explore import (
     ExploreRejected,
     ExploreResult,
     choose_criterion,
-    explore,
     plan_variations,
 )
+from jarvishub.explore import explore
 from jarvishub.project import Project
 from jarvishub.runtime import Runtime
 from nodes.actions import ToolCall

@@ -23,19 +23,26 @@ from store.memory import (
 )
 
 
+@pytest.fixture(params=["sqlite", "postgres"])
+def backend_url(request: pytest.FixtureRequest) -> str | None:
+    """Where memory lives: the project's SQLite file (None), or a fresh database on a real PostgreSQL."""
+    return request.getfixturevalue("postgres_url") if request.param == "postgres" else None
+
+
 @pytest.fixture
-def memory(tmp_path: Path) -> Iterator[ProjectMemory]:
-    opened = ProjectMemory.open(tmp_path)
+def memory(tmp_path: Path, backend_url: str | None) -> Iterator[ProjectMemory]:
+    opened = ProjectMemory.open(tmp_path, backend_url)
     yield opened
     opened.close()
 
 
-def test_items_outlive_the_instance(tmp_path: Path):
-    first = ProjectMemory.open(tmp_path)
+def test_items_outlive_the_instance(tmp_path: Path, backend_url: str | None):
+    first = ProjectMemory.open(tmp_path, backend_url)
     added = [first.add(t) for t in ("prefer warm lighting", "the heroine's coat is red", "rejected: neon palette")]
     first.close()
-    assert (tmp_path / MEMORY_FILE).exists()
-    second = ProjectMemory.open(tmp_path)
+    # The items are where the configuration says: the SQLite file only without a Postgres URL.
+    assert (tmp_path / MEMORY_FILE).exists() == (backend_url is None)
+    second = ProjectMemory.open(tmp_path, backend_url)
     try:
         assert [i.key for i in second.list()] == [i.key for i in added]
         assert [(i.text, i.kind) for i in second.list()] == [
@@ -47,12 +54,13 @@ def test_items_outlive_the_instance(tmp_path: Path):
         second.close()
 
 
-def test_items_outlive_the_process(tmp_path: Path, memory: ProjectMemory):
+def test_items_outlive_the_process(tmp_path: Path, memory: ProjectMemory, backend_url: str | None):
     memory.add("use seed 42")
     script = ("import sys; from pathlib import Path; from store.memory import ProjectMemory; "
-              "m = ProjectMemory.open(Path(sys.argv[1])); "
+              "m = ProjectMemory.open(Path(sys.argv[1]), sys.argv[2] or None); "
               "print(m.add('prefer cold lighting').key); print(len(m.list())); m.close()")
-    done = subprocess.run([sys.executable, "-c", script, str(tmp_path)], capture_output=True, text=True,
+    done = subprocess.run([sys.executable, "-c", script, str(tmp_path), backend_url or ""],
+                          capture_output=True, text=True,
                           check=True, cwd=Path(__file__).resolve().parents[1])
     key, count = done.stdout.split()
     assert count == "2"

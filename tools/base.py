@@ -18,6 +18,8 @@ from typing import TYPE_CHECKING, Any
 
 from pydantic import BaseModel, Field
 
+from tools.reader import read_only
+
 if TYPE_CHECKING:
     from store.artifacts import ArtifactStore
     from store.base import CanvasReader
@@ -52,7 +54,14 @@ class ToolError(Exception):
 
 @dataclass
 class ToolContext:
-    """What a running tool may use: read access to the canvas, the artifact store, the workspace."""
+    """What a running tool may use: read access to the canvas, the artifact store, the workspace.
+
+    ``canvas`` is always a reader: a store handed in is wrapped in
+    :class:`~tools.reader.ReadOnlyCanvas`, so no tool holds ``apply``, the driver
+    or the ticket authority.  ``services["bridge"]``, when present, is a
+    :class:`~nodes.ports.BridgePort` bound to the grant the tool runs under, the
+    one way a tool (a skill) acts on the canvas.
+    """
 
     artifacts: ArtifactStore
     workspace: Path
@@ -63,6 +72,9 @@ class ToolContext:
     actor: str = "agent"
     services: dict[str, Any] = field(default_factory=dict)
     progress: Callable[[str], None] | None = None
+
+    def __post_init__(self) -> None:
+        self.canvas = read_only(self.canvas)
 
 
 class ToolResult(BaseModel):

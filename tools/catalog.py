@@ -6,6 +6,7 @@ from typing import TYPE_CHECKING, Any
 
 from tools.base import ToolSpec
 from tools.canvas import canvas_tools
+from tools.reader import read_only
 from tools.recovery import recovery_tools
 
 if TYPE_CHECKING:
@@ -13,7 +14,7 @@ if TYPE_CHECKING:
     from nodes.manifest import SkillInfo
 
 
-def project_tools(project: Project, runtime: Any) -> tuple[list[ToolSpec], dict[str, Any], list[SkillInfo]]:
+def project_tools(project: Project) -> tuple[list[ToolSpec], dict[str, Any], list[SkillInfo]]:
     """(tools, services, skills) for a project: canvas, recovery, generation, native, MCP and skill tools."""
     services: dict[str, Any] = {}
     tools: list[ToolSpec] = [*canvas_tools(), *recovery_tools()]
@@ -32,9 +33,13 @@ def project_tools(project: Project, runtime: Any) -> tuple[list[ToolSpec], dict[
     services["generation"] = build_generation_service(gen_settings, project.artifacts, project.root)
     tools.extend(GENERATION_TOOLS)
 
-    from tools.native.tools import NATIVE_TOOLS
+    from tools.native.code import sandbox_status
+    from tools.native.tools import NATIVE_TOOLS, RUN_CODE
 
-    tools.extend(NATIVE_TOOLS)
+    # Agent code runs only in the OS sandbox: without bubblewrap the tool is not offered at all
+    # (sandbox_status() says why, for `doctor`/`status`), never run unsandboxed.
+    sandboxed = sandbox_status().available
+    tools.extend(t for t in NATIVE_TOOLS if t is not RUN_CODE or sandboxed)
 
     mcp_servers = project.settings.project.get("mcp") or []
     if mcp_servers:
@@ -46,11 +51,12 @@ def project_tools(project: Project, runtime: Any) -> tuple[list[ToolSpec], dict[
     from skills.critique import EVALUATE_NODE, default_evaluator
 
     tools.append(EVALUATE_NODE)
-    services["turn_extra"] = {"evaluator": default_evaluator(project.settings, project.store, project.artifacts)}
+    services["turn_extra"] = {"evaluator": default_evaluator(project.settings, read_only(project.store),
+                                                             project.artifacts)}
 
     from skills.registry import skill_tools
 
-    skill_specs, skill_infos, skill_services = skill_tools(project, runtime)
+    skill_specs, skill_infos, skill_services = skill_tools(project)
     tools.extend(skill_specs)
     services.update(skill_services)
     return tools, services, skill_infos

@@ -87,7 +87,7 @@ def cmd_query(args: argparse.Namespace) -> int:
 
 def cmd_explore(args: argparse.Namespace) -> int:
     """Explore alternatives of a node with parallel subagents; one is selected, the rest kept as rejected."""
-    from graphs.explore import ExploreFailed, ExploreRejected, explore
+    from jarvishub.explore import ExploreFailed, ExploreRejected, explore
     from jarvishub.commands.turns import layout
 
     with opened_runtime(args) as runtime:

@@ -78,6 +78,7 @@ def cmd_status(args: argparse.Namespace) -> int:
     """Counts by kind and status, what needs attention and how to repair it, and the latest outputs."""
     from jarvishub import outputs
     from store.models import NodeStatus
+    from tools.native.code import sandbox_status
 
     with opened_project(args) as project:
         from store.trajectories import TrajectoryStore
@@ -103,6 +104,8 @@ def cmd_status(args: argparse.Namespace) -> int:
             "attention": attention,
             "turns": len(trajectories.turns()),
             "outputs": _final_outputs(files, project.root),
+            # run_code is offered only where agent code can be sandboxed; say why not when it is not.
+            "code_sandbox": sandbox_status().model_dump(),
         }
 
         def text() -> None:
@@ -114,6 +117,8 @@ def cmd_status(args: argparse.Namespace) -> int:
                        [{"status": k, "count": v} for k, v in sorted(info["by_status"].items())])
             if attention:
                 print_rows(["id", "kind", "title", "status", "repair"], attention, title="needs attention")
+            if not info["code_sandbox"]["available"]:
+                console.print(f"run_code is not offered: {info['code_sandbox']['reason']}")
             _print_outputs(info["outputs"], project.root)
 
         emit(args, project, info, text)

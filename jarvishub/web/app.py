@@ -2,7 +2,7 @@
 
 Reads come straight from the canvas store; every write (a drag, a request, an
 approval) goes through the runtime's bridge as a person's action, and needs the
-server's token in ``Authorization: Bearer <token>``.  The live feed is
+server's token in ``Authorization: Bearer <token>``, and so does ``/api/query``.  The live feed is
 server-sent events fed by polling the commit log (see :mod:`jarvishub.web.live`).
 OpenAPI is at ``/openapi.json`` and ``/docs``; docs/web-canvas.md describes the API.
 """
@@ -29,6 +29,7 @@ from fastapi.staticfiles import StaticFiles
 from pydantic import BaseModel, ConfigDict, Field
 
 from jarvishub.runtime import Runtime
+from jarvishub.web.guards import MAX_BODY_BYTES, BodyLimit, HostGuard
 from jarvishub.web.layout import LAYOUT_ACTOR, LINEAGE_EDGES, layout_pending
 from jarvishub.web.live import EventHub, change_event, sse_stream, watch_commits
 from jarvishub.web.steering import Busy, Job, Refused, Steering
@@ -130,6 +131,7 @@ def create_app(
     allowed_hosts: Sequence[str] | None = tuple(LOOPBACK_HOSTS),
     person: str | None = None,
     watch: bool = True,
+    max_body_bytes: int = MAX_BODY_BYTES,
 ) -> FastAPI:
     """The web canvas app for one runtime.
 
@@ -138,7 +140,8 @@ def create_app(
     or the cookie ``POST /api/session`` sets), as a server reachable from other
     machines must.  ``allowed_hosts`` is what the Host header may name (None:
     any).  ``person`` names the actor of writes (``person:<name>``; default the
-    OS user).  ``watch`` runs the commit-log poller and the layout.
+    OS user).  ``watch`` runs the commit-log poller and the layout.  Request
+    bodies over ``max_body_bytes`` are refused (413) before they are read.
     """
     token = token or secrets.token_urlsafe(24)
     person = person or _os_user()
@@ -186,8 +189,10 @@ def create_app(
     app.state.token = token
     app.state.steering = steering
     app.state.hub = hub
+    # Added last, so it runs first: no route, dependency or body parser sees an oversized body.
+    app.add_middleware(BodyLimit, limit=max_body_bytes)
     if allowed_hosts is not None:
-        app.add_middleware(_HostGuard, hosts=frozenset(allowed_hosts))
+        app.add_middleware(HostGuard, hosts=frozenset(allowed_hosts))
 
     def reader(request: Request, credentials: Credentials) -> None:
         if not protect_reads:
@@ -236,7 +241,9 @@ def create_app(
                 edge_types: Annotated[list[EdgeType] | None, Query()] = None) -> Lineage:
         return views.lineage(node_id, edge_types or LINEAGE_EDGES, max_depth)
 
-    @api.post("/query", response_model=QueryAnswer, summary="Run read-only Cypher; writes are refused (400)")
+    # Queries need the token like writes: user Cypher is the widest door into the engine.
+    @api.post("/query", response_model=QueryAnswer, dependencies=[Depends(writer)],
+              summary="Run read-only Cypher (needs the token); writes are refused (400)")
     def query(body: QueryBody) -> QueryAnswer:
         result = store.query(body.cypher, body.params, row_limit=body.limit)
         ids = list(dict.fromkeys(referenced_node_ids(result.rows)))
@@ -375,25 +382,3 @@ def sniff_mime(path: Path) -> str:
     if head[:2] in (b"\xff\xfb", b"\xff\xf3", b"\xff\xf2"):
         return "audio/mpeg"
     return "application/octet-stream"
-
-
-class _HostGuard:
-    """Refuse requests whose Host header is not one of ours (a DNS-rebinding page would name its own)."""
-
-    def __init__(self, app: Any, hosts: frozenset[str]) -> None:
-        self.app = app
-        self.hosts = hosts
-
-    async def __call__(self, scope: dict[str, Any], receive: Any, send: Any) -> None:
-        if scope["type"] in ("http", "websocket"):
-            raw = dict(scope.get("headers") or []).get(b"host", b"").decode("latin-1")
-            if _host_name(raw) not in self.hosts:
-                await PlainTextResponse("unexpected Host header", status_code=400)(scope, receive, send)
-                return
-        await self.app(scope, receive, send)
-
-
-def _host_name(host: str) -> str:
-    if host.startswith("["):
-        return host[1: host.find("]")] if "]" in host else host
-    return host.rsplit(":", 1)[0] if host.count(":") == 1 else host

@@ -16,13 +16,9 @@ from fastapi import FastAPI
 from jarvishub.project import Project
 from jarvishub.runtime import Runtime
 from jarvishub.web.app import LOOPBACK_HOSTS, create_app
+from jarvishub.web.guards import check_remote_token, is_loopback
 
 _STARTUP_TIMEOUT_S = 30.0
-
-
-def is_loopback(host: str) -> bool:
-    """Whether a bind address is only reachable from this machine."""
-    return host in LOOPBACK_HOSTS or host.startswith("127.")
 
 
 def bind_socket(host: str, port: int) -> socket.socket:
@@ -109,8 +105,10 @@ def serve(
     """Serve a project's canvas until interrupted (what ``jarvishub ui [DIR]`` runs).
 
     Binds to loopback unless ``allow_remote`` is set, which also needs an
-    explicit ``token`` (reads then need it too).  With no token on loopback a
-    random one is made; the URL printed carries it in its ``#token=`` fragment.
+    explicit ``token`` of at least 128 bits (reads then need it too, and the
+    Host header must name the bind address unless it is a wildcard).  With no
+    token on loopback a random one is made; the URL printed carries it in its
+    ``#token=`` fragment.
     """
     remote = not is_loopback(host)
     if remote and not allow_remote:
@@ -118,12 +116,13 @@ def serve(
                          "and a token (--token) to serve there")
     if remote and not token:
         raise ValueError("serving beyond this machine needs a token (--token)")
+    if remote:
+        check_remote_token(token or "")
     token = token or secrets.token_urlsafe(24)
     with Project.open(Path(project_dir)) as project:
         runtime = Runtime(project)
         try:
-            app = create_app(runtime, token, protect_reads=remote,
-                             allowed_hosts=None if remote else tuple(LOOPBACK_HOSTS) + (host,), person=person)
+            app = create_app(runtime, token, protect_reads=remote, allowed_hosts=_allowed_hosts(host), person=person)
             sock = bind_socket(host, port)
             url = page_url(host, int(sock.getsockname()[1]), token)
             print(f"JarvisHub canvas of {project.name}: {url}", flush=True)
@@ -135,3 +134,10 @@ def serve(
                 sock.close()
         finally:
             runtime.close()
+
+
+def _allowed_hosts(host: str) -> tuple[str, ...] | None:
+    """What the Host header may name: loopback names and the bind address; anything for a wildcard bind."""
+    if host in ("0.0.0.0", "::"):
+        return None  # the names it is reached by are not known here; the token guards every request
+    return (*LOOPBACK_HOSTS, host)

@@ -6,6 +6,7 @@ import collections
 import json
 import os
 import signal
+import sqlite3
 import subprocess
 import sys
 import time
@@ -21,13 +22,17 @@ WORKER = Path(__file__).with_name("crash_worker.py")
 GENERATIONS = 4  # three images and a clip
 
 
-def _env() -> dict[str, str]:
-    return {**os.environ, "PYTHONPATH": str(ROOT), "JARVISHUB_GENERATION_OFFLINE_LATENCY_S": "0.3"}
+def _env(checkpoint_url: str | None) -> dict[str, str]:
+    env = {**os.environ, "PYTHONPATH": str(ROOT), "JARVISHUB_GENERATION_OFFLINE_LATENCY_S": "0.3"}
+    env.pop("JARVISHUB_CHECKPOINT_URL", None)
+    if checkpoint_url:
+        env["JARVISHUB_CHECKPOINT_URL"] = checkpoint_url
+    return env
 
 
-def _worker(project_dir: Path, thread_id: str, mode: str) -> subprocess.Popen:
-    return subprocess.Popen([sys.executable, str(WORKER), str(project_dir), thread_id, mode], env=_env(),
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+def _worker(project_dir: Path, thread_id: str, mode: str, checkpoint_url: str | None = None) -> subprocess.Popen:
+    return subprocess.Popen([sys.executable, str(WORKER), str(project_dir), thread_id, mode],
+                            env=_env(checkpoint_url), stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
 
 
 def _fingerprint(project: Project) -> dict:
@@ -57,14 +62,19 @@ def reference(tmp_path_factory):
         return _fingerprint(project)
 
 
-@pytest.mark.parametrize("kill_after_commits, extra_delay_s", [(1, 0.25), (2, 0.0), (3, 0.3), (5, 0.0)])
-def test_a_killed_turn_resumes_to_the_same_canvas(tmp_path, reference, kill_after_commits, extra_delay_s):
+@pytest.mark.parametrize("checkpoints, kill_after_commits, extra_delay_s", [
+    ("sqlite", 1, 0.25), ("sqlite", 2, 0.0), ("sqlite", 3, 0.3), ("sqlite", 5, 0.0),
+    ("postgres", 1, 0.25), ("postgres", 3, 0.3),
+])
+def test_a_killed_turn_resumes_to_the_same_canvas(request, tmp_path, reference, checkpoints, kill_after_commits,
+                                                  extra_delay_s):
+    url = request.getfixturevalue("postgres_url") if checkpoints == "postgres" else None
     folder = tmp_path / "p"
     workers: list[subprocess.Popen] = []
     with Project.init(folder) as project:  # this process keeps the engine up while workers come and go
         try:
             base = project.store.canvas_version()
-            worker = _worker(folder, "thread-1", "run")
+            worker = _worker(folder, "thread-1", "run", url)
             workers.append(worker)
             deadline = time.monotonic() + 120
             while project.store.canvas_version() < base + kill_after_commits:
@@ -76,7 +86,7 @@ def test_a_killed_turn_resumes_to_the_same_canvas(tmp_path, reference, kill_afte
             worker.wait()
             cached_before_resume = len(SignatureCache(folder / ".jarvishub" / "generation-cache.sqlite"))
 
-            resumed = _worker(folder, "thread-1", "resume")
+            resumed = _worker(folder, "thread-1", "resume", url)
             workers.append(resumed)
             out, err = resumed.communicate(timeout=240)
         finally:
@@ -92,3 +102,13 @@ def test_a_killed_turn_resumes_to_the_same_canvas(tmp_path, reference, kill_afte
         # Generations whose artifacts already existed were not paid for again.
         assert result["provider_calls"] == GENERATIONS - cached_before_resume
         assert _fingerprint(project) == reference
+    if url:  # the turn's checkpoints are in Postgres, none in the project's SQLite file
+        import psycopg
+
+        with psycopg.connect(url) as connection:
+            rows = connection.execute("SELECT count(*) FROM checkpoints WHERE thread_id = 'thread-1'").fetchone()
+        assert rows[0] > 0
+        sqlite_file = folder / ".jarvishub" / "checkpoints.sqlite"
+        with sqlite3.connect(sqlite_file) as local:  # created empty and private by the project, never written
+            tables = {row[0] for row in local.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
+        assert "checkpoints" not in tables

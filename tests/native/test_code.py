@@ -1,7 +1,8 @@
-"""run_code in real child interpreters: output, limits, the write guard and the files a run leaves."""
+"""run_code in real sandboxed child interpreters: output, limits, the sandbox and the files a run leaves."""
 
 from __future__ import annotations
 
+import ast
 import os
 import textwrap
 import time
@@ -11,13 +12,22 @@ import pytest
 
 from store.models import NodeStatus
 from tools.base import Effect
-from tools.native.code import CodeLimits, run_python
+from tests.system_tools import missing_system_tool, require_system_tool
+from tools.native.code import SANDBOX_OUT, CodeLimits, _python_roots, run_python, sandbox_status
 from tools.native.tools import RUN_CODE, RunCodeArgs
 from tools.native.workspace import PathOutsideWorkspace
 
 
-def run(source: str, workspace: Path, artifacts, **limits):
-    return run_python(textwrap.dedent(source), workspace, artifacts, CodeLimits(**limits))
+@pytest.fixture(autouse=True)
+def _bwrap() -> None:
+    require_system_tool("bwrap", apt="bubblewrap")
+    status = sandbox_status()
+    if not status.available:
+        missing_system_tool(status.reason)
+
+
+def run(source: str, workspace: Path, artifacts, inputs=(), **limits):
+    return run_python(textwrap.dedent(source), workspace, artifacts, CodeLimits(**limits), inputs)
 
 
 def test_stdout_stderr_and_exit_code(workspace: Path, artifacts) -> None:
@@ -34,37 +44,49 @@ def test_stdout_stderr_and_exit_code(workspace: Path, artifacts) -> None:
     assert "ZeroDivisionError" in crashed.stderr and "_code_guard" not in crashed.stderr
 
 
-def test_runs_in_a_fresh_folder_with_home_and_tmp_inside_the_workspace(workspace: Path, artifacts) -> None:
+def test_runs_in_a_fresh_run_folder_with_an_empty_home_and_tmp(workspace: Path, artifacts) -> None:
     first = run(
-        "import os, tempfile; print(os.getcwd()); print(os.environ['HOME']); print(tempfile.gettempdir())",
+        "import os, tempfile; print(os.getcwd()); print(os.environ['HOME']); print(tempfile.gettempdir());"
+        "print(sorted(os.listdir(os.environ['HOME'])), sorted(os.listdir('/tmp')));"
+        "open('made.txt', 'w').write('x')",
         workspace,
         artifacts,
     )
-    cwd, home, tmp = first.stdout.split()
-    root = str(workspace.resolve())
-    assert cwd == str(workspace.resolve() / first.run_dir)
-    assert home.startswith(root + "/") and tmp.startswith(root + "/")
+    cwd, home, tmp, *_ = first.stdout.split("\n")
+    assert (cwd, home, tmp) == (SANDBOX_OUT, "/sandbox/home", "/tmp")
+    assert "[] []" in first.stdout
+    assert (workspace / first.run_dir / "made.txt").read_text() == "x"
     second = run("print(1)", workspace, artifacts)
     assert second.run_dir != first.run_dir
-    assert not Path(home).exists()  # scratch HOME/TMPDIR are removed after the run
+    assert sorted(p.name for p in workspace.iterdir()) == ["runs"]  # nothing staged in the workspace
 
 
-def test_timeout_kills_the_whole_process_group(workspace: Path, artifacts) -> None:
-    source = """
+def test_the_whole_workspace_can_be_an_input(workspace: Path, artifacts) -> None:
+    (workspace / "notes").mkdir()
+    (workspace / "notes" / "a.txt").write_text("a")
+    result = run("import os; print(sorted(os.listdir('/sandbox/in')), open('/sandbox/in/notes/a.txt').read())",
+                 workspace, artifacts, inputs=["."])
+    assert result.ok, result.stderr
+    assert result.inputs == ["."] and result.stdout.strip() == "['notes'] a"
+
+
+def test_timeout_kills_everything_the_snippet_started(workspace: Path, artifacts) -> None:
+    marker = f"{time.time_ns() % 10**6}.5"  # a sleep argument no other process on the machine uses
+    source = f"""
         import subprocess, pathlib
-        child = subprocess.Popen(["sleep", "60"])
-        pathlib.Path("child.pid").write_text(str(child.pid))
+        child = subprocess.Popen(["sleep", "{marker}"])
+        pathlib.Path("child.started").write_text("yes")
         while True:
             pass
     """
-    started = time.monotonic()
     result = run(source, workspace, artifacts, timeout_s=1.5, allow_processes=True)
-    elapsed = time.monotonic() - started
     assert result.timed_out and result.exit_code < 0
-    assert elapsed < 1.5 + 2.0
-    pid = int((workspace / result.run_dir / "child.pid").read_text())
-    time.sleep(0.1)
-    assert not _alive(pid), "the snippet's own child must die with it"
+    assert (workspace / result.run_dir / "child.started").exists()
+    # The sandbox's pid namespace dies with its first process; wait (bounded) until the kernel has reaped it.
+    deadline = time.monotonic() + 10
+    while _sleepers(marker) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert not _sleepers(marker), "the snippet's own child must die with it"
 
 
 def test_plain_busy_loop_is_killed_within_the_timeout(workspace: Path, artifacts) -> None:
@@ -82,6 +104,7 @@ def test_memory_limit_turns_a_big_allocation_into_memory_error(workspace: Path, 
     assert small.ok and small.stdout.strip() == str(64 * 1024**2)
 
 
+@pytest.mark.parametrize("guard", [True, False], ids=["guard", "no-guard"])
 @pytest.mark.parametrize(
     "snippet",
     [
@@ -93,34 +116,56 @@ def test_memory_limit_turns_a_big_allocation_into_memory_error(workspace: Path, 
         "import os; os.symlink('/etc/passwd', {target!r})",
     ],
 )
-def test_writing_outside_the_workspace_fails(workspace: Path, artifacts, tmp_path: Path, snippet: str) -> None:
-    target = tmp_path / "outside.txt"
-    result = run(snippet.format(target=str(target)), workspace, artifacts)
-    assert result.exit_code != 0
-    assert "PermissionError" in result.stderr and "only write inside the workspace" in result.stderr
-    assert not target.exists() and not target.is_symlink()
+def test_writing_outside_the_run_folder_fails(workspace: Path, artifacts, tmp_path: Path, snippet: str,
+                                              guard: bool) -> None:
+    for target in (tmp_path / "outside.txt", workspace / "outside.txt", Path("/usr/outside.txt")):
+        result = run(snippet.format(target=str(target)), workspace, artifacts, guard=guard)
+        assert result.exit_code != 0, (target, result.stdout)
+        if guard and not str(target).startswith("/tmp/"):
+            assert "PermissionError" in result.stderr and "only write inside its run folder" in result.stderr
+        assert not target.exists() and not target.is_symlink()
 
 
-def test_removing_or_renaming_things_outside_the_workspace_fails(workspace: Path, artifacts, tmp_path: Path) -> None:
-    keep = tmp_path / "keep"
+@pytest.mark.parametrize("guard", [True, False], ids=["guard", "no-guard"])
+def test_removing_or_renaming_things_outside_the_run_folder_fails(workspace: Path, artifacts, tmp_path: Path,
+                                                                  guard: bool) -> None:
+    keep = workspace / "keep"
     keep.mkdir()
     (keep / "precious.txt").write_text("x")
     for snippet in (
         f"import shutil; shutil.rmtree({str(keep)!r})",
         f"import os; os.remove({str(keep / 'precious.txt')!r})",
         f"import os; os.rename({str(keep / 'precious.txt')!r}, 'stolen.txt')",
+        "import shutil; shutil.rmtree('/sandbox/in/keep')",
+        "import os; os.remove('/sandbox/in/keep/precious.txt')",
     ):
-        result = run(snippet, workspace, artifacts)
-        assert result.exit_code != 0 and "PermissionError" in result.stderr, snippet
+        result = run(snippet, workspace, artifacts, inputs=["keep"], guard=guard)
+        assert result.exit_code != 0, snippet
     assert (keep / "precious.txt").read_text() == "x"
 
 
-def test_writing_elsewhere_in_the_workspace_and_reading_outside_are_allowed(workspace: Path, artifacts) -> None:
-    result = run(
-        "open('../../shared.txt', 'w').write('ok'); print(open('/etc/hostname').read() != '')", workspace, artifacts
-    )
-    assert result.ok and result.stdout.strip() == "True"
-    assert (workspace / "shared.txt").read_text() == "ok"
+def test_declared_inputs_are_readable_copies_and_nothing_else_is_there(workspace: Path, artifacts) -> None:
+    (workspace / "data").mkdir()
+    (workspace / "data" / "table.csv").write_text("a,b\n1,2\n")
+    (workspace / "data" / "link").symlink_to("/etc/passwd")
+    (workspace / "private.txt").write_text("not declared")
+    source = f"""
+        import os
+        print(open('/sandbox/in/data/table.csv').read().splitlines()[1])
+        print(sorted(os.listdir('/sandbox/in/data')))
+        for path in ({str(workspace / 'private.txt')!r}, '/etc/hostname', '/etc/passwd'):
+            print(path, os.path.exists(path))
+        home = {str(Path.home())!r}
+        print(sorted(os.listdir(home)) if os.path.isdir(home) else [])
+    """
+    result = run(source, workspace, artifacts, inputs=["data"], guard=False)
+    assert result.ok, result.stderr
+    lines = result.stdout.splitlines()
+    assert lines[0] == "1,2" and lines[1] == "['table.csv']"  # the symlink was not copied
+    assert all(line.endswith("False") for line in lines[2:-1]), lines
+    # The home folder holds at most the path down to the interpreter (pyenv installs it there), nothing else.
+    on_the_way = {Path(r).relative_to(Path.home()).parts[0] for r in _python_roots() if Path.home() in Path(r).parents}
+    assert set(ast.literal_eval(lines[-1])) <= on_the_way, lines[-1]
 
 
 def test_starting_processes_is_refused_by_default(workspace: Path, artifacts) -> None:
@@ -172,17 +217,22 @@ def test_run_code_tool_records_a_code_node(ctx) -> None:
     assert failed.mutations[0].metadata["timed_out"] is True
 
 
-def _alive(pid: int) -> bool:
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    # A killed child of the killed snippet is reparented and reaped by init; a zombie counts as dead.
-    try:
-        with open(f"/proc/{pid}/stat") as f:
-            return f.read().split(")")[-1].split()[0] != "Z"
-    except FileNotFoundError:
-        return False
+def _sleepers(marker: str) -> list[int]:
+    """Live (not zombie) processes on the host running ``sleep <marker>``."""
+    found = []
+    for entry in os.listdir("/proc"):
+        if not entry.isdigit():
+            continue
+        try:
+            with open(f"/proc/{entry}/cmdline", "rb") as f:
+                argv = f.read().split(b"\0")
+            with open(f"/proc/{entry}/stat") as f:
+                state = f.read().rsplit(")", 1)[-1].split()[0]
+        except OSError:
+            continue
+        if argv[:2] == [b"sleep", marker.encode()] and state != "Z":
+            found.append(int(entry))
+    return found
 
 
 def test_a_runs_symlink_out_of_the_workspace_is_refused(workspace: Path, artifacts, tmp_path: Path) -> None:

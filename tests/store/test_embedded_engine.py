@@ -8,8 +8,8 @@ import sys
 import textwrap
 from pathlib import Path
 
+from store import process
 from store.connect import EngineSettings, open_store, start_engine
-from store.embedded import _pid_alive
 from store.mutations import CreateNode
 from store.tickets import TicketAuthority
 
@@ -23,6 +23,7 @@ def test_canvas_persists_across_a_restart_and_a_second_process_reuses_the_server
     node = CreateNode(kind="reference", title="Mira")
     store.apply([node], ticket=authority.issue("a", [node]))
     pid = engine.server_pid
+    start = process.start_time(pid)
     assert (tmp_path / "engine" / "server" / "databases").is_dir()
 
     # A second process of the same project finds the running server and reads the canvas.
@@ -40,10 +41,10 @@ def test_canvas_persists_across_a_restart_and_a_second_process_reuses_the_server
     out = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=120, check=True)
     seen = json.loads(out.stdout.strip().splitlines()[-1])
     assert seen == {"pid": pid, "titles": ["Mira"]}
-    assert _pid_alive(pid), "the second process must not stop a server the first still uses"
+    assert process.is_same_process(pid, start), "the second process must not stop a server the first still uses"
 
-    engine.close()
-    assert not _pid_alive(pid), "the last user stops the server"
+    engine.stop()
+    assert not process.is_same_process(pid, start), "stop ends the server"
     assert not (tmp_path / "engine" / "engine.json").exists()
 
     engine = start_engine(EngineSettings(data_dir=tmp_path))
@@ -53,4 +54,4 @@ def test_canvas_persists_across_a_restart_and_a_second_process_reuses_the_server
         assert [n.title for n in store.find_nodes()] == ["Mira"]
         assert store.canvas_version() == 1
     finally:
-        engine.close()
+        engine.stop()

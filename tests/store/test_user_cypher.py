@@ -27,6 +27,11 @@ WRITE_FORMS = [
     "CALL db.createLabel('X')",
     "match (n) /* sneaky */ set n.x = 1 return n",
     "MATCH (n) WITH n `x` SET n.y = 1 RETURN n",
+    "CALL `merge.node`(['Evil'], {id: 'e'}) YIELD node RETURN node",
+    "CALL `do.when`(true, 'CRE' + 'ATE (n:Evil)', '') YIELD value RETURN value",
+    "CALL apoc.`create`.node(['Evil'], {}) YIELD node RETURN node",
+    "MATCH (a), (b) CALL refactor.mergeNodes([a, b]) YIELD node RETURN node",
+    "INSERT (n:Evil) RETURN n",
 ]
 
 
@@ -50,6 +55,9 @@ def test_keywords_inside_strings_and_comments_are_not_writes():
     check_read_only("MATCH (n) WHERE n.title = 'CREATE a SET' RETURN n // DELETE later")
     check_read_only("MATCH (n) RETURN n.`set` AS x, n.delete AS y")
     check_read_only("CALL db.labels() YIELD label RETURN label")
+    check_read_only("CALL `db.labels`() YIELD label RETURN label")
+    check_read_only("MATCH (n:`CREATE`) RETURN n.`SET` AS s")
+    check_read_only("MATCH (n) CALL (n) { RETURN n.title AS t } RETURN t")
 
 
 def test_reads_return_rows_with_parameters(seeded):

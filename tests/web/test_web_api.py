@@ -86,13 +86,13 @@ def test_a_foreign_host_header_is_refused(client) -> None:
 
 def test_queries_return_node_ids_and_refuse_writes(client, demo) -> None:
     ok = client.post("/api/query", json={"cypher": "MATCH (n:CanvasNode) WHERE n.kind = $k RETURN n",
-                                         "params": {"k": "reference"}})
+                                         "params": {"k": "reference"}}, headers=AUTH)
     assert ok.status_code == 200
     assert set(ok.json()["node_ids"]) == {demo.ids["mira"], demo.ids["harbour"]}
-    refused = client.post("/api/query", json={"cypher": "MATCH (n:CanvasNode) DETACH DELETE n"})
+    refused = client.post("/api/query", json={"cypher": "MATCH (n:CanvasNode) DETACH DELETE n"}, headers=AUTH)
     assert refused.status_code == 400 and refused.json()["error"] == "CypherWriteRefused"
     assert "read-only" in refused.json()["detail"]
-    broken = client.post("/api/query", json={"cypher": "MATCH (n:CanvasNode RETURN n"})
+    broken = client.post("/api/query", json={"cypher": "MATCH (n:CanvasNode RETURN n"}, headers=AUTH)
     assert broken.status_code == 400 and broken.json()["error"] == "CypherSyntaxError"
     assert client.get(f"/api/nodes/{demo.ids['mira']}").status_code == 200
 

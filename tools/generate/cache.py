@@ -11,12 +11,19 @@ a true set sorts it before signing.
 Entries live in a SQLite file in the project folder, so a hit survives a
 restart and is shared by every process that works on the project.  An entry
 only counts while its artifact is still in the artifact store.
+
+Single flight across processes: :meth:`SignatureCache.flight` holds an
+``flock`` on a file named by the signature next to the cache file, so two
+processes asking for one signature at once pay once; the second waits, then
+finds the first one's entry.
 """
 
 from __future__ import annotations
 
+import fcntl
 import hashlib
 import json
+import os
 import sqlite3
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -110,6 +117,22 @@ class SignatureCache:
             row = db.execute("SELECT entry_json FROM generation_cache WHERE signature = ?", (signature,)).fetchone()
             db.execute("COMMIT")
         return CacheEntry.model_validate_json(row[0])
+
+    @contextmanager
+    def flight(self, signature: str) -> Iterator[None]:
+        """Hold the cross-process claim on ``signature``: look up, generate and put inside it.
+
+        The lock file stays (an empty file per signature generated); removing it while another
+        process waits on it would let a third one claim a fresh file and generate again.
+        """
+        folder = self.path.parent / "flights"
+        folder.mkdir(exist_ok=True, mode=0o700)
+        fd = os.open(folder / f"{signature}.lock", os.O_RDWR | os.O_CREAT, 0o600)
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX)
+            yield
+        finally:
+            os.close(fd)
 
     def forget(self, signature: str) -> bool:
         """Drop one entry (e.g. a person rejected the result and wants a fresh take); whether it existed."""

@@ -11,7 +11,7 @@ from __future__ import annotations
 import threading
 import time
 from collections.abc import Callable, Iterator
-from contextlib import contextmanager
+from contextlib import contextmanager, nullcontext
 from dataclasses import dataclass
 from typing import Any, Literal
 
@@ -158,7 +158,7 @@ class GenerationService:
             flight = self._flights.setdefault(sig, _Flight(threading.Lock()))
             flight.users += 1
         try:
-            with flight.lock:
+            with flight.lock, (self.cache.flight(sig) if self.cache is not None else nullcontext()):
                 yield
         finally:
             with self._lock:

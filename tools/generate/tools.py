@@ -42,18 +42,13 @@ _GUIDE_ROLES = (ReferenceRole.CHARACTER, ReferenceRole.SCENE, ReferenceRole.STYL
 class _NodeArgs(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
-    node_id: str | None = Field(default=None, description="Id for the new node; a fresh one if omitted.")
-    version_of: str | None = Field(default=None, description="A node this one is a new version of (VERSION_OF edge).")
-    title: str | None = Field(default=None, description="Title of the new node; the prompt's start if omitted.")
+    node_id: str | None = Field(default=None, description="Id for the new node (default: fresh).")
+    version_of: str | None = Field(default=None, description="Node this is a new version of.")
+    title: str | None = Field(default=None, description="Default: the prompt's start.")
     references: list[str] = Field(
-        default_factory=list,
-        description="Ids of canvas nodes to stay consistent with (characters, scenes, styles, props); "
-        "each gets a REFERENCES edge.",
-    )
+        default_factory=list, description="Character/scene/style/prop nodes to stay consistent with.")
     reference_roles: dict[str, ReferenceRole] = Field(
-        default_factory=dict,
-        description="Role per reference id if the node does not say it (default: its kind or inputs.role, else style)",
-    )
+        default_factory=dict, description="Role per reference id (default: the node's role or kind, else style).")
 
 
 class _StyleArgs(_NodeArgs):

@@ -1,14 +1,16 @@
-"""Bootstrap that :mod:`tools.native.code` runs in the child interpreter before the snippet.
+"""Bootstrap that :mod:`tools.native.code` runs in the sandboxed child interpreter before the snippet.
 
-Run as ``python -I -B _code_guard.py WORKSPACE MEMORY_BYTES ALLOW_PROCESSES`` with
-the snippet on stdin.  It caps the address space, installs an audit hook that
-refuses writes outside the workspace (and, unless allowed, starting or killing
-other processes), then executes the snippet as ``__main__``.
+Run as ``python -I -B _code_guard.py WRITABLE MEMORY_BYTES ALLOW_PROCESSES HOOK``
+(``WRITABLE``: folders joined by ``os.pathsep``) with the snippet on stdin.  It
+caps the address space, installs (when ``HOOK`` is 1) an audit hook that refuses
+writes outside the writable folders and, unless allowed, starting or killing
+other processes, then executes the snippet as ``__main__``.
 
-This is a guard against accidents (a snippet that writes to ``~`` or ``/tmp``,
-deletes the wrong folder, or forks a runaway), not a sandbox: code that means
-harm can remove the hook's effect through ctypes, file descriptors or child
-processes.  It imports only the standard library so it runs under ``-I``.
+The hook only gives a readable first message for a snippet that tries something
+it may not; code that means harm can get past an audit hook (ctypes, file
+descriptors, child processes).  What holds is the bubblewrap sandbox around this
+interpreter (see :mod:`tools.native.code`).  It imports only the standard
+library so it runs under ``-I``.
 """
 
 from __future__ import annotations
@@ -65,17 +67,19 @@ def _resolve(path: object, dir_fd: object) -> str | None:
     return os.path.realpath(text)
 
 
-def _install(workspace: str, allow_processes: bool) -> None:
-    root = os.path.realpath(workspace)
+def _install(folders: list[str], allow_processes: bool) -> None:
+    roots = [os.path.realpath(f) for f in folders]
     me = os.getpid()
 
     def writable(real: str | None) -> bool:
-        return real is None or real in _ALWAYS_WRITABLE or real == root or real.startswith(root + os.sep)
+        return real is None or real in _ALWAYS_WRITABLE or any(
+            real == root or real.startswith(root + os.sep) for root in roots)
 
     def check(path: object, dir_fd: object, verb: str) -> None:
         real = _resolve(path, dir_fd)
         if not writable(real):
-            _refuse(f"{verb} {real!r} is refused: a snippet may only write inside the workspace {root!r}", path)
+            _refuse(f"{verb} {real!r} is refused: a snippet may only write inside its run folder {roots[0]!r} "
+                    "(or /tmp)", path)
 
     # The hook itself must raise no audit events (realpath and readlink raise none),
     # so it needs no re-entrancy guard, which threads in the snippet could slip past.
@@ -101,15 +105,17 @@ def _install(workspace: str, allow_processes: bool) -> None:
 
 
 def main() -> None:
-    """Cap memory, read the snippet, install the guard, and run the snippet as ``__main__``."""
-    workspace, memory_bytes, allow_processes = sys.argv[1], int(sys.argv[2]), sys.argv[3] == "1"
+    """Cap memory, read the snippet, install the hook if asked, and run the snippet as ``__main__``."""
+    folders, memory_bytes = sys.argv[1].split(os.pathsep), int(sys.argv[2])
+    allow_processes, hook = sys.argv[3] == "1", sys.argv[4] == "1"
     if memory_bytes > 0:
         resource.setrlimit(resource.RLIMIT_AS, (memory_bytes, memory_bytes))
     source = sys.stdin.read()
     sys.stdin.close()
     sys.stdin = open(os.devnull)  # noqa: SIM115 - the snippet gets an empty stdin, as a script would under </dev/null
     sys.argv = ["<snippet>"]
-    _install(workspace, allow_processes)
+    if hook:
+        _install(folders, allow_processes)
     namespace = {"__name__": "__main__", "__builtins__": __builtins__}
     # Let tracebacks quote the snippet's lines, as they would for a script file.
     linecache.cache["<snippet>"] = (len(source), None, source.splitlines(keepends=True), "<snippet>")

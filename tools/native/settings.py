@@ -31,6 +31,11 @@ class NativeSettings(BaseSettings):
     code_allow_processes: bool = Field(
         default=False, description="Let run_code snippets start subprocesses (which the write guard does not follow)."
     )
+    code_guard: bool = Field(
+        default=True,
+        description="Install run_code's audit hook, a friendly first refusal inside the sandbox (the sandbox is the "
+        "guarantee; tests switch the hook off to show it).",
+    )
     code_output_limit: int = Field(default=64_000, ge=1024, description="Bytes of stdout and of stderr kept.")
     read_max_bytes: int = Field(default=256_000, ge=1, description="Most bytes read_file returns in one call.")
 

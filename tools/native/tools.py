@@ -76,6 +76,10 @@ class RunCodeArgs(BaseModel):
     """Arguments of run_code."""
 
     source: str = Field(min_length=1, description="Python source, run as a script in a fresh run folder.")
+    inputs: list[str] = Field(
+        default_factory=list,
+        description="Workspace files or folders the snippet reads; copies appear under /sandbox/in/<path>.",
+    )
     timeout_s: float | None = Field(default=None, gt=0, description="Wall-clock limit; the settings' default if unset.")
     memory_mb: int | None = Field(
         default=None, ge=64, description="Address-space limit; the settings' default if unset."
@@ -166,10 +170,11 @@ def run_code(ctx: ToolContext, args: RunCodeArgs) -> ToolResult:
         memory_mb=min(args.memory_mb or settings.code_memory_mb, settings.code_max_memory_mb),
         output_limit=settings.code_output_limit,
         allow_processes=settings.code_allow_processes,
+        guard=settings.code_guard,
     )
     if ctx.progress:
         ctx.progress(f"running Python (limit {limits.timeout_s:g} s, {limits.memory_mb} MiB)")
-    run = run_python(args.source, ctx.workspace, ctx.artifacts, limits)
+    run = run_python(args.source, ctx.workspace, ctx.artifacts, limits, args.inputs)
     node = CreateNode(
         kind="code",
         title=_first_line(args.source),
@@ -300,8 +305,9 @@ LIST_FILES = _spec(
 """Tool: list a workspace folder."""
 RUN_CODE = _spec(
     "run_code",
-    "Run a Python snippet in a fresh folder of the workspace with time and memory limits; files it creates "
-    "there are returned and recorded on a code node. It may only write inside the workspace.",
+    "Run a Python snippet in a sandbox (no network, no project files) with time and memory limits. Declared "
+    "input files are copied to /sandbox/in; files it creates in its working folder are returned and recorded "
+    "on a code node.",
     RunCodeArgs,
     {Effect.MUTATES_CANVAS, Effect.LONG_RUNNING},
     run_code,

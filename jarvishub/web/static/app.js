@@ -633,6 +633,12 @@
   async function runQuery() {
     const errorBox = $("#query-error");
     errorBox.hidden = true;
+    if (!state.token) {
+      // Queries need the token like writes do (user Cypher is the widest door into the engine).
+      errorBox.textContent = "Queries need the token: open the address `jarvishub ui` printed.";
+      errorBox.hidden = false;
+      return;
+    }
     $("#query-result").textContent = "running…";
     try {
       const answer = await send("POST", "/api/query", { cypher: $("#query-text").value });
@@ -839,6 +845,7 @@
   async function main() {
     state.token = readToken();
     $("#send-request").disabled = !state.token;
+    $("#run-query").disabled = !state.token;
     if (state.token) {
       // Same-site cookie for what cannot send a header (images, video, the event stream) on a protected server.
       await send("POST", "/api/session").catch(() => toast("The token was refused: writes will fail."));

@@ -88,6 +88,7 @@ def main() -> None:
         with Project.open(folder):
             result["warm"] = {"status": median([*cli, "status"], folder, runs),
                               "query": median([*cli, "query", QUERY], folder, runs)}
+        wall(stop, folder)  # no engine lingers on after its folder is deleted
         result["help_above_floor"] = round(float(result["help"]) - float(result["floor"]), 3)  # type: ignore[arg-type]
     print(json.dumps(result, indent=2))
 

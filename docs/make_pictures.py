@@ -22,6 +22,7 @@ from jarvishub import outputs  # noqa: E402
 from jarvishub.commands.projects import DEMO_REQUESTS  # noqa: E402
 from jarvishub.project import Project  # noqa: E402
 from jarvishub.runtime import Runtime  # noqa: E402
+from store.lifecycle import stop_engine  # noqa: E402
 
 SHOTS = 6
 RELIGHT = "keep the character but redo the lighting on shot 3"
@@ -43,6 +44,7 @@ def make_demo(root: Path) -> Path:
             outputs.sync(folder, project.store, project.artifacts)
         finally:
             runtime.close()
+    stop_engine(folder / ".jarvishub" / "engine")  # it would linger after the temporary folder is gone
     return folder / "outputs" / "narrative"
 
 

@@ -35,9 +35,9 @@ def add_parser(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParse
 
 
 def _engine_dir(args: argparse.Namespace) -> Path:
-    from jarvishub.cli import project_dir
+    from jarvishub.commands.common import project_path
 
-    return project_dir(args) / STATE_DIR / "engine"
+    return project_path(args) / STATE_DIR / "engine"
 
 
 def _describe(status: EngineStatus) -> str:

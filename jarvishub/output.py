@@ -9,7 +9,7 @@ from typing import Any
 from rich.console import Console
 from rich.table import Table
 
-console = Console(stderr=False)
+console = Console(stderr=False, soft_wrap=True)  # paths and commands stay on one line, copyable
 errors = Console(stderr=True, soft_wrap=True)
 
 

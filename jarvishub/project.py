@@ -91,17 +91,21 @@ class Project:
         return str(self.settings.project.get("project", {}).get("name") or self.root.name)
 
     @classmethod
-    def init(cls, root: Path, **overrides: Any) -> Project:
+    def init(cls, root: Path, *, follow_outputs: bool = True, **overrides: Any) -> Project:
         """Create the project file if missing, then open the project."""
         root = Path(root).resolve()
         root.mkdir(parents=True, exist_ok=True)
         if not (root / PROJECT_FILE).exists():
             (root / PROJECT_FILE).write_text(DEFAULT_PROJECT_FILE.format(name=root.name))
-        return cls.open(root, **overrides)
+        return cls.open(root, follow_outputs=follow_outputs, **overrides)
 
     @classmethod
-    def open(cls, root: Path, **overrides: Any) -> Project:
-        """Open a project folder, starting (or reusing) its canvas engine."""
+    def open(cls, root: Path, *, follow_outputs: bool = True, **overrides: Any) -> Project:
+        """Open a project folder, starting (or reusing) its canvas engine.
+
+        With ``follow_outputs`` every commit this process makes refreshes ``outputs/``
+        (see :mod:`jarvishub.outputs`), whichever front end made it: CLI, web canvas or library.
+        """
         root = Path(root).resolve()
         settings = load_settings(root, **overrides)
         _private_state_dir(root / STATE_DIR)
@@ -120,7 +124,12 @@ class Project:
         except BaseException:
             engine.close()
             raise
-        return cls(root, settings, engine, store)
+        project = cls(root, settings, engine, store)
+        if follow_outputs:
+            from jarvishub.outputs import follow_commits
+
+            follow_commits(project)
+        return project
 
     def close(self) -> None:
         """Release the store and the engine."""

@@ -9,8 +9,9 @@ from typing import Any
 from pydantic import AliasChoices, Field
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
-PROJECT_FILE = "jarvishub.toml"
-STATE_DIR = ".jarvishub"
+from jarvishub.locate import PROJECT_FILE, STATE_DIR
+
+__all__ = ["PROJECT_FILE", "STATE_DIR", "Settings", "load_settings"]
 
 
 class Settings(BaseSettings):

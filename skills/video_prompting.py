@@ -2,7 +2,7 @@
 
 For each image it finds the shot the image was GENERATED_FROM (for the camera
 move and the title) and calls ``generate_video`` with the image as source; the
-tool links the clip GENERATED_FROM the image.  Images run in parallel branches
+tool links the clip GENERATED_FROM the image.  The shot is then marked completed.  Images run in parallel branches
 (``clip<i>``) like :mod:`skills.reference_generation`.
 """
 
@@ -40,13 +40,16 @@ def _images(ctx: SkillContext, inp: VideoClipsInput) -> list[dict[str, Any]]:
                      if n.node.kind == "shot"), None)
         camera = (shot.inputs.get("camera") if shot else None) or CameraMove.STATIC.value
         title = f"{shot.title} clip" if shot else f"{image.title or image.id} clip"
-        items.append({"image_id": image.id, "camera": camera, "title": title})
+        items.append({"image_id": image.id, "camera": camera, "title": title, "shot_id": shot.id if shot else None})
     return items
 
 
 def _animate(ctx: SkillContext, inp: VideoClipsInput, index: int, image: dict[str, Any]) -> str:
     clip = ctx.call("generate_video", source_node_id=image["image_id"], camera=image["camera"],
                     duration_s=inp.duration_s, fps=inp.fps, title=image["title"])
+    if image.get("shot_id"):
+        # A shot with its image and its clip made is done; `pending` is left for work still queued.
+        ctx.call("set_status", node_id=image["shot_id"], status="completed", reason="image and clip made")
     return clip["node_id"]
 
 
@@ -58,7 +61,7 @@ VIDEO_CLIPS = parallel_map(
     ),
     input_model=VideoClipsInput,
     output_model=VideoClipsOutput,
-    needs=["generate_video"],
+    needs=["generate_video", "set_status"],
     items=_images,
     work=_animate,
     collect=lambda inp, clip_ids: VideoClipsOutput(clip_ids=clip_ids),

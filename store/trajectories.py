@@ -71,6 +71,16 @@ class TrajectoryStore:
                              (thread_id,)).fetchone()
         return json.loads(row[0]) if row else None
 
+    def unfinished(self) -> list[dict[str, Any]]:
+        """Turns that started and have no finished tuple (crashed, or paused for a person), oldest first."""
+        with self._connect() as db:
+            rows = db.execute(
+                "SELECT s.thread_id, s.turn_id, s.body, s.at FROM starts s "
+                "LEFT JOIN turns t ON t.turn_id = s.turn_id WHERE t.turn_id IS NULL ORDER BY s.at"
+            ).fetchall()
+        return [{"thread_id": thread, "turn_id": turn, "request": json.loads(body).get("request", ""),
+                 "started_at": at} for thread, turn, body, at in rows]
+
     def steps(self, thread_id: str, turn_id: str) -> list[dict[str, Any]]:
         """The steps of one turn, in order."""
         with self._connect() as db:

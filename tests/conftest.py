@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import os
+import signal
+import time
 import uuid
 from collections.abc import Iterator
 from pathlib import Path
@@ -16,8 +18,49 @@ from store.connect import EngineSettings, start_engine
 from store.engine import Engine
 from store.neo4j import Neo4jCanvasStore
 from store.tickets import TicketAuthority
+from tests.processes import engine_pids, exited
 from tests.system_tools import missing_system_tool as _missing_system_tool
 from tests.system_tools import require_system_tool as _require_system_tool
+
+
+# -- system programs: one marker for every test that needs Chromium or espeak-ng ----------------
+def pytest_configure(config: pytest.Config) -> None:
+    config.addinivalue_line("markers", "system_tool(name, apt=None): the test needs this system program; "
+                                       "skipped with an install hint when absent (failed in CI)")
+
+
+def pytest_runtest_setup(item: pytest.Item) -> None:
+    for marker in item.iter_markers("system_tool"):
+        _require_system_tool(*marker.args, **marker.kwargs)
+
+
+# -- no engine outlives the suite ------------------------------------------------------------
+ENGINE_EXIT_WAIT_S = 30.0
+
+
+def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
+    """Fail the run when an engine started by the tests is still running after every fixture closed."""
+    factory = getattr(session.config, "_tmp_path_factory", None)
+    if factory is None or getattr(factory, "_basetemp", None) is None:
+        return
+    under = str(factory.getbasetemp()) + os.sep
+    deadline = time.monotonic() + ENGINE_EXIT_WAIT_S  # engines closed by the last fixtures are still exiting
+    alive = engine_pids(under)
+    while alive and time.monotonic() < deadline:
+        time.sleep(0.2)
+        alive = [pid for pid in alive if not exited(pid)]
+    if not alive:
+        return
+    for pid in alive:  # ours (they name this session's folders): stop them so they don't linger
+        try:
+            os.kill(pid, signal.SIGKILL)
+        except ProcessLookupError:
+            pass
+    reporter = session.config.pluginmanager.get_plugin("terminalreporter")
+    if reporter is not None:
+        reporter.write_line(f"FAILED: engine processes started by the tests outlived the suite: {alive} "
+                            f"(data under {under})", red=True)
+    session.exitstatus = pytest.ExitCode.TESTS_FAILED
 
 
 def _engine_names() -> list[str]:

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from jarvishub.cli import EXAMPLES
+from jarvishub.cli import examples
 from jarvishub.project import Project
 from jarvishub.trajectory import PLACEHOLDER
 
@@ -18,7 +18,7 @@ ROOT = Path(__file__).resolve().parents[1]
 
 
 def cli(*args: str, cwd: Path | None = None) -> subprocess.CompletedProcess:
-    env = {**os.environ, "PYTHONPATH": str(ROOT), "XDG_CONFIG_HOME": str(cwd or ROOT)}
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
     env.pop("OPENAI_API_KEY", None)
     return subprocess.run([sys.executable, "-m", "jarvishub.cli", *args], capture_output=True, text=True,
                           timeout=240, env=env, cwd=cwd)
@@ -40,6 +40,9 @@ def test_run_query_status_and_history(folder):
     assert ran.returncode == 0, ran.stderr
     outcome = json.loads(ran.stdout)
     assert outcome["outcome"] == "replied" and outcome["reply"].startswith("Added note")
+    assert outcome["project"] == str(folder) and outcome["result"] == "done"
+    started = json.loads(ran.stderr.strip().splitlines()[0])
+    assert started == {"event": "turn_started", "project": str(folder), "thread_id": outcome["thread_id"]}
 
     rows = json.loads(cli("-C", str(folder), "query", "MATCH (n:CanvasNode) WHERE n.kind = $k RETURN n.title AS t",
                           "--param", "k=text", "--json").stdout)["rows"]
@@ -51,7 +54,10 @@ def test_run_query_status_and_history(folder):
     assert status["by_kind"] == {"text": 1} and status["turns"] == 1
     assert set(status["code_sandbox"]) == {"available", "bwrap", "reason"}
     history = json.loads(cli("-C", str(folder), "history", "--json").stdout)
-    assert [a["tool"] for a in history[0]["actions"] if a.get("tool")] == ["create_node"]
+    assert history["project"] == str(folder) and history["unfinished"] == []
+    turn = history["turns"][0]
+    assert [a["tool"] for a in turn["actions"] if a.get("tool")] == ["create_node"]
+    assert (turn["canvas_before"], turn["canvas_after"]) == (outcome["canvas_before"], outcome["canvas_after"])
 
 
 def test_bad_input_gets_clear_errors_and_exit_codes(folder):
@@ -59,6 +65,10 @@ def test_bad_input_gets_clear_errors_and_exit_codes(folder):
     assert refused.returncode == 3 and "read-only" in refused.stderr
     syntax = cli("-C", str(folder), "query", "MATCH (n RETURN n")
     assert syntax.returncode == 2 and "could not parse" in syntax.stderr
+    assert "  MATCH (n RETURN n\n" in syntax.stderr and "\n           ^" in syntax.stderr  # under the R of RETURN
+    for flag, value in (("--limit", "-1"), ("--limit", "0"), ("--timeout", "-1"), ("--timeout", "nan")):
+        refused_arg = cli("-C", str(folder), "query", "RETURN 1", flag, value)
+        assert refused_arg.returncode == 2 and flag in refused_arg.stderr
     missing = cli("-C", str(folder / "nowhere"), "status")
     assert missing.returncode == 4 and "not a JarvisHub project" in missing.stderr
     bad_param = cli("-C", str(folder), "query", "RETURN 1", "--param", "novalue")
@@ -68,7 +78,7 @@ def test_bad_input_gets_clear_errors_and_exit_codes(folder):
 def test_a_grant_profile_limits_the_turn(folder):
     before = json.loads(cli("-C", str(folder), "status", "--json").stdout)["canvas_version"]
     ran = cli("-C", str(folder), "run", "note: should not be written", "--grant", "read-only", "--json")
-    assert ran.returncode == 0
+    assert ran.returncode == 3 and json.loads(ran.stdout)["result"] == "refused"
     assert "grant does not include" in json.loads(ran.stdout)["reply"]
     status = json.loads(cli("-C", str(folder), "status", "--json").stdout)
     assert status["by_kind"].get("text", 0) <= 1 and status["canvas_version"] == before + 1  # the Turn record only
@@ -79,10 +89,10 @@ def test_memory_and_trajectory_export(folder, tmp_path):
     assert added.returncode == 0, added.stderr
     item = json.loads(added.stdout)
     assert item["params"].get("lighting") == "warm"
-    listed = json.loads(cli("-C", str(folder), "memory", "list", "--json").stdout)
+    listed = json.loads(cli("-C", str(folder), "memory", "list", "--json").stdout)["items"]
     assert [i["key"] for i in listed] == [item["key"]]
     assert cli("-C", str(folder), "memory", "forget", item["key"]).returncode == 0
-    assert json.loads(cli("-C", str(folder), "memory", "list", "--json").stdout) == []
+    assert json.loads(cli("-C", str(folder), "memory", "list", "--json").stdout)["items"] == []
 
     out = tmp_path / "turns.jsonl"
     exported = cli("-C", str(folder), "trajectory", "export", "--out", str(out))
@@ -92,7 +102,22 @@ def test_memory_and_trajectory_export(folder, tmp_path):
     assert PLACEHOLDER.match(lines[0]["request"])  # without --consent, no word of the request
 
 
+EXAMPLES = examples()
+
+
 @pytest.mark.parametrize("command", sorted(EXAMPLES))
 def test_every_command_explains_itself_with_an_example(command):
     shown = cli(command, "--help")
-    assert shown.returncode == 0 and "example:" in shown.stdout and EXAMPLES[command].split()[1] in shown.stdout
+    assert shown.returncode == 0 and "example:" in shown.stdout and EXAMPLES[command] in shown.stdout
+
+
+HEAVY = ("langgraph", "neo4j", "PIL", "langchain_core", "pydantic_settings")
+
+
+@pytest.mark.parametrize("argv", [["--help"], ["run", "--help"], ["query", "RETURN 1", "--limit", "-1"], ["nope"]])
+def test_help_and_argument_errors_load_nothing_heavy(argv):
+    probe = ("import json, sys\nfrom jarvishub.cli import main\ntry:\n    main(sys.argv[1:])\nexcept SystemExit:\n"
+             "    pass\nprint(json.dumps(sorted({m.split('.')[0] for m in sys.modules} & set(%r))))" % (HEAVY,))
+    done = subprocess.run([sys.executable, "-c", probe, *argv], capture_output=True, text=True, timeout=60,
+                          env={**os.environ, "PYTHONPATH": str(ROOT)})
+    assert json.loads(done.stdout.strip().splitlines()[-1]) == []

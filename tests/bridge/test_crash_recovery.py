@@ -50,7 +50,12 @@ def reference(tmp_path_factory):
     folder = tmp_path_factory.mktemp("reference") / "p"
     Project.init(folder).close()
     worker = _worker(folder, "thread-ref", "run")
-    out, err = worker.communicate(timeout=240)
+    try:
+        out, err = worker.communicate(timeout=240)
+    finally:
+        if worker.poll() is None:  # timed out: don't leave it (and its engine) running
+            worker.kill()
+            worker.wait()
     assert worker.returncode == 0, err
     assert json.loads(out.strip().splitlines()[-1]) == {"outcome": "replied", "provider_calls": GENERATIONS}
     with Project.open(folder) as project:
@@ -65,21 +70,32 @@ def test_a_killed_turn_resumes_to_the_same_canvas(request, tmp_path, reference, 
                                                   extra_delay_s):
     url = request.getfixturevalue("postgres_url") if checkpoints == "postgres" else None
     folder = tmp_path / "p"
+    workers: list[subprocess.Popen] = []
     with Project.init(folder) as project:  # this process keeps the engine up while workers come and go
-        base = project.store.canvas_version()
-        worker = _worker(folder, "thread-1", "run", url)
-        deadline = time.monotonic() + 120
-        while project.store.canvas_version() < base + kill_after_commits:
-            assert worker.poll() is None, worker.communicate()[1]
-            assert time.monotonic() < deadline
-            time.sleep(0.02)
-        time.sleep(extra_delay_s)
-        worker.send_signal(signal.SIGKILL)
-        worker.wait()
-        cached_before_resume = len(SignatureCache(folder / ".jarvishub" / "generation-cache.sqlite"))
+        try:
+            base = project.store.canvas_version()
+            worker = _worker(folder, "thread-1", "run", url)
+            workers.append(worker)
+            deadline = time.monotonic() + 120
+            while project.store.canvas_version() < base + kill_after_commits:
+                assert worker.poll() is None, worker.communicate()[1]
+                assert time.monotonic() < deadline
+                time.sleep(0.02)
+            time.sleep(extra_delay_s)
+            worker.send_signal(signal.SIGKILL)
+            worker.wait()
+            cached_before_resume = len(SignatureCache(folder / ".jarvishub" / "generation-cache.sqlite"))
 
-        resumed = _worker(folder, "thread-1", "resume", url)
-        out, err = resumed.communicate(timeout=240)
+            resumed = _worker(folder, "thread-1", "resume", url)
+            workers.append(resumed)
+            out, err = resumed.communicate(timeout=240)
+        finally:
+            # A worker left running by a failed assertion would hold an engine lease, and the engine
+            # would outlive the test (and its deleted folder).
+            for started in workers:
+                if started.poll() is None:
+                    started.kill()
+                    started.wait()
         assert resumed.returncode == 0, err
         result = json.loads(out.strip().splitlines()[-1])
         assert result["outcome"] == "replied"

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import shutil
 
 import pytest
 
@@ -11,7 +10,7 @@ from tools.generate.measure import wav_info
 from tools.generate.offline_audio import OfflineAudioProvider
 
 LINE = "The boats are in, Mira. Come down to the harbour."
-needs_espeak = pytest.mark.skipif(shutil.which("espeak-ng") is None, reason="espeak-ng is not installed")
+needs_espeak = pytest.mark.system_tool("espeak-ng", apt="espeak-ng")
 
 
 @pytest.mark.parametrize("kind", [AudioKind.AMBIENCE, AudioKind.MUSIC])

@@ -15,6 +15,7 @@ from PIL import Image
 from store.models import CanvasNode, EdgeType, NodeStatus
 from store.mutations import CreateNode, Link
 from tools.base import Effect, ToolContext
+from tests.system_tools import require_system_tool
 from tools.native.browser import Browser, BrowserUnavailable, Viewport, find_chromium, request_allowed
 from tools.native.tools import RENDER_PAGE, CanvasNodeMissing, PageSourceError, RenderPageArgs
 
@@ -24,7 +25,8 @@ BLUE = (0, 90, 255)
 
 @pytest.fixture(scope="module")
 def browser() -> Iterator[Browser]:
-    """One Chromium for the whole module; a missing Chromium fails loudly with the install hint."""
+    """One Chromium for the whole module (skipped with the install hint when absent)."""
+    require_system_tool("chromium", apt="chromium")
     try:
         launched = Browser.launch()
     except BrowserUnavailable as exc:

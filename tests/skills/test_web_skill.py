@@ -16,6 +16,7 @@ from nodes.bridge import SubmitResult, Usage
 from skills.design_to_web import LayoutChangeRejected, parse_change
 from skills.web_render import LayoutSpec
 from store.models import CanvasNode, EdgeType, NodeStatus, new_id
+from tests.system_tools import require_system_tool
 
 BRIEF = "A harbour cafe with fresh fish, ocean views and slow mornings"
 SECTIONS = ["hero", "gallery", "about", "contact"]
@@ -34,6 +35,7 @@ def invoke(runtime: Runtime, skill: str, args: dict[str, Any], request: str, sel
 
 @pytest.fixture(scope="module")
 def design(runtime: Runtime) -> dict[str, Any]:
+    require_system_tool("chromium", apt="chromium")  # the page preview is a Chromium screenshot
     result = invoke(runtime, "design_to_web", DESIGN_ARGS, "design a website for the cafe", action_id=DESIGN_ACTION)
     assert result.verdict == "allow" and "error" not in result.observation, result
     return result.observation

@@ -143,8 +143,12 @@ def server(demo: Demo) -> Iterator[BackgroundServer]:
 
 @pytest.fixture(scope="session")
 def chromium() -> Iterator[Any]:
-    """Debian's Chromium under Playwright."""
+    """Debian's Chromium under Playwright (skipped with the install hint when absent)."""
     from playwright.sync_api import sync_playwright
+
+    from tests.system_tools import require_system_tool
+
+    require_system_tool("chromium", apt="chromium")
 
     with sync_playwright() as playwright:
         browser = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)

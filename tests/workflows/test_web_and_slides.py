@@ -16,6 +16,7 @@ def runtime(make_runtime):
     return make_runtime()
 
 
+@pytest.mark.system_tool("chromium", apt="chromium")
 def test_web_brief_then_a_follow_up_changes_only_the_code_and_its_preview(runtime, project):
     store = project.store
     first = runtime.run("a website for a photography studio: quiet, editorial, black-and-white portraits")

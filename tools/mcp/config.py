@@ -61,7 +61,12 @@ class McpServerConfig(BaseModel):
         description="Per-tool effects (keyed by the server's tool name) replacing the derived ones.",
     )
     timeout_s: float = Field(
-        default=30.0, gt=0, description="Limit for one listing or one call, including starting a stdio server."
+        default=30.0, gt=0, description="Limit for one call, or for listing the tools when list_timeout_s is unset."
+    )
+    list_timeout_s: float | None = Field(
+        default=None, gt=0,
+        description="Limit for listing the tools, including starting a stdio server (default: timeout_s); "
+                    "a server that starts slowly can still have short calls.",
     )
 
     @model_validator(mode="after")

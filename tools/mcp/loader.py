@@ -127,11 +127,13 @@ async def _list_tools(client: MultiServerMCPClient, server: McpServerConfig) -> 
                 return tools
             cursor = page.nextCursor
 
+    limit = server.list_timeout_s or server.timeout_s
     try:
-        return await _in_session(client, server, list_all)
+        return await _in_session(client, server, list_all, limit)
     except Exception as exc:
         raise McpServerError(
-            f"MCP server {server.name!r} ({server.describe()}): listing its tools failed: {_explain(exc, server)}"
+            f"MCP server {server.name!r} ({server.describe()}): listing its tools failed: "
+            f"{_explain(exc, server, limit)}"
         ) from exc
 
 
@@ -150,14 +152,15 @@ async def _call_tool(
         return await session.call_tool(tool, arguments, progress_callback=report)
 
     try:
-        return await _in_session(client, server, call)
+        return await _in_session(client, server, call, server.timeout_s)
     except _Refused as refused:
         raise McpToolCallError(
             f"MCP server {server.name!r} refused the call to {tool!r}: {refused.error.error.message}"
         ) from refused.error
     except Exception as exc:
         raise McpServerError(
-            f"MCP server {server.name!r} ({server.describe()}): calling {tool!r} failed: {_explain(exc, server)}"
+            f"MCP server {server.name!r} ({server.describe()}): calling {tool!r} failed: "
+            f"{_explain(exc, server, server.timeout_s)}"
         ) from exc
 
 
@@ -170,13 +173,14 @@ class _Refused(Exception):
 
 
 async def _in_session(
-    client: MultiServerMCPClient, server: McpServerConfig, work: Callable[[ClientSession], Awaitable[T]]
+    client: MultiServerMCPClient, server: McpServerConfig, work: Callable[[ClientSession], Awaitable[T]],
+    timeout_s: float,
 ) -> T:
     # The work's own error is re-raised after the session closes: the MCP SDK
     # can swallow an exception raised inside the session when the client
     # disconnects (langchain-mcp-adapters works around the same thing).
     failure: BaseException | None = None
-    async with asyncio.timeout(server.timeout_s), client.session(server.name) as session:
+    async with asyncio.timeout(timeout_s), client.session(server.name) as session:
         try:
             outcome = await work(session)
         except McpError as exc:
@@ -188,12 +192,12 @@ async def _in_session(
     return outcome
 
 
-def _explain(exc: BaseException, server: McpServerConfig) -> str:
+def _explain(exc: BaseException, server: McpServerConfig, timeout_s: float) -> str:
     """One line per root cause: anyio wraps transport failures in (nested) exception groups."""
     parts = []
     for leaf in _leaves(exc):
         if isinstance(leaf, TimeoutError):
-            parts.append(f"no answer within {server.timeout_s:g} s")
+            parts.append(f"no answer within {timeout_s:g} s")
         elif isinstance(leaf, McpError) and leaf.error.code == types.CONNECTION_CLOSED and server.transport == "stdio":
             parts.append("the server process exited or closed its stdout (its stderr says why)")
         else:

@@ -1,0 +1,97 @@
+"""How long a person waits for the CLI: prints JSON medians (seconds) of real ``jarvishub`` processes.
+
+* ``floor``: ``python -c pass``, what any Python command costs;
+* ``help``: ``jarvishub --help`` (must not load LangGraph, the driver or Pillow);
+* ``cold``: ``status`` and a ``query`` on a 200-node project with no engine running (each starts one);
+* ``warm``: the same with the project's engine already running (held by this script, as the engine
+  lingering after the last command, or another open command, would).
+
+Usage: ``python bench/cli.py [--runs N]``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+import uuid
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parents[1]
+sys.path[0] = str(REPO)
+
+from jarvishub.project import Project  # noqa: E402
+from jarvishub.runtime import Runtime  # noqa: E402
+from nodes.actions import CanvasMutation  # noqa: E402
+from nodes.bridge import Usage  # noqa: E402
+from nodes.grant import Grant  # noqa: E402
+from store.mutations import CreateNode  # noqa: E402
+
+NODES = 200
+QUERY = "MATCH (n:CanvasNode) WHERE n.kind = 'image' RETURN n.title AS title ORDER BY title LIMIT 20"
+
+
+def wall(command: list[str], cwd: Path, before: list[str] | None = None) -> float:
+    """Seconds one process takes (after running ``before``, untimed), failing loudly when it does not succeed."""
+    env = {**os.environ, "PYTHONPATH": str(REPO)}
+    if before:
+        subprocess.run(before, cwd=cwd, env=env, capture_output=True, timeout=120, check=True)
+    env.pop("OPENAI_API_KEY", None)
+    started = time.perf_counter()
+    done = subprocess.run(command, cwd=cwd, env=env, capture_output=True, text=True, timeout=600)
+    elapsed = time.perf_counter() - started
+    if done.returncode != 0:
+        raise SystemExit(f"{' '.join(command)} exited {done.returncode}: {done.stderr}")
+    return elapsed
+
+
+def median(command: list[str], cwd: Path, runs: int, before: list[str] | None = None) -> float:
+    return round(statistics.median(wall(command, cwd, before) for _ in range(runs)), 3)
+
+
+def build_project(root: Path) -> Path:
+    """A project with NODES canvas nodes, written in one batch through the bridge."""
+    folder = root / "bench-cli"
+    with Project.init(folder) as project:
+        runtime = Runtime(project)
+        try:
+            batch = [CreateNode(kind="image" if i % 2 else "text", title=f"node {i}", status="completed")
+                     for i in range(NODES)]
+            result = runtime.bridge.submit(CanvasMutation(action_id=uuid.uuid4().hex, mutations=batch),
+                                           runtime.grants.save(Grant(actor="system")), Usage(), thread_id="bench")
+            if result.verdict != "allow":
+                raise SystemExit(f"the bench canvas was refused: {result.message}")
+        finally:
+            runtime.close()
+    return folder
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--runs", type=int, default=5)
+    runs = parser.parse_args().runs
+    cli = [sys.executable, "-m", "jarvishub.cli"]
+    with tempfile.TemporaryDirectory(prefix="jarvishub-bench-cli-") as tmp:
+        folder = build_project(Path(tmp))
+        result: dict[str, object] = {"runs": runs, "nodes": NODES, "cpus": os.cpu_count(),
+                                     "load_1m": round(os.getloadavg()[0], 2)}
+        result["floor"] = median([sys.executable, "-c", "pass"], folder, runs)
+        result["help"] = median([*cli, "--help"], folder, runs)
+        stop = [*cli, "engine", "stop"]  # the engine lingers after a command: stop it before each cold run
+        result["cold"] = {"status": median([*cli, "status"], folder, runs, stop),
+                          "query": median([*cli, "query", QUERY], folder, runs, stop)}
+        with Project.open(folder):
+            result["warm"] = {"status": median([*cli, "status"], folder, runs),
+                              "query": median([*cli, "query", QUERY], folder, runs)}
+        wall(stop, folder)  # no engine lingers on after its folder is deleted
+        result["help_above_floor"] = round(float(result["help"]) - float(result["floor"]), 3)  # type: ignore[arg-type]
+    print(json.dumps(result, indent=2))
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,86 @@
+"""Regenerate the README's picture from what the demo actually makes: ``python docs/make_pictures.py``.
+
+Runs the narrative demo offline in a temporary project (the same requests as
+``jarvishub demo narrative``), relights shot 3 as the README does, and draws a
+contact sheet of the files in ``outputs/narrative``: the six current shot
+images, then shot 3's superseded version next to its relit one.  Writes
+``docs/narrative-frames.png``.
+"""
+
+from __future__ import annotations
+
+import sys
+import tempfile
+from pathlib import Path
+
+DOCS = Path(__file__).resolve().parent
+sys.path[0] = str(DOCS.parent)
+
+from PIL import Image, ImageDraw  # noqa: E402
+
+from jarvishub import outputs  # noqa: E402
+from jarvishub.commands.projects import DEMO_REQUESTS  # noqa: E402
+from jarvishub.project import Project  # noqa: E402
+from jarvishub.runtime import Runtime  # noqa: E402
+from store.lifecycle import stop_engine  # noqa: E402
+
+SHOTS = 6
+RELIGHT = "keep the character but redo the lighting on shot 3"
+THUMB = (256, 144)
+LABEL_H = 22
+GAP = 8
+
+
+def make_demo(root: Path) -> Path:
+    """The demo project after the main request and the relight, its outputs/ in sync."""
+    folder = root / "jarvishub-demo-narrative"
+    with Project.init(folder) as project:
+        runtime = Runtime(project)
+        try:
+            for request in [*(t.format(shots=SHOTS, slides=5) for t in DEMO_REQUESTS["narrative"]), RELIGHT]:
+                outcome = runtime.run(request)
+                if outcome.outcome != "replied":
+                    raise SystemExit(f"{request!r} ended {outcome.outcome}: {outcome.reply}")
+            outputs.sync(folder, project.store, project.artifacts)
+        finally:
+            runtime.close()
+    stop_engine(folder / ".jarvishub" / "engine")  # it would linger after the temporary folder is gone
+    return folder / "outputs" / "narrative"
+
+
+def tile(path: Path, label: str) -> Image.Image:
+    picture = Image.open(path).convert("RGB")
+    picture.thumbnail(THUMB)
+    cell = Image.new("RGB", (THUMB[0], THUMB[1] + LABEL_H), "white")
+    cell.paste(picture, ((THUMB[0] - picture.width) // 2, 0))
+    ImageDraw.Draw(cell).text((4, THUMB[1] + 5), label, fill="black")
+    return cell
+
+
+def contact_sheet(narrative: Path) -> Image.Image:
+    """Row 1-2: the current shots; row 3: shot 3 before and after the relight."""
+    current = [tile(narrative / f"shot-{n:02d}-image.png", f"outputs/narrative/shot-{n:02d}-image.png")
+               for n in range(1, SHOTS + 1)]
+    before = tile(narrative / "versions" / "shot-03-image-v1.png", "versions/shot-03-image-v1.png (before)")
+    after = tile(narrative / "shot-03-image.png", "shot-03-image.png (relit)")
+    columns = 3
+    rows = [current[i:i + columns] for i in range(0, len(current), columns)] + [[before, after]]
+    width = columns * THUMB[0] + (columns + 1) * GAP
+    height = len(rows) * (THUMB[1] + LABEL_H) + (len(rows) + 1) * GAP
+    sheet = Image.new("RGB", (width, height), (235, 235, 235))
+    for r, row in enumerate(rows):
+        for c, cell in enumerate(row):
+            sheet.paste(cell, (GAP + c * (THUMB[0] + GAP), GAP + r * (THUMB[1] + LABEL_H + GAP)))
+    return sheet
+
+
+def main() -> None:
+    with tempfile.TemporaryDirectory(prefix="jarvishub-docs-") as tmp:
+        narrative = make_demo(Path(tmp))
+        target = DOCS / "narrative-frames.png"
+        contact_sheet(narrative).save(target, optimize=True)
+    print(f"wrote {target}")
+
+
+if __name__ == "__main__":
+    main()

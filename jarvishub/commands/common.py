@@ -1,0 +1,178 @@
+"""What every command shares: exit codes, the project it acts on, opening it, and how errors are told.
+
+Nothing heavy is imported at module level: ``jarvishub --help`` and argument
+errors must not load LangGraph, the engine driver or Pillow.  Functions that
+need them import them when called.
+"""
+
+from __future__ import annotations
+
+import argparse
+import errno
+import json
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any
+
+from jarvishub.locate import NotAProject, find_project
+
+EXIT_OK, EXIT_FAILED, EXIT_BAD_INPUT, EXIT_REFUSED, EXIT_NOT_FOUND, EXIT_PAUSED = 0, 1, 2, 3, 4, 5
+EXIT_CODES_HELP = "exit codes: 0 done, 1 a step failed, 2 bad input, 3 refused, 4 not found, 5 paused for a person"
+
+Handler = Callable[[argparse.Namespace], int]
+
+
+# -- declaring commands ---------------------------------------------------------------------
+def command(sub: Any, name: str, handler: Handler, help_text: str, example: str) -> argparse.ArgumentParser:
+    """A subcommand with ``--json`` and an example in its help."""
+    parser = sub.add_parser(name, help=help_text, description=help_text,
+                            epilog=f"example:\n  {example}\n\n{EXIT_CODES_HELP}",
+                            formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--json", action="store_true", help="print JSON for scripts")
+    parser.set_defaults(handler=handler, example=example)
+    return parser
+
+
+def bounded(kind: type, low: float, high: float) -> Callable[[str], Any]:
+    """An argparse type: a number in [low, high], refused with the range otherwise."""
+
+    def parse(text: str) -> Any:
+        try:
+            value = kind(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"{text!r} is not a {kind.__name__}") from None
+        if not low <= value <= high:
+            raise argparse.ArgumentTypeError(f"{text} is out of range: give a value from {low:g} to {high:g}")
+        return value
+
+    parse.__name__ = kind.__name__
+    return parse
+
+
+# -- the project a command acts on -------------------------------------------------------------
+def project_path(args: argparse.Namespace) -> Path:
+    """-C (or a command's DIR), then $JARVISHUB_PROJECT, then the current folder and its parents."""
+    return find_project(getattr(args, "project", None))
+
+
+def project_line(root: Path, name: str | None = None) -> str:
+    """The first line of every command's text output: which project it acts on."""
+    return f"[dim]project {name or root.name} · {root}[/dim]"
+
+
+@contextmanager
+def opened_project(args: argparse.Namespace) -> Iterator[Any]:
+    """The command's project, opened (its engine started or reused), outputs/ following its commits."""
+    root = project_path(args)  # refuse "not a project" before loading the engine driver
+    from jarvishub.project import Project
+
+    with Project.open(root) as project:
+        yield project
+
+
+@contextmanager
+def opened_runtime(args: argparse.Namespace, **kwargs: Any) -> Iterator[Any]:
+    """The command's project and a runtime on it, both closed afterwards."""
+    project_path(args)  # refuse "not a project" before loading LangGraph
+    from jarvishub.runtime import Runtime
+
+    with opened_project(args) as project:
+        runtime = Runtime(project, **kwargs)
+        try:
+            yield runtime
+        finally:
+            runtime.close()
+
+
+def emit(args: argparse.Namespace, project: Any, data: dict[str, Any], text: Callable[[], None]) -> None:
+    """Print a result: one JSON object with a ``project`` field, or the project line and then ``text()``."""
+    from jarvishub.output import console, print_json
+
+    if args.json:
+        print_json({"project": str(project.root), **data})
+    else:
+        console.print(project_line(project.root, project.name))
+        text()
+
+
+# -- errors --------------------------------------------------------------------------------------
+class TurnCrashed(Exception):
+    """The engine or its connection failed during a turn; the turn's checkpoint lets it resume."""
+
+    def __init__(self, thread_id: str, cause: BaseException) -> None:
+        self.thread_id = thread_id
+        self.cause = cause
+        super().__init__(f"{engine_failure_text(cause)}; the turn is saved: "
+                         f"resume it with `jarvishub resume {thread_id}`")
+
+
+_ENGINE_FAILURES = {"ServiceUnavailable", "SessionExpired", "EngineUnavailable", "ConnectionRefusedError",
+                    "ConnectionResetError", "BrokenPipeError", "IncompleteCommit"}
+
+
+def is_engine_failure(error: BaseException) -> bool:
+    """Whether the canvas engine (or the connection to it) failed, rather than the request."""
+    seen: set[int] = set()
+    current: BaseException | None = error
+    while current is not None and id(current) not in seen:
+        seen.add(id(current))
+        if any(cls.__name__ in _ENGINE_FAILURES for cls in type(current).__mro__):
+            return True
+        current = current.__cause__ or current.__context__
+    return False
+
+
+def engine_failure_text(error: BaseException) -> str:
+    """One line saying the engine stopped answering, with the driver's own words shortened."""
+    detail = " ".join(str(error).split())[:160]
+    return f"the canvas engine stopped answering ({type(error).__name__}: {detail})"
+
+
+def exit_for_error(error: BaseException) -> tuple[int, str]:
+    """The exit code and one-line message for an error that ended a command."""
+    from store.errors import (CanvasError, CypherSyntaxError, CypherWriteRefused, NodeNotFound, QueryTimeout)
+
+    if isinstance(error, TurnCrashed):
+        return EXIT_FAILED, f"failed: {error}"
+    if isinstance(error, CypherWriteRefused):
+        return EXIT_REFUSED, f"refused: {error}"
+    if isinstance(error, (NodeNotFound, NotAProject, FileNotFoundError)):
+        return EXIT_NOT_FOUND, f"not found: {error}"
+    if isinstance(error, CypherSyntaxError):
+        return EXIT_BAD_INPUT, f"error: {error}"
+    if isinstance(error, (QueryTimeout, ValueError, KeyError)):
+        return EXIT_BAD_INPUT, f"error: {error}"
+    if isinstance(error, OSError) and error.errno == errno.EADDRINUSE:
+        return EXIT_BAD_INPUT, f"error: {error}"
+    if is_engine_failure(error):
+        return EXIT_FAILED, f"failed: {engine_failure_text(error)}; run the command again"
+    if isinstance(error, CanvasError):
+        return EXIT_FAILED, f"error: {error}"
+    raise error
+
+
+def print_error(args: argparse.Namespace, code: int, message: str, **extra: Any) -> None:
+    """An error on stderr (and, with --json, as a JSON object on stdout so scripts see it too)."""
+    from jarvishub.output import errors, print_json
+
+    from rich.markup import escape
+
+    label, _, rest = message.partition(": ")
+    errors.print(f"[red]{label}:[/red] {escape(rest)}", highlight=False)
+    if getattr(args, "json", False):
+        print_json({"error": rest, "exit_code": code, **extra})
+
+
+def parse_params(pairs: list[str]) -> dict[str, Any]:
+    """``--param key=value`` pairs; values are JSON when they parse as JSON, else strings."""
+    params: dict[str, Any] = {}
+    for pair in pairs:
+        if "=" not in pair:
+            raise ValueError(f"--param takes key=value, got {pair!r}")
+        key, raw = pair.split("=", 1)
+        try:
+            params[key] = json.loads(raw)
+        except json.JSONDecodeError:
+            params[key] = raw
+    return params

@@ -1,0 +1,96 @@
+"""How a turn's ending maps to an exit code: one table, so a new kind of ending is one new row.
+
+A turn ends with an ``outcome`` the graph sets (``replied``, ``interrupted``,
+``budget``, ``revoked``, ``step_budget``; ``unfinished`` when the stream
+stopped without one).  ``replied`` alone does not say the request was done: a
+step the bridge refused or a tool that failed means it was not, and the
+offline planner says "no playbook" or "there is no shot 99" in a reply.  Until
+the planner reports those as outcomes of their own, :func:`result_of` reads
+them from its known replies; that reading only chooses an exit code, it grants
+nothing.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from jarvishub.commands.common import (EXIT_BAD_INPUT, EXIT_FAILED, EXIT_NOT_FOUND, EXIT_OK, EXIT_PAUSED,
+                                       EXIT_REFUSED)
+
+EXIT_FOR_RESULT: dict[str, int] = {
+    "done": EXIT_OK,
+    "failed": EXIT_FAILED,          # a step failed or a tool was refused mid-turn
+    "bad_request": EXIT_BAD_INPUT,  # nothing the planner can do with the request
+    "refused": EXIT_REFUSED,        # the grant forbids it: revoked, out of budget, tool not granted
+    "not_found": EXIT_NOT_FOUND,    # the request names something the canvas does not have
+    "paused": EXIT_PAUSED,          # waiting for a person: approval, clarification, feedback
+}
+
+RESULT_FOR_OUTCOME: dict[str, str] = {
+    "replied": "done",
+    "interrupted": "paused",
+    "clarification": "paused",
+    "budget": "refused",
+    "revoked": "refused",
+    "refused": "refused",
+    "step_budget": "failed",
+    "unfinished": "failed",
+    "failed": "failed",
+    "not_found": "not_found",
+    "no_playbook": "bad_request",
+    "unsupported": "bad_request",
+}
+
+# What the offline planner replies when it did not do the request (nodes/models/*).
+_PLANNER_REPLIES: list[tuple[re.Pattern[str], str]] = [
+    (re.compile(r"^I have no offline playbook"), "bad_request"),
+    (re.compile(r"this turn's grant does not include it"), "refused"),
+    (re.compile(r"^There is no |^I could not find the node"), "not_found"),
+    (re.compile(r"^I could not run |\bfailed: "), "failed"),
+]
+
+
+# Rejections that are the model's own noise (it proposes again); any other rejection refused a tool.
+_RETRIED_REJECTIONS = {"model_error", "malformed", "bad_arguments"}
+
+
+def _failed_steps(steps: list[dict[str, Any]]) -> bool:
+    """Whether a tool was refused, or failed without a later successful call of the same tool."""
+    later_ok: set[str] = set()
+    for step in reversed(steps):
+        action = step.get("action") or {}
+        tool = str(action.get("tool") or action.get("kind") or "")
+        verdict = step.get("verdict") or {}
+        observation = step.get("observation")
+        if action.get("kind") == "reply":
+            continue
+        if verdict.get("verdict") == "reject":
+            if verdict.get("reason") not in _RETRIED_REJECTIONS:
+                return True
+            continue
+        if isinstance(observation, dict) and observation.get("error"):
+            if tool not in later_ok:
+                return True
+            continue
+        later_ok.add(tool)
+    return False
+
+
+def result_of(outcome: Any) -> str:
+    """done, failed, bad_request, refused, not_found or paused, for a finished or paused turn."""
+    result = RESULT_FOR_OUTCOME.get(outcome.outcome, "failed")
+    if result != "done":
+        return result
+    if _failed_steps(outcome.steps):
+        return "failed"
+    reply = outcome.reply or ""
+    for pattern, found in _PLANNER_REPLIES:
+        if pattern.search(reply):
+            return found
+    return "done"
+
+
+def exit_code(outcome: Any) -> int:
+    """The exit code of a turn."""
+    return EXIT_FOR_RESULT[result_of(outcome)]

@@ -1,0 +1,235 @@
+"""Projects: ``init``, ``open``, ``status``, ``export`` and ``demo``.
+
+Projects resolve like git repositories (see :mod:`jarvishub.locate`).  A demo
+always gets a fresh folder of its own next to where you stand, so running it
+twice never mixes two storyboards in one canvas.
+"""
+
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+from typing import Any
+
+from jarvishub.commands.common import (EXIT_BAD_INPUT, EXIT_OK, command, emit, opened_project, opened_runtime,
+                                       print_error)
+from jarvishub.locate import OUTPUTS_DIR, enclosing_project
+
+DEMO_REQUESTS: dict[str, list[str]] = {
+    "narrative": ["a {shots}-shot short drama about a lighthouse keeper who finds a message in a bottle"],
+    "web": ["a website for a photography studio: quiet, editorial, lots of white space, black-and-white portraits",
+            "make the hero full-bleed"],
+    "slides": ["a {slides}-slide lecture deck on how diffusion models generate images"],
+}
+
+# What repairs a node in each status that needs attention.
+REPAIR = {
+    "stale": 'jarvishub run "regenerate what is stale"',
+    "failed": 'jarvishub run "redo {title}"',
+}
+
+
+def add_parser(sub: Any) -> None:
+    """Register init, open, status, export and demo."""
+    p = command(sub, "init", cmd_init, "make a folder a project (default: the current folder)", "jarvishub init my-film")
+    p.add_argument("dir", nargs="?", help="the folder (default: the current one)")
+    p = command(sub, "open", cmd_open, "show a project's state and the paths of its latest outputs",
+                "jarvishub open my-film")
+    p.add_argument("dir", nargs="?", help="the project (default: the one you stand in)")
+    command(sub, "status", cmd_status, "what is on the canvas, what needs attention, where the files are",
+            "jarvishub status --json")
+    p = command(sub, "export", cmd_export, "copy the current outputs to a folder", "jarvishub export ~/film-out")
+    p.add_argument("destination", help="the folder to copy into (created if missing)")
+    p = command(sub, "demo", cmd_demo, "create a fresh demo project and run a workflow offline",
+                "jarvishub demo narrative --shots 6")
+    p.add_argument("workflow", choices=sorted(DEMO_REQUESTS))
+    p.add_argument("--dir", help="the project folder (default: a new ./jarvishub-demo-WORKFLOW[-N])")
+    p.add_argument("--shots", type=int, default=6, choices=range(1, 25), metavar="1..24",
+                   help="shots in the narrative demo")
+    p.add_argument("--slides", type=int, default=5, choices=range(1, 21), metavar="1..20",
+                   help="slides in the slides demo")
+
+
+def cmd_init(args: argparse.Namespace) -> int:
+    """Create the project in DIR (or -C, or the current folder); its canvas engine starts inside it."""
+    from jarvishub.project import Project
+
+    root = Path(args.dir or args.project or ".").resolve()
+    with Project.init(root) as project:
+        info = {"engine": project.engine.profile.name, "canvas_version": project.store.canvas_version()}
+
+        def text() -> None:
+            from jarvishub.output import console
+
+            console.print(f"project ready (engine: {info['engine']}); next: "
+                          f"{'' if root == Path.cwd().resolve() else f'cd {root} && '}jarvishub run \"...\"")
+
+        emit(args, project, info, text)
+    return EXIT_OK
+
+
+def _final_outputs(files: list[Any], root: Path) -> list[str]:
+    from jarvishub.outputs import headlines
+
+    return [str(root / OUTPUTS_DIR / f.path) for f in headlines(files)]
+
+
+def cmd_status(args: argparse.Namespace) -> int:
+    """Counts by kind and status, what needs attention and how to repair it, and the latest outputs."""
+    from jarvishub import outputs
+    from store.models import NodeStatus
+    from tools.native.code import sandbox_status
+
+    with opened_project(args) as project:
+        from store.trajectories import TrajectoryStore
+
+        store = project.store
+        attention = [
+            {"id": n.id, "kind": n.kind, "title": n.title, "status": n.status.value,
+             "repair": REPAIR[status].format(title=n.title or n.id)}
+            for status in REPAIR
+            for n in store.find_nodes(status=NodeStatus(status))
+        ]
+        trajectories = TrajectoryStore(project.state_dir / "trajectories.sqlite")
+        unfinished = trajectories.unfinished()
+        attention += [{"id": t["thread_id"], "kind": "turn", "title": t["request"][:60],
+                       "status": "unfinished or waiting for a person",
+                       "repair": f"jarvishub resume {t['thread_id']}"} for t in unfinished]
+        files = outputs.sync(project.root, store, project.artifacts)
+        info = {
+            "engine": project.engine.profile.name,
+            "canvas_version": store.canvas_version(),
+            "by_kind": store.count_nodes(by="kind"),
+            "by_status": store.count_nodes(by="status"),
+            "attention": attention,
+            "turns": len(trajectories.turns()),
+            "outputs": _final_outputs(files, project.root),
+            # run_code is offered only where agent code can be sandboxed; say why not when it is not.
+            "code_sandbox": sandbox_status().model_dump(),
+        }
+
+        def text() -> None:
+            from jarvishub.output import console, print_rows
+
+            console.print(f"engine={info['engine']}  canvas v{info['canvas_version']}  {info['turns']} turns")
+            print_rows(["kind", "count"], [{"kind": k, "count": v} for k, v in sorted(info["by_kind"].items())])
+            print_rows(["status", "count"],
+                       [{"status": k, "count": v} for k, v in sorted(info["by_status"].items())])
+            if attention:
+                print_rows(["id", "kind", "title", "status", "repair"], attention, title="needs attention")
+            if not info["code_sandbox"]["available"]:
+                console.print(f"run_code is not offered: {info['code_sandbox']['reason']}")
+            _print_outputs(info["outputs"], project.root)
+
+        emit(args, project, info, text)
+    return EXIT_OK
+
+
+def _print_outputs(paths: list[str], root: Path) -> None:
+    from jarvishub.output import console
+
+    if not paths:
+        console.print("no output files yet")
+        return
+    console.print(f"your files are in {root / OUTPUTS_DIR}; the latest:")
+    for path in paths:
+        console.print(f"  {path}", markup=False, highlight=False)
+
+
+def cmd_open(args: argparse.Namespace) -> int:
+    """Where a project's latest outputs are, so you can open them."""
+    from jarvishub import outputs
+
+    with opened_project(args) as project:
+        files = outputs.sync(project.root, project.store, project.artifacts)
+        finals = _final_outputs(files, project.root)
+        current = [str(project.root / OUTPUTS_DIR / f.path) for f in files if f.current]
+        emit(args, project, {"outputs": finals, "current": current,
+                             "canvas_version": project.store.canvas_version()},
+             lambda: _print_outputs(finals, project.root))
+    return EXIT_OK
+
+
+def cmd_export(args: argparse.Namespace) -> int:
+    """Copy the current outputs (not superseded versions) into a folder."""
+    from jarvishub import outputs
+
+    destination = Path(args.destination).expanduser().resolve()
+    with opened_project(args) as project:
+        if (project.root / OUTPUTS_DIR) in (destination, *destination.parents):
+            raise ValueError(f"export into a folder outside {project.root / OUTPUTS_DIR}")
+        files = outputs.sync(project.root, project.store, project.artifacts)
+        copied = outputs.export(files, project.root / OUTPUTS_DIR, destination)
+
+        def text() -> None:
+            from jarvishub.output import console
+
+            console.print(f"copied {len(copied)} file(s) to {destination}", markup=False)
+
+        emit(args, project, {"destination": str(destination), "files": [str(p) for p in copied]}, text)
+    return EXIT_OK
+
+
+def demo_folder(workflow: str, where: Path) -> Path:
+    """A fresh folder for a demo: ``jarvishub-demo-NAME``, then ``-2``, ``-3``… next to ``where``.
+
+    Never inside an existing project: standing in one, the demo goes next to it.
+    """
+    inside = enclosing_project(where)
+    parent = inside.parent if inside is not None else where.resolve()
+    base = parent / f"jarvishub-demo-{workflow}"
+    candidate, number = base, 1
+    while candidate.exists():
+        number += 1
+        candidate = parent / f"{base.name}-{number}"
+    return candidate
+
+
+def cmd_demo(args: argparse.Namespace) -> int:
+    """Create a demo project and run one of the three workflows offline."""
+    from jarvishub import outputs
+    from jarvishub.commands.turns import layout, report
+    from jarvishub.output import console
+    from jarvishub.project import Project
+
+    if args.dir:
+        folder = Path(args.dir).expanduser().resolve()
+        inside = enclosing_project(folder)
+        if inside is not None:
+            print_error(args, EXIT_BAD_INPUT, f"error: {folder} is inside the project {inside}; a demo makes a "
+                                              "project of its own: pick a --dir outside it")
+            return EXIT_BAD_INPUT
+        if folder.exists() and any(folder.iterdir()):
+            print_error(args, EXIT_BAD_INPUT, f"error: {folder} is not empty; pick a new --dir")
+            return EXIT_BAD_INPUT
+    else:
+        folder = demo_folder(args.workflow, Path.cwd())
+    Project.init(folder).close()
+    args.project = str(folder)
+    code = EXIT_OK
+    with opened_runtime(args) as runtime:
+        from jarvishub.commands.turns import announce, drive
+        from store.models import new_id
+
+        for number, template in enumerate(DEMO_REQUESTS[args.workflow]):
+            request = template.format(shots=args.shots, slides=args.slides)
+            thread_id = new_id()
+            announce(args, runtime, thread_id, "starting", name_project=number == 0)
+            if not args.json:
+                console.print(f"[bold]» {request}[/bold]", markup=True, highlight=False)
+            outcome = drive(args, runtime, thread_id, lambda on_event, r=request, t=thread_id: runtime.run(
+                r, thread_id=t, on_event=on_event))
+            code = report(args, runtime, outcome)
+            if code != EXIT_OK:
+                break
+        layout(runtime)
+        files = outputs.sync(folder, runtime.project.store, runtime.project.artifacts)
+    if not args.json:
+        finals = [f.path for f in outputs.headlines(files)]
+        console.print(f"\nyour files are in {folder / OUTPUTS_DIR}", markup=False, highlight=False)
+        console.print(f"  cd {folder.name if folder.parent == Path.cwd().resolve() else folder}", markup=False,
+                      highlight=False)
+        console.print("  jarvishub status", markup=False)
+        for path in finals:
+            console.print(f"  open {OUTPUTS_DIR}/{path}", markup=False, highlight=False)
+    return code

@@ -1,0 +1,248 @@
+"""Turns: ``run``, ``resume`` and ``history``.
+
+A turn's thread id is printed before the turn does anything, so a crash
+(engine killed, connection lost, Ctrl-C) always leaves the id that
+``jarvishub resume`` needs on screen; the crash itself is one line naming it.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from collections.abc import Callable
+from pathlib import Path
+from types import SimpleNamespace
+from typing import Any
+
+from jarvishub.commands.common import (EXIT_BAD_INPUT, EXIT_OK, EXIT_PAUSED, TurnCrashed, command, emit,
+                                       is_engine_failure, opened_runtime, print_error)
+from jarvishub.commands.outcomes import exit_code, result_of
+
+MAX_REQUEST_CHARS = 200_000
+
+
+def add_parser(sub: Any) -> None:
+    """Register run, resume and history."""
+    p = command(sub, "run", cmd_run, "run one agent turn: a request in plain words",
+                "jarvishub run \"keep the character but redo the lighting on shot 3\"")
+    p.add_argument("request", nargs="?", help="the request; `-` reads it from stdin")
+    p.add_argument("--file", metavar="F", help="read the request from a file (for long requests)")
+    p.add_argument("--thread", help="continue this thread (default: a new one)")
+    p.add_argument("--grant", help="a named grant profile from jarvishub.toml")
+    p.add_argument("--select", action="append", metavar="NODE_ID", help="nodes the request is about")
+    p = command(sub, "resume", cmd_resume, "answer a paused turn, or continue one that was interrupted",
+                "jarvishub resume 01J... --answer 01J...")
+    p.add_argument("thread", nargs="?", help="the thread (default: the most recent unfinished turn)")
+    p.add_argument("--answer", help="the answer to a clarification (e.g. the id of the node you meant)")
+    p.add_argument("--approve", action="store_true", help="approve the action waiting for approval")
+    p.add_argument("--reject", action="store_true", help="reject the action waiting for approval")
+    p = command(sub, "history", cmd_history, "turns with their actions, and turns left unfinished",
+                "jarvishub history")
+    p.add_argument("--thread")
+
+
+def read_request(args: argparse.Namespace) -> str:
+    """The request from the argument, ``-`` (stdin) or ``--file``; exactly one of them."""
+    given = [source for source in (args.request, args.file) if source is not None]
+    if len(given) != 1:
+        raise ValueError("give the request as an argument, `-` for stdin, or --file F (exactly one)")
+    if args.file is not None:
+        text = Path(args.file).read_text(encoding="utf-8")
+    elif args.request == "-":
+        text = sys.stdin.read()
+    else:
+        text = args.request
+    text = text.strip()
+    if not text:
+        raise ValueError("the request is empty")
+    if len(text) > MAX_REQUEST_CHARS:
+        raise ValueError(f"the request has {len(text)} characters; the limit is {MAX_REQUEST_CHARS}")
+    return text
+
+
+def announce(args: argparse.Namespace, runtime: Any, thread_id: str, verb: str, *, name_project: bool = True) -> None:
+    """Name the project and the thread before the turn starts (with --json on stderr, so stdout stays one document)."""
+    from jarvishub.commands.common import project_line
+    from jarvishub.output import console
+
+    project = runtime.project
+    if args.json:
+        sys.stderr.write(json.dumps({"event": "turn_started", "project": str(project.root),
+                                     "thread_id": thread_id}) + "\n")
+        sys.stderr.flush()
+    else:
+        if name_project:
+            console.print(project_line(project.root, project.name), highlight=False)
+        console.print(f"[dim]{verb} thread {thread_id} (if it stops: jarvishub resume {thread_id})[/dim]",
+                      highlight=False)
+
+
+def drive(args: argparse.Namespace, runtime: Any, thread_id: str,
+           start: Callable[[Callable[[str, dict], None]], Any]) -> Any:
+    """Run a turn with progress, turning an engine failure into :class:`TurnCrashed` naming the thread."""
+    try:
+        return _with_progress(start, quiet=args.json)
+    except Exception as error:
+        if is_engine_failure(error):
+            raise TurnCrashed(thread_id, error) from error
+        raise
+
+
+def _with_progress(start: Callable[[Callable[[str, dict], None]], Any], quiet: bool) -> Any:
+    """Show which graph node runs and what the tools report while the turn runs."""
+    if quiet:
+        return start(lambda kind, data: None)
+    from rich.progress import Progress, SpinnerColumn, TextColumn, TimeElapsedColumn
+
+    from jarvishub.output import console
+
+    with Progress(SpinnerColumn(), TextColumn("{task.description}"), TimeElapsedColumn(), console=console,
+                  transient=True) as progress:
+        task = progress.add_task("starting", total=None)
+        steps = {"count": 0}
+
+        def on_event(kind: str, data: dict) -> None:
+            if kind == "node":
+                node = data["node"]
+                if node == "record":
+                    steps["count"] += 1
+                    step = ((data.get("update") or {}).get("steps") or [{}])[-1]
+                    action = step.get("action") or {}
+                    verdict = step.get("verdict") or {}
+                    label = action.get("tool") or action.get("kind") or "step"
+                    rejected = verdict.get("verdict") == "reject"
+                    mark = "[red]✗[/red]" if rejected else "[green]✓[/green]"
+                    progress.console.print(f"  {mark} step {steps['count']}: {label}"
+                                           + (f"  ({verdict.get('message')})" if rejected else ""))
+                progress.update(task, description=f"step {steps['count'] + 1}: {node}")
+            elif kind == "progress":
+                progress.update(task, description=str(data.get("message", data))[:100])
+
+        return start(on_event)
+
+
+def _canvas_range(runtime: Any, outcome: Any) -> tuple[int, int]:
+    """The canvas versions before and after a turn as its trajectory recorded them (what ``history`` shows)."""
+    for turn in reversed(runtime.trajectories.turns(outcome.thread_id)):
+        if turn.get("turn_id") == outcome.turn_id:
+            return int(turn.get("canvas_before", 0)), int(turn.get("canvas_after", 0))
+    return outcome.canvas_before, outcome.canvas_after
+
+
+def report(args: argparse.Namespace, runtime: Any, outcome: Any) -> int:
+    """Print how a turn ended and return its exit code."""
+    from jarvishub.output import console, print_json
+
+    before, after = _canvas_range(runtime, outcome)
+    result = result_of(outcome)
+    if args.json:
+        print_json({"project": str(runtime.project.root), "result": result,
+                    **outcome.model_dump(), "canvas_before": before, "canvas_after": after})
+    else:
+        if outcome.reply:
+            console.print(outcome.reply, markup=False)
+        if outcome.outcome == "interrupted":
+            question = outcome.interrupt or {}
+            console.print(f"[yellow]paused ({question.get('type')}):[/yellow] "
+                          f"{question.get('question') or question.get('reason') or question}", markup=True)
+            for candidate in question.get("candidates") or []:
+                console.print(f"  {candidate.get('id')}  {candidate.get('title')}  v{candidate.get('version')}",
+                              markup=False)
+            console.print(f"answer with: jarvishub resume {outcome.thread_id} --answer '...' "
+                          "(or --approve / --reject)", markup=False)
+        console.print(f"[dim]thread {outcome.thread_id} · canvas v{before} → v{after} · "
+                      f"{len(outcome.steps)} steps · {outcome.provider_calls} provider calls · {result}[/dim]")
+    return exit_code(outcome)
+
+
+def layout(runtime: Any) -> None:
+    """Place new canvas nodes for the web canvas (when its extras are installed)."""
+    try:
+        from jarvishub.web.layout import layout_pending
+    except ImportError:
+        return
+    layout_pending(runtime)
+
+
+def cmd_run(args: argparse.Namespace) -> int:
+    """Run one agent turn on the project."""
+    from store.models import new_id
+
+    request = read_request(args)
+    thread_id = args.thread or new_id()
+    with opened_runtime(args) as runtime:
+        announce(args, runtime, thread_id, "starting")
+        outcome = drive(args, runtime, thread_id, lambda on_event: runtime.run(
+            request, thread_id=thread_id, profile=args.grant, selected=args.select or [], on_event=on_event))
+        layout(runtime)
+        return report(args, runtime, outcome)
+
+
+def unfinished_turns(runtime: Any) -> list[dict[str, Any]]:
+    """Turns that started and never finished (crashed, or waiting for a person), newest last."""
+    rows = []
+    for start in runtime.trajectories.unfinished():
+        waiting = runtime.pending(start["thread_id"])
+        rows.append({**start, "state": "waiting" if waiting else "interrupted", "question": waiting})
+    return rows
+
+
+def cmd_resume(args: argparse.Namespace) -> int:
+    """Answer a paused turn (approval, clarification) or continue one that crashed."""
+    answer: Any = args.answer
+    if args.approve:
+        answer = {"decision": "approve"}
+    elif args.reject:
+        answer = {"decision": "reject", "message": args.answer or "rejected from the command line"}
+    with opened_runtime(args) as runtime:
+        thread_id = args.thread
+        if thread_id is None:
+            pending = unfinished_turns(runtime)
+            if not pending:
+                print_error(args, EXIT_BAD_INPUT, "error: no unfinished turn to resume; `jarvishub history` "
+                                                  "lists the turns")
+                return EXIT_BAD_INPUT
+            thread_id = pending[-1]["thread_id"]
+        waiting = runtime.pending(thread_id)
+        if waiting is not None and answer is None:
+            # Resuming with no answer would answer the question with nothing: show it instead.
+            from jarvishub.runtime import TurnOutcome
+
+            outcome = TurnOutcome(thread_id=thread_id, turn_id="", outcome="interrupted", interrupt=waiting)
+            report(args, runtime, outcome)
+            return EXIT_PAUSED
+        announce(args, runtime, thread_id, "resuming")
+        outcome = drive(args, runtime, thread_id,
+                         lambda on_event: runtime.resume(thread_id, answer, on_event))
+        layout(runtime)
+        return report(args, runtime, outcome)
+
+
+def cmd_history(args: argparse.Namespace) -> int:
+    """Turns with their actions (oldest first), then the turns left unfinished."""
+    from jarvishub.output import console, print_rows
+
+    with opened_runtime(args) as runtime:
+        turns = runtime.trajectories.turns(args.thread)
+        unfinished = [t for t in unfinished_turns(runtime) if not args.thread or t["thread_id"] == args.thread]
+        project = runtime.project
+        for turn in turns:
+            turn["result"] = result_of(SimpleNamespace(outcome=turn.get("outcome") or "unfinished",
+                                                       steps=turn.get("steps") or [], reply=turn.get("reply")))
+        rows = [{"thread": t["thread_id"], "request": t["request"],
+                 "actions": ", ".join((a or {}).get("tool") or (a or {}).get("kind", "?") for a in t["actions"]),
+                 "canvas": f"v{t['canvas_before']}→v{t['canvas_after']}", "result": t["result"]}
+                for t in turns]
+        open_rows = [{"thread": t["thread_id"], "request": t["request"], "state": t["state"],
+                      "resume": f"jarvishub resume {t['thread_id']}"} for t in unfinished]
+
+        def text() -> None:
+            print_rows(["thread", "request", "actions", "canvas", "result"], rows)
+            if open_rows:
+                print_rows(["thread", "request", "state", "resume"], open_rows, title="unfinished turns")
+
+        emit(args, project, {"turns": turns, "unfinished": unfinished}, text)
+        if not args.json and not rows and not open_rows:
+            console.print("no turns yet: jarvishub run \"...\"")
+    return EXIT_OK

@@ -1,0 +1,230 @@
+"""Files you can open: every artifact on the canvas, under ``outputs/`` with a human name and extension.
+
+The artifact store keeps bytes under their sha256 with no extension, which is
+right for caching and wrong for a person looking for the film.  ``outputs/``
+is a view of it, rebuilt from the canvas:
+
+* the current version of each artifact node gets a stable name, e.g.
+  ``outputs/narrative/shot-03-image.png`` and ``outputs/narrative/final-cut.mp4``,
+  so a path printed once stays the path of the latest version;
+* versions it superseded (``VERSION_OF``) and rejected candidates go to
+  ``outputs/<folder>/versions/<name>-v<N>.<ext>``, N counting the lineage.
+
+Files are hard links to the content-addressed blobs (read-only, mode 0444, so
+editing one in place cannot corrupt the store), or copies where a link is not
+possible.  ``outputs/.index.json`` lists what this module placed, so a rebuild
+removes only files it made itself.  The view is refreshed after every commit of
+the process (see :func:`follow_commits`) and by ``status``, ``open`` and
+``export``; every write is a rename, so concurrent processes never leave a
+half-written file.
+"""
+
+from __future__ import annotations
+
+import json
+import mimetypes
+import os
+import re
+import shutil
+import sys
+import tempfile
+import threading
+import uuid
+from collections.abc import Iterable
+from pathlib import Path
+from typing import Any
+
+from pydantic import BaseModel
+
+from jarvishub.locate import OUTPUTS_DIR
+
+INDEX_FILE = ".index.json"
+_PLACING = threading.Lock()  # parallel branches of one turn commit from several threads
+
+# Which folder of outputs/ a node's files go to: first by the skill that made it, then by its kind.
+_FOLDER_BY_SKILL = {"design_to_web": "web", "web_render": "web", "slides": "slides"}
+_FOLDER_BY_KIND = {"image": "narrative", "video": "narrative", "audio": "narrative", "shot": "narrative",
+                   "reference": "narrative", "web": "web", "code": "web", "slide": "slides", "deck": "slides"}
+
+
+class OutputFile(BaseModel):
+    """One file of ``outputs/`` and the canvas node it shows."""
+
+    path: str
+    node_id: str
+    kind: str
+    title: str
+    sha256: str
+    mime: str
+    lineage: int
+    current: bool
+    final: bool
+
+    @property
+    def headline(self) -> bool:
+        """Whether this is what a person opens first: a film, a page or a deck (not its parts)."""
+        return self.mime.startswith("video/") or self.mime == "text/html" or self.path.endswith((".pptx", ".pdf"))
+
+
+def headlines(files: list[OutputFile]) -> list[OutputFile]:
+    """The final outputs to point a person at: films, pages and decks when there are any, else every final one."""
+    finals = [f for f in files if f.final]
+    return [f for f in finals if f.headline] or finals
+
+
+def slug(title: str) -> str:
+    """A file-name form of a title: lower case, dashes, small numbers padded ("shot 3 image" → "shot-03-image")."""
+    words = re.findall(r"[a-z0-9]+", title.lower())
+    parts = [w.zfill(2) if w.isdigit() and len(w) < 2 else w for w in words]
+    return "-".join(parts)[:80].strip("-")
+
+
+def _as_path(title: str, extension: str) -> str | None:
+    """A title that is a relative file path (a site's ``site/x/index.html``) keeps its folders and name,
+    so a page opened from outputs/ still finds its images."""
+    parts = [re.sub(r"[^A-Za-z0-9._-]+", "-", part).strip("-.") for part in title.split("/")]
+    if len(parts) < 2 or not all(parts) or not parts[-1].lower().endswith(extension):
+        return None
+    return "/".join(parts)[: -len(extension)]
+
+
+def _extension(handle: dict[str, Any]) -> str:
+    suffix = Path(str(handle.get("name") or "")).suffix
+    if re.fullmatch(r"\.[A-Za-z0-9]{1,8}", suffix):
+        return suffix.lower()
+    return mimetypes.guess_extension(str(handle.get("mime") or "")) or ".bin"
+
+
+def _folder(node: Any) -> str:
+    maker = str(node.metadata.get("created_by") or "").removeprefix("skill:")
+    return _FOLDER_BY_SKILL.get(maker) or _FOLDER_BY_KIND.get(node.kind) or slug(node.kind) or "files"
+
+
+def plan(nodes: Iterable[Any], edges: Iterable[Any]) -> list[OutputFile]:
+    """Where each artifact of the canvas goes, from its nodes and edges (no files touched)."""
+    with_files = [n for n in nodes if n.outputs and not n.deleted]
+    ids = {n.id for n in with_files}
+    older: dict[str, str] = {}          # newer id -> the version it replaced
+    superseded: set[str] = set()
+    derived_from: set[str] = set()      # artifact nodes another artifact node was generated from
+    for edge in edges:
+        if edge.type == "VERSION_OF":
+            older[edge.source] = edge.target
+            superseded.add(edge.target)
+        elif edge.type == "GENERATED_FROM" and edge.source in ids:
+            derived_from.add(edge.target)
+
+    def lineage(node_id: str) -> int:
+        depth, seen = 1, {node_id}
+        while node_id in older and older[node_id] not in seen:
+            node_id = older[node_id]
+            seen.add(node_id)
+            depth += 1
+        return depth
+
+    files: list[OutputFile] = []
+    taken: set[str] = set()
+    for node in sorted(with_files, key=lambda n: (n.created_at, n.id)):
+        current = node.id not in superseded and node.status.value != "rejected"
+        number = lineage(node.id)
+        for index, handle in enumerate(node.outputs):
+            data = handle.model_dump()
+            base = (_as_path(node.title, _extension(data)) or slug(node.title)
+                    or f"{node.kind}-{node.id[-6:].lower()}")
+            stem = base if index == 0 else f"{base}-{index + 1}"
+            if not current:
+                stem = f"versions/{stem}-v{number}"
+            relative = f"{_folder(node)}/{stem}"
+            if relative in taken:  # two nodes with one title: the later one carries its id
+                relative = f"{relative}-{node.id[-6:].lower()}"
+            taken.add(relative)
+            files.append(OutputFile(path=relative + _extension(data), node_id=node.id, kind=node.kind,
+                                    title=node.title, sha256=data["sha256"], mime=str(data.get("mime") or ""),
+                                    lineage=number, current=current,
+                                    final=current and node.id not in derived_from))
+    return files
+
+
+def sync(root: Path, store: Any, artifacts: Any) -> list[OutputFile]:
+    """Bring ``root/outputs`` in line with the canvas; returns every file placed there."""
+    files = plan(store.find_nodes(), store.edges())
+    place(root / OUTPUTS_DIR, files, artifacts)
+    return files
+
+
+def place(outputs: Path, files: list[OutputFile], artifacts: Any) -> None:
+    """Link (or copy) each planned file into ``outputs``; remove files an earlier plan placed and this one dropped."""
+    with _PLACING:
+        _place(outputs, files, artifacts)
+
+
+def _place(outputs: Path, files: list[OutputFile], artifacts: Any) -> None:
+    outputs.mkdir(parents=True, exist_ok=True)
+    index_path = outputs / INDEX_FILE
+    try:
+        before: dict[str, str] = json.loads(index_path.read_text())
+    except (OSError, ValueError):
+        before = {}
+    now = {f.path: f.sha256 for f in files}
+    for relative, sha in now.items():
+        target = outputs / relative
+        if before.get(relative) == sha and target.exists():
+            continue
+        _link(artifacts.local_path(sha), target)
+    for relative in set(before) - set(now):
+        dropped = outputs / relative
+        if outputs.resolve() in dropped.resolve().parents:  # the index is a file on disk: never step outside
+            dropped.unlink(missing_ok=True)
+    _write_atomically(index_path, json.dumps(now, indent=1, sort_keys=True).encode())
+
+
+def _link(source: Path, target: Path) -> None:
+    target.parent.mkdir(parents=True, exist_ok=True)
+    temp = target.parent / f".tmp-{uuid.uuid4().hex}{target.suffix}"  # unique: other processes link too
+    try:
+        os.link(source, temp)
+    except OSError:  # another file system, or links not allowed: a copy shows the same bytes
+        shutil.copyfile(source, temp)
+        os.chmod(temp, 0o444)
+    os.replace(temp, target)
+
+
+def _write_atomically(target: Path, data: bytes) -> None:
+    fd, temp = tempfile.mkstemp(dir=target.parent, prefix=".tmp-")
+    with os.fdopen(fd, "wb") as handle:
+        handle.write(data)
+    os.replace(temp, target)
+
+
+def export(files: list[OutputFile], outputs: Path, destination: Path) -> list[Path]:
+    """Copy the current outputs (not superseded versions) to ``destination``, keeping their folders."""
+    copied = []
+    for file in files:
+        if not file.current:
+            continue
+        target = destination / file.path
+        target.parent.mkdir(parents=True, exist_ok=True)
+        shutil.copyfile(outputs / file.path, target)
+        copied.append(target)
+    return copied
+
+
+def follow_commits(project: Any) -> None:
+    """Refresh ``outputs/`` after each commit of this process that touched a node with files.
+
+    A failure here must never fail the commit it follows (the canvas is the
+    truth, ``outputs/`` only a view that ``status`` rebuilds), so it is reported
+    on stderr and dropped.
+    """
+    store = project.store
+
+    def refresh(record: Any) -> None:
+        try:
+            touched = store.get_nodes(record.node_ids, include_deleted=True) if record.node_ids else []
+            if any(node.outputs for node in touched):
+                sync(project.root, store, project.artifacts)
+        except Exception as error:  # noqa: BLE001 - see the docstring
+            print(f"jarvishub: outputs/ not refreshed after commit {record.canvas_version}: {error}",
+                  file=sys.stderr)
+
+    store.on_commit(refresh)

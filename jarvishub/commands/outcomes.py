@@ -30,7 +30,6 @@ EXIT_FOR_RESULT: dict[str, int] = {
 RESULT_FOR_OUTCOME: dict[str, str] = {
     "replied": "done",
     "interrupted": "paused",
-    "clarification": "paused",
     "budget": "refused",
     "revoked": "refused",
     "refused": "refused",
@@ -40,6 +39,14 @@ RESULT_FOR_OUTCOME: dict[str, str] = {
     "not_found": "not_found",
     "no_playbook": "bad_request",
     "unsupported": "bad_request",
+}
+
+CLARIFICATION_RESULTS: dict[str, str] = {
+    "not_found": "not_found",  # "shot 99" on a 6-shot project
+    "unparsed": "bad_request",  # the request grammar could not read it (it lists what it can do)
+    "no_target": "bad_request",  # an edit with nothing to apply it to
+    "conflict": "bad_request",  # two edits that contradict each other
+    "ambiguous": "paused",      # two "shot 3": the person picks one with `resume --answer ID`
 }
 
 # What the offline planner replies when it did not do the request (nodes/models/*).
@@ -79,6 +86,11 @@ def _failed_steps(steps: list[dict[str, Any]]) -> bool:
 
 def result_of(outcome: Any) -> str:
     """done, failed, bad_request, refused, not_found or paused, for a finished or paused turn."""
+    if outcome.outcome == "clarification":
+        # The planner answered with a question instead of acting: it names nothing on the canvas (not found),
+        # or it could not read the request (bad input); an ambiguous target pauses as an interrupt instead.
+        reason = (getattr(outcome, "clarification", None) or {}).get("reason")
+        return CLARIFICATION_RESULTS.get(str(reason), "bad_request")
     result = RESULT_FOR_OUTCOME.get(outcome.outcome, "failed")
     if result != "done":
         return result

@@ -140,9 +140,79 @@ class SetStatusArgs(BaseModel):
 
 
 def _set_status(ctx: ToolContext, args: SetStatusArgs) -> ToolResult:
-    _reader(ctx).get_node(args.node_id)
+    reader = _reader(ctx)
+    node = reader.get_node(args.node_id)
+    if args.status == NodeStatus.REJECTED and node.status != NodeStatus.REJECTED:
+        mutations = rejection_mutations(reader, node.id, args.reason or f"rejected by {ctx.actor}")
+        restored = [m.node_id for m in mutations if m.status != NodeStatus.REJECTED]
+        rejected = [m.node_id for m in mutations if m.status == NodeStatus.REJECTED]
+        return ToolResult(observation={"node_id": node.id, "status": args.status.value, "rejected": rejected,
+                                       "restored": restored}, mutations=mutations)
     return ToolResult(observation={"node_id": args.node_id, "status": args.status.value},
                       mutations=[SetStatus(node_id=args.node_id, status=args.status, reason=args.reason)])
+
+
+def _replaced(node: Any) -> bool:
+    """Whether a rejected node was set aside because a newer version replaced it (not judged bad itself)."""
+    return node.status == NodeStatus.REJECTED and str(node.metadata.get("status_reason") or "").startswith(
+        "superseded")
+
+
+def rejection_mutations(reader: CanvasReader, node_id: str, reason: str) -> list[SetStatus]:
+    """Reject a node and keep exactly one current version of every output it touched.
+
+    What was made from the node (its clip, the cut of that clip, transitively) is rejected with it, and each
+    rejected node's newest predecessor outside that set, if a newer version had replaced it, becomes current
+    again: ``completed``, or ``stale`` when one of its own inputs has since been replaced by a version that
+    stays (a cut whose clips changed must be rebuilt). This is the same rule the turn loop applies when the
+    evaluator or a person rejects a step's new versions, for a rejection that comes later (the web canvas,
+    an agent's ``set_status``).
+    """
+    # Everything made from the node, also versions already set aside: none of them may come back.
+    closure, frontier, live = {node_id}, [node_id], {node_id}
+    while frontier:
+        for link in reader.neighbours(frontier.pop(), [EdgeType.GENERATED_FROM], Direction.IN):
+            if link.node.id not in closure:
+                closure.add(link.node.id)
+                frontier.append(link.node.id)
+                if link.node.status != NodeStatus.REJECTED:
+                    live.add(link.node.id)
+    mutations = [SetStatus(node_id=n, status=NodeStatus.REJECTED,
+                           reason=reason if n == node_id else f"made from {node_id}, which was rejected")
+                 for n in sorted(live)]
+    restored: set[str] = set()
+    for rejected_id in sorted(live):
+        previous = _predecessor_outside(reader, rejected_id, closure)
+        if previous is None or previous.id in restored or not _replaced(previous):
+            continue
+        restored.add(previous.id)
+        inputs = reader.neighbours(previous.id, [EdgeType.GENERATED_FROM], Direction.OUT)
+        changed = any(_has_live_successor(reader, link.node.id, closure) for link in inputs)
+        mutations.append(SetStatus(node_id=previous.id, status=NodeStatus.STALE if changed else NodeStatus.COMPLETED,
+                                   reason=f"{rejected_id} was rejected; restored"
+                                   + (", its inputs changed since" if changed else "")))
+    return mutations
+
+
+def _predecessor_outside(reader: CanvasReader, node_id: str, closure: set[str]) -> Any:
+    """The newest earlier version of a node that is not itself being rejected now (None if there is none)."""
+    seen = {node_id}
+    current = node_id
+    while True:
+        older = reader.neighbours(current, [EdgeType.VERSION_OF], Direction.OUT)
+        if not older or older[0].node.id in seen:
+            return None
+        candidate = older[0].node
+        if candidate.id not in closure:
+            return candidate
+        seen.add(candidate.id)
+        current = candidate.id
+
+
+def _has_live_successor(reader: CanvasReader, node_id: str, closure: set[str]) -> bool:
+    """Whether a newer version of this node stays current (so what was made from the old one is out of date)."""
+    return any(link.node.id not in closure and link.node.status != NodeStatus.REJECTED
+               for link in reader.neighbours(node_id, [EdgeType.VERSION_OF], Direction.IN))
 
 
 class BranchArgs(BaseModel):

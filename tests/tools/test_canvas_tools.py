@@ -175,7 +175,8 @@ def test_set_status_records_the_status_and_reason(project: Project, runtime: Run
     result = written(call(runtime, "set_status", node_id=node_id, status="rejected", reason="too dark"))
 
     node = project.store.get_node(node_id)
-    assert result.observation == {"node_id": node_id, "status": "rejected"}
+    # A node with no earlier version and nothing made from it: only itself is rejected, nothing is restored.
+    assert result.observation == {"node_id": node_id, "status": "rejected", "rejected": [node_id], "restored": []}
     assert node.status == NodeStatus.REJECTED and node.metadata["status_reason"] == "too dark"
     assert [h.status for h in project.store.node_history(node_id)] == [NodeStatus.PENDING, NodeStatus.REJECTED]
 

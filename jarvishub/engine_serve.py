@@ -103,7 +103,7 @@ def serve(project_dir: Path, *, as_json: bool = False, stop_on_exit: bool = Fals
 
 def handle(args: argparse.Namespace) -> int:
     """The ``engine serve`` action of the CLI."""
-    from jarvishub.cli import _require_project, project_dir
+    from jarvishub.commands.common import project_path
 
-    return serve(_require_project(project_dir(args)), as_json=args.json,
+    return serve(project_path(args), as_json=args.json,
                  stop_on_exit=getattr(args, "stop_on_exit", False))

@@ -116,6 +116,7 @@ class Project:
                 neo4j_user=settings.neo4j_user,
                 neo4j_password=settings.neo4j_password,
                 neo4j_database=settings.neo4j_database,
+                arcadedb_cluster=settings.arcadedb_cluster,
             )
         )
         try:

@@ -25,6 +25,10 @@ class Settings(BaseSettings):
     neo4j_database: str | None = Field(
         default=None, validation_alias=AliasChoices("NEO4J_DATABASE", "neo4j_database")
     )
+    arcadedb_cluster: str | None = Field(
+        default=None, validation_alias=AliasChoices("JARVISHUB_ARCADEDB_CLUSTER", "arcadedb_cluster"),
+        description="An ArcadeDB HA cluster for the canvas: name@host:bolt_port:http_port, comma-separated",
+    )
     openai_api_key: str | None = Field(default=None, validation_alias=AliasChoices("OPENAI_API_KEY", "openai_api_key"))
     openai_base_url: str | None = Field(
         default=None, validation_alias=AliasChoices("OPENAI_BASE_URL", "openai_base_url")

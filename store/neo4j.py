@@ -187,8 +187,18 @@ class Neo4jCanvasStore(CanvasStore):
         raise AssertionError("unreachable")
 
     def _read(self, cypher: str, **params: Any) -> list[dict[str, Any]]:
-        with self._session() as session:
-            return session.run(cypher, **params).data()
+        """One read statement; a lost server (a cluster leader's failover) is tried again, reads being safe to repeat."""
+        delay = 0.05
+        for attempt in range(1, _MAX_ATTEMPTS + 1):
+            try:
+                with self._session() as session:
+                    return session.run(cypher, **params).data()
+            except (neo4j.exceptions.ServiceUnavailable, neo4j.exceptions.SessionExpired):
+                if attempt == _MAX_ATTEMPTS:
+                    raise
+                time.sleep(delay * (1 + random.random()))
+                delay = min(delay * 2, 1.0)
+        raise AssertionError("unreachable")
 
     # -- the one write -------------------------------------------------------------
     def apply(

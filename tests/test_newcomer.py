@@ -140,7 +140,7 @@ def test_a_repair_keeps_the_old_version_and_the_exit_codes_say_what_happened(pla
     missing = jarvishub("run", "redo the lighting on shot 99", cwd=demo, home=place["home"])
     assert missing.returncode == 4, missing.stdout
     unknown = jarvishub("run", "bake me a cake", cwd=demo, home=place["home"])
-    assert unknown.returncode == 2 and "Try:" in unknown.stdout
+    assert unknown.returncode == 2 and "I can:" in unknown.stdout, unknown.stdout  # it lists what it can do
     malformed = jarvishub("query", "MATCH (n RETURN n", cwd=demo, home=place["home"])
     assert malformed.returncode == 2 and "Syntax error" in malformed.stderr and "^" in malformed.stderr
     writing = jarvishub("query", "MATCH (n) DETACH DELETE n", cwd=demo, home=place["home"])

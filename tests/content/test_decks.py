@@ -14,7 +14,7 @@ from typing import Any
 import pytest
 from pptx import Presentation
 
-from jarvishub.cli import DEMO_REQUESTS
+from jarvishub.commands.projects import DEMO_REQUESTS
 from jarvishub.runtime import Runtime
 from nodes.actions import ToolCall
 from nodes.bridge import Usage

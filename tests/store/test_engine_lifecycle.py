@@ -97,6 +97,7 @@ def test_the_engine_lingers_for_the_next_process_and_stops_on_request(tmp_path):
     finally:
         third.close()
 
+    (project / "jarvishub.toml").write_text('[project]\nname = "p"\n')  # the CLI acts only on a project
     cli = [sys.executable, "-m", "jarvishub.cli", "-C", str(project), "engine"]
     env = {**os.environ}
     status = json.loads(subprocess.run([*cli, "status", "--json"], capture_output=True, text=True, check=True,

@@ -29,6 +29,8 @@ from tests.content.measure import (
     visible_words,
 )
 
+pytestmark = pytest.mark.system_tool("chromium", apt="chromium")  # the page is rendered by the system Chromium
+
 EDITORIAL = "a website for a photography studio: quiet, editorial, lots of white space, black-and-white portraits"
 NIGHTCLUB = "a website for a nightclub: bold, dark, neon"
 

@@ -66,6 +66,8 @@ def test_bad_input_gets_clear_errors_and_exit_codes(folder):
     syntax = cli("-C", str(folder), "query", "MATCH (n RETURN n")
     assert syntax.returncode == 2 and "could not parse" in syntax.stderr
     assert "  MATCH (n RETURN n\n" in syntax.stderr and "\n           ^" in syntax.stderr  # under the R of RETURN
+    typo = cli("-C", str(folder), "query", "RETUR 1")  # no clause the lexer knows: the engine's parser answers
+    assert typo.returncode == 2 and "could not parse" in typo.stderr and "\n  ^" in typo.stderr
     for flag, value in (("--limit", "-1"), ("--limit", "0"), ("--timeout", "-1"), ("--timeout", "nan")):
         refused_arg = cli("-C", str(folder), "query", "RETURN 1", flag, value)
         assert refused_arg.returncode == 2 and flag in refused_arg.stderr

@@ -183,6 +183,21 @@ def dependency_order(canvas: CanvasReader, nodes: list[CanvasNode]) -> list[Canv
     return ordered
 
 
+def heads_to_rebuild(canvas: CanvasReader, node_ids: list[str], turn_id: str | None) -> list[CanvasNode]:
+    """The current heads of the lineages a turn marked stale, each once.
+
+    Another turn may have committed a newer version of one of them meanwhile (the shared cut): that version
+    was built without this turn's changes, so it is rebuilt (its status aside); a head that is not stale and
+    is the one the turn marked, or one this turn made, was repaired already and is left alone.
+    """
+    heads: dict[str, CanvasNode] = {}
+    for node in canvas.get_nodes(list(dict.fromkeys(node_ids))):
+        head = current_version(canvas, node)
+        if head.status == NodeStatus.STALE or (head.id != node.id and head.provenance.turn_id != turn_id):
+            heads.setdefault(head.id, head)
+    return list(heads.values())
+
+
 def regeneration_args(node: CanvasNode, remap: dict[str, str], override: dict[str, Any]) -> dict[str, Any]:
     """The generation tool's arguments for a new version of ``node``, pointing at regenerated upstreams."""
     args = {k: v for k, v in node.inputs.items() if k != "references"}
@@ -205,9 +220,8 @@ def _regenerate_stale(ctx: ToolContext, args: RegenerateArgs) -> ToolResult:
     registry = ctx.services.get("tool_registry")
     if registry is None:
         raise ToolError("regenerate_stale needs the generation tools, and none are registered")
-    stale = canvas.find_nodes(status=NodeStatus.STALE)
-    if args.node_ids is not None:
-        stale = [n for n in stale if n.id in args.node_ids]
+    stale = canvas.find_nodes(status=NodeStatus.STALE) if args.node_ids is None else heads_to_rebuild(
+        canvas, args.node_ids, ctx.turn_id)
     remap: dict[str, str] = {}
     mutations: list[Any] = []
     report: list[dict[str, Any]] = []
@@ -232,7 +246,11 @@ def _regenerate_stale(ctx: ToolContext, args: RegenerateArgs) -> ToolResult:
         remap[node.id] = new_id_
         mutations.extend(result.mutations)
         mutations.extend(_carried_lineage(canvas, node, new_id_, remap, result.mutations))
-        mutations.append(SetStatus(node_id=node.id, status=NodeStatus.REJECTED, reason=f"superseded by {new_id_}"))
+        # Superseding the head the new version was built on, only if it is still that head at commit: a turn
+        # that committed another version of this output first makes the commit raise StaleVersion, and the
+        # turn rebuilds from the then-current inputs; two turns never both leave a current version.
+        mutations.append(SetStatus(node_id=node.id, status=NodeStatus.REJECTED, reason=f"superseded by {new_id_}",
+                                   expected_version=node.version))
         provider_calls += result.provider_calls
         cache_hits += result.cache_hits
         report.append({"old": node.id, "new": new_id_, "title": node.title, "kind": node.kind,

@@ -25,8 +25,9 @@ from store.mutations import mutation_adapter
 
 REBUILD_ON_CONFLICT = frozenset({"regenerate_stale"})
 """Tools that read the versions they supersede themselves, so running them again on the new canvas resolves a conflict."""
-MAX_REBUILDS = 8
-"""Each rebuild follows another turn's commit to the same output; 8 covers that many concurrent turns."""
+MAX_REBUILDS = 16
+"""Each rebuild follows another commit that changed the head (another turn marking, rebuilding or laying it out),
+so progress is always made; the bound only stops a turn from spinning under a flood of writers."""
 
 
 def route_after_commit(state: TurnState) -> str:

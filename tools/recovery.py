@@ -240,11 +240,13 @@ def _regenerate_stale(ctx: ToolContext, args: RegenerateArgs) -> ToolResult:
             report.append({"node_id": node.id, "skipped": f"not made by a generation tool ({tool_name})"})
             continue
         tool_args = spec.args_schema.model_validate(regeneration_args(node, remap, args.overrides.get(node.id, {})))
+        # Read before the tool reads them: an input that changes after this point fails the commit, never slips by.
+        read = input_versions(canvas, tool_args, {m.id for m in mutations if isinstance(m, CreateNode)})
         pending_reader = _PendingReader(canvas, mutations)
         result = spec.run(_with_canvas(ctx, pending_reader), tool_args)
         new_id_ = result.observation["node_id"]
         remap[node.id] = new_id_
-        mutations.extend(result.mutations)
+        mutations.extend(guarded_inputs(result.mutations, new_id_, read))
         mutations.extend(_carried_lineage(canvas, node, new_id_, remap, result.mutations))
         # Superseding the head the new version was built on, only if it is still that head at commit: a turn
         # that committed another version of this output first makes the commit raise StaleVersion, and the
@@ -257,6 +259,25 @@ def _regenerate_stale(ctx: ToolContext, args: RegenerateArgs) -> ToolResult:
                        "sha256": result.observation.get("sha256"), "cache_hit": result.observation.get("cache_hit")})
     return ToolResult(observation={"regenerated": report}, mutations=mutations,
                       provider_calls=provider_calls, cache_hits=cache_hits)
+
+
+def input_versions(canvas: CanvasReader, tool_args: BaseModel, pending: set[str]) -> dict[str, int]:
+    """The versions of the committed nodes a regeneration reads (clips, source, edit base, references)."""
+    values = tool_args.model_dump()
+    ids = [*(values.get("clip_node_ids") or []), *(values.get("references") or []),
+           *(values.get(k) for k in ("source_node_id", "edit_node_id") if values.get(k))]
+    wanted = [i for i in dict.fromkeys(ids) if isinstance(i, str) and i not in pending]
+    return {n.id: n.version for n in canvas.get_nodes(wanted)} if wanted else {}
+
+
+def guarded_inputs(made: list[Any], new_id_: str, read: dict[str, int]) -> list[Any]:
+    """The tool's mutations with each edge from the new node to an input carrying the input's version as read.
+
+    With the commit lock serialising commits, a cut whose clip another turn replaced (or marked) after this
+    turn read it is refused as stale and rebuilt on the current clips instead of being committed out of date.
+    """
+    return [m.model_copy(update={"expected_target_version": read[m.target]})
+            if isinstance(m, Link) and m.source == new_id_ and m.target in read else m for m in made]
 
 
 def _carried_lineage(canvas: CanvasReader, old: CanvasNode, new: str, remap: dict[str, str],

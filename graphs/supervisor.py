@@ -10,7 +10,7 @@ from __future__ import annotations
 from langgraph.graph import END, START, StateGraph
 from langgraph.types import Checkpointer
 
-from nodes.commit import make_commit
+from nodes.commit import make_commit, route_after_commit
 from nodes.deps import TurnDeps
 from nodes.execute import make_execute
 from nodes.feedback import make_feedback
@@ -45,6 +45,6 @@ def build_supervisor(deps: TurnDeps, checkpointer: Checkpointer = None):
     graph.add_edge("execute", "feedback")
     graph.add_edge("feedback", "repair")
     graph.add_edge("repair", "commit")
-    graph.add_edge("commit", "record")
+    graph.add_conditional_edges("commit", route_after_commit, ["execute", "record"])
     graph.add_conditional_edges("record", route_after_record, ["observe", END])
     return graph.compile(checkpointer=checkpointer)

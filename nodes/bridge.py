@@ -61,6 +61,7 @@ class SubmitResult(BaseModel):
     action_id: str
     verdict: str
     message: str = ""
+    reason: str = Field(default="", description="The refusing error's type (StaleVersion: plan again and resubmit)")
     observation: dict[str, Any] = Field(default_factory=dict)
     commit: CommitRecord | None = None
     provider_calls: int = 0
@@ -290,7 +291,7 @@ class Bridge:
                                      actor=action.actor, observation=result.observation)
             except CanvasError as refused:  # the store refused the batch as a whole: nothing was written
                 return SubmitResult(action_id=action.action_id, verdict="reject", message=str(refused),
-                                    observation=result.observation)
+                                    reason=type(refused).__name__, observation=result.observation)
             usage.created_ids.extend(m.id for m in result.mutations if isinstance(m, CreateNode))
         return SubmitResult(action_id=action.action_id, verdict="allow", observation=result.observation,
                             commit=commit, provider_calls=result.provider_calls, cache_hits=result.cache_hits)

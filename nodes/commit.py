@@ -3,6 +3,13 @@
 The ticket is issued here by the bridge, after it has checked the mutations the
 tool actually produced (kinds, operations, scope) against the grant; a tool
 that produced something outside its grant has nothing written.
+
+A rebuild that lost a race (another turn committed a newer version of the
+same output, or changed its inputs, after this step read them) raises
+``StaleVersion`` and writes nothing; the step then runs again from the
+then-current canvas (``route_after_commit``), a bounded number of times,
+instead of failing the turn. The rerun goes through the signature cache, so an
+identical rebuild costs no provider call.
 """
 
 from __future__ import annotations
@@ -12,14 +19,29 @@ from typing import Any
 from nodes.bridge import Usage
 from nodes.deps import TurnDeps
 from nodes.state import TurnState
-from store.errors import CanvasError
+from store.errors import CanvasError, StaleVersion
 from store.mutations import mutation_adapter
+
+
+REBUILD_ON_CONFLICT = frozenset({"regenerate_stale"})
+"""Tools that read the versions they supersede themselves, so running them again on the new canvas resolves a conflict."""
+MAX_REBUILDS = 16
+"""Each rebuild follows another commit that changed the head (another turn marking, rebuilding or laying it out),
+so progress is always made; the bound only stops a turn from spinning under a flood of writers."""
+
+
+def route_after_commit(state: TurnState) -> str:
+    """Back to execute when the step must be rebuilt on the current canvas, else on to record."""
+    return "execute" if state.get("rebuild") else "record"
 
 
 def make_commit(deps: TurnDeps):
     """The commit graph node."""
 
     def commit(state: TurnState) -> dict[str, Any]:
+        return {"rebuild": False, **_commit(state)}
+
+    def _commit(state: TurnState) -> dict[str, Any]:
         result = state.get("result") or {}
         raw = list(result.get("mutations") or []) + list((state.get("repair") or {}).get("mutations") or [])
         if not raw:
@@ -39,6 +61,17 @@ def make_commit(deps: TurnDeps):
             record = deps.bridge.commit(mutations, ticket, thread_id=state["thread_id"],
                                         action_id=action["action_id"], actor=action.get("actor", "agent"),
                                         observation=result.get("observation"))
+        except StaleVersion as conflict:
+            rebuilds = int(state.get("rebuilds") or 0)
+            if action.get("tool") in REBUILD_ON_CONFLICT and rebuilds < MAX_REBUILDS:
+                # The discarded attempt's provider calls were paid: the step still reports them.
+                spent = state.get("rebuild_spent") or {}
+                spent = {k: int(spent.get(k) or 0) + int(result.get(k) or 0) for k in ("provider_calls", "cache_hits")}
+                return {"rebuild": True, "rebuilds": rebuilds + 1, "rebuild_spent": spent, "usage": usage.model_dump(),
+                        "result": None, "feedback": None, "repair": None}
+            return {"verdict": {"verdict": "reject", "reason": type(conflict).__name__, "message": str(conflict)},
+                    "result": {**result, "mutations": [], "observation": {
+                        **(result.get("observation") or {}), "not_committed": str(conflict)}}}
         except CanvasError as refused:  # stale version, unknown node, invalid batch: nothing was written
             return {"verdict": {"verdict": "reject", "reason": type(refused).__name__, "message": str(refused)},
                     "result": {**result, "mutations": [], "observation": {

@@ -20,22 +20,25 @@ def make_record(deps: TurnDeps):
     def record(state: TurnState) -> dict[str, Any]:
         index = state.get("step_index", 0)
         result = state.get("result") or {}
+        spent = state.get("rebuild_spent") or {}  # attempts discarded after a commit conflict (nodes.commit)
         step = {
             "index": index,
             "action": state.get("action"),
             "verdict": state.get("verdict"),
             "observation": result.get("observation"),
             "commit": result.get("commit"),
-            "provider_calls": result.get("provider_calls", 0),
-            "cache_hits": result.get("cache_hits", 0),
+            "provider_calls": result.get("provider_calls", 0) + spent.get("provider_calls", 0),
+            "cache_hits": result.get("cache_hits", 0) + spent.get("cache_hits", 0),
             "feedback": state.get("feedback"),
             "repair": {k: v for k, v in (state.get("repair") or {}).items() if k != "mutations"} or None,
+            "rebuilds": int(state.get("rebuilds") or 0),
         }
         if (state.get("action") or {}).get("kind") == "malformed":
             step["raw_error"] = state["action"].get("raw_error")
         deps.trajectories.record_step(state["thread_id"], state["turn_id"], index, step)
         update: dict[str, Any] = {"steps": [step], "step_index": index + 1, "action": None, "verdict": None,
-                                  "result": None, "feedback": None, "repair": None}
+                                  "result": None, "feedback": None, "repair": None, "rebuild": False, "rebuilds": 0,
+                                  "rebuild_spent": {}}
         done = bool(state.get("done"))
         if not done and index + 1 >= deps.max_steps:
             done = True

@@ -38,6 +38,9 @@ class TurnState(TypedDict, total=False):
     result: dict[str, Any] | None
     feedback: dict[str, Any] | None
     repair: dict[str, Any] | None
+    rebuild: bool
+    rebuilds: int
+    rebuild_spent: dict[str, int]
     usage: dict[str, Any]
     steps: Annotated[list[dict[str, Any]], add_or_reset]
     touched_ids: Annotated[list[str], add_or_reset]

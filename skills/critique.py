@@ -328,14 +328,23 @@ class OfflineEvaluator:
             failures.append(f"{framing} framing wants the character's head to cover {_span(low, high)} of the "
                             f"picture; it covers {share:.3%}")
 
+    def _replaced(self, clip: CanvasNode) -> bool:
+        """Whether a newer live version of a stale clip exists.
+
+        A stale clip that is still the head of its lineage is the current clip: another turn marked it and will
+        rebuild the cut once its new version commits, so a cut built on it now is current, not this turn's failure.
+        """
+        return any(e.node.status != NodeStatus.REJECTED
+                   for e in self.canvas.lineage(clip.id, [EdgeType.VERSION_OF], Direction.IN))
+
     def _check_cut(self, node: CanvasNode, handle: ArtifactHandle, context: EvaluationContext, checks: dict,
                    failures: list[str]) -> None:
         """A cut on its structure: its clips are the current ones, in shot order, and it lasts as long as they do."""
         ids = [str(i) for i in node.inputs.get("clip_node_ids") or []]
         on_canvas = {n.id: n for n in self.canvas.get_nodes([i for i in ids if i not in context.pending])}
         clips = [context.pending.get(i) or on_canvas[i] for i in ids]
-        outdated = [c.title or c.id for c in clips if c.status in (NodeStatus.REJECTED, NodeStatus.STALE)
-                    and c.id not in context.superseded_ok]
+        outdated = [c.title or c.id for c in clips if c.id not in context.superseded_ok
+                    and (c.status == NodeStatus.REJECTED or (c.status == NodeStatus.STALE and self._replaced(c)))]
         checks["clips_current"] = {"score": 0.0 if outdated else 1.0, "outdated": outdated}
         if outdated:
             failures.append(f"the cut uses clips that are no longer current: {', '.join(outdated)}")

@@ -79,6 +79,10 @@ class Link(BaseModel):
     source: str
     target: str
     properties: dict[str, Any] = Field(default_factory=dict)
+    expected_target_version: int | None = Field(
+        default=None, description="The target's version the source was made from (a cut's clip): a mismatch raises "
+                                  "StaleVersion, so nothing is committed on inputs that changed since they were read."
+    )
 
 
 class Unlink(BaseModel):

@@ -268,6 +268,10 @@ class Neo4jCanvasStore(CanvasStore):
             node_id = getattr(mutation, "node_id", None)
             if expected is not None and node_id in existing and existing[node_id].version != expected:
                 raise StaleVersion(node_id, expected, existing[node_id].version)
+            made_from = getattr(mutation, "expected_target_version", None)
+            target = getattr(mutation, "target", None)
+            if made_from is not None and target in existing and existing[target].version != made_from:
+                raise StaleVersion(target, made_from, existing[target].version)
 
         state = _BatchState(existing=existing, version=version, now=now, actor=actor)
         for mutation in batch:

@@ -183,6 +183,21 @@ def dependency_order(canvas: CanvasReader, nodes: list[CanvasNode]) -> list[Canv
     return ordered
 
 
+def heads_to_rebuild(canvas: CanvasReader, node_ids: list[str], turn_id: str | None) -> list[CanvasNode]:
+    """The current heads of the lineages a turn marked stale, each once.
+
+    Another turn may have committed a newer version of one of them meanwhile (the shared cut): that version
+    was built without this turn's changes, so it is rebuilt (its status aside); a head that is not stale and
+    is the one the turn marked, or one this turn made, was repaired already and is left alone.
+    """
+    heads: dict[str, CanvasNode] = {}
+    for node in canvas.get_nodes(list(dict.fromkeys(node_ids))):
+        head = current_version(canvas, node)
+        if head.status == NodeStatus.STALE or (head.id != node.id and head.provenance.turn_id != turn_id):
+            heads.setdefault(head.id, head)
+    return list(heads.values())
+
+
 def regeneration_args(node: CanvasNode, remap: dict[str, str], override: dict[str, Any]) -> dict[str, Any]:
     """The generation tool's arguments for a new version of ``node``, pointing at regenerated upstreams."""
     args = {k: v for k, v in node.inputs.items() if k != "references"}
@@ -205,9 +220,8 @@ def _regenerate_stale(ctx: ToolContext, args: RegenerateArgs) -> ToolResult:
     registry = ctx.services.get("tool_registry")
     if registry is None:
         raise ToolError("regenerate_stale needs the generation tools, and none are registered")
-    stale = canvas.find_nodes(status=NodeStatus.STALE)
-    if args.node_ids is not None:
-        stale = [n for n in stale if n.id in args.node_ids]
+    stale = canvas.find_nodes(status=NodeStatus.STALE) if args.node_ids is None else heads_to_rebuild(
+        canvas, args.node_ids, ctx.turn_id)
     remap: dict[str, str] = {}
     mutations: list[Any] = []
     report: list[dict[str, Any]] = []
@@ -226,19 +240,44 @@ def _regenerate_stale(ctx: ToolContext, args: RegenerateArgs) -> ToolResult:
             report.append({"node_id": node.id, "skipped": f"not made by a generation tool ({tool_name})"})
             continue
         tool_args = spec.args_schema.model_validate(regeneration_args(node, remap, args.overrides.get(node.id, {})))
+        # Read before the tool reads them: an input that changes after this point fails the commit, never slips by.
+        read = input_versions(canvas, tool_args, {m.id for m in mutations if isinstance(m, CreateNode)})
         pending_reader = _PendingReader(canvas, mutations)
         result = spec.run(_with_canvas(ctx, pending_reader), tool_args)
         new_id_ = result.observation["node_id"]
         remap[node.id] = new_id_
-        mutations.extend(result.mutations)
+        mutations.extend(guarded_inputs(result.mutations, new_id_, read))
         mutations.extend(_carried_lineage(canvas, node, new_id_, remap, result.mutations))
-        mutations.append(SetStatus(node_id=node.id, status=NodeStatus.REJECTED, reason=f"superseded by {new_id_}"))
+        # Superseding the head the new version was built on, only if it is still that head at commit: a turn
+        # that committed another version of this output first makes the commit raise StaleVersion, and the
+        # turn rebuilds from the then-current inputs; two turns never both leave a current version.
+        mutations.append(SetStatus(node_id=node.id, status=NodeStatus.REJECTED, reason=f"superseded by {new_id_}",
+                                   expected_version=node.version))
         provider_calls += result.provider_calls
         cache_hits += result.cache_hits
         report.append({"old": node.id, "new": new_id_, "title": node.title, "kind": node.kind,
                        "sha256": result.observation.get("sha256"), "cache_hit": result.observation.get("cache_hit")})
     return ToolResult(observation={"regenerated": report}, mutations=mutations,
                       provider_calls=provider_calls, cache_hits=cache_hits)
+
+
+def input_versions(canvas: CanvasReader, tool_args: BaseModel, pending: set[str]) -> dict[str, int]:
+    """The versions of the committed nodes a regeneration reads (clips, source, edit base, references)."""
+    values = tool_args.model_dump()
+    ids = [*(values.get("clip_node_ids") or []), *(values.get("references") or []),
+           *(values.get(k) for k in ("source_node_id", "edit_node_id") if values.get(k))]
+    wanted = [i for i in dict.fromkeys(ids) if isinstance(i, str) and i not in pending]
+    return {n.id: n.version for n in canvas.get_nodes(wanted)} if wanted else {}
+
+
+def guarded_inputs(made: list[Any], new_id_: str, read: dict[str, int]) -> list[Any]:
+    """The tool's mutations with each edge from the new node to an input carrying the input's version as read.
+
+    With the commit lock serialising commits, a cut whose clip another turn replaced (or marked) after this
+    turn read it is refused as stale and rebuilt on the current clips instead of being committed out of date.
+    """
+    return [m.model_copy(update={"expected_target_version": read[m.target]})
+            if isinstance(m, Link) and m.source == new_id_ and m.target in read else m for m in made]
 
 
 def _carried_lineage(canvas: CanvasReader, old: CanvasNode, new: str, remap: dict[str, str],

@@ -69,7 +69,7 @@ _PENDING_QUERY = (
     "MATCH (n:CanvasNode) WHERE n.x = 0 AND n.y = 0 AND (n.pinned IS NULL OR n.pinned = false) "
     "AND (n.deleted IS NULL OR n.deleted = false) RETURN n.id AS id"
 )
-_ATTEMPTS = 3
+_ATTEMPTS = 8
 
 Cell = tuple[int, int]
 
@@ -267,6 +267,8 @@ def layout_pending(runtime: Runtime) -> int:
         try:
             result = runtime.bridge.submit(action, layout_grant(runtime), Usage(), thread_id="layout")
         except StaleVersion:
+            continue
+        if result.reason == StaleVersion.__name__:  # another process moved or changed a node meanwhile
             continue
         if result.verdict != "allow":
             raise PermissionError(f"the layout's move_node batch was refused: {result.message}")

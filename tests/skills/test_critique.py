@@ -22,7 +22,7 @@ from skills.critique import (
     OfflineEvaluator,
     run_evaluate_node,
 )
-from store.models import CanvasNode, EdgeType, new_id
+from store.models import CanvasNode, EdgeType, NodeStatus, new_id
 from tools.base import ToolError
 
 if TYPE_CHECKING:
@@ -225,6 +225,24 @@ def test_a_cut_is_judged_on_its_structure_never_on_a_shots_mood(agent: Agent, ev
     agent.call("set_status", node_id=bright_clip.id, status="rejected")
     outdated = evaluator.evaluate("", cut)
     assert not outdated.passed and "no longer current" in outdated.notes
+
+
+def test_a_cut_on_a_clip_another_turn_marked_stale_is_current_until_that_clip_is_replaced(
+        agent: Agent, evaluator: OfflineEvaluator, night_image: CanvasNode):
+    first = agent.store.get_node(agent.call("generate_video", source_node_id=night_image.id, duration_s=1.0,
+                                            fps=12, title="shot 1 clip")["node_id"])
+    second = agent.store.get_node(agent.call("generate_video", source_node_id=night_image.id, duration_s=1.0,
+                                             fps=12, camera="pan", title="shot 2 clip")["node_id"])
+    cut = agent.store.get_node(agent.call("assemble_cut", clip_node_ids=[first.id, second.id])["node_id"])
+    # Another turn marks shot 2 stale: its clip is still the head of its lineage, so the cut is current.
+    agent.call("mark_stale", node_id=second.id, reason="another turn redoes shot 2")
+    assert agent.store.get_node(second.id).status == NodeStatus.STALE
+    assert evaluator.evaluate("", cut).passed
+    # Once a newer version of that clip is live, a cut of the old one is out of date, stale or not.
+    agent.call("generate_video", source_node_id=night_image.id, duration_s=1.0, fps=12, camera="zoom",
+               title="shot 2 clip", version_of=second.id)
+    outdated = evaluator.evaluate("", cut)
+    assert not outdated.passed and "no longer current: shot 2 clip" in outdated.notes
 
 
 def test_an_exploration_never_selects_a_look_that_was_rejected_and_scores_candidates_apart(

@@ -16,6 +16,7 @@ from nodes.bridge import SubmitResult, Usage
 from nodes.grant import Grant
 from nodes.verdicts import Reject
 from store.models import ArtifactHandle, CanvasSnapshot, EdgeType, NodeStatus, new_id
+from store.errors import StaleVersion
 from store.mutations import DeleteNode
 
 
@@ -310,3 +311,57 @@ def test_mark_stale_on_an_unknown_node_is_rejected(project: Project, runtime: Ru
     result = call(runtime, "mark_stale", node_id=ghost)
 
     assert result.verdict == "reject" and f"no canvas node with id '{ghost}'" in result.message
+
+
+def _rebuild(runtime: Runtime, node_ids: list[str]) -> tuple[str, Any]:
+    """One turn's regenerate_stale, executed but not yet committed (as between a turn's execute and commit)."""
+    grant = runtime.grant_for("test")
+    action = ToolCall(action_id=new_id(), tool="regenerate_stale", args={"node_ids": node_ids})
+    ctx = runtime.bridge.context(actor="agent", thread_id="t", turn_id=new_id(), usage=Usage(), grant_id=grant.id,
+                                 action_id=action.action_id, progress=None)
+    result = runtime.bridge.execute(action, ctx)
+    assert "error" not in result.observation, result.observation
+    ticket = runtime.bridge.authorize(action.action_id, result.mutations, grant, Usage())
+    return action.action_id, lambda: runtime.bridge.commit(result.mutations, ticket, thread_id="t",
+                                                           action_id=action.action_id, actor="agent")
+
+
+def _live_versions(project: Project, title: str) -> list[str]:
+    return [n.id for n in project.store.find_nodes(kind="video") if n.title == title and n.status != NodeStatus.REJECTED]
+
+
+def test_two_rebuilds_of_one_head_never_both_commit(project: Project, runtime: Runtime):
+    image, clip, _ = chain(runtime, "a pier at dawn, two rebuilds test")
+    title = "pier cut, two rebuilds test"  # the module's other tests make cuts too
+    cut = generate(runtime, "assemble_cut", clip_node_ids=[clip], title=title)
+    written(call(runtime, "mark_stale", node_id=cut))
+    _, first = _rebuild(runtime, [cut])
+    _, second = _rebuild(runtime, [cut])  # built on the same head, before the first one commits
+
+    first()
+    with pytest.raises(StaleVersion) as refused:
+        second()
+    assert refused.value.node_id == cut  # the head it meant to supersede is no longer the head
+    assert len(_live_versions(project, title)) == 1
+    # Run again on the current canvas, the rebuild supersedes the new head: still exactly one current version.
+    head = _live_versions(project, title)[0]
+    written(call(runtime, "mark_stale", node_id=head))
+    _, again = _rebuild(runtime, [cut])
+    again()
+    assert len(_live_versions(project, title)) == 1 and _live_versions(project, title) != [head]
+
+
+def test_a_rebuild_whose_input_changed_after_it_read_it_is_refused(project: Project, runtime: Runtime):
+    first_image, first_clip, _ = chain(runtime, "a quay at noon, changed input test")
+    second_clip = generate(runtime, "generate_video", source_node_id=first_image, camera="zoom", duration_s=0.5,
+                           fps=6, title="second clip")
+    cut = generate(runtime, "assemble_cut", clip_node_ids=[first_clip, second_clip])
+    written(call(runtime, "mark_stale", node_ids=[cut]))
+    _, rebuild = _rebuild(runtime, [cut])
+    # Another turn changes one of the cut's clips before this rebuild commits; the cut itself is untouched.
+    written(call(runtime, "set_status", node_id=second_clip, status="selected"))
+
+    with pytest.raises(StaleVersion) as refused:
+        rebuild()
+    assert refused.value.node_id == second_clip
+    assert project.store.get_node(cut).status == NodeStatus.STALE  # nothing was written

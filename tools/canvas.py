@@ -142,7 +142,11 @@ class SetStatusArgs(BaseModel):
 def _set_status(ctx: ToolContext, args: SetStatusArgs) -> ToolResult:
     reader = _reader(ctx)
     node = reader.get_node(args.node_id)
-    if args.status == NodeStatus.REJECTED and node.status != NodeStatus.REJECTED:
+    # Rejecting the current version of an output (no newer version stays) takes what was made from it along and
+    # restores the previous one; setting aside a version that a newer one replaced (an exploration's selection
+    # supersedes the explored image) is a plain status change, and the planner rebuilds what follows from it.
+    if (args.status == NodeStatus.REJECTED and node.status != NodeStatus.REJECTED
+            and not _has_live_successor(reader, node.id, {node.id})):
         mutations = rejection_mutations(reader, node.id, args.reason or f"rejected by {ctx.actor}")
         restored = [m.node_id for m in mutations if m.status != NodeStatus.REJECTED]
         rejected = [m.node_id for m in mutations if m.status == NodeStatus.REJECTED]
@@ -185,6 +189,8 @@ def rejection_mutations(reader: CanvasReader, node_id: str, reason: str) -> list
         previous = _predecessor_outside(reader, rejected_id, closure)
         if previous is None or previous.id in restored or not _replaced(previous):
             continue
+        if _has_live_successor(reader, previous.id, closure):
+            continue  # another version replaced it and stays (an exploration's selected candidate): not restored
         restored.add(previous.id)
         inputs = reader.neighbours(previous.id, [EdgeType.GENERATED_FROM], Direction.OUT)
         changed = any(_has_live_successor(reader, link.node.id, closure) for link in inputs)

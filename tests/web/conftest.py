@@ -141,9 +141,14 @@ def server(demo: Demo) -> Iterator[BackgroundServer]:
         yield running
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="module")
 def chromium() -> Iterator[Any]:
-    """Debian's Chromium under Playwright (skipped with the install hint when absent)."""
+    """Debian's Chromium under Playwright (skipped with the install hint when absent).
+
+    Per module, not per session: Playwright's sync API cannot start while another sync instance is alive in
+    the thread, and the product's own browser tool (and other test files run later by the same worker) start
+    one of their own.
+    """
     from playwright.sync_api import sync_playwright
 
     from tests.system_tools import require_system_tool

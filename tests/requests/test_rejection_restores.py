@@ -10,25 +10,9 @@ from store.models import NodeStatus
 from tests.requests.canvas_checks import build_story, check_invariants, current_outputs, hashes
 
 
-@pytest.fixture(scope="module")
-def story(make_module_runtime):
-    return build_story(make_module_runtime)
-
-
-@pytest.fixture(scope="module")
-def make_module_runtime(project):
-    from jarvishub.runtime import Runtime
-
-    made = []
-
-    def _make(**kwargs):
-        runtime = Runtime(project, **kwargs)
-        made.append(runtime)
-        return runtime
-
-    yield _make
-    for runtime in made:
-        runtime.close()
+@pytest.fixture
+def story(make_runtime):
+    return build_story(make_runtime)
 
 
 def test_rejecting_a_new_image_later_restores_its_shot_and_the_cut_is_rebuilt(project, runtime, story):

@@ -22,6 +22,7 @@ MARGIN_TOP = 44
 MARGIN_BOTTOM = 64
 ZERO_BAR_PX = 2.0
 """A bar of value 0 is drawn this tall, so "zero calls" is visible and not mistaken for "not measured"."""
+HEADROOM = 8
 PALETTE = ["#2563eb", "#ea580c", "#16a34a", "#9333ea", "#0891b2", "#be123c"]
 
 
@@ -75,7 +76,8 @@ class _Frame:
         return self.top + self.height
 
     def y(self, value: float) -> float:
-        return self.bottom - (value / self.y_top) * self.height
+        # The top tick sits HEADROOM below the area's edge, so a point drawn at the maximum stays inside.
+        return self.bottom - (value / self.y_top) * (self.height - HEADROOM)
 
 
 def _open(plot_id: str, kind: str, title: str, desc: str) -> list[str]:

@@ -19,7 +19,8 @@ from jarvishub.evaluation.plots import Series, colors, grouped_bars, line_plot
 from jarvishub.evaluation.reading import Results, ScenarioResult, TurnResult, load_results
 
 CSP = "default-src 'none'; style-src 'unsafe-inline'; img-src data:"
-EDIT_KIND = "edit"
+EDIT_KINDS = ("edit", "feedback")
+"""Scripted turn kinds counted as edit turns (the runner's summary counts the same)."""
 CONTEXT_AT = (1, 5, 10)
 """Turn numbers (1-based) whose context bytes the summary shows."""
 
@@ -94,14 +95,14 @@ def _header(results: Results) -> str:
 def summarise(results: Results, workflow: str, agent: str) -> dict[str, Any]:
     """The summary of one workflow for one agent: the runner's own where it wrote one, computed here otherwise.
 
-    Computed the way eval-design §5 defines it: the median of provider calls over edit turns, the mean
-    locality over edit turns that declare targets, untargeted changes summed, context bytes at turn N
-    averaged over the workflow's scenarios that have a turn N, checks summed.
+    Computed the way the runner's summary is: the median of provider calls over edit turns (edit and
+    feedback), the mean locality over turns that declare targets, untargeted changes summed, context bytes
+    at turn N averaged over the workflow's scenarios that have a turn N, checks summed.
     """
     scenarios = [s for s in results.scenarios if s.workflow == workflow and s.agent == agent]
-    edits = [t for s in scenarios for t in s.turns if t.kind == EDIT_KIND]
+    edits = [t for s in scenarios for t in s.turns if t.kind in EDIT_KINDS]
     calls = [t.metrics.provider_calls for t in edits if t.metrics.provider_calls is not None]
-    locality = [t.metrics.locality for t in edits if t.metrics.locality is not None]
+    locality = [t.metrics.locality for s in scenarios for t in s.turns if t.metrics.locality is not None]
     untargeted = [t.metrics.untargeted_changed for s in scenarios for t in s.turns
                   if t.metrics.untargeted_changed is not None]
     checks = [c for s in scenarios for t in s.turns for c in t.checks]
@@ -133,7 +134,7 @@ def _summary_table(results: Results, agents: list[str]) -> str:
     rows: list[tuple[str, list[str]]] = [
         ("Scenarios passed", [f"{s['scenarios_passed']} of {s['scenarios']}" for s in columns]),
         ("Provider calls per edit turn (median)", [_fmt(s.get("edit_turn_provider_calls_median")) for s in columns]),
-        ("Locality on edit turns (mean; 1.0 is exact)", [_fmt(s.get("locality_mean")) for s in columns]),
+        ("Locality (mean over turns with targets; 1.0 is exact)", [_fmt(s.get("locality_mean")) for s in columns]),
         ("Untargeted outputs changed (total)", [_fmt(s.get("untargeted_changed")) for s in columns]),
         *((f"Context bytes at turn {n}", [_fmt((s.get("context_bytes_at_turn") or {}).get(str(n)), digits=0)
                                           for s in columns]) for n in CONTEXT_AT),
@@ -169,7 +170,7 @@ def _plots(results: Results, workflow: str, agents: list[str], palette: dict[str
                  for a in agents]
         figures.append(_figure(grouped_bars(f"plot-{n}-calls", f"Provider calls per edit turn ({workflow})",
                                             "scenario #turn", "provider calls", labels, calls),
-                               "Media-provider calls (cache hits excluded) of every edit turn, one bar per agent. "
+                               "Media-provider calls (cache hits excluded) of every edit and feedback turn, one bar per agent. "
                                f"{legend}."))
         local = [Series(a, [_edit_metric(scenarios, a, key, "locality") for key in edits], palette[a])
                  for a in agents]
@@ -195,7 +196,7 @@ def _mean_context(scenarios: list[ScenarioResult], agent: str, index: int) -> fl
 
 def _edit_turns(scenarios: list[ScenarioResult]) -> list[tuple[str, int]]:
     """(scenario, turn index) of every edit turn any agent ran, in scenario then turn order."""
-    return list(dict.fromkeys((s.name, t.index) for s in scenarios for t in s.turns if t.kind == EDIT_KIND))
+    return list(dict.fromkeys((s.name, t.index) for s in scenarios for t in s.turns if t.kind in EDIT_KINDS))
 
 
 def _edit_metric(scenarios: list[ScenarioResult], agent: str, key: tuple[str, int], metric: str) -> float | None:
@@ -254,7 +255,7 @@ def _definitions() -> str:
     items = "".join(f"<dt>{escape(name)}</dt><dd>{escape(text)}</dd>" for name, text in METRICS.items())
     return ("<h2>How to read this report</h2><p>Every number is computed from the recorded trajectories and commits "
             "of the runs, not from what the agents said. An edit turn is a scripted turn of kind "
-            f"<code>{EDIT_KIND}</code>. Turns are numbered from 1.</p><dl class=\"metrics\">{items}</dl>")
+            + " or ".join(f"<code>{k}</code>" for k in EDIT_KINDS) + ". Turns are numbered from 1.</p><dl class=\"metrics\">{items}</dl>")
 
 
 def _fmt(value: Any, unit: str = "", digits: int = 2) -> str:

@@ -170,7 +170,7 @@ def test_the_report_is_well_formed_self_contained_html(report: Path) -> None:
     assert len([a for tag, a in summary if a.get("scope") == "col"]) == 1 + 3 * 2  # metric + 3 workflows x 2 agents
     assert len([a for tag, a in summary if a.get("scope") == "row"]) == 8
     text = " ".join(tree.text)
-    for row in ("Provider calls per edit turn", "Locality on edit turns", "Untargeted outputs changed",
+    for row in ("Provider calls per edit turn", "Locality (mean over turns with targets", "Untargeted outputs changed",
                 "Context bytes at turn 1", "Context bytes at turn 5", "Context bytes at turn 10", "Checks passed"):
         assert row in text
     assert "36,900" in text  # the chat agent's narrative context at turn 10, straight from the fixture

@@ -25,6 +25,8 @@ from collections import Counter
 from pathlib import Path
 from typing import Any
 
+from pydantic import BaseModel
+
 from jarvishub.evaluation.definitions import METRICS
 from jarvishub.evaluation.reading import Results, ScenarioResult, TurnResult, load_results
 from jarvishub.settings import STATE_DIR
@@ -96,15 +98,16 @@ class DatasetError(RuntimeError):
     """A run's project cannot be read (names the scenario, the agent and the folder)."""
 
 
-def export_dataset(results: str | Path | dict[str, Any] | Results, out_dir: str | Path, *, consent: bool,
+def export_dataset(results: str | Path | dict[str, Any] | BaseModel, out_dir: str | Path, *, consent: bool,
                    base_dir: str | Path | None = None) -> Path:
     """Write ``trajectories.jsonl``, ``card.json`` and ``README.md`` into ``out_dir``; returns ``out_dir``.
 
     ``project_dir`` values that are relative are read against ``base_dir``: by default the folder of the
-    results file (where ``jarvishub eval`` puts ``runs/``), or the current folder for a results object.
+    results file, or for results passed as an object the folder ``out_dir`` is in — ``jarvishub eval``
+    writes ``OUT/results.json``, ``OUT/runs/…`` and ``OUT/dataset/`` side by side.
     """
     if base_dir is None:
-        base_dir = Path(results).parent if isinstance(results, (str, Path)) else Path.cwd()
+        base_dir = Path(results).parent if isinstance(results, (str, Path)) else Path(out_dir).resolve().parent
     loaded = load_results(results)
     out = Path(out_dir)
     out.mkdir(parents=True, exist_ok=True)

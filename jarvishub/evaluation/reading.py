@@ -105,13 +105,15 @@ class Results(_Tolerant):
         return list(dict.fromkeys([*self.agents, *(s.agent for s in self.scenarios)]))
 
 
-def load_results(source: str | Path | dict[str, Any] | Results) -> Results:
-    """Parse a results file (or its already-loaded JSON object) into :class:`Results`."""
+def load_results(source: str | Path | dict[str, Any] | BaseModel) -> Results:
+    """Parse a results file, its loaded JSON, or the runner's own results model into :class:`Results`."""
     if isinstance(source, Results):
         return source
     where = "the results object"
     data: Any = source
-    if not isinstance(source, dict):
+    if isinstance(source, BaseModel):
+        data = source.model_dump(mode="json", by_alias=True)
+    elif not isinstance(source, dict):
         where = str(source)
         try:
             data = json.loads(Path(source).read_text(encoding="utf-8"))

@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from pydantic import BaseModel, ConfigDict
 
 from jarvishub.evaluation.dataset import DatasetError, export_dataset, project_licence
 from jarvishub.evaluation.definitions import METRICS
@@ -102,9 +103,16 @@ def withheld(run: dict[str, Any], tmp_path_factory: pytest.TempPathFactory) -> P
     return export_dataset(run["results"], tmp_path_factory.mktemp("withheld"), consent=False, base_dir=run["base"])
 
 
+class RunnerResults(BaseModel):
+    """Results as an object, the way ``jarvishub eval`` passes them (its own pydantic model)."""
+
+    model_config = ConfigDict(extra="allow")
+
+
 @pytest.fixture(scope="module")
-def consented(run: dict[str, Any], tmp_path_factory: pytest.TempPathFactory) -> Path:
-    return export_dataset(run["results"], tmp_path_factory.mktemp("consented"), consent=True, base_dir=run["base"])
+def consented(run: dict[str, Any]) -> Path:
+    """Exported as ``jarvishub eval`` does: results as an object, the dataset next to ``runs/``."""
+    return export_dataset(RunnerResults.model_validate(run["results"]), run["base"] / "dataset", consent=True)
 
 
 def test_a_line_per_turn_with_where_it_came_from(run: dict[str, Any], withheld: Path) -> None:

@@ -288,3 +288,12 @@ def test_the_page_policy_blocks_scripts_and_fetches_even_unescaped(browser: Any,
 def _variance(png: Path) -> float:
     stat = ImageStat.Stat(Image.open(png).convert("L"))
     return stat.var[0]
+
+
+def test_the_docs_define_every_metric_and_keep_the_measured_table_marker() -> None:
+    from jarvishub.evaluation.definitions import METRICS
+
+    doc = (Path(__file__).resolve().parents[2] / "docs" / "evaluation.md").read_text(encoding="utf-8")
+    missing = [name for name in METRICS if f"\n`{name}`" not in doc and f"\n`{name}` and" not in doc]
+    assert missing == [], f"docs/evaluation.md defines no {missing}"
+    assert doc.count("<!-- eval:measured-table -->") == 1

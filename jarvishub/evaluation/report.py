@@ -170,8 +170,8 @@ def _plots(results: Results, workflow: str, agents: list[str], palette: dict[str
                  for a in agents]
         figures.append(_figure(grouped_bars(f"plot-{n}-calls", f"Provider calls per edit turn ({workflow})",
                                             "scenario #turn", "provider calls", labels, calls),
-                               "Media-provider calls (cache hits excluded) of every edit and feedback turn, one bar per agent. "
-                               f"{legend}."))
+                               "Media-provider calls (cache hits excluded) of every edit and feedback turn, one bar "
+                               f"per agent. {legend}."))
         local = [Series(a, [_edit_metric(scenarios, a, key, "locality") for key in edits], palette[a])
                  for a in agents]
         figures.append(_figure(grouped_bars(f"plot-{n}-locality", f"Locality per edit turn ({workflow})",
@@ -253,9 +253,10 @@ def _turn_row(turn: TurnResult) -> str:
 
 def _definitions() -> str:
     items = "".join(f"<dt>{escape(name)}</dt><dd>{escape(text)}</dd>" for name, text in METRICS.items())
+    kinds = " or ".join(f"<code>{k}</code>" for k in EDIT_KINDS)
     return ("<h2>How to read this report</h2><p>Every number is computed from the recorded trajectories and commits "
-            "of the runs, not from what the agents said. An edit turn is a scripted turn of kind "
-            + " or ".join(f"<code>{k}</code>" for k in EDIT_KINDS) + ". Turns are numbered from 1.</p><dl class=\"metrics\">{items}</dl>")
+            f"of the runs, not from what the agents said. An edit turn is a scripted turn of kind {kinds}. Turns are "
+            f'numbered from 1.</p><dl class="metrics">{items}</dl>')
 
 
 def _fmt(value: Any, unit: str = "", digits: int = 2) -> str:

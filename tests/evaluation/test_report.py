@@ -19,6 +19,7 @@ from typing import Any
 import pytest
 from PIL import Image, ImageStat
 
+from jarvishub.evaluation.definitions import METRICS
 from jarvishub.evaluation.reading import ResultsError, load_results
 from jarvishub.evaluation.report import render_report, write_report
 from jarvishub.evaluation.screenshot import CHROMIUM, CHROMIUM_ARGS, screenshot_report
@@ -68,7 +69,8 @@ class Tree(HTMLParser):
             self.tables.pop()
 
     def handle_data(self, data: str) -> None:
-        self.text.append(data)
+        if self.stack[-1:] != ["style"]:
+            self.text.append(data)
 
     def named(self, tag: str) -> list[dict[str, str | None]]:
         return [attrs for t, attrs in self.tags if t == tag]
@@ -174,6 +176,9 @@ def test_the_report_is_well_formed_self_contained_html(report: Path) -> None:
                 "Context bytes at turn 1", "Context bytes at turn 5", "Context bytes at turn 10", "Checks passed"):
         assert row in text
     assert "36,900" in text  # the chat agent's narrative context at turn 10, straight from the fixture
+    assert "{" not in text  # no template left unfilled
+    for name, definition in METRICS.items():
+        assert f"{name} {definition}" in " ".join(t.strip() for t in tree.text if t.strip())
     # a turn table per scenario and agent, a row per scripted turn
     assert len([t for t in tree.named("table") if t.get("class") == "turns"]) == 6
     assert len(tree.named("tr")) == 2 + 8 + sum(len(s.turns) + 1 for s in load_results(FIXTURE).scenarios)
@@ -222,9 +227,11 @@ def test_the_plots_render_inside_their_areas(browser: Any, report: Path, tmp_pat
             assert kinds >= ({"polyline", "circle"} if svg.get_attribute("data-kind") == "line" else {"rect"}), name
             for mark in marks:
                 box = mark.bounding_box()
-                assert box is not None and box["width"] > 0 and box["height"] > 0, (name, mark.get_attribute("class"))
-                assert area["x"] - 0.5 <= box["x"] and box["x"] + box["width"] <= area["x"] + area["width"] + 0.5, name
-                assert area["y"] - 0.5 <= box["y"] and box["y"] + box["height"] <= area["y"] + area["height"] + 0.5, name
+                assert box is not None and box["width"] > 0 and box["height"] > 0, (name, mark.evaluate(
+                    "m => m.outerHTML"))
+                inside_x = area["x"] - 0.5 <= box["x"] and box["x"] + box["width"] <= area["x"] + area["width"] + 0.5
+                inside_y = area["y"] - 0.5 <= box["y"] and box["y"] + box["height"] <= area["y"] + area["height"] + 0.5
+                assert inside_x and inside_y, (name, box, area)
             legend = svg.evaluate("s => s.querySelector('g.legend').textContent")
             assert "canvas" in legend and "chat" in legend, name
             shot = tmp_path / "plot.png"
@@ -291,8 +298,6 @@ def _variance(png: Path) -> float:
 
 
 def test_the_docs_define_every_metric_and_keep_the_measured_table_marker() -> None:
-    from jarvishub.evaluation.definitions import METRICS
-
     doc = (Path(__file__).resolve().parents[2] / "docs" / "evaluation.md").read_text(encoding="utf-8")
     missing = [name for name in METRICS if f"\n`{name}`" not in doc and f"\n`{name}` and" not in doc]
     assert missing == [], f"docs/evaluation.md defines no {missing}"

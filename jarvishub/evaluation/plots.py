@@ -14,7 +14,9 @@ import math
 from dataclasses import dataclass
 from html import escape
 
-WIDTH = 720
+WIDTH = 600
+MIN_SLOT = 40
+"""The narrowest x slot of a bar group (room for a label like "S12 #10"); more groups make a wider plot."""
 HEIGHT = 340
 MARGIN_LEFT = 72
 MARGIN_RIGHT = 16
@@ -63,10 +65,11 @@ def number(value: float) -> str:
 class _Frame:
     """The coordinate system of one plot: data values to pixels inside the plot area."""
 
-    def __init__(self, y_max: float) -> None:
+    def __init__(self, y_max: float, outer_width: float = WIDTH) -> None:
+        self.outer_width = outer_width
         self.left = MARGIN_LEFT
         self.top = MARGIN_TOP
-        self.width = WIDTH - MARGIN_LEFT - MARGIN_RIGHT
+        self.width = outer_width - MARGIN_LEFT - MARGIN_RIGHT
         self.height = HEIGHT - MARGIN_TOP - MARGIN_BOTTOM
         self.ticks = nice_ticks(y_max)
         self.y_top = self.ticks[-1]
@@ -80,18 +83,18 @@ class _Frame:
         return self.bottom - (value / self.y_top) * (self.height - HEADROOM)
 
 
-def _open(plot_id: str, kind: str, title: str, desc: str) -> list[str]:
+def _open(plot_id: str, kind: str, title: str, desc: str, width: float) -> list[str]:
     return [
         f'<svg class="plot" data-kind="{kind}" id="{plot_id}" role="img" '
-        f'aria-labelledby="{plot_id}-title {plot_id}-desc" viewBox="0 0 {WIDTH} {HEIGHT}" '
-        f'width="{WIDTH}" height="{HEIGHT}" xmlns="http://www.w3.org/2000/svg">',
+        f'aria-labelledby="{plot_id}-title {plot_id}-desc" viewBox="0 0 {width:g} {HEIGHT}" '
+        f'width="{width:g}" height="{HEIGHT}" xmlns="http://www.w3.org/2000/svg">',
         f'<title id="{plot_id}-title">{escape(title)}</title>',
         f'<desc id="{plot_id}-desc">{escape(desc)}</desc>',
-        f'<text class="plot-title" x="{WIDTH / 2}" y="18" text-anchor="middle">{escape(title)}</text>',
+        f'<text class="plot-title" x="{width / 2:g}" y="18" text-anchor="middle">{escape(title)}</text>',
     ]
 
 
-def _axes(frame: _Frame, x_label: str, y_label: str, x_label_y: float = HEIGHT - 6) -> list[str]:
+def _axes(frame: _Frame, x_label: str, y_label: str, x_label_y: float) -> list[str]:
     parts = [f'<rect class="plot-area" x="{frame.left}" y="{frame.top}" width="{frame.width}" '
              f'height="{frame.height}" fill="#ffffff" stroke="#cbd5e1"/>', '<g class="axis y">']
     for tick in frame.ticks:
@@ -112,9 +115,9 @@ def _axes(frame: _Frame, x_label: str, y_label: str, x_label_y: float = HEIGHT -
     return parts
 
 
-def _legend(series: list[Series], extra: list[tuple[str, str]] = ()) -> list[str]:  # type: ignore[assignment]
+def _legend(series: list[Series], width: float, extra: tuple[tuple[str, str], ...] = ()) -> list[str]:
     parts = ['<g class="legend">']
-    x = WIDTH - MARGIN_RIGHT
+    x = width - MARGIN_RIGHT
     entries = [(s.label, s.color, "box") for s in series] + [(label, color, "rule") for label, color in extra]
     for label, color, shape in reversed(entries):
         x -= 14 + 7 * len(label) + 18
@@ -143,7 +146,7 @@ def line_plot(plot_id: str, title: str, x_label: str, y_label: str, xs: list[int
 
     desc = "; ".join(f"{s.label}: " + ", ".join(f"{x}={'n/a' if v is None else number(v)}"
                                                   for x, v in zip(xs, s.values)) for s in series)
-    parts = _open(plot_id, "line", title, desc) + _axes(frame, x_label, y_label, frame.bottom + 40)
+    parts = _open(plot_id, "line", title, desc, WIDTH) + _axes(frame, x_label, y_label, frame.bottom + 40)
     parts.append('<g class="axis x">')
     for i, x in enumerate(xs):
         parts.append(f'<text x="{px(i):.1f}" y="{frame.bottom + 18}" text-anchor="middle">{escape(str(x))}</text>')
@@ -165,7 +168,7 @@ def line_plot(plot_id: str, title: str, x_label: str, y_label: str, xs: list[int
                              f'fill="{s.color}"><title>{escape(f"{s.label}, {x_label} {xs[i]}: {number(value)}")}'
                              f'</title></circle>')
         parts.append("</g>")
-    parts += _legend(series)
+    parts += _legend(series, WIDTH)
     parts.append("</svg>")
     return "\n".join(parts)
 
@@ -174,12 +177,13 @@ def grouped_bars(plot_id: str, title: str, x_label: str, y_label: str, groups: l
                  *, reference: float | None = None, reference_label: str = "") -> str:
     """A group of bars per x label, one bar per series; "n/a" where a value is None; an optional dashed
     reference line (e.g. locality 1.0)."""
-    frame = _Frame(_max(series, reference or 0.0))
+    width = max(WIDTH, MARGIN_LEFT + MARGIN_RIGHT + MIN_SLOT * len(groups))
+    frame = _Frame(_max(series, reference or 0.0), width)
     slot = frame.width / max(1, len(groups))
     bar = min(28.0, slot * 0.8 / max(1, len(series)))
     desc = "; ".join(f"{g}: " + ", ".join(f"{s.label} {'n/a' if s.values[i] is None else number(s.values[i])}"
                                           for s in series) for i, g in enumerate(groups))  # type: ignore[arg-type]
-    parts = _open(plot_id, "bars", title, desc) + _axes(frame, x_label, y_label, frame.bottom + 40)
+    parts = _open(plot_id, "bars", title, desc, width) + _axes(frame, x_label, y_label, frame.bottom + 40)
     parts.append('<g class="axis x">')
     for i, group in enumerate(groups):
         cx = frame.left + slot * (i + 0.5)
@@ -198,12 +202,12 @@ def grouped_bars(plot_id: str, title: str, x_label: str, y_label: str, groups: l
                          f'height="{frame.bottom - top:.1f}" fill="{s.color}">'
                          f'<title>{escape(f"{s.label}, {groups[i]}: {number(value)}")}</title></rect>')
         parts.append("</g>")
-    extra: list[tuple[str, str]] = []
+    extra: tuple[tuple[str, str], ...] = ()
     if reference is not None:
         y = frame.y(reference)
         parts.append(f'<line class="reference" x1="{frame.left}" y1="{y:.1f}" x2="{frame.left + frame.width}" '
                      f'y2="{y:.1f}" stroke="#0f172a" stroke-dasharray="4 2"/>')
-        extra.append((reference_label or number(reference), "#0f172a"))
-    parts += _legend(series, extra)
+        extra = ((reference_label or number(reference), "#0f172a"),)
+    parts += _legend(series, width, extra)
     parts.append("</svg>")
     return "\n".join(parts)

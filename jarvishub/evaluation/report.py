@@ -35,7 +35,7 @@ td.request { min-width: 200px; max-width: 360px; overflow-wrap: anywhere; }
 table.turns { font-size: 13px; } td.failed { color: #b91c1c; max-width: 320px; }
 .pass { color: #15803d; font-weight: 600; } .fail { color: #b91c1c; font-weight: 600; }
 figure { margin: 12px 0 20px; } figcaption { color: #475569; max-width: 600px; }
-svg.plot { background: #f1f5f9; font-size: 11px; width: 600px; height: auto; }
+svg.plot { background: #f1f5f9; font-size: 11px; max-width: 100%; height: auto; }
 .wide { overflow-x: auto; max-width: 100%; } svg.plot .plot-title { font-size: 14px; font-weight: 600; }
 .plots { display: flex; flex-wrap: wrap; gap: 8px 24px; }
 dl.metrics dt { font-family: ui-monospace, monospace; font-weight: 600; } dl.metrics dd { margin: 0 0 8px 16px; }

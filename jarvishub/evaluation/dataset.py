@@ -41,7 +41,8 @@ CONSENTED = ("the people whose requests these are agreed to their text being sha
              "addresses and home-directory paths are redacted")
 WITHHELD = ("no consent to share the requests' text, so every string that is not structure (ids, hashes, "
             "timestamps, kind/tool/status names) is replaced by a placeholder [text:<token>], an HMAC under a salt "
-            "drawn for this export (equal texts share a token within this export only)")
+            "drawn for this export (equal texts share a token within this export only); scenario names, workflows and "
+            "turn tags are the suite's own identifiers and are kept")
 
 LINE_FIELDS: dict[str, str] = {
     "agent": "the agent that ran the turn: canvas (the canvas-native agent) or chat (the chat-history baseline)",

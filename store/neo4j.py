@@ -27,7 +27,7 @@ import neo4j
 from neo4j.exceptions import ClientError, CypherSyntaxError as DriverSyntaxError, Neo4jError, TransientError
 
 from store.base import CanvasStore, LineageEntry, Neighbour, QueryResult
-from store.cypher import check_read_only
+from store.cypher import FixedCypher, check_read_only
 from store.engine import CANVAS_META_KEY, Engine, EngineProfile
 from store.errors import (
     CypherError,
@@ -186,12 +186,14 @@ class Neo4jCanvasStore(CanvasStore):
                     raise
         raise AssertionError("unreachable")
 
-    def _read(self, cypher: str, **params: Any) -> list[dict[str, Any]]:
-        """One read statement; a lost server (a cluster leader's failover) is tried again, reads being safe to repeat."""
+    def _read(self, cypher: str, *, on: Callable[[], neo4j.Session] | None = None,
+              **params: Any) -> list[dict[str, Any]]:
+        """One read statement (in a session of ``on``, default the store's own account); a lost server (a cluster
+        leader's failover) is tried again, reads being safe to repeat."""
         delay = 0.05
         for attempt in range(1, _MAX_ATTEMPTS + 1):
             try:
-                with self._session() as session:
+                with (on or self._session)() as session:
                     return session.run(cypher, **params).data()
             except (neo4j.exceptions.ServiceUnavailable, neo4j.exceptions.SessionExpired):
                 if attempt == _MAX_ATTEMPTS:
@@ -766,6 +768,20 @@ class Neo4jCanvasStore(CanvasStore):
         rows = self._read(f"MATCH (n:CanvasNode) {where}RETURN n.{by} AS k, count(n) AS c")
         return {r["k"]: int(r["c"]) for r in rows}
 
+    def fixed_read(self, cypher: FixedCypher, **params: Any) -> list[dict[str, Any]]:
+        """Rows of one of JarvisHub's own read statements, outside the user-query budget.
+
+        The layout and the live feed read with fixed Cypher; taking a user-query slot would let a burst of
+        user queries stall them.  They run on the read-only account all the same (the engine refuses a
+        write), and only a :class:`FixedCypher` is taken, so user text cannot come this way by accident.
+        """
+        if not isinstance(cypher, FixedCypher):
+            raise TypeError("fixed_read runs JarvisHub's own FixedCypher statements; user Cypher goes through query()")
+        return self._read(cypher, on=self._reader_session, **params)
+
+    def _reader_session(self) -> neo4j.Session:
+        return self._reader.session(database=self._database, default_access_mode=neo4j.READ_ACCESS)
+
     # -- read-only user Cypher ---------------------------------------------------------
     def query(
         self, cypher: str, params: dict[str, Any] | None = None, *, timeout_s: float = 10.0, row_limit: int = 1000
@@ -797,7 +813,7 @@ class Neo4jCanvasStore(CanvasStore):
         self, cypher: str, params: dict[str, Any], timeout_s: float, row_limit: int
     ) -> QueryResult:
         started = time.perf_counter()
-        with self._reader.session(database=self._database, default_access_mode=neo4j.READ_ACCESS) as session:
+        with self._reader_session() as session:
             try:
                 # EXPLAIN plans without running, on every engine: it surfaces the engine's own
                 # syntax message (an explicit transaction on ArcadeDB hides it) and, where the

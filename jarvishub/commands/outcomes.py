@@ -15,8 +15,8 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from jarvishub.commands.common import (EXIT_BAD_INPUT, EXIT_FAILED, EXIT_NOT_FOUND, EXIT_OK, EXIT_PAUSED,
-                                       EXIT_REFUSED)
+from jarvishub.commands.common import (EXIT_BAD_INPUT, EXIT_BUSY, EXIT_FAILED, EXIT_NOT_FOUND, EXIT_OK,
+                                       EXIT_PAUSED, EXIT_REFUSED)
 
 EXIT_FOR_RESULT: dict[str, int] = {
     "done": EXIT_OK,
@@ -25,6 +25,7 @@ EXIT_FOR_RESULT: dict[str, int] = {
     "refused": EXIT_REFUSED,        # the grant forbids it: revoked, out of budget, tool not granted
     "not_found": EXIT_NOT_FOUND,    # the request names something the canvas does not have
     "paused": EXIT_PAUSED,          # waiting for a person: approval, clarification, feedback
+    "busy": EXIT_BUSY,              # the project's user-query budget is spent (QueryBusy): run it again shortly
 }
 
 RESULT_FOR_OUTCOME: dict[str, str] = {

@@ -207,6 +207,22 @@ def test_ui_with_its_port_taken_says_so_and_port_0_is_accepted(place, demo):
     assert jarvishub("ui", "--port", "70000", cwd=demo, home=place["home"]).returncode == 2
 
 
+def test_the_web_demo_prints_one_json_document_for_its_two_turns(place):
+    require_system_tool("chromium", apt="chromium")
+    folder = place["work"] / "web-demo"
+    done = jarvishub("demo", "web", "--dir", str(folder), "--json", cwd=place["work"], home=place["home"])
+    assert done.returncode == 0, done.stdout + done.stderr
+    document = json.loads(done.stdout)  # one document: a second one would make this raise "Extra data"
+    assert document["project"] == str(folder) and document["result"] == "done" and document["exit_code"] == 0
+    assert [t["request"] for t in document["turns"]] == [
+        "a website for a photography studio: quiet, editorial, lots of white space, black-and-white portraits",
+        "make the hero full-bleed"]
+    assert all(t["result"] == "done" and t["thread_id"] for t in document["turns"])
+    assert document["outputs"] and all(Path(path).is_file() for path in document["outputs"])
+    started = [json.loads(line) for line in done.stderr.splitlines() if line.startswith("{")]
+    assert [s["thread_id"] for s in started] == [t["thread_id"] for t in document["turns"]]
+
+
 def test_a_failed_step_exits_1(place):
     """`demo web` without a browser: the render step fails, so the demo is not done."""
     done = jarvishub("demo", "web", cwd=place["work"], home=place["home"],

@@ -220,13 +220,19 @@ class Neo4jCanvasStore(CanvasStore):
             if isinstance(mutation, CreateNode):
                 self.kinds.require(mutation.kind)
         key = idempotency_key or f"auto:{new_id()}"
+        # One commit id for every attempt of this call: when a retry finds the key already applied under this
+        # id, an earlier attempt committed and only its answer was lost (a failover); it is this call's commit.
+        commit_id = new_id()
         # Every commit increments the one canvas counter, so concurrent commits would only conflict and
         # retry (and under load run out of retries): queue them, across this process's threads and,
         # through the project's commit lock, across its processes.
         with self._apply_lock, (self._locks.commit() if self._locks else contextlib.nullcontext()):
             record = self._write(
-                lambda tx: self._apply_in(tx, batch, key, actor, thread_id, action_id or ticket.action_id, observation)
+                lambda tx: self._apply_in(tx, batch, key, actor, thread_id, action_id or ticket.action_id, observation,
+                                          commit_id)
             )
+        if record.replayed and record.id == commit_id:
+            record = record.model_copy(update={"replayed": False})
         if not record.replayed:
             for listener in list(self._listeners):
                 listener(record)
@@ -241,6 +247,7 @@ class Neo4jCanvasStore(CanvasStore):
         thread_id: str | None,
         action_id: str | None,
         observation: dict[str, Any] | None = None,
+        commit_id: str | None = None,
     ) -> CommitRecord:
         previous = tx.run("MATCH (c:Commit {idempotency_key: $key}) RETURN properties(c) AS c", key=key).single()
         if previous is not None:
@@ -284,7 +291,7 @@ class Neo4jCanvasStore(CanvasStore):
         for turn in state.turns:
             self._write_turn(tx, turn, version)
         record = CommitRecord(
-            id=new_id(),
+            id=commit_id or new_id(),
             canvas_version=version,
             idempotency_key=key,
             actor=actor,

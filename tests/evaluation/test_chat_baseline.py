@@ -19,6 +19,7 @@ from graphs import chat_baseline
 from graphs.chat_baseline import SYSTEM_PROMPT
 from jarvishub.chat_runtime import ChatRuntime, canvas_reading_tools
 from jarvishub.runtime import Runtime
+from nodes.grant import Grant
 from nodes.models.scripted import ScriptedModel
 from nodes.models.transcript import TranscriptPlanner
 from tests.requests.canvas_checks import build_story, check_invariants, current_outputs, hashes
@@ -89,7 +90,7 @@ def test_the_saved_grants_hold_no_canvas_reading_tool(session):
     assert set(canvas_reading_tools(runtime.manifest)) == CANVAS_READS
     # The canvas agent's policy grants them for the same request: the removal is what keeps them out.
     assert "query_canvas" in Runtime.derive_grant(runtime, EDITS[0]).tools
-    turns = runtime.trajectories.turns(THREAD)
+    turns = runtime.trajectories.turns(THREAD)[:1 + len(EDITS)]
     assert len(turns) == 1 + len(EDITS)
     for turn in turns:
         saved = runtime.grants.get(turn["grant"]["id"])
@@ -173,3 +174,107 @@ def test_a_query_canvas_call_is_refused_by_the_bridge(session, project, monkeypa
     assert first["observation"] is None and first["provider_calls"] == 0
     answer = json.loads(next(m for m in state["messages"] if isinstance(m, ToolMessage)).content)
     assert answer["rejected"] is True and "rows" not in json.dumps(answer)
+
+
+def test_an_action_that_needs_approval_pauses_and_resumes_on_the_transcript(session, project):
+    runtime = session["runtime"]
+    outcome = runtime.run("make shot 7 night", thread_id=THREAD, grant=Grant(approval_tools=["regenerate_stale"]))
+    assert outcome.outcome == "interrupted" and outcome.interrupt["type"] == "approval"
+    assert runtime.pending(THREAD)["action"]["tool"] == "regenerate_stale"
+    assert not CANVAS_READS & set(runtime.grants.get(outcome.grant_id).tools or ["all"])  # an explicit grant too
+    before = hashes(project.store)
+    done = runtime.resume(THREAD, "approve")
+    assert done.outcome == "replied" and runtime.pending(THREAD) is None
+    after = hashes(project.store)
+    assert sorted(t for t in before if before[t] != after[t]) == ["final cut", "shot 7 clip", "shot 7 image"]
+    assert current_outputs(project.store)["shot 7 image"].inputs["lighting"] == "night"
+
+
+# -- the transcript planner on hand-written transcripts (no engine) ------------------------------------------
+
+def _ids(prefix: str, n: int) -> list[str]:
+    return [f"01{prefix}{i:0>{24 - len(prefix)}}" for i in range(1, n + 1)]
+
+
+def _transcript(*turns: tuple[str, list[tuple[str, dict[str, Any], dict[str, Any]]]]) -> list[BaseMessage]:
+    """Messages of a thread: each turn a request and its (tool, args, answer) calls, as the chat graph writes them."""
+    messages: list[BaseMessage] = [SystemMessage(content=SYSTEM_PROMPT)]
+    count = 0
+    for request, calls in turns:
+        messages.append(HumanMessage(content=request))
+        for tool, args, answer in calls:
+            count += 1
+            messages.append(AIMessage(content="", tool_calls=[{"name": tool, "args": args, "id": f"t-s{count}"}]))
+            messages.append(ToolMessage(content=json.dumps(answer), tool_call_id=f"t-s{count}"))
+        messages.append(AIMessage(content="done"))
+    return messages
+
+
+SHOTS, IMAGES, CLIPS = _ids("SH", 3), _ids("IM", 3), _ids("CL", 3)
+PLAN, CUT = _ids("PL", 1)[0], _ids("CU", 1)[0]
+STORY = ("a 3-shot short drama", [
+    ("skill__storyboard", {"premise": "p", "n_shots": 3},
+     {"observation": {"plan_id": PLAN, "shot_ids": SHOTS, "character_id": _ids("CH", 1)[0],
+                      "scene_id": _ids("SC", 1)[0], "group_id": _ids("GR", 1)[0]}}),
+    ("skill__reference_images", {"shot_ids": SHOTS, "lighting": "warm"}, {"observation": {"image_ids": IMAGES}}),
+    ("skill__video_clips", {"image_ids": IMAGES}, {"observation": {"clip_ids": CLIPS}}),
+    ("assemble_cut", {"clip_node_ids": CLIPS, "title": "final cut"}, {"observation": {"node_id": CUT}}),
+])
+
+
+def _next(messages: list[BaseMessage]):
+    planner = TranscriptPlanner()
+    planner_input = planner.read(messages)
+    planner_input.tools = {"mark_stale", "regenerate_stale", "skill__web_revise", "skill__explore", "link_nodes",
+                           "set_status"}
+    return planner.decide(planner_input)
+
+
+def test_the_transcript_planner_finds_the_current_image_and_its_values_in_earlier_results():
+    new_image = _ids("NW", 1)[0]
+    earlier = ("make shot 2 darker", [
+        ("mark_stale", {"node_ids": [IMAGES[1]]}, {"observation": {"stale": [IMAGES[1], CLIPS[1], CUT]}}),
+        ("regenerate_stale", {"node_ids": [IMAGES[1], CLIPS[1], CUT], "overrides": {IMAGES[1]: {"exposure": -0.6}}},
+         {"observation": {"regenerated": [{"old": IMAGES[1], "new": new_image, "title": "shot 2 image",
+                                           "kind": "image"}]}}),
+    ])
+    messages = _transcript(STORY, earlier, ("shot 2 is still too bright", []))[:-1]
+    call = _next(messages)
+    assert (call.tool, call.args["node_ids"]) == ("mark_stale", [new_image])  # the new version, not the first
+    messages += [AIMessage(content="", tool_calls=[{"name": "mark_stale", "args": call.args, "id": "x"}]),
+                 ToolMessage(content=json.dumps({"observation": {"stale": [new_image, "01STALECLIPXXXXXXXXXXXXXXX"]}}),
+                             tool_call_id="x")]
+    regenerate = _next(messages)
+    assert regenerate.tool == "regenerate_stale"
+    assert regenerate.args["node_ids"] == [new_image, "01STALECLIPXXXXXXXXXXXXXXX"]  # what mark_stale returned
+    assert regenerate.args["overrides"][new_image]["exposure"] == -1.2  # darker than the -0.6 it set before
+
+
+def test_the_transcript_planner_asks_when_two_storyboards_have_a_shot_3_and_follows_the_web_page():
+    other = ("another 3-shot short drama", [
+        ("skill__storyboard", {}, {"observation": {"plan_id": "01PLANTWOXXXXXXXXXXXXXXXXX", "shot_ids": _ids("SX", 3),
+                                                   "character_id": "", "scene_id": "", "group_id": ""}}),
+        ("skill__reference_images", {"shot_ids": _ids("SX", 3)}, {"observation": {"image_ids": _ids("IX", 3)}}),
+    ])
+    asked = _next(_transcript(STORY, other, ("make shot 3 night", []))[:-1])
+    assert asked.clarification["reason"] == "ambiguous"
+    assert {c["image_id"] for c in asked.clarification["candidates"]} == {IMAGES[2], _ids("IX", 3)[2]}
+    page = ("a landing page for a bakery", [("skill__design_to_web", {"brief": "b"},
+                                            {"observation": {"code_id": "01CODEONEXXXXXXXXXXXXXXXXX"}}),
+                                           ("skill__web_revise", {"code_id": "01CODEONEXXXXXXXXXXXXXXXXX"},
+                                            {"observation": {"code_id": "01CODETWOXXXXXXXXXXXXXXXXX"}})])
+    revise = _next(_transcript(page, ("make the hero full-bleed", []))[:-1])
+    assert (revise.tool, revise.args["code_id"]) == ("skill__web_revise", "01CODETWOXXXXXXXXXXXXXXXXX")
+    nothing = _next(_transcript(("make the hero full-bleed", []))[:-1])
+    assert "no web page in my transcript" in nothing.text
+
+
+def test_a_rejected_call_and_a_failed_check_teach_the_transcript_nothing():
+    failed = ("make shot 1 night", [
+        ("regenerate_stale", {"node_ids": [IMAGES[0]], "overrides": {IMAGES[0]: {"lighting": "night"}}},
+         {"observation": {"regenerated": [{"old": IMAGES[0], "new": "01FAILEDXXXXXXXXXXXXXXXXXX", "kind": "image"}]},
+          "feedback": {"passed": False, "evaluations": [{"node_id": "01FAILEDXXXXXXXXXXXXXXXXXX", "passed": False}]}}),
+        ("skill__storyboard", {}, {"rejected": True, "reason": "tool_not_granted", "message": "no"}),
+    ])
+    call = _next(_transcript(STORY, failed, ("make shot 1 darker", []))[:-1])
+    assert call.args["node_ids"] == [IMAGES[0]]

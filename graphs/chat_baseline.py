@@ -23,19 +23,15 @@ from langgraph.graph import END, START, MessagesState, StateGraph
 from langgraph.types import Checkpointer, interrupt
 from typing_extensions import TypedDict
 
-from nodes.commit import make_commit, route_after_commit
+from graphs.supervisor import add_bridge_pipeline
 from nodes.context_size import ModelInput, model_input_size
 from nodes.deps import TurnDeps
-from nodes.execute import make_execute
-from nodes.feedback import make_feedback
 from nodes.grant import Grant
 from nodes.models.playbooks import ANSWER_PREFIX
 from nodes.models.transcript import SELECTED_PREFIX, UNUSABLE_PREFIX
-from nodes.propose import MAX_QUESTIONS, _clarification, _tool_answer, parse_response, tool_schemas
-from nodes.record import make_record
-from nodes.repair import make_repair
-from nodes.state import RESET, TurnState
-from nodes.validate import make_validate, route_after_validate
+from nodes.propose import MAX_QUESTIONS, _clarification, _tool_answer, parse_response, reply_outcome, tool_schemas
+from nodes.observe import new_turn
+from nodes.state import TurnState
 
 SYSTEM_PROMPT = """You are a creative agent working in a chat. You make and change images, clips, cuts, web \
 pages and slide decks by calling tools. You cannot see the project: what you know is this conversation, the \
@@ -69,10 +65,7 @@ def make_begin(deps: TurnDeps):
         if state.get("state_turn_id") == state["turn_id"]:
             return {}  # resumed from the turn's first checkpoint: the request is in the transcript already
         version = deps.bridge.store.canvas_version()  # the harness measures the canvas; the model never sees it
-        return {"state_turn_id": state["turn_id"], "canvas_before": version, "canvas_version": version,
-                "step_index": 0, "steps": [RESET], "touched_ids": [RESET], "answers": [], "clarification": None,
-                "failed": False, "outcome": None, "reply": None, "action": None, "verdict": None, "result": None,
-                "feedback": None, "repair": None, "done": False,
+        return {**new_turn(state["turn_id"], version), "canvas_version": version, "done": False,
                 "messages": [request_message(state["request"], state.get("selected_ids") or [])]}
 
     return begin
@@ -130,15 +123,8 @@ def make_agent(deps: TurnDeps):
             return {"action": {"kind": "malformed", "action_id": action_id, "raw_error": error}, "verdict": None,
                     "answers": answers, "model_input": sent.model_dump(),
                     "messages": [*added, AIMessage(content=message.content or "(malformed tool call)")]}
-        update: dict[str, Any] = {"action": action, "verdict": None, "answers": answers,
-                                  "model_input": sent.model_dump(), "messages": [*added, _kept(message, action)]}
-        if action and action.get("kind") == "reply":
-            if clarification:
-                update["clarification"] = clarification
-            elif (getattr(message, "additional_kwargs", None) or {}).get("outcome") == "failed":
-                update["clarification"] = None
-                update["failed"] = True
-        return update
+        return {"action": action, "verdict": None, "answers": answers, "model_input": sent.model_dump(),
+                "messages": [*added, _kept(message, action)], **reply_outcome(action, message, clarification)}
 
     return agent
 
@@ -165,21 +151,11 @@ def build_chat_baseline(deps: TurnDeps, checkpointer: Checkpointer = None):
     graph = StateGraph(ChatState)
     graph.add_node("begin", make_begin(deps))
     graph.add_node("agent", make_agent(deps))
-    graph.add_node("validate", make_validate(deps))
-    graph.add_node("execute", make_execute(deps))
-    graph.add_node("feedback", make_feedback(deps))
-    graph.add_node("repair", make_repair(deps))
-    graph.add_node("commit", make_commit(deps))
-    graph.add_node("record", make_record(deps))
+    add_bridge_pipeline(graph, deps)
     graph.add_node("tool_result", tool_result)
     graph.add_edge(START, "begin")
     graph.add_edge("begin", "agent")
     graph.add_edge("agent", "validate")
-    graph.add_conditional_edges("validate", route_after_validate, ["execute", "record"])
-    graph.add_edge("execute", "feedback")
-    graph.add_edge("feedback", "repair")
-    graph.add_edge("repair", "commit")
-    graph.add_conditional_edges("commit", route_after_commit, ["execute", "record"])
     graph.add_edge("record", "tool_result")
     graph.add_conditional_edges("tool_result", route_after_result, ["agent", END])
     return graph.compile(checkpointer=checkpointer)

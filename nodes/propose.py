@@ -212,12 +212,17 @@ def make_propose(deps: TurnDeps):
             return {"action": {"kind": "malformed", "action_id": action_id, "raw_error": error},
                     "verdict": None, "answers": answers}
         update: dict[str, Any] = {"action": action, "verdict": None, "answers": answers}
-        if action and action.get("kind") == "reply":
-            if clarification:
-                update["clarification"] = clarification
-            elif (getattr(message, "additional_kwargs", None) or {}).get("outcome") == "failed":
-                update["clarification"] = None
-                update["failed"] = True
-        return update
+        return {**update, **reply_outcome(action, message, clarification)}
 
     return propose
+
+
+def reply_outcome(action: dict[str, Any] | None, message: Any, clarification: dict[str, Any] | None) -> dict[str, Any]:
+    """A reply that asks (a clarification) or reports failed work: the state fields that make its outcome say so."""
+    if not action or action.get("kind") != "reply":
+        return {}
+    if clarification:
+        return {"clarification": clarification}
+    if (getattr(message, "additional_kwargs", None) or {}).get("outcome") == "failed":
+        return {"clarification": None, "failed": True}
+    return {}

@@ -219,12 +219,17 @@ class Ledger:
 # -- the transcript as a target source ------------------------------------------------------------------------
 
 class TranscriptTargets:
-    """Targets found by reading earlier tool results in the transcript; never a canvas read."""
+    """Targets found by reading earlier tool results in the transcript; never a canvas read.
+
+    Lookups read the transcript as it was when the turn began, as the canvas agent's one query reads the
+    canvas at the start of its turn (so an edit's own new versions do not make it "already done"); only
+    :meth:`following` also reads this turn's calls, since it asks about what this turn's exploration did.
+    """
 
     where = "in my transcript"
 
-    def _ledger(self, p: PlannerInput) -> Ledger:
-        return Ledger([*p.history, *p.calls])
+    def _ledger(self, p: PlannerInput, *, this_turn: bool = False) -> Ledger:
+        return Ledger([*p.history, *(p.calls if this_turn else [])])
 
     def shots(self, p: PlannerInput) -> Call | Rows:
         ledger = self._ledger(p)
@@ -248,7 +253,7 @@ class TranscriptTargets:
         return current.id if current is not None else None
 
     def following(self, p: PlannerInput, image_id: str) -> Call | Rows:
-        ledger = self._ledger(p)
+        ledger = self._ledger(p, this_turn=True)
         image = ledger.nodes.get(image_id)
         shot = next((m for m in (image.made_from if image else []) if getattr(ledger.nodes.get(m), "kind", "") ==
                      "shot"), None)

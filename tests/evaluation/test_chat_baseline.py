@@ -248,6 +248,12 @@ def test_the_transcript_planner_finds_the_current_image_and_its_values_in_earlie
     assert regenerate.tool == "regenerate_stale"
     assert regenerate.args["node_ids"] == [new_image, "01STALECLIPXXXXXXXXXXXXXXX"]  # what mark_stale returned
     assert regenerate.args["overrides"][new_image]["exposure"] == -1.2  # darker than the -0.6 it set before
+    newest = "01NEWESTXXXXXXXXXXXXXXXXXX"
+    messages += [AIMessage(content="", tool_calls=[{"name": "regenerate_stale", "args": regenerate.args, "id": "y"}]),
+                 ToolMessage(content=json.dumps({"observation": {"regenerated": [
+                     {"old": new_image, "new": newest, "title": "shot 2 image", "kind": "image"}]}}), tool_call_id="y")]
+    reply = _next(messages)  # its own new version this turn does not make the edit "already done"
+    assert reply.text.startswith("Changed shot 2") and newest[-6:] in reply.text
 
 
 def test_the_transcript_planner_asks_when_two_storyboards_have_a_shot_3_and_follows_the_web_page():

@@ -162,6 +162,9 @@ class Ledger:
     def _design_to_web(self, args: dict[str, Any], seen: dict[str, Any], answer: dict[str, Any]) -> None:
         self.page = seen.get("code_id") or self.page
         self.add(seen.get("code_id"), "code", "page")
+        for image in seen.get("image_ids") or []:
+            self.add(image, "image", "page image")
+        self.add(seen.get("preview_id"), "image", "page preview")
 
     def _web_revise(self, args: dict[str, Any], seen: dict[str, Any], answer: dict[str, Any]) -> None:
         self._design_to_web(args, seen, answer)
@@ -170,6 +173,7 @@ class Ledger:
 
     def _slides(self, args: dict[str, Any], seen: dict[str, Any], answer: dict[str, Any]) -> None:
         self.add(seen.get("deck_id"), "deck", "deck")
+        self.add(seen.get("illustration_id"), "image", "slide illustration")
         for number, slide in enumerate(seen.get("slide_ids") or [], start=1):
             self.add(slide, "slide", f"slide {number}")
 

@@ -123,8 +123,10 @@ def make_agent(deps: TurnDeps):
             return {"action": {"kind": "malformed", "action_id": action_id, "raw_error": error}, "verdict": None,
                     "answers": answers, "model_input": sent.model_dump(),
                     "messages": [*added, AIMessage(content=message.content or "(malformed tool call)")]}
+        replied = bool(action and action.get("kind") == "reply")
         return {"action": action, "verdict": None, "answers": answers, "model_input": sent.model_dump(),
-                "messages": [*added, _kept(message, action)], **reply_outcome(action, message, clarification)}
+                "messages": [*added, _kept(message, action)],
+                **(reply_outcome(message, clarification) if replied else {})}
 
     return agent
 

@@ -212,15 +212,15 @@ def make_propose(deps: TurnDeps):
             return {"action": {"kind": "malformed", "action_id": action_id, "raw_error": error},
                     "verdict": None, "answers": answers}
         update: dict[str, Any] = {"action": action, "verdict": None, "answers": answers}
-        return {**update, **reply_outcome(action, message, clarification)}
+        if action and action.get("kind") == "reply":
+            update.update(reply_outcome(message, clarification))
+        return update
 
     return propose
 
 
-def reply_outcome(action: dict[str, Any] | None, message: Any, clarification: dict[str, Any] | None) -> dict[str, Any]:
-    """A reply that asks (a clarification) or reports failed work: the state fields that make its outcome say so."""
-    if not action or action.get("kind") != "reply":
-        return {}
+def reply_outcome(message: Any, clarification: dict[str, Any] | None) -> dict[str, Any]:
+    """The state fields of a reply that asks (a clarification) or reports failed work, so its outcome says so."""
     if clarification:
         return {"clarification": clarification}
     if (getattr(message, "additional_kwargs", None) or {}).get("outcome") == "failed":

@@ -134,7 +134,8 @@ class Ledger:
     # -- one method per tool whose results name nodes ------------------------------------------------------
     def _storyboard(self, args: dict[str, Any], seen: dict[str, Any], answer: dict[str, Any]) -> None:
         plan = seen.get("plan_id")
-        self.add(plan, "plan", "storyboard")
+        # Its name is what the agent asked for: a question about two "shot 3"s can say which storyboard is which.
+        self.add(plan, "plan", f"storyboard of {args['premise']!r}" if args.get("premise") else "storyboard")
         for ref in ("character_id", "scene_id"):
             self.add(seen.get(ref), "reference", ref.removesuffix("_id"), made_from=[plan])
         for number, shot in enumerate(seen.get("shot_ids") or [], start=1):  # "The shots, in story order."
@@ -245,7 +246,7 @@ class TranscriptTargets:
             image = max(images, key=lambda k: (k.version, k.order))
             rows.append({"shot": shot.id, "title": shot.title, "shot_version": shot.version, "created": shot.order,
                          "image": image.id, "version": image.version, "inputs": dict(image.inputs),
-                         "plan": shot.plan, "plan_title": None})
+                         "plan": shot.plan, "plan_title": getattr(ledger.nodes.get(shot.plan or ""), "title", None)})
         return rows
 
     def stale(self, p: PlannerInput) -> Call | Rows:

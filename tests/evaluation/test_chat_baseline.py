@@ -265,6 +265,7 @@ def test_the_transcript_planner_asks_when_two_storyboards_have_a_shot_3_and_foll
     asked = _next(_transcript(STORY, other, ("make shot 3 night", []))[:-1])
     assert asked.clarification["reason"] == "ambiguous"
     assert {c["image_id"] for c in asked.clarification["candidates"]} == {IMAGES[2], _ids("IX", 3)[2]}
+    assert "storyboard of 'p'" in asked.text  # named by what was asked for, all the transcript knows of it
     page = ("a landing page for a bakery", [("skill__design_to_web", {"brief": "b"},
                                             {"observation": {"code_id": "01CODEONEXXXXXXXXXXXXXXXXX"}}),
                                            ("skill__web_revise", {"code_id": "01CODEONEXXXXXXXXXXXXXXXXX"},

@@ -94,6 +94,12 @@ class Known:
     rejected: bool = False
 
 
+REPLAYED = frozenset({"skill__storyboard", "skill__reference_images", "skill__video_clips", "assemble_cut",
+                      "generate_image", "skill__design_to_web", "skill__web_revise", "skill__slides", "create_node",
+                      "set_status", "mark_stale", "regenerate_stale", "skill__explore"})
+"""The tools whose results the transcript planner reads (each has a ``Ledger._<name>`` method)."""
+
+
 class Ledger:
     """The nodes a transcript's tool results mention, replayed in order (the baseline's only memory)."""
 
@@ -103,9 +109,8 @@ class Ledger:
         for call in calls:
             if call.rejected or "error" in call.observation:
                 continue
-            replay = getattr(self, "_" + call.tool.removeprefix("skill__"), None)
-            if replay is not None:
-                replay(call.args, call.observation, call.answer)
+            if call.tool in REPLAYED:  # a fixed table: a tool name is model output, never a method name
+                getattr(self, "_" + call.tool.removeprefix("skill__"))(call.args, call.observation, call.answer)
 
     def add(self, node_id: Any, kind: str, title: str, **facts: Any) -> Known | None:
         """Remember a node (the first mention wins its order)."""

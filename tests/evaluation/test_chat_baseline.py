@@ -20,6 +20,7 @@ from graphs.chat_baseline import SYSTEM_PROMPT
 from jarvishub.chat_runtime import ChatRuntime, canvas_reading_tools
 from jarvishub.runtime import Runtime
 from nodes.grant import Grant
+from nodes.models.playbooks import PriorCall
 from nodes.models.scripted import ScriptedModel
 from nodes.models.transcript import TranscriptPlanner
 from tests.requests.canvas_checks import build_story, check_invariants, current_outputs, hashes
@@ -285,3 +286,12 @@ def test_a_rejected_call_and_a_failed_check_teach_the_transcript_nothing():
     ])
     call = _next(_transcript(STORY, failed, ("make shot 1 darker", []))[:-1])
     assert call.args["node_ids"] == [IMAGES[0]]
+
+
+def test_only_the_table_of_replayed_tools_is_read_and_each_has_its_replay():
+    from nodes.models.transcript import REPLAYED, Ledger
+
+    assert all(callable(getattr(Ledger, "_" + tool.removeprefix("skill__"), None)) for tool in REPLAYED)
+    forged = [PriorCall(tool="_init__", args={}, answer={"observation": {}}),  # model output naming a method
+              PriorCall(tool="skill___init__", args={}, answer={"observation": {}})]
+    assert Ledger(forged).nodes == {}

@@ -59,6 +59,16 @@ def _port_open(port: int) -> bool:
         return sock.connect_ex(("127.0.0.1", port)) == 0
 
 
+_PORT_ATTEMPTS = 3
+"""How often a start picks new ports when another process took one of them first."""
+
+
+def _taken_by_another(pid: int, ports: tuple[int, ...]) -> bool:
+    """Whether one of ``ports`` answers although the process ``pid`` does not listen on it."""
+    mine = process.listening_ports(pid)
+    return any(port not in mine and _port_open(port) for port in ports)
+
+
 def _child_env() -> dict[str, str]:
     return {key: value for key, value in os.environ.items() if key in _ENV_KEEP}
 
@@ -109,7 +119,7 @@ class EmbeddedArcadeEngine(Engine):
             info = lifecycle.read_state(self.data_dir)
             if lifecycle.is_our_engine(info, self.data_dir):
                 assert info is not None
-                if _port_open(int(info["bolt_port"])):
+                if {int(info["bolt_port"]), int(info["http_port"])} <= process.listening_ports(int(info["pid"])):
                     info["waited_s"] = 0.0
                     self._lease = lifecycle.take_lease(self.data_dir)
                     return info
@@ -119,7 +129,7 @@ class EmbeddedArcadeEngine(Engine):
             self._lease = lifecycle.take_lease(self.data_dir)
             return info
 
-    def _launch(self) -> dict[str, Any]:
+    def _launch(self, attempt: int = 1) -> dict[str, Any]:
         wheel = _wheel_dir()
         java = wheel / "jre" / "bin" / "java"
         if not java.exists():
@@ -162,8 +172,15 @@ class EmbeddedArcadeEngine(Engine):
         started = time.monotonic()
         pid = process.spawn_detached(command, log=self.data_dir / "engine.log", cwd=self.data_dir, env=_child_env())
         start = process.start_time(pid)
-        while not _port_open(bolt_port) or not _port_open(http_port):
-            if not process.is_same_process(pid, start):
+        while not {bolt_port, http_port} <= process.listening_ports(pid):
+            alive = process.is_same_process(pid, start)
+            if attempt < _PORT_ATTEMPTS and _taken_by_another(pid, (bolt_port, http_port)):
+                # Another server took a port between our pick and our bind: stop ours and pick again,
+                # rather than let our driver talk to someone else's server.
+                if alive:
+                    process.terminate(pid, start or 0, timeout_s=5)
+                return self._launch(attempt + 1)
+            if not alive:
                 raise EngineUnavailable(f"ArcadeDB exited while starting; see {self.data_dir / 'engine.log'}")
             if time.monotonic() - started > _START_TIMEOUT_S:
                 process.terminate(pid, start or 0, timeout_s=5)

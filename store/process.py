@@ -87,3 +87,28 @@ def spawn_detached(command: Sequence[str], *, log: Path, cwd: Path, env: dict[st
         env=env, check=True, capture_output=True, text=True, timeout=60,
     )
     return int(out.stdout.strip().splitlines()[-1])
+
+
+def listening_ports(pid: int) -> set[int]:
+    """The TCP ports a process itself listens on (IPv4 and IPv6), from ``/proc``.
+
+    "Something answers on the port" is not enough to know a server we started is up: two engines
+    starting at once can pick the same free port, and then the one that lost the bind would talk to
+    the other's server.  A listening socket belongs to the process holding its inode.
+    """
+    inodes: set[str] = set()
+    with contextlib.suppress(OSError):
+        for fd in os.listdir(f"/proc/{pid}/fd"):
+            with contextlib.suppress(OSError):
+                target = os.readlink(f"/proc/{pid}/fd/{fd}")
+                if target.startswith("socket:["):
+                    inodes.add(target[8:-1])
+    ports: set[int] = set()
+    for table in ("tcp", "tcp6"):
+        with contextlib.suppress(OSError), open(f"/proc/{pid}/net/{table}", encoding="ascii") as handle:
+            next(handle, None)
+            for line in handle:
+                fields = line.split()
+                if len(fields) > 9 and fields[3] == "0A" and fields[9] in inodes:  # 0A: LISTEN
+                    ports.add(int(fields[1].rsplit(":", 1)[1], 16))
+    return ports

@@ -55,3 +55,32 @@ def test_canvas_persists_across_a_restart_and_a_second_process_reuses_the_server
         assert store.canvas_version() == 1
     finally:
         engine.stop()
+
+
+def test_a_port_another_server_took_first_is_not_mistaken_for_the_engine(tmp_path, monkeypatch):
+    """Two engines starting at once can pick the same free port: the one that loses the bind starts again on
+    new ports instead of connecting to the other's server."""
+    import socket
+
+    from store import embedded
+
+    squatter = socket.socket()
+    squatter.bind(("127.0.0.1", 0))
+    squatter.listen()
+    taken = squatter.getsockname()[1]
+    picks = iter([taken])
+    real_free_port = embedded._free_port
+    monkeypatch.setattr(embedded, "_free_port", lambda: next(picks, None) or real_free_port())
+    authority = TicketAuthority()
+    engine = start_engine(EngineSettings(data_dir=tmp_path))
+    try:
+        info = json.loads((tmp_path / "engine" / "engine.json").read_text())
+        assert taken not in (info["bolt_port"], info["http_port"])
+        assert {info["bolt_port"], info["http_port"]} <= process.listening_ports(engine.server_pid)
+        store = open_store(engine, authority)
+        node = CreateNode(kind="reference", title="not the squatter")
+        store.apply([node], ticket=authority.issue("a", [node]))
+        assert [n.title for n in store.find_nodes()] == ["not the squatter"]
+    finally:
+        engine.stop()
+        squatter.close()

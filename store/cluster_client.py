@@ -24,6 +24,8 @@ class ArcadeClusterClient(Engine):
     """An ArcadeDB HA cluster from its server list: writes on the leader, user queries as the reader over HTTP."""
 
     profile = ARCADEDB_PROFILE
+    reader_enforced_over_bolt = False
+    """ArcadeDB 26.3's Bolt plugin never sets the session's user, so the reader's group does not apply there."""
 
     def __init__(
         self,

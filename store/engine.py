@@ -80,6 +80,9 @@ class Engine(ABC):
     """The project's commit lock and user-query slots."""
     user_queries: UserQueries | None = None
     """Where user queries run when not on ``reader_driver`` over Bolt (an ArcadeDB cluster: its HTTP API)."""
+    reader_enforced_over_bolt: bool = True
+    """Whether the engine applies the read-only account's permissions to a Bolt session; only then may outside
+    tools (which speak Bolt) be given that account."""
     limits: EngineLimits
     default_database: str
 

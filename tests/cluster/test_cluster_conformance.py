@@ -16,6 +16,8 @@ from store.http_query import ClusterUserQueries
 from store.leader import ClusterMember, LeaderTracker, http_exchange
 from store.models import EdgeType
 from store.mutations import CreateNode, Link
+from store.neo4j import Neo4jCanvasStore
+from store.tickets import TicketAuthority
 
 pytestmark = pytest.mark.slow
 
@@ -107,14 +109,25 @@ def _fingerprint(cluster, store) -> dict[str, object]:
     }
 
 
-@pytest.fixture
-def seeded(canvas, write):
+@pytest.fixture(scope="module")
+def seed_authority() -> TicketAuthority:
+    """The ticket authority of the seeded canvas below."""
+    return TicketAuthority()
+
+
+@pytest.fixture(scope="module")
+def seeded(cluster, seed_authority, empty_canvas):
+    """One canvas for every read-only test below (each checks it is unchanged): emptied and seeded once, as each
+    reset costs a replicated delete and an ALIGN.  These tests come last in the module, after every `canvas` user."""
+    store = Neo4jCanvasStore.on(cluster, empty_canvas(cluster), authority=seed_authority)
     ref, shot = CreateNode(kind="reference", title="Mira"), CreateNode(kind="image", title="shot 7")
-    write(ref, shot, Link(type=EdgeType.REFERENCES, source=shot.id, target=ref.id), key="seed-commit")
-    return canvas
+    batch = [ref, shot, Link(type=EdgeType.REFERENCES, source=shot.id, target=ref.id)]
+    store.apply(batch, ticket=seed_authority.issue("seed", batch), idempotency_key="seed-commit")
+    yield store
+    store.close()
 
 
-def test_user_queries_on_the_cluster_are_refused_every_write_by_the_engine(cluster, seeded, write, monkeypatch):
+def test_user_queries_on_the_cluster_are_refused_every_write_by_the_engine(cluster, seeded, seed_authority, monkeypatch):
     # Formerly a strict xfail: over 26.3's Bolt the reader's group is not applied.  User queries now go through
     # the HTTP query API as the reader; with the lexical check off, only the engine stands in the way.
     monkeypatch.setattr(store_module, "check_read_only", lambda cypher: None)
@@ -125,7 +138,8 @@ def test_user_queries_on_the_cluster_are_refused_every_write_by_the_engine(clust
         assert _fingerprint(cluster, seeded) == before, cypher
     assert seeded.count_nodes() == {"reference": 1, "image": 1}
     # The idempotency key's unique index still turns a second commit into a replay.
-    assert write(CreateNode(kind="text", title="again"), key="seed-commit").replayed
+    again = [CreateNode(kind="text", title="again")]
+    assert seeded.apply(again, ticket=seed_authority.issue("again", again), idempotency_key="seed-commit").replayed
 
 
 def test_every_server_refuses_the_readers_writes_by_its_permission(cluster, seeded):

@@ -51,7 +51,8 @@ class ArcadeClusterClient(Engine):
         # The reader over Bolt is for outside tools only: ArcadeDB 26.3's Bolt plugin does not apply its
         # permissions.  The store's user queries go through the HTTP API, which does (store/http_query.py).
         self.reader_driver = LeaderDriver(self.tracker, (reader_user, reader_password))  # type: ignore[assignment]
-        self.user_queries = ClusterUserQueries(self.tracker, (reader_user, reader_password), reopen=self._reopen)
+        self.user_queries = ClusterUserQueries(self.tracker, (reader_user, reader_password), reopen=self._reopen,
+                                               statement_timeout_s=self.limits.statement_timeout_s)
         self._uri = ",".join(member.bolt_uri for member in members)
         self._closed = False
 

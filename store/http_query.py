@@ -26,6 +26,7 @@ does not answer): a read needs no quorum, and each server applies the same users
 
 from __future__ import annotations
 
+import json
 import re
 import socket
 import threading
@@ -55,8 +56,10 @@ class ClusterUserQueries:
         reader_auth: tuple[str, str],
         *,
         reopen: Callable[[ClusterMember, str], None],
+        statement_timeout_s: float = 30.0,
     ) -> None:
         self._tracker = tracker
+        self._statement_timeout_s = statement_timeout_s
         self._auth = reader_auth
         self._reopen = reopen
         self._enforced: set[tuple[str, str]] = set()
@@ -116,16 +119,28 @@ class ClusterUserQueries:
     def run(self, database: str, cypher: str, params: dict[str, Any], timeout_s: float, row_limit: int) -> QueryResult:
         """Run ``cypher`` on the first server that answers; a server that cannot be reached is skipped."""
         started = time.perf_counter()
+        try:
+            json.dumps(params)
+        except (TypeError, ValueError) as error:
+            raise CypherError(f"query parameters must be JSON values (strings, numbers, lists, maps): {error}") from error
         payload = {"language": "cypher", "command": cypher, "params": params, "limit": row_limit + 1}
         unreachable: list[str] = []
         for member in self._candidates():
             try:
                 self._require_enforced(member, database)
+            except (OSError, EngineUnavailable) as error:  # not answering (a timeout is an OSError too)
+                unreachable.append(f"{member.name} ({error})")
+                self.forget(member)
+                continue
+            try:
+                # Waiting as long as the engine's statement timeout keeps the project's query slot taken while the
+                # server may still be working (closing the connection does not stop it); the caller itself gets
+                # QueryTimeout at ``timeout_s`` from the store.
                 status, body, _ = http_exchange(member, self._auth, f"/api/v1/query/{database}", payload,
-                                                timeout=timeout_s + 1.0)
+                                                timeout=max(timeout_s, self._statement_timeout_s) + 1.0)
             except (socket.timeout, TimeoutError) as error:
                 raise QueryTimeout(f"query ran past its {timeout_s:g} s limit on server {member.name}") from error
-            except (urllib.error.URLError, ConnectionError, EngineUnavailable) as error:
+            except (urllib.error.URLError, ConnectionError) as error:
                 unreachable.append(f"{member.name} ({error})")
                 self.forget(member)
                 continue

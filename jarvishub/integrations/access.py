@@ -51,7 +51,7 @@ def read_only_access(project: Project) -> ReadOnlyAccess:
     """The read-only account of ``project``'s engine; :class:`NoReadOnlyAccount` when it has none."""
     engine = project.engine
     database = project.store.database
-    if not engine.reader_enforced_over_bolt:
+    if not getattr(engine, "reader_enforced_over_bolt", True):
         raise NoReadOnlyAccount(
             "this engine does not apply the read-only account's permissions over Bolt (an ArcadeDB 26.3 cluster: "
             "its Bolt plugin never sets the session's user), so no Bolt account is handed to outside tools; "

@@ -52,7 +52,7 @@ def _empty(cluster: ArcadeClusterEngine) -> str:
             cluster.drop_database(database)
             init_canvas_meta(cluster.driver, database)  # type: ignore[arg-type]
             return database
-        except (Neo4jError, EngineUnavailable):
+        except (Neo4jError, EngineUnavailable, OSError):  # OSError: an HTTP call (the ALIGN) timed out
             if attempt == 2:
                 raise
             cluster.tracker.forget(cluster.leader())

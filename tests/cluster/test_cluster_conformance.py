@@ -137,6 +137,12 @@ def test_user_queries_on_the_cluster_are_refused_every_write_by_the_engine(clust
             seeded.query(cypher)
         assert _fingerprint(cluster, seeded) == before, cypher
     assert seeded.count_nodes() == {"reference": 1, "image": 1}
+    # The servers' own files stay unread: the users file holds every account's password hash.
+    users_file = cluster.servers[0].root / "config" / "server-users.jsonl"
+    for cypher in (f"LOAD CSV FROM 'file://{users_file}' AS row RETURN row", f"LOAD CSV FROM '{users_file}' AS row RETURN row"):
+        with pytest.raises(CypherError) as refused:
+            seeded.query(cypher)
+        assert "PBKDF2" not in str(refused.value)
     # The idempotency key's unique index still turns a second commit into a replay.
     again = [CreateNode(kind="text", title="again")]
     assert seeded.apply(again, ticket=seed_authority.issue("again", again), idempotency_key="seed-commit").replayed

@@ -73,7 +73,8 @@ class ClusterUserQueries:
 
     # -- the guarantee ---------------------------------------------------------------
     def refuses_writes(self, member: ClusterMember, database: str) -> bool:
-        """Whether ``member`` refuses a record write by the reader in ``database`` (its permission, not a parser).
+        """Whether ``member`` refuses a record write by the reader in ``database`` (its permission, not a parser);
+        :class:`EngineUnavailable` when the server answers neither way.
 
         The write is made in a transaction of its own that is rolled back, so it leaves nothing even where the
         server does not refuse it.
@@ -93,7 +94,13 @@ class ClusterUserQueries:
         finally:
             http_exchange(member, self._auth, f"/api/v1/rollback/{database}", {}, timeout=10.0,
                           headers={"arcadedb-session-id": session})
-        return status == 403 and "SecurityException" in str(body.get("exception"))
+        if status == 403 and "SecurityException" in str(body.get("exception")):
+            return True
+        if status < 400:
+            return False
+        # Neither refused for want of permission nor written: the check says nothing, so nothing is reopened.
+        raise EngineUnavailable(f"ArcadeDB server {member.name} could not check the read-only account on "
+                                f"{database}: HTTP {status} {body.get('detail') or body.get('error')}")
 
     def _require_enforced(self, member: ClusterMember, database: str) -> None:
         key = (member.name, database)

@@ -217,7 +217,9 @@ class Bridge:
                 try:
                     return spec.run(ctx, args)
                 except (ToolError, CanvasError) as error:
-                    return ToolResult(observation={"error": str(error), "tool": action.tool})
+                    # The error's type lets the CLI tell "busy, try again" (QueryBusy) from a failure.
+                    return ToolResult(observation={"error": str(error), "tool": action.tool,
+                                                   "error_type": type(error).__name__})
             case Evaluation():
                 spec = self.registry.get(EVALUATOR_TOOL)
                 assert spec is not None

@@ -139,10 +139,11 @@ class ExplorePlaybook:
         if explored is None:
             return self._explore(p)
         selected = explored.get("selected_id")
+        if not selected:
+            return Done(text=(f"Explored {len(explored.get('candidate_ids') or [])} candidates; none was selected "
+                              f"({explored.get('criterion') or 'no candidate completed'})."))
         summary = (f"Explored {len(explored.get('candidate_ids') or [])} candidates; selected {selected}, "
                    "the rest stay on the canvas as rejected.")
-        if not selected:
-            return Done(text=summary)
         return self._follow(p, explored["explored_id"], selected, summary)
 
     def _explore(self, p: PlannerInput) -> Call | Done:

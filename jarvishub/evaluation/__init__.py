@@ -1,0 +1,1 @@
+"""Process evaluation of agents: scenarios, metrics, results, the report and the dataset export."""

@@ -1,8 +1,9 @@
 """The canvas engine for an ArcadeDB HA cluster that is already running, reached from a list of its servers.
 
 Whoever runs the cluster (a team's servers, or :class:`store.cluster.ArcadeClusterEngine` on one machine),
-the store needs the same things from it: sessions on the current leader, a read-only account for user
-queries on the same leader, and databases created where they replicate.  The servers are given as
+the store needs the same things from it: sessions on the current leader for its commits and reads, user
+queries run as a read-only account that the engine enforces (over HTTP: :mod:`store.http_query`), and
+databases created where they replicate.  The servers are given as
 :class:`store.leader.ClusterMember` entries (name, Bolt port, HTTP port, host); the leader is found through
 their HTTP cluster status, never assumed.
 """
@@ -14,14 +15,17 @@ from pathlib import Path
 
 from store.arcadedb_security import READER_USER, ROOT_USER
 from store.engine import ARCADEDB_PROFILE, ARCADEDB_SCHEMA_SQL, Engine, EngineLimits, init_canvas_meta
+from store.http_query import ClusterUserQueries
 from store.leader import ClusterMember, LeaderDriver, LeaderTracker, MemberView, http_call
 from store.locks import ProjectLocks
 
 
 class ArcadeClusterClient(Engine):
-    """An ArcadeDB HA cluster from its server list: writes and user queries always on the leader."""
+    """An ArcadeDB HA cluster from its server list: writes on the leader, user queries as the reader over HTTP."""
 
     profile = ARCADEDB_PROFILE
+    reader_enforced_over_bolt = False
+    """ArcadeDB 26.3's Bolt plugin never sets the session's user, so the reader's group does not apply there."""
 
     def __init__(
         self,
@@ -44,7 +48,11 @@ class ArcadeClusterClient(Engine):
         self.tracker = LeaderTracker(members, self._auth, election_timeout_s=election_timeout_s, on_stall=on_stall)
         # Neither driver connects before its first session.
         self.driver = LeaderDriver(self.tracker, self._auth, after_delete=self._align)  # type: ignore[assignment]
+        # The reader over Bolt is for outside tools only: ArcadeDB 26.3's Bolt plugin does not apply its
+        # permissions.  The store's user queries go through the HTTP API, which does (store/http_query.py).
         self.reader_driver = LeaderDriver(self.tracker, (reader_user, reader_password))  # type: ignore[assignment]
+        self.user_queries = ClusterUserQueries(self.tracker, (reader_user, reader_password), reopen=self._reopen,
+                                               statement_timeout_s=self.limits.statement_timeout_s)
         self._uri = ",".join(member.bolt_uri for member in members)
         self._closed = False
 
@@ -62,6 +70,13 @@ class ArcadeClusterClient(Engine):
         name = database or self.default_database
         http_call(leader, self._auth, f"/api/v1/command/{name}", {"language": "sql", "command": "align database"})
 
+    def _reopen(self, member: ClusterMember, database: str) -> None:
+        """Have ``member`` close and open ``database`` again.  ArcadeDB 26.3 opens a database it has just
+        created (``ArcadeDBServer.createDatabase``) without the server's security manager, so no user's
+        permissions apply to it until it is opened again (``getDatabase`` sets it); replication carries on."""
+        http_call(member, self._auth, "/api/v1/server", {"command": f"close database {database}"})
+        http_call(member, self._auth, "/api/v1/server", {"command": f"open database {database}"})
+
     def database_exists(self, database: str) -> bool:
         """Whether the leader has this database."""
         return database in (self._leader_http("/api/v1/databases").get("result") or [])  # type: ignore[operator]
@@ -70,6 +85,7 @@ class ArcadeClusterClient(Engine):
         """Create the database and its schema on the leader, which replicates both to every server."""
         if not self.database_exists(database):
             self._leader_http("/api/v1/server", {"command": f"create database {database}"})
+            self._reopen(self.leader(), database)
         script = ";\n".join(ARCADEDB_SCHEMA_SQL)
         self._leader_http(f"/api/v1/command/{database}", {"language": "sqlscript", "command": script})
         init_canvas_meta(self.driver, database)  # type: ignore[arg-type]

@@ -13,9 +13,11 @@ import os
 from abc import ABC, abstractmethod
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any, Protocol
 
 import neo4j
 
+from store.base import QueryResult
 from store.locks import ProjectLocks
 from store.models import EdgeType
 
@@ -57,6 +59,15 @@ class EngineLimits:
     """User queries running at once per project, across processes; more are refused at once."""
 
 
+class UserQueries(Protocol):
+    """Runs one user query as an account that cannot write, and answers in the store's result shape."""
+
+    def run(
+        self, database: str, cypher: str, params: dict[str, Any], timeout_s: float, row_limit: int
+    ) -> QueryResult:
+        """The rows (at most ``row_limit``; ``truncated`` when there were more), or a typed ``CypherError``."""
+
+
 class Engine(ABC):
     """A running graph engine reachable over Bolt."""
 
@@ -67,6 +78,11 @@ class Engine(ABC):
     """An account that cannot write: every user-supplied query runs on it."""
     locks: ProjectLocks
     """The project's commit lock and user-query slots."""
+    user_queries: UserQueries | None = None
+    """Where user queries run when not on ``reader_driver`` over Bolt (an ArcadeDB cluster: its HTTP API)."""
+    reader_enforced_over_bolt: bool = True
+    """Whether the engine applies the read-only account's permissions to a Bolt session; only then may outside
+    tools (which speak Bolt) be given that account."""
     limits: EngineLimits
     default_database: str
 

@@ -66,24 +66,48 @@ class ClusterMember:
         return f"http://{self.host}:{self.http_port}"
 
 
+def http_exchange(
+    member: ClusterMember,
+    auth: tuple[str, str],
+    path: str,
+    payload: dict[str, Any] | None = None,
+    *,
+    timeout: float = 60.0,
+    headers: dict[str, str] | None = None,
+) -> tuple[int, dict[str, Any], dict[str, str]]:
+    """One request to a member's HTTP API as ``auth``: its status, JSON body and headers, error statuses included.
+
+    A server that cannot be reached raises ``OSError`` (``urllib.error.URLError``); callers choose another member.
+    """
+    token = base64.b64encode(f"{auth[0]}:{auth[1]}".encode()).decode()
+    request = urllib.request.Request(
+        member.http_url + path,
+        data=None if payload is None else json.dumps(payload).encode(),
+        headers={"Authorization": f"Basic {token}", "Content-Type": "application/json", **(headers or {})},
+        method="GET" if payload is None else "POST",
+    )
+    try:
+        with urllib.request.urlopen(request, timeout=timeout) as response:
+            status, body, reply_headers = response.status, response.read(), dict(response.headers.items())
+    except urllib.error.HTTPError as error:
+        status, body, reply_headers = error.code, error.read(), dict(error.headers.items())
+    try:
+        parsed = json.loads(body or b"{}")
+    except ValueError:
+        parsed = {"error": body.decode(errors="replace")}
+    return status, parsed if isinstance(parsed, dict) else {"result": parsed}, reply_headers
+
+
 def http_call(
     member: ClusterMember, auth: tuple[str, str], path: str, payload: dict[str, Any] | None = None,
     *, timeout: float = 60.0,
 ) -> dict[str, Any]:
     """Call one member's HTTP API as ``auth``; HTTP errors become :class:`EngineUnavailable` with ArcadeDB's text."""
-    token = base64.b64encode(f"{auth[0]}:{auth[1]}".encode()).decode()
-    request = urllib.request.Request(
-        member.http_url + path,
-        data=None if payload is None else json.dumps(payload).encode(),
-        headers={"Authorization": f"Basic {token}", "Content-Type": "application/json"},
-        method="GET" if payload is None else "POST",
-    )
-    try:
-        with urllib.request.urlopen(request, timeout=timeout) as response:
-            return json.loads(response.read() or b"{}")
-    except urllib.error.HTTPError as error:
-        detail = error.read().decode(errors="replace")
-        raise EngineUnavailable(f"ArcadeDB server {member.name} refused {path}: {error.code} {detail}") from error
+    status, body, _ = http_exchange(member, auth, path, payload, timeout=timeout)
+    if status >= 400:
+        detail = body.get("detail") or body.get("error") or body
+        raise EngineUnavailable(f"ArcadeDB server {member.name} refused {path}: {status} {detail}")
+    return body
 
 
 @dataclass(frozen=True)
@@ -192,6 +216,11 @@ class LeaderTracker:
                         "a majority of them must be running to elect one"
                     )
                 time.sleep(0.1)
+
+    @property
+    def known_leader(self) -> ClusterMember | None:
+        """The leader as last found, without asking the cluster (None while none is known)."""
+        return self._leader
 
     def forget(self, member: ClusterMember) -> None:
         """Stop trusting ``member`` as leader (a session on it failed); the next lookup asks the cluster again."""

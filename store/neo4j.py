@@ -28,7 +28,7 @@ from neo4j.exceptions import ClientError, CypherSyntaxError as DriverSyntaxError
 
 from store.base import CanvasStore, LineageEntry, Neighbour, QueryResult
 from store.cypher import FixedCypher, check_read_only
-from store.engine import CANVAS_META_KEY, Engine, EngineProfile
+from store.engine import CANVAS_META_KEY, Engine, EngineProfile, UserQueries
 from store.errors import (
     CypherError,
     CypherSyntaxError,
@@ -116,9 +116,11 @@ class Neo4jCanvasStore(CanvasStore):
         reader: neo4j.Driver,
         locks: ProjectLocks | None = None,
         kinds: KindRegistry | None = None,
+        user_queries: UserQueries | None = None,
     ) -> None:
         self._driver = driver
         self._reader = reader
+        self._user_queries = user_queries
         self._locks = locks
         self._database = database
         self._authority = authority
@@ -142,6 +144,7 @@ class Neo4jCanvasStore(CanvasStore):
             reader=engine.reader_driver,
             locks=engine.locks,
             kinds=kinds,
+            user_queries=engine.user_queries,
         )
 
     @property
@@ -425,8 +428,10 @@ class Neo4jCanvasStore(CanvasStore):
         else:
             if not (unlink.source and unlink.target and unlink.type):
                 raise InvalidMutation("unlink needs an edge_id, or a type with a source and a target")
+            # The target is filtered in WHERE, not bound in the pattern: ArcadeDB 26.3 answers a relationship
+            # pattern with a property map on *both* ends with no row at all (measured on the cluster's engine).
             found = tx.run(
-                f"MATCH (a:CanvasNode {{id: $s}})-[r:{unlink.type.value}]->(b:CanvasNode {{id: $t}}) "
+                f"MATCH (a:CanvasNode {{id: $s}})-[r:{unlink.type.value}]->(b:CanvasNode) WHERE b.id = $t "
                 "RETURN r.id AS id, type(r) AS type, a.id AS source, b.id AS target, r.props_json AS props",
                 s=unlink.source,
                 t=unlink.target,
@@ -819,6 +824,9 @@ class Neo4jCanvasStore(CanvasStore):
     def _run_user_query(
         self, cypher: str, params: dict[str, Any], timeout_s: float, row_limit: int
     ) -> QueryResult:
+        if self._user_queries is not None:
+            # An engine whose Bolt reader is not enforced (an ArcadeDB 26.3 cluster) runs them its own way.
+            return self._user_queries.run(self._database, cypher, params, timeout_s, row_limit)
         started = time.perf_counter()
         with self._reader_session() as session:
             try:

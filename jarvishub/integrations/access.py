@@ -51,6 +51,12 @@ def read_only_access(project: Project) -> ReadOnlyAccess:
     """The read-only account of ``project``'s engine; :class:`NoReadOnlyAccount` when it has none."""
     engine = project.engine
     database = project.store.database
+    if not getattr(engine, "reader_enforced_over_bolt", True):
+        raise NoReadOnlyAccount(
+            "this engine does not apply the read-only account's permissions over Bolt (an ArcadeDB 26.3 cluster: "
+            "its Bolt plugin never sets the session's user), so no Bolt account is handed to outside tools; "
+            "use `jarvishub query`, which runs as the reader over the HTTP API (docs/scaling.md)"
+        )
     if engine.profile.name == "arcadedb":
         data_dir = engine.data_dir  # type: ignore[attr-defined]
         info = lifecycle.read_state(data_dir)

@@ -23,6 +23,7 @@ def cluster_env(cluster, monkeypatch):
 
 
 def test_a_project_on_the_cluster_runs_turns_through_a_leader_failover(cluster, cluster_env, tmp_path):
+    from jarvishub.integrations.access import NoReadOnlyAccount, read_only_access
     from jarvishub.project import Project
     from jarvishub.runtime import Runtime
 
@@ -40,9 +41,12 @@ def test_a_project_on_the_cluster_runs_turns_through_a_leader_failover(cluster, 
             runtime.close()
         notes = {n.title for n in project.store.find_nodes(kind="text") if n.status != NodeStatus.REJECTED}
         assert {"the keeper's coat is red", "the bottle is green glass"} <= notes
-        # User queries run on the leader as the read-only account.
+        # User queries run as the read-only account over the HTTP API, on the new leader.
         rows = project.store.query("MATCH (n:CanvasNode {kind: 'text'}) RETURN count(n) AS n")
         assert rows.rows[0]["n"] >= 2
+        # Over Bolt that account is not enforced on 26.3: outside tools get none.
+        with pytest.raises(NoReadOnlyAccount, match="over Bolt"):
+            read_only_access(project)
 
 
 def test_a_cluster_without_a_read_only_account_is_refused_with_what_to_set(cluster_env, monkeypatch, tmp_path):

@@ -13,7 +13,7 @@ from collections.abc import Sequence
 from typing import Any, Protocol
 
 from nodes.models.grammar import normalise, parse_targets
-from store.base import CanvasReader, LineageEntry
+from store.base import CanvasReader
 from tools.canvas import node_summary
 
 
@@ -24,7 +24,6 @@ class ViewReader(CanvasReader, Protocol):
 
     def kind_status_counts(self) -> list[tuple[str, str, int]]: ...
 
-    def lineages(self, node_ids: Sequence[str], *, max_depth: int) -> dict[str, list[LineageEntry]]: ...
 
 MAX_FULL_NODES = 40
 MAX_RECENT = 8

@@ -12,7 +12,7 @@ from typing import Any
 
 from pydantic import BaseModel, Field
 
-from store.base import CanvasReader
+from store.base import CanvasReader, Neighbour
 from store.models import CanvasNode, Direction, EdgeType, NodeStatus, new_id
 from store.mutations import CreateNode, DeleteNode, GroupNodes, Link, SetStatus, UngroupNodes, Unlink, UpdateNode
 from tools.base import Effect, ToolContext, ToolError, ToolFamily, ToolResult, ToolSpec
@@ -135,10 +135,15 @@ class MarkStaleArgs(BaseModel):
 
 def stale_set(canvas: CanvasReader, node_id: str) -> list[CanvasNode]:
     """A node and every regenerable node derived from it (GENERATED_FROM / REFERENCES, downstream)."""
-    root = canvas.get_node(node_id)
-    derived = [e.node for e in canvas.lineage(node_id, DERIVATION_EDGES, Direction.IN)
-               if e.node.status != NodeStatus.REJECTED and e.node.provenance.tool in REGENERABLE_TOOLS]
-    return [root, *derived]
+    return stale_sets(canvas, [node_id])[node_id]
+
+
+def stale_sets(canvas: CanvasReader, node_ids: list[str]) -> dict[str, list[CanvasNode]]:
+    """:func:`stale_set` of several nodes in two reads (the nodes, then every lineage at once)."""
+    roots = canvas.get_nodes(list(dict.fromkeys(node_ids)))
+    lineages = canvas.lineages([n.id for n in roots], DERIVATION_EDGES, Direction.IN)
+    return {root.id: [root, *(e.node for e in lineages[root.id] if e.node.status != NodeStatus.REJECTED
+                              and e.node.provenance.tool in REGENERABLE_TOOLS)] for root in roots}
 
 
 def _mark_stale(ctx: ToolContext, args: MarkStaleArgs) -> ToolResult:
@@ -146,7 +151,7 @@ def _mark_stale(ctx: ToolContext, args: MarkStaleArgs) -> ToolResult:
     if not roots:
         raise ToolError("mark_stale needs node_id or node_ids")
     canvas = _reader(ctx)
-    nodes = list({n.id: n for root in roots for n in stale_set(canvas, root)}.values())
+    nodes = list({n.id: n for found in stale_sets(canvas, roots).values() for n in found}.values())
     # The ids go back to the caller so its regenerate_stale repairs exactly this dirty set, not other turns'.
     return ToolResult(observation={"stale": [n.id for n in nodes]},
                       mutations=[SetStatus(node_id=n.id, status=NodeStatus.STALE, reason=args.reason) for n in nodes])
@@ -160,15 +165,24 @@ class RegenerateArgs(BaseModel):
 
 def current_version(canvas: CanvasReader, node: CanvasNode) -> CanvasNode:
     """The newest version of a node that is not rejected (the node itself when nothing newer is live)."""
-    newer = [e for e in canvas.lineage(node.id, [EdgeType.VERSION_OF], Direction.IN)
-             if e.node.status != NodeStatus.REJECTED]
-    return max(newer, key=lambda e: (e.depth, e.node.created_at)).node if newer else node
+    return current_versions(canvas, [node])[node.id]
+
+
+def current_versions(canvas: CanvasReader, nodes: list[CanvasNode]) -> dict[str, CanvasNode]:
+    """:func:`current_version` of each node, in one read of their VERSION_OF lineages."""
+    newer = canvas.lineages([n.id for n in nodes], [EdgeType.VERSION_OF], Direction.IN) if nodes else {}
+    heads = {}
+    for node in nodes:
+        live = [e for e in newer.get(node.id, []) if e.node.status != NodeStatus.REJECTED]
+        heads[node.id] = max(live, key=lambda e: (e.depth, e.node.created_at)).node if live else node
+    return heads
 
 
 def dependency_order(canvas: CanvasReader, nodes: list[CanvasNode]) -> list[CanvasNode]:
     """Stale nodes with each one after the stale nodes it was generated from."""
     ids = {n.id for n in nodes}
-    upstream = {n.id: {e.node.id for e in canvas.lineage(n.id, DERIVATION_EDGES, Direction.OUT)} & ids for n in nodes}
+    lineages = canvas.lineages([n.id for n in nodes], DERIVATION_EDGES, Direction.OUT) if nodes else {}
+    upstream = {n.id: {e.node.id for e in lineages[n.id]} & ids for n in nodes}
     ordered: list[CanvasNode] = []
     placed: set[str] = set()
     pending = sorted(nodes, key=lambda n: (n.created_at, n.id))
@@ -190,9 +204,11 @@ def heads_to_rebuild(canvas: CanvasReader, node_ids: list[str], turn_id: str | N
     was built without this turn's changes, so it is rebuilt (its status aside); a head that is not stale and
     is the one the turn marked, or one this turn made, was repaired already and is left alone.
     """
+    nodes = canvas.get_nodes(list(dict.fromkeys(node_ids)))
+    current = current_versions(canvas, nodes)
     heads: dict[str, CanvasNode] = {}
-    for node in canvas.get_nodes(list(dict.fromkeys(node_ids))):
-        head = current_version(canvas, node)
+    for node in nodes:
+        head = current[node.id]
         if head.status == NodeStatus.STALE or (head.id != node.id and head.provenance.turn_id != turn_id):
             heads.setdefault(head.id, head)
     return list(heads.values())
@@ -226,13 +242,13 @@ def _regenerate_stale(ctx: ToolContext, args: RegenerateArgs) -> ToolResult:
     mutations: list[Any] = []
     report: list[dict[str, Any]] = []
     provider_calls = cache_hits = 0
-    for node in stale:
-        # Inputs replaced by a newer version since this node was made (a cut restored after a rejected
-        # rebuild) are taken at their current version: a rebuild never goes back to superseded inputs.
-        for upstream in canvas.neighbours(node.id, [EdgeType.GENERATED_FROM], Direction.OUT):
-            newest = current_version(canvas, upstream.node)
-            if newest.id != upstream.node.id:
-                remap.setdefault(upstream.node.id, newest.id)
+    # Inputs replaced by a newer version since a node was made (a cut restored after a rejected rebuild)
+    # are taken at their current version: a rebuild never goes back to superseded inputs.
+    made_from = canvas.neighbours_of([n.id for n in stale], [EdgeType.GENERATED_FROM], Direction.OUT) if stale else {}
+    upstreams = list({u.node.id: u.node for found in made_from.values() for u in found}.values())
+    for old_id, newest in current_versions(canvas, upstreams).items():
+        if newest.id != old_id:
+            remap.setdefault(old_id, newest.id)
     for node in dependency_order(canvas, stale):
         tool_name = node.provenance.tool
         spec = registry.get(tool_name) if tool_name else None
@@ -247,7 +263,7 @@ def _regenerate_stale(ctx: ToolContext, args: RegenerateArgs) -> ToolResult:
         new_id_ = result.observation["node_id"]
         remap[node.id] = new_id_
         mutations.extend(guarded_inputs(result.mutations, new_id_, read))
-        mutations.extend(_carried_lineage(canvas, node, new_id_, remap, result.mutations))
+        mutations.extend(_carried_lineage(made_from[node.id], new_id_, remap, result.mutations))
         # Superseding the head the new version was built on, only if it is still that head at commit: a turn
         # that committed another version of this output first makes the commit raise StaleVersion, and the
         # turn rebuilds from the then-current inputs; two turns never both leave a current version.
@@ -280,12 +296,12 @@ def guarded_inputs(made: list[Any], new_id_: str, read: dict[str, int]) -> list[
             if isinstance(m, Link) and m.source == new_id_ and m.target in read else m for m in made]
 
 
-def _carried_lineage(canvas: CanvasReader, old: CanvasNode, new: str, remap: dict[str, str],
-                     made: list[Any]) -> list[Link]:
-    """GENERATED_FROM edges of the old version that its tool did not remake (e.g. image → shot), carried over."""
+def _carried_lineage(made_from: list[Neighbour], new: str, remap: dict[str, str], made: list[Any]) -> list[Link]:
+    """GENERATED_FROM edges of the old version (``made_from``) that its tool did not remake (e.g. image → shot),
+    carried over."""
     present = {(m.type, m.target) for m in made if isinstance(m, Link) and m.source == new}
     carried = []
-    for neighbour in canvas.neighbours(old.id, [EdgeType.GENERATED_FROM], Direction.OUT):
+    for neighbour in made_from:
         target = remap.get(neighbour.node.id, neighbour.node.id)
         if (EdgeType.GENERATED_FROM, target) not in present:
             carried.append(Link(type=EdgeType.GENERATED_FROM, source=new, target=target,

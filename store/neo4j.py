@@ -85,6 +85,14 @@ _MAX_ATTEMPTS = 12
 _SCOPE_EDGES = (EdgeType.GENERATED_FROM, EdgeType.REFERENCES, EdgeType.VERSION_OF, EdgeType.IN_GROUP)
 
 
+class CanvasOverview(NamedTuple):
+    """What a model call's view of the canvas reads (see :meth:`Neo4jCanvasStore.overview`)."""
+
+    lineages: dict[str, list[LineageEntry]]
+    counts: list[tuple[str, str, int]]
+    recent: list[CanvasNode]
+
+
 class ScopeFacts(NamedTuple):
     """One node as a grant's scope check sees it (see :meth:`Neo4jCanvasStore.scope_facts`)."""
 
@@ -288,6 +296,7 @@ class Neo4jCanvasStore(CanvasStore):
             node_ids=sorted(state.changed),
             edge_ids=[e["edge_id"] for e in state.edge_log],
             observation=observation or {},
+            with_outputs=any(state.nodes[i].outputs for i in state.changed),
         )
         _chain_edges(writes, state)
         for turn in state.turns:
@@ -533,6 +542,45 @@ class Neo4jCanvasStore(CanvasStore):
             entries.sort(key=lambda e: (e.depth, e.node.created_at, e.node.id))
         return result
 
+    def overview(
+        self, focus_ids: Sequence[str], *, max_depth: int, since_version: int, recent: int
+    ) -> CanvasOverview:
+        """What a model call's view reads, in one statement: the focus nodes with their lineages (outgoing edges
+        of every type, as :meth:`lineages` with ``with_start``), the live nodes' counts by kind and status, and
+        the ``recent`` live nodes written after ``since_version``, most recently written first (each node
+        carries the canvas version that last wrote it, so the commit log need not be read)."""
+        live = "(n.deleted IS NULL OR n.deleted = false)"
+        rows = self._read(
+            f"MATCH (n:CanvasNode) WHERE {live} "
+            "RETURN 'count' AS part, n.kind AS key, n.status AS status, count(n) AS n, null AS p "
+            f"UNION ALL MATCH (n:CanvasNode) WHERE n.canvas_version > $since AND {live} "
+            "WITH n ORDER BY n.canvas_version DESC, n.id LIMIT $recent "
+            "RETURN 'recent' AS part, null AS key, null AS status, null AS n, properties(n) AS p "
+            "UNION ALL UNWIND $ids AS id MATCH (a:CanvasNode {id: id}) "
+            f"MATCH path = (a)-[{_rel_pattern(None)}*0..{int(max_depth)}]->(b:CanvasNode) "
+            "WITH id, b, min(length(path)) AS depth "
+            "RETURN 'lineage' AS part, id AS key, null AS status, depth AS n, properties(b) AS p",
+            since=int(since_version), recent=int(recent), ids=list(dict.fromkeys(focus_ids)),
+        )
+        counts: list[tuple[str, str, int]] = []
+        latest: list[CanvasNode] = []
+        lineages: dict[str, list[LineageEntry]] = {i: [] for i in dict.fromkeys(focus_ids)}
+        for row in rows:
+            if row["part"] == "count":
+                counts.append((row["key"], row["status"], int(row["n"])))
+            elif row["part"] == "recent":
+                latest.append(CanvasNode.from_properties(row["p"]))
+            else:
+                node = CanvasNode.from_properties(row["p"])
+                depth = int(row["n"])
+                if not node.deleted and (depth > 0 or node.id == row["key"]):
+                    lineages[row["key"]].append(LineageEntry(node=node, depth=depth))
+        for entries in lineages.values():
+            entries.sort(key=lambda e: (e.depth, e.node.created_at, e.node.id))
+            if not (entries and entries[0].depth == 0):
+                entries.clear()  # the focus node is gone
+        return CanvasOverview(lineages=lineages, counts=sorted(counts), recent=latest)
+
     def titled(self, titles: Sequence[str], *, limit: int = 3) -> list[str]:
         """Ids of live, not rejected nodes with one of these exact titles, newest version first (title index)."""
         if not titles:
@@ -543,14 +591,6 @@ class Neo4jCanvasStore(CanvasStore):
             titles=list(titles), limit=int(limit),
         )
         return [r["id"] for r in rows]
-
-    def kind_status_counts(self) -> list[tuple[str, str, int]]:
-        """(kind, status, count) of the live nodes, in one statement."""
-        rows = self._read(
-            "MATCH (n:CanvasNode) WHERE n.deleted IS NULL OR n.deleted = false "
-            "RETURN n.kind AS kind, n.status AS status, count(n) AS c ORDER BY kind, status"
-        )
-        return [(r["kind"], r["status"], int(r["c"])) for r in rows]
 
     def find_nodes(
         self,

@@ -76,10 +76,15 @@ def _final_outputs(files: list[Any], root: Path) -> list[str]:
 
 def cmd_status(args: argparse.Namespace) -> int:
     """Counts by kind and status, what needs attention and how to repair it, and the latest outputs."""
+    import threading
+
     from jarvishub import outputs
     from store.models import NodeStatus
-    from tools.native.code import sandbox_status
 
+    # Probing the sandbox starts a bwrap child: let it run while the engine answers the canvas reads.
+    sandbox: dict[str, Any] = {}
+    probe = threading.Thread(target=_probe_sandbox, args=(sandbox,), daemon=True)
+    probe.start()
     with opened_project(args) as project:
         from store.trajectories import TrajectoryStore
 
@@ -104,9 +109,10 @@ def cmd_status(args: argparse.Namespace) -> int:
             "attention": attention,
             "turns": len(trajectories.turns()),
             "outputs": _final_outputs(files, project.root),
-            # run_code is offered only where agent code can be sandboxed; say why not when it is not.
-            "code_sandbox": sandbox_status().model_dump(),
         }
+        probe.join()
+        # run_code is offered only where agent code can be sandboxed; say why not when it is not.
+        info["code_sandbox"] = sandbox["status"]
 
         def text() -> None:
             from jarvishub.output import console, print_rows
@@ -123,6 +129,15 @@ def cmd_status(args: argparse.Namespace) -> int:
 
         emit(args, project, info, text)
     return EXIT_OK
+
+
+def _probe_sandbox(into: dict[str, Any]) -> None:
+    try:
+        from tools.native.code import sandbox_status
+
+        into["status"] = sandbox_status().model_dump()
+    except Exception as error:  # noqa: BLE001 - status reports it rather than failing
+        into["status"] = {"available": False, "reason": f"the sandbox could not be probed: {error}"}
 
 
 def _print_outputs(paths: list[str], root: Path) -> None:

@@ -147,7 +147,7 @@ def plan(nodes: Iterable[Any], edges: Iterable[Any]) -> list[OutputFile]:
 
 def sync(root: Path, store: Any, artifacts: Any) -> list[OutputFile]:
     """Bring ``root/outputs`` in line with the canvas; returns every file placed there."""
-    files = plan(store.find_nodes(), store.edges())
+    files = plan(*store.artifact_graph())
     place(root / OUTPUTS_DIR, files, artifacts)
     return files
 

@@ -14,15 +14,15 @@ def make_observe(deps: TurnDeps):
 
     def observe(state: TurnState) -> dict[str, Any]:
         store = deps.bridge.store
-        version = store.canvas_version()
-        update: dict[str, Any] = {"canvas_version": version}
+        created = (state.get("usage") or {}).get("created_ids", [])
+        # One read: the canvas version and the nodes the request names.
+        version, focus = find_focus(store, state["request"], state.get("selected_ids") or [], created)
+        update: dict[str, Any] = {"canvas_version": version, "focus_ids": focus}
         if state.get("state_turn_id") != state["turn_id"]:
             # A new turn (perhaps on a thread with earlier turns): nothing of the last turn's steps carries over.
             update.update(state_turn_id=state["turn_id"], canvas_before=version, step_index=0, steps=[RESET],
                           touched_ids=[RESET], answers=[], clarification=None, failed=False, outcome=None, reply=None,
                           action=None, verdict=None, result=None, feedback=None, repair=None)
-        created = (state.get("usage") or {}).get("created_ids", [])
-        update["focus_ids"] = find_focus(store, state["request"], state.get("selected_ids") or [], created)
         return update
 
     return observe

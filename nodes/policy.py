@@ -118,7 +118,7 @@ def default_grant(manifest: Manifest, canvas: ViewReader, request: str, selected
     """
     wants_destruction = bool(_DESTRUCTIVE_WORDS.search(request))
     scope = Scope()
-    focus = find_focus(canvas, request, selected, [])
+    _, focus = find_focus(canvas, request, selected, [], versioned=False)
     local_edit = bool(focus and _LOCAL_EDIT.search(request))
     if local_edit:
         scope = Scope(all_nodes=False, node_ids=focus, descendants_of=focus)

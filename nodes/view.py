@@ -23,7 +23,7 @@ if TYPE_CHECKING:
 class ViewReader(CanvasReader, Protocol):
     """The canvas reads the view makes; each is one statement, so a view costs a handful of round trips."""
 
-    def titled(self, titles: Sequence[str], *, limit: int = 3) -> list[str]: ...
+    def titled(self, groups: Sequence[Sequence[str]], *, limit: int = 3) -> tuple[int, list[list[str]]]: ...
 
     def overview(self, focus_ids: Sequence[str], *, max_depth: int, since_version: int,
                  recent: int) -> CanvasOverview: ...
@@ -47,14 +47,19 @@ def mentioned_titles(request: str) -> list[str]:
     return list(dict.fromkeys(titles + [q.strip() for q in _QUOTED.findall(request)]))
 
 
-def find_focus(canvas: ViewReader, request: str, selected: list[str], created: list[str]) -> list[str]:
-    """Ids of the nodes a request is about, found by querying the canvas (not by rereading a conversation)."""
+def find_focus(canvas: ViewReader, request: str, selected: list[str], created: list[str], *,
+               versioned: bool = True) -> tuple[int | None, list[str]]:
+    """The canvas version and the ids of the nodes a request is about, found by querying the canvas (not by
+    rereading a conversation), in one statement (none when the request names no title and ``versioned`` is
+    False: then the version is None)."""
     focus: list[str] = [*selected, *_NODE_ID.findall(request)]
-    for title in mentioned_titles(request):
-        # Exact spellings rather than toLower(): the title index answers, so this stays fast on big canvases.
-        focus.extend(canvas.titled(sorted({title, title.lower(), title.capitalize(), title.title()})))
+    # Exact spellings rather than toLower(): the title index answers, so this stays fast on big canvases.
+    groups = [sorted({title, title.lower(), title.capitalize(), title.title()}) for title in mentioned_titles(request)]
+    version, found = canvas.titled(groups) if groups or versioned else (None, [])
+    for ids in found:
+        focus.extend(ids)
     focus.extend(created[-10:])
-    return list(dict.fromkeys(focus))
+    return version, list(dict.fromkeys(focus))
 
 
 def build_view(canvas: ViewReader, focus_ids: list[str], *, version: int | None = None) -> dict[str, Any]:

@@ -581,16 +581,22 @@ class Neo4jCanvasStore(CanvasStore):
                 entries.clear()  # the focus node is gone
         return CanvasOverview(lineages=lineages, counts=sorted(counts), recent=latest)
 
-    def titled(self, titles: Sequence[str], *, limit: int = 3) -> list[str]:
-        """Ids of live, not rejected nodes with one of these exact titles, newest version first (title index)."""
-        if not titles:
-            return []
+    def titled(self, groups: Sequence[Sequence[str]], *, limit: int = 3) -> tuple[int, list[list[str]]]:
+        """The canvas version and, per group of spellings of a title, the ids of the live, not rejected nodes
+        with one of those exact titles, newest version first, at most ``limit`` each: one statement (title index).
+        """
+        titles = sorted({t for group in groups for t in group})
         rows = self._read(
-            "MATCH (n:CanvasNode) WHERE n.title IN $titles AND (n.deleted IS NULL OR n.deleted = false) "
-            "AND n.status <> 'rejected' RETURN n.id AS id ORDER BY n.version DESC, n.created_at DESC LIMIT $limit",
-            titles=list(titles), limit=int(limit),
+            "MATCH (m:CanvasMeta {key: $key}) RETURN m.version AS v, null AS id, null AS title, null AS n, null AS at "
+            "UNION ALL MATCH (n:CanvasNode) WHERE n.title IN $titles AND (n.deleted IS NULL OR n.deleted = false) "
+            "AND n.status <> 'rejected' "
+            "RETURN null AS v, n.id AS id, n.title AS title, n.version AS n, n.created_at AS at",
+            key=CANVAS_META_KEY, titles=titles,
         )
-        return [r["id"] for r in rows]
+        version = next((int(r["v"]) for r in rows if r["v"] is not None), 0)
+        found = sorted((r for r in rows if r["id"] is not None), key=lambda r: (int(r["n"] or 0), r["at"] or ""),
+                       reverse=True)
+        return version, [[r["id"] for r in found if r["title"] in set(group)][:limit] for group in groups]
 
     def find_nodes(
         self,
@@ -622,6 +628,21 @@ class Neo4jCanvasStore(CanvasStore):
             f"MATCH (n:CanvasNode) {where} RETURN properties(n) AS p ORDER BY n.created_at, n.id{tail}", **params
         )
         return [CanvasNode.from_properties(r["p"]) for r in rows]
+
+    def artifact_graph(self) -> tuple[list[CanvasNode], list[CanvasEdge]]:
+        """The live nodes that have files, and every VERSION_OF and GENERATED_FROM edge, in one statement: what
+        ``outputs/`` is planned from (a commit that touches files re-plans it), without reading the whole canvas."""
+        rows = self._read(
+            "MATCH (n:CanvasNode) WHERE (n.deleted IS NULL OR n.deleted = false) AND n.outputs_json <> '[]' "
+            "RETURN properties(n) AS p, null AS type, null AS s, null AS t "
+            "UNION ALL MATCH (a:CanvasNode)-[r:VERSION_OF|GENERATED_FROM]->(b:CanvasNode) "
+            "RETURN properties(r) AS p, type(r) AS type, a.id AS s, b.id AS t"
+        )
+        nodes = sorted((CanvasNode.from_properties(r["p"]) for r in rows if r["type"] is None),
+                       key=lambda n: (n.created_at, n.id))
+        edges = sorted((_edge_from(r["type"], r["s"], r["t"], r["p"]) for r in rows if r["type"] is not None),
+                       key=lambda e: (e.canvas_version, e.id))
+        return nodes, edges
 
     def edges(self, node_ids: Sequence[str] | None = None) -> list[CanvasEdge]:
         if node_ids is None:

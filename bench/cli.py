@@ -8,7 +8,7 @@
 * ``warm_cpu``: the CPU seconds (user + system) of the warm commands, which a loaded machine inflates far
   less than their wall time.
 
-Usage: ``python bench/cli.py [--runs N]``.
+Usage: ``python bench/cli.py [--runs N] [--warm-only]``.
 """
 
 from __future__ import annotations
@@ -91,24 +91,27 @@ def build_project(root: Path) -> Path:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--runs", type=int, default=5)
-    runs = parser.parse_args().runs
+    parser.add_argument("--warm-only", action="store_true", help="skip --help and the cold runs")
+    options = parser.parse_args()
+    runs = options.runs
     cli = [sys.executable, "-m", "jarvishub.cli"]
     with tempfile.TemporaryDirectory(prefix="jarvishub-bench-cli-") as tmp:
         folder = build_project(Path(tmp))
         result: dict[str, object] = {"runs": runs, "nodes": NODES, "cpus": os.cpu_count(),
                                      "load_1m": round(os.getloadavg()[0], 2)}
         result["floor"] = median([sys.executable, "-c", "pass"], folder, runs)
-        result["help"] = median([*cli, "--help"], folder, runs)
         stop = [*cli, "engine", "stop"]  # the engine lingers after a command: stop it before each cold run
-        result["cold"] = {"status": median([*cli, "status"], folder, runs, stop),
-                          "query": median([*cli, "query", QUERY], folder, runs, stop)}
+        if not options.warm_only:
+            result["help"] = median([*cli, "--help"], folder, runs)
+            result["cold"] = {"status": median([*cli, "status"], folder, runs, stop),
+                              "query": median([*cli, "query", QUERY], folder, runs, stop)}
+            result["help_above_floor"] = round(float(result["help"]) - float(result["floor"]), 3)  # type: ignore[arg-type]
         CPU.clear()  # the CPU of the warm runs only (a cold run also pays for the JVM it starts)
         with Project.open(folder):
             result["warm"] = {"status": median([*cli, "status"], folder, runs),
                               "query": median([*cli, "query", QUERY], folder, runs)}
         result["warm_cpu"] = {"status": cpu_median([*cli, "status"]), "query": cpu_median([*cli, "query", QUERY])}
         wall(stop, folder)  # no engine lingers on after its folder is deleted
-        result["help_above_floor"] = round(float(result["help"]) - float(result["floor"]), 3)  # type: ignore[arg-type]
     print(json.dumps(result, indent=2))
 
 

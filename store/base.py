@@ -80,6 +80,7 @@ class CanvasReader(Protocol):
         direction: Direction = Direction.OUT,
         *,
         max_depth: int | None = None,
+        with_start: bool = False,
     ) -> dict[str, list[LineageEntry]]: ...
 
     def find_nodes(

@@ -19,7 +19,7 @@ import random
 import re
 import threading
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from concurrent.futures import TimeoutError as FutureTimeout
 from typing import Any, NamedTuple, TypeVar
@@ -512,9 +512,12 @@ class Neo4jCanvasStore(CanvasStore):
         direction: Direction = Direction.OUT,
         *,
         max_depth: int | None = None,
+        with_start: bool = False,
     ) -> dict[str, list[LineageEntry]]:
         """The lineage of several nodes in one statement: for each, the live nodes reached over ``edge_types``
         (all when None) in ``direction``, nearest first, with their depth in hops, as :meth:`lineage` gives it.
+        ``with_start``: each list begins with the start node itself at depth 0 (the caller needs no separate
+        read of the nodes); a missing or deleted start node's list is empty.
 
         One variable-length pattern per start node, each reached node once at its shortest distance.  A
         lineage is a small DAG (versions, references, what a node was generated from), so its paths are few;
@@ -523,24 +526,19 @@ class Neo4jCanvasStore(CanvasStore):
         roots = list(dict.fromkeys(node_ids))
         if not roots:
             return {}
-        pattern = _rel_pattern(edge_types) + "*1.." + ("" if max_depth is None else str(int(max_depth)))
+        low = 0 if with_start else 1
+        pattern = _rel_pattern(edge_types) + f"*{low}.." + ("" if max_depth is None else str(int(max_depth)))
         arrow = {Direction.OUT: f"(a)-[{pattern}]->(b:CanvasNode)", Direction.IN: f"(a)<-[{pattern}]-(b:CanvasNode)",
                  Direction.BOTH: f"(a)-[{pattern}]-(b:CanvasNode)"}[Direction(direction)]
         result: dict[str, list[LineageEntry]] = {root: [] for root in roots}
-        if max_depth is not None and max_depth < 1:
+        if max_depth is not None and max_depth < low:
             return result
         rows = self._read(
-            f"UNWIND $ids AS id MATCH (a:CanvasNode {{id: id}}) MATCH p = {arrow} WHERE b.id <> id "
+            f"UNWIND $ids AS id MATCH (a:CanvasNode {{id: id}}) MATCH p = {arrow} "
             "WITH id, b, min(length(p)) AS depth RETURN id, properties(b) AS b, depth",
             ids=roots,
         )
-        for row in rows:
-            node = CanvasNode.from_properties(row["b"])
-            if not node.deleted:
-                result[row["id"]].append(LineageEntry(node=node, depth=int(row["depth"])))
-        for entries in result.values():
-            entries.sort(key=lambda e: (e.depth, e.node.created_at, e.node.id))
-        return result
+        return _lineage_entries(roots, ((r["id"], int(r["depth"]), r["b"]) for r in rows), with_start=with_start)
 
     def overview(
         self, focus_ids: Sequence[str], *, max_depth: int, since_version: int, recent: int
@@ -562,24 +560,12 @@ class Neo4jCanvasStore(CanvasStore):
             "RETURN 'lineage' AS part, id AS key, null AS status, depth AS n, properties(b) AS p",
             since=int(since_version), recent=int(recent), ids=list(dict.fromkeys(focus_ids)),
         )
-        counts: list[tuple[str, str, int]] = []
-        latest: list[CanvasNode] = []
-        lineages: dict[str, list[LineageEntry]] = {i: [] for i in dict.fromkeys(focus_ids)}
-        for row in rows:
-            if row["part"] == "count":
-                counts.append((row["key"], row["status"], int(row["n"])))
-            elif row["part"] == "recent":
-                latest.append(CanvasNode.from_properties(row["p"]))
-            else:
-                node = CanvasNode.from_properties(row["p"])
-                depth = int(row["n"])
-                if not node.deleted and (depth > 0 or node.id == row["key"]):
-                    lineages[row["key"]].append(LineageEntry(node=node, depth=depth))
-        for entries in lineages.values():
-            entries.sort(key=lambda e: (e.depth, e.node.created_at, e.node.id))
-            if not (entries and entries[0].depth == 0):
-                entries.clear()  # the focus node is gone
-        return CanvasOverview(lineages=lineages, counts=sorted(counts), recent=latest)
+        counts = sorted((r["key"], r["status"], int(r["n"])) for r in rows if r["part"] == "count")
+        latest = [CanvasNode.from_properties(r["p"]) for r in rows if r["part"] == "recent"]
+        lineages = _lineage_entries(list(dict.fromkeys(focus_ids)),
+                                    ((r["key"], int(r["n"]), r["p"]) for r in rows if r["part"] == "lineage"),
+                                    with_start=True)
+        return CanvasOverview(lineages=lineages, counts=counts, recent=latest)
 
     def titled(self, groups: Sequence[Sequence[str]], *, limit: int = 3) -> tuple[int, list[list[str]]]:
         """The canvas version and, per group of spellings of a title, the ids of the live, not rejected nodes
@@ -1124,6 +1110,24 @@ def _chain_turn(writes: _WriteChain, turn: RecordTurn, version: int) -> None:
             "summary_json": json.dumps(turn.summary, sort_keys=True, default=str),
         },
     )
+
+
+def _lineage_entries(
+    roots: list[str], rows: Iterable[tuple[str, int, dict[str, Any]]], *, with_start: bool
+) -> dict[str, list[LineageEntry]]:
+    """(start id, shortest depth, node properties) rows as each start's lineage, nearest first: deleted nodes
+    left out, the start itself first at depth 0 ``with_start`` (else never), a gone start's list empty."""
+    result: dict[str, list[LineageEntry]] = {root: [] for root in roots}
+    for root, depth, props in rows:
+        node = CanvasNode.from_properties(props)
+        depth = 0 if node.id == root else depth  # a cycle back to the start is not lineage
+        if not node.deleted and (depth > 0 or with_start):
+            result[root].append(LineageEntry(node=node, depth=depth))
+    for entries in result.values():
+        entries.sort(key=lambda e: (e.depth, e.node.created_at, e.node.id))
+        if with_start and not (entries and entries[0].depth == 0):
+            entries.clear()  # the start node is gone: no lineage, as for a missing one
+    return result
 
 
 def _begin_pipelined(session: neo4j.Session) -> neo4j.Transaction:

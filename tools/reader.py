@@ -65,9 +65,10 @@ class ReadOnlyCanvas:
         return _store(self).neighbours_of(node_ids, edge_types, direction)
 
     def lineages(self, node_ids: Sequence[str], edge_types: Sequence[EdgeType] | None = None,
-                 direction: Direction = Direction.OUT, *, max_depth: int | None = None) -> dict[str, list[LineageEntry]]:
+                 direction: Direction = Direction.OUT, *, max_depth: int | None = None,
+                 with_start: bool = False) -> dict[str, list[LineageEntry]]:
         """The lineages of several nodes at once (one query), each as :meth:`lineage` gives it."""
-        return _store(self).lineages(node_ids, edge_types, direction, max_depth=max_depth)
+        return _store(self).lineages(node_ids, edge_types, direction, max_depth=max_depth, with_start=with_start)
 
     def find_nodes(self, **filters: Any) -> list[CanvasNode]:
         """Nodes by kind, status or group (the store's ``find_nodes`` filters)."""

@@ -12,7 +12,8 @@ from typing import Any
 
 from pydantic import BaseModel, Field
 
-from store.base import CanvasReader, Neighbour
+from store.base import CanvasReader, LineageEntry, Neighbour
+from store.errors import NodeNotFound
 from store.models import CanvasNode, Direction, EdgeType, NodeStatus, new_id
 from store.mutations import CreateNode, DeleteNode, GroupNodes, Link, SetStatus, UngroupNodes, Unlink, UpdateNode
 from tools.base import Effect, ToolContext, ToolError, ToolFamily, ToolResult, ToolSpec
@@ -139,11 +140,17 @@ def stale_set(canvas: CanvasReader, node_id: str) -> list[CanvasNode]:
 
 
 def stale_sets(canvas: CanvasReader, node_ids: list[str]) -> dict[str, list[CanvasNode]]:
-    """:func:`stale_set` of several nodes in two reads (the nodes, then every lineage at once)."""
-    roots = canvas.get_nodes(list(dict.fromkeys(node_ids)))
-    lineages = canvas.lineages([n.id for n in roots], DERIVATION_EDGES, Direction.IN)
-    return {root.id: [root, *(e.node for e in lineages[root.id] if e.node.status != NodeStatus.REJECTED
-                              and e.node.provenance.tool in REGENERABLE_TOOLS)] for root in roots}
+    """:func:`stale_set` of several nodes in one read (the nodes with every lineage)."""
+    roots = list(dict.fromkeys(node_ids))
+    lineages = canvas.lineages(roots, DERIVATION_EDGES, Direction.IN, with_start=True)
+    sets = {}
+    for root in roots:
+        found = lineages[root]
+        if not found:
+            raise NodeNotFound(root)
+        sets[root] = [found[0].node, *(e.node for e in found[1:] if e.node.status != NodeStatus.REJECTED
+                                       and e.node.provenance.tool in REGENERABLE_TOOLS)]
+    return sets
 
 
 def _mark_stale(ctx: ToolContext, args: MarkStaleArgs) -> ToolResult:
@@ -171,11 +178,12 @@ def current_version(canvas: CanvasReader, node: CanvasNode) -> CanvasNode:
 def current_versions(canvas: CanvasReader, nodes: list[CanvasNode]) -> dict[str, CanvasNode]:
     """:func:`current_version` of each node, in one read of their VERSION_OF lineages."""
     newer = canvas.lineages([n.id for n in nodes], [EdgeType.VERSION_OF], Direction.IN) if nodes else {}
-    heads = {}
-    for node in nodes:
-        live = [e for e in newer.get(node.id, []) if e.node.status != NodeStatus.REJECTED]
-        heads[node.id] = max(live, key=lambda e: (e.depth, e.node.created_at)).node if live else node
-    return heads
+    return {node.id: _newest(node, newer.get(node.id, [])) for node in nodes}
+
+
+def _newest(node: CanvasNode, newer: list[LineageEntry]) -> CanvasNode:
+    live = [e for e in newer if e.node.status != NodeStatus.REJECTED]
+    return max(live, key=lambda e: (e.depth, e.node.created_at)).node if live else node
 
 
 def dependency_order(canvas: CanvasReader, nodes: list[CanvasNode]) -> list[CanvasNode]:
@@ -204,11 +212,15 @@ def heads_to_rebuild(canvas: CanvasReader, node_ids: list[str], turn_id: str | N
     was built without this turn's changes, so it is rebuilt (its status aside); a head that is not stale and
     is the one the turn marked, or one this turn made, was repaired already and is left alone.
     """
-    nodes = canvas.get_nodes(list(dict.fromkeys(node_ids)))
-    current = current_versions(canvas, nodes)
+    ids = list(dict.fromkeys(node_ids))
+    # One read: each node with the versions made of it.
+    lineages = canvas.lineages(ids, [EdgeType.VERSION_OF], Direction.IN, with_start=True)
     heads: dict[str, CanvasNode] = {}
-    for node in nodes:
-        head = current[node.id]
+    for node_id in ids:
+        if not lineages[node_id]:
+            raise NodeNotFound(node_id)
+        node = lineages[node_id][0].node
+        head = _newest(node, lineages[node_id][1:])
         if head.status == NodeStatus.STALE or (head.id != node.id and head.provenance.turn_id != turn_id):
             heads.setdefault(head.id, head)
     return list(heads.values())

@@ -128,3 +128,12 @@ def test_a_replayed_key_changes_nothing_and_returns_the_first_commit(canvas, wri
     again = write(CreateNode(kind="text", title="twice"), key="k-replay")
     assert again.replayed and again.id == first.id and canvas.canvas_version() == version
     assert [n.title for n in canvas.find_nodes(kind="text")] == ["once"]
+
+
+def test_lineages_with_their_start_node_first(canvas, lineage_canvas):
+    ids = lineage_canvas
+    found = canvas.lineages([ids["image"], ids["gone"], "no-such-node"], [EdgeType.VERSION_OF, EdgeType.GENERATED_FROM],
+                            Direction.IN, with_start=True)
+    assert [(e.node.title, e.depth) for e in found[ids["image"]]] == [("image", 0), ("image_v2", 1), ("clip", 1),
+                                                                      ("cut", 2)]
+    assert found[ids["gone"]] == [] and found["no-such-node"] == []

@@ -550,20 +550,20 @@ class Neo4jCanvasStore(CanvasStore):
         live = "(n.deleted IS NULL OR n.deleted = false)"
         rows = self._read(
             f"MATCH (n:CanvasNode) WHERE {live} "
-            "RETURN 'count' AS part, n.kind AS key, n.status AS status, count(n) AS n, null AS p "
+            "RETURN 'count' AS part, n.kind AS key, n.status AS status, count(n) AS num, null AS p "
             f"UNION ALL MATCH (n:CanvasNode) WHERE n.canvas_version > $since AND {live} "
             "WITH n ORDER BY n.canvas_version DESC, n.id LIMIT $recent "
-            "RETURN 'recent' AS part, null AS key, null AS status, null AS n, properties(n) AS p "
+            "RETURN 'recent' AS part, null AS key, null AS status, null AS num, properties(n) AS p "
             "UNION ALL UNWIND $ids AS id MATCH (a:CanvasNode {id: id}) "
             f"MATCH path = (a)-[{_rel_pattern(None)}*0..{int(max_depth)}]->(b:CanvasNode) "
             "WITH id, b, min(length(path)) AS depth "
-            "RETURN 'lineage' AS part, id AS key, null AS status, depth AS n, properties(b) AS p",
+            "RETURN 'lineage' AS part, id AS key, null AS status, depth AS num, properties(b) AS p",
             since=int(since_version), recent=int(recent), ids=list(dict.fromkeys(focus_ids)),
         )
-        counts = sorted((r["key"], r["status"], int(r["n"])) for r in rows if r["part"] == "count")
+        counts = sorted((r["key"], r["status"], int(r["num"])) for r in rows if r["part"] == "count")
         latest = [CanvasNode.from_properties(r["p"]) for r in rows if r["part"] == "recent"]
         lineages = _lineage_entries(list(dict.fromkeys(focus_ids)),
-                                    ((r["key"], int(r["n"]), r["p"]) for r in rows if r["part"] == "lineage"),
+                                    ((r["key"], int(r["num"]), r["p"]) for r in rows if r["part"] == "lineage"),
                                     with_start=True)
         return CanvasOverview(lineages=lineages, counts=counts, recent=latest)
 
@@ -573,14 +573,14 @@ class Neo4jCanvasStore(CanvasStore):
         """
         titles = sorted({t for group in groups for t in group})
         rows = self._read(
-            "MATCH (m:CanvasMeta {key: $key}) RETURN m.version AS v, null AS id, null AS title, null AS n, null AS at "
+            "MATCH (m:CanvasMeta {key: $key}) RETURN m.version AS v, null AS id, null AS title, null AS ver, null AS at "
             "UNION ALL MATCH (n:CanvasNode) WHERE n.title IN $titles AND (n.deleted IS NULL OR n.deleted = false) "
             "AND n.status <> 'rejected' "
-            "RETURN null AS v, n.id AS id, n.title AS title, n.version AS n, n.created_at AS at",
+            "RETURN null AS v, n.id AS id, n.title AS title, n.version AS ver, n.created_at AS at",
             key=CANVAS_META_KEY, titles=titles,
         )
         version = next((int(r["v"]) for r in rows if r["v"] is not None), 0)
-        found = sorted((r for r in rows if r["id"] is not None), key=lambda r: (int(r["n"] or 0), r["at"] or ""),
+        found = sorted((r for r in rows if r["id"] is not None), key=lambda r: (int(r["ver"] or 0), r["at"] or ""),
                        reverse=True)
         return version, [[r["id"] for r in found if r["title"] in set(group)][:limit] for group in groups]
 

@@ -254,7 +254,12 @@ class Neo4jCanvasStore(CanvasStore):
         # the batch touches (versions are checked before anything is written).
         created_ids = {m.id for m in batch if isinstance(m, CreateNode)}
         wanted = sorted({i for m in batch for i in touched_node_ids(m)} - created_ids)
-        head = tx.run(_COMMIT_HEAD, key=key, meta=CANVAS_META_KEY, ids=wanted).single()
+        head = tx.run(
+            _COMMIT_HEAD + ("UNWIND $ids AS id OPTIONAL MATCH (n:CanvasNode {id: id}) "
+                            f"RETURN {_HEAD_RETURN}, collect(properties(n)) AS nodes" if wanted
+                            else f"RETURN {_HEAD_RETURN}, [] AS nodes"),
+            key=key, meta=CANVAS_META_KEY, ids=wanted,
+        ).single()
         if head is None:
             raise InvalidMutation(f"database {self._database} has no canvas; create it with the engine first")
         if head["c"] is not None:
@@ -551,7 +556,9 @@ class Neo4jCanvasStore(CanvasStore):
         rows = self._read(
             f"MATCH (n:CanvasNode) WHERE {live} "
             "RETURN 'count' AS part, n.kind AS key, n.status AS status, count(n) AS num, null AS p "
-            f"UNION ALL MATCH (n:CanvasNode) WHERE n.canvas_version > $since AND {live} "
+            # The recent nodes through the (indexed) node history of the last commits, not a scan of the canvas.
+            "UNION ALL MATCH (h:NodeVersion) WHERE h.canvas_version > $since WITH DISTINCT h.node_id AS id "
+            f"MATCH (n:CanvasNode {{id: id}}) WHERE {live} "
             "WITH n ORDER BY n.canvas_version DESC, n.id LIMIT $recent "
             "RETURN 'recent' AS part, null AS key, null AS status, null AS num, properties(n) AS p "
             "UNION ALL UNWIND $ids AS id MATCH (a:CanvasNode {id: id}) "
@@ -572,11 +579,12 @@ class Neo4jCanvasStore(CanvasStore):
         with one of those exact titles, newest version first, at most ``limit`` each: one statement (title index).
         """
         titles = sorted({t for group in groups for t in group})
+        by_title = ("UNION ALL MATCH (n:CanvasNode) WHERE n.title IN $titles AND (n.deleted IS NULL OR n.deleted = false) "
+                    "AND n.status <> 'rejected' "
+                    "RETURN null AS v, n.id AS id, n.title AS title, n.version AS ver, n.created_at AS at")
         rows = self._read(
             "MATCH (m:CanvasMeta {key: $key}) RETURN m.version AS v, null AS id, null AS title, null AS ver, null AS at "
-            "UNION ALL MATCH (n:CanvasNode) WHERE n.title IN $titles AND (n.deleted IS NULL OR n.deleted = false) "
-            "AND n.status <> 'rejected' "
-            "RETURN null AS v, n.id AS id, n.title AS title, n.version AS ver, n.created_at AS at",
+            + (by_title if titles else ""),
             key=CANVAS_META_KEY, titles=titles,
         )
         version = next((int(r["v"]) for r in rows if r["v"] is not None), 0)
@@ -1000,11 +1008,11 @@ _COMMIT_HEAD = (
     "MATCH (m:CanvasMeta {key: $meta}) "
     "SET m.version = m.version + CASE WHEN c IS NULL THEN 1 ELSE 0 END "
     "WITH c, m "
-    "OPTIONAL MATCH (n:CanvasNode) WHERE c IS NULL AND n.id IN $ids "
-    "RETURN CASE WHEN c IS NULL THEN null ELSE properties(c) END AS c, m.version AS v, collect(properties(n)) AS nodes"
 )
 """A commit's one read: the commit already made under this key (a replay changes nothing), else the next canvas
-version (incrementing the one counter serialises commits on every engine) and the existing nodes the batch touches."""
+version (incrementing the one counter serialises commits on every engine) and, when the batch touches existing
+nodes, those nodes (looked up by id, so the id index answers)."""
+_HEAD_RETURN = "CASE WHEN c IS NULL THEN null ELSE properties(c) END AS c, m.version AS v"
 
 
 class _WriteChain:

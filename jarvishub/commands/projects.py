@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import Any
 
 from jarvishub.commands.common import (EXIT_BAD_INPUT, EXIT_OK, command, emit, opened_project, opened_runtime,
-                                       print_error)
+                                       print_error, project_path)
 from jarvishub.locate import OUTPUTS_DIR, enclosing_project
 
 DEMO_REQUESTS: dict[str, list[str]] = {
@@ -78,13 +78,21 @@ def cmd_status(args: argparse.Namespace) -> int:
     """Counts by kind and status, what needs attention and how to repair it, and the latest outputs."""
     import threading
 
+    project_path(args)  # "not a project" before anything starts
+    # Probing the sandbox starts a bwrap child: let it run while the engine answers the canvas reads.
+    sandbox: dict[str, Any] = {}
+    probe = threading.Thread(target=_probe_sandbox, args=(sandbox,))
+    probe.start()
+    try:
+        return _status(args, probe, sandbox)
+    finally:
+        probe.join()  # never left running past the command, whatever ended it
+
+
+def _status(args: argparse.Namespace, probe: Any, sandbox: dict[str, Any]) -> int:
     from jarvishub import outputs
     from store.models import NodeStatus
 
-    # Probing the sandbox starts a bwrap child: let it run while the engine answers the canvas reads.
-    sandbox: dict[str, Any] = {}
-    probe = threading.Thread(target=_probe_sandbox, args=(sandbox,), daemon=True)
-    probe.start()
     with opened_project(args) as project:
         from store.trajectories import TrajectoryStore
 

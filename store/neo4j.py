@@ -189,7 +189,7 @@ class Neo4jCanvasStore(CanvasStore):
                             tx.rollback()
                         except Exception:  # the engine may already have aborted it
                             pass
-                    if attempt < _MAX_ATTEMPTS and _is_retryable(error):
+                    if attempt < _MAX_ATTEMPTS and not isinstance(error, _Replayed) and _is_retryable(error):
                         time.sleep(delay * (1 + random.random()))
                         delay = min(delay * 2, 0.5)
                         continue
@@ -232,9 +232,13 @@ class Neo4jCanvasStore(CanvasStore):
         # retry (and under load run out of retries): queue them, across this process's threads and,
         # through the project's commit lock, across its processes.
         with self._apply_lock, (self._locks.commit() if self._locks else contextlib.nullcontext()):
-            record = self._write(
-                lambda tx: self._apply_in(tx, batch, key, actor, thread_id, action_id or ticket.action_id, observation)
-            )
+            try:
+                record = self._write(
+                    lambda tx: self._apply_in(tx, batch, key, actor, thread_id, action_id or ticket.action_id,
+                                              observation)
+                )
+            except _Replayed as replay:
+                record = replay.record
         if not record.replayed:
             for listener in list(self._listeners):
                 listener(record)
@@ -263,7 +267,7 @@ class Neo4jCanvasStore(CanvasStore):
         if head is None:
             raise InvalidMutation(f"database {self._database} has no canvas; create it with the engine first")
         if head["c"] is not None:
-            return _commit_from_props(head["c"], replayed=True)
+            raise _Replayed(_commit_from_props(head["c"], replayed=True))
         version = int(head["v"])
         now = utc_now()
         existing = {node.id: node for node in (CanvasNode.from_properties(p) for p in head["nodes"] or [])}
@@ -1005,13 +1009,24 @@ class _BatchState:
 _COMMIT_HEAD = (
     "OPTIONAL MATCH (c:Commit {idempotency_key: $key}) "
     "WITH c LIMIT 1 "
-    "MATCH (m:CanvasMeta {key: $meta}) "
-    "SET m.version = m.version + CASE WHEN c IS NULL THEN 1 ELSE 0 END "
+    # A plain increment: ArcadeDB 26.3 (the HA runtime) adds a CASE expression wrongly in SET. A replay's
+    # transaction is rolled back, increment and all.
+    "MATCH (m:CanvasMeta {key: $meta}) SET m.version = m.version + 1 "
     "WITH c, m "
 )
-"""A commit's one read: the commit already made under this key (a replay changes nothing), else the next canvas
-version (incrementing the one counter serialises commits on every engine) and, when the batch touches existing
-nodes, those nodes (looked up by id, so the id index answers)."""
+"""A commit's one read: the commit already made under this key (a replay is rolled back: it changes nothing),
+else the next canvas version (incrementing the one counter serialises commits on every engine) and, when the
+batch touches existing nodes, those nodes (looked up by id, so the id index answers)."""
+
+
+class _Replayed(Exception):
+    """Raised inside a commit's transaction when its key was applied before: the transaction is rolled back and
+    the first commit returned."""
+
+    def __init__(self, record: CommitRecord) -> None:
+        super().__init__("replayed")
+        self.record = record
+
 _HEAD_RETURN = "CASE WHEN c IS NULL THEN null ELSE properties(c) END AS c, m.version AS v"
 
 

@@ -647,9 +647,8 @@ def build_explore_graph():
 
 EXPLORE_SKILL = Skill(
     name=SKILL_NAME,
-    description=("Explore N variations of an image node in parallel (lighting moods, palettes or seeds, read from "
-                 "the instruction): each branch is a subagent with its own group; the candidates are new versions "
-                 "of the node; the best is marked selected and the rest rejected."),
+    description=("Explore N variations of an image node in parallel (moods, palettes or seeds from the "
+                 "instruction) as new versions; the best is selected, the rest rejected."),
     input_model=ExploreInput,
     output_model=ExploreOutput,
     needs=list(SKILL_NEEDS),

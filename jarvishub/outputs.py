@@ -147,7 +147,7 @@ def plan(nodes: Iterable[Any], edges: Iterable[Any]) -> list[OutputFile]:
 
 def sync(root: Path, store: Any, artifacts: Any) -> list[OutputFile]:
     """Bring ``root/outputs`` in line with the canvas; returns every file placed there."""
-    files = plan(store.find_nodes(), store.edges())
+    files = plan(*store.artifact_graph())
     place(root / OUTPUTS_DIR, files, artifacts)
     return files
 
@@ -220,8 +220,7 @@ def follow_commits(project: Any) -> None:
 
     def refresh(record: Any) -> None:
         try:
-            touched = store.get_nodes(record.node_ids, include_deleted=True) if record.node_ids else []
-            if any(node.outputs for node in touched):
+            if record.with_outputs:  # the store knows which nodes it wrote: no read to find out
                 sync(project.root, store, project.artifacts)
         except Exception as error:  # noqa: BLE001 - see the docstring
             print(f"jarvishub: outputs/ not refreshed after commit {record.canvas_version}: {error}",

@@ -1,23 +1,27 @@
-"""All configuration in one object: environment variables, then the project's ``jarvishub.toml``."""
+"""All configuration in one object: environment variables, then the project's ``jarvishub.toml``.
+
+The environment is read here rather than through pydantic-settings, whose import (its AWS, CLI and dotenv
+sources) every command would pay for: the names are the aliases of each field, matched case-insensitively.
+"""
 
 from __future__ import annotations
 
+import os
 import tomllib
 from pathlib import Path
 from typing import Any
 
-from pydantic import AliasChoices, Field
-from pydantic_settings import BaseSettings, SettingsConfigDict
+from pydantic import AliasChoices, BaseModel, ConfigDict, Field
 
 from jarvishub.locate import PROJECT_FILE, STATE_DIR
 
 __all__ = ["PROJECT_FILE", "STATE_DIR", "Settings", "load_settings"]
 
 
-class Settings(BaseSettings):
+class Settings(BaseModel):
     """What a JarvisHub process needs to know; every field has an embedded, offline default."""
 
-    model_config = SettingsConfigDict(env_prefix="", extra="ignore", populate_by_name=True)
+    model_config = ConfigDict(extra="ignore", populate_by_name=True)
 
     neo4j_uri: str | None = Field(default=None, validation_alias=AliasChoices("NEO4J_URI", "neo4j_uri"))
     neo4j_user: str = Field(default="neo4j", validation_alias=AliasChoices("NEO4J_USER", "neo4j_user"))
@@ -61,12 +65,26 @@ class Settings(BaseSettings):
         return bool(self.openai_api_key)
 
 
+def from_environment(environ: dict[str, str] | None = None) -> dict[str, str]:
+    """The fields the environment sets, by field name: each field's aliases, the first one set, any case."""
+    by_name = {key.lower(): value for key, value in (os.environ if environ is None else environ).items()}
+    found: dict[str, str] = {}
+    for name, field in Settings.model_fields.items():
+        choices = field.validation_alias.choices if isinstance(field.validation_alias, AliasChoices) else [name]
+        for alias in choices:
+            if isinstance(alias, str) and alias.lower() in by_name:
+                found[name] = by_name[alias.lower()]
+                break
+    found.pop("project", None)  # the parsed project file, never the environment
+    return found
+
+
 def load_settings(project_dir: Path | None = None, **overrides: Any) -> Settings:
-    """Environment first, then the project file for what the environment leaves unset."""
+    """Arguments first, then the environment, then the project file for what those leave unset."""
     project: dict[str, Any] = {}
     if project_dir is not None and (Path(project_dir) / PROJECT_FILE).exists():
         project = tomllib.loads((Path(project_dir) / PROJECT_FILE).read_text())
-    settings = Settings(project=project, **overrides)
+    settings = Settings(**{**from_environment(), "project": project, **overrides})
     for key, value in project.get("settings", {}).items():
         if key in Settings.model_fields and key not in settings.model_fields_set and key not in overrides:
             setattr(settings, key, value)

@@ -190,12 +190,19 @@ class Bridge:
                 if not current.allows_kind(mutation.kind):
                     raise GrantDenied("kind_not_granted", f"creating {mutation.kind} nodes is not in this grant")
         existing = _unique(i for m in mutations for i in _written_ids(m) if i not in created)
-        # Deleted nodes count: a checkpoint restore brings them back, and their kind still applies.
-        nodes = self.store.get_nodes([i for i in existing if i not in usage.created_ids], include_deleted=True)
-        for node in nodes:
-            if not current.allows_kind(node.kind):
-                raise GrantDenied("kind_not_granted", f"changing {node.kind} nodes is not in this grant")
-        self._check_scope(existing, current, usage)
+        pending = [i for i in existing if i not in usage.created_ids]
+        if pending and (current.node_kinds is not None or not current.scope.all_nodes):
+            # One read for both checks: each node's kind and what the scope needs (its group, its lineage).
+            # Deleted nodes count: a checkpoint restore brings them back, and their kind still applies.
+            facts = self.store.scope_facts(pending, current.scope.descendants_of)
+            for node_id in pending:
+                fact = facts.get(node_id)
+                if fact is None:
+                    raise NodeNotFound(node_id)
+                if not current.allows_kind(fact.kind):
+                    raise GrantDenied("kind_not_granted", f"changing {fact.kind} nodes is not in this grant")
+            check_scope(self.store, current.scope, existing, created=usage.created_ids, facts=facts)
+        # Without a kind or scope limit there is nothing to read here: the commit itself refuses a missing node.
         return _AUTHORITIES[self].issue(action_id, mutations, grant_id=current.id)
 
     def port(self, grant: Grant | str | None) -> BridgePort:

@@ -10,6 +10,7 @@ from nodes.actions import action_adapter
 from nodes.bridge import Usage
 from nodes.deps import TurnDeps
 from nodes.state import TurnState
+from tools.base import Effect
 
 
 def _progress_writer():
@@ -31,7 +32,10 @@ def make_execute(deps: TurnDeps):
         if action.kind == "reply":
             return {"result": {"observation": {"reply": action.text}, "mutations": []},
                     "done": True, "outcome": "replied", "reply": action.text}
-        previous = deps.bridge.store.commit_for_key(f"{state['thread_id']}:{action.action_id}")
+        spec = deps.bridge.registry.get(action.tool) if action.kind == "tool_call" else None
+        # A read-only tool commits nothing, so there is nothing to replay: running it again is the resume.
+        read_only = spec is not None and Effect.READ_ONLY in spec.effects
+        previous = None if read_only else deps.bridge.store.commit_for_key(f"{state['thread_id']}:{action.action_id}")
         if previous is not None:
             # Killed after the commit and before the checkpoint: the work is on the canvas already.
             return {"result": {"observation": {**previous.observation, "replayed": True},

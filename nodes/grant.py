@@ -10,7 +10,7 @@ from __future__ import annotations
 import json
 import sqlite3
 import threading
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Protocol
 
@@ -55,12 +55,14 @@ class ScopeReader(Protocol):
     def scope_facts(self, node_ids: Sequence[str], roots: Sequence[str]) -> dict[str, ScopeFacts]: ...
 
 
-def check_scope(reader: ScopeReader, scope: Scope, node_ids: Iterable[str], *, created: Iterable[str] = ()) -> None:
+def check_scope(reader: ScopeReader, scope: Scope, node_ids: Iterable[str], *, created: Iterable[str] = (),
+                facts: Mapping[str, ScopeFacts] | None = None) -> None:
     """Raise :class:`GrantDenied` unless every node is inside ``scope`` (nodes made this turn always are).
 
     One query answers for all nodes at once, lineage included, so the check costs one round trip
-    whatever the number of nodes or the depth of their lineage.  A node that is gone (never existed,
-    or deleted) and not named by the scope raises :class:`NodeNotFound`.
+    whatever the number of nodes or the depth of their lineage (none when the caller read ``facts``
+    already, with this scope's roots).  A node that is gone (never existed, or deleted) and not named
+    by the scope raises :class:`NodeNotFound`.
     """
     if scope.all_nodes:
         return
@@ -68,7 +70,8 @@ def check_scope(reader: ScopeReader, scope: Scope, node_ids: Iterable[str], *, c
     pending = [i for i in dict.fromkeys(node_ids) if i not in allowed]
     if not pending:
         return
-    facts = reader.scope_facts(pending, scope.descendants_of)
+    if facts is None:
+        facts = reader.scope_facts(pending, scope.descendants_of)
     for node_id in pending:
         node = facts.get(node_id)
         if node is None or node.deleted:

@@ -22,12 +22,12 @@ def make_observe(deps: TurnDeps):
 
     def observe(state: TurnState) -> dict[str, Any]:
         store = deps.bridge.store
-        version = store.canvas_version()
-        update: dict[str, Any] = {"canvas_version": version}
+        created = (state.get("usage") or {}).get("created_ids", [])
+        # One read: the canvas version and the nodes the request names.
+        version, focus = find_focus(store, state["request"], state.get("selected_ids") or [], created)
+        update: dict[str, Any] = {"canvas_version": version, "focus_ids": focus}
         if state.get("state_turn_id") != state["turn_id"]:
             update.update(new_turn(state["turn_id"], version))
-        created = (state.get("usage") or {}).get("created_ids", [])
-        update["focus_ids"] = find_focus(store, state["request"], state.get("selected_ids") or [], created)
         return update
 
     return observe

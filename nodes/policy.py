@@ -6,9 +6,10 @@
   nodes and what was derived from them, so nothing else can change; it gets the
   canvas and recovery tools (regenerate_stale redoes media along the lineage) and
   the skills that revise an existing node.
-* A request whose intent is recognised (media, web, slides, code and files, a note)
-  gets the canvas tools plus the families and skills of that intent.  Every tool
-  the model is offered is sent with every model call, so a lean grant is a cheap turn.
+* A request whose intent is recognised (media, audio, critique, web, slides, code and
+  files, a note) gets the core canvas tools (a note: all of them) plus the tools and
+  skills of that intent, and the tools those skills call.  Every tool the model is
+  offered is sent with every model call, so a lean grant is a cheap turn.
 * Anything else may use every tool on the whole canvas.
 
 Tools the policy knows nothing about (MCP tools, a project's own skills) are always
@@ -29,18 +30,27 @@ _LOCAL_EDIT = re.compile(r"\b(redo|re-do|change|fix|adjust|tweak|make|keep|regen
                          re.IGNORECASE)
 
 
+CORE_CANVAS_TOOLS = frozenset({"read_node", "query_canvas", "create_node", "update_node", "link_nodes", "set_status"})
+"""The canvas tools a building request gets; the rest of the family (branch, group, move, unlink, lineage,
+evaluate) is offered to a note, a local edit and a request of no known kind, or comes as a skill's need."""
+REPAIR_TOOLS = frozenset({"mark_stale", "regenerate_stale"})
+"""Redo along the lineage: what a request that builds media needs of the recovery family."""
+
+
 class Intent:
     """A kind of request, recognised by its words, and the tools it needs beyond the canvas tools."""
 
     def __init__(self, words: str, *, families: frozenset[ToolFamily] = frozenset(),
                  tools: frozenset[str] = frozenset(), skills: frozenset[str] = frozenset(),
-                 edit_skills: frozenset[str] = frozenset()) -> None:
+                 edit_skills: frozenset[str] = frozenset(), all_canvas: bool = False) -> None:
         self.pattern = re.compile(rf"\b({words})\b", re.IGNORECASE)
         self.families = families
         self.tools = tools
         self.skills = frozenset(f"skill__{s}" for s in skills | edit_skills)
         self.edit_skills = frozenset(f"skill__{s}" for s in edit_skills)
         """Skills that revise an existing node: the ones a local edit gets."""
+        self.all_canvas = all_canvas
+        """Whether the request works on the canvas itself (every canvas tool), not only builds on it."""
 
     def matches(self, request: str) -> bool:
         """Whether the request is of this kind."""
@@ -48,15 +58,17 @@ class Intent:
 
 
 INTENTS: tuple[Intent, ...] = (
-    Intent(r"note|notes|jot|write down",),
+    Intent(r"note|notes|jot|write down", all_canvas=True),
     Intent(r"images?|pictures?|photos?|illustrations?|videos?|clips?|films?|movies?|drama|narrative|stor(y|ies)|"
-           r"storyboards?|shots?|scenes?|characters?|lighting|lit|relight|audio|sounds?|voices?|speech|music|"
-           r"ambience|cuts?|trailers?|animat\w*|takes?|moods?|palettes?|critique",
-           families=frozenset({ToolFamily.GENERATION, ToolFamily.RECOVERY}),
-           skills=frozenset({"storyboard", "reference_images", "video_clips"}),
-           edit_skills=frozenset({"critique"})),
+           r"storyboards?|shots?|scenes?|characters?|lighting|lit|relight|cuts?|trailers?|animat\w*|takes?|moods?|"
+           r"palettes?",
+           tools=frozenset({"generate_image", "generate_video", "assemble_cut"}) | REPAIR_TOOLS,
+           skills=frozenset({"storyboard", "reference_images", "video_clips"})),
+    Intent(r"audio|sounds?|voices?|voice-?over|speech|narration|music|ambience|soundtrack",
+           tools=frozenset({"generate_audio"})),
+    Intent(r"critique|critic|evaluate|score|judge|review", edit_skills=frozenset({"critique"})),
     Intent(r"explore|variations?|alternatives?|try (\d+|two|three|four|five|six|eight)",
-           families=frozenset({ToolFamily.GENERATION}), edit_skills=frozenset({"explore"})),
+           tools=REPAIR_TOOLS, edit_skills=frozenset({"explore"})),
     Intent(r"web ?sites?|web ?pages?|landing page|site|html|css|hero|full-bleed|layout|portfolio|header|columns?",
            tools=frozenset({"render_page", "write_file", "read_file", "list_files"}),
            skills=frozenset({"design_to_web"}), edit_skills=frozenset({"web_revise"})),
@@ -76,12 +88,14 @@ def intent_tools(manifest: Manifest, request: str, *, local_edit: bool) -> list[
     matched = [intent for intent in INTENTS if intent.matches(request)]
     if not matched and not local_edit:
         return None
-    families = {ToolFamily.CANVAS, ToolFamily.MCP}
-    wanted: set[str] = set()
+    families = {ToolFamily.MCP}
+    wanted: set[str] = set(CORE_CANVAS_TOOLS)
+    if local_edit or any(intent.all_canvas for intent in matched):
+        families.add(ToolFamily.CANVAS)
     if local_edit:
         # Redo along the lineage (mark_stale, regenerate_stale) rather than build anew.
         families.add(ToolFamily.RECOVERY)
-        wanted = set().union(*(intent.edit_skills for intent in matched))
+        wanted |= set().union(*(intent.edit_skills for intent in matched))
     else:
         for intent in matched:
             families |= intent.families
@@ -104,7 +118,7 @@ def default_grant(manifest: Manifest, canvas: ViewReader, request: str, selected
     """
     wants_destruction = bool(_DESTRUCTIVE_WORDS.search(request))
     scope = Scope()
-    focus = find_focus(canvas, request, selected, [])
+    _, focus = find_focus(canvas, request, selected, [], versioned=False)
     local_edit = bool(focus and _LOCAL_EDIT.search(request))
     if local_edit:
         scope = Scope(all_nodes=False, node_ids=focus, descendants_of=focus)

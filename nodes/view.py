@@ -10,21 +10,24 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
 from nodes.models.grammar import normalise, parse_targets
-from store.base import CanvasReader, LineageEntry
+from store.base import CanvasReader
 from tools.canvas import node_summary
+
+if TYPE_CHECKING:
+    from store.neo4j import CanvasOverview
 
 
 class ViewReader(CanvasReader, Protocol):
     """The canvas reads the view makes; each is one statement, so a view costs a handful of round trips."""
 
-    def titled(self, titles: Sequence[str], *, limit: int = 3) -> list[str]: ...
+    def titled(self, groups: Sequence[Sequence[str]], *, limit: int = 3) -> tuple[int, list[list[str]]]: ...
 
-    def kind_status_counts(self) -> list[tuple[str, str, int]]: ...
+    def overview(self, focus_ids: Sequence[str], *, max_depth: int, since_version: int,
+                 recent: int) -> CanvasOverview: ...
 
-    def lineages(self, node_ids: Sequence[str], *, max_depth: int) -> dict[str, list[LineageEntry]]: ...
 
 MAX_FULL_NODES = 40
 MAX_RECENT = 8
@@ -44,68 +47,50 @@ def mentioned_titles(request: str) -> list[str]:
     return list(dict.fromkeys(titles + [q.strip() for q in _QUOTED.findall(request)]))
 
 
-def find_focus(canvas: ViewReader, request: str, selected: list[str], created: list[str]) -> list[str]:
-    """Ids of the nodes a request is about, found by querying the canvas (not by rereading a conversation)."""
+def find_focus(canvas: ViewReader, request: str, selected: list[str], created: list[str], *,
+               versioned: bool = True) -> tuple[int | None, list[str]]:
+    """The canvas version and the ids of the nodes a request is about, found by querying the canvas (not by
+    rereading a conversation), in one statement (none when the request names no title and ``versioned`` is
+    False: then the version is None)."""
     focus: list[str] = [*selected, *_NODE_ID.findall(request)]
-    for title in mentioned_titles(request):
-        # Exact spellings rather than toLower(): the title index answers, so this stays fast on big canvases.
-        focus.extend(canvas.titled(sorted({title, title.lower(), title.capitalize(), title.title()})))
+    # Exact spellings rather than toLower(): the title index answers, so this stays fast on big canvases.
+    groups = [sorted({title, title.lower(), title.capitalize(), title.title()}) for title in mentioned_titles(request)]
+    version, found = canvas.titled(groups) if groups or versioned else (None, [])
+    for ids in found:
+        focus.extend(ids)
     focus.extend(created[-10:])
-    return list(dict.fromkeys(focus))
+    return version, list(dict.fromkeys(focus))
 
 
 def build_view(canvas: ViewReader, focus_ids: list[str], *, version: int | None = None) -> dict[str, Any]:
-    """A JSON-able view of the canvas whose size has a fixed bound (``version``: the canvas version just read)."""
+    """A JSON-able view of the canvas whose size has a fixed bound (``version``: the canvas version just read).
+
+    One read: the focus nodes with their lineages, the counts by kind and status, the recent nodes.
+    """
     full: dict[str, dict[str, Any]] = {}
-    focus = _live(canvas, focus_ids[:MAX_FULL_NODES])
-    lineages = canvas.lineages([n.id for n in focus], max_depth=MAX_LINEAGE_DEPTH) if focus else {}
-    for node in focus:
+    wanted = list(dict.fromkeys(focus_ids[:MAX_FULL_NODES]))
+    version = canvas.canvas_version() if version is None else version
+    seen = canvas.overview(wanted, max_depth=MAX_LINEAGE_DEPTH, since_version=max(0, version - 2 * MAX_RECENT),
+                           recent=MAX_RECENT)
+    for node_id in wanted:
+        entries = seen.lineages.get(node_id) or []  # starts with the focus node itself; empty when it is gone
+        if not entries:
+            continue
         if len(full) >= MAX_FULL_NODES:
             break
-        full[node.id] = {**node_summary(node), "focus": True}
-        for entry in lineages.get(node.id, []):
+        full[node_id] = {**node_summary(entries[0].node), "focus": True}
+        for entry in entries[1:]:
             if len(full) >= MAX_FULL_NODES:
                 break
             full.setdefault(entry.node.id, {**node_summary(entry.node), "depth": entry.depth})
-    version = canvas.canvas_version() if version is None else version
-    recent = _recent(canvas, version)
     for node in full.values():
         node["inputs"] = _clip(node["inputs"])
     return {
         "canvas_version": version,
         "focus": list(full.values()),
-        "summary": [{"kind": kind, "status": status, "count": count}
-                    for kind, status, count in canvas.kind_status_counts()[:200]],
-        "recent": recent,
+        "summary": [{"kind": kind, "status": status, "count": count} for kind, status, count in seen.counts[:200]],
+        "recent": [{"id": n.id, "kind": n.kind, "title": n.title, "status": n.status.value} for n in seen.recent],
     }
-
-
-def _live(canvas: ViewReader, node_ids: list[str]) -> list[Any]:
-    """The live nodes among ``node_ids``, in order: one read, or one per node when some are gone."""
-    ids = list(dict.fromkeys(node_ids))
-    try:
-        return [n for n in canvas.get_nodes(ids, include_deleted=True) if not n.deleted] if ids else []
-    except KeyError:  # hard-deleted since
-        pass
-    nodes = []
-    for node_id in ids:
-        try:
-            nodes.append(canvas.get_node(node_id))
-        except KeyError:
-            continue
-    return nodes
-
-
-def _recent(canvas: ViewReader, version: int) -> list[dict[str, Any]]:
-    """The nodes the last commits touched, newest first: read from the (indexed) commit log, not a scan."""
-    ids: dict[str, None] = {}
-    for commit in reversed(canvas.commits(since_version=max(0, version - 2 * MAX_RECENT))):
-        for node_id in commit.node_ids:
-            ids.setdefault(node_id)
-        if len(ids) >= 4 * MAX_RECENT:
-            break
-    nodes = _live(canvas, list(ids)[:2 * MAX_RECENT])[:MAX_RECENT]
-    return [{"id": n.id, "kind": n.kind, "title": n.title, "status": n.status.value} for n in nodes]
 
 
 def _clip(value: Any, limit: int = 400) -> Any:

@@ -584,8 +584,7 @@ EVALUATE_NODE = ToolSpec(
     name="evaluate_node",
     family=ToolFamily.CANVAS,
     description=(
-        "Score a node against criteria (lighting, character identity, clip duration, ...) and record the "
-        "result as an evaluation node that REFERENCES it."
+        "Score a node against criteria (lighting, character, duration, ...) as an evaluation node."
     ),
     args_schema=EvaluateNodeArgs,
     effects=frozenset({Effect.MUTATES_CANVAS}),
@@ -618,7 +617,7 @@ def _critique(ctx: SkillContext, inp: CritiqueInput) -> CritiqueOutput:
 
 
 CRITIQUE = skill(name="critique",
-                 description="Score a node against a request and record an evaluation node that REFERENCES it.",
+                 description="Score a node against a request as an evaluation node.",
                  input_model=CritiqueInput, output_model=CritiqueOutput, needs=["evaluate_node"])(_critique)
 """The ``critique`` skill."""
 

@@ -408,8 +408,8 @@ def _graph(*steps: tuple[str, Any]) -> Any:
 
 DESIGN_TO_WEB = Skill(
     name="design_to_web",
-    description="Design a multi-section web page from a brief: style references (palette, type pairing), gallery "
-    "images, layout drafts (one selected), the HTML/CSS as a code node, and a 1280x800 screenshot preview.",
+    description="Design a multi-section web page from a brief: style references, images, layout drafts, the "
+    "HTML/CSS as a code node, and a screenshot preview.",
     input_model=DesignToWebInput,
     output_model=DesignToWebOutput,
     needs=["create_node", "link_nodes", "set_status", "generate_image", "write_file", "render_page"],
@@ -420,8 +420,8 @@ DESIGN_TO_WEB = Skill(
 
 WEB_REVISE = Skill(
     name="web_revise",
-    description="Change a page made by design_to_web in words (hero full-bleed/contained, N columns, dark/light "
-    "theme, remove/add/move a section): a new code version (VERSION_OF) and a new preview; images are reused.",
+    description="Change a design_to_web page in words (hero full-bleed, N columns, dark theme, add/move/remove a "
+    "section): a new code version and preview.",
     input_model=WebReviseInput,
     output_model=WebReviseOutput,
     needs=["branch_node", "link_nodes", "set_status", "write_file", "render_page"],

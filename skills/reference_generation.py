@@ -70,8 +70,8 @@ def _draw(ctx: SkillContext, inp: ReferenceImagesInput, index: int, shot: dict[s
 REFERENCE_IMAGES = parallel_map(
     name="reference_images",
     description=(
-        "Draw an image for each shot node, guided by the shot's character and scene references so the character "
-        "stays the same; lighting overrides every shot's. Each image is GENERATED_FROM its shot."
+        "Draw an image per shot node from its character and scene references (the character stays the "
+        "same); lighting overrides the shots'."
     ),
     input_model=ReferenceImagesInput,
     output_model=ReferenceImagesOutput,

@@ -205,9 +205,8 @@ def _graph() -> Any:
 
 SLIDES = Skill(
     name="slides",
-    description="Make a slide deck on a topic: an outline, one content node per slide (bullets, notes, a "
-    "box-and-arrow diagram on one slide, an illustration on another), a real .pptx and a PNG preview per slide, "
-    "each slide linked to its content.",
+    description="Make a slide deck on a topic: an outline, a content node per slide (bullets, notes, a diagram, "
+    "an illustration), a .pptx and a PNG preview per slide.",
     input_model=SlidesInput,
     output_model=SlidesOutput,
     needs=["create_node", "link_nodes", "generate_image", "build_slides"],

@@ -245,9 +245,8 @@ def _build() -> Skill:
     return Skill(
         name="storyboard",
         description=(
-            "Turn a premise into a storyboard on the canvas: a plan, a character and a scene reference, "
-            "n_shots shot nodes ('shot 1'..) chained by CONTINUES, each referencing the character and scene, "
-            "grouped. Follow with reference_images to draw the shots."
+            "Storyboard a premise: a plan, character and scene references, n_shots shot nodes ('shot 1'..), "
+            "grouped. Then draw them with reference_images."
         ),
         input_model=StoryboardInput,
         output_model=StoryboardOutput,

@@ -56,8 +56,7 @@ def _animate(ctx: SkillContext, inp: VideoClipsInput, index: int, image: dict[st
 VIDEO_CLIPS = parallel_map(
     name="video_clips",
     description=(
-        "Animate each image node into a clip with the camera move of the shot it was drawn from "
-        "(pan, zoom, fade, static); each clip is GENERATED_FROM its image."
+        "Animate each image node into a clip with its shot's camera move."
     ),
     input_model=VideoClipsInput,
     output_model=VideoClipsOutput,

@@ -68,6 +68,21 @@ class CanvasReader(Protocol):
         max_depth: int | None = None,
     ) -> list[LineageEntry]: ...
 
+    def neighbours_of(
+        self, node_ids: Sequence[str], edge_types: Sequence[EdgeType] | None = None,
+        direction: Direction = Direction.OUT,
+    ) -> dict[str, list[Neighbour]]: ...
+
+    def lineages(
+        self,
+        node_ids: Sequence[str],
+        edge_types: Sequence[EdgeType] | None = None,
+        direction: Direction = Direction.OUT,
+        *,
+        max_depth: int | None = None,
+        with_start: bool = False,
+    ) -> dict[str, list[LineageEntry]]: ...
+
     def find_nodes(
         self,
         *,

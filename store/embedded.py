@@ -17,6 +17,7 @@ from __future__ import annotations
 import atexit
 import base64
 import contextlib
+import importlib.util
 import json
 import os
 import secrets
@@ -42,9 +43,12 @@ _ENV_KEEP = ("PATH", "HOME", "LANG", "LC_ALL", "LC_CTYPE", "TZ", "TMPDIR", "PYTH
 
 
 def _wheel_dir() -> Path:
-    import arcadedb_embedded
-
-    return Path(arcadedb_embedded.__file__).parent
+    """The installed ``arcadedb-embedded`` package's folder, found without importing it: its ``__init__``
+    loads JPype and numpy (a third of a second), and only its Java runtime and jars are wanted here."""
+    spec = importlib.util.find_spec("arcadedb_embedded")
+    if spec is None or not spec.submodule_search_locations:
+        raise EngineUnavailable("the arcadedb-embedded wheel is not installed; pip install arcadedb-embedded")
+    return Path(next(iter(spec.submodule_search_locations)))
 
 
 def _free_port() -> int:

@@ -207,6 +207,9 @@ class CommitRecord(BaseModel):
     observation: dict[str, Any] = Field(
         default_factory=dict, description="What the action reported when it ran (replayed to a resumed run)."
     )
+    with_outputs: bool = Field(
+        default=False, description="Whether a node the commit wrote has files (outputs/ follows those commits)."
+    )
 
 
 class CanvasDiff(BaseModel):

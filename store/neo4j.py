@@ -16,9 +16,10 @@ from __future__ import annotations
 import contextlib
 import json
 import random
+import re
 import threading
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from concurrent.futures import TimeoutError as FutureTimeout
 from typing import Any, NamedTuple, TypeVar
@@ -84,12 +85,21 @@ _MAX_ATTEMPTS = 12
 _SCOPE_EDGES = (EdgeType.GENERATED_FROM, EdgeType.REFERENCES, EdgeType.VERSION_OF, EdgeType.IN_GROUP)
 
 
+class CanvasOverview(NamedTuple):
+    """What a model call's view of the canvas reads (see :meth:`Neo4jCanvasStore.overview`)."""
+
+    lineages: dict[str, list[LineageEntry]]
+    counts: list[tuple[str, str, int]]
+    recent: list[CanvasNode]
+
+
 class ScopeFacts(NamedTuple):
     """One node as a grant's scope check sees it (see :meth:`Neo4jCanvasStore.scope_facts`)."""
 
     group_id: str | None
     deleted: bool
     derived: bool
+    kind: str = ""
 
 
 def _is_retryable(error: Exception) -> bool:
@@ -171,7 +181,7 @@ class Neo4jCanvasStore(CanvasStore):
         delay = 0.01
         for attempt in range(1, _MAX_ATTEMPTS + 1):
             with self._session() as session:
-                tx = session.begin_transaction()
+                tx = _begin_pipelined(session)
                 try:
                     result = work(tx)
                     tx.commit()
@@ -182,7 +192,7 @@ class Neo4jCanvasStore(CanvasStore):
                             tx.rollback()
                         except Exception:  # the engine may already have aborted it
                             pass
-                    if attempt < _MAX_ATTEMPTS and _is_retryable(error):
+                    if attempt < _MAX_ATTEMPTS and not isinstance(error, _Replayed) and _is_retryable(error):
                         time.sleep(delay * (1 + random.random()))
                         delay = min(delay * 2, 0.5)
                         continue
@@ -230,10 +240,13 @@ class Neo4jCanvasStore(CanvasStore):
         # retry (and under load run out of retries): queue them, across this process's threads and,
         # through the project's commit lock, across its processes.
         with self._apply_lock, (self._locks.commit() if self._locks else contextlib.nullcontext()):
-            record = self._write(
-                lambda tx: self._apply_in(tx, batch, key, actor, thread_id, action_id or ticket.action_id, observation,
-                                          commit_id)
-            )
+            try:
+                record = self._write(
+                    lambda tx: self._apply_in(tx, batch, key, actor, thread_id, action_id or ticket.action_id,
+                                              observation, commit_id)
+                )
+            except _Replayed as replay:
+                record = replay.record
         if record.replayed and record.id == commit_id:
             record = record.model_copy(update={"replayed": False})
         if not record.replayed:
@@ -252,29 +265,23 @@ class Neo4jCanvasStore(CanvasStore):
         observation: dict[str, Any] | None = None,
         commit_id: str | None = None,
     ) -> CommitRecord:
-        previous = tx.run("MATCH (c:Commit {idempotency_key: $key}) RETURN properties(c) AS c", key=key).single()
-        if previous is not None:
-            return _commit_from_props(previous["c"], replayed=True)
-
-        row = tx.run(
-            "MATCH (m:CanvasMeta {key: $key}) SET m.version = m.version + 1 RETURN m.version AS v",
-            key=CANVAS_META_KEY,
-        ).single()
-        if row is None:
-            raise InvalidMutation(f"database {self._database} has no canvas; create it with the engine first")
-        version = int(row["v"])
-        now = utc_now()
-
-        # Load every existing node the batch touches, then check versions before changing anything.
+        # One statement before any change: the replay check, the next canvas version, and every existing node
+        # the batch touches (versions are checked before anything is written).
         created_ids = {m.id for m in batch if isinstance(m, CreateNode)}
-        wanted = {i for m in batch for i in touched_node_ids(m)} - created_ids
-        existing: dict[str, CanvasNode] = {}
-        if wanted:
-            for found in tx.run(
-                "MATCH (n:CanvasNode) WHERE n.id IN $ids RETURN properties(n) AS p", ids=sorted(wanted)
-            ):
-                node = CanvasNode.from_properties(found["p"])
-                existing[node.id] = node
+        wanted = sorted({i for m in batch for i in touched_node_ids(m)} - created_ids)
+        head = tx.run(
+            _COMMIT_HEAD + ("UNWIND $ids AS id OPTIONAL MATCH (n:CanvasNode {id: id}) "
+                            f"RETURN {_HEAD_RETURN}, collect(properties(n)) AS nodes" if wanted
+                            else f"RETURN {_HEAD_RETURN}, [] AS nodes"),
+            key=key, meta=CANVAS_META_KEY, ids=wanted,
+        ).single()
+        if head is None:
+            raise InvalidMutation(f"database {self._database} has no canvas; create it with the engine first")
+        if head["c"] is not None:
+            raise _Replayed(_commit_from_props(head["c"], replayed=True))
+        version = int(head["v"])
+        now = utc_now()
+        existing = {node.id: node for node in (CanvasNode.from_properties(p) for p in head["nodes"] or [])}
         for mutation in batch:
             expected = getattr(mutation, "expected_version", None)
             node_id = getattr(mutation, "node_id", None)
@@ -289,10 +296,15 @@ class Neo4jCanvasStore(CanvasStore):
         for mutation in batch:
             state.apply(mutation)
 
-        self._write_nodes(tx, state)
-        self._write_edges(tx, state)
-        for turn in state.turns:
-            self._write_turn(tx, turn, version)
+        writes = _WriteChain()
+        _chain_nodes(writes, state)
+        if state.unlinks:
+            # Unlinks are found through the edge log and the graph as the node writes left it: those writes go
+            # first, then each unlink, then the rest (rare: regrouping and checkpoint restores).
+            writes.run(tx)
+            writes = _WriteChain()
+            for unlink in state.unlinks:
+                self._resolve_unlink(tx, unlink, state)
         record = CommitRecord(
             id=commit_id or new_id(),
             canvas_version=version,
@@ -304,9 +316,15 @@ class Neo4jCanvasStore(CanvasStore):
             node_ids=sorted(state.changed),
             edge_ids=[e["edge_id"] for e in state.edge_log],
             observation=observation or {},
+            with_outputs=any(state.nodes[i].outputs for i in state.changed),
         )
-        tx.run(
+        _chain_edges(writes, state)
+        for turn in state.turns:
+            _chain_turn(writes, turn, version)
+        writes.add(
             "CREATE (c:Commit) SET c = $props",
+            "c",
+            expected=1,
             props={
                 "id": record.id,
                 "canvas_version": version,
@@ -319,28 +337,9 @@ class Neo4jCanvasStore(CanvasStore):
                 "edge_ids_json": json.dumps(record.edge_ids),
                 "observation_json": json.dumps(record.observation, default=str),
             },
-        ).consume()
+        )
+        writes.run(tx)
         return record
-
-    def _write_turn(self, tx: neo4j.ManagedTransaction, turn: RecordTurn, version: int) -> None:
-        tx.run(
-            "CREATE (t:Turn) SET t = $props",
-            props={
-                "id": turn.turn_id,
-                "thread_id": turn.thread_id,
-                "request": turn.request,
-                "canvas_before": turn.canvas_before,
-                "canvas_after": turn.canvas_after,
-                "canvas_version": version,
-                "summary_json": json.dumps(turn.summary, sort_keys=True, default=str),
-            },
-        ).consume()
-        if turn.node_ids:
-            tx.run(
-                "MATCH (t:Turn {id: $turn}) MATCH (n:CanvasNode) WHERE n.id IN $ids CREATE (t)-[:TOUCHED]->(n)",
-                turn=turn.turn_id,
-                ids=turn.node_ids,
-            ).consume()
 
     def commit_for_key(self, idempotency_key: str) -> CommitRecord | None:
         """The commit already applied under this key, if any (a resumed turn checks before re-running)."""
@@ -359,57 +358,6 @@ class Neo4jCanvasStore(CanvasStore):
         )
         return [{**r["t"], "summary": json.loads(r["t"].get("summary_json") or "{}"), "node_ids": r["nodes"]}
                 for r in rows]
-
-    def _write_nodes(self, tx: neo4j.ManagedTransaction, state: _BatchState) -> None:
-        creates = [state.nodes[i].to_properties() for i in state.changed if i in state.created]
-        updates = [
-            {"id": i, "props": state.nodes[i].to_properties()}
-            for i in state.changed
-            if i not in state.created and i not in state.hard_deleted
-        ]
-        if creates:
-            tx.run("UNWIND $rows AS row CREATE (n:CanvasNode) SET n = row", rows=creates).consume()
-        if updates:
-            tx.run(
-                "UNWIND $rows AS row MATCH (n:CanvasNode {id: row.id}) SET n = row.props", rows=updates
-            ).consume()
-        if state.hard_deleted:
-            tx.run(
-                "MATCH (n:CanvasNode) WHERE n.id IN $ids DETACH DELETE n", ids=sorted(state.hard_deleted)
-            ).consume()
-        history = [
-            {
-                "node_id": i,
-                "version": state.nodes[i].version,
-                "canvas_version": state.version,
-                "snapshot_json": state.nodes[i].model_dump_json(),
-                "op": state.ops[i],
-            }
-            for i in state.changed
-        ]
-        if history:
-            tx.run("UNWIND $rows AS row CREATE (h:NodeVersion) SET h = row", rows=history).consume()
-
-    def _write_edges(self, tx: neo4j.ManagedTransaction, state: _BatchState) -> None:
-        # Unlinks first (by id, found through the edge log), so a batch may relink the same pair.
-        for unlink in state.unlinks:
-            self._resolve_unlink(tx, unlink, state)
-        by_type: dict[str, list[dict[str, Any]]] = {}
-        for edge in state.links:
-            by_type.setdefault(edge.type.value, []).append(
-                {"source": edge.source, "target": edge.target, "props": edge.to_properties()}
-            )
-        for edge_type, rows in by_type.items():
-            # Relationship types cannot be parameters; the type comes from the EdgeType enum only.
-            created = tx.run(
-                f"UNWIND $rows AS row MATCH (a:CanvasNode {{id: row.source}}), (b:CanvasNode {{id: row.target}}) "
-                f"CREATE (a)-[r:{EdgeType(edge_type).value}]->(b) SET r = row.props RETURN count(r) AS c",
-                rows=rows,
-            ).single()
-            if created is None or created["c"] != len(rows):
-                raise InvalidMutation(f"could not create every {edge_type} edge: an endpoint is missing")
-        if state.edge_log:
-            tx.run("UNWIND $rows AS row CREATE (h:EdgeVersion) SET h = row", rows=state.edge_log).consume()
 
     def _resolve_unlink(self, tx: neo4j.ManagedTransaction, unlink: Unlink, state: _BatchState) -> None:
         if unlink.edge_id:
@@ -480,27 +428,43 @@ class Neo4jCanvasStore(CanvasStore):
     def neighbours(
         self, node_id: str, edge_types: Sequence[EdgeType] | None = None, direction: Direction = Direction.OUT
     ) -> list[Neighbour]:
-        self.get_node(node_id)
+        return self.neighbours_of([node_id], edge_types, direction)[node_id]
+
+    def neighbours_of(
+        self, node_ids: Sequence[str], edge_types: Sequence[EdgeType] | None = None,
+        direction: Direction = Direction.OUT,
+    ) -> dict[str, list[Neighbour]]:
+        """:meth:`neighbours` of several nodes in one statement; ``NodeNotFound`` for a missing or deleted one."""
+        ids = list(dict.fromkeys(node_ids))
+        if not ids:
+            return {}
         pattern = _rel_pattern(edge_types)
         arrow = {
-            Direction.OUT: f"(a)-[r{pattern}]->(b)",
-            Direction.IN: f"(a)<-[r{pattern}]-(b)",
-            Direction.BOTH: f"(a)-[r{pattern}]-(b)",
-        }[direction]
+            Direction.OUT: f"(a)-[r{pattern}]->(b:CanvasNode)",
+            Direction.IN: f"(a)<-[r{pattern}]-(b:CanvasNode)",
+            Direction.BOTH: f"(a)-[r{pattern}]-(b:CanvasNode)",
+        }[Direction(direction)]
         rows = self._read(
-            f"MATCH (a:CanvasNode {{id: $id}}) MATCH {arrow} WHERE b:CanvasNode "
-            "RETURN properties(b) AS b, type(r) AS type, startNode(r).id AS s, endNode(r).id AS t, "
-            "properties(r) AS r",
-            id=node_id,
+            f"UNWIND $ids AS id MATCH (a:CanvasNode {{id: id}}) OPTIONAL MATCH {arrow} "
+            "RETURN id, coalesce(a.deleted, false) AS gone, properties(b) AS b, type(r) AS type, "
+            "startNode(r).id AS s, endNode(r).id AS t, properties(r) AS r",
+            ids=ids,
         )
-        out = []
+        found: dict[str, list[Neighbour]] = {}
         for row in rows:
-            node = CanvasNode.from_properties(row["b"])
-            if node.deleted:
+            if row["gone"]:
                 continue
-            out.append(Neighbour(node=node, edge=_edge_from(row["type"], row["s"], row["t"], row["r"])))
-        out.sort(key=lambda n: (n.node.created_at, n.node.id))
-        return out
+            out = found.setdefault(row["id"], [])
+            if row["b"] is None:
+                continue
+            node = CanvasNode.from_properties(row["b"])
+            if not node.deleted:
+                out.append(Neighbour(node=node, edge=_edge_from(row["type"], row["s"], row["t"], row["r"])))
+        for node_id in ids:
+            if node_id not in found:
+                raise NodeNotFound(node_id)
+            found[node_id].sort(key=lambda n: (n.node.created_at, n.node.id))
+        return found
 
     def lineage(
         self,
@@ -539,7 +503,7 @@ class Neo4jCanvasStore(CanvasStore):
         return [e for e in entries if not e.node.deleted]
 
     def scope_facts(self, node_ids: Sequence[str], roots: Sequence[str]) -> dict[str, ScopeFacts]:
-        """What a grant's scope check needs of each node, in one statement: its group, whether it is deleted,
+        """What a grant's checks need of each node, in one statement: its kind and group, whether it is deleted,
         and whether it derives from one of ``roots`` (a live root reached over outgoing lineage edges).
 
         Missing ids are absent from the answer.  The lineage edges are the ones a scope's ``descendants_of``
@@ -556,70 +520,94 @@ class Neo4jCanvasStore(CanvasStore):
                        "WHERE r.id IN $roots AND (r.deleted IS NULL OR r.deleted = false) | r.id]) > 0 AS derived")
         rows = self._read(
             "UNWIND $ids AS id MATCH (n:CanvasNode {id: id}) "
-            f"RETURN n.id AS id, n.group_id AS group_id, coalesce(n.deleted, false) AS deleted, {derived}",
+            f"RETURN n.id AS id, n.kind AS kind, n.group_id AS group_id, coalesce(n.deleted, false) AS deleted, "
+            f"{derived}",
             ids=ids, roots=list(roots),
         )
-        return {r["id"]: ScopeFacts(group_id=r["group_id"], deleted=bool(r["deleted"]), derived=bool(r["derived"]))
-                for r in rows}
+        return {r["id"]: ScopeFacts(group_id=r["group_id"], deleted=bool(r["deleted"]), derived=bool(r["derived"]),
+                                    kind=r["kind"] or "") for r in rows}
 
-    def lineages(self, node_ids: Sequence[str], *, max_depth: int) -> dict[str, list[LineageEntry]]:
-        """The ancestors (outgoing edges of every type) of several nodes up to ``max_depth``, each node's own
-        breadth-first list as :meth:`lineage` gives it, in ``max_depth`` statements however many nodes.
+    def lineages(
+        self,
+        node_ids: Sequence[str],
+        edge_types: Sequence[EdgeType] | None = None,
+        direction: Direction = Direction.OUT,
+        *,
+        max_depth: int | None = None,
+        with_start: bool = False,
+    ) -> dict[str, list[LineageEntry]]:
+        """The lineage of several nodes in one statement: for each, the live nodes reached over ``edge_types``
+        (all when None) in ``direction``, nearest first, with their depth in hops, as :meth:`lineage` gives it.
+        ``with_start``: each list begins with the start node itself at depth 0 (the caller needs no separate
+        read of the nodes); a missing or deleted start node's list is empty.
 
-        One statement per hop over the union of every node's frontier keeps it linear in the lineages'
-        size, as :meth:`lineage` is; missing start nodes get an empty list.
+        One variable-length pattern per start node, each reached node once at its shortest distance.  A
+        lineage is a small DAG (versions, references, what a node was generated from), so its paths are few;
+        :meth:`lineage` walks hop by hop for the general case.  Missing start nodes get an empty list.
         """
         roots = list(dict.fromkeys(node_ids))
-        seen: dict[str, dict[str, int]] = {root: {root: 0} for root in roots}
-        found: dict[str, list[tuple[int, str]]] = {root: [] for root in roots}
-        frontiers: dict[str, list[str]] = {root: [root] for root in roots}
-        props: dict[str, dict[str, Any]] = {}
-        with self._session() as session:
-            for depth in range(1, max_depth + 1):
-                wanted = sorted({i for frontier in frontiers.values() for i in frontier})
-                if not wanted:
-                    break
-                children: dict[str, list[str]] = {}
-                for row in session.run(
-                    f"MATCH (a:CanvasNode) WHERE a.id IN $ids MATCH (a)-[{_rel_pattern(None)}]->(b:CanvasNode) "
-                    "RETURN a.id AS a, properties(b) AS b",
-                    ids=wanted,
-                ):
-                    props.setdefault(row["b"]["id"], row["b"])
-                    children.setdefault(row["a"], []).append(row["b"]["id"])
-                for root, frontier in frontiers.items():
-                    following = []
-                    for parent in frontier:
-                        for child in dict.fromkeys(children.get(parent, ())):
-                            if child not in seen[root]:
-                                seen[root][child] = depth
-                                following.append(child)
-                                found[root].append((depth, child))
-                    frontiers[root] = following
-        result: dict[str, list[LineageEntry]] = {}
-        for root, entries in found.items():
-            nodes = [(d, CanvasNode.from_properties(props[i])) for d, i in entries]
-            result[root] = [LineageEntry(node=n, depth=d) for d, n in nodes if not n.deleted]
-        return result
-
-    def titled(self, titles: Sequence[str], *, limit: int = 3) -> list[str]:
-        """Ids of live, not rejected nodes with one of these exact titles, newest version first (title index)."""
-        if not titles:
-            return []
+        if not roots:
+            return {}
+        low = 0 if with_start else 1
+        pattern = _rel_pattern(edge_types) + f"*{low}.." + ("" if max_depth is None else str(int(max_depth)))
+        arrow = {Direction.OUT: f"(a)-[{pattern}]->(b:CanvasNode)", Direction.IN: f"(a)<-[{pattern}]-(b:CanvasNode)",
+                 Direction.BOTH: f"(a)-[{pattern}]-(b:CanvasNode)"}[Direction(direction)]
+        result: dict[str, list[LineageEntry]] = {root: [] for root in roots}
+        if max_depth is not None and max_depth < low:
+            return result
         rows = self._read(
-            "MATCH (n:CanvasNode) WHERE n.title IN $titles AND (n.deleted IS NULL OR n.deleted = false) "
-            "AND n.status <> 'rejected' RETURN n.id AS id ORDER BY n.version DESC, n.created_at DESC LIMIT $limit",
-            titles=list(titles), limit=int(limit),
+            f"UNWIND $ids AS id MATCH (a:CanvasNode {{id: id}}) MATCH p = {arrow} "
+            "WITH id, b, min(length(p)) AS depth RETURN id, properties(b) AS b, depth",
+            ids=roots,
         )
-        return [r["id"] for r in rows]
+        return _lineage_entries(roots, ((r["id"], int(r["depth"]), r["b"]) for r in rows), with_start=with_start)
 
-    def kind_status_counts(self) -> list[tuple[str, str, int]]:
-        """(kind, status, count) of the live nodes, in one statement."""
+    def overview(
+        self, focus_ids: Sequence[str], *, max_depth: int, since_version: int, recent: int
+    ) -> CanvasOverview:
+        """What a model call's view reads, in one statement: the focus nodes with their lineages (outgoing edges
+        of every type, as :meth:`lineages` with ``with_start``), the live nodes' counts by kind and status, and
+        the ``recent`` live nodes written after ``since_version``, most recently written first (each node
+        carries the canvas version that last wrote it, so the commit log need not be read)."""
+        live = "(n.deleted IS NULL OR n.deleted = false)"
         rows = self._read(
-            "MATCH (n:CanvasNode) WHERE n.deleted IS NULL OR n.deleted = false "
-            "RETURN n.kind AS kind, n.status AS status, count(n) AS c ORDER BY kind, status"
+            f"MATCH (n:CanvasNode) WHERE {live} "
+            "RETURN 'count' AS part, n.kind AS key, n.status AS status, count(n) AS num, null AS p "
+            # The recent nodes through the (indexed) node history of the last commits, not a scan of the canvas.
+            "UNION ALL MATCH (h:NodeVersion) WHERE h.canvas_version > $since WITH DISTINCT h.node_id AS id "
+            f"MATCH (n:CanvasNode {{id: id}}) WHERE {live} "
+            "WITH n ORDER BY n.canvas_version DESC, n.id LIMIT $recent "
+            "RETURN 'recent' AS part, null AS key, null AS status, null AS num, properties(n) AS p "
+            "UNION ALL UNWIND $ids AS id MATCH (a:CanvasNode {id: id}) "
+            f"MATCH path = (a)-[{_rel_pattern(None)}*0..{int(max_depth)}]->(b:CanvasNode) "
+            "WITH id, b, min(length(path)) AS depth "
+            "RETURN 'lineage' AS part, id AS key, null AS status, depth AS num, properties(b) AS p",
+            since=int(since_version), recent=int(recent), ids=list(dict.fromkeys(focus_ids)),
         )
-        return [(r["kind"], r["status"], int(r["c"])) for r in rows]
+        counts = sorted((r["key"], r["status"], int(r["num"])) for r in rows if r["part"] == "count")
+        latest = [CanvasNode.from_properties(r["p"]) for r in rows if r["part"] == "recent"]
+        lineages = _lineage_entries(list(dict.fromkeys(focus_ids)),
+                                    ((r["key"], int(r["num"]), r["p"]) for r in rows if r["part"] == "lineage"),
+                                    with_start=True)
+        return CanvasOverview(lineages=lineages, counts=counts, recent=latest)
+
+    def titled(self, groups: Sequence[Sequence[str]], *, limit: int = 3) -> tuple[int, list[list[str]]]:
+        """The canvas version and, per group of spellings of a title, the ids of the live, not rejected nodes
+        with one of those exact titles, newest version first, at most ``limit`` each: one statement (title index).
+        """
+        titles = sorted({t for group in groups for t in group})
+        by_title = ("UNION ALL MATCH (n:CanvasNode) WHERE n.title IN $titles AND (n.deleted IS NULL OR n.deleted = false) "
+                    "AND n.status <> 'rejected' "
+                    "RETURN null AS v, n.id AS id, n.title AS title, n.version AS ver, n.created_at AS at")
+        rows = self._read(
+            "MATCH (m:CanvasMeta {key: $key}) RETURN m.version AS v, null AS id, null AS title, null AS ver, null AS at "
+            + (by_title if titles else ""),
+            key=CANVAS_META_KEY, titles=titles,
+        )
+        version = next((int(r["v"]) for r in rows if r["v"] is not None), 0)
+        found = sorted((r for r in rows if r["id"] is not None), key=lambda r: (int(r["ver"] or 0), r["at"] or ""),
+                       reverse=True)
+        return version, [[r["id"] for r in found if r["title"] in set(group)][:limit] for group in groups]
 
     def find_nodes(
         self,
@@ -651,6 +639,21 @@ class Neo4jCanvasStore(CanvasStore):
             f"MATCH (n:CanvasNode) {where} RETURN properties(n) AS p ORDER BY n.created_at, n.id{tail}", **params
         )
         return [CanvasNode.from_properties(r["p"]) for r in rows]
+
+    def artifact_graph(self) -> tuple[list[CanvasNode], list[CanvasEdge]]:
+        """The live nodes that have files, and every VERSION_OF and GENERATED_FROM edge, in one statement: what
+        ``outputs/`` is planned from (a commit that touches files re-plans it), without reading the whole canvas."""
+        rows = self._read(
+            "MATCH (n:CanvasNode) WHERE (n.deleted IS NULL OR n.deleted = false) AND n.outputs_json <> '[]' "
+            "RETURN properties(n) AS p, null AS type, null AS s, null AS t "
+            "UNION ALL MATCH (a:CanvasNode)-[r:VERSION_OF|GENERATED_FROM]->(b:CanvasNode) "
+            "RETURN properties(r) AS p, type(r) AS type, a.id AS s, b.id AS t"
+        )
+        nodes = sorted((CanvasNode.from_properties(r["p"]) for r in rows if r["type"] is None),
+                       key=lambda n: (n.created_at, n.id))
+        edges = sorted((_edge_from(r["type"], r["s"], r["t"], r["p"]) for r in rows if r["type"] is not None),
+                       key=lambda e: (e.canvas_version, e.id))
+        return nodes, edges
 
     def edges(self, node_ids: Sequence[str] | None = None) -> list[CanvasEdge]:
         if node_ids is None:
@@ -1030,6 +1033,164 @@ class _BatchState:
                 self.turns.append(mutation)
             case _:
                 raise InvalidMutation(f"not a canvas mutation: {mutation!r}")
+
+
+
+_COMMIT_HEAD = (
+    "OPTIONAL MATCH (c:Commit {idempotency_key: $key}) "
+    "WITH c LIMIT 1 "
+    # A plain increment: ArcadeDB 26.3 (the HA runtime) adds a CASE expression wrongly in SET. A replay's
+    # transaction is rolled back, increment and all.
+    "MATCH (m:CanvasMeta {key: $meta}) SET m.version = m.version + 1 "
+    "WITH c, m "
+)
+"""A commit's one read: the commit already made under this key (a replay is rolled back: it changes nothing),
+else the next canvas version (incrementing the one counter serialises commits on every engine) and, when the
+batch touches existing nodes, those nodes (looked up by id, so the id index answers)."""
+
+
+class _Replayed(Exception):
+    """Raised inside a commit's transaction when its key was applied before: the transaction is rolled back and
+    the first commit returned."""
+
+    def __init__(self, record: CommitRecord) -> None:
+        super().__init__("replayed")
+        self.record = record
+
+_HEAD_RETURN = "CASE WHEN c IS NULL THEN null ELSE properties(c) END AS c, m.version AS v"
+
+
+class _WriteChain:
+    """A commit's writes chained into one statement, so they cost one round trip however many kinds of write.
+
+    Each part ends by counting what it wrote, carried to the end with the counts before it: a part that wrote
+    fewer rows than expected shows in the returned counts, and a part that matched nothing leaves the statement
+    with no row at all.  Either raises :class:`InvalidMutation`, and the transaction is rolled back.
+    """
+
+    def __init__(self) -> None:
+        self._parts: list[str] = []
+        self._params: dict[str, Any] = {}
+        self._checks: list[tuple[str, int | None, str]] = []
+
+    def add(self, clause: str, counted: str, *, expected: int | None, failure: str = "", **params: Any) -> None:
+        """Append ``clause`` (its ``$name`` parameters given as keywords; ``{carry}`` stands for the counts so far,
+        for a clause with a WITH of its own) and count the rows of ``counted`` it leaves."""
+        index = len(self._checks)
+        carry = "".join(f"{name}, " for name, _, _ in self._checks)
+        text = clause.replace("{carry}", carry)
+        for name, value in params.items():
+            text = re.sub(rf"\${name}\b", f"$w{index}_{name}", text)
+            self._params[f"w{index}_{name}"] = value
+        name = f"w{index}"
+        self._parts.append(f"{text} WITH {carry}count({counted}) AS {name}")
+        self._checks.append((name, expected, failure or f"a commit wrote fewer rows than asked ({clause[:60]}…)"))
+
+    def run(self, tx: neo4j.ManagedTransaction) -> None:
+        """Send the chained writes (nothing when there are none) and check every part's count."""
+        if not self._parts:
+            return
+        names = [name for name, _, _ in self._checks]
+        row = tx.run(" ".join(self._parts) + " RETURN " + ", ".join(names), self._params).single()
+        if row is None:
+            raise InvalidMutation("a node or edge endpoint the commit writes is missing; nothing was written")
+        for name, expected, failure in self._checks:
+            if expected is not None and int(row[name]) != expected:
+                raise InvalidMutation(failure)
+
+
+def _chain_nodes(writes: _WriteChain, state: _BatchState) -> None:
+    creates = [state.nodes[i].to_properties() for i in state.changed if i in state.created]
+    updates = [
+        {"id": i, "props": state.nodes[i].to_properties()}
+        for i in state.changed
+        if i not in state.created and i not in state.hard_deleted
+    ]
+    if creates:
+        writes.add("UNWIND $rows AS row CREATE (n:CanvasNode) SET n = row", "n", expected=len(creates), rows=creates)
+    if updates:
+        writes.add("UNWIND $rows AS row MATCH (n:CanvasNode {id: row.id}) SET n = row.props", "n",
+                   expected=len(updates), rows=updates)
+    if state.hard_deleted:
+        writes.add("UNWIND $ids AS id MATCH (n:CanvasNode {id: id}) DETACH DELETE n", "*",
+                   expected=len(state.hard_deleted), ids=sorted(state.hard_deleted))
+    history = [
+        {
+            "node_id": i,
+            "version": state.nodes[i].version,
+            "canvas_version": state.version,
+            "snapshot_json": state.nodes[i].model_dump_json(),
+            "op": state.ops[i],
+        }
+        for i in state.changed
+    ]
+    if history:
+        writes.add("UNWIND $rows AS row CREATE (h:NodeVersion) SET h = row", "h", expected=len(history), rows=history)
+
+
+def _chain_edges(writes: _WriteChain, state: _BatchState) -> None:
+    by_type: dict[str, list[dict[str, Any]]] = {}
+    for edge in state.links:
+        by_type.setdefault(edge.type.value, []).append(
+            {"source": edge.source, "target": edge.target, "props": edge.to_properties()}
+        )
+    for edge_type, rows in by_type.items():
+        # Relationship types cannot be parameters; the type comes from the EdgeType enum only.
+        writes.add(
+            "UNWIND $rows AS row MATCH (a:CanvasNode {id: row.source}), (b:CanvasNode {id: row.target}) "
+            f"CREATE (a)-[r:{EdgeType(edge_type).value}]->(b) SET r = row.props",
+            "r", expected=len(rows), rows=rows,
+            failure=f"could not create every {edge_type} edge: an endpoint is missing",
+        )
+    if state.edge_log:
+        writes.add("UNWIND $rows AS row CREATE (h:EdgeVersion) SET h = row", "h", expected=len(state.edge_log),
+                   rows=state.edge_log)
+
+
+def _chain_turn(writes: _WriteChain, turn: RecordTurn, version: int) -> None:
+    # TOUCHED edges to the turn's nodes that still exist (a node may have been hard-deleted since).
+    writes.add(
+        "CREATE (t:Turn) SET t = $props WITH {carry}t OPTIONAL MATCH (x:CanvasNode) WHERE x.id IN $ids "
+        "WITH {carry}t, collect(x) AS xs FOREACH (x IN xs | CREATE (t)-[:TOUCHED]->(x))",
+        "t", expected=1, ids=list(turn.node_ids),
+        props={
+            "id": turn.turn_id,
+            "thread_id": turn.thread_id,
+            "request": turn.request,
+            "canvas_before": turn.canvas_before,
+            "canvas_after": turn.canvas_after,
+            "canvas_version": version,
+            "summary_json": json.dumps(turn.summary, sort_keys=True, default=str),
+        },
+    )
+
+
+def _lineage_entries(
+    roots: list[str], rows: Iterable[tuple[str, int, dict[str, Any]]], *, with_start: bool
+) -> dict[str, list[LineageEntry]]:
+    """(start id, shortest depth, node properties) rows as each start's lineage, nearest first: deleted nodes
+    left out, the start itself first at depth 0 ``with_start`` (else never), a gone start's list empty."""
+    result: dict[str, list[LineageEntry]] = {root: [] for root in roots}
+    for root, depth, props in rows:
+        node = CanvasNode.from_properties(props)
+        depth = 0 if node.id == root else depth  # a cycle back to the start is not lineage
+        if not node.deleted and (depth > 0 or with_start):
+            result[root].append(LineageEntry(node=node, depth=depth))
+    for entries in result.values():
+        entries.sort(key=lambda e: (e.depth, e.node.created_at, e.node.id))
+        if with_start and not (entries and entries[0].depth == 0):
+            entries.clear()  # the start node is gone: no lineage, as for a missing one
+    return result
+
+
+def _begin_pipelined(session: neo4j.Session) -> neo4j.Transaction:
+    """A transaction whose BEGIN goes out with its first statement instead of on its own: a round trip fewer.
+
+    The driver's own ``execute_query`` begins this way; a driver without the switch begins as usual.
+    """
+    switch = getattr(session, "_pipelined_begin", None)
+    with switch if switch is not None else contextlib.nullcontext():
+        return session.begin_transaction()
 
 
 def _rel_pattern(edge_types: Sequence[EdgeType] | None) -> str:

@@ -59,6 +59,17 @@ class ReadOnlyCanvas:
         """Nodes reached over paths of the given edge types, with their depth."""
         return _store(self).lineage(node_id, edge_types, direction, max_depth)
 
+    def neighbours_of(self, node_ids: Sequence[str], edge_types: Sequence[EdgeType] | None = None,
+                      direction: Direction = Direction.OUT) -> dict[str, list[Neighbour]]:
+        """The neighbours of several nodes at once (one query), each as :meth:`neighbours` gives them."""
+        return _store(self).neighbours_of(node_ids, edge_types, direction)
+
+    def lineages(self, node_ids: Sequence[str], edge_types: Sequence[EdgeType] | None = None,
+                 direction: Direction = Direction.OUT, *, max_depth: int | None = None,
+                 with_start: bool = False) -> dict[str, list[LineageEntry]]:
+        """The lineages of several nodes at once (one query), each as :meth:`lineage` gives it."""
+        return _store(self).lineages(node_ids, edge_types, direction, max_depth=max_depth, with_start=with_start)
+
     def find_nodes(self, **filters: Any) -> list[CanvasNode]:
         """Nodes by kind, status or group (the store's ``find_nodes`` filters)."""
         return _store(self).find_nodes(**filters)

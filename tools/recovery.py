@@ -12,11 +12,12 @@ from typing import Any
 
 from pydantic import BaseModel, Field
 
-from store.base import CanvasReader
+from store.base import CanvasReader, LineageEntry, Neighbour
+from store.errors import NodeNotFound
 from store.models import CanvasNode, Direction, EdgeType, NodeStatus, new_id
 from store.mutations import CreateNode, DeleteNode, GroupNodes, Link, SetStatus, UngroupNodes, Unlink, UpdateNode
 from tools.base import Effect, ToolContext, ToolError, ToolFamily, ToolResult, ToolSpec
-from tools.versions import current_version
+from tools.versions import current_version, current_versions
 
 DERIVATION_EDGES = [EdgeType.GENERATED_FROM, EdgeType.REFERENCES]
 REGENERABLE_TOOLS = ("generate_image", "generate_video", "generate_audio", "assemble_cut")
@@ -136,10 +137,21 @@ class MarkStaleArgs(BaseModel):
 
 def stale_set(canvas: CanvasReader, node_id: str) -> list[CanvasNode]:
     """A node and every regenerable node derived from it (GENERATED_FROM / REFERENCES, downstream)."""
-    root = canvas.get_node(node_id)
-    derived = [e.node for e in canvas.lineage(node_id, DERIVATION_EDGES, Direction.IN)
-               if e.node.status != NodeStatus.REJECTED and e.node.provenance.tool in REGENERABLE_TOOLS]
-    return [root, *derived]
+    return stale_sets(canvas, [node_id])[node_id]
+
+
+def stale_sets(canvas: CanvasReader, node_ids: list[str]) -> dict[str, list[CanvasNode]]:
+    """:func:`stale_set` of several nodes in one read (the nodes with every lineage)."""
+    roots = list(dict.fromkeys(node_ids))
+    lineages = canvas.lineages(roots, DERIVATION_EDGES, Direction.IN, with_start=True)
+    sets = {}
+    for root in roots:
+        found = lineages[root]
+        if not found:
+            raise NodeNotFound(root)
+        sets[root] = [found[0].node, *(e.node for e in found[1:] if e.node.status != NodeStatus.REJECTED
+                                       and e.node.provenance.tool in REGENERABLE_TOOLS)]
+    return sets
 
 
 def _mark_stale(ctx: ToolContext, args: MarkStaleArgs) -> ToolResult:
@@ -147,7 +159,7 @@ def _mark_stale(ctx: ToolContext, args: MarkStaleArgs) -> ToolResult:
     if not roots:
         raise ToolError("mark_stale needs node_id or node_ids")
     canvas = _reader(ctx)
-    nodes = list({n.id: n for root in roots for n in stale_set(canvas, root)}.values())
+    nodes = list({n.id: n for found in stale_sets(canvas, roots).values() for n in found}.values())
     # The ids go back to the caller so its regenerate_stale repairs exactly this dirty set, not other turns'.
     return ToolResult(observation={"stale": [n.id for n in nodes]},
                       mutations=[SetStatus(node_id=n.id, status=NodeStatus.STALE, reason=args.reason) for n in nodes])
@@ -162,7 +174,8 @@ class RegenerateArgs(BaseModel):
 def dependency_order(canvas: CanvasReader, nodes: list[CanvasNode]) -> list[CanvasNode]:
     """Stale nodes with each one after the stale nodes it was generated from."""
     ids = {n.id for n in nodes}
-    upstream = {n.id: {e.node.id for e in canvas.lineage(n.id, DERIVATION_EDGES, Direction.OUT)} & ids for n in nodes}
+    lineages = canvas.lineages([n.id for n in nodes], DERIVATION_EDGES, Direction.OUT) if nodes else {}
+    upstream = {n.id: {e.node.id for e in lineages[n.id]} & ids for n in nodes}
     ordered: list[CanvasNode] = []
     placed: set[str] = set()
     pending = sorted(nodes, key=lambda n: (n.created_at, n.id))
@@ -184,9 +197,15 @@ def heads_to_rebuild(canvas: CanvasReader, node_ids: list[str], turn_id: str | N
     was built without this turn's changes, so it is rebuilt (its status aside); a head that is not stale and
     is the one the turn marked, or one this turn made, was repaired already and is left alone.
     """
+    ids = list(dict.fromkeys(node_ids))
+    # One read: each node with the versions made of it.
+    lineages = canvas.lineages(ids, [EdgeType.VERSION_OF], Direction.IN, with_start=True)
     heads: dict[str, CanvasNode] = {}
-    for node in canvas.get_nodes(list(dict.fromkeys(node_ids))):
-        head = current_version(canvas, node)
+    for node_id in ids:
+        if not lineages[node_id]:
+            raise NodeNotFound(node_id)
+        node = lineages[node_id][0].node
+        head = _newest(node, lineages[node_id][1:])
         if head.status == NodeStatus.STALE or (head.id != node.id and head.provenance.turn_id != turn_id):
             heads.setdefault(head.id, head)
     return list(heads.values())
@@ -229,13 +248,13 @@ def _regenerate_stale(ctx: ToolContext, args: RegenerateArgs) -> ToolResult:
     remap: dict[str, str] = {}
     mutations: list[Any] = []
     provider_calls = cache_hits = 0
-    for node in stale:
-        # Inputs replaced by a newer version since this node was made (a cut restored after a rejected
-        # rebuild) are taken at their current version: a rebuild never goes back to superseded inputs.
-        for upstream in canvas.neighbours(node.id, [EdgeType.GENERATED_FROM], Direction.OUT):
-            newest = current_version(canvas, upstream.node)
-            if newest.id != upstream.node.id:
-                remap.setdefault(upstream.node.id, newest.id)
+    # Inputs replaced by a newer version since a node was made (a cut restored after a rejected rebuild)
+    # are taken at their current version: a rebuild never goes back to superseded inputs.
+    made_from = canvas.neighbours_of([n.id for n in stale], [EdgeType.GENERATED_FROM], Direction.OUT) if stale else {}
+    upstreams = list({u.node.id: u.node for found in made_from.values() for u in found}.values())
+    for old_id, newest in current_versions(canvas, upstreams).items():
+        if newest.id != old_id:
+            remap.setdefault(old_id, newest.id)
     for node in dependency_order(canvas, stale):
         tool_name = node.provenance.tool
         spec = registry.get(tool_name) if tool_name else None
@@ -250,7 +269,7 @@ def _regenerate_stale(ctx: ToolContext, args: RegenerateArgs) -> ToolResult:
         new_id_ = result.observation["node_id"]
         remap[node.id] = new_id_
         mutations.extend(guarded_inputs(result.mutations, new_id_, read))
-        mutations.extend(_carried_lineage(canvas, node, new_id_, remap, result.mutations))
+        mutations.extend(_carried_lineage(made_from[node.id], new_id_, remap, result.mutations))
         # Superseding the head the new version was built on, only if it is still that head at commit: a turn
         # that committed another version of this output first makes the commit raise StaleVersion, and the
         # turn rebuilds from the then-current inputs; two turns never both leave a current version.
@@ -283,12 +302,12 @@ def guarded_inputs(made: list[Any], new_id_: str, read: dict[str, int]) -> list[
             if isinstance(m, Link) and m.source == new_id_ and m.target in read else m for m in made]
 
 
-def _carried_lineage(canvas: CanvasReader, old: CanvasNode, new: str, remap: dict[str, str],
-                     made: list[Any]) -> list[Link]:
-    """GENERATED_FROM edges of the old version that its tool did not remake (e.g. image → shot), carried over."""
+def _carried_lineage(made_from: list[Neighbour], new: str, remap: dict[str, str], made: list[Any]) -> list[Link]:
+    """GENERATED_FROM edges of the old version (``made_from``) that its tool did not remake (e.g. image → shot),
+    carried over."""
     present = {(m.type, m.target) for m in made if isinstance(m, Link) and m.source == new}
     carried = []
-    for neighbour in canvas.neighbours(old.id, [EdgeType.GENERATED_FROM], Direction.OUT):
+    for neighbour in made_from:
         target = remap.get(neighbour.node.id, neighbour.node.id)
         if (EdgeType.GENERATED_FROM, target) not in present:
             carried.append(Link(type=EdgeType.GENERATED_FROM, source=new, target=target,

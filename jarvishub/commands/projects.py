@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import Any
 
 from jarvishub.commands.common import (EXIT_BAD_INPUT, EXIT_OK, command, emit, opened_project, opened_runtime,
-                                       print_error)
+                                       print_error, project_path)
 from jarvishub.locate import OUTPUTS_DIR, enclosing_project
 
 DEMO_REQUESTS: dict[str, list[str]] = {
@@ -76,9 +76,22 @@ def _final_outputs(files: list[Any], root: Path) -> list[str]:
 
 def cmd_status(args: argparse.Namespace) -> int:
     """Counts by kind and status, what needs attention and how to repair it, and the latest outputs."""
+    import threading
+
+    project_path(args)  # "not a project" before anything starts
+    # Probing the sandbox starts a bwrap child: let it run while the engine answers the canvas reads.
+    sandbox: dict[str, Any] = {}
+    probe = threading.Thread(target=_probe_sandbox, args=(sandbox,))
+    probe.start()
+    try:
+        return _status(args, probe, sandbox)
+    finally:
+        probe.join()  # never left running past the command, whatever ended it
+
+
+def _status(args: argparse.Namespace, probe: Any, sandbox: dict[str, Any]) -> int:
     from jarvishub import outputs
     from store.models import NodeStatus
-    from tools.native.code import sandbox_status
 
     with opened_project(args) as project:
         from store.trajectories import TrajectoryStore
@@ -104,9 +117,10 @@ def cmd_status(args: argparse.Namespace) -> int:
             "attention": attention,
             "turns": len(trajectories.turns()),
             "outputs": _final_outputs(files, project.root),
-            # run_code is offered only where agent code can be sandboxed; say why not when it is not.
-            "code_sandbox": sandbox_status().model_dump(),
         }
+        probe.join()
+        # run_code is offered only where agent code can be sandboxed; say why not when it is not.
+        info["code_sandbox"] = sandbox["status"]
 
         def text() -> None:
             from jarvishub.output import console, print_rows
@@ -123,6 +137,15 @@ def cmd_status(args: argparse.Namespace) -> int:
 
         emit(args, project, info, text)
     return EXIT_OK
+
+
+def _probe_sandbox(into: dict[str, Any]) -> None:
+    try:
+        from tools.native.code import sandbox_status
+
+        into["status"] = sandbox_status().model_dump()
+    except Exception as error:  # noqa: BLE001 - status reports it rather than failing
+        into["status"] = {"available": False, "reason": f"the sandbox could not be probed: {error}"}
 
 
 def _print_outputs(paths: list[str], root: Path) -> None:

@@ -45,21 +45,21 @@ _GUIDE_ROLES = (ReferenceRole.CHARACTER, ReferenceRole.SCENE, ReferenceRole.STYL
 class _NodeArgs(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
-    node_id: str | None = Field(default=None, description="Id for the new node (default: fresh).")
+    node_id: str | None = Field(default=None, description="Id to give the new node.")
     version_of: str | None = Field(default=None, description="Node this is a new version of.")
-    title: str | None = Field(default=None, description="Default: the prompt's start.")
+    title: str | None = None
     references: list[str] = Field(
-        default_factory=list, description="Character/scene/style/prop nodes to stay consistent with.")
+        default_factory=list, description="Character/scene/style/prop nodes to keep consistent.")
     reference_roles: dict[str, ReferenceRole] = Field(
-        default_factory=dict, description="Role per reference id (default: the node's role or kind, else style).")
+        default_factory=dict, description="Role per reference id.")
     intent: dict[str, Any] = Field(
         default_factory=dict,
-        description="What was asked of this node, e.g. {'lighting': 'night'}; the evaluator judges the node on it.",
+        description="What was asked, e.g. {'lighting': 'night'}; the evaluator checks it.",
     )
 
 
 class _StyleArgs(_NodeArgs):
-    seed: int = Field(default=0, ge=0, le=2**63 - 1, description="Change it for another take of the same prompt.")
+    seed: int = Field(default=0, ge=0, le=2**63 - 1, description="Change for another take.")
     lighting: Lighting = Lighting.NEUTRAL
     palette: list[HexColour] = Field(default_factory=list, max_length=16, description="#rrggbb colours to favour.")
 
@@ -70,10 +70,10 @@ class GenerateImageArgs(_StyleArgs):
     prompt: str = Field(min_length=1, max_length=4000, description="What the image shows.")
     width: int = Field(default=512, ge=64, le=4096)
     height: int = Field(default=512, ge=64, le=4096)
-    edit_node_id: str | None = Field(default=None, description="An image node to edit instead of starting blank.")
-    framing: Framing = Field(default=Framing.MEDIUM, description="wide, medium or close-up on the characters.")
+    edit_node_id: str | None = Field(default=None, description="An image node to edit.")
+    framing: Framing = Framing.MEDIUM
     weather: Weather = Weather.CLEAR
-    outfit: HexColour | None = Field(default=None, description="#rrggbb outfit colour for the characters.")
+    outfit: HexColour | None = Field(default=None, description="#rrggbb outfit colour.")
     exposure: float = Field(default=0.0, ge=-3.0, le=3.0, description="Stops brighter (+) or darker (-).")
     temperature: float = Field(default=0.0, ge=-3.0, le=3.0, description="Warmer (+) or cooler (-).")
 
@@ -81,13 +81,13 @@ class GenerateImageArgs(_StyleArgs):
 class GenerateVideoArgs(_StyleArgs):
     """Arguments of ``generate_video``."""
 
-    prompt: str = Field(default="", max_length=4000, description="What happens; needed without a source image.")
-    source_node_id: str | None = Field(default=None, description="An image node the clip starts from.")
+    prompt: str = Field(default="", max_length=4000, description="What happens; needed without source_node_id.")
+    source_node_id: str | None = Field(default=None, description="The image the clip starts from.")
     camera: CameraMove = CameraMove.STATIC
-    duration_s: float = Field(default=3.0, gt=0, le=60, description="Clip length in seconds.")
+    duration_s: float = Field(default=3.0, gt=0, le=60)
     fps: int = Field(default=24, ge=1, le=60)
-    width: int | None = Field(default=None, ge=16, le=3840, description="Even; default: the source's width.")
-    height: int | None = Field(default=None, ge=16, le=2160, description="Even; default: the source's height.")
+    width: int | None = Field(default=None, ge=16, le=3840, description="Even; default: the source's.")
+    height: int | None = Field(default=None, ge=16, le=2160, description="Even; default: the source's.")
 
 
 class GenerateAudioArgs(_NodeArgs):
@@ -96,7 +96,7 @@ class GenerateAudioArgs(_NodeArgs):
     kind: AudioKind = AudioKind.SPEECH
     prompt: str = Field(min_length=1, max_length=4000, description="Words to speak, or the sound to make.")
     voice: str = Field(default="default", max_length=64)
-    duration_s: float | None = Field(default=None, gt=0, le=600, description="Needed for ambience/music (else 4 s).")
+    duration_s: float | None = Field(default=None, gt=0, le=600, description="For ambience/music (else 4).")
     seed: int = Field(default=0, ge=0, le=2**63 - 1)
 
 
@@ -164,9 +164,8 @@ GENERATE_IMAGE = ToolSpec(
     name="generate_image",
     family=ToolFamily.GENERATION,
     description=(
-        "Generate an image from a prompt, keeping referenced characters/scenes/styles/props consistent; "
-        "set edit_node_id to edit an existing image, version_of to make a new version of a node. "
-        "Identical requests are served from the cache."
+        "Generate an image from a prompt, consistent with its references; edit_node_id edits an image, "
+        "version_of makes a new version. Identical calls are cached."
     ),
     args_schema=GenerateImageArgs,
     effects=_MEDIA_EFFECTS,
@@ -176,8 +175,8 @@ GENERATE_VIDEO = ToolSpec(
     name="generate_video",
     family=ToolFamily.GENERATION,
     description=(
-        "Generate a video clip: a camera move (static, pan, zoom, fade) over source_node_id's image, "
-        "or a clip from the prompt alone. duration_s is in seconds."
+        "Generate a clip: a camera move over source_node_id's image, or from the prompt alone "
+        "(duration_s in seconds)."
     ),
     args_schema=GenerateVideoArgs,
     effects=_MEDIA_EFFECTS | {Effect.LONG_RUNNING},
@@ -186,7 +185,7 @@ GENERATE_VIDEO = ToolSpec(
 GENERATE_AUDIO = ToolSpec(
     name="generate_audio",
     family=ToolFamily.GENERATION,
-    description="Generate speech of the prompt's words, or an ambience or music bed of duration_s seconds.",
+    description="Generate speech of the prompt's words, or an ambience or music bed.",
     args_schema=GenerateAudioArgs,
     effects=_MEDIA_EFFECTS,
     run=run_generate_audio,
@@ -195,7 +194,7 @@ GENERATE_AUDIO = ToolSpec(
 ASSEMBLE_CUT = ToolSpec(
     name="assemble_cut",
     family=ToolFamily.GENERATION,
-    description="Join video clip nodes, in the order given, into one cut (a new video node).",
+    description="Join video clip nodes, in order, into one cut.",
     args_schema=AssembleCutArgs,
     effects=frozenset({Effect.GENERATES_MEDIA, Effect.MUTATES_CANVAS}),
     run=run_assemble_cut,

@@ -315,8 +315,7 @@ RUN_CODE = _spec(
 """Tool: run a Python snippet."""
 RENDER_PAGE = _spec(
     "render_page",
-    "Render an HTML page (workspace file, HTML text, HTML artifact or canvas node) to a PNG screenshot at a "
-    "chosen viewport and add it to the canvas as an image preview node. Pages cannot reach the internet.",
+    "Render an HTML page (workspace file, HTML text, artifact or node) to a PNG preview node; no internet.",
     RenderPageArgs,
     {Effect.MUTATES_CANVAS, Effect.LONG_RUNNING},
     render_page,

@@ -1,0 +1,139 @@
+"""The batched reads and the one-statement commit give what the per-node, per-hop and per-write versions gave."""
+
+from __future__ import annotations
+
+import pytest
+
+from store.errors import InvalidMutation, NodeNotFound
+from store.models import Direction, EdgeType, NodeStatus
+from store.mutations import CreateNode, DeleteNode, GroupNodes, Link, RecordTurn, SetStatus, Unlink, UpdateNode
+
+
+@pytest.fixture
+def lineage_canvas(canvas, write):
+    """shot ← image ← clip ← cut (GENERATED_FROM), image → character (REFERENCES), image_v2 → image (VERSION_OF),
+    a diamond (d → b, d → c, b → a, c → a) and a deleted node in the middle of a chain (x → gone → y)."""
+    names = ["shot", "character", "image", "image_v2", "clip", "cut", "a", "b", "c", "d", "x", "gone", "y"]
+    nodes = {name: CreateNode(kind="image", title=name) for name in names}
+    ids = {name: node.id for name, node in nodes.items()}
+    edges = [(EdgeType.GENERATED_FROM, "image", "shot"), (EdgeType.REFERENCES, "image", "character"),
+             (EdgeType.VERSION_OF, "image_v2", "image"), (EdgeType.GENERATED_FROM, "clip", "image"),
+             (EdgeType.GENERATED_FROM, "cut", "clip"), (EdgeType.GENERATED_FROM, "d", "b"),
+             (EdgeType.GENERATED_FROM, "d", "c"), (EdgeType.GENERATED_FROM, "b", "a"),
+             (EdgeType.GENERATED_FROM, "c", "a"), (EdgeType.GENERATED_FROM, "x", "gone"),
+             (EdgeType.GENERATED_FROM, "gone", "y")]
+    write(*nodes.values(), *[Link(type=t, source=ids[s], target=ids[d]) for t, s, d in edges])
+    write(DeleteNode(node_id=ids["gone"]))
+    return ids
+
+
+@pytest.mark.parametrize("edge_types, direction, max_depth", [
+    (None, Direction.OUT, None),
+    (None, Direction.IN, None),
+    ([EdgeType.GENERATED_FROM, EdgeType.REFERENCES], Direction.IN, None),
+    ([EdgeType.VERSION_OF], Direction.IN, None),
+    (None, Direction.OUT, 1),
+    (None, Direction.BOTH, 2),
+])
+def test_lineages_of_many_nodes_equal_each_nodes_lineage(canvas, lineage_canvas, edge_types, direction, max_depth):
+    ids = lineage_canvas
+    starts = [i for name, i in ids.items() if name != "gone"]
+    batched = canvas.lineages(starts, edge_types, direction, max_depth=max_depth)
+    for start in starts:
+        one = canvas.lineage(start, edge_types, direction, max_depth)
+        assert sorted((e.node.id, e.depth) for e in batched[start]) == sorted((e.node.id, e.depth) for e in one)
+
+
+def test_lineages_visit_a_diamond_once_and_skip_missing_starts(canvas, lineage_canvas):
+    ids = lineage_canvas
+    found = canvas.lineages([ids["d"], "no-such-node"])
+    assert sorted(e.node.title for e in found[ids["d"]]) == ["a", "b", "c"]
+    assert {e.node.title: e.depth for e in found[ids["d"]]}["a"] == 2
+    assert found["no-such-node"] == []
+    # A deleted node is walked through but not listed.
+    assert [e.node.title for e in canvas.lineages([ids["x"]])[ids["x"]]] == ["y"]
+
+
+def test_neighbours_of_many_nodes_equal_each_nodes_neighbours(canvas, lineage_canvas):
+    ids = lineage_canvas
+    starts = [ids["image"], ids["clip"], ids["shot"], ids["d"]]
+    for direction in (Direction.OUT, Direction.IN, Direction.BOTH):
+        batched = canvas.neighbours_of(starts, None, direction)
+        for start in starts:
+            one = canvas.neighbours(start, None, direction)
+            assert [(n.node.id, n.edge.type, n.edge.source, n.edge.target) for n in batched[start]] == \
+                   [(n.node.id, n.edge.type, n.edge.source, n.edge.target) for n in one]
+    with pytest.raises(NodeNotFound):
+        canvas.neighbours_of([ids["image"], ids["gone"]])
+    with pytest.raises(NodeNotFound):
+        canvas.neighbours_of(["no-such-node"])
+
+
+def test_overview_reads_focus_lineage_counts_and_recent_in_one(canvas, lineage_canvas, write):
+    ids = lineage_canvas
+    write(SetStatus(node_id=ids["clip"], status=NodeStatus.STALE))
+    seen = canvas.overview([ids["clip"], ids["gone"], "no-such-node"], max_depth=2,
+                           since_version=canvas.canvas_version() - 1, recent=8)
+    clip = seen.lineages[ids["clip"]]
+    assert clip[0].node.id == ids["clip"] and clip[0].depth == 0
+    assert sorted((e.node.title, e.depth) for e in clip[1:]) == [("character", 2), ("image", 1), ("shot", 2)]
+    assert seen.lineages[ids["gone"]] == [] and seen.lineages["no-such-node"] == []
+    assert seen.counts == [("image", "pending", 11), ("image", "stale", 1)]
+    assert [n.id for n in seen.recent] == [ids["clip"]]
+
+
+def test_one_commit_writes_creates_updates_links_unlinks_deletes_and_a_turn(canvas, lineage_canvas, write):
+    ids = lineage_canvas
+    group = CreateNode(kind="group", title="board")
+    other = CreateNode(kind="group", title="other board")
+    write(group, other, GroupNodes(group_id=group.id, node_ids=[ids["a"]]))
+    fresh = CreateNode(kind="text", title="fresh")
+    record = write(
+        fresh,
+        UpdateNode(node_id=ids["b"], title="b2"),
+        Link(type=EdgeType.REFERENCES, source=fresh.id, target=ids["b"]),
+        Unlink(type=EdgeType.GENERATED_FROM, source=ids["d"], target=ids["c"]),
+        GroupNodes(group_id=other.id, node_ids=[ids["a"]]),  # a regroup: an unlink and a link
+        DeleteNode(node_id=ids["y"], hard=True),
+        RecordTurn(turn_id="t1", thread_id="th", request="r", canvas_before=0, canvas_after=1,
+                   node_ids=[ids["b"], ids["y"]]),
+    )
+    assert canvas.get_node(fresh.id).title == "fresh" and canvas.get_node(ids["b"]).title == "b2"
+    assert [n.node.id for n in canvas.neighbours(fresh.id)] == [ids["b"]]
+    assert [n.node.title for n in canvas.neighbours(ids["d"])] == ["b2"]
+    assert canvas.get_node(ids["a"]).group_id == other.id
+    assert [n.node.id for n in canvas.neighbours(ids["a"], [EdgeType.IN_GROUP])] == [other.id]
+    with pytest.raises(NodeNotFound):
+        canvas.get_node(ids["y"])
+    turn = canvas.turns("th")[0]
+    assert turn["node_ids"] == [ids["b"]]  # the hard-deleted node has no TOUCHED edge
+    assert record.canvas_version == canvas.canvas_version()
+    assert canvas.commit_for_key(record.idempotency_key).node_ids == record.node_ids
+
+
+def test_a_commit_whose_write_matches_nothing_writes_nothing(canvas, lineage_canvas, write):
+    ids = lineage_canvas
+    before = canvas.canvas_version()
+    fresh = CreateNode(kind="text", title="half")
+    with pytest.raises((InvalidMutation, NodeNotFound)):
+        write(fresh, Link(type=EdgeType.REFERENCES, source=fresh.id, target=ids["gone"]))
+    with pytest.raises(NodeNotFound):
+        canvas.get_node(fresh.id)
+    assert canvas.canvas_version() == before
+
+
+def test_a_replayed_key_changes_nothing_and_returns_the_first_commit(canvas, write):
+    first = write(CreateNode(kind="text", title="once"), key="k-replay")
+    version = canvas.canvas_version()
+    again = write(CreateNode(kind="text", title="twice"), key="k-replay")
+    assert again.replayed and again.id == first.id and canvas.canvas_version() == version
+    assert [n.title for n in canvas.find_nodes(kind="text")] == ["once"]
+
+
+def test_lineages_with_their_start_node_first(canvas, lineage_canvas):
+    ids = lineage_canvas
+    found = canvas.lineages([ids["image"], ids["gone"], "no-such-node"], [EdgeType.VERSION_OF, EdgeType.GENERATED_FROM],
+                            Direction.IN, with_start=True)
+    assert [(e.node.title, e.depth) for e in found[ids["image"]]] == [("image", 0), ("image_v2", 1), ("clip", 1),
+                                                                      ("cut", 2)]
+    assert found[ids["gone"]] == [] and found["no-such-node"] == []

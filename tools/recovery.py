@@ -12,12 +12,12 @@ from typing import Any
 
 from pydantic import BaseModel, Field
 
-from store.base import CanvasReader, LineageEntry, Neighbour
+from store.base import CanvasReader, Neighbour
 from store.errors import NodeNotFound
 from store.models import CanvasNode, Direction, EdgeType, NodeStatus, new_id
 from store.mutations import CreateNode, DeleteNode, GroupNodes, Link, SetStatus, UngroupNodes, Unlink, UpdateNode
 from tools.base import Effect, ToolContext, ToolError, ToolFamily, ToolResult, ToolSpec
-from tools.versions import current_version, current_versions
+from tools.versions import current_version, current_versions, head_of
 
 DERIVATION_EDGES = [EdgeType.GENERATED_FROM, EdgeType.REFERENCES]
 REGENERABLE_TOOLS = ("generate_image", "generate_video", "generate_audio", "assemble_cut")
@@ -205,7 +205,7 @@ def heads_to_rebuild(canvas: CanvasReader, node_ids: list[str], turn_id: str | N
         if not lineages[node_id]:
             raise NodeNotFound(node_id)
         node = lineages[node_id][0].node
-        head = _newest(node, lineages[node_id][1:])
+        head = head_of(node, lineages[node_id][1:])
         if head.status == NodeStatus.STALE or (head.id != node.id and head.provenance.turn_id != turn_id):
             heads.setdefault(head.id, head)
     return list(heads.values())

@@ -38,11 +38,13 @@ def current_version(canvas: CanvasReader, node: CanvasNode) -> CanvasNode:
 def current_versions(canvas: CanvasReader, nodes: list[CanvasNode]) -> dict[str, CanvasNode]:
     """:func:`current_version` of each node, in one read of their VERSION_OF lineages."""
     newer = canvas.lineages([n.id for n in nodes], [EdgeType.VERSION_OF], Direction.IN) if nodes else {}
-    heads: dict[str, CanvasNode] = {}
-    for node in nodes:
-        live = [e for e in newer.get(node.id, []) if e.node.status != NodeStatus.REJECTED]
-        heads[node.id] = _newest(live) if live else node
-    return heads
+    return {node.id: head_of(node, newer.get(node.id, [])) for node in nodes}
+
+
+def head_of(node: CanvasNode, newer: list[LineageEntry]) -> CanvasNode:
+    """The newest live version among ``newer`` (the versions made of ``node``); ``node`` when none is live."""
+    live = [e for e in newer if e.node.status != NodeStatus.REJECTED]
+    return _newest(live) if live else node
 
 
 def require_head(canvas: CanvasReader, node_id: str, *, turn_id: str | None) -> CanvasNode:

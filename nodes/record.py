@@ -9,8 +9,10 @@ from __future__ import annotations
 
 from typing import Any
 
+from nodes.context_size import ModelInput
 from nodes.deps import TurnDeps
 from nodes.state import TurnState
+from store.models import utc_now
 from store.mutations import RecordTurn
 
 
@@ -32,13 +34,14 @@ def make_record(deps: TurnDeps):
             "feedback": state.get("feedback"),
             "repair": {k: v for k, v in (state.get("repair") or {}).items() if k != "mutations"} or None,
             "rebuilds": int(state.get("rebuilds") or 0),
+            **model_input_keys(state.get("model_input")),
         }
         if (state.get("action") or {}).get("kind") == "malformed":
             step["raw_error"] = state["action"].get("raw_error")
         deps.trajectories.record_step(state["thread_id"], state["turn_id"], index, step)
         update: dict[str, Any] = {"steps": [step], "step_index": index + 1, "action": None, "verdict": None,
                                   "result": None, "feedback": None, "repair": None, "rebuild": False, "rebuilds": 0,
-                                  "rebuild_spent": {}}
+                                  "rebuild_spent": {}, "model_input": None}
         done = bool(state.get("done"))
         if not done and index + 1 >= deps.max_steps:
             done = True
@@ -55,6 +58,18 @@ def make_record(deps: TurnDeps):
         return update
 
     return record
+
+
+def model_input_keys(model_input: dict[str, int] | None) -> dict[str, int]:
+    """The step keys of the model calls that proposed a step (zeros when it made none, e.g. a resumed commit)."""
+    sent = ModelInput.model_validate(model_input or {})
+    return {"model_calls": sent.calls, "model_input_bytes": sent.bytes, "tool_schema_bytes": sent.tool_schema_bytes,
+            "max_call_bytes": sent.max_call_bytes}
+
+
+def turn_started_at(deps: TurnDeps, state: TurnState) -> str:
+    """When the turn began: its ``starts`` row in the trajectory store (written by ``Runtime.start_state``)."""
+    return deps.trajectories.started_at(state["turn_id"]) or utc_now()
 
 
 def finish_turn(deps: TurnDeps, state: TurnState, steps: list[dict[str, Any]], update: dict[str, Any]) -> None:
@@ -78,6 +93,8 @@ def finish_turn(deps: TurnDeps, state: TurnState, steps: list[dict[str, Any]], u
         "outcome": update.get("outcome") or state.get("outcome") or "replied",
         "reply": update.get("reply") or state.get("reply"),
         "touched_ids": touched,
+        "started_at": turn_started_at(deps, state),
+        "finished_at": utc_now(),
     }
     deps.trajectories.record_turn(state["thread_id"], state["turn_id"], body)
     turn = RecordTurn(turn_id=state["turn_id"], thread_id=state["thread_id"], request=state["request"][:2000],

@@ -51,3 +51,5 @@ class TurnState(TypedDict, total=False):
     done: bool
     outcome: str
     reply: str | None
+    model_input: dict[str, int] | None
+    """The size of the model calls that proposed the current step (``nodes.context_size.ModelInput``)."""

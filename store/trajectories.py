@@ -71,6 +71,12 @@ class TrajectoryStore:
                              (thread_id,)).fetchone()
         return json.loads(row[0]) if row else None
 
+    def started_at(self, turn_id: str) -> str | None:
+        """When a turn was started (its ``starts`` row), or None for a turn never recorded as started."""
+        with self._connect() as db:
+            row = db.execute("SELECT at FROM starts WHERE turn_id = ?", (turn_id,)).fetchone()
+        return row[0] if row else None
+
     def unfinished(self) -> list[dict[str, Any]]:
         """Turns that started and have no finished tuple (crashed, or paused for a person), oldest first."""
         with self._connect() as db:

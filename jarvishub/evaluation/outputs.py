@@ -82,10 +82,6 @@ class Canvas:
         sources = [s for s in self.out[node_id].get(EdgeType.GENERATED_FROM) or [] if self.nodes[s].kind != "shot"]
         if label and sources and depth < 8:
             ident, key = self.identity(sources[0], depth + 1)
-            if label == "file" and node.title:
-                name = node.title.rsplit("/", 1)[-1]
-                if not name.startswith("revision-"):  # a revision's file is the page's file, whatever it is called
-                    return f"{label}:{name}:{ident}", f"{label} {name} of {key}"
             return f"{label}:{ident}", f"{label} of {key}"
         root = self.root(node_id)
         return f"root:{root}", self.nodes[root].title or root

@@ -6,12 +6,14 @@ the turn's recorded steps and metrics, and the project's files; never the agent'
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from jarvishub.evaluation.outputs import Canvas, current_outputs, invariants
+from jarvishub.evaluation.metrics import refusal
+from jarvishub.evaluation.outputs import DELIVERABLE_KINDS, Canvas, invariants
 from jarvishub.evaluation.results import CheckResult, TurnMetrics
 from jarvishub.evaluation.scenario import (
     ChangedCheck,
@@ -26,47 +28,47 @@ from jarvishub.evaluation.scenario import (
     UnchangedCheck,
     VerifyCheck,
 )
-from store.models import CanvasNode, NodeStatus
+from store.models import CanvasNode, EdgeType, NodeStatus
 
 
 class ReferenceNotFound(LookupError):
     """A scenario reference ("shot 3", "final cut") that names nothing on the canvas."""
 
 
-def resolve(canvas: Canvas, reference: str) -> list[str]:
-    """The output keys a reference names: an output key itself, or the title of a current node (a shot names its
-    image).  Case does not matter; "shot 3" on a canvas with two storyboards names two outputs."""
-    wanted = reference.strip().lower()
-    keys = canvas.output_keys()
-    current, _ = current_outputs(canvas)
-    exact = sorted(k for k in current if k.lower() == wanted or k.lower().split(" #")[0] == wanted)
-    if exact:
-        return exact
-    found: list[str] = []
-    for node in canvas.nodes.values():
-        if node.title.lower() != wanted or node.status == NodeStatus.REJECTED:
-            continue
-        if node.kind == "shot":
-            found += [k for k, n in current.items() if n.kind == "image" and canvas.identity(n.id)[0] ==
-                      f"shot:{node.id}"]
-        elif node.id in keys:
-            found.append(keys[node.id])
-    if not found:
-        raise ReferenceNotFound(f"{reference!r} names nothing on the canvas (outputs: {', '.join(sorted(current))})")
-    return sorted(set(found))
-
-
 def resolve_nodes(canvas: Canvas, reference: str) -> list[CanvasNode]:
-    """The current nodes a reference names (for ``selected`` and answers)."""
-    current, _ = current_outputs(canvas)
-    return [current[k] for k in resolve(canvas, reference)]
+    """The current output nodes a reference names: an output key itself ("shot 3 image", "final cut"), or the
+    title of a current node (a shot names its image).  Case does not matter; "shot 3" on a canvas with two
+    storyboards names two outputs, and "shot 3 of fisherman" the one whose storyboard's title says "fisherman"."""
+    wanted = reference.strip().lower()
+    current = canvas.current_by_identity()
+    head, _, plan = wanted.partition(" of ")
+    shots: list[CanvasNode] = []
+    if plan and re.fullmatch(r"shot \d+", head) and not any(n.title.lower() == wanted for n in canvas.nodes.values()):
+        shots = [n for n in canvas.nodes.values() if n.kind == "shot" and n.title.lower() == head and any(
+            plan in canvas.nodes[p].title.lower() for p in canvas.out[n.id].get(EdgeType.GENERATED_FROM) or []
+            if canvas.nodes[p].kind == "plan")]
+        if not shots:
+            raise ReferenceNotFound(f"{reference!r}: no {head!r} of a storyboard titled like {plan!r}")
+    else:
+        keys = canvas.output_keys()
+        exact = [n for n in current.values() if keys[n.id].lower().split(" #")[0] == wanted]
+        if exact:
+            return sorted(exact, key=lambda n: keys[n.id])
+        titled = [n for n in canvas.nodes.values() if n.title.lower() == wanted and n.status != NodeStatus.REJECTED]
+        shots = [n for n in titled if n.kind == "shot"]
+        found = {canvas.identity(n.id)[0] for n in titled if n.kind in DELIVERABLE_KINDS}
+        if found:
+            return [current[i] for i in sorted(found) if i in current]
+    found_shots = [current[f"shot:{shot.id}"] for shot in shots if f"shot:{shot.id}" in current]
+    if not found_shots:
+        raise ReferenceNotFound(f"{reference!r} names nothing on the canvas (outputs: "
+                                f"{', '.join(sorted(canvas.output_keys()[n.id] for n in current.values()))})")
+    return found_shots
 
 
-def targeted_outputs(canvas: Canvas, references: list[str]) -> set[str]:
-    """The output keys of the targets and of everything made from them (before the turn)."""
-    keys = canvas.output_keys()
-    ids = [n.id for ref in references for n in resolve_nodes(canvas, ref)]
-    return {keys[i] for i in canvas.derived(ids) if i in keys}
+def targeted_nodes(canvas: Canvas, references: list[str]) -> set[str]:
+    """The ids of the targets' current nodes and of everything made from them (read before the turn)."""
+    return canvas.derived([n.id for ref in references for n in resolve_nodes(canvas, ref)])
 
 
 @dataclass
@@ -144,15 +146,16 @@ def _run(check: Check, ev: TurnEvidence) -> tuple[bool, str]:
             detail += f"; missed: {', '.join(missed)}"
         return not extra and not missed, detail
     if isinstance(check, ChangedCheck):
-        wanted = {k for ref in check.refs for k in resolve(ev.after, ref)}
+        keys = ev.after.output_keys()
+        wanted = {keys[n.id] for ref in check.refs for n in resolve_nodes(ev.after, ref)}
         missing = sorted(wanted - changed)
         return not missing, "all changed" if not missing else f"not changed: {', '.join(missing)}"
     if isinstance(check, UnchangedCheck):
-        before, _ = current_outputs(ev.before)
-        after, _ = current_outputs(ev.after)
-        moved = [k for ref in check.refs for k in resolve(ev.before, ref)
-                 if k not in after or before[k].id != after[k].id]
-        return not moved, "all as before" if not moved else f"changed: {', '.join(sorted(moved))}"
+        after = ev.after.current_by_identity()
+        keys = ev.after.output_keys()
+        moved = sorted(keys.get(n.id, n.title) for ref in check.refs for n in resolve_nodes(ev.before, ref)
+                       if getattr(after.get(ev.before.identity(n.id)[0]), "id", None) != n.id)
+        return not moved, "all as before" if not moved else f"changed: {', '.join(moved)}"
     if isinstance(check, MeasureCheck):
         return _measure(check, ev)
     if isinstance(check, ClarificationCheck):
@@ -161,8 +164,7 @@ def _run(check: Check, ev: TurnEvidence) -> tuple[bool, str]:
         reasons += [str(a.get("reason")) for a in asked]
         return check.reason in reasons, f"asked: {', '.join(reasons) or 'nothing'}"
     if isinstance(check, RefusedCheck):
-        verdicts = [s.get("verdict") or {} for s in ev.steps]
-        reasons = [str(v.get("reason")) for v in verdicts if v.get("verdict") == "reject"]
+        reasons = [r for r in map(refusal, ev.steps) if r is not None]
         ok = bool(reasons) and (check.reason is None or check.reason in reasons) and not changed
         detail = f"rejections: {', '.join(reasons) or 'none'}; outputs changed: {len(changed)}"
         return ok, detail
@@ -188,15 +190,14 @@ def _stats(ev: TurnEvidence, node: CanvasNode) -> Any:
 
 
 def _measure(check: MeasureCheck, ev: TurnEvidence) -> tuple[bool, str]:
-    [key] = resolve(ev.after, check.ref)[:1]
-    after, _ = current_outputs(ev.after)
-    value = getattr(_stats(ev, after[key]), _ATTRIBUTE[check.attribute])
+    node = resolve_nodes(ev.after, check.ref)[0]
+    value = getattr(_stats(ev, node), _ATTRIBUTE[check.attribute])
     ok, detail = True, f"{check.attribute} {value:.1f}"
     if check.compare:
-        before, _ = current_outputs(ev.before)
-        if key not in before:
-            return False, f"{key} did not exist before the turn"
-        old = getattr(_stats(ev, before[key]), _ATTRIBUTE[check.attribute])
+        earlier = ev.before.current_by_identity().get(ev.after.identity(node.id)[0])
+        if earlier is None:
+            return False, f"{check.ref} did not exist before the turn"
+        old = getattr(_stats(ev, earlier), _ATTRIBUTE[check.attribute])
         moved = value - old
         detail = f"{check.attribute} {old:.1f} -> {value:.1f}"
         ok = {"lower": moved < 0, "higher": moved > 0, "unchanged": abs(moved) < 1e-9}[check.compare]

@@ -77,13 +77,21 @@ def context(steps: Iterable[Mapping[str, Any]]) -> tuple[int, int, int, int]:
     return calls, total, schemas, largest
 
 
+def refusal(step: Mapping[str, Any]) -> str | None:
+    """Why the bridge refused this step, or None: its verdict was reject, or a skill's sub-action was refused
+    (the step's observation carries ``refused``, set by ``Bridge.execute`` from ``SkillStepRejected``)."""
+    verdict = step.get("verdict") or {}
+    if isinstance(verdict, Mapping) and verdict.get("verdict") == "reject":
+        return str(verdict.get("reason") or "unknown")
+    observation = step.get("observation") or {}
+    if isinstance(observation, Mapping) and observation.get("refused"):
+        return str(observation["refused"])
+    return None
+
+
 def rejections(steps: Iterable[Mapping[str, Any]]) -> tuple[int, dict[str, int]]:
-    """Steps whose verdict was reject, and how often each reason came up."""
-    reasons: Counter[str] = Counter()
-    for step in steps:
-        verdict = step.get("verdict") or {}
-        if isinstance(verdict, Mapping) and verdict.get("verdict") == "reject":
-            reasons[str(verdict.get("reason") or "unknown")] += 1
+    """Steps the bridge refused (see :func:`refusal`), and how often each reason came up."""
+    reasons: Counter[str] = Counter(r for r in map(refusal, steps) if r is not None)
     return sum(reasons.values()), dict(sorted(reasons.items()))
 
 

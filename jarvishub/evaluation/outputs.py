@@ -39,7 +39,7 @@ class CanvasReader(Protocol):
 
 
 class Canvas:
-    """Every deliverable node and shot of a canvas with the edges between them, read once."""
+    """Every deliverable node, shot and plan of a canvas with the edges between them, read once."""
 
     def __init__(self, nodes: list[CanvasNode], edges: list[CanvasEdge]) -> None:
         self.nodes = {n.id: n for n in nodes}
@@ -52,8 +52,8 @@ class Canvas:
 
     @classmethod
     def read(cls, store: CanvasReader) -> Canvas:
-        """Read the deliverables, the shots and their edges from a store."""
-        nodes = [n for kind in (*DELIVERABLE_KINDS, "shot") for n in store.find_nodes(kind=kind)]
+        """Read the deliverables, the shots, the plans and their edges from a store."""
+        nodes = [n for kind in (*DELIVERABLE_KINDS, "shot", "plan") for n in store.find_nodes(kind=kind)]
         return cls(nodes, store.edges([n.id for n in nodes]) if nodes else [])
 
     def root(self, node_id: str) -> str:
@@ -94,6 +94,15 @@ class Canvas:
             owners[key].add(ident)
         return {i: key if len(owners[key]) == 1 else f"{key} #{ident.rsplit(':', 1)[-1][-6:]}"
                 for i, (ident, key) in identities.items()}
+
+    def current_by_identity(self) -> dict[str, CanvasNode]:
+        """What tells an output apart → its newest live node.  Unlike output keys, identities do not change when
+        another output with the same title appears later, so before/after comparisons use them."""
+        found: dict[str, CanvasNode] = {}
+        for node in sorted(self.nodes.values(), key=lambda n: n.canvas_version):
+            if node.kind in DELIVERABLE_KINDS and node.status not in (NodeStatus.REJECTED, NodeStatus.FAILED):
+                found[self.identity(node.id)[0]] = node
+        return found
 
     def derived(self, node_ids: list[str]) -> set[str]:
         """Every node made from these (``GENERATED_FROM`` followed backwards), the nodes themselves included."""
@@ -139,7 +148,7 @@ def invariants(canvas: Canvas) -> list[str]:
     """What is wrong with the canvas (empty when every invariant holds).
 
     Every output has one current version; no live node has a newer live version; a clip is made from its
-    shot's current image; a cut is made of current clips and is not left stale.
+    shot's current image; a cut is made of current clips (docs/requests.md, "Invariants after every commit").
     """
     outputs, problems = current_outputs(canvas)
     current_ids = {n.id for n in outputs.values()}
@@ -157,10 +166,8 @@ def invariants(canvas: Canvas) -> list[str]:
                 problems.append(f"{node.title!r} is made from {source}, which is not a current output")
         if node.kind == "video" and node.provenance.tool == "assemble_cut":
             stale = [c for c in node.inputs.get("clip_node_ids") or [] if c not in current_ids]
-            if stale:
+            if stale:  # its inputs changed and it was not rebuilt
                 problems.append(f"{node.title!r} uses clips that are not current: {', '.join(stale)}")
-            if node.status == NodeStatus.STALE:
-                problems.append(f"{node.title!r} is stale: its inputs changed and it was not rebuilt")
     return problems
 
 

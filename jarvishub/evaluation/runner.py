@@ -30,7 +30,7 @@ from jarvishub.evaluation.checks import (
     TurnEvidence,
     resolve_nodes,
     run_check,
-    targeted_outputs,
+    targeted_nodes,
 )
 from jarvishub.evaluation.metrics import turn_metrics
 from jarvishub.evaluation.outputs import Canvas, invariants
@@ -110,7 +110,7 @@ class Session:
         approvals = questions = 0
         recovered: bool | None = None
         try:
-            targeted = targeted_outputs(before, turn.targets) if turn.targets is not None else None
+            targeted_ids = targeted_nodes(before, turn.targets) if turn.targets is not None else None
             selected = [n.id for ref in turn.selected for n in resolve_nodes(before, ref)]
             if turn.crash_after_steps is not None:
                 outcome = self._crash(turn, thread, selected, known)
@@ -135,7 +135,7 @@ class Session:
                 recovered = outcome.outcome == "replied" and not invariants(Canvas.read(store))
         except (ReferenceNotFound, TurnError, KeyError) as error:
             result.error = f"{type(error).__name__}: {error}"
-            targeted = None
+            targeted_ids = None
             outcome = _Outcome("error")
         result.outcome = outcome.outcome
         new_ids = [t for t in self._started(thread) if t not in known]
@@ -144,7 +144,8 @@ class Session:
         done = {t["turn_id"] for t in finished}
         open_steps = [s for t in new_ids if t not in done for s in self.agent.trajectories.steps(thread, t)]
         after = Canvas.read(store)
-        keys = {**before.output_keys(), **after.output_keys()}
+        keys = after.output_keys()  # the canvas after has every node before has: one naming for both
+        targeted = {keys[i] for i in targeted_ids if i in keys} if targeted_ids is not None else None
         result.metrics = turn_metrics(finished, store.commits(), keys, targeted=targeted, questions_asked=questions,
                                       approvals=approvals, recovered=recovered, extra_steps=open_steps)
         if result.error is None:

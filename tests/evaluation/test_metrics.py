@@ -55,6 +55,8 @@ def test_counts_of_an_edit_turn():
     assert metrics.provider_calls(steps) == 3  # the cache hit is not a provider call
     assert metrics.context(steps) == (7, 11100, 4200, 2100)
     assert metrics.rejections(steps) == (1, {"out_of_scope": 1})
+    inside_a_skill = {**_step(0, "skill__web_revise"), "observation": {"error": "...", "refused": "kind_not_granted"}}
+    assert metrics.rejections([*steps, inside_a_skill]) == (2, {"kind_not_granted": 1, "out_of_scope": 1})
     assert metrics.retries(steps) == 3  # one malformed output + two rebuilds
     assert metrics.wall_s([EDIT_TURN]) == 2.5
     assert metrics.clarifications([EDIT_TURN]) == 0

@@ -156,8 +156,8 @@ def invariants(canvas: Canvas) -> list[str]:
         if not one_current(node) or node.status == NodeStatus.REJECTED:
             continue
         newer = [canvas.nodes[i] for i in canvas.into[node.id].get(EdgeType.VERSION_OF) or []]
-        live = [n for n in newer if n.status not in (NodeStatus.REJECTED, NodeStatus.FAILED)]
-        if live and node.status != NodeStatus.FAILED:
+        live = [n for n in newer if n.status != NodeStatus.REJECTED]
+        if live:
             problems.append(f"{node.title!r} ({node.id}) is live but has a newer live version {live[0].id}")
     for node in outputs.values():
         if node.kind == "video" and node.provenance.tool == "generate_video":

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
 from jarvishub.evaluation import metrics
@@ -154,3 +156,70 @@ def test_results_round_trip(tmp_path):
     summary = again.summary["narrative"]["canvas"]
     assert summary.edit_turn_provider_calls_median == 3 and summary.locality_mean == 3.0
     assert summary.context_bytes_at_turn == {"1": 11100, "5": None, "10": None}
+
+
+def _story(extra_nodes=(), extra_edges=()):
+    """Two storyboards with a shot 3 each (one image apiece), a clip and a cut made from the lighthouse image."""
+    plans = [_node("pl1", "plan", "Storyboard: a lighthouse keeper", "create_node"),
+             _node("pl2", "plan", "Storyboard: a fisherman at sea", "create_node")]
+    shots = [_node("s3", "shot", "shot 3", "create_node"), _node("s3b", "shot", "shot 3", "create_node")]
+    media = [_node("i3", "image", "shot 3 image", "generate_image"), _node("i3b", "image", "shot 3 image",
+                                                                         "generate_image"),
+             _node("c3", "video", "shot 3 clip", "generate_video", source_node_id="i3"),
+             _node("cut", "video", "final cut", "assemble_cut", clip_node_ids=["c3"])]
+    edges = [_edge(EdgeType.GENERATED_FROM, "s3", "pl1"), _edge(EdgeType.GENERATED_FROM, "s3b", "pl2"),
+             _edge(EdgeType.GENERATED_FROM, "i3", "s3"), _edge(EdgeType.GENERATED_FROM, "i3b", "s3b"),
+             _edge(EdgeType.GENERATED_FROM, "c3", "i3"), _edge(EdgeType.GENERATED_FROM, "cut", "c3")]
+    return Canvas([*plans, *shots, *media, *extra_nodes], [*edges, *extra_edges])
+
+
+def _evidence(before, after, *, changed=(), targeted=None, steps=(), outcome="replied", asked=()):
+    from jarvishub.evaluation.checks import TurnEvidence
+    from jarvishub.evaluation.results import TurnMetrics
+
+    return TurnEvidence(before=before, after=after, outcome=outcome, steps=list(steps),
+                        metrics=TurnMetrics(changed=sorted(changed)), targeted=targeted, project_root=Path("."),
+                        read_bytes=lambda handle: b"", find_nodes=lambda **kw: [], asked=list(asked))
+
+
+def test_references_name_outputs_on_the_canvas():
+    from jarvishub.evaluation.checks import ReferenceNotFound, resolve_nodes, targeted_nodes
+
+    canvas = _story()
+    assert sorted(n.id for n in resolve_nodes(canvas, "shot 3")) == ["i3", "i3b"]  # two storyboards: two outputs
+    assert [n.id for n in resolve_nodes(canvas, "shot 3 of fisherman")] == ["i3b"]
+    assert [n.id for n in resolve_nodes(canvas, "Final Cut")] == ["cut"]
+    assert targeted_nodes(canvas, ["shot 3 of lighthouse"]) == {"i3", "c3", "cut"}
+    with pytest.raises(ReferenceNotFound):
+        resolve_nodes(canvas, "shot 9")
+
+
+def test_checks_fail_when_the_canvas_says_so():
+    from jarvishub.evaluation.checks import run_check
+    from jarvishub.evaluation.scenario import (ChangedOnlyCheck, ClarificationCheck, RefusedCheck, UnchangedCheck,
+                                               VerifyCheck)
+
+    before = _story()
+    new = _node("i3n", "image", "shot 3 image", "generate_image", v=5)
+    after = _story([new], [_edge(EdgeType.VERSION_OF, "i3n", "i3"), _edge(EdgeType.GENERATED_FROM, "i3n", "s3")])
+    targeted = {"shot 3 image #s3", "shot 3 clip", "final cut"}
+    exact = _evidence(before, after, changed=targeted, targeted=targeted)
+    assert run_check(ChangedOnlyCheck(type="changed_only"), exact).passed
+    missed = run_check(ChangedOnlyCheck(type="changed_only"), _evidence(before, after, changed={"shot 3 image #s3"},
+                                                                        targeted=targeted))
+    assert not missed.passed and "missed: final cut, shot 3 clip" in missed.detail
+    assert run_check(UnchangedCheck(type="unchanged", refs=["shot 3 of fisherman"]), exact).passed
+    moved = run_check(UnchangedCheck(type="unchanged", refs=["shot 3 of lighthouse"]), exact)
+    assert not moved.passed and moved.detail == "changed: shot 3 image #s3"
+    # The old image is still live under its new version: the invariant catches it.
+    broken = run_check(VerifyCheck(type="verify"), exact)
+    assert not broken.passed and "has a newer live version i3n" in broken.detail
+    refused_steps = [{"verdict": {"verdict": "reject", "reason": "kind_not_granted"}}]
+    assert run_check(RefusedCheck(type="refused", reason="kind_not_granted"),
+                     _evidence(before, before, steps=refused_steps)).passed
+    assert not run_check(RefusedCheck(type="refused"), _evidence(before, after, steps=refused_steps,
+                                                                 changed={"shot 3 image #s3"})).passed
+    assert not run_check(RefusedCheck(type="refused"), _evidence(before, before)).passed
+    asked = _evidence(before, before, outcome="interrupted", asked=[{"type": "clarification", "reason": "ambiguous"}])
+    assert run_check(ClarificationCheck(type="clarification", reason="ambiguous"), asked).passed
+    assert not run_check(ClarificationCheck(type="clarification", reason="not_found"), asked).passed

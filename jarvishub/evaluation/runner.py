@@ -165,17 +165,18 @@ class Session:
         return [r[0] for r in rows]
 
     def _answer(self, interrupt: dict[str, Any], answer: str) -> Any:
-        """The answer to an interrupt: an approval decision, or the id of the candidate the reference names."""
+        """The answer to an interrupt: an approval decision, or the id of what the reference names on the canvas
+        (the candidate of the question that holds that node's or its shot's id, else the node's id)."""
         if interrupt.get("type") == "approval" or answer in ("approve", "reject"):
             return {"decision": answer}
-        wanted = answer.strip().lower()
-        for candidate in interrupt.get("candidates") or []:
-            texts = [str(v).lower() for v in candidate.values() if isinstance(v, str | int)]
-            if any(wanted in t for t in texts):
-                return str(candidate.get("shot_id") or candidate.get("id") or candidate.get("image_id"))
-        nodes = resolve_nodes(Canvas.read(self.project.store), answer)
+        canvas = Canvas.read(self.project.store)
+        nodes = resolve_nodes(canvas, answer)
         if len(nodes) != 1:
-            raise TurnError(f"the answer {answer!r} names {len(nodes)} nodes; it must name exactly one")
+            raise TurnError(f"the answer {answer!r} names {len(nodes)} outputs; it must name exactly one")
+        ids = {nodes[0].id, canvas.identity(nodes[0].id)[0].removeprefix("shot:")}
+        for candidate in interrupt.get("candidates") or []:
+            if isinstance(candidate, dict) and ids & {str(v) for v in candidate.values()}:
+                return str(candidate.get("id") or nodes[0].id)
         return nodes[0].id
 
     # -- through the web canvas ---------------------------------------------------------------

@@ -7,6 +7,11 @@ SIGKILLed after N recorded steps and then resumed here (``crash_after_steps``).
 An interrupt is answered with the turn's ``answer`` (approve / reject / a
 reference), as ``jarvishub resume`` would.  Metrics come from the project's
 trajectory store and commits (:mod:`jarvishub.evaluation.metrics`).
+
+Media are the skills' defaults (512x288 shot images, 2 s clips at 12 fps, a
+1280x800 page preview): no project setting sets a default media size and the
+offline planner passes none, and the offline renderers make a 6-shot film in a
+few seconds, so the suite runs as a user's project would.
 """
 
 from __future__ import annotations
@@ -15,7 +20,6 @@ import json
 import os
 import shutil
 import signal
-import sqlite3
 import subprocess
 import sys
 import time
@@ -159,10 +163,7 @@ class Session:
 
     def _started(self, thread: str) -> list[str]:
         """Turn ids started on a thread, in order (finished or not)."""
-        path = self.project.state_dir / "trajectories.sqlite"
-        with sqlite3.connect(path, timeout=30) as db:
-            rows = db.execute("SELECT turn_id FROM starts WHERE thread_id = ? ORDER BY at", (thread,)).fetchall()
-        return [r[0] for r in rows]
+        return self.agent.trajectories.started_turns(thread)
 
     def _answer(self, interrupt: dict[str, Any], answer: str) -> Any:
         """The answer to an interrupt: an approval decision, or the id of what the reference names on the canvas
@@ -217,13 +218,12 @@ class Session:
                    turn.request, json.dumps(selected), turn.profile or ""]
         env = {**os.environ, "JARVISHUB_GENERATION_OFFLINE_LATENCY_S": CRASH_LATENCY_S}
         child = subprocess.Popen(command, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-        path = self.project.state_dir / "trajectories.sqlite"
+        trajectories = self.agent.trajectories  # the same SQLite file the child records its steps in
         deadline = time.monotonic() + CRASH_TIMEOUT_S
         try:
             while True:
-                with sqlite3.connect(path, timeout=30) as db:
-                    rows = db.execute("SELECT turn_id FROM steps WHERE thread_id = ?", (thread,)).fetchall()
-                recorded = sum(1 for (turn_id,) in rows if turn_id not in known)
+                recorded = sum(len(trajectories.steps(thread, t)) for t in trajectories.started_turns(thread)
+                               if t not in known)
                 if recorded >= (turn.crash_after_steps or 0):
                     os.kill(child.pid, signal.SIGKILL)
                     break

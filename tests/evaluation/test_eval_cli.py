@@ -37,6 +37,17 @@ type = "outcome"
 equals = "replied"
 '''
 
+CRASH = '''
+[[turns]]
+kind = "resume"
+request = "a 5-slide deck about the history of the bicycle"
+crash_after_steps = 1
+[[turns.checks]]
+type = "count"
+kind = "deck"
+equals = 2
+'''
+
 
 def cli(*args: str) -> subprocess.CompletedProcess:
     env = {**os.environ, "PYTHONPATH": str(ROOT)}
@@ -104,7 +115,7 @@ def test_the_shipped_suite_loads():
 
 
 def test_a_short_suite_writes_results_and_exits_by_its_checks(tmp_path):
-    passing = _write(tmp_path, "deck-ok", GOOD.format(name="deck-ok", slides=4))
+    passing = _write(tmp_path, "deck-ok", GOOD.format(name="deck-ok", slides=4) + CRASH)
     failing = _write(tmp_path, "deck-wrong", GOOD.format(name="deck-wrong", slides=5))
     out = tmp_path / "out"
     done = cli(str(passing), str(failing), "--out", str(out))
@@ -116,9 +127,14 @@ def test_a_short_suite_writes_results_and_exits_by_its_checks(tmp_path):
     assert (ok.name, ok.passed, wrong.passed) == ("deck-ok", True, False)
     assert ok.project_dir == "runs/canvas/deck-ok" and (out / ok.project_dir / ".jarvishub").is_dir()
     assert [c.detail for c in wrong.turns[0].checks] == ["4 slide nodes"]
-    assert results.summary["slides"]["canvas"].checks_total == 4
-    assert results.summary["slides"]["canvas"].checks_passed == 3
+    assert results.summary["slides"]["canvas"].checks_total == 5
+    assert results.summary["slides"]["canvas"].checks_passed == 4
     assert ok.turns[0].metrics.changed_outputs > 0 and ok.turns[1].metrics.changed_outputs == 0
+    crashed = ok.turns[2]  # killed in a child process after its first step, resumed by the runner
+    assert "killed the turn after 1 steps (exit -9); resuming" in done.stderr
+    assert crashed.outcome == "replied" and crashed.metrics.recovered is True and len(crashed.turn_ids) == 1
+    assert crashed.metrics.provider_calls == 1  # the illustration, paid once across the kill
+    assert (ok.turns[0].metrics.recovered, wrong.turns[0].metrics.recovered) == (None, None)
 
     only_ok = cli(str(passing), "--out", str(tmp_path / "out2"), "--json")
     assert only_ok.returncode == 0, only_ok.stderr

@@ -1,14 +1,18 @@
-"""Regenerate the README's picture from what the demo actually makes: ``python docs/make_pictures.py``.
+"""Regenerate the docs' pictures from what the demo actually makes: ``python docs/make_pictures.py``.
 
 Runs the narrative demo offline in a temporary project (the same requests as
 ``jarvishub demo narrative``), relights shot 3 as the README does, and draws a
 contact sheet of the files in ``outputs/narrative``: the six current shot
-images, then shot 3's superseded version next to its relit one.  Writes
-``docs/narrative-frames.png``.
+images, then shot 3's superseded version next to its relit one
+(``docs/narrative-frames.png``).  Then serves that project's web canvas, opens
+it in Debian's Chromium with the relit shot 3 selected, and screenshots it
+(``docs/canvas.png``, the picture of docs/web-canvas.md).  Only this script
+writes ``docs/``; tests write their pictures to temporary folders.
 """
 
 from __future__ import annotations
 
+import secrets
 import sys
 import tempfile
 from pathlib import Path
@@ -24,6 +28,7 @@ from jarvishub.project import Project  # noqa: E402
 from jarvishub.runtime import Runtime  # noqa: E402
 from store.lifecycle import stop_engine  # noqa: E402
 
+CHROMIUM = "/usr/bin/chromium"  # Debian's, never a downloaded one
 SHOTS = 6
 RELIGHT = "keep the character but redo the lighting on shot 3"
 THUMB = (256, 144)
@@ -31,8 +36,9 @@ LABEL_H = 22
 GAP = 8
 
 
-def make_demo(root: Path) -> Path:
-    """The demo project after the main request and the relight, its outputs/ in sync."""
+def make_demo(root: Path, canvas_picture: Path) -> Path:
+    """The demo project after the main request and the relight, its outputs/ in sync; its web canvas is
+    screenshot to ``canvas_picture`` on the way."""
     folder = root / "jarvishub-demo-narrative"
     with Project.init(folder) as project:
         runtime = Runtime(project)
@@ -41,11 +47,36 @@ def make_demo(root: Path) -> Path:
                 outcome = runtime.run(request)
                 if outcome.outcome != "replied":
                     raise SystemExit(f"{request!r} ended {outcome.outcome}: {outcome.reply}")
-            outputs.sync(folder, project.store, project.artifacts)
+            files = outputs.sync(folder, project.store, project.artifacts)
+            [relit] = [f.node_id for f in files if f.path == "narrative/shot-03-image.png"]
+            screenshot_canvas(runtime, relit, canvas_picture)
         finally:
             runtime.close()
     stop_engine(folder / ".jarvishub" / "engine")  # it would linger after the temporary folder is gone
     return folder / "outputs" / "narrative"
+
+
+def screenshot_canvas(runtime: Runtime, selected: str, target: Path) -> None:
+    """The project's web canvas in Chromium, ``selected`` clicked and every thumbnail loaded, saved as PNG."""
+    from playwright.sync_api import sync_playwright
+
+    from jarvishub.web import BackgroundServer, create_app, layout_pending
+
+    layout_pending(runtime)
+    token = secrets.token_urlsafe(16)
+    with BackgroundServer(create_app(runtime, token, person="docs")) as server, sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox", "--disable-gpu"])
+        try:
+            page = browser.new_context(viewport={"width": 1440, "height": 900}).new_page()
+            page.goto(f"{server.base_url}/#token={token}")
+            page.wait_for_selector('body[data-ready="1"]', timeout=30_000)
+            page.locator(f'.node[data-id="{selected}"]').click()
+            page.locator(f'#detail-body[data-id="{selected}"]').wait_for(timeout=10_000)
+            page.wait_for_function("() => [...document.querySelectorAll('.node img')].every("
+                                   "(img) => img.complete && img.naturalWidth > 0)", timeout=30_000)
+            page.screenshot(path=str(target))
+        finally:
+            browser.close()
 
 
 def tile(path: Path, label: str) -> Image.Image:
@@ -75,11 +106,12 @@ def contact_sheet(narrative: Path) -> Image.Image:
 
 
 def main() -> None:
+    canvas = DOCS / "canvas.png"
     with tempfile.TemporaryDirectory(prefix="jarvishub-docs-") as tmp:
-        narrative = make_demo(Path(tmp))
+        narrative = make_demo(Path(tmp), canvas)
         target = DOCS / "narrative-frames.png"
         contact_sheet(narrative).save(target, optimize=True)
-    print(f"wrote {target}")
+    print(f"wrote {target} and {canvas}")
 
 
 if __name__ == "__main__":

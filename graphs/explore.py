@@ -95,6 +95,7 @@ from store.models import CanvasNode, NodeStatus
 from store.mutations import CreateNode, GroupNodes, SetStatus, UpdateNode
 from tools.base import ToolError
 from tools.generate.measure import image_stats
+from tools.versions import NotHeadVersion, require_head
 
 
 SKILL_NAME = "explore"
@@ -324,6 +325,7 @@ def _plan(state: ExploreState, config: RunnableConfig) -> dict[str, Any]:
     ctx = skill_context(config)
     inp = ExploreInput.model_validate(state["input"])
     explored = ctx.canvas.get_node(inp.node_id)
+    require_head(ctx.canvas, explored.id, turn_id=ctx.turn_id)  # exploring a replaced version would fork its output
     base = generation_args(explored)
     memory = ctx.services.get("memory")
     avoid = (memory.params_for_generation().get("avoid") or {}) if memory is not None else {}
@@ -388,8 +390,14 @@ def _critique(state: ExploreState, config: RunnableConfig) -> dict[str, Any]:
         value = branch.measures.get(measure, branch.measures.get("contrast", 0.0))
         branch.measures["rank"] = round(value if direction == "max" else -value, 3)
         branch.score = round(float(branch.evaluation["score"]) if evaluated else value, 3)  # type: ignore[index]
+    # The selection replaces the explored image: refused if another turn replaced it while the branches ran.
+    replaced = _replaced(ctx, scratch["explored_id"])
     if done:
-        best = max(done, key=lambda b: (b.score if evaluated else 0.0, b.measures["rank"], -b.index))
+        best: BranchResult | None = None
+        if replaced is None:
+            best = max(done, key=lambda b: (b.score if evaluated else 0.0, b.measures["rank"], -b.index))
+        else:
+            criterion = f"nothing selected: {replaced}"
         verdicts: list[Any] = []
         for branch in done:
             chosen = branch is best
@@ -400,6 +408,7 @@ def _critique(state: ExploreState, config: RunnableConfig) -> dict[str, Any]:
                 SetStatus(node_id=group, status=NodeStatus.COMPLETED),
                 SetStatus(node_id=candidate, status=NodeStatus.SELECTED if chosen else NodeStatus.REJECTED,
                           reason=(f"explore: {criterion} of {len(done)} candidates ({branch.score:g})" if chosen else
+                                  f"explore: {criterion}" if best is None else
                                   f"explore: lost on {criterion} ({branch.score:g}) to {best.candidate_id} "
                                   f"({best.score:g})")),
             ]
@@ -415,6 +424,15 @@ def _critique(state: ExploreState, config: RunnableConfig) -> dict[str, Any]:
         branches=branches,
     )
     return {"output": output.model_dump(mode="json")}
+
+
+def _replaced(ctx: SkillContext, explored_id: str) -> str | None:
+    """Why the explored node can no longer be replaced by a candidate (a newer version from another turn), or None."""
+    try:
+        require_head(ctx.canvas, explored_id, turn_id=ctx.turn_id)
+    except NotHeadVersion as replaced:
+        return str(replaced)
+    return None
 
 
 def _critic_grant(ctx: SkillContext, explored_id: str) -> Grant | None:

@@ -27,24 +27,33 @@ def route_after_record(state: TurnState) -> str:
     return END if state.get("done") else "observe"
 
 
-def build_supervisor(deps: TurnDeps, checkpointer: Checkpointer = None):
-    """Compile the turn loop with its checkpointer (None under LangGraph's server, which supplies one)."""
-    graph = StateGraph(TurnState)
-    graph.add_node("observe", make_observe(deps))
-    graph.add_node("propose", make_propose(deps))
+def add_bridge_pipeline(graph: StateGraph, deps: TurnDeps) -> None:
+    """validate → execute → feedback → repair → commit → record, rejections straight to record.
+
+    The caller wires what proposes into ``validate`` and what follows ``record``; the chat-history baseline
+    (``graphs/chat_baseline.py``) sends its tool calls through this same pipeline.
+    """
     graph.add_node("validate", make_validate(deps))
     graph.add_node("execute", make_execute(deps))
     graph.add_node("feedback", make_feedback(deps))
     graph.add_node("repair", make_repair(deps))
     graph.add_node("commit", make_commit(deps))
     graph.add_node("record", make_record(deps))
-    graph.add_edge(START, "observe")
-    graph.add_edge("observe", "propose")
-    graph.add_edge("propose", "validate")
     graph.add_conditional_edges("validate", route_after_validate, ["execute", "record"])
     graph.add_edge("execute", "feedback")
     graph.add_edge("feedback", "repair")
     graph.add_edge("repair", "commit")
     graph.add_conditional_edges("commit", route_after_commit, ["execute", "record"])
+
+
+def build_supervisor(deps: TurnDeps, checkpointer: Checkpointer = None):
+    """Compile the turn loop with its checkpointer (None under LangGraph's server, which supplies one)."""
+    graph = StateGraph(TurnState)
+    graph.add_node("observe", make_observe(deps))
+    graph.add_node("propose", make_propose(deps))
+    add_bridge_pipeline(graph, deps)
+    graph.add_edge(START, "observe")
+    graph.add_edge("observe", "propose")
+    graph.add_edge("propose", "validate")
     graph.add_conditional_edges("record", route_after_record, ["observe", END])
     return graph.compile(checkpointer=checkpointer)

@@ -90,7 +90,11 @@ class Runtime:
                              extra=self.services.get("turn_extra", {}))
         self.checkpointer, self._checkpoint_handle = open_checkpointer(
             project.checkpoint_path, project.settings.checkpoint_url)
-        self.graph = build_supervisor(self.deps, self.checkpointer)
+        self.graph = self.build_graph()
+
+    def build_graph(self):
+        """The compiled turn graph this runtime drives (the chat baseline, ``jarvishub.chat_runtime``, swaps it)."""
+        return build_supervisor(self.deps, self.checkpointer)
 
     # -- tools see this ----------------------------------------------------------------
     def _tool_context(self, *, actor: str = "agent", thread_id: str | None = None, turn_id: str | None = None,
@@ -108,6 +112,11 @@ class Runtime:
     def grant_for(self, request: str, *, profile: str | None = None, grant: Grant | None = None,
                   selected: list[str] | None = None) -> Grant:
         """The grant of a turn: explicit, a named profile from the project file, or the default policy."""
+        return self.grants.save(self.derive_grant(request, profile=profile, grant=grant, selected=selected))
+
+    def derive_grant(self, request: str, *, profile: str | None = None, grant: Grant | None = None,
+                     selected: list[str] | None = None) -> Grant:
+        """The grant :meth:`grant_for` saves, not yet saved (so a runtime can narrow it first)."""
         if grant is None and profile:
             profiles = grant_profiles(self.project.settings.project)
             if profile not in profiles:
@@ -115,7 +124,7 @@ class Runtime:
             grant = profiles[profile].model_copy(update={"id": new_id()})
         if grant is None:
             grant = default_grant(self.manifest, self.project.store, request, selected or [])
-        return self.grants.save(grant)
+        return grant
 
     # -- turns --------------------------------------------------------------------------------
     def run(self, request: str, *, thread_id: str | None = None, grant: Grant | None = None,

@@ -218,7 +218,8 @@ class Bridge:
                 try:
                     return spec.run(ctx, args)
                 except (ToolError, CanvasError) as error:
-                    observation = {"error": str(error), "tool": action.tool}
+                    # The error's type lets the CLI tell "busy, try again" (QueryBusy) from a failure.
+                    observation = {"error": str(error), "tool": action.tool, "error_type": type(error).__name__}
                     if getattr(error, "refused", None):  # a sub-action the bridge refused (skills.base)
                         observation["refused"] = error.refused
                     return ToolResult(observation=observation)

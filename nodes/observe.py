@@ -9,6 +9,14 @@ from nodes.state import RESET, TurnState
 from nodes.view import find_focus
 
 
+def new_turn(turn_id: str, canvas_version: int) -> dict[str, Any]:
+    """The per-turn fields of a new turn (perhaps on a thread with earlier turns): nothing of the last turn's
+    steps carries over."""
+    return {"state_turn_id": turn_id, "canvas_before": canvas_version, "step_index": 0, "steps": [RESET],
+            "touched_ids": [RESET], "answers": [], "clarification": None, "failed": False, "outcome": None,
+            "reply": None, "action": None, "verdict": None, "result": None, "feedback": None, "repair": None}
+
+
 def make_observe(deps: TurnDeps):
     """The observe graph node."""
 
@@ -17,10 +25,7 @@ def make_observe(deps: TurnDeps):
         version = store.canvas_version()
         update: dict[str, Any] = {"canvas_version": version}
         if state.get("state_turn_id") != state["turn_id"]:
-            # A new turn (perhaps on a thread with earlier turns): nothing of the last turn's steps carries over.
-            update.update(state_turn_id=state["turn_id"], canvas_before=version, step_index=0, steps=[RESET],
-                          touched_ids=[RESET], answers=[], clarification=None, failed=False, outcome=None, reply=None,
-                          action=None, verdict=None, result=None, feedback=None, repair=None)
+            update.update(new_turn(state["turn_id"], version))
         created = (state.get("usage") or {}).get("created_ids", [])
         update["focus_ids"] = find_focus(store, state["request"], state.get("selected_ids") or [], created)
         return update

@@ -227,11 +227,16 @@ def make_propose(deps: TurnDeps):
         update: dict[str, Any] = {"action": action, "verdict": None, "answers": answers,
                                   "model_input": sent.model_dump()}
         if action and action.get("kind") == "reply":
-            if clarification:
-                update["clarification"] = clarification
-            elif (getattr(message, "additional_kwargs", None) or {}).get("outcome") == "failed":
-                update["clarification"] = None
-                update["failed"] = True
+            update.update(reply_outcome(message, clarification))
         return update
 
     return propose
+
+
+def reply_outcome(message: Any, clarification: dict[str, Any] | None) -> dict[str, Any]:
+    """The state fields of a reply that asks (a clarification) or reports failed work, so its outcome says so."""
+    if clarification:
+        return {"clarification": clarification}
+    if (getattr(message, "additional_kwargs", None) or {}).get("outcome") == "failed":
+        return {"clarification": None, "failed": True}
+    return {}

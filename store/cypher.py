@@ -110,3 +110,14 @@ def check_read_only(cypher: str) -> None:
                 )
     # A statement with no clause this check knows ("RETUR 1", a typo) goes to the engine, whose parser says
     # what is wrong and where; the read-only account refuses it should it write after all.
+
+
+class FixedCypher(str):
+    """A read statement JarvisHub itself wrote (a module constant), never text from a person or a model.
+
+    Only :meth:`Neo4jCanvasStore.fixed_read` takes it: our own reads (the web layout's, the live feed's)
+    run outside the user-query budget, so a burst of user queries cannot stall them.  User text is a plain
+    ``str`` and goes through ``query``, in the budget; it still runs on the read-only account here too.
+    """
+
+    __slots__ = ()

@@ -27,7 +27,7 @@ import neo4j
 from neo4j.exceptions import ClientError, CypherSyntaxError as DriverSyntaxError, Neo4jError, TransientError
 
 from store.base import CanvasStore, LineageEntry, Neighbour, QueryResult
-from store.cypher import check_read_only
+from store.cypher import FixedCypher, check_read_only
 from store.engine import CANVAS_META_KEY, Engine, EngineProfile
 from store.errors import (
     CypherError,
@@ -186,12 +186,14 @@ class Neo4jCanvasStore(CanvasStore):
                     raise
         raise AssertionError("unreachable")
 
-    def _read(self, cypher: str, **params: Any) -> list[dict[str, Any]]:
-        """One read statement; a lost server (a cluster leader's failover) is tried again, reads being safe to repeat."""
+    def _read(self, cypher: str, *, on: Callable[[], neo4j.Session] | None = None,
+              **params: Any) -> list[dict[str, Any]]:
+        """One read statement (in a session of ``on``, default the store's own account); a lost server (a cluster
+        leader's failover) is tried again, reads being safe to repeat."""
         delay = 0.05
         for attempt in range(1, _MAX_ATTEMPTS + 1):
             try:
-                with self._session() as session:
+                with (on or self._session)() as session:
                     return session.run(cypher, **params).data()
             except (neo4j.exceptions.ServiceUnavailable, neo4j.exceptions.SessionExpired):
                 if attempt == _MAX_ATTEMPTS:
@@ -218,13 +220,19 @@ class Neo4jCanvasStore(CanvasStore):
             if isinstance(mutation, CreateNode):
                 self.kinds.require(mutation.kind)
         key = idempotency_key or f"auto:{new_id()}"
+        # One commit id for every attempt of this call: when a retry finds the key already applied under this
+        # id, an earlier attempt committed and only its answer was lost (a failover); it is this call's commit.
+        commit_id = new_id()
         # Every commit increments the one canvas counter, so concurrent commits would only conflict and
         # retry (and under load run out of retries): queue them, across this process's threads and,
         # through the project's commit lock, across its processes.
         with self._apply_lock, (self._locks.commit() if self._locks else contextlib.nullcontext()):
             record = self._write(
-                lambda tx: self._apply_in(tx, batch, key, actor, thread_id, action_id or ticket.action_id, observation)
+                lambda tx: self._apply_in(tx, batch, key, actor, thread_id, action_id or ticket.action_id, observation,
+                                          commit_id)
             )
+        if record.replayed and record.id == commit_id:
+            record = record.model_copy(update={"replayed": False})
         if not record.replayed:
             for listener in list(self._listeners):
                 listener(record)
@@ -239,6 +247,7 @@ class Neo4jCanvasStore(CanvasStore):
         thread_id: str | None,
         action_id: str | None,
         observation: dict[str, Any] | None = None,
+        commit_id: str | None = None,
     ) -> CommitRecord:
         previous = tx.run("MATCH (c:Commit {idempotency_key: $key}) RETURN properties(c) AS c", key=key).single()
         if previous is not None:
@@ -282,7 +291,7 @@ class Neo4jCanvasStore(CanvasStore):
         for turn in state.turns:
             self._write_turn(tx, turn, version)
         record = CommitRecord(
-            id=new_id(),
+            id=commit_id or new_id(),
             canvas_version=version,
             idempotency_key=key,
             actor=actor,
@@ -766,6 +775,20 @@ class Neo4jCanvasStore(CanvasStore):
         rows = self._read(f"MATCH (n:CanvasNode) {where}RETURN n.{by} AS k, count(n) AS c")
         return {r["k"]: int(r["c"]) for r in rows}
 
+    def fixed_read(self, cypher: FixedCypher, **params: Any) -> list[dict[str, Any]]:
+        """Rows of one of JarvisHub's own read statements, outside the user-query budget.
+
+        The layout and the live feed read with fixed Cypher; taking a user-query slot would let a burst of
+        user queries stall them.  They run on the read-only account all the same (the engine refuses a
+        write), and only a :class:`FixedCypher` is taken, so user text cannot come this way by accident.
+        """
+        if not isinstance(cypher, FixedCypher):
+            raise TypeError("fixed_read runs JarvisHub's own FixedCypher statements; user Cypher goes through query()")
+        return self._read(cypher, on=self._reader_session, **params)
+
+    def _reader_session(self) -> neo4j.Session:
+        return self._reader.session(database=self._database, default_access_mode=neo4j.READ_ACCESS)
+
     # -- read-only user Cypher ---------------------------------------------------------
     def query(
         self, cypher: str, params: dict[str, Any] | None = None, *, timeout_s: float = 10.0, row_limit: int = 1000
@@ -797,7 +820,7 @@ class Neo4jCanvasStore(CanvasStore):
         self, cypher: str, params: dict[str, Any], timeout_s: float, row_limit: int
     ) -> QueryResult:
         started = time.perf_counter()
-        with self._reader.session(database=self._database, default_access_mode=neo4j.READ_ACCESS) as session:
+        with self._reader_session() as session:
             try:
                 # EXPLAIN plans without running, on every engine: it surfaces the engine's own
                 # syntax message (an explicit transaction on ArcadeDB hides it) and, where the

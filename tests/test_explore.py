@@ -118,11 +118,12 @@ def test_exactly_one_candidate_is_selected_and_the_rejected_stay_queryable(proje
         assert [n.node.id for n in evaluations if n.node.kind == "evaluation"] == [branch.evaluation["evaluation_id"]]
 
 
-def test_without_the_evaluator_the_pixels_decide(project: Project, runtime: Runtime, parent: str):
+def test_without_the_evaluator_the_pixels_decide(project: Project, runtime: Runtime):
     turn = runtime.grant_for("explore")
     tools = [t for t in runtime.manifest.tool_names() if t != "evaluate_node"]
     grant = runtime.grants.save(turn.model_copy(update={"id": new_id(), "tools": tools}))
-    result = explore(runtime, parent, 3, "try three moods and keep the warmest", grant=grant)
+    fresh = make_image(runtime, seed=12, width=320, height=224)  # `parent` was replaced by its exploration's pick
+    result = explore(runtime, fresh, 3, "try three moods and keep the warmest", grant=grant)
     assert result.critic == "measure" and result.criterion == "highest warmth"
     assert [b.label for b in result.branches] == ["warm", "cold", "night"]
     assert next(b for b in result.branches if b.status == "selected").label == "warm"
@@ -169,14 +170,15 @@ def test_unknown_node_and_non_image_are_refused(runtime: Runtime):
         explore(runtime, note.observation["created"], 2, "try two moods")
 
 
-def test_memory_rejections_shape_the_variations_and_reach_the_model(project: Project, parent: str):
+def test_memory_rejections_shape_the_variations_and_reach_the_model(project: Project):
     memory = ProjectMemory.open(project.state_dir)
     runtime = None
     try:
         memory.add("rejected: night lighting")
         memory.add("prefer warm lighting")
         runtime = Runtime(project, services={"memory": memory, "turn_extra": {"memory_lines": memory.memory_lines}})
-        result = explore(runtime, parent, 3, "relight it three ways, keep the coolest")
+        fresh = make_image(runtime, seed=13, width=320, height=224)  # `parent` was replaced by its exploration's pick
+        result = explore(runtime, fresh, 3, "relight it three ways, keep the coolest")
         assert [b.label for b in result.branches] == ["warm", "cold", "high-key"]
         assert result.criterion.endswith("lowest warmth") and result.selected_id
         state = {"request": "make a poster", "steps": [], "focus_ids": []}

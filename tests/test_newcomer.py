@@ -18,6 +18,7 @@ from pathlib import Path
 import pytest
 
 from jarvishub.project import Project
+from tests.canvas_fingerprint import canvas_fingerprint, fingerprint_difference
 from tests.processes import engine_pids
 from tests.system_tools import REQUIRE_ENV, require_system_tool
 
@@ -206,6 +207,22 @@ def test_ui_with_its_port_taken_says_so_and_port_0_is_accepted(place, demo):
     assert jarvishub("ui", "--port", "70000", cwd=demo, home=place["home"]).returncode == 2
 
 
+def test_the_web_demo_prints_one_json_document_for_its_two_turns(place):
+    require_system_tool("chromium", apt="chromium")
+    folder = place["work"] / "web-demo"
+    done = jarvishub("demo", "web", "--dir", str(folder), "--json", cwd=place["work"], home=place["home"])
+    assert done.returncode == 0, done.stdout + done.stderr
+    document = json.loads(done.stdout)  # one document: a second one would make this raise "Extra data"
+    assert document["project"] == str(folder) and document["result"] == "done" and document["exit_code"] == 0
+    assert [t["request"] for t in document["turns"]] == [
+        "a website for a photography studio: quiet, editorial, lots of white space, black-and-white portraits",
+        "make the hero full-bleed"]
+    assert all(t["result"] == "done" and t["thread_id"] for t in document["turns"])
+    assert document["outputs"] and all(Path(path).is_file() for path in document["outputs"])
+    started = [json.loads(line) for line in done.stderr.splitlines() if line.startswith("{")]
+    assert [s["thread_id"] for s in started] == [t["thread_id"] for t in document["turns"]]
+
+
 def test_a_failed_step_exits_1(place):
     """`demo web` without a browser: the render step fails, so the demo is not done."""
     done = jarvishub("demo", "web", cwd=place["work"], home=place["home"],
@@ -214,24 +231,38 @@ def test_a_failed_step_exits_1(place):
     assert "failed" in done.stdout
 
 
-def test_an_engine_killed_mid_turn_prints_one_resume_line(place):
+STORY = "a 2-shot short drama about a baker"
+
+
+@pytest.fixture(scope="module")
+def uninterrupted(place) -> dict:
+    """The canvas the story turn makes when nothing goes wrong, on a fresh project of its own."""
+    folder = place["work"] / "uninterrupted"
+    assert jarvishub("init", str(folder), cwd=place["work"], home=place["home"]).returncode == 0
+    done = jarvishub("run", STORY, cwd=folder, home=place["home"])
+    assert done.returncode == 0, done.stdout + done.stderr
+    with Project.open(folder) as project:
+        return canvas_fingerprint(project.store)
+
+
+def test_an_engine_killed_mid_turn_prints_one_resume_line_and_resume_makes_the_same_canvas(place, uninterrupted):
     folder = place["work"] / "crash"
     assert jarvishub("init", str(folder), cwd=place["work"], home=place["home"]).returncode == 0
     environment = {**os.environ, "PYTHONPATH": str(ROOT), "HOME": str(place["home"]), "PYTHONUNBUFFERED": "1",
                    "JARVISHUB_GENERATION_OFFLINE_LATENCY_S": "0.5"}
     environment.pop("OPENAI_API_KEY", None)
-    turn = subprocess.Popen([sys.executable, "-m", "jarvishub.cli", "run",
-                             "a 3-shot short drama about a baker"], cwd=folder, env=environment,
+    turn = subprocess.Popen([sys.executable, "-m", "jarvishub.cli", "run", STORY], cwd=folder, env=environment,
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     try:
         thread = None
         assert turn.stdout is not None
-        for line in turn.stdout:  # the events: the thread is named, then the first step is done
+        for line in turn.stdout:  # the events: the thread is named, then the first step (the storyboard) is done
             if "starting thread" in line:
                 thread = line.split("starting thread ")[1].split()[0]
             if "step 1:" in line:
                 break
         assert thread is not None
+        # The shot images are being generated (each takes 0.5 s): the engine dies in the middle of that step.
         [engine] = engine_pids(str(folder / ".jarvishub"))
         os.kill(engine, signal.SIGKILL)
         rest, err = turn.communicate(timeout=300)
@@ -251,6 +282,11 @@ def test_an_engine_killed_mid_turn_prints_one_resume_line(place):
     resumed = jarvishub("resume", "--json", cwd=folder, home=place["home"])
     assert resumed.returncode == 0, resumed.stdout + resumed.stderr
     assert json.loads(resumed.stdout)["thread_id"] == thread
+
+    # The resumed turn reaches the canvas of an uninterrupted run: same nodes, versions, edges and bytes.
+    with Project.open(folder) as project:
+        after_resume = canvas_fingerprint(project.store)
+    assert after_resume == uninterrupted, fingerprint_difference(after_resume, uninterrupted)
 
 
 def test_a_missing_system_tool_skips_with_the_install_command(monkeypatch):
@@ -307,6 +343,10 @@ def test_output_names_versions_and_titles_that_try_to_leave_the_folder():
     ("replied", [{"action": {"tool": "render_page"}, "observation": {"error": "busy"}},
                  {"action": {"tool": "render_page"}, "observation": {"image": "x"}}], "Built it.", 0),
     ("replied", [], "I have no offline playbook for that request. Try: ...", 2),
+    # The model's query was refused because the user-query budget was spent: busy, try again.
+    ("replied", [{"action": {"tool": "query_canvas"}, "observation": {"error": "2 user queries are already running",
+                                                                       "error_type": "QueryBusy"}}],
+     "I could not run query_canvas: failed: 2 user queries are already running", 75),
     ("replied", [{"action": {"tool": "query_canvas"}, "observation": {"rows": []}}],
      "There is no shot 99 with a current image on the canvas.", 4),
 ])

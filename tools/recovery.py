@@ -16,6 +16,7 @@ from store.base import CanvasReader
 from store.models import CanvasNode, Direction, EdgeType, NodeStatus, new_id
 from store.mutations import CreateNode, DeleteNode, GroupNodes, Link, SetStatus, UngroupNodes, Unlink, UpdateNode
 from tools.base import Effect, ToolContext, ToolError, ToolFamily, ToolResult, ToolSpec
+from tools.versions import current_version
 
 DERIVATION_EDGES = [EdgeType.GENERATED_FROM, EdgeType.REFERENCES]
 REGENERABLE_TOOLS = ("generate_image", "generate_video", "generate_audio", "assemble_cut")
@@ -158,13 +159,6 @@ class RegenerateArgs(BaseModel):
     node_ids: list[str] | None = Field(default=None, description="Only these stale nodes (default: every stale node)")
 
 
-def current_version(canvas: CanvasReader, node: CanvasNode) -> CanvasNode:
-    """The newest version of a node that is not rejected (the node itself when nothing newer is live)."""
-    newer = [e for e in canvas.lineage(node.id, [EdgeType.VERSION_OF], Direction.IN)
-             if e.node.status != NodeStatus.REJECTED]
-    return max(newer, key=lambda e: (e.depth, e.node.created_at)).node if newer else node
-
-
 def dependency_order(canvas: CanvasReader, nodes: list[CanvasNode]) -> list[CanvasNode]:
     """Stale nodes with each one after the stale nodes it was generated from."""
     ids = {n.id for n in nodes}
@@ -220,11 +214,20 @@ def _regenerate_stale(ctx: ToolContext, args: RegenerateArgs) -> ToolResult:
     registry = ctx.services.get("tool_registry")
     if registry is None:
         raise ToolError("regenerate_stale needs the generation tools, and none are registered")
-    stale = canvas.find_nodes(status=NodeStatus.STALE) if args.node_ids is None else heads_to_rebuild(
-        canvas, args.node_ids, ctx.turn_id)
+    report: list[dict[str, Any]] = []
+    if args.node_ids is None:
+        # A stale node that a newer live version replaced is history: only heads get a new version.
+        stale = []
+        for node in canvas.find_nodes(status=NodeStatus.STALE):
+            head = current_version(canvas, node)
+            if head.id == node.id:
+                stale.append(node)
+            else:
+                report.append({"node_id": node.id, "skipped": f"superseded by {head.id}"})
+    else:
+        stale = heads_to_rebuild(canvas, args.node_ids, ctx.turn_id)
     remap: dict[str, str] = {}
     mutations: list[Any] = []
-    report: list[dict[str, Any]] = []
     provider_calls = cache_hits = 0
     for node in stale:
         # Inputs replaced by a newer version since this node was made (a cut restored after a rejected

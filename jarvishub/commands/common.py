@@ -18,7 +18,9 @@ from typing import Any
 from jarvishub.locate import NotAProject, find_project
 
 EXIT_OK, EXIT_FAILED, EXIT_BAD_INPUT, EXIT_REFUSED, EXIT_NOT_FOUND, EXIT_PAUSED = 0, 1, 2, 3, 4, 5
-EXIT_CODES_HELP = "exit codes: 0 done, 1 a step failed, 2 bad input, 3 refused, 4 not found, 5 paused for a person"
+EXIT_BUSY = 75  # sysexits' EX_TEMPFAIL: nothing is wrong with the command, run it again in a moment
+EXIT_CODES_HELP = ("exit codes: 0 done, 1 a step failed, 2 bad input, 3 refused, 4 not found, 5 paused for a person, "
+                   "75 busy (the project's user-query budget is spent): try again")
 
 Handler = Callable[[argparse.Namespace], int]
 
@@ -131,10 +133,15 @@ def engine_failure_text(error: BaseException) -> str:
 
 def exit_for_error(error: BaseException) -> tuple[int, str]:
     """The exit code and one-line message for an error that ended a command."""
-    from store.errors import (CanvasError, CypherSyntaxError, CypherWriteRefused, NodeNotFound, QueryTimeout)
+    from store.errors import (CanvasError, CypherSyntaxError, CypherWriteRefused, NodeNotFound, QueryBusy,
+                              QueryTimeout)
 
     if isinstance(error, TurnCrashed):
         return EXIT_FAILED, f"failed: {error}"
+    if isinstance(error, QueryBusy):
+        from jarvishub.commands.outcomes import EXIT_FOR_RESULT
+
+        return EXIT_FOR_RESULT["busy"], f"busy: {error}"
     if isinstance(error, CypherWriteRefused):
         return EXIT_REFUSED, f"refused: {error}"
     if isinstance(error, (NodeNotFound, NotAProject, FileNotFoundError)):

@@ -15,8 +15,8 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from jarvishub.commands.common import (EXIT_BAD_INPUT, EXIT_FAILED, EXIT_NOT_FOUND, EXIT_OK, EXIT_PAUSED,
-                                       EXIT_REFUSED)
+from jarvishub.commands.common import (EXIT_BAD_INPUT, EXIT_BUSY, EXIT_FAILED, EXIT_NOT_FOUND, EXIT_OK,
+                                       EXIT_PAUSED, EXIT_REFUSED)
 
 EXIT_FOR_RESULT: dict[str, int] = {
     "done": EXIT_OK,
@@ -25,6 +25,7 @@ EXIT_FOR_RESULT: dict[str, int] = {
     "refused": EXIT_REFUSED,        # the grant forbids it: revoked, out of budget, tool not granted
     "not_found": EXIT_NOT_FOUND,    # the request names something the canvas does not have
     "paused": EXIT_PAUSED,          # waiting for a person: approval, clarification, feedback
+    "busy": EXIT_BUSY,              # the user-query budget was spent (QueryBusy): the same command again shortly
 }
 
 RESULT_FOR_OUTCOME: dict[str, str] = {
@@ -95,12 +96,19 @@ def result_of(outcome: Any) -> str:
     if result != "done":
         return result
     if _failed_steps(outcome.steps):
-        return "failed"
+        return "busy" if _hit_busy(outcome.steps) else "failed"
     reply = outcome.reply or ""
     for pattern, found in _PLANNER_REPLIES:
         if pattern.search(reply):
-            return found
+            return "busy" if found == "failed" and _hit_busy(outcome.steps) else found
     return "done"
+
+
+def _hit_busy(steps: list[dict[str, Any]]) -> bool:
+    """Whether a step was refused because the project's user-query budget was spent: the same turn run again
+    in a moment may well succeed."""
+    return any(isinstance(s.get("observation"), dict) and s["observation"].get("error_type") == "QueryBusy"
+               for s in steps)
 
 
 def exit_code(outcome: Any) -> int:

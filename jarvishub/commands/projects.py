@@ -207,8 +207,9 @@ def cmd_demo(args: argparse.Namespace) -> int:
     Project.init(folder).close()
     args.project = str(folder)
     code = EXIT_OK
+    turns: list[dict[str, Any]] = []
     with opened_runtime(args) as runtime:
-        from jarvishub.commands.turns import announce, drive
+        from jarvishub.commands.turns import announce, drive, turn_document
         from store.models import new_id
 
         for number, template in enumerate(DEMO_REQUESTS[args.workflow]):
@@ -219,12 +220,19 @@ def cmd_demo(args: argparse.Namespace) -> int:
                 console.print(f"[bold]» {request}[/bold]", markup=True, highlight=False)
             outcome = drive(args, runtime, thread_id, lambda on_event, r=request, t=thread_id: runtime.run(
                 r, thread_id=t, on_event=on_event))
-            code = report(args, runtime, outcome)
+            code = report(args, runtime, outcome, quiet_json=True)
+            turns.append({"request": request, **turn_document(runtime, outcome)})
             if code != EXIT_OK:
                 break
         layout(runtime)
         files = outputs.sync(folder, runtime.project.store, runtime.project.artifacts)
-    if not args.json:
+    if args.json:  # one document for the whole demo, however many turns it ran
+        from jarvishub.output import print_json
+
+        print_json({"project": str(folder), "workflow": args.workflow, "result": turns[-1]["result"],
+                    "exit_code": code, "turns": turns,
+                    "outputs": [str(folder / OUTPUTS_DIR / f.path) for f in outputs.headlines(files)]})
+    else:
         finals = [f.path for f in outputs.headlines(files)]
         console.print(f"\nyour files are in {folder / OUTPUTS_DIR}", markup=False, highlight=False)
         console.print(f"  cd {folder.name if folder.parent == Path.cwd().resolve() else folder}", markup=False,

@@ -130,15 +130,23 @@ def _canvas_range(runtime: Any, outcome: Any) -> tuple[int, int]:
     return outcome.canvas_before, outcome.canvas_after
 
 
-def report(args: argparse.Namespace, runtime: Any, outcome: Any) -> int:
-    """Print how a turn ended and return its exit code."""
+def turn_document(runtime: Any, outcome: Any) -> dict[str, Any]:
+    """How a turn ended, as ``--json`` prints it."""
+    before, after = _canvas_range(runtime, outcome)
+    return {"project": str(runtime.project.root), "result": result_of(outcome), **outcome.model_dump(),
+            "canvas_before": before, "canvas_after": after}
+
+
+def report(args: argparse.Namespace, runtime: Any, outcome: Any, *, quiet_json: bool = False) -> int:
+    """Print how a turn ended and return its exit code (``quiet_json``: the caller prints one document for
+    several turns, so this prints nothing with ``--json``)."""
     from jarvishub.output import console, print_json
 
     before, after = _canvas_range(runtime, outcome)
     result = result_of(outcome)
     if args.json:
-        print_json({"project": str(runtime.project.root), "result": result,
-                    **outcome.model_dump(), "canvas_before": before, "canvas_after": after})
+        if not quiet_json:
+            print_json(turn_document(runtime, outcome))
     else:
         if outcome.reply:
             console.print(outcome.reply, markup=False)

@@ -36,7 +36,8 @@ from jarvishub.web.steering import Busy, Job, Refused, Steering
 from jarvishub.web.views import CanvasPage, CanvasViews, History, Lineage, NodeBatch, NodeDetail, NodeView, node_view
 from nodes.bridge import referenced_node_ids
 from nodes.verdicts import GrantDenied
-from store.errors import ArtifactCorrupted, ArtifactNotFound, CypherError, NodeNotFound, StaleVersion
+from store.errors import (ArtifactCorrupted, ArtifactNotFound, CypherError, NodeNotFound, QueryBusy,
+                          StaleVersion)
 from store.models import CommitRecord, EdgeType
 
 log = logging.getLogger("jarvishub.web")
@@ -47,6 +48,8 @@ LOOPBACK_HOSTS = frozenset({"127.0.0.1", "localhost", "::1"})
 SESSION_COOKIE = "jarvishub_session"
 MAX_PAGE = 5000
 MAX_BATCH_IDS = 200
+QUERY_RETRY_AFTER_S = 1
+"""Retry-After of a query refused because the user-query budget is spent: a slot frees when a query ends."""
 _SHA256 = re.compile(r"^[0-9a-f]{64}$")
 _PAGE_CSP = ("default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data: blob:; "
              "media-src 'self'; connect-src 'self'; object-src 'none'; base-uri 'none'; frame-ancestors 'none'")
@@ -355,6 +358,13 @@ def _add_error_handlers(app: FastAPI) -> None:
                                (Refused, 403), (GrantDenied, 403), (Busy, 409), (StaleVersion, 409),
                                (ArtifactCorrupted, 500)):
         app.add_exception_handler(error_type, handler(status))
+
+    async def too_many_queries(_: Request, error: Exception) -> JSONResponse:
+        # The user-query budget is spent: nothing is wrong with the query, so say when to send it again.
+        return JSONResponse({"detail": str(error), "error": type(error).__name__}, status_code=429,
+                            headers={"Retry-After": str(QUERY_RETRY_AFTER_S)})
+
+    app.add_exception_handler(QueryBusy, too_many_queries)  # the most specific handler wins over CypherError's
 
 
 _MAGIC: tuple[tuple[bytes, int, str], ...] = (

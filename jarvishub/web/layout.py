@@ -34,6 +34,7 @@ from typing import TYPE_CHECKING
 from nodes.actions import CanvasMutation
 from nodes.bridge import Usage
 from nodes.grant import Budget, Grant
+from store.cypher import FixedCypher
 from store.errors import StaleVersion
 from store.models import CanvasEdge, CanvasNode, EdgeType, Position, new_id
 from store.mutations import MoveNode, Mutation
@@ -65,9 +66,9 @@ LAYOUT_GRANT_ID = "system-layout"
 LINEAGE_EDGES = (EdgeType.GENERATED_FROM, EdgeType.REFERENCES, EdgeType.VERSION_OF)
 """Edges that put their source to the right of their target."""
 
-_PENDING_QUERY = (
+_PENDING_QUERY = FixedCypher(
     "MATCH (n:CanvasNode) WHERE n.x = 0 AND n.y = 0 AND (n.pinned IS NULL OR n.pinned = false) "
-    "AND (n.deleted IS NULL OR n.deleted = false) RETURN n.id AS id"
+    "AND (n.deleted IS NULL OR n.deleted = false) RETURN n.id AS id LIMIT 1"
 )
 _ATTEMPTS = 8
 
@@ -252,7 +253,7 @@ def layout_pending(runtime: Runtime) -> int:
     """
     store = runtime.project.store
     for _ in range(_ATTEMPTS):
-        if not store.query(_PENDING_QUERY, row_limit=1_000_000).rows:
+        if not store.fixed_read(_PENDING_QUERY):  # ours: outside the user-query budget
             return 0
         nodes = store.find_nodes()
         alive = {n.id for n in nodes}

@@ -17,6 +17,7 @@ import logging
 from collections.abc import AsyncIterator, Callable
 from typing import Any
 
+from store.cypher import FixedCypher
 from store.models import CommitRecord
 from store.neo4j import Neo4jCanvasStore
 
@@ -28,7 +29,7 @@ MAX_IDS_PER_EVENT = 500
 """A change touching more nodes than this is sent as ``resync`` (the page reloads the canvas)."""
 KEEP_ALIVE_S = 15.0
 _QUEUE_SIZE = 1000
-_EDGE_ENDS = "MATCH (h:EdgeVersion) WHERE h.edge_id IN $ids RETURN DISTINCT h.source AS s, h.target AS t"
+_EDGE_ENDS = FixedCypher("MATCH (h:EdgeVersion) WHERE h.edge_id IN $ids RETURN DISTINCT h.source AS s, h.target AS t")
 
 
 class EventHub:
@@ -92,7 +93,7 @@ def change_event(store: Neo4jCanvasStore, commits: list[CommitRecord]) -> dict[s
     node_ids = dict.fromkeys(i for c in commits for i in c.node_ids)
     edge_ids = [i for c in commits for i in c.edge_ids]
     if edge_ids:
-        for row in store.query(_EDGE_ENDS, {"ids": edge_ids}, row_limit=100_000).rows:
+        for row in store.fixed_read(_EDGE_ENDS, ids=edge_ids):  # ours: outside the user-query budget
             node_ids.update(dict.fromkeys((row["s"], row["t"])))
     event: dict[str, Any] = {
         "canvas_version": commits[-1].canvas_version if commits else store.canvas_version(),

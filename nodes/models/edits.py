@@ -1,7 +1,7 @@
 """The offline planner's edit playbook: a parsed edit request carried out as one local repair.
 
 The request grammar (:mod:`nodes.models.grammar`) says what to change and
-where; this playbook resolves the targets on the canvas (one query), asks when
+where; this playbook finds the targets through its source (the canvas: one query), asks when
 a target is missing or ambiguous, then marks the targets' images stale as one
 dirty set (``mark_stale`` returns the ids) and regenerates exactly those ids
 with the changes as overrides, so their clips and the cut are rebuilt once.
@@ -17,6 +17,10 @@ from typing import Any
 
 from nodes.models.grammar import CAN_DO, Clarification, EditRequest, StaleRepair, parse_edit
 from nodes.models.playbooks import Call, Done, PlannerInput, clarification_answer, stop_on_failure
+from nodes.models.targets import SHOTS_CYPHER, STALE_CYPHER, CanvasTargets, TargetSource
+
+__all__ = ["EditPlaybook", "SHOTS_CYPHER", "STALE_CYPHER", "already_done", "clarify", "image_overrides",
+           "resolve_targets"]
 
 LIGHTING_CYCLE = ("warm", "cold", "night", "high-key", "dawn", "dusk", "golden-hour", "moonlit", "neutral")
 """What "redo the lighting" moves to: the next preset after the current one."""
@@ -25,19 +29,6 @@ EXPOSURE_STEP = 0.6
 TEMPERATURE_STEP = 1.0
 """Temperature per "warmer"/"cooler"/"less blue"."""
 
-SHOTS_CYPHER = (
-    "MATCH (i:CanvasNode {kind: 'image'})-[:GENERATED_FROM]->(s:CanvasNode {kind: 'shot'}) "
-    "WHERE i.status <> 'rejected' AND (i.deleted IS NULL OR i.deleted = false) "
-    "AND (s.deleted IS NULL OR s.deleted = false) "
-    "OPTIONAL MATCH (s)-[:GENERATED_FROM]->(p:CanvasNode {kind: 'plan'}) "
-    "RETURN s.id AS shot, s.title AS title, s.version AS shot_version, s.created_at AS created, "
-    "i.id AS image, i.version AS version, i.inputs_json AS inputs, p.id AS plan, p.title AS plan_title "
-    "ORDER BY s.created_at, i.version DESC")
-STALE_CYPHER = (
-    "MATCH (n:CanvasNode) WHERE n.status = 'stale' AND (n.deleted IS NULL OR n.deleted = false) "
-    "RETURN n.id AS id, n.title AS title, n.kind AS kind ORDER BY n.created_at")
-
-
 def clarify(reason: str, text: str, **extra: Any) -> Done:
     """A reply that asks instead of acting; the turn's outcome becomes ``clarification`` with ``reason``."""
     return Done(text=text, clarification={"type": "clarification", "reason": reason, "question": text,
@@ -45,7 +36,10 @@ def clarify(reason: str, text: str, **extra: Any) -> Done:
 
 
 class EditPlaybook:
-    """Edits of shots parsed by the grammar, and "regenerate what is stale"."""
+    """Edits of shots parsed by the grammar, and "regenerate what is stale"; targets found through ``source``."""
+
+    def __init__(self, source: TargetSource | None = None) -> None:
+        self.source = source or CanvasTargets()
 
     def matches(self, p: PlannerInput) -> bool:
         return parse_edit(p.request) is not None
@@ -63,12 +57,11 @@ class EditPlaybook:
 
     # -- "regenerate what is stale" ------------------------------------------------------------------
     def _stale(self, p: PlannerInput) -> Call | Done:
-        lookups = p.made("query_canvas")
-        if not lookups:
-            return Call("query_canvas", {"cypher": STALE_CYPHER})
-        rows = lookups[0].observation.get("rows") or []
+        rows = self.source.stale(p)
+        if isinstance(rows, Call):
+            return rows
         if not rows:
-            return Done(text="Nothing on the canvas is stale.")
+            return Done(text=f"Nothing {self.source.where} is stale.")
         regenerated = p.made("regenerate_stale")
         if not regenerated:
             return Call("regenerate_stale", {"node_ids": [r["id"] for r in rows]})
@@ -76,10 +69,10 @@ class EditPlaybook:
 
     # -- edits of shots --------------------------------------------------------------------------------
     def _edit(self, p: PlannerInput, edit: EditRequest) -> Call | Done:
-        lookups = p.made("query_canvas")
-        if not lookups:
-            return Call("query_canvas", {"cypher": SHOTS_CYPHER})
-        resolved = resolve_targets(edit, lookups[0].observation.get("rows") or [], clarification_answer(p))
+        rows = self.source.shots(p)
+        if isinstance(rows, Call):
+            return rows
+        resolved = resolve_targets(edit, rows, clarification_answer(p), where=self.source.where)
         if isinstance(resolved, Done):
             return resolved
         already = [row for row in resolved if already_done(edit, _inputs(row))]
@@ -116,8 +109,12 @@ class EditPlaybook:
                           "reference keep their artifacts)."))
 
 
-def resolve_targets(edit: EditRequest, rows: list[dict[str, Any]], answer: str | None) -> list[dict[str, Any]] | Done:
-    """The current image row of every targeted shot, or a clarification (not found, ambiguous)."""
+def resolve_targets(edit: EditRequest, rows: list[dict[str, Any]], answer: str | None,
+                    where: str = "on the canvas") -> list[dict[str, Any]] | Done:
+    """The current image row of every targeted shot, or a clarification (not found, ambiguous).
+
+    ``where`` names where the rows came from, so a question says where the planner looked.
+    """
     by_shot: dict[str, dict[str, Any]] = {}
     for row in rows:  # newest image version first per shot
         by_shot.setdefault(row["shot"], row)
@@ -128,7 +125,7 @@ def resolve_targets(edit: EditRequest, rows: list[dict[str, Any]], answer: str |
         if match:
             numbered.setdefault(int(match.group(1)), []).append(row)
     if not numbered:
-        return clarify("not_found", "There are no shots with images on the canvas yet; make a storyboard first.",
+        return clarify("not_found", f"There are no shots with images {where} yet; make a storyboard first.",
                        missing=[edit.targets.describe()])
     targets = edit.targets
     wanted = sorted(numbered) if targets.every else list(targets.numbers)
@@ -137,7 +134,7 @@ def resolve_targets(edit: EditRequest, rows: list[dict[str, Any]], answer: str |
     missing = [n for n in wanted if n not in numbered]
     if missing:
         names = ", ".join(f"{targets.noun} {n}" for n in missing)
-        return clarify("not_found", f"There is no {names} on the canvas; the shots are numbered "
+        return clarify("not_found", f"There is no {names} {where}; the shots are numbered "
                        f"{min(numbered)} to {max(numbered)}.", missing=[f"shot {n}" for n in missing])
     chosen: list[dict[str, Any]] = []
     ambiguous: list[dict[str, Any]] = []

@@ -79,19 +79,23 @@ class OfflinePlanner(BaseChatModel):
         run_manager: CallbackManagerForLLMRun | None = None,
         **kwargs: Any,
     ) -> ChatResult:
-        planner_input = read_conversation(messages)
+        planner_input = self.read(messages)
         planner_input.tools = {t["function"]["name"] for t in self.bound_tools}
         decision = self.decide(planner_input)
         if isinstance(decision, Call):
             message = AIMessage(content="", tool_calls=[{
                 "name": decision.tool, "args": decision.args,
-                "id": f"call_{len(planner_input.calls)}", "type": "tool_call"}])
+                "id": f"call_{len(planner_input.history) + len(planner_input.calls)}", "type": "tool_call"}])
         else:
             extra: dict[str, Any] = {"clarification": decision.clarification} if decision.clarification else {}
             if decision.failed:
                 extra["outcome"] = "failed"
             message = AIMessage(content=decision.text, additional_kwargs=extra)
         return ChatResult(generations=[ChatGeneration(message=message)])
+
+    def read(self, messages: list[BaseMessage]) -> PlannerInput:
+        """What the planner knows from the messages it was sent (the canvas agent's: a view and this turn)."""
+        return read_conversation(messages)
 
     def decide(self, planner_input: PlannerInput) -> Call | Done:
         """The next step: the first playbook that claims the request decides it."""

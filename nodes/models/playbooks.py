@@ -9,7 +9,10 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
+
+if TYPE_CHECKING:
+    from nodes.models.targets import TargetSource
 
 
 @dataclass
@@ -40,6 +43,11 @@ class PlannerInput:
     calls: list[PriorCall]
     notes: list[str] = field(default_factory=list)
     tools: set[str] = field(default_factory=set)
+    history: list[PriorCall] = field(default_factory=list)
+    """Calls of earlier turns on the thread: only a transcript-reading planner sees them (the canvas agent's
+    model is shown this turn only, and reads the canvas instead)."""
+    selected: list[str] = field(default_factory=list)
+    """Node ids the person selected, when the planner is told them in words (the chat baseline)."""
 
     @property
     def lowered(self) -> str:
@@ -141,6 +149,9 @@ class StatusPlaybook:
 
     pattern = re.compile(r"\b(?:mark|set)\b.*\bas\s+(selected|rejected|stale|completed)\b", re.IGNORECASE)
 
+    def __init__(self, source: TargetSource | None = None) -> None:
+        self.source = source or _canvas()
+
     def matches(self, p: PlannerInput) -> bool:
         return bool(self.pattern.search(p.request))
 
@@ -148,9 +159,9 @@ class StatusPlaybook:
         if (stop := stop_on_rejection(p)) is not None:
             return stop
         status = self.pattern.search(p.request).group(1).lower()  # type: ignore[union-attr]
-        targets = [n for n in p.focus if n.get("focus")]
+        targets = [n for n in self.source.focus(p) if n.get("focus")]
         if not targets:
-            return Done(text="I could not find the node you mean on the canvas; name it by title or id.")
+            return Done(text=f"I could not find the node you mean {self.source.where}; name it by title or id.")
         done = {c.args["node_id"] for c in p.made("set_status")}
         for node in targets:
             if node["id"] not in done:
@@ -159,9 +170,12 @@ class StatusPlaybook:
 
 
 class QueryPlaybook:
-    """"how many images ..." / "list the ..." answers from a read-only Cypher query."""
+    """"how many images ..." / "list the ..." answers from a read-only lookup (a Cypher query on the canvas)."""
 
     pattern = re.compile(r"^\s*(how many|list|show|which|what)\b", re.IGNORECASE)
+
+    def __init__(self, source: TargetSource | None = None) -> None:
+        self.source = source or _canvas()
 
     def matches(self, p: PlannerInput) -> bool:
         return bool(self.pattern.match(p.request))
@@ -169,17 +183,11 @@ class QueryPlaybook:
     def next_step(self, p: PlannerInput) -> Call | Done:
         if (stop := stop_on_rejection(p)) is not None:
             return stop
-        if not p.made("query_canvas"):
-            kind = next((k for k in ("image", "video", "shot", "slide", "reference", "audio", "web", "text")
-                         if k in p.lowered), None)
-            if kind:
-                cypher = ("MATCH (n:CanvasNode) WHERE n.kind = $kind AND (n.deleted IS NULL OR n.deleted = false) "
-                          "RETURN n.id AS id, n.title AS title, n.status AS status ORDER BY n.created_at")
-                return Call("query_canvas", {"cypher": cypher, "params": {"kind": kind}})
-            return Call("query_canvas", {"cypher": (
-                "MATCH (n:CanvasNode) WHERE n.deleted IS NULL OR n.deleted = false "
-                "RETURN n.kind AS kind, count(n) AS count ORDER BY kind")})
-        rows = p.made("query_canvas")[-1].observation.get("rows") or []
+        kind = next((k for k in ("image", "video", "shot", "slide", "reference", "audio", "web", "text")
+                     if k in p.lowered), None)
+        rows = self.source.listing(p, kind)
+        if isinstance(rows, Call):
+            return rows
         if "how many" in p.lowered:
             return Done(text=f"{len(rows)} found." if rows and "id" in rows[0] else
                         ", ".join(f"{r['kind']}: {r['count']}" for r in rows) or "The canvas is empty.")
@@ -187,10 +195,17 @@ class QueryPlaybook:
         return Done(text="\n".join(lines) or "Nothing matches.")
 
 
-def default_playbooks() -> list[Playbook]:
-    """The playbooks of the built-in offline planner, most specific first."""
+def _canvas() -> TargetSource:
+    from nodes.models.targets import CanvasTargets
+
+    return CanvasTargets()
+
+
+def default_playbooks(source: TargetSource | None = None) -> list[Playbook]:
+    """The playbooks of the built-in offline planner, most specific first, finding targets with ``source``."""
     from nodes.models.edits import EditPlaybook
     from nodes.models.workflows import ExplorePlaybook, NarrativePlaybook, SlidesPlaybook, WebPlaybook
 
-    return [ExplorePlaybook(), StatusPlaybook(), NotePlaybook(), QueryPlaybook(), EditPlaybook(), WebPlaybook(),
-            SlidesPlaybook(), NarrativePlaybook()]
+    source = source or _canvas()
+    return [ExplorePlaybook(source), StatusPlaybook(source), NotePlaybook(), QueryPlaybook(source),
+            EditPlaybook(source), WebPlaybook(source), SlidesPlaybook(), NarrativePlaybook()]

@@ -1,8 +1,9 @@
 """Workflow playbooks of the offline planner: narrative, web, slides, exploration (edits: ``edits.py``).
 
 Each is a small state machine over the calls already made this turn, so a
-resumed turn makes the same calls.  Targets ("shot 7", "the page") are resolved
-by querying the canvas, never by rereading the conversation.
+resumed turn makes the same calls.  Targets ("shot 7", "the page") are found
+through a :class:`~nodes.models.targets.TargetSource`: the canvas for the canvas
+agent, the transcript for the chat-history baseline.
 """
 
 from __future__ import annotations
@@ -10,9 +11,10 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from nodes.models.edits import SHOTS_CYPHER, resolve_targets
+from nodes.models.edits import resolve_targets
 from nodes.models.grammar import EditRequest, find_lighting, normalise, parse_targets, without_targets
 from nodes.models.playbooks import Call, Done, PlannerInput, clarification_answer, stop_on_failure
+from nodes.models.targets import CanvasTargets, TargetSource
 
 def remembered(p: PlannerInput, key: str) -> Any:
     """A generation parameter from memory (the latest item that sets it)."""
@@ -69,6 +71,9 @@ class WebPlaybook:
                        re.IGNORECASE)
     revise = re.compile(r"\b(hero|full-bleed|columns?|dark theme|light theme|header)\b", re.IGNORECASE)
 
+    def __init__(self, source: TargetSource | None = None) -> None:
+        self.source = source or CanvasTargets()
+
     def matches(self, p: PlannerInput) -> bool:
         return bool(self.build.search(p.request) or self.revise.search(p.request))
 
@@ -81,18 +86,14 @@ class WebPlaybook:
                 return Call("skill__design_to_web", {"brief": p.request})
             return Done(text=(f"Built the page: layout {site.get('selected_layout_id')}, code {site.get('code_id')}, "
                               f"preview {site.get('preview_id')}."))
-        lookups = p.made("query_canvas")
-        if not lookups:
-            return Call("query_canvas", {"cypher": (
-                "MATCH (c:CanvasNode {kind: 'code'}) WHERE c.status <> 'rejected' "
-                "AND (c.deleted IS NULL OR c.deleted = false) AND c.inputs_json CONTAINS 'layout' "
-                "RETURN c.id AS code ORDER BY c.created_at DESC LIMIT 1")})
-        rows = lookups[0].observation.get("rows") or []
-        if not rows:
-            return Done(text="There is no web page on the canvas yet; give me a brief first.")
+        code = self.source.page(p)
+        if isinstance(code, Call):
+            return code
+        if code is None:
+            return Done(text=f"There is no web page {self.source.where} yet; give me a brief first.")
         revised = _skill_output(p, "web_revise")
         if revised is None:
-            return Call("skill__web_revise", {"code_id": rows[0]["code"], "change": p.request})
+            return Call("skill__web_revise", {"code_id": code, "change": p.request})
         return Done(text=(f"Changed the page as a new code version {revised.get('code_id')} "
                           f"(previous {revised.get('previous_code_id')}) and re-rendered only its preview "
                           f"{revised.get('preview_id')}."))
@@ -129,8 +130,12 @@ class ExplorePlaybook:
     pattern = re.compile(r"\b(explore|try (\d+|two|three|four|five|six|eight) )", re.IGNORECASE)
     words = {"two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "eight": 8}
 
+    def __init__(self, source: TargetSource | None = None) -> None:
+        self.source = source or CanvasTargets()
+
     def matches(self, p: PlannerInput) -> bool:
-        return bool(self.pattern.search(p.request)) and bool(p.focus or parse_targets(normalise(p.request)))
+        return bool(self.pattern.search(p.request)) and bool(self.source.focus(p) or
+                                                              parse_targets(normalise(p.request)))
 
     def next_step(self, p: PlannerInput) -> Call | Done:
         if (stop := stop_on_failure(p)) is not None:
@@ -139,10 +144,11 @@ class ExplorePlaybook:
         if explored is None:
             return self._explore(p)
         selected = explored.get("selected_id")
+        if not selected:
+            return Done(text=(f"Explored {len(explored.get('candidate_ids') or [])} candidates; none was selected "
+                              f"({explored.get('criterion') or 'no candidate completed'})."))
         summary = (f"Explored {len(explored.get('candidate_ids') or [])} candidates; selected {selected}, "
                    "the rest stay on the canvas as rejected.")
-        if not selected:
-            return Done(text=summary)
         return self._follow(p, explored["explored_id"], selected, summary)
 
     def _explore(self, p: PlannerInput) -> Call | Done:
@@ -153,22 +159,21 @@ class ExplorePlaybook:
         if number:
             n = int(number.group(1)) if number.group(1).isdigit() else self.words[number.group(1)]
         if targets is None:
-            target = next(n_ for n_ in p.focus if n_.get("focus"))
+            target = next(n_ for n_ in self.source.focus(p) if n_.get("focus"))
             return Call("skill__explore", {"node_id": target["id"], "n": n, "instruction": p.request})
-        lookups = p.made("query_canvas")
-        if not lookups:
-            return Call("query_canvas", {"cypher": SHOTS_CYPHER})
-        resolved = resolve_targets(EditRequest(targets=targets), lookups[0].observation.get("rows") or [],
-                                   clarification_answer(p))
+        rows = self.source.shots(p)
+        if isinstance(rows, Call):
+            return rows
+        resolved = resolve_targets(EditRequest(targets=targets), rows, clarification_answer(p),
+                                   where=self.source.where)
         if isinstance(resolved, Done):
             return resolved
         return Call("skill__explore", {"node_id": resolved[0]["image"], "n": n, "instruction": p.request})
 
     def _follow(self, p: PlannerInput, explored_id: str, selected: str, summary: str) -> Call | Done:
-        after = [c for c in p.made("query_canvas") if "derived" in (c.observation.get("columns") or [])]
-        if not after:
-            return Call("query_canvas", {"cypher": _FOLLOWING, "params": {"id": explored_id}})
-        rows = after[0].observation.get("rows") or []
+        rows = self.source.following(p, explored_id)
+        if isinstance(rows, Call):
+            return rows
         shots = sorted({r["shot"] for r in rows if r.get("shot")})
         derived = sorted({r["derived"] for r in rows if r.get("derived")})
         if not shots and not derived:
@@ -189,13 +194,4 @@ class ExplorePlaybook:
         rebuilt = ", ".join(str(r.get("title")) for r in
                             (p.made("regenerate_stale")[-1].observation.get("regenerated") or [] if derived else []))
         return Done(text=f"{summary} It replaces {explored_id}" + (f"; rebuilt {rebuilt}." if rebuilt else "."))
-
-
-_FOLLOWING = (
-    "MATCH (i:CanvasNode {id: $id}) "
-    "OPTIONAL MATCH (i)-[:GENERATED_FROM]->(s:CanvasNode {kind: 'shot'}) "
-    "OPTIONAL MATCH (d:CanvasNode)-[:GENERATED_FROM]->(i) "
-    "WHERE d.status <> 'rejected' AND (d.deleted IS NULL OR d.deleted = false) "
-    "RETURN s.id AS shot, d.id AS derived")
-
 

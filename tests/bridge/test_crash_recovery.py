@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import collections
 import json
 import os
 import signal
@@ -15,6 +14,7 @@ from pathlib import Path
 import pytest
 
 from jarvishub.project import Project
+from tests.canvas_fingerprint import canvas_fingerprint, fingerprint_difference
 from tools.generate.cache import SignatureCache
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -35,15 +35,6 @@ def _worker(project_dir: Path, thread_id: str, mode: str, checkpoint_url: str | 
                             env=_env(checkpoint_url), stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
 
 
-def _fingerprint(project: Project) -> dict:
-    nodes = project.store.find_nodes()
-    return {
-        "nodes": collections.Counter((n.kind, n.title, n.status.value) for n in nodes),
-        "artifacts": sorted(h.sha256 for n in nodes for h in n.outputs),
-        "edges": collections.Counter(e.type.value for e in project.store.edges()),
-    }
-
-
 @pytest.fixture(scope="module")
 def reference(tmp_path_factory):
     """The canvas an uninterrupted run makes."""
@@ -59,7 +50,7 @@ def reference(tmp_path_factory):
     assert worker.returncode == 0, err
     assert json.loads(out.strip().splitlines()[-1]) == {"outcome": "replied", "provider_calls": GENERATIONS}
     with Project.open(folder) as project:
-        return _fingerprint(project)
+        return canvas_fingerprint(project.store)
 
 
 @pytest.mark.parametrize("checkpoints, kill_after_commits, extra_delay_s", [
@@ -101,7 +92,8 @@ def test_a_killed_turn_resumes_to_the_same_canvas(request, tmp_path, reference, 
         assert result["outcome"] == "replied"
         # Generations whose artifacts already existed were not paid for again.
         assert result["provider_calls"] == GENERATIONS - cached_before_resume
-        assert _fingerprint(project) == reference
+        resumed_canvas = canvas_fingerprint(project.store)
+        assert resumed_canvas == reference, fingerprint_difference(resumed_canvas, reference)
     if url:  # the turn's checkpoints are in Postgres, none in the project's SQLite file
         import psycopg
 

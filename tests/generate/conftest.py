@@ -8,7 +8,8 @@ import pytest
 
 from store.artifacts import LocalArtifactStore
 from store.errors import NodeNotFound
-from store.models import CanvasEdge, CanvasNode, NodeStatus
+from store.base import LineageEntry
+from store.models import CanvasEdge, CanvasNode, Direction, EdgeType, NodeStatus
 from store.mutations import CreateNode, Link
 from tools.base import ToolContext
 from tools.generate.cache import SignatureCache
@@ -61,6 +62,25 @@ class FakeCanvas:
 
     def edges_from(self, node_id: str) -> list[CanvasEdge]:
         return [e for e in self.edges if e.source == node_id]
+
+    def lineage(self, node_id: str, edge_types: list[EdgeType] | None = None, direction: Direction = Direction.OUT,
+                max_depth: int | None = None) -> list[LineageEntry]:
+        """Nodes reached over edges of these types, breadth first (enough for the head-version check)."""
+        found: list[LineageEntry] = []
+        seen, frontier, depth = {node_id}, [node_id], 0
+        while frontier and (max_depth is None or depth < max_depth):
+            depth += 1
+            step = []
+            for edge in self.edges:
+                if edge_types is not None and edge.type not in edge_types:
+                    continue
+                near, far = (edge.source, edge.target) if direction == Direction.OUT else (edge.target, edge.source)
+                if near in frontier and far not in seen:
+                    seen.add(far)
+                    step.append(far)
+                    found.append(LineageEntry(node=self.nodes[far], depth=depth))
+            frontier = step
+        return found
 
 
 @pytest.fixture

@@ -199,7 +199,8 @@ def test_a_comparative_is_judged_against_the_previous_version(agent: Agent, eval
     result = evaluator.evaluate("", darker)
     assert result.passed and result.checks["relative:luma"]["previous_id"] == first.id
     assert result.checks["relative:luma"]["after"] < result.checks["relative:luma"]["before"]
-    not_darker = _image(agent, characters, lighting="dawn", exposure=0.6, version_of=first.id,
+    # A version of `first` now would fork its output (darker replaced it): the next version is made from darker.
+    not_darker = _image(agent, characters, lighting="dawn", exposure=0.6, version_of=darker.id,
                         intent={"relative": {"luma": "lower"}})
     failed = evaluator.evaluate("", not_darker)
     assert not failed.passed and "luma lower than the previous version" in failed.notes

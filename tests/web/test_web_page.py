@@ -24,6 +24,11 @@ ALL_IMAGES_LOADED = """() => {
 }"""
 
 
+def _docs_state() -> dict[str, tuple[int, int]]:
+    """Size and modification time of every file under docs/ (which only docs/make_pictures.py may write)."""
+    return {str(p): (p.stat().st_size, p.stat().st_mtime_ns) for p in (REPO / "docs").rglob("*") if p.is_file()}
+
+
 def _card_box(page, node_id: str) -> dict:
     return page.locator(f'.node[data-id="{node_id}"]').bounding_box()
 
@@ -67,8 +72,9 @@ def test_the_canvas_draws_every_node_with_thumbnails_players_groups_and_edges(pa
     print(f"\ndemo canvas: {total} nodes drawn in {timings['renderMs']:.0f} ms (fetch {timings['fetchMs']:.0f} ms)")
 
 
-def test_clicking_a_node_shows_its_inputs_versions_and_lineage(page, demo: Demo) -> None:
+def test_clicking_a_node_shows_its_inputs_versions_and_lineage(page, demo: Demo, tmp_path: Path) -> None:
     ids = demo.ids
+    docs_before = _docs_state()
     page.locator(f'.node[data-id="{ids["pier_warm"]}"]').click()
     detail = page.locator(f'#detail-body[data-id="{ids["pier_warm"]}"]')
     detail.wait_for(timeout=10_000)
@@ -85,7 +91,10 @@ def test_clicking_a_node_shows_its_inputs_versions_and_lineage(page, demo: Demo)
     page.wait_for_function(ALL_IMAGES_LOADED, timeout=15_000)
     page.wait_for_function("() => [...document.querySelectorAll('.node video')].every((v) => v.readyState >= 2)",
                            timeout=15_000)  # the poster frame is decoded
-    page.screenshot(path=str(REPO / "docs" / "canvas.png"))  # the picture in docs/web-canvas.md
+    shot = tmp_path / "canvas.png"  # tests never write the checkout; docs/make_pictures.py draws docs/canvas.png
+    page.screenshot(path=str(shot))
+    assert shot.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+    assert _docs_state() == docs_before
 
     detail.locator(f'ul.ancestors li[data-id="{ids["mira"]}"]').click()
     page.locator(f'#detail-body[data-id="{ids["mira"]}"]').wait_for(timeout=10_000)

@@ -36,6 +36,7 @@ from tools.generate.base import (
     Weather,
 )
 from tools.generate.service import GenerationOutcome, GenerationService
+from tools.versions import require_head
 
 _Args = TypeVar("_Args", bound=BaseModel)
 _GUIDE_ROLES = (ReferenceRole.CHARACTER, ReferenceRole.SCENE, ReferenceRole.STYLE, ReferenceRole.PROP)
@@ -109,6 +110,7 @@ def run_generate_image(ctx: ToolContext, args: BaseModel | Mapping[str, Any]) ->
     """Generate (or edit) an image and propose it as a new canvas node."""
     a = _validated(args, GenerateImageArgs)
     nodes = _read(ctx, [*a.references, a.edit_node_id, a.version_of])
+    _require_head(ctx, a)
     references = _references(ctx, a, nodes)
     source = _media_input(ctx, nodes[a.edit_node_id], ReferenceRole.SOURCE, "image/") if a.edit_node_id else None
     request = _request(ImageRequest, **_style(a, references), source=source, framing=a.framing, weather=a.weather,
@@ -122,6 +124,7 @@ def run_generate_video(ctx: ToolContext, args: BaseModel | Mapping[str, Any]) ->
     """Generate a clip from a source image (or from text) and propose it as a new canvas node."""
     a = _validated(args, GenerateVideoArgs)
     nodes = _read(ctx, [*a.references, a.source_node_id, a.version_of])
+    _require_head(ctx, a)
     references = _references(ctx, a, nodes)
     source = _media_input(ctx, nodes[a.source_node_id], ReferenceRole.SOURCE, "image/") if a.source_node_id else None
     request = _request(
@@ -136,6 +139,7 @@ def run_generate_audio(ctx: ToolContext, args: BaseModel | Mapping[str, Any]) ->
     """Generate speech, ambience or music and propose it as a new canvas node."""
     a = _validated(args, GenerateAudioArgs)
     references = _references(ctx, a, _read(ctx, [*a.references, a.version_of]))
+    _require_head(ctx, a)
     request = _request(AudioRequest, kind=a.kind, prompt=a.prompt, voice=a.voice, duration_s=a.duration_s, seed=a.seed)
     outcome = _generate(ctx, "audio", lambda s: s.audio(request, "generate_audio"))
     return _result(ctx, "generate_audio", "audio", a, outcome, references, [])
@@ -145,6 +149,7 @@ def run_assemble_cut(ctx: ToolContext, args: BaseModel | Mapping[str, Any]) -> T
     """Join clip nodes, in order, into one cut and propose it as a new video node."""
     a = _validated(args, AssembleCutArgs)
     nodes = _read(ctx, [*a.clip_node_ids, *a.references, a.version_of])
+    _require_head(ctx, a)
     clips = [_media_input(ctx, nodes[i], ReferenceRole.CLIP, "video/") for i in a.clip_node_ids]
     references = _references(ctx, a, nodes)
     request = _request(ConcatRequest, clips=clips)
@@ -243,6 +248,12 @@ def _read(ctx: ToolContext, ids: list[str | None]) -> dict[str, CanvasNode]:
     if missing:
         raise ToolError(f"no canvas node with id {missing[0]!r}; use an id of an existing node")
     return found
+
+
+def _require_head(ctx: ToolContext, args: _NodeArgs) -> None:
+    """Refuse, before paying a provider, a new version of a node another turn has already replaced."""
+    if args.version_of:
+        require_head(ctx.canvas, args.version_of, turn_id=ctx.turn_id)
 
 
 def _references(ctx: ToolContext, args: _NodeArgs, nodes: dict[str, CanvasNode]) -> list[ReferenceInput]:

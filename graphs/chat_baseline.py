@@ -1,0 +1,163 @@
+"""The chat-history baseline: a standard LangGraph tool-calling agent whose only memory is its transcript.
+
+``MessagesState``: the thread's messages (each request, the model's tool calls, the tool results, its replies)
+accumulate from turn to turn and are checkpointed with the project's checkpointer.  The ``agent`` graph node
+sends the model a fixed system prompt plus the whole transcript, with the grant's tools bound; nothing else:
+no canvas view, no summary of earlier turns read from the canvas, no memory lines.
+
+Every tool call goes through the canvas agent's own bridge pipeline, unchanged: ``validate`` (the grant,
+approval interrupts) → ``execute`` → ``feedback`` → ``repair`` → ``commit`` (the ticket is authorised against
+the grant for exactly the mutations produced) → ``record`` (the same trajectory keys and Turn node).  Those
+graph nodes are the baseline's "tools node"; ``tool_result`` then appends what came back as a
+``ToolMessage``, which is all the model will ever know about it.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any, get_type_hints
+
+from langchain_core.messages import AIMessage, BaseMessage, HumanMessage, SystemMessage, ToolMessage
+from langgraph.errors import GraphInterrupt
+from langgraph.graph import END, START, MessagesState, StateGraph
+from langgraph.types import Checkpointer, interrupt
+from typing_extensions import TypedDict
+
+from graphs.supervisor import add_bridge_pipeline
+from nodes.context_size import ModelInput, model_input_size
+from nodes.deps import TurnDeps
+from nodes.grant import Grant
+from nodes.models.playbooks import ANSWER_PREFIX
+from nodes.models.transcript import SELECTED_PREFIX, UNUSABLE_PREFIX
+from nodes.propose import MAX_QUESTIONS, _clarification, _tool_answer, parse_response, reply_outcome, tool_schemas
+from nodes.observe import new_turn
+from nodes.state import TurnState
+
+SYSTEM_PROMPT = """You are a creative agent working in a chat. You make and change images, clips, cuts, web \
+pages and slide decks by calling tools. You cannot see the project: what you know is this conversation, the \
+person's requests and the results of your own tool calls. Refer to things by the ids your tools returned. Call \
+one tool at a time. When the request is done, answer in plain text (no tool call) with what you made and changed."""
+
+
+ChatState = TypedDict("ChatState", {**get_type_hints(TurnState, include_extras=True),  # type: ignore[misc]
+                                     **get_type_hints(MessagesState, include_extras=True)}, total=False)
+"""The turn loop's bookkeeping (ids, grant, steps, outcome, with their reducers) plus ``MessagesState``'s
+``messages``: the transcript the model sees.  (Built from both, as the two TypedDicts come from different
+``typing`` modules and cannot be subclassed together.)"""
+
+
+def bound_tools(deps: TurnDeps, grant: Grant) -> list[dict[str, Any]]:
+    """The tool schemas bound to the model: the grant's tools, built as the canvas agent builds them."""
+    return tool_schemas(deps, grant)
+
+
+def request_message(request: str, selected: list[str]) -> HumanMessage:
+    """The person's request as the chat model reads it; a selection is named in words (ids), nothing more."""
+    if selected:
+        request += "\n\n" + SELECTED_PREFIX + ", ".join(selected)
+    return HumanMessage(content=request)
+
+
+def make_begin(deps: TurnDeps):
+    """The begin graph node: a new turn's fresh per-turn fields, and the request appended to the transcript."""
+
+    def begin(state: ChatState) -> dict[str, Any]:
+        if state.get("state_turn_id") == state["turn_id"]:
+            return {}  # resumed from the turn's first checkpoint: the request is in the transcript already
+        version = deps.bridge.store.canvas_version()  # the harness measures the canvas; the model never sees it
+        return {**new_turn(state["turn_id"], version), "canvas_version": version, "done": False,
+                "messages": [request_message(state["request"], state.get("selected_ids") or [])]}
+
+    return begin
+
+
+def _kept(message: AIMessage, action: dict[str, Any] | None) -> AIMessage:
+    """The model's message as the transcript keeps it: its one tool call carries the action's id."""
+    if action is None or action.get("kind") != "tool_call":
+        return message
+    # The loop runs one call per step (as the canvas agent does); extra parallel calls are not kept, so every
+    # kept call gets exactly one ToolMessage (OpenAI-compatible APIs refuse a call without its result).
+    return AIMessage(content=message.content, tool_calls=[{
+        "name": action["tool"], "args": action["args"], "id": action["action_id"], "type": "tool_call"}])
+
+
+def make_agent(deps: TurnDeps):
+    """The agent graph node: the model reads the transcript and proposes the next action."""
+
+    def agent(state: ChatState) -> dict[str, Any]:
+        grant = deps.bridge.grants.get(state["grant_id"])
+        action_id = f"{state['turn_id']}-s{state.get('step_index', 0)}"
+        schemas = bound_tools(deps, grant)
+        model = deps.model.bind_tools(schemas)
+        transcript: list[BaseMessage] = [SystemMessage(content=SYSTEM_PROMPT), *state["messages"]]
+        added: list[BaseMessage] = []
+        answers = list(state.get("answers") or [])
+        sent = ModelInput()
+
+        def ask() -> AIMessage:
+            nonlocal sent
+            messages = [*transcript, *added]
+            sent = sent.plus(model_input_size(messages, schemas))
+            return model.invoke(messages)
+
+        try:
+            message = ask()
+            clarification = _clarification(message)
+            asked = 0
+            # An ambiguous target is a question (as for the canvas agent): the question and the person's answer
+            # join the transcript. LangGraph re-runs this node on resume, so nothing before interrupt() writes.
+            while clarification and clarification.get("reason") == "ambiguous" and asked < MAX_QUESTIONS:
+                answer = str(interrupt(clarification))
+                answers.append(answer)
+                asked += 1
+                added += [AIMessage(content=message.content), HumanMessage(content=ANSWER_PREFIX + answer)]
+                message = ask()
+                clarification = _clarification(message)
+        except Exception as error:  # transport or provider errors become a visible rejection
+            if isinstance(error, GraphInterrupt):
+                raise
+            return {"action": None, "model_input": sent.model_dump(), "messages": added,
+                    "verdict": {"verdict": "reject", "reason": "model_error", "message": f"the model call failed: {error}"}}
+        action, error = parse_response(message, action_id)
+        if error:
+            return {"action": {"kind": "malformed", "action_id": action_id, "raw_error": error}, "verdict": None,
+                    "answers": answers, "model_input": sent.model_dump(),
+                    "messages": [*added, AIMessage(content=message.content or "(malformed tool call)")]}
+        replied = bool(action and action.get("kind") == "reply")
+        return {"action": action, "verdict": None, "answers": answers, "model_input": sent.model_dump(),
+                "messages": [*added, _kept(message, action)],
+                **(reply_outcome(message, clarification) if replied else {})}
+
+    return agent
+
+
+def tool_result(state: ChatState) -> dict[str, Any]:
+    """The tool_result graph node: what the bridge and the tool answered, appended to the transcript."""
+    step = (state.get("steps") or [{}])[-1]
+    action = step.get("action") or {}
+    if action.get("kind") == "tool_call":
+        return {"messages": [ToolMessage(content=json.dumps(_tool_answer(step), default=str),
+                                         tool_call_id=action["action_id"])]}
+    if step.get("raw_error"):
+        return {"messages": [HumanMessage(content=UNUSABLE_PREFIX + str(step["raw_error"]))]}
+    return {}
+
+
+def route_after_result(state: ChatState) -> str:
+    """Back to the model until the turn is done."""
+    return END if state.get("done") else "agent"
+
+
+def build_chat_baseline(deps: TurnDeps, checkpointer: Checkpointer = None):
+    """Compile the baseline: begin → agent → the bridge pipeline → tool_result → agent …, with the checkpointer."""
+    graph = StateGraph(ChatState)
+    graph.add_node("begin", make_begin(deps))
+    graph.add_node("agent", make_agent(deps))
+    add_bridge_pipeline(graph, deps)
+    graph.add_node("tool_result", tool_result)
+    graph.add_edge(START, "begin")
+    graph.add_edge("begin", "agent")
+    graph.add_edge("agent", "validate")
+    graph.add_edge("record", "tool_result")
+    graph.add_conditional_edges("tool_result", route_after_result, ["agent", END])
+    return graph.compile(checkpointer=checkpointer)

@@ -1,0 +1,82 @@
+"""The chat-history baseline as a runtime: the canvas agent's runtime with the chat graph and no canvas reads.
+
+:class:`ChatRuntime` is built exactly as :class:`jarvishub.runtime.Runtime` is (the same tools, registry,
+manifest, grant store, trajectory store, bridge, checkpointer and offline providers) and has the same
+interface (``run``/``resume``/``pending``/``close``), so the evaluation drives both the same way.  Two
+things differ:
+
+* the graph is :func:`graphs.chat_baseline.build_chat_baseline` (``MessagesState``; the transcript is its
+  only memory), and with no configured model its planner is
+  :class:`nodes.models.transcript.TranscriptPlanner`;
+* every turn's grant is the canvas agent's (:meth:`Runtime.derive_grant`: same policy, same profiles) minus
+  every tool that reads the canvas (:func:`canvas_reading_tools`).  The removal is in the saved grant, so the
+  bridge refuses those tools whatever the model calls.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from langchain_core.language_models import BaseChatModel
+
+from graphs.chat_baseline import build_chat_baseline
+from jarvishub.project import Project
+from jarvishub.runtime import Runtime
+from nodes.grant import Grant
+from nodes.manifest import Manifest
+from nodes.models.factory import chat_model
+from nodes.models.offline import OfflinePlanner
+from tools.base import Effect, ToolFamily
+
+CANVAS_READING_FAMILIES = frozenset({ToolFamily.CANVAS, ToolFamily.RECOVERY})
+"""Families whose read-only tools return canvas content (nodes, edges, lineage, versions, Cypher rows)."""
+CANVAS_READING_MCP = ("read_neo4j_cypher", "get_neo4j_schema")
+"""Tool-name endings of MCP servers that query the graph database (mcp-neo4j-cypher), i.e. the canvas."""
+
+
+def canvas_reading_tools(manifest: Manifest) -> list[str]:
+    """Every tool of the manifest whose job is to return canvas content.
+
+    The read-only tools of the canvas and recovery families (``query_canvas``, ``read_node``,
+    ``read_lineage``, ``list_attempts``, ``verify_artifacts``) and an MCP server's graph-database reads.
+    Tools that change the canvas keep answering with what they did (ids made, ids marked stale): that is a
+    tool result, which a chat agent sees too.  Workspace reads (``read_file``, ``list_files``) read files,
+    not the canvas, and stay.
+    """
+    found = []
+    for tool in manifest.tools:
+        reads = Effect.READ_ONLY in tool.effects and tool.family in CANVAS_READING_FAMILIES
+        graph_db = tool.family == ToolFamily.MCP and tool.name.endswith(CANVAS_READING_MCP)
+        if reads or graph_db:
+            found.append(tool.name)
+    return found
+
+
+def without_canvas_reads(grant: Grant, manifest: Manifest) -> Grant:
+    """The same grant with every canvas-reading tool taken out (an explicit tool list; ``None`` meant all)."""
+    removed = set(canvas_reading_tools(manifest))
+    tools = [t.name for t in manifest.tools] if grant.tools is None else grant.tools
+    return grant.model_copy(update={"tools": [t for t in tools if t not in removed]})
+
+
+class ChatRuntime(Runtime):
+    """The chat-history baseline agent, driven like :class:`Runtime` (same outcomes, same trajectories)."""
+
+    def __init__(self, project: Project, *, model: BaseChatModel | None = None, **kwargs: Any) -> None:
+        if model is None:
+            model = chat_model(project.settings)
+            if isinstance(model, OfflinePlanner):
+                from nodes.models.transcript import TranscriptPlanner
+
+                model = TranscriptPlanner()
+        super().__init__(project, model=model, **kwargs)
+
+    def build_graph(self):
+        """The chat graph (``graphs.chat_baseline``) on the project's checkpointer."""
+        return build_chat_baseline(self.deps, self.checkpointer)
+
+    def derive_grant(self, request: str, *, profile: str | None = None, grant: Grant | None = None,
+                     selected: list[str] | None = None) -> Grant:
+        """The canvas agent's grant for this request, without the tools that read the canvas."""
+        granted = super().derive_grant(request, profile=profile, grant=grant, selected=selected)
+        return without_canvas_reads(granted, self.manifest)

@@ -1,0 +1,111 @@
+"""Where the offline planner's playbooks find what a request points at: the canvas, or a transcript.
+
+The playbooks (:mod:`nodes.models.edits`, :mod:`nodes.models.workflows`,
+:mod:`nodes.models.playbooks`) decide *what* to do from the request grammar; a
+:class:`TargetSource` says *which nodes* that is.  The canvas agent's source,
+:class:`CanvasTargets`, reads the canvas view and runs read-only Cypher
+(``query_canvas``); the chat-history baseline's source
+(:class:`nodes.models.transcript.TranscriptTargets`) reads only earlier tool
+results in its transcript.  Same playbooks, same tool-call sequences: the
+evaluation measures the state representation, not the planner.
+
+Every lookup returns either a :class:`~nodes.models.playbooks.Call` (the source
+must make a tool call first; the playbook emits it) or the rows themselves.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Protocol
+
+from nodes.models.playbooks import Call, PlannerInput
+
+SHOTS_CYPHER = (
+    "MATCH (i:CanvasNode {kind: 'image'})-[:GENERATED_FROM]->(s:CanvasNode {kind: 'shot'}) "
+    "WHERE i.status <> 'rejected' AND (i.deleted IS NULL OR i.deleted = false) "
+    "AND (s.deleted IS NULL OR s.deleted = false) "
+    "OPTIONAL MATCH (s)-[:GENERATED_FROM]->(p:CanvasNode {kind: 'plan'}) "
+    "RETURN s.id AS shot, s.title AS title, s.version AS shot_version, s.created_at AS created, "
+    "i.id AS image, i.version AS version, i.inputs_json AS inputs, p.id AS plan, p.title AS plan_title "
+    "ORDER BY s.created_at, i.version DESC")
+STALE_CYPHER = (
+    "MATCH (n:CanvasNode) WHERE n.status = 'stale' AND (n.deleted IS NULL OR n.deleted = false) "
+    "RETURN n.id AS id, n.title AS title, n.kind AS kind ORDER BY n.created_at")
+PAGE_CYPHER = (
+    "MATCH (c:CanvasNode {kind: 'code'}) WHERE c.status <> 'rejected' "
+    "AND (c.deleted IS NULL OR c.deleted = false) AND c.inputs_json CONTAINS 'layout' "
+    "RETURN c.id AS code ORDER BY c.created_at DESC LIMIT 1")
+FOLLOWING_CYPHER = (
+    "MATCH (i:CanvasNode {id: $id}) "
+    "OPTIONAL MATCH (i)-[:GENERATED_FROM]->(s:CanvasNode {kind: 'shot'}) "
+    "OPTIONAL MATCH (d:CanvasNode)-[:GENERATED_FROM]->(i) "
+    "WHERE d.status <> 'rejected' AND (d.deleted IS NULL OR d.deleted = false) "
+    "RETURN s.id AS shot, d.id AS derived")
+KIND_CYPHER = ("MATCH (n:CanvasNode) WHERE n.kind = $kind AND (n.deleted IS NULL OR n.deleted = false) "
+               "RETURN n.id AS id, n.title AS title, n.status AS status ORDER BY n.created_at")
+COUNTS_CYPHER = ("MATCH (n:CanvasNode) WHERE n.deleted IS NULL OR n.deleted = false "
+                 "RETURN n.kind AS kind, count(n) AS count ORDER BY kind")
+
+Rows = list[dict[str, Any]]
+
+
+class TargetSource(Protocol):
+    """Finds the nodes a request is about; ``where`` names the source in the planner's questions."""
+
+    where: str
+    """"on the canvas" or "in my transcript": how a not-found question says where it looked."""
+
+    def shots(self, p: PlannerInput) -> Call | Rows:
+        """Shot rows (shot, title, image, version, inputs, plan, plan_title), newest image version first per shot."""
+
+    def stale(self, p: PlannerInput) -> Call | Rows:
+        """Stale nodes (id, title, kind)."""
+
+    def page(self, p: PlannerInput) -> Call | str | None:
+        """The current code node of the web page, or None when there is none."""
+
+    def following(self, p: PlannerInput, image_id: str) -> Call | Rows:
+        """Rows (shot, derived): the shot an image was drawn for, and what was made directly from the image."""
+
+    def focus(self, p: PlannerInput) -> Rows:
+        """Nodes the request names or the person selected (``focus: True``), and their context."""
+
+    def listing(self, p: PlannerInput, kind: str | None) -> Call | Rows:
+        """Nodes of a kind (id, title, status), or with no kind the count per kind (kind, count)."""
+
+
+def _rows_of(p: PlannerInput, cypher: str) -> Rows | None:
+    lookups = [c for c in p.made("query_canvas") if c.args.get("cypher") == cypher]
+    return (lookups[0].observation.get("rows") or []) if lookups else None
+
+
+class CanvasTargets:
+    """The canvas agent's source: the view for what the request names, read-only Cypher for the rest."""
+
+    where = "on the canvas"
+
+    def _query(self, p: PlannerInput, cypher: str, params: dict[str, Any] | None = None) -> Call | Rows:
+        rows = _rows_of(p, cypher)
+        if rows is None:
+            return Call("query_canvas", {"cypher": cypher, **({"params": params} if params else {})})
+        return rows
+
+    def shots(self, p: PlannerInput) -> Call | Rows:
+        return self._query(p, SHOTS_CYPHER)
+
+    def stale(self, p: PlannerInput) -> Call | Rows:
+        return self._query(p, STALE_CYPHER)
+
+    def page(self, p: PlannerInput) -> Call | str | None:
+        rows = self._query(p, PAGE_CYPHER)
+        if isinstance(rows, Call):
+            return rows
+        return rows[0]["code"] if rows else None
+
+    def following(self, p: PlannerInput, image_id: str) -> Call | Rows:
+        return self._query(p, FOLLOWING_CYPHER, {"id": image_id})
+
+    def focus(self, p: PlannerInput) -> Rows:
+        return p.focus
+
+    def listing(self, p: PlannerInput, kind: str | None) -> Call | Rows:
+        return self._query(p, KIND_CYPHER, {"kind": kind}) if kind else self._query(p, COUNTS_CYPHER)

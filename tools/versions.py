@@ -1,0 +1,57 @@
+"""The head of a version lineage, and the rule that a new version is made only from the head.
+
+An output (shot 3's image, the cut) is a chain of ``VERSION_OF`` edges; its
+*head* is the newest version that is not rejected.  A new version made from a
+node that is no longer the head would fork the chain: two current versions of
+one output, one of them built without the other's change.  So every way of
+making a version (``regenerate_stale``, ``generate_*`` with ``version_of``, an
+exploration and its selection) refuses a base that another turn has replaced,
+naming the head to use instead.  Versions made earlier in the *same* turn do not
+count: a turn may make several alternatives of one node (an exploration's
+candidates) without racing itself.
+"""
+
+from __future__ import annotations
+
+from store.base import CanvasReader, LineageEntry
+from store.models import CanvasNode, Direction, EdgeType, NodeStatus
+from tools.base import ToolError
+
+
+class NotHeadVersion(ToolError):
+    """A new version was asked of a node that a newer version (made by another turn) has replaced."""
+
+    def __init__(self, node_id: str, head: CanvasNode) -> None:
+        self.node_id = node_id
+        self.head_id = head.id
+        made_by = head.provenance.turn_id or "no turn"
+        super().__init__(
+            f"node {node_id} is no longer the current version of its output: {head.id} ({head.title or head.kind}, "
+            f"made by {made_by}) replaced it; make the new version from {head.id}, or reject {head.id} first")
+
+
+def current_version(canvas: CanvasReader, node: CanvasNode) -> CanvasNode:
+    """The newest version of a node that is not rejected (the node itself when nothing newer is live)."""
+    newer = _live_newer(canvas, node.id)
+    return _newest(newer) if newer else node
+
+
+def require_head(canvas: CanvasReader, node_id: str, *, turn_id: str | None) -> CanvasNode:
+    """The node, if no newer live version of it was made outside turn ``turn_id``; else :class:`NotHeadVersion`.
+
+    A turn's own newer versions (``turn_id`` not None and equal) are its alternatives, not a replacement.
+    """
+    [node] = canvas.get_nodes([node_id])
+    newer = [e for e in _live_newer(canvas, node.id) if turn_id is None or e.node.provenance.turn_id != turn_id]
+    if newer:
+        raise NotHeadVersion(node.id, _newest(newer))
+    return node
+
+
+def _live_newer(canvas: CanvasReader, node_id: str) -> list[LineageEntry]:
+    return [e for e in canvas.lineage(node_id, [EdgeType.VERSION_OF], Direction.IN)
+            if e.node.status != NodeStatus.REJECTED]
+
+
+def _newest(entries: list[LineageEntry]) -> CanvasNode:
+    return max(entries, key=lambda e: (e.depth, e.node.created_at)).node

@@ -41,7 +41,8 @@ from jarvishub.evaluation.outputs import Canvas, invariants
 from jarvishub.evaluation.results import ScenarioResult, TurnResult
 from jarvishub.evaluation.scenario import Scenario, Turn
 from jarvishub.project import DEFAULT_PROJECT_FILE, Project
-from jarvishub.settings import PROJECT_FILE
+from jarvishub.settings import PROJECT_FILE, STATE_DIR
+from store.lifecycle import stop_engine
 from store.models import new_id, utc_now
 
 Progress = Callable[[str], None]
@@ -87,7 +88,8 @@ class Session:
         self.model = model
         self.dir = project_dir
         self.progress = progress
-        if project_dir.exists():
+        if project_dir.exists():  # an earlier run's project: stop its engine (if still up) before removing it
+            stop_engine(project_dir / STATE_DIR / "engine")
             shutil.rmtree(project_dir)
         project_dir.mkdir(parents=True)
         (project_dir / PROJECT_FILE).write_text(project_file(scenario, scenario.name))
@@ -249,7 +251,12 @@ class Session:
         return _Outcome.of(self.agent.resume(thread))
 
     def close(self) -> None:
-        """Stop the web server (if one was started), the agent and the project's engine."""
+        """Stop the web server (if one was started), the agent and the project's engine.
+
+        The embedded engine would otherwise linger for its idle period (``JARVISHUB_ENGINE_IDLE_SECONDS``, 600 s
+        by default) after its last user: a suite of 24 projects would leave 24 JVMs behind.  The scenario's
+        project is finished with, so its engine is stopped now (a person opening it later starts it again).
+        """
         try:
             if self._server is not None:
                 self._server.stop()
@@ -258,6 +265,7 @@ class Session:
                 self.agent.close()
             finally:
                 self.project.close()
+                self.project.engine.stop()  # an embedded server now; a Neo4j server is not ours to stop
 
 
 def run_scenario(scenario: Scenario, agent_kind: AgentKind, model: ModelName, out_dir: Path,

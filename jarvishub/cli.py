@@ -26,6 +26,7 @@ COMMAND_MODULES: list[str] = [
     "jarvishub.commands.turns",
     "jarvishub.commands.canvas",
     "jarvishub.commands.ui",
+    "jarvishub.commands.evaluate",
     "jarvishub.engine_command",
 ]
 

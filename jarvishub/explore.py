@@ -15,7 +15,7 @@ from jarvishub.runtime import Runtime
 from nodes.actions import ToolCall
 from nodes.bridge import Usage
 from nodes.grant import Grant
-from store.models import new_id
+from store.models import new_id, utc_now
 from store.mutations import RecordTurn
 
 __all__ = ["ExploreFailed", "ExploreRejected", "explore"]
@@ -36,6 +36,7 @@ def explore(runtime: Runtime, node_id: str, n: int = 4, instruction: str = "", t
     usage = Usage()
     store = runtime.project.store
     before = store.canvas_version()
+    started_at = utc_now()
     args: dict[str, Any] = {"node_id": node_id, "n": n, "instruction": instruction}
     if fail_branches:
         args["fail_branches"] = sorted(set(fail_branches))
@@ -44,7 +45,7 @@ def explore(runtime: Runtime, node_id: str, n: int = 4, instruction: str = "", t
     outcome = "explored" if submitted.verdict == "allow" and "error" not in submitted.observation else "failed"
     touched = list(dict.fromkeys([*usage.created_ids, *(submitted.observation.get("candidate_ids") or [])]))
     _record_turn(runtime, granted, thread_id, turn_id, request, before, call, submitted.model_dump(mode="json"),
-                 outcome, touched)
+                 outcome, touched, started_at)
     if submitted.verdict != "allow":
         raise ExploreRejected(f"explore was refused: {submitted.message}")
     if "error" in submitted.observation:
@@ -55,7 +56,8 @@ def explore(runtime: Runtime, node_id: str, n: int = 4, instruction: str = "", t
 
 
 def _record_turn(runtime: Runtime, grant: Grant, thread_id: str, turn_id: str, request: str, before: int,
-                 call: ToolCall, submitted: dict[str, Any], outcome: str, touched: list[str]) -> None:
+                 call: ToolCall, submitted: dict[str, Any], outcome: str, touched: list[str],
+                 started_at: str) -> None:
     after = runtime.project.store.canvas_version()
     runtime.trajectories.record_turn(thread_id, turn_id, {
         "thread_id": thread_id, "turn_id": turn_id, "request": request, "canvas_before": before,
@@ -63,6 +65,7 @@ def _record_turn(runtime: Runtime, grant: Grant, thread_id: str, turn_id: str, r
         "actions": [call.model_dump(mode="json")], "observations": [submitted.get("observation")],
         "feedback": [], "repair": [], "canvas_after": after, "outcome": outcome,
         "reply": submitted.get("message") or None, "touched_ids": touched,
+        "started_at": started_at, "finished_at": utc_now(),
     })
     runtime.bridge.commit_turn_record(RecordTurn(
         turn_id=turn_id, thread_id=thread_id, request=request[:2000], canvas_before=before, canvas_after=after,

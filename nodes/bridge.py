@@ -61,7 +61,8 @@ class SubmitResult(BaseModel):
     action_id: str
     verdict: str
     message: str = ""
-    reason: str = Field(default="", description="The refusing error's type (StaleVersion: plan again and resubmit)")
+    reason: str = Field(default="", description="Why it was refused: the grant's reason (kind_not_granted, budget, "
+                        "...) or the refusing error's type (StaleVersion: plan again and resubmit)")
     observation: dict[str, Any] = Field(default_factory=dict)
     commit: CommitRecord | None = None
     provider_calls: int = 0
@@ -225,8 +226,10 @@ class Bridge:
                     return spec.run(ctx, args)
                 except (ToolError, CanvasError) as error:
                     # The error's type lets the CLI tell "busy, try again" (QueryBusy) from a failure.
-                    return ToolResult(observation={"error": str(error), "tool": action.tool,
-                                                   "error_type": type(error).__name__})
+                    observation = {"error": str(error), "tool": action.tool, "error_type": type(error).__name__}
+                    if getattr(error, "refused", None):  # a sub-action the bridge refused (skills.base)
+                        observation["refused"] = error.refused
+                    return ToolResult(observation=observation)
             case Evaluation():
                 spec = self.registry.get(EVALUATOR_TOOL)
                 assert spec is not None
@@ -276,7 +279,8 @@ class Bridge:
             verdict = Allow()
         if isinstance(verdict, Reject):
             usage.rejections_in_row += 1
-            return SubmitResult(action_id=action.action_id, verdict="reject", message=verdict.message)
+            return SubmitResult(action_id=action.action_id, verdict="reject", message=verdict.message,
+                                reason=verdict.reason)
         usage.rejections_in_row = 0
         previous = self.store.commit_for_key(f"{thread_id}:{action.action_id}")
         if previous is not None:  # a resumed run: the work is already on the canvas
@@ -294,6 +298,7 @@ class Bridge:
                     action.action_id, result.mutations, grant, usage)
             except CanvasError as denied:  # outside the grant, or not a batch the canvas can take
                 return SubmitResult(action_id=action.action_id, verdict="reject", message=str(denied),
+                                    reason=getattr(denied, "reason", None) or type(denied).__name__,
                                     observation=result.observation)
             try:
                 commit = self.commit(result.mutations, ticket, thread_id=thread_id, action_id=action.action_id,

@@ -14,6 +14,7 @@ from langchain_core.messages import AIMessage, BaseMessage, HumanMessage, System
 from langgraph.errors import GraphInterrupt
 from langgraph.types import interrupt
 
+from nodes.context_size import ModelInput, model_input_size
 from nodes.deps import TurnDeps
 from nodes.models.playbooks import ANSWER_PREFIX
 from nodes.grant import Grant
@@ -188,10 +189,21 @@ def make_propose(deps: TurnDeps):
         grant = deps.bridge.grants.get(state["grant_id"])
         index = state.get("step_index", 0)
         action_id = f"{state['turn_id']}-s{index}"
-        model = deps.model.bind_tools(tool_schemas(deps, grant))
+        schemas = tool_schemas(deps, grant)
+        model = deps.model.bind_tools(schemas)
         answers = list(state.get("answers") or [])
+        # What this step showed the model, measured on exactly what was sent (the evaluation's context bytes).
+        # Only the calls of the final run of this graph node count: a call repeated because LangGraph re-ran the
+        # node after an interrupt is counted once, like the step it belongs to.
+        sent = ModelInput()
+
+        def ask(messages: list[BaseMessage]) -> AIMessage:
+            nonlocal sent
+            sent = sent.plus(model_input_size(messages, schemas))
+            return model.invoke(messages)
+
         try:
-            message = model.invoke(build_messages(deps, state, grant))
+            message = ask(build_messages(deps, state, grant))
             clarification = _clarification(message)
             # An ambiguous target is a question, never a silent pick: pause for the person's answer (the chosen
             # id), then ask the model again with it. LangGraph re-runs this node on resume; the model call before
@@ -200,18 +212,20 @@ def make_propose(deps: TurnDeps):
             while clarification and clarification.get("reason") == "ambiguous" and asked < MAX_QUESTIONS:
                 answers.append(str(interrupt(clarification)))
                 asked += 1
-                message = model.invoke(build_messages(deps, {**state, "answers": answers}, grant))
+                message = ask(build_messages(deps, {**state, "answers": answers}, grant))
                 clarification = _clarification(message)
         except Exception as error:  # transport or provider errors become a visible rejection
             if isinstance(error, GraphInterrupt):
                 raise
             return {"action": None, "verdict": {"verdict": "reject", "reason": "model_error",
-                                                 "message": f"the model call failed: {error}"}}
+                                                 "message": f"the model call failed: {error}"},
+                    "model_input": sent.model_dump()}
         action, error = parse_response(message, action_id)
         if error:
             return {"action": {"kind": "malformed", "action_id": action_id, "raw_error": error},
-                    "verdict": None, "answers": answers}
-        update: dict[str, Any] = {"action": action, "verdict": None, "answers": answers}
+                    "verdict": None, "answers": answers, "model_input": sent.model_dump()}
+        update: dict[str, Any] = {"action": action, "verdict": None, "answers": answers,
+                                  "model_input": sent.model_dump()}
         if action and action.get("kind") == "reply":
             update.update(reply_outcome(message, clarification))
         return update

@@ -32,7 +32,15 @@ from tools.base import Effect
 
 
 class SkillStepRejected(CanvasError):
-    """The bridge turned down one of a skill's actions (the message says why)."""
+    """The bridge turned down one of a skill's actions (the message says why).
+
+    ``refused`` is the bridge's reason (``kind_not_granted``, ``budget``, ...) when the bridge refused the action,
+    so the step's observation shows a refusal by the mechanism, not only a message (``Bridge.execute``).
+    """
+
+    def __init__(self, message: str, *, refused: str | None = None) -> None:
+        super().__init__(message)
+        self.refused = refused
 
 
 class SkillState(TypedDict, total=False):
@@ -91,9 +99,11 @@ class SkillContext:
             self.progress(f"{self.actor}: {tool}")
         result = self.bridge.submit(action, self.grant, self.usage, thread_id=self.thread_id, turn_id=self.turn_id)
         if result.verdict != "allow":
-            raise SkillStepRejected(f"{self.actor} could not run {tool}: {result.message}")
+            raise SkillStepRejected(f"{self.actor} could not run {tool}: {result.message}",
+                                    refused=result.reason or result.verdict)
         if "error" in result.observation:
-            raise SkillStepRejected(f"{self.actor}: {tool} failed: {result.observation['error']}")
+            raise SkillStepRejected(f"{self.actor}: {tool} failed: {result.observation['error']}",
+                                    refused=result.observation.get("refused"))
         with self._lock:
             self.provider_calls += result.provider_calls
             self.cache_hits += result.cache_hits

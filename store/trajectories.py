@@ -77,6 +77,13 @@ class TrajectoryStore:
             row = db.execute("SELECT at FROM starts WHERE turn_id = ?", (turn_id,)).fetchone()
         return row[0] if row else None
 
+    def started_turns(self, thread_id: str) -> list[str]:
+        """Ids of every turn started on a thread (finished, paused or crashed), oldest first."""
+        with self._connect() as db:
+            rows = db.execute("SELECT turn_id FROM starts WHERE thread_id = ? ORDER BY at, rowid",
+                              (thread_id,)).fetchall()
+        return [r[0] for r in rows]
+
     def unfinished(self) -> list[dict[str, Any]]:
         """Turns that started and have no finished tuple (crashed, or paused for a person), oldest first."""
         with self._connect() as db:

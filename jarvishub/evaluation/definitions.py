@@ -25,7 +25,8 @@ METRICS: dict[str, str] = {
     "untargeted_changed": "Changed outputs that were not targeted: |changed - targeted|.",
     "locality": "changed_outputs / targeted_outputs: 1.0 is exact, above 1 means collateral changes, below 1 means "
                 "missed work; null when the turn declares no targets.",
-    "rejections": "Steps whose verdict was reject (with a histogram of reasons in rejection_reasons).",
+    "rejections": "Steps the bridge refused: a reject verdict, or a skill step one of whose own actions the bridge "
+                  "refused (with a histogram of reasons in rejection_reasons).",
     "retries": "Malformed model outputs plus commit rebuilds (attempts thrown away after a commit conflict).",
     "clarifications": "Turns that ended in a clarification, plus clarification questions the turn paused on.",
     "approvals": "Approval interrupts answered during the turn.",

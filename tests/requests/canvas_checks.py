@@ -12,8 +12,10 @@ from typing import Any
 
 from langchain_core.messages import AIMessage, ToolMessage
 
+from jarvishub.evaluation.outputs import Canvas, invariants
+from jarvishub.evaluation.outputs import current_outputs as _current_outputs
 from nodes.models.scripted import ScriptedModel, tool_call
-from store.models import Direction, EdgeType, NodeStatus
+from store.models import NodeStatus
 
 N_SHOTS = 9
 PREMISE = "a 9-shot short drama about a lighthouse keeper and a message in a bottle, by the sea"
@@ -53,26 +55,12 @@ def build_story(runtime_factory, *, width: int = 192, height: int = 128) -> dict
 _GENERATED = ("generate_image", "generate_video", "assemble_cut")
 
 
-def output_key(store, node) -> str:
-    """Which output a node is a version of: its shot's image for images (an exploration's candidate has its own
-    title), else its title."""
-    if node.kind == "image":
-        shots = [n.node for n in store.neighbours(node.id, [EdgeType.GENERATED_FROM]) if n.node.kind == "shot"]
-        if shots:
-            return f"{shots[0].title} image"
-    return node.title or node.id
-
-
 def current_outputs(store) -> dict[str, Any]:
-    """Output → its one current node, for every generated output (shot images, clips, the cut)."""
-    found: dict[str, Any] = {}
-    for kind in ("image", "video"):
-        for node in store.find_nodes(kind=kind):
-            if node.status != NodeStatus.REJECTED and node.provenance.tool in _GENERATED:
-                key = output_key(store, node)
-                assert key not in found, f"two current versions of {key}"
-                found[key] = node
-    return found
+    """Output → its one current node, for every generated output (shot images, clips, the cut); the output keys
+    are the evaluation's (``jarvishub.evaluation.outputs``): "shot 3 image", "shot 3 clip", "final cut"."""
+    found, problems = _current_outputs(Canvas.read(store))
+    assert not problems, problems[0]
+    return {key: node for key, node in found.items() if node.provenance.tool in _GENERATED}
 
 
 def hashes(store) -> dict[str, str]:
@@ -82,13 +70,9 @@ def hashes(store) -> dict[str, str]:
 
 def check_invariants(store, *, cut_current: bool = True) -> None:
     """Every output has exactly one current version, and the current cut is made of the current clips in order."""
-    outputs = current_outputs(store)  # asserts at most one current per output
-    for kind in ("image", "video"):
-        for node in store.find_nodes(kind=kind):
-            if node.provenance.tool not in _GENERATED or node.status == NodeStatus.REJECTED:
-                continue
-            newer = [e.node for e in store.neighbours(node.id, [EdgeType.VERSION_OF], Direction.IN)]
-            assert all(n.status == NodeStatus.REJECTED for n in newer), f"{node.title}: a newer version is live"
+    problems = invariants(Canvas.read(store))  # one current version per output, no live node under a newer one
+    assert not problems, "; ".join(problems)
+    outputs = current_outputs(store)
     for n in range(1, N_SHOTS + 1):
         image, clip = outputs[f"shot {n} image"], outputs[f"shot {n} clip"]
         assert clip.inputs["source_node_id"] == image.id, f"shot {n}'s clip is not made from its current image"

@@ -1,0 +1,123 @@
+"""``jarvishub eval``: run the scenario suite against the canvas agent, the chat baseline, or both.
+
+Needs no project: each scenario runs in a fresh one under ``OUT/runs/AGENT/SCENARIO``.
+Progress goes to stderr; ``OUT/results.json`` (and ``OUT/report.html``) are the result.
+Exit 0 only when every check of every scenario passed, 1 otherwise, 2 for usage errors
+and unusable scenario files.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+from jarvishub.commands.common import EXIT_BAD_INPUT, EXIT_FAILED, EXIT_OK, command, print_error
+
+
+def add_parser(sub: Any) -> None:
+    """Register eval."""
+    p = command(sub, "eval", cmd_eval, "run the evaluation scenarios and measure the process",
+                "jarvishub eval narrative-lighthouse-lighting --agent both --out eval-run")
+    p.add_argument("scenarios", nargs="*", metavar="SCENARIO",
+                   help="scenario names (eval/scenarios/NAME.toml) or paths to .toml files (default: all)")
+    p.add_argument("--agent", choices=("canvas", "chat", "both"), default="canvas",
+                   help="the canvas agent, the chat-history baseline, or both (default: canvas)")
+    p.add_argument("--model", choices=("offline", "openai"), default="offline",
+                   help="offline planners, or the configured OpenAI-compatible model (default: offline)")
+    p.add_argument("--out", default="eval-run", help="where results.json, report.html and the projects go "
+                                                     "(default: ./eval-run)")
+    p.add_argument("--export-trajectories", action="store_true",
+                   help="also write the suite's trajectories as a redacted JSONL dataset to OUT/dataset/")
+    p.add_argument("--consent", action="store_true",
+                   help="with --export-trajectories: keep the text (redacted) instead of replacing it")
+
+
+def _version() -> str:
+    from importlib.metadata import PackageNotFoundError, version
+
+    try:
+        return version("jarvishub")
+    except PackageNotFoundError:
+        return "unknown"
+
+
+def _say(line: str) -> None:
+    print(line, file=sys.stderr, flush=True)
+
+
+def cmd_eval(args: argparse.Namespace) -> int:
+    """Run the suite; write results.json and report.html; exit 0 only when every check passed."""
+    from jarvishub.evaluation.agents import AGENT_KINDS, AgentUnavailable, agent_class
+    from jarvishub.evaluation.results import Results
+    from jarvishub.evaluation.runner import now, run_scenario
+    from jarvishub.evaluation.scenario import ScenarioError, find_scenarios
+
+    try:
+        suite = find_scenarios(args.scenarios or None)
+    except ScenarioError as error:
+        print_error(args, EXIT_BAD_INPUT, f"error: {error}")
+        return EXIT_BAD_INPUT
+    agents = list(AGENT_KINDS) if args.agent == "both" else [args.agent]
+    try:
+        for kind in agents:
+            agent_class(kind)
+    except AgentUnavailable as error:
+        print_error(args, EXIT_BAD_INPUT, f"error: {error}")
+        return EXIT_BAD_INPUT
+    out = Path(args.out).resolve()
+    out.mkdir(parents=True, exist_ok=True)
+    results = Results(started_at=now(), model=args.model, agents=agents, jarvishub_version=_version())
+    started = time.monotonic()
+    _say(f"eval: {len(suite)} scenario(s) × {', '.join(agents)} ({args.model} model) → {out}")
+    for kind in agents:
+        for number, (_, scenario) in enumerate(suite, 1):
+            _say(f"[{kind}] {number}/{len(suite)} {scenario.name} ({scenario.workflow}, {len(scenario.turns)} turns)")
+            try:
+                result = run_scenario(scenario, kind, args.model, out, progress=_say)
+            except AgentUnavailable as error:  # e.g. --model openai without a key: nothing else will run either
+                print_error(args, EXIT_BAD_INPUT, f"error: {error}")
+                return EXIT_BAD_INPUT
+            results.scenarios.append(result)
+            t = result.totals
+            _say(f"[{kind}] {scenario.name}: {'passed' if result.passed else 'FAILED'} "
+                 f"({t.checks_passed}/{t.checks_total} checks, {result.wall_s:.1f} s)"
+                 + (f" — {result.error}" if result.error else ""))
+    results.finished_at = now()
+    results.wall_s = round(time.monotonic() - started, 3)
+    path = results.write(out / "results.json")
+    _say(f"wrote {path}")
+    _report(path, out)
+    if args.export_trajectories:
+        _export(results, out, consent=args.consent)
+    passed = sum(1 for s in results.scenarios if s.passed)
+    if args.json:
+        from jarvishub.output import print_json
+
+        print_json({"results": str(path), "passed": results.passed, "scenarios_passed": passed,
+                    "scenarios": len(results.scenarios), "wall_s": results.wall_s})
+    else:
+        print(f"{passed}/{len(results.scenarios)} scenario runs passed in {results.wall_s:.0f} s; results: {path}")
+    return EXIT_OK if results.passed else EXIT_FAILED
+
+
+def _report(results_path: Path, out: Path) -> None:
+    try:
+        from jarvishub.evaluation.report import write_report
+    except ImportError as error:
+        _say(f"report.html skipped: jarvishub.evaluation.report is not available here ({error})")
+        return
+    html = write_report(results_path, out / "report.html")
+    _say(f"wrote {html or out / 'report.html'}")
+
+
+def _export(results: Any, out: Path, *, consent: bool) -> None:
+    try:
+        from jarvishub.evaluation.dataset import export_dataset
+    except ImportError as error:
+        _say(f"dataset skipped: jarvishub.evaluation.dataset is not available here ({error})")
+        return
+    export_dataset(results, out / "dataset", consent=consent)
+    _say(f"wrote {out / 'dataset'}")

@@ -1,0 +1,192 @@
+"""results.json: the evaluation's one output file, as pydantic models (schema ``jarvishub-eval/1``).
+
+``jarvishub.evaluation.report`` and ``jarvishub.evaluation.dataset`` read it back with
+:func:`load_results`; the field names are the contract of docs/evaluation.md.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from statistics import mean, median
+from typing import Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+SCHEMA = "jarvishub-eval/1"
+
+
+class TurnMetrics(BaseModel):
+    """The process metrics of one scripted turn (definitions: docs/evaluation.md)."""
+
+    provider_calls: int = 0
+    estimated_cost_usd: float = 0.0
+    model_calls: int = 0
+    context_bytes: int = 0
+    max_call_bytes: int = 0
+    tool_schema_bytes: int = 0
+    targeted_outputs: int | None = None
+    changed_outputs: int = 0
+    untargeted_changed: int = 0
+    locality: float | None = None
+    rejections: int = 0
+    rejection_reasons: dict[str, int] = Field(default_factory=dict)
+    retries: int = 0
+    clarifications: int = 0
+    approvals: int = 0
+    recovered: bool | None = None
+    wall_s: float = 0.0
+    changed: list[str] = Field(default_factory=list, description="The output keys counted in changed_outputs.")
+
+
+class CheckResult(BaseModel):
+    """One check after a turn: what was expected, whether it held, and what was seen."""
+
+    name: str
+    passed: bool
+    detail: str = ""
+
+
+class TurnResult(BaseModel):
+    """One scripted turn as it ran."""
+
+    index: int
+    kind: str
+    request: str
+    via: Literal["cli", "web"] = "cli"
+    thread_id: str = ""
+    turn_ids: list[str] = Field(default_factory=list)
+    outcome: str = ""
+    metrics: TurnMetrics = Field(default_factory=TurnMetrics)
+    checks: list[CheckResult] = Field(default_factory=list)
+    error: str | None = None
+
+
+class ScenarioTotals(BaseModel):
+    """A scenario's turns added up."""
+
+    provider_calls: int = 0
+    estimated_cost_usd: float = 0.0
+    context_bytes: int = 0
+    changed_outputs: int = 0
+    untargeted_changed: int = 0
+    rejections: int = 0
+    retries: int = 0
+    clarifications: int = 0
+    approvals: int = 0
+    checks_passed: int = 0
+    checks_total: int = 0
+    wall_s: float = 0.0
+
+
+class ScenarioResult(BaseModel):
+    """One scenario run by one agent in its own fresh project."""
+
+    name: str
+    workflow: str
+    agent: str
+    project_dir: str
+    passed: bool = False
+    error: str | None = None
+    wall_s: float = 0.0
+    turns: list[TurnResult] = Field(default_factory=list)
+    totals: ScenarioTotals = Field(default_factory=ScenarioTotals)
+
+    def finish(self) -> ScenarioResult:
+        """Fill in the totals and ``passed`` (every check passed and nothing errored)."""
+        t = ScenarioTotals()
+        for turn in self.turns:
+            m = turn.metrics
+            t.provider_calls += m.provider_calls
+            t.estimated_cost_usd = round(t.estimated_cost_usd + m.estimated_cost_usd, 6)
+            t.context_bytes += m.context_bytes
+            t.changed_outputs += m.changed_outputs
+            t.untargeted_changed += m.untargeted_changed
+            t.rejections += m.rejections
+            t.retries += m.retries
+            t.clarifications += m.clarifications
+            t.approvals += m.approvals
+            t.checks_passed += sum(1 for c in turn.checks if c.passed)
+            t.checks_total += len(turn.checks)
+            t.wall_s = round(t.wall_s + m.wall_s, 3)
+        self.totals = t
+        self.passed = self.error is None and all(t.error is None for t in self.turns) \
+            and t.checks_passed == t.checks_total
+        return self
+
+
+class AgentSummary(BaseModel):
+    """One agent on one workflow, over every scenario of that workflow."""
+
+    model_config = ConfigDict(extra="allow")
+
+    edit_turn_provider_calls_median: float | None = None
+    locality_mean: float | None = None
+    untargeted_changed: int = 0
+    context_bytes_at_turn: dict[str, int | None] = Field(default_factory=dict)
+    checks_passed: int = 0
+    checks_total: int = 0
+
+
+EDIT_KINDS = ("edit", "feedback")
+"""Turn kinds whose provider calls the summary's edit median is taken over."""
+SUMMARY_TURNS = (1, 5, 10)
+"""Turns (1-based) at which the summary reports context bytes (mean over the workflow's scenarios)."""
+
+
+def summarise(scenarios: list[ScenarioResult]) -> dict[str, dict[str, AgentSummary]]:
+    """Workflow → agent → summary."""
+    grouped: dict[str, dict[str, list[ScenarioResult]]] = {}
+    for s in scenarios:
+        grouped.setdefault(s.workflow, {}).setdefault(s.agent, []).append(s)
+    out: dict[str, dict[str, AgentSummary]] = {}
+    for workflow, agents in sorted(grouped.items()):
+        out[workflow] = {}
+        for agent, runs in sorted(agents.items()):
+            edits = [t.metrics.provider_calls for s in runs for t in s.turns if t.kind in EDIT_KINDS]
+            localities = [t.metrics.locality for s in runs for t in s.turns if t.metrics.locality is not None]
+            at_turn: dict[str, int | None] = {}
+            for n in SUMMARY_TURNS:
+                values = [s.turns[n - 1].metrics.context_bytes for s in runs if len(s.turns) >= n]
+                at_turn[str(n)] = round(mean(values)) if values else None
+            out[workflow][agent] = AgentSummary(
+                edit_turn_provider_calls_median=median(edits) if edits else None,
+                locality_mean=round(mean(localities), 4) if localities else None,
+                untargeted_changed=sum(s.totals.untargeted_changed for s in runs),
+                context_bytes_at_turn=at_turn,
+                checks_passed=sum(s.totals.checks_passed for s in runs),
+                checks_total=sum(s.totals.checks_total for s in runs))
+    return out
+
+
+class Results(BaseModel):
+    """The whole run: every scenario for every agent, and the per-workflow summary."""
+
+    model_config = ConfigDict(populate_by_name=True)
+
+    schema_: str = Field(default=SCHEMA, alias="schema")
+    started_at: str
+    finished_at: str = ""
+    wall_s: float = 0.0
+    model: str = "offline"
+    agents: list[str] = Field(default_factory=list)
+    jarvishub_version: str = ""
+    scenarios: list[ScenarioResult] = Field(default_factory=list)
+    summary: dict[str, dict[str, AgentSummary]] = Field(default_factory=dict)
+
+    @property
+    def passed(self) -> bool:
+        """Whether every scenario passed (the CLI's exit 0)."""
+        return bool(self.scenarios) and all(s.passed for s in self.scenarios)
+
+    def write(self, path: Path) -> Path:
+        """Write results.json (the summary recomputed from the scenarios)."""
+        self.summary = summarise(self.scenarios)
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(json.dumps(self.model_dump(mode="json", by_alias=True), indent=2) + "\n")
+        return path
+
+
+def load_results(path: Path) -> Results:
+    """Read a results.json back (what report.py and dataset.py start from)."""
+    return Results.model_validate_json(Path(path).read_text())

@@ -1,0 +1,306 @@
+"""The runner: each scenario in a fresh project, each turn as a person would give it, then its checks and metrics.
+
+A turn goes to the agent's ``run`` (``via = "cli"``), to the web canvas API of a
+real server on loopback (``via = "web"``: ``POST /api/requests`` with the token,
+the job awaited through ``GET /api/jobs/{id}``), or to a child process that is
+SIGKILLed after N recorded steps and then resumed here (``crash_after_steps``).
+An interrupt is answered with the turn's ``answer`` (approve / reject / a
+reference), as ``jarvishub resume`` would.  Metrics come from the project's
+trajectory store and commits (:mod:`jarvishub.evaluation.metrics`).
+
+Media are the skills' defaults (512x288 shot images, 2 s clips at 12 fps, a
+1280x800 page preview): no project setting sets a default media size and the
+offline planner passes none, and the offline renderers make a 6-shot film in a
+few seconds, so the suite runs as a user's project would.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import signal
+import subprocess
+import sys
+import time
+import urllib.request
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from jarvishub.evaluation.agents import AgentKind, ModelName, make_agent
+from jarvishub.evaluation.checks import (
+    ReferenceNotFound,
+    TurnEvidence,
+    resolve_nodes,
+    run_check,
+    targeted_nodes,
+)
+from jarvishub.evaluation.metrics import turn_metrics
+from jarvishub.evaluation.outputs import Canvas, invariants
+from jarvishub.evaluation.results import ScenarioResult, TurnResult
+from jarvishub.evaluation.scenario import Scenario, Turn
+from jarvishub.project import DEFAULT_PROJECT_FILE, Project
+from jarvishub.settings import PROJECT_FILE, STATE_DIR
+from store.lifecycle import stop_engine
+from store.models import new_id, utc_now
+
+Progress = Callable[[str], None]
+
+MAX_ANSWERS = 3
+"""Interrupts one scripted turn may answer before the runner stops answering (a loop would be a defect)."""
+WEB_TURN_TIMEOUT_S = 600.0
+CRASH_TIMEOUT_S = 600.0
+CRASH_LATENCY_S = "0.3"
+"""Offline generation latency in the crash child, so the kill lands mid-turn rather than after it."""
+
+
+class TurnError(RuntimeError):
+    """A scripted turn that could not be carried out as written (not a failed check: the run itself failed)."""
+
+
+class _Outcome:
+    """What the runner needs of a turn's end, from ``TurnOutcome`` or from a web job."""
+
+    def __init__(self, outcome: str, interrupt: dict[str, Any] | None = None,
+                 clarification: dict[str, Any] | None = None) -> None:
+        self.outcome = outcome
+        self.interrupt = interrupt
+        self.clarification = clarification
+
+    @classmethod
+    def of(cls, turn: Any) -> _Outcome:
+        return cls(turn.outcome, turn.interrupt, turn.clarification)
+
+
+def project_file(scenario: Scenario, name: str) -> str:
+    """The scenario project's project.toml: the default file plus the scenario's own config."""
+    return DEFAULT_PROJECT_FILE.format(name=name) + ("\n" + scenario.project.config if scenario.project.config else "")
+
+
+class Session:
+    """One scenario running against one agent in its own project."""
+
+    def __init__(self, scenario: Scenario, agent_kind: AgentKind, model: ModelName, project_dir: Path,
+                 progress: Progress) -> None:
+        self.scenario = scenario
+        self.kind = agent_kind
+        self.model = model
+        self.dir = project_dir
+        self.progress = progress
+        if project_dir.exists():  # an earlier run's project: stop its engine (if still up) before removing it
+            stop_engine(project_dir / STATE_DIR / "engine")
+            shutil.rmtree(project_dir)
+        project_dir.mkdir(parents=True)
+        (project_dir / PROJECT_FILE).write_text(project_file(scenario, scenario.name))
+        self.project = Project.init(project_dir)
+        try:
+            self.agent = make_agent(agent_kind, self.project, model)
+        except BaseException:
+            self.project.close()
+            raise
+        self.thread = new_id()
+        self._server: Any = None
+        self._token = ""
+
+    # -- the turn ------------------------------------------------------------------------
+    def run_turn(self, index: int, turn: Turn) -> TurnResult:
+        """Run one scripted turn, answer its interrupts, then measure and check it."""
+        result = TurnResult(index=index, kind=turn.kind, request=turn.request, via=turn.via)
+        store = self.project.store
+        before = Canvas.read(store)
+        thread = self.thread if turn.same_thread else new_id()
+        result.thread_id = thread
+        known = self._started(thread)
+        asked: list[dict[str, Any]] = []
+        approvals = questions = 0
+        recovered: bool | None = None
+        try:
+            targeted_ids = targeted_nodes(before, turn.targets) if turn.targets is not None else None
+            selected = [n.id for ref in turn.selected for n in resolve_nodes(before, ref)]
+            if turn.crash_after_steps is not None:
+                outcome = self._crash(turn, thread, selected, known)
+            elif turn.via == "web":
+                outcome = self._web(turn, thread, selected)
+            else:
+                outcome = _Outcome.of(self.agent.run(turn.request, thread_id=thread, profile=turn.profile,
+                                                     selected=selected))
+            while outcome.outcome == "interrupted" and turn.answer is not None and len(asked) < MAX_ANSWERS:
+                interrupt = outcome.interrupt or {}
+                asked.append(interrupt)
+                if interrupt.get("type") == "approval":
+                    approvals += 1
+                else:
+                    questions += 1
+                outcome = _Outcome.of(self.agent.resume(thread, self._answer(interrupt, turn.answer)))
+            if outcome.outcome == "interrupted":
+                asked.append(outcome.interrupt or {})  # left waiting: the check sees what it asked
+                if (outcome.interrupt or {}).get("type") == "clarification":
+                    questions += 1
+            if turn.crash_after_steps is not None:
+                recovered = outcome.outcome == "replied" and not invariants(Canvas.read(store))
+        except (ReferenceNotFound, TurnError, KeyError) as error:
+            result.error = f"{type(error).__name__}: {error}"
+            targeted_ids = None
+            outcome = _Outcome("error")
+        result.outcome = outcome.outcome
+        new_ids = [t for t in self._started(thread) if t not in known]
+        result.turn_ids = new_ids
+        finished = [t for t in self.agent.trajectories.turns(thread) if t.get("turn_id") in new_ids]
+        done = {t["turn_id"] for t in finished}
+        open_steps = [s for t in new_ids if t not in done for s in self.agent.trajectories.steps(thread, t)]
+        after = Canvas.read(store)
+        keys = after.output_keys()  # the canvas after has every node before has: one naming for both
+        targeted = {keys[i] for i in targeted_ids if i in keys} if targeted_ids is not None else None
+        result.metrics = turn_metrics(finished, store.commits(), keys, targeted=targeted, questions_asked=questions,
+                                      approvals=approvals, recovered=recovered, extra_steps=open_steps)
+        if result.error is None:
+            evidence = TurnEvidence(
+                before=before, after=after, outcome=outcome.outcome,
+                steps=[*(s for t in finished for s in t.get("steps") or []), *open_steps], metrics=result.metrics,
+                targeted=targeted, project_root=self.dir, read_bytes=self.project.artifacts.read_bytes,
+                find_nodes=store.find_nodes, clarification=outcome.clarification, asked=asked)
+            result.checks = [run_check(check, evidence) for check in turn.checks]
+        return result
+
+    def _started(self, thread: str) -> list[str]:
+        """Turn ids started on a thread, in order (finished or not)."""
+        return self.agent.trajectories.started_turns(thread)
+
+    def _answer(self, interrupt: dict[str, Any], answer: str) -> Any:
+        """The answer to an interrupt: an approval decision, or the id of what the reference names on the canvas
+        (the candidate of the question that holds that node's or its shot's id, else the node's id)."""
+        if interrupt.get("type") == "approval" or answer in ("approve", "reject"):
+            return {"decision": answer}
+        canvas = Canvas.read(self.project.store)
+        nodes = resolve_nodes(canvas, answer)
+        if len(nodes) != 1:
+            raise TurnError(f"the answer {answer!r} names {len(nodes)} outputs; it must name exactly one")
+        ids = {nodes[0].id, canvas.identity(nodes[0].id)[0].removeprefix("shot:")}
+        for candidate in interrupt.get("candidates") or []:
+            if isinstance(candidate, dict) and ids & {str(v) for v in candidate.values()}:
+                return str(candidate.get("id") or nodes[0].id)
+        return nodes[0].id
+
+    # -- through the web canvas ---------------------------------------------------------------
+    def _web(self, turn: Turn, thread: str, selected: list[str]) -> _Outcome:
+        base = self._web_server()
+        body = {"text": turn.request, "node_ids": selected, "thread_id": thread}
+        job = self._http("POST", f"{base}/api/requests", body)
+        deadline = time.monotonic() + WEB_TURN_TIMEOUT_S
+        while job.get("finished_at") is None:
+            if time.monotonic() > deadline:
+                raise TurnError(f"the web job {job['id']} did not finish in {WEB_TURN_TIMEOUT_S:g} s")
+            time.sleep(0.05)
+            job = self._http("GET", f"{base}/api/jobs/{job['id']}")
+        if job.get("status") == "failed":
+            raise TurnError(f"the web job failed: {job.get('error')}")
+        return _Outcome(str(job.get("outcome") or ""), job.get("interrupt"))
+
+    def _web_server(self) -> str:
+        if self._server is None:
+            from jarvishub.web import BackgroundServer, create_app
+
+            self._token = new_id()
+            self._server = BackgroundServer(create_app(self.agent, self._token)).start()
+            self.progress(f"  web canvas on {self._server.base_url}")
+        return str(self._server.base_url)
+
+    def _http(self, method: str, url: str, body: dict[str, Any] | None = None) -> dict[str, Any]:
+        data = json.dumps(body).encode() if body is not None else None
+        request = urllib.request.Request(url, data=data, method=method, headers={
+            "Authorization": f"Bearer {self._token}", "Content-Type": "application/json"})
+        with urllib.request.urlopen(request, timeout=60) as response:
+            return dict(json.loads(response.read()))
+
+    # -- a crash and its resume -------------------------------------------------------------------
+    def _crash(self, turn: Turn, thread: str, selected: list[str], known: list[str]) -> _Outcome:
+        """Run the turn in a child process, SIGKILL it once N steps of the new turn are recorded, then resume."""
+        command = [sys.executable, "-m", "jarvishub.evaluation.child", str(self.dir), self.kind, self.model, thread,
+                   turn.request, json.dumps(selected), turn.profile or ""]
+        env = {**os.environ, "JARVISHUB_GENERATION_OFFLINE_LATENCY_S": CRASH_LATENCY_S}
+        child = subprocess.Popen(command, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        trajectories = self.agent.trajectories  # the same SQLite file the child records its steps in
+        deadline = time.monotonic() + CRASH_TIMEOUT_S
+        try:
+            while True:
+                recorded = sum(len(trajectories.steps(thread, t)) for t in trajectories.started_turns(thread)
+                               if t not in known)
+                if recorded >= (turn.crash_after_steps or 0):
+                    os.kill(child.pid, signal.SIGKILL)
+                    break
+                if child.poll() is not None:
+                    _, err = child.communicate()
+                    raise TurnError(f"the turn ended (exit {child.returncode}) before {turn.crash_after_steps} "
+                                    f"steps were recorded, so nothing was crashed: {err.strip()[-400:]}")
+                if time.monotonic() > deadline:
+                    raise TurnError(f"no {turn.crash_after_steps} steps within {CRASH_TIMEOUT_S:g} s")
+                time.sleep(0.02)
+        finally:
+            if child.poll() is None and child.returncode is None:
+                try:
+                    child.wait(timeout=30)
+                except subprocess.TimeoutExpired:
+                    child.kill()
+                    child.wait()
+            if child.stdout:
+                child.stdout.close()
+            if child.stderr:
+                child.stderr.close()
+        self.progress(f"  killed the turn after {turn.crash_after_steps} steps (exit {child.returncode}); resuming")
+        return _Outcome.of(self.agent.resume(thread))
+
+    def close(self) -> None:
+        """Stop the web server (if one was started), the agent and the project's engine.
+
+        The embedded engine would otherwise linger for its idle period (``JARVISHUB_ENGINE_IDLE_SECONDS``, 600 s
+        by default) after its last user: a suite of 24 projects would leave 24 JVMs behind.  The scenario's
+        project is finished with, so its engine is stopped now (a person opening it later starts it again).
+        """
+        try:
+            if self._server is not None:
+                self._server.stop()
+        finally:
+            try:
+                self.agent.close()
+            finally:
+                self.project.close()
+                self.project.engine.stop()  # an embedded server now; a Neo4j server is not ours to stop
+
+
+def run_scenario(scenario: Scenario, agent_kind: AgentKind, model: ModelName, out_dir: Path,
+                 progress: Progress = lambda line: None) -> ScenarioResult:
+    """Run one scenario for one agent in ``out_dir/runs/AGENT/NAME``; never raises for a failing turn."""
+    project_dir = out_dir / "runs" / agent_kind / scenario.name
+    result = ScenarioResult(name=scenario.name, workflow=scenario.workflow, agent=agent_kind,
+                            project_dir=str(project_dir.relative_to(out_dir)))
+    started = time.monotonic()
+    session: Session | None = None
+    try:
+        session = Session(scenario, agent_kind, model, project_dir, progress)
+        for index, turn in enumerate(scenario.turns):
+            t0 = time.monotonic()
+            done = session.run_turn(index, turn)
+            result.turns.append(done)
+            passed = sum(1 for c in done.checks if c.passed)
+            failed = [c for c in done.checks if not c.passed]
+            progress(f"  [{agent_kind}] {scenario.name} turn {index + 1}/{len(scenario.turns)} {turn.kind}: "
+                     f"{done.outcome}, checks {passed}/{len(done.checks)}, {time.monotonic() - t0:.1f} s"
+                     + (f" — ERROR {done.error}" if done.error else "")
+                     + "".join(f"\n      FAILED {c.name}: {c.detail}" for c in failed))
+    except Exception as error:  # one broken scenario must not stop the suite; results.json says what broke
+        result.error = f"{type(error).__name__}: {error}"
+        progress(f"  [{agent_kind}] {scenario.name}: ERROR {result.error}")
+    finally:
+        if session is not None:
+            try:
+                session.close()
+            except Exception as error:
+                result.error = result.error or f"closing the project failed: {type(error).__name__}: {error}"
+    result.wall_s = round(time.monotonic() - started, 3)
+    return result.finish()
+
+
+def now() -> str:
+    """The current time for results.json."""
+    return utc_now()

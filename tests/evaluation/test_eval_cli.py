@@ -1,0 +1,141 @@
+"""`jarvishub eval` as a real subprocess: usage errors and bad scenario files exit 2 with a clear message; a
+short suite writes results.json and exits 0 only when every check passed."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from jarvishub.evaluation.results import load_results
+from jarvishub.evaluation.scenario import SCENARIO_DIR, ScenarioError, find_scenarios, load_scenario
+
+ROOT = Path(__file__).resolve().parents[2]
+
+GOOD = '''
+name = "{name}"
+workflow = "slides"
+description = "A deck, then a question."
+
+[[turns]]
+kind = "create"
+request = "a 4-slide deck about the history of the bicycle"
+[[turns.checks]]
+type = "count"
+kind = "slide"
+equals = {slides}
+
+[[turns]]
+kind = "query"
+request = "how many slides are there"
+[[turns.checks]]
+type = "outcome"
+equals = "replied"
+'''
+
+CRASH = '''
+[[turns]]
+kind = "resume"
+request = "a 5-slide deck about the history of the bicycle"
+crash_after_steps = 1
+[[turns.checks]]
+type = "count"
+kind = "deck"
+equals = 2
+'''
+
+
+def cli(*args: str) -> subprocess.CompletedProcess:
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    env.pop("OPENAI_API_KEY", None)
+    return subprocess.run([sys.executable, "-m", "jarvishub.cli", "eval", *args], capture_output=True, text=True,
+                          timeout=280, env=env)
+
+
+@pytest.mark.parametrize("args, says", [
+    (["--agent", "robot"], "invalid choice: 'robot'"),
+    (["--model", "gpt"], "invalid choice: 'gpt'"),
+    (["no-such-scenario"], "no such scenario; the suite has: "),
+])
+def test_usage_errors_exit_2(args, says):
+    done = cli(*args)
+    assert done.returncode == 2 and says in done.stderr
+    assert "Traceback" not in done.stderr
+
+
+def _write(tmp_path: Path, name: str, text: str) -> Path:
+    path = tmp_path / f"{name}.toml"
+    path.write_text(text)
+    return path
+
+
+@pytest.mark.parametrize("text, field", [
+    ('name = "bad"\nworkflow = "narrative"\n[[turns', "not valid TOML"),
+    ('name = "bad"\nworkflow = "podcast"\ndescription = "x"\n[[turns]]\nkind = "create"\nrequest = "r"\n',
+     "workflow: Input should be 'narrative', 'web' or 'slides'"),
+    ('name = "bad"\nworkflow = "web"\ndescription = "x"\n[[turns]]\nkind = "create"\nrequest = "r"\n'
+     '[[turns.checks]]\ntype = "count"\nkind = "image"\n', "turns[0].checks[0]: Value error, give exactly one of"),
+    ('name = "bad"\nworkflow = "web"\ndescription = "x"\n[[turns]]\nkind = "edit"\nrequest = "r"\n'
+     '[[turns.checks]]\ntype = "changed_only"\n', "turns[0]: Value error, a changed_only check needs the turn's targets"),
+    ('name = "bad"\nworkflow = "web"\ndescription = "x"\n[[turns]]\nkind = "edit"\nrequest = "r"\n'
+     '[[turns.checks]]\ntype = "smells_nice"\n', "turns[0].checks[0]: Input tag 'smells_nice'"),
+    ('name = "other"\nworkflow = "web"\ndescription = "x"\n[[turns]]\nkind = "edit"\nrequest = "r"\n',
+     "must match the file name"),
+    ('name = "bad"\nworkflow = "web"\ndescription = "x"\n[project]\nconfig = "[grants"\n'
+     '[[turns]]\nkind = "edit"\nrequest = "r"\n', "project.config is not valid TOML"),
+])
+def test_a_bad_scenario_file_names_file_and_field(tmp_path, text, field):
+    path = _write(tmp_path, "bad", text)
+    with pytest.raises(ScenarioError) as raised:
+        load_scenario(path)
+    assert str(path) in str(raised.value) and field in str(raised.value)
+
+
+def test_a_bad_scenario_file_exits_2_before_anything_runs(tmp_path):
+    path = _write(tmp_path, "bad", 'name = "bad"\nworkflow = "web"\n')
+    done = cli(str(path), "--out", str(tmp_path / "out"))
+    assert done.returncode == 2 and str(path) in done.stderr and "turns: Field required" in done.stderr
+    assert not (tmp_path / "out").exists()
+
+
+def test_the_shipped_suite_loads():
+    suite = find_scenarios()
+    assert len(suite) >= 12
+    assert {s.workflow for _, s in suite} == {"narrative", "web", "slides"}
+    assert all(len(s.turns) >= 5 for _, s in suite)  # an opening request and at least 4 follow-ups
+    kinds = {t.kind for _, s in suite for t in s.turns}
+    assert {"refuse", "clarify", "explore", "select", "resume", "approve", "feedback"} <= kinds
+    assert any(t.via == "web" and t.kind == "feedback" for _, s in suite for t in s.turns)
+    assert any(t.crash_after_steps for _, s in suite for t in s.turns)
+    assert SCENARIO_DIR.is_dir()
+
+
+def test_a_short_suite_writes_results_and_exits_by_its_checks(tmp_path):
+    passing = _write(tmp_path, "deck-ok", GOOD.format(name="deck-ok", slides=4) + CRASH)
+    failing = _write(tmp_path, "deck-wrong", GOOD.format(name="deck-wrong", slides=5))
+    out = tmp_path / "out"
+    done = cli(str(passing), str(failing), "--out", str(out))
+    assert done.returncode == 1, done.stderr  # one check failed
+    assert "[canvas] 1/2 deck-ok" in done.stderr and "deck-wrong: FAILED (1/2 checks" in done.stderr
+    results = load_results(out / "results.json")
+    assert json.loads((out / "results.json").read_text())["schema"] == "jarvishub-eval/1"
+    ok, wrong = results.scenarios
+    assert (ok.name, ok.passed, wrong.passed) == ("deck-ok", True, False)
+    assert ok.project_dir == "runs/canvas/deck-ok" and (out / ok.project_dir / ".jarvishub").is_dir()
+    assert [c.detail for c in wrong.turns[0].checks] == ["4 slide nodes"]
+    assert results.summary["slides"]["canvas"].checks_total == 5
+    assert results.summary["slides"]["canvas"].checks_passed == 4
+    assert ok.turns[0].metrics.changed_outputs > 0 and ok.turns[1].metrics.changed_outputs == 0
+    crashed = ok.turns[2]  # killed in a child process after its first step, resumed by the runner
+    assert "killed the turn after 1 steps (exit -9); resuming" in done.stderr
+    assert crashed.outcome == "replied" and crashed.metrics.recovered is True and len(crashed.turn_ids) == 1
+    assert crashed.metrics.provider_calls == 1  # the illustration, paid once across the kill
+    assert (ok.turns[0].metrics.recovered, wrong.turns[0].metrics.recovered) == (None, None)
+
+    only_ok = cli(str(passing), "--out", str(tmp_path / "out2"), "--json")
+    assert only_ok.returncode == 0, only_ok.stderr
+    assert json.loads(only_ok.stdout)["passed"] is True

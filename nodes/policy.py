@@ -68,7 +68,8 @@ INTENTS: tuple[Intent, ...] = (
            tools=frozenset({"generate_audio"})),
     Intent(r"critique|critic|evaluate|score|judge|review", edit_skills=frozenset({"critique"})),
     Intent(r"explore|variations?|alternatives?|try (\d+|two|three|four|five|six|eight)",
-           tools=REPAIR_TOOLS, edit_skills=frozenset({"explore"})),
+           # An exploration picks its candidate with the evaluator when the grant has it (else a pixel measure).
+           tools=REPAIR_TOOLS | {"evaluate_node"}, edit_skills=frozenset({"explore"})),
     Intent(r"web ?sites?|web ?pages?|landing page|site|html|css|hero|full-bleed|layout|portfolio|header|columns?",
            tools=frozenset({"render_page", "write_file", "read_file", "list_files"}),
            skills=frozenset({"design_to_web"}), edit_skills=frozenset({"web_revise"})),

@@ -76,7 +76,8 @@ def cmd_eval(args: argparse.Namespace) -> int:
         for number, (_, scenario) in enumerate(suite, 1):
             _say(f"[{kind}] {number}/{len(suite)} {scenario.name} ({scenario.workflow}, {len(scenario.turns)} turns)")
             try:
-                result = run_scenario(scenario, kind, args.model, out, progress=_say)
+                result = run_scenario(scenario, kind, args.model, out, progress=_say,
+                                      stash_trajectories=args.export_trajectories)
             except AgentUnavailable as error:  # e.g. --model openai without a key: nothing else will run either
                 print_error(args, EXIT_BAD_INPUT, f"error: {error}")
                 return EXIT_BAD_INPUT

@@ -166,22 +166,50 @@ def _project_root(scenario: ScenarioResult, base: Path) -> Path | None:
     return root
 
 
+STASH_FILE = "eval-trajectories.jsonl"
+"""A run's turns, exported (with consent, redacted) while its engine was still up; in the project's state folder."""
+
+
+def _threads(scenario: ScenarioResult) -> list[str | None]:
+    return list(dict.fromkeys(t.thread_id for t in scenario.turns if t.thread_id)) or [None]
+
+
 def _records(scenario: ScenarioResult, root: Path, scratch: Path) -> list[dict[str, Any]]:
-    """The run's turns as export_thread writes them with consent (redacted, text kept), oldest first."""
+    """The run's turns as export_thread writes them with consent (redacted, text kept), oldest first.
+
+    The stash the runner wrote at the end of the run is read when present: opening the project again
+    would start its engine again (seconds per run; a suite has dozens of runs).
+    """
+    stash = root / STATE_DIR / STASH_FILE
+    if stash.is_file():
+        return [json.loads(text) for text in stash.read_text(encoding="utf-8").splitlines() if text]
     from jarvishub.project import Project
+
+    with Project.open(root, follow_outputs=False) as project:
+        return _exported(project, _threads(scenario), scratch)
+
+
+def stash_records(project: Any, scenario: ScenarioResult) -> Path:
+    """Write a finished run's turns to its project's stash while the project (and its engine) is open."""
+    stash = project.state_dir / STASH_FILE
+    with tempfile.TemporaryDirectory(prefix="jarvishub-dataset-") as scratch:
+        records = _exported(project, _threads(scenario), Path(scratch))
+    stash.write_text("".join(json.dumps(r, ensure_ascii=False) + "\n" for r in records), encoding="utf-8")
+    return stash
+
+
+def _exported(project: Any, threads: list[str | None], scratch: Path) -> list[dict[str, Any]]:
     from store.trajectories import TrajectoryStore
 
-    threads = list(dict.fromkeys(t.thread_id for t in scenario.turns if t.thread_id)) or [None]
-    trajectories = TrajectoryStore(root / STATE_DIR / "trajectories.sqlite")
+    trajectories = TrajectoryStore(project.state_dir / "trajectories.sqlite")
     records: dict[str, dict[str, Any]] = {}
-    with Project.open(root, follow_outputs=False) as project:
-        for n, thread in enumerate(threads):
-            path = scratch / f"{scenario.agent}-{n}.jsonl"
-            export_thread(project.store, trajectories, thread, path, consent=True)
-            for text in path.read_text(encoding="utf-8").splitlines():
-                record = json.loads(text)
-                records.setdefault(str(record.get("turn_id")), record)
-            path.unlink()
+    for n, thread in enumerate(threads):
+        path = scratch / f"thread-{n}.jsonl"
+        export_thread(project.store, trajectories, thread, path, consent=True)
+        for text in path.read_text(encoding="utf-8").splitlines():
+            record = json.loads(text)
+            records.setdefault(str(record.get("turn_id")), record)
+        path.unlink()
     return list(records.values())
 
 

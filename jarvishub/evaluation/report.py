@@ -107,10 +107,15 @@ def summarise(results: Results, workflow: str, agent: str) -> dict[str, Any]:
                   if t.metrics.untargeted_changed is not None]
     checks = [c for s in scenarios for t in s.turns for c in t.checks]
     at_turn: dict[str, float | None] = {}
+    per_call: dict[str, float | None] = {}
     for n in CONTEXT_AT:
         values = [s.turns[n - 1].metrics.context_bytes for s in scenarios
                   if len(s.turns) >= n and s.turns[n - 1].metrics.context_bytes is not None]
         at_turn[str(n)] = statistics.fmean(values) if values else None  # type: ignore[arg-type]
+        sizes = [m.context_bytes / m.model_calls for m in (s.turns[n - 1].metrics for s in scenarios
+                                                           if len(s.turns) >= n)
+                 if m.context_bytes is not None and m.model_calls]
+        per_call[str(n)] = statistics.fmean(sizes) if sizes else None
     computed: dict[str, Any] = {
         "scenarios": len(scenarios),
         "scenarios_passed": sum(1 for s in scenarios if s.passed),
@@ -118,12 +123,14 @@ def summarise(results: Results, workflow: str, agent: str) -> dict[str, Any]:
         "locality_mean": statistics.fmean(locality) if locality else None,  # type: ignore[arg-type]
         "untargeted_changed": sum(untargeted) if untargeted else (0 if scenarios else None),  # type: ignore[arg-type]
         "context_bytes_at_turn": at_turn,
+        "call_bytes_at_turn": per_call,
         "checks_passed": sum(1 for c in checks if c.passed),
         "checks_total": len(checks),
     }
     written = {k: v for k, v in (results.summary.get(workflow, {}).get(agent) or {}).items() if v is not None}
-    if isinstance(written.get("context_bytes_at_turn"), dict):
-        written["context_bytes_at_turn"] = {**at_turn, **written["context_bytes_at_turn"]}
+    for key, computed_at in (("context_bytes_at_turn", at_turn), ("call_bytes_at_turn", per_call)):
+        if isinstance(written.get(key), dict):
+            written[key] = {**computed_at, **written[key]}
     return {**computed, **written}
 
 
@@ -138,6 +145,8 @@ def _summary_table(results: Results, agents: list[str]) -> str:
         ("Untargeted outputs changed (total)", [_fmt(s.get("untargeted_changed")) for s in columns]),
         *((f"Context bytes at turn {n}", [_fmt((s.get("context_bytes_at_turn") or {}).get(str(n)), digits=0)
                                           for s in columns]) for n in CONTEXT_AT),
+        *((f"Bytes per model call at turn {n}", [_fmt((s.get("call_bytes_at_turn") or {}).get(str(n)), digits=0)
+                                                 for s in columns]) for n in CONTEXT_AT),
         ("Checks passed", [f"{s.get('checks_passed', 0)} of {s.get('checks_total', 0)}" for s in columns]),
     ]
     top = "".join(f'<th scope="colgroup" colspan="{len(agents)}">{escape(w)}</th>' for w in workflows)

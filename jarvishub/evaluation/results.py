@@ -124,6 +124,8 @@ class AgentSummary(BaseModel):
     locality_mean: float | None = None
     untargeted_changed: int = 0
     context_bytes_at_turn: dict[str, int | None] = Field(default_factory=dict)
+    call_bytes_at_turn: dict[str, int | None] = Field(default_factory=dict)
+    """Bytes per model call at turn N: how big one call's input has grown (the turn's total also counts calls)."""
     checks_passed: int = 0
     checks_total: int = 0
 
@@ -146,14 +148,18 @@ def summarise(scenarios: list[ScenarioResult]) -> dict[str, dict[str, AgentSumma
             edits = [t.metrics.provider_calls for s in runs for t in s.turns if t.kind in EDIT_KINDS]
             localities = [t.metrics.locality for s in runs for t in s.turns if t.metrics.locality is not None]
             at_turn: dict[str, int | None] = {}
+            per_call: dict[str, int | None] = {}
             for n in SUMMARY_TURNS:
-                values = [s.turns[n - 1].metrics.context_bytes for s in runs if len(s.turns) >= n]
-                at_turn[str(n)] = round(mean(values)) if values else None
+                turns = [s.turns[n - 1].metrics for s in runs if len(s.turns) >= n]
+                at_turn[str(n)] = round(mean(m.context_bytes for m in turns)) if turns else None
+                sizes = [m.context_bytes / m.model_calls for m in turns if m.model_calls]
+                per_call[str(n)] = round(mean(sizes)) if sizes else None
             out[workflow][agent] = AgentSummary(
                 edit_turn_provider_calls_median=median(edits) if edits else None,
                 locality_mean=round(mean(localities), 4) if localities else None,
                 untargeted_changed=sum(s.totals.untargeted_changed for s in runs),
                 context_bytes_at_turn=at_turn,
+                call_bytes_at_turn=per_call,
                 checks_passed=sum(s.totals.checks_passed for s in runs),
                 checks_total=sum(s.totals.checks_total for s in runs))
     return out

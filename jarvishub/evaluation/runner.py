@@ -269,8 +269,12 @@ class Session:
 
 
 def run_scenario(scenario: Scenario, agent_kind: AgentKind, model: ModelName, out_dir: Path,
-                 progress: Progress = lambda line: None) -> ScenarioResult:
-    """Run one scenario for one agent in ``out_dir/runs/AGENT/NAME``; never raises for a failing turn."""
+                 progress: Progress = lambda line: None, *, stash_trajectories: bool = False) -> ScenarioResult:
+    """Run one scenario for one agent in ``out_dir/runs/AGENT/NAME``; never raises for a failing turn.
+
+    ``stash_trajectories``: export the run's turns for the dataset before its engine stops
+    (``jarvishub eval --export-trajectories``), so the export need not start it again.
+    """
     project_dir = out_dir / "runs" / agent_kind / scenario.name
     result = ScenarioResult(name=scenario.name, workflow=scenario.workflow, agent=agent_kind,
                             project_dir=str(project_dir.relative_to(out_dir)))
@@ -293,6 +297,13 @@ def run_scenario(scenario: Scenario, agent_kind: AgentKind, model: ModelName, ou
         progress(f"  [{agent_kind}] {scenario.name}: ERROR {result.error}")
     finally:
         if session is not None:
+            try:
+                if stash_trajectories:
+                    from jarvishub.evaluation.dataset import stash_records
+
+                    stash_records(session.project, result)
+            except Exception as error:  # the dataset export then opens the project itself
+                progress(f"  [{agent_kind}] {scenario.name}: trajectories not stashed ({type(error).__name__}: {error})")
             try:
                 session.close()
             except Exception as error:

@@ -13,7 +13,7 @@ differences, and only these:
 What the transcript does not say, it does not guess: a shot made through the web canvas or on another thread
 is not in the transcript, so the edit becomes a ``not_found`` question, exactly as a missing shot does for the
 canvas agent.  Values it never saw (the lighting a storyboard chose for a shot, an exposure changed by a
-person) are taken as the renderer's defaults; ``docs/evaluation-baseline.md`` lists these limits.
+person) are taken as the renderer's defaults; ``docs/evaluation.md`` (the chat-history baseline) lists these limits.
 """
 
 from __future__ import annotations

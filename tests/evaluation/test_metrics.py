@@ -156,6 +156,7 @@ def test_results_round_trip(tmp_path):
     summary = again.summary["narrative"]["canvas"]
     assert summary.edit_turn_provider_calls_median == 3 and summary.locality_mean == 3.0
     assert summary.context_bytes_at_turn == {"1": 11100, "5": None, "10": None}
+    assert summary.call_bytes_at_turn == {"1": round(11100 / 7), "5": None, "10": None}  # 7 model calls
 
 
 def _story(extra_nodes=(), extra_edges=()):

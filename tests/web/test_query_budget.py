@@ -55,7 +55,7 @@ def test_with_the_budget_spent_our_own_reads_still_run_and_user_queries_hear_bus
             store.query("RETURN 1 AS one")
 
         # The agent's view: focus found by title, lineage and summary read.
-        focus = find_focus(store, 'redo the lighting on "Shot 1: pier, warm"', [], [])
+        _, focus = find_focus(store, 'redo the lighting on "Shot 1: pier, warm"', [], [])
         view = build_view(store, focus)
         assert {demo.ids["pier_warm"], demo.ids["mira"]} <= {n["id"] for n in view["focus"]} and view["summary"]
 

@@ -77,7 +77,7 @@ def concurrent(tmp_path_factory):
 def test_four_concurrent_turns_all_succeed(concurrent):
     _, _, _, finished, _ = concurrent
     for n, (code, out, err) in zip(REDONE, finished):
-        assert code == 0, f"shot {n}: exit {code}\n{err[-2000:]}"
+        assert code == 0, f"shot {n}: exit {code}\n{out[-2000:]}\n{err[-2000:]}"
         outcome = json.loads(out)
         assert outcome["outcome"] == "replied", f"shot {n}: {outcome['reply']}"
         assert f"shot {n}" in outcome["reply"]

@@ -17,7 +17,7 @@ from store.errors import NodeNotFound
 from store.models import CanvasNode, Direction, EdgeType, NodeStatus, new_id
 from store.mutations import CreateNode, DeleteNode, GroupNodes, Link, SetStatus, UngroupNodes, Unlink, UpdateNode
 from tools.base import Effect, ToolContext, ToolError, ToolFamily, ToolResult, ToolSpec
-from tools.versions import current_version, current_versions, head_of
+from tools.versions import NotHeadVersion, current_version, current_versions, head_of
 
 DERIVATION_EDGES = [EdgeType.GENERATED_FROM, EdgeType.REFERENCES]
 REGENERABLE_TOOLS = ("generate_image", "generate_video", "generate_audio", "assemble_cut")
@@ -228,7 +228,28 @@ def regeneration_args(node: CanvasNode, remap: dict[str, str], override: dict[st
     return args
 
 
+HEAD_RACE_ATTEMPTS = 4
+"""How often regenerate_stale starts again when another turn replaced a head between its read and its rebuild."""
+
+
 def _regenerate_stale(ctx: ToolContext, args: RegenerateArgs) -> ToolResult:
+    # Concurrent turns share outputs (the cut): one may commit a new version of a head this call is about to
+    # rebuild, and the generation tool then refuses the replaced base.  That is the race the commit-time guard
+    # also catches; either way the answer is to read the heads again and rebuild on the current ones (the
+    # signature cache serves whatever was already generated).
+    spent = [0, 0]
+    for attempt in range(1, HEAD_RACE_ATTEMPTS + 1):
+        try:
+            result = _regenerate_once(ctx, args, spent)
+        except NotHeadVersion:
+            if attempt == HEAD_RACE_ATTEMPTS:
+                raise
+            continue
+        return result.model_copy(update={"provider_calls": spent[0], "cache_hits": spent[1]})
+    raise AssertionError("unreachable")
+
+
+def _regenerate_once(ctx: ToolContext, args: RegenerateArgs, spent: list[int]) -> ToolResult:
     canvas = _reader(ctx)
     registry = ctx.services.get("tool_registry")
     if registry is None:
@@ -277,6 +298,8 @@ def _regenerate_stale(ctx: ToolContext, args: RegenerateArgs) -> ToolResult:
                                    expected_version=node.version))
         provider_calls += result.provider_calls
         cache_hits += result.cache_hits
+        spent[0] += result.provider_calls
+        spent[1] += result.cache_hits
         report.append({"old": node.id, "new": new_id_, "title": node.title, "kind": node.kind,
                        "sha256": result.observation.get("sha256"), "cache_hit": result.observation.get("cache_hit")})
     return ToolResult(observation={"regenerated": report}, mutations=mutations,

@@ -8,41 +8,14 @@ own exit code.
 from __future__ import annotations
 
 import json
-import os
-import signal
 import socket
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 
 from jarvishub.project import Project
-from tests.canvas_fingerprint import canvas_fingerprint, fingerprint_difference
-from tests.processes import engine_pids
+from tests.newcomer_env import jarvishub, place  # noqa: F401  (place is a fixture)
 from tests.system_tools import REQUIRE_ENV, require_system_tool
-
-ROOT = Path(__file__).resolve().parents[1]
-
-
-def jarvishub(*args: str, cwd: Path, home: Path, stdin: str | None = None,
-              env: dict[str, str] | None = None) -> subprocess.CompletedProcess:
-    """The console script's code as a newcomer runs it: a fresh HOME, no API key, no project named."""
-    environment = {**os.environ, "PYTHONPATH": str(ROOT), "HOME": str(home), "XDG_CONFIG_HOME": str(home / ".config"),
-                   **(env or {})}
-    for name in ("OPENAI_API_KEY", "JARVISHUB_PROJECT", "NEO4J_URI"):
-        environment.pop(name, None)
-    return subprocess.run([sys.executable, "-m", "jarvishub.cli", *args], capture_output=True, text=True,
-                          timeout=300, env=environment, cwd=cwd, input=stdin)
-
-
-@pytest.fixture(scope="module")
-def place(tmp_path_factory) -> dict[str, Path]:
-    """A temp HOME and a work folder that is not a project."""
-    base = tmp_path_factory.mktemp("newcomer")
-    (base / "home").mkdir()
-    (base / "work").mkdir()
-    return {"home": base / "home", "work": base / "work"}
 
 
 @pytest.fixture(scope="module")
@@ -205,88 +178,6 @@ def test_ui_with_its_port_taken_says_so_and_port_0_is_accepted(place, demo):
     assert busy.returncode == 2 and f"port {port} on 127.0.0.1 is taken" in busy.stderr
     assert "--port 0" in busy.stderr and "Traceback" not in busy.stderr
     assert jarvishub("ui", "--port", "70000", cwd=demo, home=place["home"]).returncode == 2
-
-
-def test_the_web_demo_prints_one_json_document_for_its_two_turns(place):
-    require_system_tool("chromium", apt="chromium")
-    folder = place["work"] / "web-demo"
-    done = jarvishub("demo", "web", "--dir", str(folder), "--json", cwd=place["work"], home=place["home"])
-    assert done.returncode == 0, done.stdout + done.stderr
-    document = json.loads(done.stdout)  # one document: a second one would make this raise "Extra data"
-    assert document["project"] == str(folder) and document["result"] == "done" and document["exit_code"] == 0
-    assert [t["request"] for t in document["turns"]] == [
-        "a website for a photography studio: quiet, editorial, lots of white space, black-and-white portraits",
-        "make the hero full-bleed"]
-    assert all(t["result"] == "done" and t["thread_id"] for t in document["turns"])
-    assert document["outputs"] and all(Path(path).is_file() for path in document["outputs"])
-    started = [json.loads(line) for line in done.stderr.splitlines() if line.startswith("{")]
-    assert [s["thread_id"] for s in started] == [t["thread_id"] for t in document["turns"]]
-
-
-def test_a_failed_step_exits_1(place):
-    """`demo web` without a browser: the render step fails, so the demo is not done."""
-    done = jarvishub("demo", "web", cwd=place["work"], home=place["home"],
-                     env={"JARVISHUB_CHROMIUM": str(place["work"] / "no-such-chromium")})
-    assert done.returncode == 1, done.stdout + done.stderr
-    assert "failed" in done.stdout
-
-
-STORY = "a 2-shot short drama about a baker"
-
-
-@pytest.fixture(scope="module")
-def uninterrupted(place) -> dict:
-    """The canvas the story turn makes when nothing goes wrong, on a fresh project of its own."""
-    folder = place["work"] / "uninterrupted"
-    assert jarvishub("init", str(folder), cwd=place["work"], home=place["home"]).returncode == 0
-    done = jarvishub("run", STORY, cwd=folder, home=place["home"])
-    assert done.returncode == 0, done.stdout + done.stderr
-    with Project.open(folder) as project:
-        return canvas_fingerprint(project.store)
-
-
-def test_an_engine_killed_mid_turn_prints_one_resume_line_and_resume_makes_the_same_canvas(place, uninterrupted):
-    folder = place["work"] / "crash"
-    assert jarvishub("init", str(folder), cwd=place["work"], home=place["home"]).returncode == 0
-    environment = {**os.environ, "PYTHONPATH": str(ROOT), "HOME": str(place["home"]), "PYTHONUNBUFFERED": "1",
-                   "JARVISHUB_GENERATION_OFFLINE_LATENCY_S": "0.5"}
-    environment.pop("OPENAI_API_KEY", None)
-    turn = subprocess.Popen([sys.executable, "-m", "jarvishub.cli", "run", STORY], cwd=folder, env=environment,
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-    try:
-        thread = None
-        assert turn.stdout is not None
-        for line in turn.stdout:  # the events: the thread is named, then the first step (the storyboard) is done
-            if "starting thread" in line:
-                thread = line.split("starting thread ")[1].split()[0]
-            if "step 1:" in line:
-                break
-        assert thread is not None
-        # The shot images are being generated (each takes 0.5 s): the engine dies in the middle of that step.
-        [engine] = engine_pids(str(folder / ".jarvishub"))
-        os.kill(engine, signal.SIGKILL)
-        rest, err = turn.communicate(timeout=300)
-    finally:
-        if turn.poll() is None:
-            turn.kill()
-            turn.wait()
-    assert turn.returncode == 1, rest + err
-    assert "Traceback" not in err
-    lines = [line for line in err.splitlines() if line.strip()]
-    assert len(lines) == 1, err
-    [line] = lines
-    assert "canvas engine stopped answering" in line and f"jarvishub resume {thread}" in line
-
-    history = json.loads(jarvishub("history", "--json", cwd=folder, home=place["home"]).stdout)
-    assert [t["thread_id"] for t in history["unfinished"]] == [thread]
-    resumed = jarvishub("resume", "--json", cwd=folder, home=place["home"])
-    assert resumed.returncode == 0, resumed.stdout + resumed.stderr
-    assert json.loads(resumed.stdout)["thread_id"] == thread
-
-    # The resumed turn reaches the canvas of an uninterrupted run: same nodes, versions, edges and bytes.
-    with Project.open(folder) as project:
-        after_resume = canvas_fingerprint(project.store)
-    assert after_resume == uninterrupted, fingerprint_difference(after_resume, uninterrupted)
 
 
 def test_a_missing_system_tool_skips_with_the_install_command(monkeypatch):

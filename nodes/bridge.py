@@ -269,7 +269,13 @@ class Bridge:
         turn_id: str | None = None,
         approve: Callable[[Any, NeedsApproval], bool] | None = None,
     ) -> SubmitResult:
-        """Validate, run and commit one action in a single call (skills, subagents, the web canvas)."""
+        """Validate, run and commit one action in a single call (skills, subagents, the web canvas).
+
+        An action submitted outside a turn is its own turn (``turn_id`` defaults to its action id): what it
+        makes is then recognisably its own, e.g. an exploration's parallel candidates are its alternatives,
+        not versions another turn made (``tools.versions.require_head``).
+        """
+        turn_id = turn_id or action.action_id
         verdict = self.validate(action, grant, usage)
         if isinstance(verdict, NeedsApproval):
             if approve is None:

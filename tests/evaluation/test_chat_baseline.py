@@ -150,7 +150,6 @@ def test_a_shot_its_transcript_never_saw_is_a_question_not_a_guess(session, proj
 
 
 def test_a_query_canvas_call_is_refused_by_the_bridge(session, project, monkeypatch):
-    runtime = session["runtime"]
     bound: list[list[str]] = []
 
     def every_tool(deps, grant):  # the filter of the bound tool list, switched off

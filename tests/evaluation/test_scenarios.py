@@ -9,7 +9,6 @@ from __future__ import annotations
 import importlib.util
 import json
 import sqlite3
-from pathlib import Path
 
 import pytest
 

@@ -22,6 +22,7 @@ def cluster_env(cluster, monkeypatch):
     return members
 
 
+@pytest.mark.xfail(strict=False, reason="ArcadeDB 26.3 HA, unreliable here: once in 5 full runs no new leader was elected within 120 s after a replica had dropped out earlier in the session; #15 stays open on it (docs/scaling.md)")
 def test_a_project_on_the_cluster_runs_turns_through_a_leader_failover(cluster, cluster_env, tmp_path):
     from jarvishub.integrations.access import NoReadOnlyAccount, read_only_access
     from jarvishub.project import Project

@@ -450,7 +450,7 @@ def _critic_grant(ctx: SkillContext, explored_id: str) -> Grant | None:
         turn_grant = ctx.bridge.grant(ctx.grant.parent_id) if ctx.grant.parent_id else None
     except GrantDenied:  # the skill was given a grant of its own, not one narrowed from the turn's
         return None
-    if turn_grant is None or turn_grant.revoked or not turn_grant.allows_tool(EVALUATOR_TOOL):
+    if turn_grant is None or turn_grant.revoked or not turn_grant.lends_tool(EVALUATOR_TOOL):
         return None
     return ctx.bridge.narrow(turn_grant, actor="subagent:critic", tools=[EVALUATOR_TOOL],
                              scope=Scope(all_nodes=False, node_ids=[explored_id], descendants_of=[explored_id]))

@@ -143,8 +143,13 @@ class Bridge:
                 f"there is no tool named {call.tool!r}; available: {', '.join(self.manifest.tool_names())}",
             )
         if not grant.allows_tool(call.tool):
+            if grant.lends_tool(call.tool):
+                # The tool is lent to the grant's skills only: the actor (the model) never calls it directly.
+                raise GrantDenied("tool_not_granted", f"tool {call.tool} may be called only by a skill this grant "
+                                  "runs, not directly; call the skill instead")
             raise GrantDenied("tool_not_granted", f"tool {call.tool} is not in this turn's grant")
-        missing = sorted(t for t in spec.requires if not grant.allows_tool(t))
+        # A skill's needs may be lent to it (skill-only tools): its own grant, narrowed to them, holds them.
+        missing = sorted(t for t in spec.requires if not grant.lends_tool(t))
         if missing:
             raise GrantDenied("tool_not_granted", f"{call.tool} needs {', '.join(missing)}, which this grant lacks")
         try:

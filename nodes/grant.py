@@ -3,6 +3,13 @@
 A grant is data, so it can be stored, shown, narrowed for a subagent and
 revoked from another process while a turn waits for approval.  Narrowing can
 only take away: :meth:`Grant.narrow` intersects every field with the parent's.
+
+A grant's tools are what its actor (the model, for a turn's grant) may call and is
+offered.  Its *skill-only* tools are lent to the skills it runs, never to the actor:
+a skill's grant, narrowed from it to the skill's declared needs, may call them through
+the bridge, while the same tool proposed by the model is refused.  So a skill can
+generate images without the model being offered ``generate_image``'s schema on every
+call, and the bridge, not the offer list, is what keeps the model from calling it.
 """
 
 from __future__ import annotations
@@ -99,6 +106,10 @@ class Grant(BaseModel):
     parent_id: str | None = None
     actor: str = "agent"
     tools: list[str] | None = Field(default=None, description="Allowed tool names; None allows every manifest tool.")
+    skill_only_tools: list[str] = Field(
+        default_factory=list,
+        description="Tools only the skills run under this grant may call (through grants narrowed from it): "
+                    "never its actor, so the model is not offered them. Wins over `tools`.")
     node_kinds: list[str] | None = Field(default=None, description="Kinds that may be created or changed; None: all.")
     operations: list[str] | None = Field(default=None, description="Mutation ops allowed; None: all.")
     scope: Scope = Field(default_factory=Scope)
@@ -110,8 +121,12 @@ class Grant(BaseModel):
     revoked: bool = False
 
     def allows_tool(self, name: str) -> bool:
-        """Whether the tool is in this grant."""
-        return self.tools is None or name in self.tools
+        """Whether this grant's actor may call the tool itself (for a turn: whether the model is offered it)."""
+        return name not in self.skill_only_tools and (self.tools is None or name in self.tools)
+
+    def lends_tool(self, name: str) -> bool:
+        """Whether a skill run under this grant may call the tool: the actor's tools and the skill-only ones."""
+        return name in self.skill_only_tools or self.tools is None or name in self.tools
 
     def allows_kind(self, kind: str) -> bool:
         """Whether nodes of this kind may be created or changed."""
@@ -123,7 +138,13 @@ class Grant(BaseModel):
 
     def narrow(self, *, actor: str, tools: list[str] | None = None, node_kinds: list[str] | None = None,
                scope: Scope | None = None, budget: Budget | None = None) -> Grant:
-        """A child grant (for a subagent or skill) that can only take away from this one."""
+        """A child grant (for a subagent or skill) that can only take away from this one.
+
+        Asked for a list of ``tools``, the child gets those this grant holds or lends (its skill-only tools
+        become the child's own: the child is the skill that may call them); with ``tools=None`` it keeps
+        this grant's tools and skill-only tools as they are.  Either way the child can call nothing this
+        grant neither holds nor lends.
+        """
 
         def intersect(mine: list[str] | None, theirs: list[str] | None) -> list[str] | None:
             if mine is None:
@@ -140,10 +161,15 @@ class Grant(BaseModel):
             return min(a, b)
 
         child_budget = budget or self.budget
+        if tools is None:
+            child_tools, skill_only = self.tools, list(self.skill_only_tools)
+        else:
+            child_tools, skill_only = [t for t in tools if self.lends_tool(t)], []
         return Grant(
             parent_id=self.id,
             actor=actor,
-            tools=intersect(self.tools, tools),
+            tools=None if child_tools is None else list(child_tools),
+            skill_only_tools=skill_only,
             node_kinds=intersect(self.node_kinds, node_kinds),
             operations=self.operations,
             scope=self.scope.narrow(scope or Scope()),
@@ -186,14 +212,19 @@ class GrantStore:
             raise KeyError(f"no grant with id {grant_id}")
         return Grant.model_validate_json(row[0])
 
+    def children(self, grant_id: str) -> list[Grant]:
+        """The grants narrowed directly from ``grant_id`` (its skills' and subagents')."""
+        with self._connect() as db:
+            rows = db.execute("SELECT body FROM grants WHERE json_extract(body, '$.parent_id') = ?",
+                              (grant_id,)).fetchall()
+        return [Grant.model_validate_json(row[0]) for row in rows]
+
     def revoke(self, grant_id: str) -> Grant:
         """Revoke a grant and every grant narrowed from it."""
         grant = self.get(grant_id).model_copy(update={"revoked": True})
         self.save(grant)
-        with self._connect() as db:
-            children = [r[0] for r in db.execute("SELECT id FROM grants WHERE json_extract(body, '$.parent_id') = ?", (grant_id,))]
-        for child in children:
-            self.revoke(child)
+        for child in self.children(grant_id):
+            self.revoke(child.id)
         return grant
 
 

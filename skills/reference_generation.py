@@ -70,8 +70,7 @@ def _draw(ctx: SkillContext, inp: ReferenceImagesInput, index: int, shot: dict[s
 REFERENCE_IMAGES = parallel_map(
     name="reference_images",
     description=(
-        "Draw an image per shot node from its character and scene references (the character stays the "
-        "same); lighting overrides the shots'."
+        "Draw an image per shot node from its character and scene references; lighting overrides the shots'."
     ),
     input_model=ReferenceImagesInput,
     output_model=ReferenceImagesOutput,

@@ -37,10 +37,10 @@ from tools.native.slide_spec import DiagramArrow, DiagramBox, DiagramSpec, Slide
 class SlidesInput(BaseModel):
     """What the deck is about and how long it is."""
 
-    topic: str = Field(min_length=1, max_length=300, description="The topic, or the request's words: "
-                       "'the history of the bicycle' or 'a 4-slide deck about the history of the bicycle'.")
-    n_slides: int | None = Field(default=None, ge=2, le=20, description="Slides in all, title and summary slides "
-                                 "included; a count written in the topic wins; 5 if neither says.")
+    topic: str = Field(min_length=1, max_length=300, description="The topic, or the request's words "
+                       "('a 4-slide deck about the bicycle').")
+    n_slides: int | None = Field(default=None, ge=2, le=20, description="Slides in all, title and summary "
+                                 "included; a count in the topic wins; else 5.")
 
 
 class SlideCountRefused(SkillStepRejected):
@@ -205,8 +205,8 @@ def _graph() -> Any:
 
 SLIDES = Skill(
     name="slides",
-    description="Make a slide deck on a topic: an outline, a content node per slide (bullets, notes, a diagram, "
-    "an illustration), a .pptx and a PNG preview per slide.",
+    description="Make a slide deck on a topic: an outline, a content node per slide (bullets, notes, diagram, "
+    "illustration), a .pptx and a PNG per slide.",
     input_model=SlidesInput,
     output_model=SlidesOutput,
     needs=["create_node", "link_nodes", "generate_image", "build_slides"],

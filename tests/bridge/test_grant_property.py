@@ -103,7 +103,7 @@ def test_no_action_outside_its_grant_changes_the_canvas(make_runtime, project):
         spec = runtime.registry.get(tool)
         assert spec is not None
         return (grant.revoked or grant.budget.tool_calls == 0 or not grant.allows_tool(tool)
-                or any(not grant.allows_tool(t) for t in spec.requires))
+                or any(not grant.lends_tool(t) for t in spec.requires))
 
     def outside_by_content(tool: str, kind: str, a: str, grant: Grant, scoped: list[str] | None) -> bool:
         if tool in ("query_canvas", "read_node"):
@@ -122,12 +122,15 @@ def test_no_action_outside_its_grant_changes_the_canvas(make_runtime, project):
         status, pick = rnd.choice(["selected", "rejected", "stale"]), rnd.randrange(10)
         granted_tools = rnd.choice([None, rnd.sample(every_tool, rnd.randrange(9)),
                                     rnd.sample(EXECUTED, rnd.randrange(len(EXECUTED) + 1))])
+        # Tools lent to the grant's skills only: the actor calling one itself is outside its grant.
+        skill_only = rnd.choice([[], rnd.sample(every_tool, rnd.randrange(6))])
         granted_kinds = rnd.choice([None, rnd.sample([*KINDS, "group", "code"], rnd.randrange(7))])
         scoped = rnd.choice([None, rnd.sample(ids, rnd.randrange(len(ids) + 1))])
         budget, revoked = rnd.choice([None, 0, 100]), rnd.random() < 0.3
         seen["examples"] += 1
         # An unsaved grant (id "") is taken as given: no grant-store round trip per action.
-        grant = Grant(id="", tools=granted_tools, node_kinds=granted_kinds, revoked=revoked,
+        grant = Grant(id="", tools=granted_tools, skill_only_tools=skill_only, node_kinds=granted_kinds,
+                      revoked=revoked,
                       scope=Scope() if scoped is None else Scope(all_nodes=False, node_ids=scoped),
                       budget=Budget(tool_calls=budget))
         action = ToolCall(action_id=f"prop-{next(_counter)}", tool=tool, args=args_for(tool, kind, a, b, status, pick))

@@ -171,12 +171,12 @@ def test_a_local_edit_is_offered_the_repair_tools_and_no_builders(make_runtime, 
     assert names == set(grant.tools or [])
     assert {"query_canvas", "mark_stale", "regenerate_stale", "set_status"} <= names
     assert not names & {"generate_image", "generate_video", "skill__storyboard", "restore_checkpoint"}
-    # A narrative request is granted its skills together with the tools they call through the bridge.
+    # A narrative request is granted its skills, and the tools they call through the bridge are lent to them.
     build = runtime.grant_for("a 3-shot short drama about a pier")
     needs = {f"skill__{s.name}": s.needs_tools for s in runtime.manifest.skills}
     assert "skill__storyboard" in build.tools
     for tool in build.tools:
-        assert set(needs.get(tool, [])) <= set(build.tools), tool
+        assert all(build.lends_tool(need) for need in needs.get(tool, [])), tool
     # A request of no known kind keeps every non-destructive tool.
     assert "run_code" in runtime.grant_for("do something unusual").tools
 

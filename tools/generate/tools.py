@@ -165,7 +165,7 @@ GENERATE_IMAGE = ToolSpec(
     family=ToolFamily.GENERATION,
     description=(
         "Generate an image from a prompt, consistent with its references; edit_node_id edits an image, "
-        "version_of makes a new version. Identical calls are cached."
+        "version_of makes a new version."
     ),
     args_schema=GenerateImageArgs,
     effects=_MEDIA_EFFECTS,

@@ -323,8 +323,7 @@ RENDER_PAGE = _spec(
 """Tool: screenshot an HTML page."""
 BUILD_SLIDES = _spec(
     "build_slides",
-    "Build a PowerPoint deck from slide specs (title, bullets, images, notes, box-and-arrow diagram) with a PNG "
-    "preview per slide, and add it to the canvas as a deck node grouping slide nodes.",
+    "Build a .pptx deck from slide specs, with a PNG preview per slide, as a deck node grouping slide nodes.",
     BuildSlidesArgs,
     {Effect.MUTATES_CANVAS},
     build_slides,

@@ -87,7 +87,9 @@ INTENTS: tuple[Intent, ...] = (
     Intent(r"videos?|clips?|animat\w*", tools=frozenset({"generate_video", "assemble_cut"}) | REPAIR_TOOLS, alone=True),
     Intent(r"audio|sounds?|voices?|voice-?over|speech|narration|music|ambience|soundtrack",
            tools=frozenset({"generate_audio"})),
-    Intent(r"critique|critic|evaluate|score|judge|review", edit_skills=frozenset({"critique"})),
+    # Asked to judge, the model may run the evaluator itself (an evaluation action), not only through critique.
+    Intent(r"critique|critic|evaluate|score|judge|review", tools=frozenset({"evaluate_node"}),
+           edit_skills=frozenset({"critique"})),
     Intent(r"explore|variations?|alternatives?|try (\d+|two|three|four|five|six|eight)",
            # An exploration picks its candidate with the evaluator when the turn lends it (else a pixel measure).
            tools=REPAIR_TOOLS, lends=frozenset({"evaluate_node"}), edit_skills=frozenset({"explore"})),

@@ -121,7 +121,8 @@ def test_exactly_one_candidate_is_selected_and_the_rejected_stay_queryable(proje
 def test_without_the_evaluator_the_pixels_decide(project: Project, runtime: Runtime):
     turn = runtime.grant_for("explore")
     tools = [t for t in runtime.manifest.tool_names() if t != "evaluate_node"]
-    grant = runtime.grants.save(turn.model_copy(update={"id": new_id(), "tools": tools}))
+    lent = [t for t in turn.skill_only_tools if t != "evaluate_node"]  # neither offered nor lent to the skill
+    grant = runtime.grants.save(turn.model_copy(update={"id": new_id(), "tools": tools, "skill_only_tools": lent}))
     fresh = make_image(runtime, seed=12, width=320, height=224)  # `parent` was replaced by its exploration's pick
     result = explore(runtime, fresh, 3, "try three moods and keep the warmest", grant=grant)
     assert result.critic == "measure" and result.criterion == "highest warmth"

@@ -239,13 +239,18 @@ GRANT_REQUESTS = {
 
 
 def schema_bytes_by_grant(runtime: Runtime) -> dict[str, dict[str, int]]:
-    """Bytes of the tool schemas the model is offered under the default grant of typical requests."""
+    """Bytes of the tool schemas the model is offered under the default grant of typical requests.
+
+    ``skill_only`` counts the tools the grant lends to its skills without offering them (not in the bytes).
+    """
     from nodes.propose import tool_schemas
 
     sizes = {}
     for name, request in GRANT_REQUESTS.items():
-        schemas = tool_schemas(runtime.deps, runtime.grant_for(request))
-        sizes[name] = {"tools": len(schemas), "schema_bytes": len(json.dumps(schemas))}
+        grant = runtime.grant_for(request)
+        schemas = tool_schemas(runtime.deps, grant)
+        sizes[name] = {"tools": len(schemas), "skill_only": len(grant.skill_only_tools),
+                       "schema_bytes": len(json.dumps(schemas))}
     return sizes
 
 

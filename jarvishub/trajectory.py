@@ -43,7 +43,8 @@ PLACEHOLDER = re.compile(r"^\[text:[0-9a-f]{16}\]$")
 STRUCTURAL_KEYS = frozenset({
     "id", "kind", "status", "op", "type", "tool", "tools", "actor", "verdict", "outcome", "mime", "sha256", "uri",
     "family", "effects", "manifest_tools", "provider", "model", "language", "direction", "edge_types", "node_kinds",
-    "operations", "approval_tools", "approval_effects", "source", "target", "created", "cache_hit", "critic",
+    "operations", "approval_tools", "approval_effects", "skill_only_tools", "source", "target", "created",
+    "cache_hit", "critic",
 })
 """Keys whose token-shaped string values are structure (ids, enums, tool and kind names), kept without consent."""
 _STRUCTURAL_SUFFIXES = ("_id", "_ids", "_at", "_kind", "_status")

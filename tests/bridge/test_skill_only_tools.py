@@ -139,21 +139,33 @@ def test_default_grants_lend_the_skills_needs_and_offer_what_the_planner_calls(m
 
 
 # -- the guarantee is the bridge -----------------------------------------------------------------------------
-def test_with_the_offer_filter_off_a_skill_only_tool_the_model_calls_is_refused(make_runtime, project, monkeypatch):
-    """The attack: the model is bound every tool of the manifest and calls ``generate_image`` directly."""
+@pytest.mark.parametrize("agent", ["canvas", "chat"])
+def test_with_the_offer_filter_off_a_skill_only_tool_the_model_calls_is_refused(project, monkeypatch, agent):
+    """The attack: the model is bound every tool of the manifest and calls ``generate_image`` directly.
+
+    Both agents bind tools through ``nodes.propose.tool_schemas`` (the chat baseline through its own import);
+    both submit through the same bridge, which is what must refuse.
+    """
+    import graphs.chat_baseline
     import nodes.propose
+    from jarvishub.chat_runtime import ChatRuntime
+    from jarvishub.runtime import Runtime
 
     def every_tool(deps, grant):
         return tool_schemas(deps, Grant(tools=None))
 
-    monkeypatch.setattr(nodes.propose, "tool_schemas", every_tool)
+    monkeypatch.setattr(nodes.propose if agent == "canvas" else graphs.chat_baseline, "tool_schemas", every_tool)
     RecordingModel.offered = []
-    runtime = make_runtime(model=RecordingModel(script=[
-        {"name": "generate_image", "args": {"prompt": "a pier at dawn", "width": 64, "height": 64}}, "done"]))
-    generation = runtime.services["generation"]
-    paid, before, files = dict(generation.provider_calls), _canvas(project.store), _artifact_files(project)
-    outcome = runtime.run(NARRATIVE)
-    grant = runtime.grants.get(outcome.grant_id)
+    model = RecordingModel(script=[
+        {"name": "generate_image", "args": {"prompt": "a pier at dawn", "width": 64, "height": 64}}, "done"])
+    runtime = (Runtime if agent == "canvas" else ChatRuntime)(project, model=model)
+    try:
+        generation = runtime.services["generation"]
+        paid, before, files = dict(generation.provider_calls), _canvas(project.store), _artifact_files(project)
+        outcome = runtime.run(NARRATIVE)
+        grant = runtime.grants.get(outcome.grant_id)
+    finally:
+        runtime.close()
     assert "generate_image" in grant.skill_only_tools and not grant.allows_tool("generate_image")
     assert RecordingModel.offered and "generate_image" in RecordingModel.offered[0]  # the filter really was off
     first = outcome.steps[0]

@@ -21,11 +21,15 @@ from __future__ import annotations
 
 import contextlib
 import ctypes
+import logging
 import os
+import re
 import secrets
 import signal
 import socket
+import shutil
 import subprocess
+import threading
 import time
 from dataclasses import dataclass
 from pathlib import Path
@@ -38,7 +42,12 @@ from store.errors import EngineUnavailable
 from store.ha_runtime import HaRuntime, require_ha_runtime
 from store.leader import ClusterMember, MemberView
 
+_log = logging.getLogger(__name__)
 _START_TIMEOUT_S = 120.0
+_SETTLE_S = 30.0
+_DIVERGED = re.compile(r"Cannot apply changes to the database|"
+                       r"Exception during execution of request \d+ .*ConcurrentModificationException")
+"""What a replica logs when it cannot apply a transaction the leader replicated (its pages diverged)."""
 _PR_SET_PDEATHSIG = 1
 
 
@@ -67,6 +76,10 @@ class ClusterServer:
     ha_port: int
     root: Path
     process: subprocess.Popen[bytes] | None = None
+    started_at: float = 0.0
+    """When its process was last started (``time.monotonic``)."""
+    log_read: int = 0
+    """How much of its ``server.log`` :meth:`ArcadeClusterEngine._resync_diverged` has read."""
     killed: bool = False
     """Stopped on purpose (:meth:`ArcadeClusterEngine.kill`), so its exit is not a start failure."""
 
@@ -74,6 +87,11 @@ class ClusterServer:
     def running(self) -> bool:
         """Whether its process is alive."""
         return self.process is not None and self.process.poll() is None
+
+    @property
+    def settling(self) -> bool:
+        """Started too recently to be judged: a JVM under load takes seconds to start and join."""
+        return time.monotonic() - self.started_at < _SETTLE_S
 
 
 class ArcadeClusterEngine(ArcadeClusterClient):
@@ -113,6 +131,9 @@ class ArcadeClusterEngine(ArcadeClusterClient):
         ]
         self.rejoins: list[str] = []
         """Servers restarted because they failed to rejoin the leader (see :meth:`_rejoin_stuck`)."""
+        self.resyncs: list[str] = []
+        """Replicas given a fresh copy of the databases because they diverged (see :meth:`_resync_diverged`)."""
+        self._resync_lock = threading.Lock()
         super().__init__(
             [s.member for s in self.servers],
             password=self._password,
@@ -122,6 +143,7 @@ class ArcadeClusterEngine(ArcadeClusterClient):
             limits=limits,
             election_timeout_s=election_timeout_s,
             on_stall=self._rejoin_stuck,
+            on_quorum_loss=self._resync_diverged,
         )
         try:
             self._start_staggered()
@@ -176,7 +198,9 @@ class ArcadeClusterEngine(ArcadeClusterClient):
             reader_timeout_ms=int(self.limits.statement_timeout_s * 1000),
         )
         log = os.open(server.root / "server.log", os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o600)
+        server.log_read = os.fstat(log).st_size
         try:
+            server.started_at = time.monotonic()
             server.process = subprocess.Popen(
                 self._command(server), stdin=subprocess.DEVNULL, stdout=log, stderr=subprocess.STDOUT,
                 cwd=server.root, env=_child_env(), preexec_fn=_die_with_parent,
@@ -221,7 +245,8 @@ class ArcadeClusterEngine(ArcadeClusterClient):
             self._check_alive()
             views = self.tracker.views()
             found = self.tracker.find_leader(views)
-            if found is not None and len(found.online_replicas) + 1 >= online:
+            if found is not None and not self._resync_diverged(found.member) \
+                    and len(found.online_replicas) + 1 >= online:
                 return found.member
             if time.monotonic() > stalled_at:
                 self._rejoin_stuck(views)
@@ -233,24 +258,90 @@ class ArcadeClusterEngine(ArcadeClusterClient):
                 )
             time.sleep(0.1)
 
+    def wait_until_all_online(self, *, timeout_s: float = _START_TIMEOUT_S) -> ClusterMember:
+        """Wait until every server not killed on purpose replicates from an agreed leader (restarting one that
+        dropped out, see :meth:`_rejoin_stuck`); return the leader.  Database creation and schema changes need
+        every server, and a failover drill needs the majority that is left after the kill."""
+        return self.wait_until_replicated(sum(1 for server in self.servers if not server.killed), timeout_s=timeout_s)
+
     def _rejoin_stuck(self, views: list[MemberView]) -> None:
-        """Restart running servers that an agreed leader does not count among its online replicas.
+        """Restart the servers that keep the cluster from having a leader with a majority online.
 
         ArcadeDB 26.3 gives up a replica's HA service for good when its join to a new leader fails
         ("Error starting HA service", seen here after a failover); the server keeps running outside the
         cluster, and a leader without a majority cannot commit.  A restarted server joins again.
+
+        Its election can also deadlock: when the leader dies, two survivors may call elections at the same
+        instant and vote for each other; each then waits for the other (a 30 s socket timeout, twice) while
+        both call themselves leader (seen here: 60 s without a leader).  With no leader that a majority
+        names, one server that no other names as leader is restarted; it rejoins whichever leads.
         """
         majority = len(self.servers) // 2 + 1
+        summary = "; ".join(f"{v.member.name}: role {v.role or '-'}, leader {v.leader}, "
+                            f"online replicas {sorted(v.online_replicas)}" for v in views)
         for leader in views:
             if leader.role != "Leader" or sum(1 for v in views if v.leader == leader.member.name) < majority:
                 continue
             for server in self.servers:
                 name = server.member.name
-                if server.running and name != leader.member.name and name not in leader.online_replicas:
-                    self.rejoins.append(name)
-                    self.stop_server(name)
-                    self.restart(name)
+                if (server.running and not server.settling and name != leader.member.name
+                        and name not in leader.online_replicas):
+                    _log.warning("restarting ArcadeDB server %s: leader %s does not count it online (%s)",
+                                 name, leader.member.name, summary)
+                    self._restart_server(name)
             return
+        named = {v.leader for v in views if v.leader and v.leader != v.member.name}
+        running = [s for s in self.servers if s.running]
+        if any(server.settling for server in running):
+            return
+        for server in reversed(running):
+            if server.member.name not in named:
+                _log.warning("restarting ArcadeDB server %s: no leader that a majority names (%s)",
+                             server.member.name, summary)
+                self._restart_server(server.member.name)
+                return
+
+    def _resync_diverged(self, leader: ClusterMember) -> bool:
+        """Give each replica that refused a replicated transaction a fresh copy of the databases from the leader.
+
+        ArcadeDB 26.3's replicas fall behind the leader's page versions after some deletes (docs/scaling.md);
+        such a replica refuses the transaction ("Cannot apply changes to the database because modified page …
+        version … does not match"), reconnects, is counted online again, and refuses every later one (its
+        replication log now has a gap), so the leader's commits time out waiting for a quorum.  ALIGN DATABASE
+        after each deleting commit prevents most of it, not all (it compares the files on disk, while the
+        leader's newest pages may still be in memory).  Stopped, emptied and restarted, the replica joins with
+        no database and the leader sends it a full copy; it holds nothing the leader lacks (it could not apply
+        anything since it diverged).  Returns whether any replica was resynchronised.
+        """
+        resynced = False
+        with self._resync_lock:
+            for server in self.servers:
+                if server.member == leader or not server.running:
+                    continue
+                log = server.root / "server.log"
+                try:
+                    with open(log, "rb") as handle:
+                        handle.seek(server.log_read)
+                        text = handle.read().decode(errors="replace")
+                        server.log_read = handle.tell()
+                except OSError:
+                    continue
+                if not _DIVERGED.search(text):
+                    continue
+                name = server.member.name
+                _log.warning("ArcadeDB server %s refused a replicated transaction from %s (its pages diverged); "
+                             "replacing its databases with a full copy from the leader", name, leader.name)
+                self.resyncs.append(name)
+                self.stop_server(name)
+                shutil.rmtree(server.root / "databases", ignore_errors=True)
+                self.restart(name)
+                resynced = True
+        return resynced
+
+    def _restart_server(self, name: str) -> None:
+        self.rejoins.append(name)
+        self.stop_server(name)
+        self.restart(name)
 
     def stop_server(self, name: str) -> None:
         """Stop one server cleanly (SIGTERM, SIGKILL after 20 s) without marking it as killed on purpose."""

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import time
 from collections.abc import Callable, Iterator
 
 import pytest
@@ -47,6 +48,7 @@ def _empty(cluster: ArcadeClusterEngine) -> str:
     a leader with its replicas online and restarts a replica that did not rejoin.
     """
     database = cluster.default_database
+    cluster.wait_until_all_online()
     for attempt in (1, 2):
         try:
             cluster.drop_database(database)
@@ -57,6 +59,33 @@ def _empty(cluster: ArcadeClusterEngine) -> str:
                 raise
             cluster.tracker.forget(cluster.leader())
     raise AssertionError("unreachable")
+
+
+def wait_for_commit_everywhere(cluster: ArcadeClusterEngine, database: str, key: str, timeout_s: float = 60.0) -> None:
+    """Wait until every running server holds the commit ``key`` (replicas apply it just after the leader answers;
+    one that dropped out is restarted and catches up)."""
+    cluster.wait_until_all_online()
+    deadline = time.monotonic() + timeout_s
+    while True:
+        missing = []
+        for server in cluster.servers:
+            if not server.running:
+                continue
+            with cluster.driver.driver_for(server.member).session(database=database) as session:  # type: ignore[attr-defined]
+                found = session.run("MATCH (c:Commit {idempotency_key: $k}) RETURN count(c) AS c", k=key).single()
+            if not found or found["c"] != 1:
+                missing.append(server.member.name)
+        if not missing:
+            return
+        if time.monotonic() > deadline:
+            raise AssertionError(f"servers {missing} do not hold commit {key} after {timeout_s:.0f} s")
+        time.sleep(0.2)
+
+
+@pytest.fixture(scope="session")
+def commit_everywhere() -> Callable[[ArcadeClusterEngine, str, str], None]:
+    """Waits until every running server of a cluster holds a commit."""
+    return wait_for_commit_everywhere
 
 
 @pytest.fixture(scope="session")

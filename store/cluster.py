@@ -333,7 +333,10 @@ class ArcadeClusterEngine(ArcadeClusterClient):
                              "replacing its databases with a full copy from the leader", name, leader.name)
                 self.resyncs.append(name)
                 self.stop_server(name)
-                shutil.rmtree(server.root / "databases", ignore_errors=True)
+                # Its replication log goes too: a replica that still names its last message is sent only what
+                # followed (a hot resync), which it cannot apply either.
+                for folder in ("databases", "replication"):
+                    shutil.rmtree(server.root / folder, ignore_errors=True)
                 self.restart(name)
                 resynced = True
         return resynced

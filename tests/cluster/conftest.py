@@ -17,9 +17,12 @@ from store.neo4j import Neo4jCanvasStore
 from store.tickets import TicketAuthority
 
 
-@pytest.fixture(scope="module")
-def cluster(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ArcadeClusterEngine]:
-    """Three ArcadeDB servers replicating each other on loopback, with the canvas database created; stopped after."""
+@pytest.fixture(scope="session")
+def cluster_servers(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ArcadeClusterEngine]:
+    """Three ArcadeDB servers replicating each other on loopback, with the canvas database created; stopped after.
+
+    One cluster for the whole session: starting one costs about 20 s here (the servers start one after another).
+    """
     runtime = find_ha_runtime()
     if runtime is None:
         message = f"no ArcadeDB runtime with replication at {default_home()}; run `python -m store.ha_runtime install`"
@@ -32,6 +35,17 @@ def cluster(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ArcadeClusterE
         yield engine
     finally:
         engine.close()
+
+
+@pytest.fixture(scope="module")
+def cluster(cluster_servers: ArcadeClusterEngine) -> ArcadeClusterEngine:
+    """The session's cluster with all three servers replicating: a leader a previous module killed is started again
+    (it rejoins as a replica and catches up), and one that dropped out is restarted."""
+    for server in cluster_servers.servers:
+        if server.killed:
+            cluster_servers.restart(server.member.name)
+    cluster_servers.wait_until_all_online()
+    return cluster_servers
 
 
 @pytest.fixture

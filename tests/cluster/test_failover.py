@@ -14,9 +14,9 @@ pytestmark = pytest.mark.slow
 
 
 def test_killing_the_leader_mid_workload_loses_no_acknowledged_commit(
-    cluster: ArcadeClusterEngine, authority: TicketAuthority
+    cluster: ArcadeClusterEngine, authority: TicketAuthority, empty_canvas
 ) -> None:
-    store = Neo4jCanvasStore.on(cluster, cluster.default_database, authority=authority)
+    store = Neo4jCanvasStore.on(cluster, empty_canvas(cluster), authority=authority)
     try:
         report = run_failover(cluster, store, authority, before=15, after=10)
         assert report.writer_error is None

@@ -332,7 +332,10 @@ class ArcadeClusterEngine(ArcadeClusterClient):
                 _log.warning("ArcadeDB server %s refused a replicated transaction from %s (its pages diverged); "
                              "replacing its databases with a full copy from the leader", name, leader.name)
                 self.resyncs.append(name)
-                self.stop_server(name)
+                # Killed, not stopped: whatever it holds is thrown away next.
+                assert server.process is not None
+                server.process.kill()
+                server.process.wait(timeout=30)
                 # Its replication log goes too: a replica that still names its last message is sent only what
                 # followed (a hot resync), which it cannot apply either.
                 for folder in ("databases", "replication"):

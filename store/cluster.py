@@ -273,33 +273,44 @@ class ArcadeClusterEngine(ArcadeClusterClient):
 
         Its election can also deadlock: when the leader dies, two survivors may call elections at the same
         instant and vote for each other; each then waits for the other (a 30 s socket timeout, twice) while
-        both call themselves leader (seen here: 60 s without a leader).  With no leader that a majority
-        names, one server that no other names as leader is restarted; it rejoins whichever leads.
+        both call themselves leader (seen here: 60 s without a leader, twice).  ArcadeDB reports that state as
+        an election that never ended (``electionStatus`` ``LEADER_WAITING_FOR_QUORUM``) on a server calling itself
+        leader, which the other one cannot connect to: that server is restarted, and the two elect again.  Nothing is restarted while a server started less than 30 s ago may still be joining.
         """
         majority = len(self.servers) // 2 + 1
-        summary = "; ".join(f"{v.member.name}: role {v.role or '-'}, leader {v.leader}, "
-                            f"online replicas {sorted(v.online_replicas)}" for v in views)
+        summary = "; ".join(f"{v.member.name}: role {v.role or '-'}, leader {v.leader}, election "
+                            f"{v.election_status or '-'}, online replicas {sorted(v.online_replicas)}" for v in views)
+        running = [s for s in self.servers if s.running]
+        if any(server.settling for server in running):
+            return  # one was (re)started moments ago: give it time to join before judging again
         for leader in views:
             if leader.role != "Leader" or sum(1 for v in views if v.leader == leader.member.name) < majority:
                 continue
-            for server in self.servers:
+            if leader.election_status not in ("", "DONE"):
+                # Elected, but still waiting for the replicas it cannot accept while its own election is open.
+                _log.warning("restarting ArcadeDB server %s: it leads but its election never ended (%s)",
+                             leader.member.name, summary)
+                self._restart_server(leader.member.name)
+                return
+            for server in running:
                 name = server.member.name
-                if (server.running and not server.settling and name != leader.member.name
-                        and name not in leader.online_replicas):
+                if name != leader.member.name and name not in leader.online_replicas:
                     _log.warning("restarting ArcadeDB server %s: leader %s does not count it online (%s)",
                                  name, leader.member.name, summary)
                     self._restart_server(name)
             return
+        # No leader that a majority names.  The one elected but waiting for a quorum it cannot get (it accepts
+        # no replica while its election is open) is the one its peer waits for; restarted, the two elect again.
+        by_status = {v.member.name: v.election_status for v in views}
         named = {v.leader for v in views if v.leader and v.leader != v.member.name}
-        running = [s for s in self.servers if s.running]
-        if any(server.settling for server in running):
-            return
-        for server in reversed(running):
-            if server.member.name not in named:
-                _log.warning("restarting ArcadeDB server %s: no leader that a majority names (%s)",
-                             server.member.name, summary)
-                self._restart_server(server.member.name)
-                return
+        choice = next((s for s in reversed(running) if by_status.get(s.member.name) == "LEADER_WAITING_FOR_QUORUM"),
+                      None) \
+            or next((s for s in reversed(running) if by_status.get(s.member.name) not in (None, "", "DONE")), None) \
+            or next((s for s in reversed(running) if s.member.name not in named), None)
+        if choice is not None:
+            _log.warning("restarting ArcadeDB server %s: no leader that a majority names (%s)",
+                         choice.member.name, summary)
+            self._restart_server(choice.member.name)
 
     def _resync_diverged(self, leader: ClusterMember) -> bool:
         """Give each replica that refused a replicated transaction a fresh copy of the databases from the leader.
@@ -350,13 +361,14 @@ class ArcadeClusterEngine(ArcadeClusterClient):
         self.restart(name)
 
     def stop_server(self, name: str) -> None:
-        """Stop one server cleanly (SIGTERM, SIGKILL after 20 s) without marking it as killed on purpose."""
+        """Stop one server cleanly (SIGTERM, SIGKILL after 10 s: a stuck one may never finish shutting down)
+        without marking it as killed on purpose."""
         server = self.server(name)
         if server.process is None or server.process.poll() is not None:
             return
         server.process.terminate()
         try:
-            server.process.wait(timeout=20)
+            server.process.wait(timeout=10)
         except subprocess.TimeoutExpired:
             server.process.kill()
             server.process.wait(timeout=30)

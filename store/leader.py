@@ -119,6 +119,8 @@ class MemberView:
     leader: str | None
     online_replicas: frozenset[str]
     """Names of the replicas this member, if it leads, has online."""
+    election_status: str = ""
+    """ArcadeDB's election state on this member: ``DONE`` once an election has ended for it."""
 
 
 class LeaderTracker:
@@ -161,6 +163,7 @@ class LeaderTracker:
             role=str((network.get("current") or {}).get("role", "")),
             leader=ha.get("leader"),
             online_replicas=frozenset(str(r.get("name")) for r in replicas if r.get("status") == "ONLINE"),
+            election_status=str(ha.get("electionStatus") or ""),
         )
 
     def views(self) -> list[MemberView]:

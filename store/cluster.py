@@ -46,8 +46,11 @@ _log = logging.getLogger(__name__)
 _START_TIMEOUT_S = 120.0
 _SETTLE_S = 30.0
 _DIVERGED = re.compile(r"Cannot apply changes to the database|"
-                       r"Exception during execution of request \d+ .*ConcurrentModificationException")
-"""What a replica logs when it cannot apply a transaction the leader replicated (its pages diverged)."""
+                       r"Exception during execution of request \d+ .*ConcurrentModificationException|"
+                       r"Found a jump \(\d+\) in message numbers")
+"""What a replica logs when it cannot apply a transaction the leader replicated: its pages diverged, or it
+missed a message (after a transaction that timed out waiting for its quorum, 26.3's leader keeps numbering
+but no longer logs what it sends, so a replica that reconnects can never catch up message by message)."""
 _PR_SET_PDEATHSIG = 1
 
 

@@ -78,9 +78,9 @@ def _empty(cluster: ArcadeClusterEngine) -> str:
 def wait_for_commit_everywhere(cluster: ArcadeClusterEngine, database: str, key: str, timeout_s: float = 60.0) -> None:
     """Wait until every running server holds the commit ``key`` (replicas apply it just after the leader answers;
     one that dropped out is restarted and catches up)."""
-    cluster.wait_until_all_online()
     deadline = time.monotonic() + timeout_s
     while True:
+        cluster.wait_until_all_online()  # also gives a replica that missed a message a full copy
         missing = []
         for server in cluster.servers:
             if not server.running:

@@ -51,6 +51,8 @@ _DIVERGED = re.compile(r"Cannot apply changes to the database|"
 """What a replica logs when it cannot apply a transaction the leader replicated: its pages diverged, or it
 missed a message (after a transaction that timed out waiting for its quorum, 26.3's leader keeps numbering
 but no longer logs what it sends, so a replica that reconnects can never catch up message by message)."""
+_WEDGED = re.compile(r"Found a jump \(\d+\) in message numbers")
+"""What a leader logs once its replication log refuses what it sends (after a quorum timeout)."""
 _PR_SET_PDEATHSIG = 1
 
 
@@ -315,37 +317,51 @@ class ArcadeClusterEngine(ArcadeClusterClient):
                          choice.member.name, summary)
             self._restart_server(choice.member.name)
 
+    def _new_log(self, server: ClusterServer) -> str:
+        """What ``server`` logged since this was last asked (or since it started)."""
+        try:
+            with open(server.root / "server.log", "rb") as handle:
+                handle.seek(server.log_read)
+                text = handle.read().decode(errors="replace")
+                server.log_read = handle.tell()
+        except OSError:
+            return ""
+        return text
+
     def _resync_diverged(self, leader: ClusterMember) -> bool:
-        """Give each replica that refused a replicated transaction a fresh copy of the databases from the leader.
+        """Give each replica that cannot apply what the leader sends a fresh copy of the databases, and restart
+        a leader whose replication log stopped taking messages.
 
         ArcadeDB 26.3's replicas fall behind the leader's page versions after some deletes (docs/scaling.md);
         such a replica refuses the transaction ("Cannot apply changes to the database because modified page …
-        version … does not match"), reconnects, is counted online again, and refuses every later one (its
-        replication log now has a gap), so the leader's commits time out waiting for a quorum.  ALIGN DATABASE
-        after each deleting commit prevents most of it, not all (it compares the files on disk, while the
-        leader's newest pages may still be in memory).  Stopped, emptied and restarted, the replica joins with
-        no database and the leader sends it a full copy; it holds nothing the leader lacks (it could not apply
-        anything since it diverged).  Returns whether any replica was resynchronised.
+        version … does not match"), reconnects, is counted online again, and refuses every later one, so the
+        leader's commits time out waiting for a quorum.  ALIGN DATABASE after each deleting commit prevents
+        most of it, not all (it compares the files on disk, while the leader's newest pages may still be in
+        memory).  Killed, emptied and restarted, the replica joins with no database and the leader sends it a
+        full copy; it holds nothing the leader lacks (it could apply nothing since it diverged).
+
+        A transaction that timed out waiting for its quorum leaves a gap in the leader's message numbers, and
+        26.3's leader then logs no later message ("Found a jump" in its own log): every replica that
+        reconnects is resent nothing and skips all that follows, a full copy included (it names the leader's
+        last logged message).  Such a leader is stopped cleanly and started again (it reads its numbering back
+        from its log); the cluster elects again meanwhile, as in a failover.  Returns whether anything was done.
         """
-        resynced = False
         with self._resync_lock:
-            for server in self.servers:
-                if server.member == leader or not server.running:
-                    continue
-                log = server.root / "server.log"
-                try:
-                    with open(log, "rb") as handle:
-                        handle.seek(server.log_read)
-                        text = handle.read().decode(errors="replace")
-                        server.log_read = handle.tell()
-                except OSError:
-                    continue
-                if not _DIVERGED.search(text):
-                    continue
-                name = server.member.name
-                _log.warning("ArcadeDB server %s refused a replicated transaction from %s (its pages diverged); "
-                             "replacing its databases with a full copy from the leader", name, leader.name)
-                self.resyncs.append(name)
+            diverged = [s for s in self.servers if s.member != leader and s.running and _DIVERGED.search(self._new_log(s))]
+            lead = self.server(leader.name)
+            wedged = lead.running and _WEDGED.search(self._new_log(lead)) is not None
+            if not diverged and not wedged:
+                return False
+            if wedged:
+                _log.warning("restarting ArcadeDB server %s: it leads but its replication log stopped taking messages "
+                             "after a quorum timeout", leader.name)
+                self.rejoins.append(leader.name)
+                self.stop_server(leader.name)
+            for server in diverged:
+                _log.warning("ArcadeDB server %s cannot apply what leader %s replicates (its pages diverged or it "
+                             "missed a message); replacing its databases with a full copy", server.member.name,
+                             leader.name)
+                self.resyncs.append(server.member.name)
                 # Killed, not stopped: whatever it holds is thrown away next.
                 assert server.process is not None
                 server.process.kill()
@@ -354,9 +370,11 @@ class ArcadeClusterEngine(ArcadeClusterClient):
                 # followed (a hot resync), which it cannot apply either.
                 for folder in ("databases", "replication"):
                     shutil.rmtree(server.root / folder, ignore_errors=True)
-                self.restart(name)
-                resynced = True
-        return resynced
+            if wedged:
+                self.restart(leader.name)
+            for server in diverged:
+                self.restart(server.member.name)
+            return True
 
     def _restart_server(self, name: str) -> None:
         self.rejoins.append(name)

@@ -58,18 +58,20 @@ def _empty(cluster: ArcadeClusterEngine) -> str:
     """Empty the cluster's canvas database and reset its version counter.
 
     ArcadeDB 26.3's replicas now and then drop out on a replicated delete and fail to rejoin (docs/scaling.md);
-    the commit then fails for want of a quorum.  A second try first looks the leader up again, which waits for
-    a leader with its replicas online and restarts a replica that did not rejoin.
+    the commit then fails for want of a quorum.  Each try first waits for a leader with every replica online,
+    restarting one that did not rejoin and giving one that cannot apply what the leader sends a full copy.
     """
     database = cluster.default_database
-    cluster.wait_until_all_online()
-    for attempt in (1, 2):
+    for attempt in (1, 2, 3):
+        # A replica that cannot apply what the leader sends is given a full copy first (docs/scaling.md): the
+        # delete and the ALIGN that follows wait for it otherwise.
+        cluster.wait_until_all_online()
         try:
             cluster.drop_database(database)
             init_canvas_meta(cluster.driver, database)  # type: ignore[arg-type]
             return database
         except (Neo4jError, EngineUnavailable, OSError):  # OSError: an HTTP call (the ALIGN) timed out
-            if attempt == 2:
+            if attempt == 3:
                 raise
             cluster.tracker.forget(cluster.leader())
     raise AssertionError("unreachable")

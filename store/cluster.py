@@ -31,6 +31,7 @@ import shutil
 import subprocess
 import threading
 import time
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -139,6 +140,7 @@ class ArcadeClusterEngine(ArcadeClusterClient):
         self.resyncs: list[str] = []
         """Replicas given a fresh copy of the databases because they diverged (see :meth:`_resync_diverged`)."""
         self._resync_lock = threading.Lock()
+        self._launcher = ThreadPoolExecutor(max_workers=1, thread_name_prefix="arcadedb-launcher")
         super().__init__(
             [s.member for s in self.servers],
             password=self._password,
@@ -206,10 +208,13 @@ class ArcadeClusterEngine(ArcadeClusterClient):
         server.log_read = os.fstat(log).st_size
         try:
             server.started_at = time.monotonic()
-            server.process = subprocess.Popen(
-                self._command(server), stdin=subprocess.DEVNULL, stdout=log, stderr=subprocess.STDOUT,
-                cwd=server.root, env=_child_env(), preexec_fn=_die_with_parent,
-            )
+            # Spawned from the engine's own launcher thread: the kernel's parent-death signal follows the thread
+            # that forks, and a server restarted from a short-lived thread (a writer's commit that found the
+            # cluster stuck) was killed the moment that thread ended (seen here).
+            server.process = self._launcher.submit(
+                subprocess.Popen, self._command(server), stdin=subprocess.DEVNULL, stdout=log,
+                stderr=subprocess.STDOUT, cwd=server.root, env=_child_env(), preexec_fn=_die_with_parent,
+            ).result()
         finally:
             os.close(log)
 
@@ -442,3 +447,4 @@ class ArcadeClusterEngine(ArcadeClusterClient):
             except subprocess.TimeoutExpired:
                 server.process.kill()
                 server.process.wait(timeout=30)
+        self._launcher.shutdown(wait=False)

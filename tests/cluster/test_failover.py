@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import threading
+
 import pytest
 
 from store.cluster import ArcadeClusterEngine
@@ -28,9 +30,16 @@ def test_a_replica_that_refused_a_replicated_transaction_gets_a_full_copy_from_t
         with open(replica.root / "server.log", "a") as log:
             log.write("WARNI [TransactionManager] <x> Cannot apply changes to the database because modified page "
                       "PageId(canvas/4/0) version in WAL (93) does not match with existent version (91) fileId=4\n")
-        assert cluster._resync_diverged(leader)
-        assert cluster.resyncs[-1] == replica.member.name
+        # Done from a thread that ends right after, as when a writer's commit finds the quorum lost: the
+        # restarted server must outlive that thread (the kernel's parent-death signal follows the forking thread).
+        rejoins = len(cluster.rejoins)
+        done: list[bool] = []
+        worker = threading.Thread(target=lambda: done.append(cluster._resync_diverged(leader)))
+        worker.start()
+        worker.join()
+        assert done == [True] and cluster.resyncs[-1] == replica.member.name
         commit_everywhere(cluster, store.database, "before-resync")
+        assert replica.running and cluster.rejoins[rejoins:] == [], "the replica came back by itself"
         with cluster.driver.driver_for(replica.member).session(database=store.database) as session:
             assert session.run("MATCH (n:CanvasNode {id: $id}) RETURN n.title AS t", id=node.id).single()["t"] == \
                 "before the resync"

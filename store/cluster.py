@@ -21,12 +21,17 @@ from __future__ import annotations
 
 import contextlib
 import ctypes
+import logging
 import os
+import re
 import secrets
 import signal
 import socket
+import shutil
 import subprocess
+import threading
 import time
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -38,7 +43,17 @@ from store.errors import EngineUnavailable
 from store.ha_runtime import HaRuntime, require_ha_runtime
 from store.leader import ClusterMember, MemberView
 
+_log = logging.getLogger(__name__)
 _START_TIMEOUT_S = 120.0
+_SETTLE_S = 30.0
+_DIVERGED = re.compile(r"Cannot apply changes to the database|"
+                       r"Exception during execution of request \d+ .*ConcurrentModificationException|"
+                       r"Found a jump \(\d+\) in message numbers")
+"""What a replica logs when it cannot apply a transaction the leader replicated: its pages diverged, or it
+missed a message (after a transaction that timed out waiting for its quorum, 26.3's leader keeps numbering
+but no longer logs what it sends, so a replica that reconnects can never catch up message by message)."""
+_WEDGED = re.compile(r"Found a jump \(\d+\) in message numbers")
+"""What a leader logs once its replication log refuses what it sends (after a quorum timeout)."""
 _PR_SET_PDEATHSIG = 1
 
 
@@ -67,6 +82,10 @@ class ClusterServer:
     ha_port: int
     root: Path
     process: subprocess.Popen[bytes] | None = None
+    started_at: float = 0.0
+    """When its process was last started (``time.monotonic``)."""
+    log_read: int = 0
+    """How much of its ``server.log`` :meth:`ArcadeClusterEngine._resync_diverged` has read."""
     killed: bool = False
     """Stopped on purpose (:meth:`ArcadeClusterEngine.kill`), so its exit is not a start failure."""
 
@@ -74,6 +93,11 @@ class ClusterServer:
     def running(self) -> bool:
         """Whether its process is alive."""
         return self.process is not None and self.process.poll() is None
+
+    @property
+    def settling(self) -> bool:
+        """Started too recently to be judged: a JVM under load takes seconds to start and join."""
+        return time.monotonic() - self.started_at < _SETTLE_S
 
 
 class ArcadeClusterEngine(ArcadeClusterClient):
@@ -113,6 +137,10 @@ class ArcadeClusterEngine(ArcadeClusterClient):
         ]
         self.rejoins: list[str] = []
         """Servers restarted because they failed to rejoin the leader (see :meth:`_rejoin_stuck`)."""
+        self.resyncs: list[str] = []
+        """Replicas given a fresh copy of the databases because they diverged (see :meth:`_resync_diverged`)."""
+        self._resync_lock = threading.Lock()
+        self._launcher = ThreadPoolExecutor(max_workers=1, thread_name_prefix="arcadedb-launcher")
         super().__init__(
             [s.member for s in self.servers],
             password=self._password,
@@ -122,6 +150,7 @@ class ArcadeClusterEngine(ArcadeClusterClient):
             limits=limits,
             election_timeout_s=election_timeout_s,
             on_stall=self._rejoin_stuck,
+            on_quorum_loss=self._resync_diverged,
         )
         try:
             self._start_staggered()
@@ -176,11 +205,16 @@ class ArcadeClusterEngine(ArcadeClusterClient):
             reader_timeout_ms=int(self.limits.statement_timeout_s * 1000),
         )
         log = os.open(server.root / "server.log", os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o600)
+        server.log_read = os.fstat(log).st_size
         try:
-            server.process = subprocess.Popen(
-                self._command(server), stdin=subprocess.DEVNULL, stdout=log, stderr=subprocess.STDOUT,
-                cwd=server.root, env=_child_env(), preexec_fn=_die_with_parent,
-            )
+            server.started_at = time.monotonic()
+            # Spawned from the engine's own launcher thread: the kernel's parent-death signal follows the thread
+            # that forks, and a server restarted from a short-lived thread (a writer's commit that found the
+            # cluster stuck) was killed the moment that thread ended (seen here).
+            server.process = self._launcher.submit(
+                subprocess.Popen, self._command(server), stdin=subprocess.DEVNULL, stdout=log,
+                stderr=subprocess.STDOUT, cwd=server.root, env=_child_env(), preexec_fn=_die_with_parent,
+            ).result()
         finally:
             os.close(log)
 
@@ -221,7 +255,8 @@ class ArcadeClusterEngine(ArcadeClusterClient):
             self._check_alive()
             views = self.tracker.views()
             found = self.tracker.find_leader(views)
-            if found is not None and len(found.online_replicas) + 1 >= online:
+            if found is not None and not self._resync_diverged(found.member) \
+                    and len(found.online_replicas) + 1 >= online:
                 return found.member
             if time.monotonic() > stalled_at:
                 self._rejoin_stuck(views)
@@ -233,33 +268,133 @@ class ArcadeClusterEngine(ArcadeClusterClient):
                 )
             time.sleep(0.1)
 
+    def wait_until_all_online(self, *, timeout_s: float = _START_TIMEOUT_S) -> ClusterMember:
+        """Wait until every server not killed on purpose replicates from an agreed leader (restarting one that
+        dropped out, see :meth:`_rejoin_stuck`); return the leader.  Database creation and schema changes need
+        every server, and a failover drill needs the majority that is left after the kill."""
+        return self.wait_until_replicated(sum(1 for server in self.servers if not server.killed), timeout_s=timeout_s)
+
     def _rejoin_stuck(self, views: list[MemberView]) -> None:
-        """Restart running servers that an agreed leader does not count among its online replicas.
+        """Restart the servers that keep the cluster from having a leader with a majority online.
 
         ArcadeDB 26.3 gives up a replica's HA service for good when its join to a new leader fails
         ("Error starting HA service", seen here after a failover); the server keeps running outside the
         cluster, and a leader without a majority cannot commit.  A restarted server joins again.
+
+        Its election can also deadlock: when the leader dies, two survivors may call elections at the same
+        instant and vote for each other; each then waits for the other (a 30 s socket timeout, twice) while
+        both call themselves leader (seen here: 60 s without a leader, twice).  ArcadeDB reports that state as
+        an election that never ended (``electionStatus`` ``LEADER_WAITING_FOR_QUORUM``) on a server calling itself
+        leader, which the other one cannot connect to: that server is restarted, and the two elect again.  Nothing is restarted while a server started less than 30 s ago may still be joining.
         """
         majority = len(self.servers) // 2 + 1
+        summary = "; ".join(f"{v.member.name}: role {v.role or '-'}, leader {v.leader}, election "
+                            f"{v.election_status or '-'}, online replicas {sorted(v.online_replicas)}" for v in views)
+        running = [s for s in self.servers if s.running]
+        if any(server.settling for server in running):
+            return  # one was (re)started moments ago: give it time to join before judging again
         for leader in views:
             if leader.role != "Leader" or sum(1 for v in views if v.leader == leader.member.name) < majority:
                 continue
-            for server in self.servers:
+            if leader.election_status not in ("", "DONE"):
+                # Elected, but still waiting for the replicas it cannot accept while its own election is open.
+                _log.warning("restarting ArcadeDB server %s: it leads but its election never ended (%s)",
+                             leader.member.name, summary)
+                self._restart_server(leader.member.name)
+                return
+            for server in running:
                 name = server.member.name
-                if server.running and name != leader.member.name and name not in leader.online_replicas:
-                    self.rejoins.append(name)
-                    self.stop_server(name)
-                    self.restart(name)
+                if name != leader.member.name and name not in leader.online_replicas:
+                    _log.warning("restarting ArcadeDB server %s: leader %s does not count it online (%s)",
+                                 name, leader.member.name, summary)
+                    self._restart_server(name)
             return
+        # No leader that a majority names.  The one elected but waiting for a quorum it cannot get (it accepts
+        # no replica while its election is open) is the one its peer waits for; restarted, the two elect again.
+        by_status = {v.member.name: v.election_status for v in views}
+        named = {v.leader for v in views if v.leader and v.leader != v.member.name}
+        choice = next((s for s in reversed(running) if by_status.get(s.member.name) == "LEADER_WAITING_FOR_QUORUM"),
+                      None) \
+            or next((s for s in reversed(running) if by_status.get(s.member.name) not in (None, "", "DONE")), None) \
+            or next((s for s in reversed(running) if s.member.name not in named), None)
+        if choice is not None:
+            _log.warning("restarting ArcadeDB server %s: no leader that a majority names (%s)",
+                         choice.member.name, summary)
+            self._restart_server(choice.member.name)
+
+    def _new_log(self, server: ClusterServer) -> str:
+        """What ``server`` logged since this was last asked (or since it started)."""
+        try:
+            with open(server.root / "server.log", "rb") as handle:
+                handle.seek(server.log_read)
+                text = handle.read().decode(errors="replace")
+                server.log_read = handle.tell()
+        except OSError:
+            return ""
+        return text
+
+    def _resync_diverged(self, leader: ClusterMember) -> bool:
+        """Give each replica that cannot apply what the leader sends a fresh copy of the databases, and restart
+        a leader whose replication log stopped taking messages.
+
+        ArcadeDB 26.3's replicas fall behind the leader's page versions after some deletes (docs/scaling.md);
+        such a replica refuses the transaction ("Cannot apply changes to the database because modified page …
+        version … does not match"), reconnects, is counted online again, and refuses every later one, so the
+        leader's commits time out waiting for a quorum.  ALIGN DATABASE after each deleting commit prevents
+        most of it, not all (it compares the files on disk, while the leader's newest pages may still be in
+        memory).  Killed, emptied and restarted, the replica joins with no database and the leader sends it a
+        full copy; it holds nothing the leader lacks (it could apply nothing since it diverged).
+
+        A transaction that timed out waiting for its quorum leaves a gap in the leader's message numbers, and
+        26.3's leader then logs no later message ("Found a jump" in its own log): every replica that
+        reconnects is resent nothing and skips all that follows, a full copy included (it names the leader's
+        last logged message).  Such a leader is stopped cleanly and started again (it reads its numbering back
+        from its log); the cluster elects again meanwhile, as in a failover.  Returns whether anything was done.
+        """
+        with self._resync_lock:
+            diverged = [s for s in self.servers if s.member != leader and s.running and _DIVERGED.search(self._new_log(s))]
+            lead = self.server(leader.name)
+            wedged = lead.running and _WEDGED.search(self._new_log(lead)) is not None
+            if not diverged and not wedged:
+                return False
+            if wedged:
+                _log.warning("restarting ArcadeDB server %s: it leads but its replication log stopped taking messages "
+                             "after a quorum timeout", leader.name)
+                self.rejoins.append(leader.name)
+                self.stop_server(leader.name)
+            for server in diverged:
+                _log.warning("ArcadeDB server %s cannot apply what leader %s replicates (its pages diverged or it "
+                             "missed a message); replacing its databases with a full copy", server.member.name,
+                             leader.name)
+                self.resyncs.append(server.member.name)
+                # Killed, not stopped: whatever it holds is thrown away next.
+                assert server.process is not None
+                server.process.kill()
+                server.process.wait(timeout=30)
+                # Its replication log goes too: a replica that still names its last message is sent only what
+                # followed (a hot resync), which it cannot apply either.
+                for folder in ("databases", "replication"):
+                    shutil.rmtree(server.root / folder, ignore_errors=True)
+            if wedged:
+                self.restart(leader.name)
+            for server in diverged:
+                self.restart(server.member.name)
+            return True
+
+    def _restart_server(self, name: str) -> None:
+        self.rejoins.append(name)
+        self.stop_server(name)
+        self.restart(name)
 
     def stop_server(self, name: str) -> None:
-        """Stop one server cleanly (SIGTERM, SIGKILL after 20 s) without marking it as killed on purpose."""
+        """Stop one server cleanly (SIGTERM, SIGKILL after 10 s: a stuck one may never finish shutting down)
+        without marking it as killed on purpose."""
         server = self.server(name)
         if server.process is None or server.process.poll() is not None:
             return
         server.process.terminate()
         try:
-            server.process.wait(timeout=20)
+            server.process.wait(timeout=10)
         except subprocess.TimeoutExpired:
             server.process.kill()
             server.process.wait(timeout=30)
@@ -312,3 +447,4 @@ class ArcadeClusterEngine(ArcadeClusterClient):
             except subprocess.TimeoutExpired:
                 server.process.kill()
                 server.process.wait(timeout=30)
+        self._launcher.shutdown(wait=False)

@@ -95,6 +95,8 @@ def run_failover(
 ) -> FailoverReport:
     """Write ``before`` commits, SIGKILL the leader while the writer runs on, then write ``after`` more and check."""
     report = FailoverReport()
+    # A replica that dropped out earlier would leave the kill without a majority: it rejoins first.
+    engine.wait_until_all_online()
     run = uuid.uuid4().hex[:8]
     tally = CreateNode(kind="text", title="tally", inputs={"count": 0})
     store.apply([tally], ticket=authority.issue(f"{run}-tally", [tally]), idempotency_key=f"{run}-tally")

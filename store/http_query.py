@@ -15,10 +15,12 @@ Two mechanisms refuse writes there, and only one is a guarantee:
   an earlier message.
 
 A database that 26.3 *creates* at run time (``create database``) is opened without the server's security
-manager, so no permission applies to it until it is opened again; :class:`ClusterUserQueries` therefore
-checks, once per server and database, that the reader really is refused (a write in a transaction that is
-rolled back) and has the server reopen the database when it is not.  It refuses to run user queries on a
-server that still does not enforce the account.
+manager, so no permission applies to it until it is opened again.  :class:`ClusterUserQueries` therefore runs
+every user query inside a transaction of the reader's in which a record write by the reader has just been
+refused by its permission, and rolls that transaction back afterwards.  A server that lets the write through
+is made to reopen the database and checked again; one that still does not refuse gets no user query (another
+server is asked, else :class:`CypherWriteRefused`).  The check is made per query, not remembered per server:
+a server restarted or resynchronised from the leader since the last query is checked like any other.
 
 Reads go to the leader when one is known and to any other configured server otherwise (or when the leader
 does not answer): a read needs no quorum, and each server applies the same users file.
@@ -27,9 +29,9 @@ does not answer): a read needs no quorum, and each server applies the same users
 from __future__ import annotations
 
 import json
+import logging
 import re
 import socket
-import threading
 import time
 import urllib.error
 from collections.abc import Callable, Iterable
@@ -44,6 +46,7 @@ _ELEMENT_MARKERS = ("@rid", "@cat")
 _RID = re.compile(r"#\d+:\d+")
 _PATH_TEXT = re.compile(r"^\(#\d+:\d+\)(?:<?-\[#\d+:\d+\]->?\(#\d+:\d+\))*$")
 _PROBE_TYPE = "CanvasMeta"
+_log = logging.getLogger(__name__)
 _CLAUSE_END = {"ORDER", "SKIP", "LIMIT", "UNION"}
 
 
@@ -62,8 +65,6 @@ class ClusterUserQueries:
         self._statement_timeout_s = statement_timeout_s
         self._auth = reader_auth
         self._reopen = reopen
-        self._enforced: set[tuple[str, str]] = set()
-        self._lock = threading.Lock()
 
     # -- where ---------------------------------------------------------------------
     def _candidates(self) -> list[ClusterMember]:
@@ -79,52 +80,42 @@ class ClusterUserQueries:
         The write is made in a transaction of its own that is rolled back, so it leaves nothing even where the
         server does not refuse it.
         """
-        status, _, headers = http_exchange(member, self._auth, f"/api/v1/begin/{database}",
-                                           {"isolationLevel": "READ_COMMITTED"}, timeout=10.0)
-        session = headers.get("arcadedb-session-id") or headers.get("Arcadedb-Session-Id")
-        if status >= 400 or not session:
-            raise EngineUnavailable(f"ArcadeDB server {member.name} would not begin a transaction for the "
-                                    f"read-only account on {database} (HTTP {status})")
-        try:
-            status, body, _ = http_exchange(
-                member, self._auth, f"/api/v1/command/{database}",
-                {"language": "sql", "command": f"INSERT INTO {_PROBE_TYPE} SET key = 'reader-permission-probe'"},
-                timeout=10.0, headers={"arcadedb-session-id": session},
-            )
-        finally:
-            http_exchange(member, self._auth, f"/api/v1/rollback/{database}", {}, timeout=10.0,
-                          headers={"arcadedb-session-id": session})
-        if status == 403 and "SecurityException" in str(body.get("exception")):
-            return True
-        if status < 400:
-            return False
-        # Neither refused for want of permission nor written: the check says nothing, so nothing is reopened.
-        raise EngineUnavailable(f"ArcadeDB server {member.name} could not check the read-only account on "
-                                f"{database}: HTTP {status} {body.get('detail') or body.get('error')}")
+        with _ReaderTransaction(member, self._auth, database) as tx:
+            return tx.refuses_writes()
 
-    def _require_enforced(self, member: ClusterMember, database: str) -> None:
-        key = (member.name, database)
-        with self._lock:
-            if key in self._enforced:
-                return
-            if not self.refuses_writes(member, database):
-                # 26.3 opened a database it created without its security manager; opening it again applies it.
+    def _checked_transaction(self, member: ClusterMember, database: str) -> _ReaderTransaction:
+        """A reader transaction on ``member`` in which a write by the reader was just refused by its permission.
+
+        The check runs in the very transaction the user query then runs in, before every query: a server that
+        was restarted, resynchronised from the leader or had the database created anew since the last query
+        is checked again without anyone having to notice that it was.  A server that does not refuse is made to
+        reopen the database once (26.3 opens a database it created without its security manager); if it still
+        does not refuse, :class:`_NotEnforced` says so and the caller uses another server.
+        """
+        for attempt in (1, 2):
+            tx = _ReaderTransaction(member, self._auth, database).begin()
+            try:
+                if tx.refuses_writes():
+                    return tx
+            except BaseException:
+                tx.rollback()
+                raise
+            tx.rollback()
+            if attempt == 1:
+                _log.warning("ArcadeDB server %s did not refuse the read-only account's write on %s (role %s); "
+                             "reopening the database", member.name, database, self._role(member))
                 self._reopen(member, database)
-                if not self.refuses_writes(member, database):
-                    raise CypherWriteRefused(
-                        f"ArcadeDB server {member.name} does not enforce the read-only account on {database}; "
-                        "user queries are refused until it does (restart that server)"
-                    )
-            self._enforced.add(key)
+        _log.error("ArcadeDB server %s still does not refuse the read-only account's write on %s after a reopen "
+                   "(role %s); no user query goes there", member.name, database, self._role(member))
+        raise _NotEnforced(member.name)
 
-    def forget(self, member: ClusterMember) -> None:
-        """Check ``member`` again before its next query (it went away, and may come back with a fresh database)."""
-        with self._lock:
-            self._enforced = {key for key in self._enforced if key[0] != member.name}
+    def _role(self, member: ClusterMember) -> str:
+        view = self._tracker.view(member)
+        return "unknown" if view is None else f"{view.role or 'none'}, leader {view.leader}"
 
     # -- the query -------------------------------------------------------------------
     def run(self, database: str, cypher: str, params: dict[str, Any], timeout_s: float, row_limit: int) -> QueryResult:
-        """Run ``cypher`` on the first server that answers; a server that cannot be reached is skipped."""
+        """Run ``cypher`` on the first server that answers and refuses the reader's writes; others are skipped."""
         started = time.perf_counter()
         try:
             json.dumps(params)
@@ -132,25 +123,31 @@ class ClusterUserQueries:
             raise CypherError(f"query parameters must be JSON values (strings, numbers, lists, maps): {error}") from error
         payload = {"language": "cypher", "command": cypher, "params": params, "limit": row_limit + 1}
         unreachable: list[str] = []
+        unenforced: list[str] = []
         for member in self._candidates():
             try:
-                self._require_enforced(member, database)
+                tx = self._checked_transaction(member, database)
+            except _NotEnforced:
+                unenforced.append(member.name)
+                continue
             except (OSError, EngineUnavailable) as error:  # not answering (a timeout is an OSError too)
                 unreachable.append(f"{member.name} ({error})")
-                self.forget(member)
                 continue
             try:
                 # Waiting as long as the engine's statement timeout keeps the project's query slot taken while the
                 # server may still be working (closing the connection does not stop it); the caller itself gets
                 # QueryTimeout at ``timeout_s`` from the store.
-                status, body, _ = http_exchange(member, self._auth, f"/api/v1/query/{database}", payload,
-                                                timeout=max(timeout_s, self._statement_timeout_s) + 1.0)
+                status, body = tx.send("query", payload, timeout=max(timeout_s, self._statement_timeout_s) + 1.0)
             except (socket.timeout, TimeoutError) as error:
+                tx.rollback(timeout=1.0)
                 raise QueryTimeout(f"query ran past its {timeout_s:g} s limit on server {member.name}") from error
             except (urllib.error.URLError, ConnectionError) as error:
+                tx.rollback(timeout=1.0)
                 unreachable.append(f"{member.name} ({error})")
-                self.forget(member)
                 continue
+            # Rolled back whatever it was: a read has nothing to keep, and a write the permission somehow let
+            # through is not committed either (schema changes are not transactional: the permission stops those).
+            tx.rollback()
             if status >= 400:
                 raise _typed_error(status, body)
             rows = [self._row(record, cypher) for record in body.get("result") or []]
@@ -160,6 +157,12 @@ class ClusterUserQueries:
             columns = list(rows[0]) if rows else []
             return QueryResult(columns=columns, rows=rows, truncated=truncated,
                                elapsed_ms=(time.perf_counter() - started) * 1000)
+        if unenforced:
+            raise CypherWriteRefused(
+                f"ArcadeDB server(s) {', '.join(unenforced)} do not enforce the read-only account on {database}, "
+                "even after reopening it, and no other server answered; user queries are refused until they do "
+                "(restart those servers)" + (f"; unreachable: {'; '.join(unreachable)}" if unreachable else "")
+            )
         raise EngineUnavailable("no ArcadeDB server of the cluster answered the query: " + "; ".join(unreachable))
 
     @staticmethod
@@ -187,6 +190,66 @@ class ClusterUserQueries:
         for row in rows:
             for key, value in row.items():
                 row[key] = _plain(value, records)
+
+
+class _NotEnforced(Exception):
+    """A server that does not refuse the reader's writes on a database, even after reopening it."""
+
+
+class _ReaderTransaction:
+    """One HTTP transaction of the read-only account on one server: begun, used, and always rolled back."""
+
+    def __init__(self, member: ClusterMember, auth: tuple[str, str], database: str) -> None:
+        self.member = member
+        self._auth = auth
+        self._database = database
+        self._session: dict[str, str] = {}
+
+    def begin(self) -> _ReaderTransaction:
+        status, _, headers = http_exchange(self.member, self._auth, f"/api/v1/begin/{self._database}",
+                                           {"isolationLevel": "READ_COMMITTED"}, timeout=10.0)
+        session = headers.get("arcadedb-session-id") or headers.get("Arcadedb-Session-Id")
+        if status >= 400 or not session:
+            raise EngineUnavailable(f"ArcadeDB server {self.member.name} would not begin a transaction for the "
+                                    f"read-only account on {self._database} (HTTP {status})")
+        self._session = {"arcadedb-session-id": session}
+        return self
+
+    def send(self, endpoint: str, payload: dict[str, Any], *, timeout: float) -> tuple[int, dict[str, Any]]:
+        """One statement in this transaction through ``/api/v1/<endpoint>``: its status and body."""
+        status, body, _ = http_exchange(self.member, self._auth, f"/api/v1/{endpoint}/{self._database}", payload,
+                                        timeout=timeout, headers=self._session)
+        return status, body
+
+    def refuses_writes(self) -> bool:
+        """Whether a record insert by the reader is refused here for want of permission; :class:`EngineUnavailable`
+        when the answer is neither a refusal nor a write (the check then says nothing)."""
+        status, body = self.send("command", {"language": "sql", "command":
+                                             f"INSERT INTO {_PROBE_TYPE} SET key = 'reader-permission-probe'"},
+                                 timeout=10.0)
+        if status == 403 and "SecurityException" in str(body.get("exception")):
+            return True
+        if status < 400:
+            return False
+        raise EngineUnavailable(f"ArcadeDB server {self.member.name} could not check the read-only account on "
+                                f"{self._database}: HTTP {status} {body.get('detail') or body.get('error')}")
+
+    def rollback(self, *, timeout: float = 10.0) -> None:
+        """Roll back; a server that went away (or is still busy with a timed-out query) drops it by itself."""
+        if not self._session:
+            return
+        try:
+            http_exchange(self.member, self._auth, f"/api/v1/rollback/{self._database}", {}, timeout=timeout,
+                          headers=self._session)
+        except OSError:
+            pass
+        self._session = {}
+
+    def __enter__(self) -> _ReaderTransaction:
+        return self.begin()
+
+    def __exit__(self, *exc: object) -> None:
+        self.rollback()
 
 
 def _single_column(cypher: str) -> str:

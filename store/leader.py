@@ -119,6 +119,8 @@ class MemberView:
     leader: str | None
     online_replicas: frozenset[str]
     """Names of the replicas this member, if it leads, has online."""
+    election_status: str = ""
+    """ArcadeDB's election state on this member: ``DONE`` once an election has ended for it."""
 
 
 class LeaderTracker:
@@ -132,6 +134,7 @@ class LeaderTracker:
         election_timeout_s: float = 120.0,
         on_stall: Callable[[list[MemberView]], None] | None = None,
         stall_after_s: float = 15.0,
+        on_quorum_loss: Callable[[ClusterMember], None] | None = None,
     ) -> None:
         if not members:
             raise ValueError("a cluster needs at least one member")
@@ -141,6 +144,7 @@ class LeaderTracker:
         self._leader: ClusterMember | None = None
         self._on_stall = on_stall
         self._stall_after_s = stall_after_s
+        self._on_quorum_loss = on_quorum_loss
         self._lock = threading.Lock()
         self.changes = 0
         """How many times a leader was (re)discovered: 1 after the first lookup, +1 per failover."""
@@ -159,6 +163,7 @@ class LeaderTracker:
             role=str((network.get("current") or {}).get("role", "")),
             leader=ha.get("leader"),
             online_replicas=frozenset(str(r.get("name")) for r in replicas if r.get("status") == "ONLINE"),
+            election_status=str(ha.get("electionStatus") or ""),
         )
 
     def views(self) -> list[MemberView]:
@@ -222,11 +227,17 @@ class LeaderTracker:
         """The leader as last found, without asking the cluster (None while none is known)."""
         return self._leader
 
-    def forget(self, member: ClusterMember) -> None:
-        """Stop trusting ``member`` as leader (a session on it failed); the next lookup asks the cluster again."""
+    def forget(self, member: ClusterMember, error: BaseException | None = None) -> None:
+        """Stop trusting ``member`` as leader (a session on it failed); the next lookup asks the cluster again.
+
+        When the failure was the leader's quorum (its replicas did not confirm a transaction in time), whoever
+        runs the servers is told (``on_quorum_loss``): a replica that cannot apply what the leader sends stays
+        connected, and counted online, while every commit times out."""
         with self._lock:
             if self._leader == member:
                 self._leader = None
+        if error is not None and self._on_quorum_loss is not None and "quorum" in str(error).lower():
+            self._on_quorum_loss(member)
 
 
 def is_leader_loss(error: BaseException) -> bool:
@@ -300,8 +311,8 @@ class _LeaderSession:
     def _open(self) -> None:
         member = self._driver.leader
 
-        def lost(_error: BaseException) -> None:
-            self._driver.tracker.forget(member)
+        def lost(error: BaseException) -> None:
+            self._driver.tracker.forget(member, error)
 
         def aligned() -> None:
             if self._driver.after_delete is not None:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import time
 from collections.abc import Callable, Iterator
 
 import pytest
@@ -16,9 +17,12 @@ from store.neo4j import Neo4jCanvasStore
 from store.tickets import TicketAuthority
 
 
-@pytest.fixture(scope="module")
-def cluster(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ArcadeClusterEngine]:
-    """Three ArcadeDB servers replicating each other on loopback, with the canvas database created; stopped after."""
+@pytest.fixture(scope="session")
+def cluster_servers(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ArcadeClusterEngine]:
+    """Three ArcadeDB servers replicating each other on loopback, with the canvas database created; stopped after.
+
+    One cluster for the whole session: starting one costs about 20 s here (the servers start one after another).
+    """
     runtime = find_ha_runtime()
     if runtime is None:
         message = f"no ArcadeDB runtime with replication at {default_home()}; run `python -m store.ha_runtime install`"
@@ -33,6 +37,17 @@ def cluster(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ArcadeClusterE
         engine.close()
 
 
+@pytest.fixture(scope="module")
+def cluster(cluster_servers: ArcadeClusterEngine) -> ArcadeClusterEngine:
+    """The session's cluster with all three servers replicating: a leader a previous module killed is started again
+    (it rejoins as a replica and catches up), and one that dropped out is restarted."""
+    for server in cluster_servers.servers:
+        if server.killed:
+            cluster_servers.restart(server.member.name)
+    cluster_servers.wait_until_all_online()
+    return cluster_servers
+
+
 @pytest.fixture
 def engine(cluster: ArcadeClusterEngine) -> Engine:
     """The conformance suite's engine, here the cluster."""
@@ -43,20 +58,50 @@ def _empty(cluster: ArcadeClusterEngine) -> str:
     """Empty the cluster's canvas database and reset its version counter.
 
     ArcadeDB 26.3's replicas now and then drop out on a replicated delete and fail to rejoin (docs/scaling.md);
-    the commit then fails for want of a quorum.  A second try first looks the leader up again, which waits for
-    a leader with its replicas online and restarts a replica that did not rejoin.
+    the commit then fails for want of a quorum.  Each try first waits for a leader with every replica online,
+    restarting one that did not rejoin and giving one that cannot apply what the leader sends a full copy.
     """
     database = cluster.default_database
-    for attempt in (1, 2):
+    for attempt in (1, 2, 3):
+        # A replica that cannot apply what the leader sends is given a full copy first (docs/scaling.md): the
+        # delete and the ALIGN that follows wait for it otherwise.
+        cluster.wait_until_all_online()
         try:
             cluster.drop_database(database)
             init_canvas_meta(cluster.driver, database)  # type: ignore[arg-type]
             return database
         except (Neo4jError, EngineUnavailable, OSError):  # OSError: an HTTP call (the ALIGN) timed out
-            if attempt == 2:
+            if attempt == 3:
                 raise
             cluster.tracker.forget(cluster.leader())
     raise AssertionError("unreachable")
+
+
+def wait_for_commit_everywhere(cluster: ArcadeClusterEngine, database: str, key: str, timeout_s: float = 60.0) -> None:
+    """Wait until every running server holds the commit ``key`` (replicas apply it just after the leader answers;
+    one that dropped out is restarted and catches up)."""
+    deadline = time.monotonic() + timeout_s
+    while True:
+        cluster.wait_until_all_online()  # also gives a replica that missed a message a full copy
+        missing = []
+        for server in cluster.servers:
+            if not server.running:
+                continue
+            with cluster.driver.driver_for(server.member).session(database=database) as session:  # type: ignore[attr-defined]
+                found = session.run("MATCH (c:Commit {idempotency_key: $k}) RETURN count(c) AS c", k=key).single()
+            if not found or found["c"] != 1:
+                missing.append(server.member.name)
+        if not missing:
+            return
+        if time.monotonic() > deadline:
+            raise AssertionError(f"servers {missing} do not hold commit {key} after {timeout_s:.0f} s")
+        time.sleep(0.2)
+
+
+@pytest.fixture(scope="session")
+def commit_everywhere() -> Callable[[ArcadeClusterEngine, str, str], None]:
+    """Waits until every running server of a cluster holds a commit."""
+    return wait_for_commit_everywhere
 
 
 @pytest.fixture(scope="session")

@@ -22,12 +22,13 @@ def cluster_env(cluster, monkeypatch):
     return members
 
 
-@pytest.mark.xfail(strict=False, reason="ArcadeDB 26.3 HA, unreliable here: once in 5 full runs no new leader was elected within 120 s after a replica had dropped out earlier in the session; #15 stays open on it (docs/scaling.md)")
 def test_a_project_on_the_cluster_runs_turns_through_a_leader_failover(cluster, cluster_env, tmp_path):
     from jarvishub.integrations.access import NoReadOnlyAccount, read_only_access
     from jarvishub.project import Project
     from jarvishub.runtime import Runtime
 
+    # A replica that dropped out earlier in the session would leave no majority after the kill: it rejoins first.
+    cluster.wait_until_all_online()
     with Project.init(tmp_path / "team") as project:
         runtime = Runtime(project)
         try:
@@ -35,6 +36,9 @@ def test_a_project_on_the_cluster_runs_turns_through_a_leader_failover(cluster, 
             assert first.outcome == "replied", first.reply
             leader = cluster.leader()
             cluster.kill(leader.name)
+            # The operator's side: the engine that runs the servers restarts one that a deadlocked 26.3 election
+            # or a failed rejoin leaves stuck (docs/scaling.md).  The project's own client only follows the leader.
+            cluster.wait_until_replicated(len(cluster.servers) - 1)
             second = runtime.run("note: the bottle is green glass")
             assert second.outcome == "replied", second.reply
             assert project.engine.leader().name != leader.name, "the project followed the failover"

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import threading
+
 import pytest
 
 from store.cluster import ArcadeClusterEngine
@@ -13,10 +15,43 @@ from store.tickets import TicketAuthority
 pytestmark = pytest.mark.slow
 
 
-def test_killing_the_leader_mid_workload_loses_no_acknowledged_commit(
-    cluster: ArcadeClusterEngine, authority: TicketAuthority
+def test_a_replica_that_refused_a_replicated_transaction_gets_a_full_copy_from_the_leader(
+    cluster: ArcadeClusterEngine, authority: TicketAuthority, empty_canvas, commit_everywhere
 ) -> None:
-    store = Neo4jCanvasStore.on(cluster, cluster.default_database, authority=authority)
+    """What ArcadeDB 26.3 logs when a replica's pages diverged from the leader's (seen here after deletes) is
+    written into a replica's log; told of a quorum loss, the engine replaces that replica's databases and
+    replication log, and the replica comes back with the leader's canvas (nothing it held is needed)."""
+    store = Neo4jCanvasStore.on(cluster, empty_canvas(cluster), authority=authority)
+    try:
+        node = CreateNode(kind="text", title="before the resync")
+        store.apply([node], ticket=authority.issue("resync", [node]), idempotency_key="before-resync")
+        leader = cluster.leader()
+        replica = next(s for s in cluster.servers if s.running and s.member != leader)
+        with open(replica.root / "server.log", "a") as log:
+            log.write("WARNI [TransactionManager] <x> Cannot apply changes to the database because modified page "
+                      "PageId(canvas/4/0) version in WAL (93) does not match with existent version (91) fileId=4\n")
+        # Done from a thread that ends right after, as when a writer's commit finds the quorum lost: the
+        # restarted server must outlive that thread (the kernel's parent-death signal follows the forking thread).
+        rejoins = len(cluster.rejoins)
+        done: list[bool] = []
+        worker = threading.Thread(target=lambda: done.append(cluster._resync_diverged(leader)))
+        worker.start()
+        worker.join()
+        assert done == [True] and cluster.resyncs[-1] == replica.member.name
+        commit_everywhere(cluster, store.database, "before-resync")
+        assert replica.running and cluster.rejoins[rejoins:] == [], "the replica came back by itself"
+        with cluster.driver.driver_for(replica.member).session(database=store.database) as session:
+            assert session.run("MATCH (n:CanvasNode {id: $id}) RETURN n.title AS t", id=node.id).single()["t"] == \
+                "before the resync"
+        assert not cluster._resync_diverged(leader), "a fresh log has nothing to act on"
+    finally:
+        store.close()
+
+
+def test_killing_the_leader_mid_workload_loses_no_acknowledged_commit(
+    cluster: ArcadeClusterEngine, authority: TicketAuthority, empty_canvas
+) -> None:
+    store = Neo4jCanvasStore.on(cluster, empty_canvas(cluster), authority=authority)
     try:
         report = run_failover(cluster, store, authority, before=15, after=10)
         assert report.writer_error is None

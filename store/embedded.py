@@ -123,7 +123,7 @@ class EmbeddedArcadeEngine(Engine):
             info = lifecycle.read_state(self.data_dir)
             if lifecycle.is_our_engine(info, self.data_dir):
                 assert info is not None
-                if {int(info["bolt_port"]), int(info["http_port"])} <= process.listening_ports(int(info["pid"])):
+                if process.listens_on(int(info["pid"]), (int(info["bolt_port"]), int(info["http_port"]))):
                     info["waited_s"] = 0.0
                     self._lease = lifecycle.take_lease(self.data_dir)
                     return info
@@ -176,7 +176,7 @@ class EmbeddedArcadeEngine(Engine):
         started = time.monotonic()
         pid = process.spawn_detached(command, log=self.data_dir / "engine.log", cwd=self.data_dir, env=_child_env())
         start = process.start_time(pid)
-        while not {bolt_port, http_port} <= process.listening_ports(pid):
+        while not process.listens_on(pid, (bolt_port, http_port)):
             alive = process.is_same_process(pid, start)
             if attempt < _PORT_ATTEMPTS and _taken_by_another(pid, (bolt_port, http_port)):
                 # Another server took a port between our pick and our bind: stop ours and pick again,

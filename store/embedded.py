@@ -177,9 +177,14 @@ class EmbeddedArcadeEngine(Engine):
         started = time.monotonic()
         pid = process.spawn_detached(command, log=self.data_dir / "engine.log", cwd=self.data_dir, env=_child_env())
         start = process.start_time(pid)
-        while not process.listens_on(pid, (bolt_port, http_port)):
+        polls = 0
+        # Polled quickly (the listening rows only) while the server starts, thoroughly once a second: each full
+        # read of the tables costs tens of ms of kernel time that the starting JVM could use.
+        while not process.listens_on(pid, (bolt_port, http_port), leading_only=polls % 20 != 19):
+            polls += 1
             alive = process.is_same_process(pid, start)
-            if attempt < _PORT_ATTEMPTS and _taken_by_another(pid, (bolt_port, http_port)):
+            checked = polls % 20 == 0 or not alive  # a server that lost a port to another may just have exited
+            if attempt < _PORT_ATTEMPTS and checked and _taken_by_another(pid, (bolt_port, http_port)):
                 # Another server took a port between our pick and our bind: stop ours and pick again,
                 # rather than let our driver talk to someone else's server.
                 if alive:

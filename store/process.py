@@ -100,7 +100,7 @@ def listening_ports(pid: int) -> set[int]:
     return {port for table in ("tcp", "tcp6") for port, inode in _listening(pid, table) if inode in inodes}
 
 
-def listens_on(pid: int, ports: Iterable[int]) -> bool:
+def listens_on(pid: int, ports: Iterable[int], *, leading_only: bool = False) -> bool:
     """Whether the process ``pid`` itself listens on every one of ``ports``: ``ports <= listening_ports(pid)``.
 
     The kernel writes ``/proc/PID/net/tcp`` as it is read, listening sockets first, and writing a table
@@ -108,12 +108,13 @@ def listens_on(pid: int, ports: Iterable[int]) -> bool:
     machine): 25 to 50 ms a table, most of what a warm command spent checking that the running engine is
     ours.  So the leading listening rows of each table are read first, in small pieces (microseconds), and
     the tables are read in full only when those rows do not answer: the answer never depends on the
-    order, only the time it takes.
+    order, only the time it takes.  ``leading_only`` skips the full read, for a caller that polls and
+    checks thoroughly now and then: it may answer False for a port that is in fact listened on.
     """
     wanted = set(ports)
     inodes = _socket_inodes(pid)
-    for leading_only in (True, False):
-        found = {port for table in ("tcp", "tcp6") for port, inode in _listening(pid, table, leading_only)
+    for leading in (True,) if leading_only else (True, False):
+        found = {port for table in ("tcp", "tcp6") for port, inode in _listening(pid, table, leading)
                  if inode in inodes}
         if wanted <= found:
             return True

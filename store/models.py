@@ -31,7 +31,7 @@ class DeferredModel(BaseModel):
     """A model whose validator and serializer pydantic builds on first use rather than at import.
 
     Every command imports all the canvas models, and most use few of them (``status`` and ``query`` build
-    none of the mutations): building them all at import cost a CLI command about 30 ms of CPU.
+    none of the mutations): building them all at import cost a CLI command about 15 ms of CPU.
     """
 
     model_config = ConfigDict(defer_build=True)

@@ -272,7 +272,8 @@ class EmbeddedArcadeEngine(Engine):
         self._http(f"/api/v1/command/{database}", {"language": "sqlscript", "command": ";\n".join(ARCADEDB_SCHEMA_SQL)})
         init_canvas_meta(self.driver, database)
         tmp = ready.with_name(f"{ready.name}.{os.getpid()}.tmp")
-        tmp.write_text(json.dumps(record))
+        with os.fdopen(os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600), "w") as handle:
+            json.dump(record, handle)
         os.replace(tmp, ready)
 
     def _ready_file(self, database: str) -> Path:

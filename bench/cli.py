@@ -8,7 +8,16 @@
 * ``warm_cpu``: the CPU seconds (user + system) of the warm commands, which a loaded machine inflates far
   less than their wall time.
 
-Usage: ``python bench/cli.py [--runs N] [--warm-only]``.
+The measured processes read compiled bytecode, as an installed ``jarvishub`` does (pip compiles it, and an
+editable checkout writes ``__pycache__`` on first use): this script compiles the packages into a cache of its
+own (``PYTHONPYCACHEPREFIX``) first, because a shell with ``PYTHONDONTWRITEBYTECODE`` set would otherwise
+have every command compile the project's modules again (about 0.1 s of CPU each time).  ``--no-bytecode``
+measures that case instead.
+
+``--checkout DIR`` measures the commands of another checkout of JarvisHub (e.g. main) with this script, so
+that two versions are compared the same way in the same window.
+
+Usage: ``python bench/cli.py [--runs N] [--warm-only] [--no-bytecode] [--checkout DIR]``.
 """
 
 from __future__ import annotations
@@ -39,6 +48,23 @@ NODES = 200
 QUERY = "MATCH (n:CanvasNode) WHERE n.kind = 'image' RETURN n.title AS title ORDER BY title LIMIT 20"
 
 
+PACKAGES = ("jarvishub", "store", "nodes", "graphs", "skills", "tools")
+"""The project's packages (pyproject's ``packages.find``), compiled before measuring."""
+
+ENV: dict[str, str] = {**os.environ, "PYTHONPATH": str(REPO)}
+"""The measured processes' environment (see :func:`use_bytecode_cache`)."""
+
+
+def use_bytecode_cache(cache: Path, checkout: Path) -> None:
+    """Compile the packages of ``checkout`` into ``cache`` and have every measured process read them from there."""
+    ENV.pop("PYTHONDONTWRITEBYTECODE", None)
+    ENV["PYTHONPYCACHEPREFIX"] = str(cache)
+    done = subprocess.run([sys.executable, "-m", "compileall", "-q", *(str(checkout / p) for p in PACKAGES)],
+                          env=ENV, capture_output=True, text=True, timeout=600)
+    if done.returncode != 0:
+        raise SystemExit(f"compiling the packages failed: {done.stdout}{done.stderr}")
+
+
 CPU: dict[str, list[float]] = {}
 """CPU seconds (user + system) of each measured process, by command: on a loaded machine the wall time
 mostly measures the queue for a core, the CPU time what the command itself costs."""
@@ -46,7 +72,7 @@ mostly measures the queue for a core, the CPU time what the command itself costs
 
 def wall(command: list[str], cwd: Path, before: list[str] | None = None) -> float:
     """Seconds one process takes (after running ``before``, untimed), failing loudly when it does not succeed."""
-    env = {**os.environ, "PYTHONPATH": str(REPO)}
+    env = dict(ENV)
     if before:
         subprocess.run(before, cwd=cwd, env=env, capture_output=True, timeout=120, check=True)
     env.pop("OPENAI_API_KEY", None)
@@ -92,13 +118,21 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--runs", type=int, default=5)
     parser.add_argument("--warm-only", action="store_true", help="skip --help and the cold runs")
+    parser.add_argument("--no-bytecode", action="store_true",
+                        help="leave PYTHONDONTWRITEBYTECODE as it is (each command may compile the modules again)")
+    parser.add_argument("--checkout", type=Path, default=REPO, help="the JarvisHub checkout whose commands to time")
     options = parser.parse_args()
     runs = options.runs
+    checkout = options.checkout.resolve()
+    ENV["PYTHONPATH"] = str(checkout)
     cli = [sys.executable, "-m", "jarvishub.cli"]
     with tempfile.TemporaryDirectory(prefix="jarvishub-bench-cli-") as tmp:
+        if not options.no_bytecode:
+            use_bytecode_cache(Path(tmp) / "pycache", checkout)
         folder = build_project(Path(tmp))
         result: dict[str, object] = {"runs": runs, "nodes": NODES, "cpus": os.cpu_count(),
-                                     "load_1m": round(os.getloadavg()[0], 2)}
+                                     "load_1m": round(os.getloadavg()[0], 2),
+                                     "bytecode_cached": not options.no_bytecode, "checkout": str(checkout)}
         result["floor"] = median([sys.executable, "-c", "pass"], folder, runs)
         stop = [*cli, "engine", "stop"]  # the engine lingers after a command: stop it before each cold run
         if not options.warm_only:

@@ -11,7 +11,7 @@ from abc import ABC, abstractmethod
 from collections.abc import Sequence
 from typing import Any, Protocol
 
-from pydantic import BaseModel, Field
+from pydantic import Field
 
 from store.models import (
     CanvasDiff,
@@ -19,6 +19,7 @@ from store.models import (
     CanvasNode,
     CanvasSnapshot,
     CommitRecord,
+    DeferredModel,
     Direction,
     EdgeType,
     NodeStatus,
@@ -26,7 +27,7 @@ from store.models import (
 from store.tickets import WriteTicket
 
 
-class QueryResult(BaseModel):
+class QueryResult(DeferredModel):
     """Rows of a read-only user query."""
 
     columns: list[str]
@@ -35,14 +36,14 @@ class QueryResult(BaseModel):
     elapsed_ms: float = 0.0
 
 
-class Neighbour(BaseModel):
+class Neighbour(DeferredModel):
     """A node reached over one edge, with that edge."""
 
     node: CanvasNode
     edge: CanvasEdge
 
 
-class LineageEntry(BaseModel):
+class LineageEntry(DeferredModel):
     """A node reached over a path of chosen edge types, with its distance in hops."""
 
     node: CanvasNode

@@ -12,18 +12,18 @@ import hashlib
 import json
 from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, Field, TypeAdapter
+from pydantic import ConfigDict, Field, TypeAdapter
 
-from store.models import ArtifactHandle, EdgeType, NodeStatus, Position, new_id
+from store.models import ArtifactHandle, DeferredModel, EdgeType, NodeStatus, Position, new_id
 
 
-class _Base(BaseModel):
+class _Base(DeferredModel):
     expected_version: int | None = Field(
         default=None, description="The node version this change was based on; None skips the check."
     )
 
 
-class CreateNode(BaseModel):
+class CreateNode(DeferredModel):
     """Create a canvas node with a fresh id (or a given one, for idempotent replays)."""
 
     op: Literal["create_node"] = "create_node"
@@ -70,7 +70,7 @@ class DeleteNode(_Base):
     hard: bool = False
 
 
-class Link(BaseModel):
+class Link(DeferredModel):
     """Add a typed edge between two existing nodes."""
 
     op: Literal["link"] = "link"
@@ -85,7 +85,7 @@ class Link(BaseModel):
     )
 
 
-class Unlink(BaseModel):
+class Unlink(DeferredModel):
     """Remove edges: by edge id, or every edge of a type between two nodes."""
 
     op: Literal["unlink"] = "unlink"
@@ -103,7 +103,7 @@ class MoveNode(_Base):
     position: Position
 
 
-class GroupNodes(BaseModel):
+class GroupNodes(DeferredModel):
     """Put nodes into a group node (IN_GROUP edges and their ``group_id``)."""
 
     op: Literal["group"] = "group"
@@ -111,7 +111,7 @@ class GroupNodes(BaseModel):
     node_ids: list[str]
 
 
-class UngroupNodes(BaseModel):
+class UngroupNodes(DeferredModel):
     """Take nodes out of a group."""
 
     op: Literal["ungroup"] = "ungroup"
@@ -119,7 +119,7 @@ class UngroupNodes(BaseModel):
     node_ids: list[str]
 
 
-class RecordTurn(BaseModel):
+class RecordTurn(DeferredModel):
     """Write the ``(:Turn)`` node of a finished turn and ``TOUCHED`` edges to the nodes it changed."""
 
     op: Literal["record_turn"] = "record_turn"
@@ -160,8 +160,8 @@ MUTATION_OPS: tuple[str, ...] = (
     "record_turn",
 )
 
-mutation_adapter: TypeAdapter[Mutation] = TypeAdapter(Mutation)
-mutation_list_adapter: TypeAdapter[list[Mutation]] = TypeAdapter(list[Mutation])
+mutation_adapter: TypeAdapter[Mutation] = TypeAdapter(Mutation, config=ConfigDict(defer_build=True))
+mutation_list_adapter: TypeAdapter[list[Mutation]] = TypeAdapter(list[Mutation], config=ConfigDict(defer_build=True))
 
 
 def batch_digest(mutations: list[Any]) -> str:

@@ -123,3 +123,36 @@ def test_help_and_argument_errors_load_nothing_heavy(argv):
     done = subprocess.run([sys.executable, "-c", probe, *argv], capture_output=True, text=True, timeout=60,
                           env={**os.environ, "PYTHONPATH": str(ROOT)})
     assert json.loads(done.stdout.strip().splitlines()[-1]) == []
+
+
+AGENT_STACK = ("langgraph", "langchain", "langchain_core", "langchain_openai", "PIL", "numpy")
+
+
+def imported_modules(importtime_stderr: str) -> set[str]:
+    """The top-level packages a ``python -X importtime`` process imported, from its report on stderr."""
+    return {line.split("|")[-1].strip().split(".")[0] for line in importtime_stderr.splitlines()
+            if line.startswith("import time:") and not line.rstrip().endswith("| imported package")}
+
+
+@pytest.mark.parametrize("argv", [["status", "--json"],
+                                  ["query", "MATCH (n:CanvasNode) RETURN count(n) AS n", "--json"]])
+def test_status_and_query_load_neither_the_agent_stack_nor_pillow(folder, argv):
+    """Reading the canvas needs the driver and the store, not LangGraph, LangChain, Pillow or numpy."""
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    done = subprocess.run([sys.executable, "-X", "importtime", "-m", "jarvishub.cli", "-C", str(folder), *argv],
+                          capture_output=True, text=True, timeout=240, env=env)
+    assert done.returncode == 0, done.stderr[-2000:]
+    assert json.loads(done.stdout)["project"] == str(folder)
+    loaded = imported_modules(done.stderr)
+    assert {"neo4j", "store", "pydantic"} <= loaded  # the report is real: the command read the canvas
+    assert loaded.isdisjoint(AGENT_STACK), sorted(loaded & set(AGENT_STACK))
+
+
+def test_a_command_collects_garbage_again_after_its_start(folder):
+    """The collector is paused only while a command starts (commands/common.py: paused_gc), never for its run."""
+    probe = ("import gc, json, sys\nfrom jarvishub.cli import main\ncode = main(sys.argv[1:])\n"
+             "print(json.dumps({'code': code, 'enabled': gc.isenabled(), 'frozen': gc.get_freeze_count() > 0}))")
+    done = subprocess.run([sys.executable, "-c", probe, "-C", str(folder), "status", "--json"], capture_output=True,
+                          text=True, timeout=240, env={**os.environ, "PYTHONPATH": str(ROOT)})
+    assert done.returncode == 0, done.stderr[-2000:]
+    assert json.loads(done.stdout.strip().splitlines()[-1]) == {"code": 0, "enabled": True, "frozen": True}

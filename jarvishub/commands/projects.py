@@ -8,6 +8,7 @@ twice never mixes two storyboards in one canvas.
 from __future__ import annotations
 
 import argparse
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -79,9 +80,16 @@ def cmd_status(args: argparse.Namespace) -> int:
     import threading
 
     project_path(args)  # "not a project" before anything starts
-    # Probing the sandbox starts a bwrap child: let it run while the engine answers the canvas reads.
+    # Probing the sandbox starts a bwrap child: let it run while the engine answers the canvas reads.  Its
+    # module is imported here, not in the thread: two threads importing at once only take turns on the GIL and
+    # the import locks, which made every import of the command slower.
     sandbox: dict[str, Any] = {}
-    probe = threading.Thread(target=_probe_sandbox, args=(sandbox,))
+    try:
+        from tools.native.code import sandbox_status
+    except Exception as error:  # noqa: BLE001 - status reports it rather than failing
+        sandbox_status = None
+        sandbox["status"] = {"available": False, "reason": f"the sandbox could not be probed: {error}"}
+    probe = threading.Thread(target=_probe_sandbox, args=(sandbox_status, sandbox))
     probe.start()
     try:
         return _status(args, probe, sandbox)
@@ -139,10 +147,10 @@ def _status(args: argparse.Namespace, probe: Any, sandbox: dict[str, Any]) -> in
     return EXIT_OK
 
 
-def _probe_sandbox(into: dict[str, Any]) -> None:
+def _probe_sandbox(sandbox_status: Callable[[], Any] | None, into: dict[str, Any]) -> None:
+    if sandbox_status is None:
+        return
     try:
-        from tools.native.code import sandbox_status
-
         into["status"] = sandbox_status().model_dump()
     except Exception as error:  # noqa: BLE001 - status reports it rather than failing
         into["status"] = {"available": False, "reason": f"the sandbox could not be probed: {error}"}

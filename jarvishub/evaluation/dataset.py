@@ -45,7 +45,7 @@ WITHHELD = ("no consent to share the requests' text, so every string that is not
 
 LINE_FIELDS: dict[str, str] = {
     "agent": "the agent that ran the turn: canvas (the canvas-native agent) or chat (the chat-history baseline)",
-    "scenario": "the scenario's name (eval/scenarios/NAME.toml)",
+    "scenario": "the scenario's name (jarvishub/evaluation/scenarios/NAME.toml)",
     "workflow": "the scenario's workflow: narrative, web or slides",
     "turn_index": "the scripted turn this turn belongs to (0-based; null for a turn no scripted turn names)",
     "turn_kind": "the scripted turn's tag: create, edit, feedback, approve, explore, select, refuse, clarify, "

@@ -22,6 +22,7 @@ import hmac
 import json
 import re
 import secrets
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -108,18 +109,29 @@ def _structural(text: str, key: str | None) -> bool:
     return structural_key and bool(_TOKEN.match(text))
 
 
+def thread_records(store: Neo4jCanvasStore, trajectories: TrajectoryStore, thread_id: str | None, *,
+                   consent: bool) -> Iterator[dict[str, Any]]:
+    """One export record per turn of a thread (all threads when None), oldest first, cleaned for ``consent``.
+
+    Without consent one :class:`Withholder` (one salt) serves the whole thread, so a title reused across its
+    turns keeps its token.
+    """
+    clean = redact if consent else Withholder()
+    for turn in trajectories.turns(thread_id):
+        diff = store.diff(int(turn.get("canvas_before", 0)), int(turn.get("canvas_after", 0)))
+        record = {**turn, "canvas_diff": json.loads(diff.model_dump_json())}
+        record.pop("manifest", None)
+        record["manifest_tools"] = sorted(t["name"] for t in turn.get("manifest", {}).get("tools", []))
+        # Through JSON first, so values the encoder turns into strings (dates, enums) are withheld too.
+        yield clean(json.loads(json.dumps(record, default=str)))
+
+
 def export_thread(store: Neo4jCanvasStore, trajectories: TrajectoryStore, thread_id: str | None, out: Path, *,
                   consent: bool) -> int:
     """Write one JSON object per turn to ``out`` (JSONL); returns the number of turns written."""
-    turns = trajectories.turns(thread_id)
-    clean = redact if consent else Withholder()
+    written = 0
     with open(out, "w", encoding="utf-8") as handle:
-        for turn in turns:
-            diff = store.diff(int(turn.get("canvas_before", 0)), int(turn.get("canvas_after", 0)))
-            record = {**turn, "canvas_diff": json.loads(diff.model_dump_json())}
-            record.pop("manifest", None)
-            record["manifest_tools"] = sorted(t["name"] for t in turn.get("manifest", {}).get("tools", []))
-            # Through JSON first, so values the encoder turns into strings (dates, enums) are withheld too.
-            plain = json.loads(json.dumps(record, default=str))
-            handle.write(json.dumps(clean(plain), ensure_ascii=False) + "\n")
-    return len(turns)
+        for record in thread_records(store, trajectories, thread_id, consent=consent):
+            handle.write(json.dumps(record, ensure_ascii=False) + "\n")
+            written += 1
+    return written

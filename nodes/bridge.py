@@ -38,6 +38,7 @@ from store.mutations import (
 from store.neo4j import Neo4jCanvasStore
 from store.tickets import TicketAuthority, WriteTicket
 from tools.base import Effect, ToolContext, ToolError, ToolFamily, ToolResult
+from tools.native.files import take_back_refused
 from tools.registry import ToolRegistry
 
 _AUTHORITIES: weakref.WeakKeyDictionary[Bridge, TicketAuthority] = weakref.WeakKeyDictionary()
@@ -310,16 +311,28 @@ class Bridge:
             except CanvasError as denied:  # outside the grant, or not a batch the canvas can take
                 return SubmitResult(action_id=action.action_id, verdict="reject", message=str(denied),
                                     reason=getattr(denied, "reason", None) or type(denied).__name__,
-                                    observation=result.observation)
+                                    observation=self.taken_back(result.observation, result.mutations, ctx))
             try:
                 commit = self.commit(result.mutations, ticket, thread_id=thread_id, action_id=action.action_id,
                                      actor=action.actor, observation=result.observation)
             except CanvasError as refused:  # the store refused the batch as a whole: nothing was written
                 return SubmitResult(action_id=action.action_id, verdict="reject", message=str(refused),
-                                    reason=type(refused).__name__, observation=result.observation)
+                                    reason=type(refused).__name__,
+                                    observation=self.taken_back(result.observation, result.mutations, ctx))
             usage.created_ids.extend(m.id for m in result.mutations if isinstance(m, CreateNode))
         return SubmitResult(action_id=action.action_id, verdict="allow", observation=result.observation,
                             commit=commit, provider_calls=result.provider_calls, cache_hits=result.cache_hits)
+
+    def taken_back(self, observation: dict[str, Any], mutations: list[Any],
+                   ctx: ToolContext | None = None) -> dict[str, Any]:
+        """Undo the workspace writes of a step whose batch was refused; the observation says which.
+
+        A tool that writes files (``write_file``) writes them as it runs, before its batch is checked and
+        committed; a refused batch would leave files no canvas node points at.
+        """
+        ctx = ctx or self.context()
+        changed = take_back_refused(ctx.workspace, ctx.artifacts, list(mutations))
+        return {**(observation or {}), "taken_back": changed} if changed else observation
 
     def account(self, action: Any, result: ToolResult, usage: Usage) -> None:
         """Count what an executed action spent against the grant's budgets."""

@@ -56,7 +56,8 @@ def make_commit(deps: TurnDeps):
             return {"verdict": {"verdict": "reject", "reason": getattr(denied, "reason", type(denied).__name__),
                                 "message": str(denied)},
                     "result": {**result, "mutations": [], "observation": {
-                        **(result.get("observation") or {}), "not_committed": str(denied)}}}
+                        **deps.bridge.taken_back(result.get("observation") or {}, mutations),
+                        "not_committed": str(denied)}}}
         try:
             record = deps.bridge.commit(mutations, ticket, thread_id=state["thread_id"],
                                         action_id=action["action_id"], actor=action.get("actor", "agent"),
@@ -71,11 +72,13 @@ def make_commit(deps: TurnDeps):
                         "result": None, "feedback": None, "repair": None}
             return {"verdict": {"verdict": "reject", "reason": type(conflict).__name__, "message": str(conflict)},
                     "result": {**result, "mutations": [], "observation": {
-                        **(result.get("observation") or {}), "not_committed": str(conflict)}}}
+                        **deps.bridge.taken_back(result.get("observation") or {}, mutations),
+                        "not_committed": str(conflict)}}}
         except CanvasError as refused:  # stale version, unknown node, invalid batch: nothing was written
             return {"verdict": {"verdict": "reject", "reason": type(refused).__name__, "message": str(refused)},
                     "result": {**result, "mutations": [], "observation": {
-                        **(result.get("observation") or {}), "not_committed": str(refused)}}}
+                        **deps.bridge.taken_back(result.get("observation") or {}, mutations),
+                        "not_committed": str(refused)}}}
         created = [m.id for m in mutations if m.op == "create_node"]
         usage.created_ids.extend(i for i in created if i not in usage.created_ids)
         return {"usage": usage.model_dump(), "canvas_version": record.canvas_version,

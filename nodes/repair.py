@@ -8,9 +8,11 @@ from __future__ import annotations
 
 from typing import Any
 
+from nodes.bridge import Usage
 from nodes.deps import TurnDeps
 from nodes.state import TurnState
 from nodes.feedback import version_links
+from store.errors import CanvasError
 from store.models import Direction, EdgeType, NodeStatus, new_id
 from store.mutations import CreateNode, Link, SetStatus, mutation_adapter
 
@@ -91,6 +93,50 @@ def restore_mutations(canvas: Any, result: dict[str, Any], rejected: set[str], t
                                    reason=(f"{new} was rejected; restored" + (", its inputs changed" if changed else ""))
                                    + f" (turn {turn_id})"))
     return mutations
+
+
+def unmark_mutations(store: Any, node_ids: list[str], reason: str) -> list[SetStatus]:
+    """Give back their status to nodes a ``mark_stale`` made stale, where that mark is still their last change.
+
+    A node that was stale before the mark stays stale, and one that changed after it (rebuilt, or touched
+    by another turn) is left as it is; ``expected_version`` refuses the write if it changes meanwhile.
+    """
+    mutations = []
+    for node_id in dict.fromkeys(node_ids):
+        history = store.node_history(node_id)
+        current = history[-1]
+        if current.status == NodeStatus.STALE and len(history) > 1 and history[-2].status != NodeStatus.STALE:
+            mutations.append(SetStatus(node_id=node_id, status=history[-2].status, reason=reason,
+                                       expected_version=current.version))
+    return mutations
+
+
+def undo_stale_marks(deps: TurnDeps, state: TurnState, actor: str) -> list[str]:
+    """After a person rejected a step, take back the stale marks this turn committed and did not repair.
+
+    ``mark_stale`` commits as a step of its own, before the rebuild that may need approval; a rejected
+    rebuild would otherwise leave outputs marked stale that the person chose to keep as they are.  The
+    write goes through the ticket like any other, idempotently per rejected action; under a grant revoked
+    meanwhile nothing is written (the marks stay, visible and repairable, as a failed turn's do).
+    """
+    marked = [node_id for step in state.get("steps") or [] if step.get("commit")
+              and (step.get("action") or {}).get("tool") == "mark_stale"
+              for node_id in (step.get("observation") or {}).get("stale") or []]
+    if not marked:
+        return []
+    mutations = unmark_mutations(deps.bridge.store, marked,
+                                 f"{actor} rejected the repair it was marked for (turn {state['turn_id']})")
+    if not mutations:
+        return []
+    action_id = f"{(state.get('action') or {}).get('action_id') or state['turn_id']}-unmark"
+    try:
+        ticket = deps.bridge.authorize(action_id, mutations, deps.bridge.grants.get(state["grant_id"]),
+                                       Usage(**(state.get("usage") or {})))
+        deps.bridge.commit(mutations, ticket, thread_id=state["thread_id"], action_id=action_id, actor=actor,
+                           observation={"unmarked": [m.node_id for m in mutations]})
+    except CanvasError:
+        return []
+    return [m.node_id for m in mutations]
 
 
 def make_repair(deps: TurnDeps):

@@ -16,6 +16,7 @@ from pydantic import ValidationError
 from nodes.actions import action_adapter
 from nodes.bridge import Usage
 from nodes.deps import TurnDeps
+from nodes.repair import undo_stale_marks
 from nodes.state import TurnState
 from nodes.verdicts import Allow, NeedsApproval, Reject
 
@@ -60,9 +61,14 @@ def make_validate(deps: TurnDeps):
             decision = interrupt({"type": "approval", "action": raw, "reason": verdict.reason})
             choice = decision.get("decision") if isinstance(decision, dict) else str(decision)
             if choice == "reject":
-                return _reject(state, "rejected_by_person",
-                               (decision.get("message") if isinstance(decision, dict) else None)
-                               or "the person rejected this action", deps)
+                update = _reject(state, "rejected_by_person",
+                                 (decision.get("message") if isinstance(decision, dict) else None)
+                                 or "the person rejected this action", deps)
+                actor = (decision.get("actor") if isinstance(decision, dict) else None) or "person"
+                unmarked = undo_stale_marks(deps, state, str(actor))
+                if unmarked:
+                    update["touched_ids"] = unmarked
+                return update
             if choice == "edit" and isinstance(decision, dict) and "args" in decision:
                 raw = {**raw, "args": decision["args"]}
                 action = action_adapter.validate_python(raw)

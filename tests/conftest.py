@@ -27,6 +27,28 @@ from tests.system_tools import require_system_tool as _require_system_tool
 def pytest_configure(config: pytest.Config) -> None:
     config.addinivalue_line("markers", "system_tool(name, apt=None): the test needs this system program; "
                                        "skipped with an install hint when absent (failed in CI)")
+    config.addinivalue_line("markers", "long_file(seconds): a file whose tests take about that long together on "
+                                       "a quiet two-core machine; scheduled first")
+    # xdist's default sorts files by their number of tests before handing them out; the long files have few
+    # tests (several processes, engines and turns each), so they went out last and one worker ran them
+    # alone at the end while the other sat idle.  Collection order, long files first, is kept instead.
+    if hasattr(config.option, "loadscopereorder"):
+        config.option.loadscopereorder = False
+
+
+# -- long files first: with `--dist loadfile` a long file that starts last ends the run alone ----------------
+def _seconds(item: pytest.Item) -> float:
+    marker = item.get_closest_marker("long_file")
+    return float(marker.args[0]) if marker and marker.args else 0.0
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """Put the files marked ``long_file(seconds)`` first, longest first (collection order otherwise).
+
+    xdist hands a worker the next file whenever it has room, so starting the long files first lets the
+    short ones fill in around them at the end (``pytest_configure`` keeps xdist from re-sorting them).
+    """
+    items.sort(key=lambda item: -_seconds(item))
 
 
 def pytest_runtest_setup(item: pytest.Item) -> None:

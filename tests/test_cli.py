@@ -13,15 +13,9 @@ import pytest
 from jarvishub.cli import examples
 from jarvishub.project import Project
 from jarvishub.trajectory import PLACEHOLDER
+from tests.cli_run import cli
 
 ROOT = Path(__file__).resolve().parents[1]
-
-
-def cli(*args: str, cwd: Path | None = None) -> subprocess.CompletedProcess:
-    env = {**os.environ, "PYTHONPATH": str(ROOT)}
-    env.pop("OPENAI_API_KEY", None)
-    return subprocess.run([sys.executable, "-m", "jarvishub.cli", *args], capture_output=True, text=True,
-                          timeout=240, env=env, cwd=cwd)
 
 
 @pytest.fixture(scope="module")

@@ -17,6 +17,8 @@ from jarvishub.project import Project
 from tests.newcomer_env import jarvishub, place  # noqa: F401  (place is a fixture)
 from tests.system_tools import REQUIRE_ENV, require_system_tool
 
+pytestmark = pytest.mark.long_file(70)  # seconds on a quiet two-core machine: scheduled first (tests/conftest.py)
+
 
 @pytest.fixture(scope="module")
 def demo(place) -> Path:

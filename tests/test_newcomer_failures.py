@@ -21,6 +21,8 @@ from tests.newcomer_env import ROOT, jarvishub, place  # noqa: F401  (place is a
 from tests.processes import engine_pids
 from tests.system_tools import require_system_tool
 
+pytestmark = pytest.mark.long_file(170)  # seconds on a quiet two-core machine: scheduled first (tests/conftest.py)
+
 
 def test_the_web_demo_prints_one_json_document_for_its_two_turns(place):
     require_system_tool("chromium", apt="chromium")

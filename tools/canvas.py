@@ -10,6 +10,7 @@ from store.base import CanvasReader
 from store.models import Direction, EdgeType, NodeStatus, Position, new_id
 from store.mutations import CreateNode, GroupNodes, Link, MoveNode, SetStatus, Unlink, UpdateNode
 from tools.base import Effect, ToolContext, ToolError, ToolFamily, ToolResult, ToolSpec
+from tools.versions import reinstate_mutations
 
 WRITE = frozenset({Effect.MUTATES_CANVAS})
 READ = frozenset({Effect.READ_ONLY})
@@ -152,8 +153,18 @@ def _set_status(ctx: ToolContext, args: SetStatusArgs) -> ToolResult:
         rejected = [m.node_id for m in mutations if m.status == NodeStatus.REJECTED]
         return ToolResult(observation={"node_id": node.id, "status": args.status.value, "rejected": rejected,
                                        "restored": restored}, mutations=mutations)
-    return ToolResult(observation={"node_id": args.node_id, "status": args.status.value},
-                      mutations=[SetStatus(node_id=args.node_id, status=args.status, reason=args.reason)])
+    mutations = []
+    if args.status != NodeStatus.REJECTED and node.status == NodeStatus.REJECTED:
+        # Bringing back a set-aside version (an exploration's losing candidate): it must become the one current
+        # version of its output, never a second one beside the head.
+        mutations = reinstate_mutations(reader, node, args.reason or f"{args.status.value} by {ctx.actor}")
+    superseded = [m.node_id for m in mutations if m.status == NodeStatus.REJECTED]
+    observation = {"node_id": args.node_id, "status": args.status.value}
+    if mutations:
+        observation.update(superseded=superseded,
+                           stale=[m.node_id for m in mutations if m.status == NodeStatus.STALE])
+    return ToolResult(observation=observation,
+                      mutations=[*mutations, SetStatus(node_id=args.node_id, status=args.status, reason=args.reason)])
 
 
 def _replaced(node: Any) -> bool:

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 from store.base import CanvasReader, LineageEntry
 from store.models import CanvasNode, Direction, EdgeType, NodeStatus
+from store.mutations import SetStatus
 from tools.base import ToolError
 
 
@@ -57,6 +58,35 @@ def require_head(canvas: CanvasReader, node_id: str, *, turn_id: str | None) -> 
     if newer:
         raise NotHeadVersion(node.id, _newest(newer))
     return node
+
+
+def reinstate_mutations(canvas: CanvasReader, node: CanvasNode, reason: str) -> list[SetStatus]:
+    """What making a set-aside (rejected) version current again takes, so its output keeps one current version.
+
+    A live version that is an *earlier* version of ``node`` (the explored image, restored when the candidate
+    that had replaced it was rejected) is superseded by it, and what was made from that version is marked
+    stale, so a rebuild follows ``node`` (the head of that version).  A live version anywhere else in the
+    lineage (the candidate an exploration selected; a newer version of ``node``) is not replaced silently:
+    :class:`NotHeadVersion` names it, and rejecting it first restores the lineage to where ``node`` can be
+    selected.
+    """
+    ancestors = canvas.lineage(node.id, [EdgeType.VERSION_OF], Direction.OUT)
+    root = ancestors[-1].node if ancestors else node
+    earlier = {e.node.id for e in ancestors}
+    output = [root, *(e.node for e in canvas.lineage(root.id, [EdgeType.VERSION_OF], Direction.IN))]
+    live = {v.id: v for v in output if v.id != node.id and v.status != NodeStatus.REJECTED and not v.deleted}
+    elsewhere = [LineageEntry(node=v, depth=0) for v in live.values() if v.id not in earlier]
+    if elsewhere:
+        raise NotHeadVersion(node.id, _newest(elsewhere))
+    mutations = [SetStatus(node_id=v.id, status=NodeStatus.REJECTED, reason=f"superseded by {node.id} ({reason})")
+                 for v in live.values()]
+    if live:
+        from tools.recovery import stale_sets  # the stale set of a node is the recovery tools' rule
+
+        derived = {n.id for found in stale_sets(canvas, list(live)).values() for n in found[1:]}
+        mutations += [SetStatus(node_id=n, status=NodeStatus.STALE, reason=f"made from a version {node.id} replaced")
+                      for n in sorted(derived - set(live) - {node.id})]
+    return mutations
 
 
 def _live_newer(canvas: CanvasReader, node_id: str) -> list[LineageEntry]:

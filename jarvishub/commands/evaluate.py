@@ -22,7 +22,7 @@ def add_parser(sub: Any) -> None:
     p = command(sub, "eval", cmd_eval, "run the evaluation scenarios and measure the process",
                 "jarvishub eval narrative-lighthouse-lighting --agent both --out eval-run")
     p.add_argument("scenarios", nargs="*", metavar="SCENARIO",
-                   help="scenario names (eval/scenarios/NAME.toml) or paths to .toml files (default: all)")
+                   help="scenario names (jarvishub/evaluation/scenarios/NAME.toml) or paths to .toml files (default: all)")
     p.add_argument("--agent", choices=("canvas", "chat", "both"), default="canvas",
                    help="the canvas agent, the chat-history baseline, or both (default: canvas)")
     p.add_argument("--model", choices=("offline", "openai"), default="offline",

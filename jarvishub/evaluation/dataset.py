@@ -19,7 +19,6 @@ from __future__ import annotations
 import hashlib
 import importlib.metadata
 import json
-import tempfile
 import tomllib
 from collections import Counter
 from pathlib import Path
@@ -30,7 +29,7 @@ from pydantic import BaseModel
 from jarvishub.evaluation.definitions import METRICS
 from jarvishub.evaluation.reading import Results, ScenarioResult, TurnResult, load_results
 from jarvishub.settings import STATE_DIR
-from jarvishub.trajectory import Withholder, export_thread
+from jarvishub.trajectory import Withholder, thread_records
 from store.models import utc_now
 
 DATASET_FORMAT = "jarvishub-eval-dataset/1"
@@ -46,7 +45,7 @@ WITHHELD = ("no consent to share the requests' text, so every string that is not
 
 LINE_FIELDS: dict[str, str] = {
     "agent": "the agent that ran the turn: canvas (the canvas-native agent) or chat (the chat-history baseline)",
-    "scenario": "the scenario's name (eval/scenarios/NAME.toml)",
+    "scenario": "the scenario's name (jarvishub/evaluation/scenarios/NAME.toml)",
     "workflow": "the scenario's workflow: narrative, web or slides",
     "turn_index": "the scripted turn this turn belongs to (0-based; null for a turn no scripted turn names)",
     "turn_kind": "the scripted turn's tag: create, edit, feedback, approve, explore, select, refuse, clarify, "
@@ -118,8 +117,7 @@ def export_dataset(results: str | Path | dict[str, Any] | BaseModel, out_dir: st
     step_keys: dict[str, None] = {}
     media: list[dict[str, Any]] = []
     runs: list[dict[str, Any]] = []
-    with tempfile.TemporaryDirectory(prefix="jarvishub-dataset-") as scratch, \
-            open(out / LINES_FILE, "w", encoding="utf-8") as handle:
+    with open(out / LINES_FILE, "w", encoding="utf-8") as handle:
         for scenario in loaded.scenarios:
             run = {"scenario": scenario.name, "workflow": scenario.workflow, "agent": scenario.agent, "lines": 0}
             runs.append(run)
@@ -127,7 +125,7 @@ def export_dataset(results: str | Path | dict[str, Any] | BaseModel, out_dir: st
             if root is None:
                 run["skipped"] = "no project recorded for this run"
                 continue
-            for record in _records(scenario, root, Path(scratch)):
+            for record in _records(scenario, root):
                 line = _line(record, scenario, licence, withhold)
                 handle.write(json.dumps(line, ensure_ascii=False) + "\n")
                 run["lines"] += 1
@@ -174,7 +172,7 @@ def _threads(scenario: ScenarioResult) -> list[str | None]:
     return list(dict.fromkeys(t.thread_id for t in scenario.turns if t.thread_id)) or [None]
 
 
-def _records(scenario: ScenarioResult, root: Path, scratch: Path) -> list[dict[str, Any]]:
+def _records(scenario: ScenarioResult, root: Path) -> list[dict[str, Any]]:
     """The run's turns as export_thread writes them with consent (redacted, text kept), oldest first.
 
     The stash the runner wrote at the end of the run is read when present: opening the project again
@@ -186,30 +184,25 @@ def _records(scenario: ScenarioResult, root: Path, scratch: Path) -> list[dict[s
     from jarvishub.project import Project
 
     with Project.open(root, follow_outputs=False) as project:
-        return _exported(project, _threads(scenario), scratch)
+        return _exported(project, _threads(scenario))
 
 
 def stash_records(project: Any, scenario: ScenarioResult) -> Path:
     """Write a finished run's turns to its project's stash while the project (and its engine) is open."""
     stash = project.state_dir / STASH_FILE
-    with tempfile.TemporaryDirectory(prefix="jarvishub-dataset-") as scratch:
-        records = _exported(project, _threads(scenario), Path(scratch))
+    records = _exported(project, _threads(scenario))
     stash.write_text("".join(json.dumps(r, ensure_ascii=False) + "\n" for r in records), encoding="utf-8")
     return stash
 
 
-def _exported(project: Any, threads: list[str | None], scratch: Path) -> list[dict[str, Any]]:
+def _exported(project: Any, threads: list[str | None]) -> list[dict[str, Any]]:
     from store.trajectories import TrajectoryStore
 
     trajectories = TrajectoryStore(project.state_dir / "trajectories.sqlite")
     records: dict[str, dict[str, Any]] = {}
-    for n, thread in enumerate(threads):
-        path = scratch / f"thread-{n}.jsonl"
-        export_thread(project.store, trajectories, thread, path, consent=True)
-        for text in path.read_text(encoding="utf-8").splitlines():
-            record = json.loads(text)
+    for thread in threads:
+        for record in thread_records(project.store, trajectories, thread, consent=True):
             records.setdefault(str(record.get("turn_id")), record)
-        path.unlink()
     return list(records.values())
 
 

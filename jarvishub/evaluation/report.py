@@ -17,12 +17,11 @@ from typing import Any
 from jarvishub.evaluation.definitions import METRICS
 from jarvishub.evaluation.plots import Series, colors, grouped_bars, line_plot
 from jarvishub.evaluation.reading import Results, ScenarioResult, TurnResult, load_results
+from jarvishub.evaluation.results import EDIT_KINDS, SUMMARY_TURNS
+from jarvishub.evaluation.results import ScenarioResult as RunnerScenario
+from jarvishub.evaluation.results import summarise as summarise_runs
 
 CSP = "default-src 'none'; style-src 'unsafe-inline'; img-src data:"
-EDIT_KINDS = ("edit", "feedback")
-"""Scripted turn kinds counted as edit turns (the runner's summary counts the same)."""
-CONTEXT_AT = (1, 5, 10)
-"""Turn numbers (1-based) whose context bytes the summary shows."""
 
 _STYLE = """
 body { font: 14px/1.45 system-ui, -apple-system, "Segoe UI", sans-serif; margin: 24px auto; max-width: 1280px;
@@ -95,43 +94,28 @@ def _header(results: Results) -> str:
 def summarise(results: Results, workflow: str, agent: str) -> dict[str, Any]:
     """The summary of one workflow for one agent: the runner's own where it wrote one, computed here otherwise.
 
-    Computed the way the runner's summary is: the median of provider calls over edit turns (edit and
-    feedback), the mean locality over turns that declare targets, untargeted changes summed, context bytes
-    at turn N averaged over the workflow's scenarios that have a turn N, checks summed.
+    Computed by the runner's own :func:`jarvishub.evaluation.results.summarise` over the scenarios read back
+    (their totals recomputed from their turns), with the number of scenarios and of those that passed.
     """
     scenarios = [s for s in results.scenarios if s.workflow == workflow and s.agent == agent]
-    edits = [t for s in scenarios for t in s.turns if t.kind in EDIT_KINDS]
-    calls = [t.metrics.provider_calls for t in edits if t.metrics.provider_calls is not None]
-    locality = [t.metrics.locality for s in scenarios for t in s.turns if t.metrics.locality is not None]
-    untargeted = [t.metrics.untargeted_changed for s in scenarios for t in s.turns
-                  if t.metrics.untargeted_changed is not None]
-    checks = [c for s in scenarios for t in s.turns for c in t.checks]
-    at_turn: dict[str, float | None] = {}
-    per_call: dict[str, float | None] = {}
-    for n in CONTEXT_AT:
-        values = [s.turns[n - 1].metrics.context_bytes for s in scenarios
-                  if len(s.turns) >= n and s.turns[n - 1].metrics.context_bytes is not None]
-        at_turn[str(n)] = statistics.fmean(values) if values else None  # type: ignore[arg-type]
-        sizes = [m.context_bytes / m.model_calls for m in (s.turns[n - 1].metrics for s in scenarios
-                                                           if len(s.turns) >= n)
-                 if m.context_bytes is not None and m.model_calls]
-        per_call[str(n)] = statistics.fmean(sizes) if sizes else None
+    runner = summarise_runs([_as_run(s) for s in scenarios]).get(workflow, {}).get(agent)
     computed: dict[str, Any] = {
         "scenarios": len(scenarios),
         "scenarios_passed": sum(1 for s in scenarios if s.passed),
-        "edit_turn_provider_calls_median": statistics.median(calls) if calls else None,
-        "locality_mean": statistics.fmean(locality) if locality else None,  # type: ignore[arg-type]
-        "untargeted_changed": sum(untargeted) if untargeted else (0 if scenarios else None),  # type: ignore[arg-type]
-        "context_bytes_at_turn": at_turn,
-        "call_bytes_at_turn": per_call,
-        "checks_passed": sum(1 for c in checks if c.passed),
-        "checks_total": len(checks),
+        **(runner.model_dump() if runner is not None else {}),
     }
     written = {k: v for k, v in (results.summary.get(workflow, {}).get(agent) or {}).items() if v is not None}
-    for key, computed_at in (("context_bytes_at_turn", at_turn), ("call_bytes_at_turn", per_call)):
+    for key in ("context_bytes_at_turn", "call_bytes_at_turn"):
         if isinstance(written.get(key), dict):
-            written[key] = {**computed_at, **written[key]}
+            written[key] = {**(computed.get(key) or {}), **written[key]}
     return {**computed, **written}
+
+
+def _as_run(scenario: ScenarioResult) -> RunnerScenario:
+    """A scenario read back as the runner's model: what was not measured counts as zero, totals recomputed."""
+    data = scenario.model_dump(mode="json", exclude_none=True, exclude={"totals"})
+    data["project_dir"] = scenario.project_dir or ""
+    return RunnerScenario.model_validate(data).finish()
 
 
 def _summary_table(results: Results, agents: list[str]) -> str:
@@ -144,9 +128,9 @@ def _summary_table(results: Results, agents: list[str]) -> str:
         ("Locality (mean over turns with targets; 1.0 is exact)", [_fmt(s.get("locality_mean")) for s in columns]),
         ("Untargeted outputs changed (total)", [_fmt(s.get("untargeted_changed")) for s in columns]),
         *((f"Context bytes at turn {n}", [_fmt((s.get("context_bytes_at_turn") or {}).get(str(n)), digits=0)
-                                          for s in columns]) for n in CONTEXT_AT),
+                                          for s in columns]) for n in SUMMARY_TURNS),
         *((f"Bytes per model call at turn {n}", [_fmt((s.get("call_bytes_at_turn") or {}).get(str(n)), digits=0)
-                                                 for s in columns]) for n in CONTEXT_AT),
+                                                 for s in columns]) for n in SUMMARY_TURNS),
         ("Checks passed", [f"{s.get('checks_passed', 0)} of {s.get('checks_total', 0)}" for s in columns]),
     ]
     top = "".join(f'<th scope="colgroup" colspan="{len(agents)}">{escape(w)}</th>' for w in workflows)

@@ -1,4 +1,4 @@
-"""Scenarios as data: ``eval/scenarios/NAME.toml`` parsed into pydantic models, with errors that name file and field.
+"""Scenarios as data: ``jarvishub/evaluation/scenarios/NAME.toml`` parsed into pydantic models, with errors that name file and field.
 
 A scenario is one multi-turn session: an opening request, then scripted
 follow-ups, each with the checks a person would make on the canvas afterwards.
@@ -9,13 +9,15 @@ Turns name what they target and select by *references* ("shot 3", "final cut",
 from __future__ import annotations
 
 import tomllib
+from importlib.resources import files
 from pathlib import Path
 from typing import Annotated, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
 
-SCENARIO_DIR = Path(__file__).resolve().parents[2] / "eval" / "scenarios"
-"""The suite that ships with JarvisHub."""
+SCENARIO_DIR = Path(str(files("jarvishub.evaluation") / "scenarios"))
+"""The suite that ships with JarvisHub: package data of ``jarvishub.evaluation`` (found through
+``importlib.resources``, so a wheel install has it as an editable checkout does)."""
 
 Workflow = Literal["narrative", "web", "slides"]
 TurnKind = Literal["create", "edit", "feedback", "approve", "explore", "select", "refuse", "clarify", "resume",

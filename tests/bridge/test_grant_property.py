@@ -19,6 +19,7 @@ import random
 from pathlib import Path
 from typing import Any
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -26,6 +27,8 @@ from nodes.actions import ToolCall
 from nodes.bridge import Usage
 from nodes.grant import Budget, Grant, Scope
 from tools.native.code import sandbox_status
+
+pytestmark = pytest.mark.long_file(25)  # seconds on a quiet two-core machine: scheduled first (tests/conftest.py)
 
 EXAMPLES = 10_000
 BATCH = 100

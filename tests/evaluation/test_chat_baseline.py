@@ -26,6 +26,8 @@ from nodes.models.transcript import TranscriptPlanner
 from tests.requests.canvas_checks import build_story, check_invariants, current_outputs, hashes
 from tools.generate.measure import image_stats
 
+pytestmark = pytest.mark.long_file(30)  # seconds on a quiet two-core machine: scheduled first (tests/conftest.py)
+
 THREAD = "baseline-session"
 EDITS = ("make shot 3 darker", "redo shot 5 with a wider angle")
 CANVAS_READS = {"query_canvas", "read_node", "read_lineage", "list_attempts", "verify_artifacts"}

@@ -4,17 +4,16 @@ short suite writes results.json and exits 0 only when every check passed."""
 from __future__ import annotations
 
 import json
-import os
 import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 
 from jarvishub.evaluation.results import load_results
 from jarvishub.evaluation.scenario import SCENARIO_DIR, ScenarioError, find_scenarios, load_scenario
+from tests.cli_run import cli as run_cli
 
-ROOT = Path(__file__).resolve().parents[2]
+pytestmark = pytest.mark.long_file(40)  # seconds on a quiet two-core machine: scheduled first (tests/conftest.py)
 
 GOOD = '''
 name = "{name}"
@@ -50,10 +49,7 @@ equals = 2
 
 
 def cli(*args: str) -> subprocess.CompletedProcess:
-    env = {**os.environ, "PYTHONPATH": str(ROOT)}
-    env.pop("OPENAI_API_KEY", None)
-    return subprocess.run([sys.executable, "-m", "jarvishub.cli", "eval", *args], capture_output=True, text=True,
-                          timeout=280, env=env)
+    return run_cli("eval", *args)
 
 
 @pytest.mark.parametrize("args, says", [

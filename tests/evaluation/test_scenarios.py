@@ -15,6 +15,8 @@ import pytest
 from jarvishub.evaluation.runner import run_scenario
 from jarvishub.evaluation.scenario import SCENARIO_DIR, load_scenario
 
+pytestmark = pytest.mark.long_file(40)  # seconds on a quiet two-core machine: scheduled first (tests/conftest.py)
+
 SCENARIO = load_scenario(SCENARIO_DIR / "narrative-lighthouse-lighting.toml")
 STEP_KEYS = {"model_calls", "model_input_bytes", "tool_schema_bytes", "max_call_bytes"}
 

@@ -12,6 +12,10 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
+pytestmark = pytest.mark.long_file(25)  # seconds on a quiet two-core machine: scheduled first (tests/conftest.py)
+
 WORKER = Path(__file__).resolve().parents[2] / "bench" / "commit_worker.py"
 
 

@@ -8,10 +8,14 @@ import sys
 import textwrap
 from pathlib import Path
 
+import pytest
+
 from store import process
 from store.connect import EngineSettings, open_store, start_engine
 from store.mutations import CreateNode
 from store.tickets import TicketAuthority
+
+pytestmark = pytest.mark.long_file(30)  # seconds on a quiet two-core machine: scheduled first (tests/conftest.py)
 
 ROOT = Path(__file__).resolve().parents[2]
 

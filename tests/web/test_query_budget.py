@@ -27,6 +27,8 @@ from store.cypher import FixedCypher
 from store.errors import QueryBusy
 from tests.web.conftest import REPO, TOKEN
 
+pytestmark = pytest.mark.long_file(30)  # seconds on a quiet two-core machine: scheduled first (tests/conftest.py)
+
 AUTH = {"Authorization": f"Bearer {TOKEN}"}
 
 

@@ -21,6 +21,8 @@ import pytest
 from jarvishub.project import Project
 from store.models import EdgeType, NodeStatus
 
+pytestmark = pytest.mark.long_file(60)  # seconds on a quiet two-core machine: scheduled first (tests/conftest.py)
+
 ROOT = Path(__file__).resolve().parents[2]
 N_SHOTS = 6
 REDONE = (1, 2, 3, 4)

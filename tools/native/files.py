@@ -8,10 +8,11 @@ file changes later.
 
 from __future__ import annotations
 
+import hashlib
 import mimetypes
 import os
 from pathlib import Path
-from typing import Literal
+from typing import Any, Literal
 
 from pydantic import BaseModel, Field
 
@@ -38,10 +39,12 @@ class FileEntry(BaseModel):
 
 
 class WrittenFile(BaseModel):
-    """What a write left behind: where the file is and the artifact holding the same bytes."""
+    """What a write left behind: where the file is, the artifact holding the same bytes, and the one holding
+    the bytes it replaced (None for a new file), so a write whose record is refused can be taken back."""
 
     path: str
     handle: ArtifactHandle
+    replaced: ArtifactHandle | None = None
 
 
 def guess_mime(name: str) -> str:
@@ -76,10 +79,30 @@ def write_file(
     if target.is_dir():
         raise ToolError(f"{path!r} is a folder in the workspace; give a file path inside it")
     payload = data.encode("utf-8") if isinstance(data, str) else data
+    replaced = None
+    if target.is_file():  # same bytes or not: a refused write must leave the file there (content-addressed: cheap)
+        replaced = artifacts.put_bytes(target.read_bytes(), guess_mime(target.name), name=target.name)
     target.parent.mkdir(parents=True, exist_ok=True)
     target.write_bytes(payload)
     handle = artifacts.put_bytes(payload, mime or guess_mime(target.name), name=target.name)
-    return WrittenFile(path=relative_to_workspace(workspace, target), handle=handle)
+    return WrittenFile(path=relative_to_workspace(workspace, target), handle=handle, replaced=replaced)
+
+
+def take_back(workspace: Path, artifacts: ArtifactStore, path: str, written_sha256: str,
+              replaced: ArtifactHandle | None) -> bool:
+    """Undo a write whose record the canvas refused: remove the file, or put back the bytes it replaced.
+
+    Only while the file still holds exactly the bytes that write put there (``written_sha256``): a file
+    changed since is someone else's now and is left alone.  Returns whether the workspace was changed.
+    """
+    target = resolve_in_workspace(workspace, path)
+    if not target.is_file() or hashlib.sha256(target.read_bytes()).hexdigest() != written_sha256:
+        return False
+    if replaced is None:
+        target.unlink()
+    else:
+        target.write_bytes(artifacts.read_bytes(replaced.uri))
+    return True
 
 
 def list_files(workspace: Path, path: str = ".", recursive: bool = False) -> list[FileEntry]:
@@ -114,3 +137,17 @@ def _existing_file(workspace: Path, path: str) -> Path:
     if not target.is_file():
         raise WorkspaceFileNotFound(f"{path!r} is not a regular file; list it with list_files instead")
     return target
+
+
+def take_back_refused(workspace: Path, artifacts: ArtifactStore, mutations: list[Any]) -> list[str]:
+    """Take back the workspace writes of a batch the canvas refused (its ``file`` nodes); the paths changed."""
+    changed = []
+    for mutation in mutations:
+        path = mutation.inputs.get("path") if getattr(mutation, "op", None) == "create_node" else None
+        if getattr(mutation, "kind", None) != "file" or not isinstance(path, str) or not mutation.outputs:
+            continue
+        replaced = mutation.metadata.get("replaced")
+        handle = ArtifactHandle.model_validate(replaced) if replaced else None
+        if take_back(workspace, artifacts, path, mutation.outputs[0].sha256, handle):
+            changed.append(path)
+    return changed

@@ -148,7 +148,8 @@ def write_file(ctx: ToolContext, args: WriteFileArgs) -> ToolResult:
         status=NodeStatus.COMPLETED,
         inputs={"path": written.path},
         outputs=[written.handle],
-        metadata={"provenance": _provenance(ctx, "write_file")},
+        metadata={"provenance": _provenance(ctx, "write_file"),
+                  **({"replaced": written.replaced.model_dump(mode="json")} if written.replaced else {})},
     )
     return ToolResult(
         observation={"path": written.path, "size": written.handle.size, "uri": written.handle.uri, "node_id": node.id},

@@ -35,7 +35,7 @@ def test_rejecting_the_rebuild_after_mark_stale_leaves_no_stale_marks(make_runti
         lambda messages: tool_call("generate_video", {"source_node_id": _made(messages, "image"), "duration_s": 0.5,
                                                       "fps": 4}),
         "Made the shot."]), evaluate_generations=False)
-    first = built.run("make a shot")
+    first = built.run("make an image of a lighthouse at dusk and a short video of it")
     assert first.outcome == "replied", first.reply
     image = first.steps[0]["observation"]["node_id"]
     before = _statuses(project)

@@ -55,6 +55,16 @@ but no longer logs what it sends, so a replica that reconnects can never catch u
 _WEDGED = re.compile(r"Found a jump \(\d+\) in message numbers")
 """What a leader logs once its replication log refuses what it sends (after a quorum timeout)."""
 _PR_SET_PDEATHSIG = 1
+_SOCKET_TIMEOUT_MS = 5_000
+"""``arcadedb.network.socketTimeout`` (26.3's default: 30 s).  It bounds every read on a socket a server opened
+to another: the election deadlock (two survivors voting for each other, each one's replication listener waiting
+to be answered by the other's, docs/scaling.md) lasts two of these, 60 s with the default, 10 s with this.  What
+else waits on it, all on loopback: a replica reading the next message from its leader (a timeout is ignored and
+it reads again), a replica's join (a few small requests, then the database files 10 pages, at most 640 KB, per
+round trip), a vote, and the HTTP server's read of a request (the store sends each request whole on a new
+connection).  5 s is 10 to 100 times what any of these takes here under load; the leader's own reads of its
+replicas' acknowledgements are not bounded by it (sockets it accepted), and its quorum wait is
+``arcadedb.ha.quorumTimeout`` (10 s, kept: a commit that times out waiting wedges 26.3's replication log)."""
 
 
 def _free_ports(count: int) -> list[int]:
@@ -193,6 +203,7 @@ class ArcadeClusterEngine(ArcadeClusterClient):
             "-Darcadedb.ha.replicationIncomingHost=127.0.0.1",
             f"-Darcadedb.ha.replicationIncomingPorts={server.ha_port}",
             f"-Darcadedb.ha.quorum={self._quorum}",
+            f"-Darcadedb.network.socketTimeout={_SOCKET_TIMEOUT_MS}",
             "com.arcadedb.server.ArcadeDBServer",
         ]
 

@@ -46,14 +46,29 @@ from store.leader import ClusterMember, MemberView
 _log = logging.getLogger(__name__)
 _START_TIMEOUT_S = 120.0
 _SETTLE_S = 30.0
+"""The longest a (re)started server is left alone before it may be judged stuck: a JVM under load can take that
+long to answer at all."""
+_SETTLED_AFTER_S = 10.0
+"""How long after its start a server that answers its HTTP status is left alone: by then it has tried to join the
+leader (one connection, bounded by the socket timeout) or called an election."""
+_STALL_S = 12.0
+"""How long without a usable leader before a stuck server is restarted.  A clean failover has a leader with its
+majority within about 7 s here; the paths 26.3 heals by itself take about that much too (a replica retries its
+old leader 3 times 2 s apart before it calls an election; a deadlocked election ends after two socket timeouts,
+10 s).  A restart costs a few seconds, and a server restarted early is harmless: the quorum holds every
+acknowledged commit, and it catches up from the leader."""
 _DIVERGED = re.compile(r"Cannot apply changes to the database|"
                        r"Exception during execution of request \d+ .*ConcurrentModificationException|"
                        r"Found a jump \(\d+\) in message numbers")
 """What a replica logs when it cannot apply a transaction the leader replicated: its pages diverged, or it
 missed a message (after a transaction that timed out waiting for its quorum, 26.3's leader keeps numbering
 but no longer logs what it sends, so a replica that reconnects can never catch up message by message)."""
-_WEDGED = re.compile(r"Found a jump \(\d+\) in message numbers")
-"""What a leader logs once its replication log refuses what it sends (after a quorum timeout)."""
+_WEDGED = re.compile(r"Found a jump \(\d+\) in message numbers|"
+                     r"Timeout waiting for quorum \(\d+\) to be reached for request \d+")
+"""What a leader logs once its replication log has a gap: the quorum timeout itself (26.3's
+``HAServer.sendCommandToReplicasWithQuorum`` has already taken the message's number, and logs the message only
+once the quorum answered), or a later refusal to log.  Seen here: the leader logged only the timeouts, never a
+jump, while each replica given a full copy skipped every later message."""
 _PR_SET_PDEATHSIG = 1
 _SOCKET_TIMEOUT_MS = 5_000
 """``arcadedb.network.socketTimeout`` (26.3's default: 30 s).  It bounds every read on a socket a server opened
@@ -104,10 +119,11 @@ class ClusterServer:
         """Whether its process is alive."""
         return self.process is not None and self.process.poll() is None
 
-    @property
-    def settling(self) -> bool:
-        """Started too recently to be judged: a JVM under load takes seconds to start and join."""
-        return time.monotonic() - self.started_at < _SETTLE_S
+    def settling(self, answering: bool) -> bool:
+        """Started too recently to be judged: a JVM under load takes seconds to start and join.  ``answering``:
+        whether it answered its HTTP status just now (one that does not is given longer)."""
+        age = time.monotonic() - self.started_at
+        return age < _SETTLED_AFTER_S or (age < _SETTLE_S and not answering)
 
 
 class ArcadeClusterEngine(ArcadeClusterClient):
@@ -161,6 +177,7 @@ class ArcadeClusterEngine(ArcadeClusterClient):
             election_timeout_s=election_timeout_s,
             on_stall=self._rejoin_stuck,
             on_quorum_loss=self._resync_diverged,
+            stall_after_s=_STALL_S,
         )
         try:
             self._start_staggered()
@@ -261,7 +278,7 @@ class ArcadeClusterEngine(ArcadeClusterClient):
     def wait_until_replicated(self, online: int, *, timeout_s: float = _START_TIMEOUT_S) -> ClusterMember:
         """Wait until ``online`` servers (leader included) are up and replicating; return the leader."""
         deadline = time.monotonic() + timeout_s
-        stalled_at = time.monotonic() + 20.0
+        stalled_at = time.monotonic() + _STALL_S
         while True:
             self._check_alive()
             views = self.tracker.views()
@@ -271,7 +288,7 @@ class ArcadeClusterEngine(ArcadeClusterClient):
                 return found.member
             if time.monotonic() > stalled_at:
                 self._rejoin_stuck(views)
-                stalled_at = time.monotonic() + 20.0
+                stalled_at = time.monotonic() + _STALL_S
             if time.monotonic() > deadline:
                 raise EngineUnavailable(
                     f"the ArcadeDB cluster did not reach {online} replicating servers within {timeout_s:.0f} s; "
@@ -293,16 +310,19 @@ class ArcadeClusterEngine(ArcadeClusterClient):
         cluster, and a leader without a majority cannot commit.  A restarted server joins again.
 
         Its election can also deadlock: when the leader dies, two survivors may call elections at the same
-        instant and vote for each other; each then waits for the other (a 30 s socket timeout, twice) while
-        both call themselves leader (seen here: 60 s without a leader, twice).  ArcadeDB reports that state as
-        an election that never ended (``electionStatus`` ``LEADER_WAITING_FOR_QUORUM``) on a server calling itself
-        leader, which the other one cannot connect to: that server is restarted, and the two elect again.  Nothing is restarted while a server started less than 30 s ago may still be joining.
+        instant and vote for each other; each then waits for the other (a socket timeout, twice: 60 s with 26.3's
+        default, 10 s with ours) while both call themselves leader, and the one a peer could not reach can stay
+        stuck after that (seen here).  ArcadeDB reports that state as an election that never ended
+        (``electionStatus`` ``LEADER_WAITING_FOR_QUORUM``) on a server calling itself leader, which the other one
+        cannot connect to: that server is restarted, and the two elect again.  Nothing is restarted while a
+        server may still be joining: started less than 10 s ago, or less than 30 s ago and not yet answering.
         """
         majority = len(self.servers) // 2 + 1
         summary = "; ".join(f"{v.member.name}: role {v.role or '-'}, leader {v.leader}, election "
                             f"{v.election_status or '-'}, online replicas {sorted(v.online_replicas)}" for v in views)
         running = [s for s in self.servers if s.running]
-        if any(server.settling for server in running):
+        answering = {v.member.name for v in views}
+        if any(server.settling(server.member.name in answering) for server in running):
             return  # one was (re)started moments ago: give it time to join before judging again
         for leader in views:
             if leader.role != "Leader" or sum(1 for v in views if v.leader == leader.member.name) < majority:

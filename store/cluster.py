@@ -342,12 +342,17 @@ class ArcadeClusterEngine(ArcadeClusterClient):
             return
         # No leader that a majority names.  The one elected but waiting for a quorum it cannot get (it accepts
         # no replica while its election is open) is the one its peer waits for; restarted, the two elect again.
+        # A server restarted for this stall that still has no leader was the wrong one: its peer is the stuck
+        # one (seen here: a survivor that calls itself leader, voting for others, whose replication listener no
+        # longer answers; restarting the other survivor five times in a row got no leader for 66 s).
         by_status = {v.member.name: v.election_status for v in views}
         named = {v.leader for v in views if v.leader and v.leader != v.member.name}
-        choice = next((s for s in reversed(running) if by_status.get(s.member.name) == "LEADER_WAITING_FOR_QUORUM"),
+        fresh = {s.member.name for s in running if time.monotonic() - s.started_at < 3 * _STALL_S}
+        pool = [s for s in running if s.member.name not in fresh] or running
+        choice = next((s for s in reversed(pool) if by_status.get(s.member.name) == "LEADER_WAITING_FOR_QUORUM"),
                       None) \
-            or next((s for s in reversed(running) if by_status.get(s.member.name) not in (None, "", "DONE")), None) \
-            or next((s for s in reversed(running) if s.member.name not in named), None)
+            or next((s for s in reversed(pool) if by_status.get(s.member.name) not in (None, "", "DONE")), None) \
+            or next((s for s in reversed(pool) if s.member.name not in named), None)
         if choice is not None:
             _log.warning("restarting ArcadeDB server %s: no leader that a majority names (%s)",
                          choice.member.name, summary)

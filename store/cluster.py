@@ -165,6 +165,8 @@ class ArcadeClusterEngine(ArcadeClusterClient):
         """Servers restarted because they failed to rejoin the leader (see :meth:`_rejoin_stuck`)."""
         self.resyncs: list[str] = []
         """Replicas given a fresh copy of the databases because they diverged (see :meth:`_resync_diverged`)."""
+        self._stall_restarts: dict[str, float] = {}
+        """When :meth:`_rejoin_stuck` last restarted each server (``time.monotonic``)."""
         self._resync_lock = threading.Lock()
         self._launcher = ThreadPoolExecutor(max_workers=1, thread_name_prefix="arcadedb-launcher")
         super().__init__(
@@ -324,14 +326,24 @@ class ArcadeClusterEngine(ArcadeClusterClient):
         answering = {v.member.name for v in views}
         if any(server.settling(server.member.name in answering) for server in running):
             return  # one was (re)started moments ago: give it time to join before judging again
+        # A server this restarted for the stall, with still no usable leader, was the wrong one: its peer is the
+        # stuck one (seen here: a survivor whose replication listener no longer answers, while the other one was
+        # restarted five times in a row, 66 s without a leader).  The next restart goes to another server.
+        again = {name for name, at in self._stall_restarts.items() if time.monotonic() - at < 3 * _STALL_S}
+        by_status = {v.member.name: v.election_status for v in views}
         for leader in views:
             if leader.role != "Leader" or sum(1 for v in views if v.leader == leader.member.name) < majority:
                 continue
             if leader.election_status not in ("", "DONE"):
                 # Elected, but still waiting for the replicas it cannot accept while its own election is open.
-                _log.warning("restarting ArcadeDB server %s: it leads but its election never ended (%s)",
-                             leader.member.name, summary)
-                self._restart_server(leader.member.name)
+                name = leader.member.name
+                if name in again:
+                    name = next((s.member.name for s in reversed(running)
+                                 if s.member.name != name and by_status.get(s.member.name) not in ("", "DONE")),
+                                None) or next((s.member.name for s in reversed(running) if s.member.name != name), name)
+                _log.warning("restarting ArcadeDB server %s: %s leads but its election never ended (%s)",
+                             name, leader.member.name, summary)
+                self._stall_restart(name)
                 return
             for server in running:
                 name = server.member.name
@@ -342,21 +354,21 @@ class ArcadeClusterEngine(ArcadeClusterClient):
             return
         # No leader that a majority names.  The one elected but waiting for a quorum it cannot get (it accepts
         # no replica while its election is open) is the one its peer waits for; restarted, the two elect again.
-        # A server restarted for this stall that still has no leader was the wrong one: its peer is the stuck
-        # one (seen here: a survivor that calls itself leader, voting for others, whose replication listener no
-        # longer answers; restarting the other survivor five times in a row got no leader for 66 s).
-        by_status = {v.member.name: v.election_status for v in views}
         named = {v.leader for v in views if v.leader and v.leader != v.member.name}
-        fresh = {s.member.name for s in running if time.monotonic() - s.started_at < 3 * _STALL_S}
-        pool = [s for s in running if s.member.name not in fresh] or running
-        choice = next((s for s in reversed(pool) if by_status.get(s.member.name) == "LEADER_WAITING_FOR_QUORUM"),
-                      None) \
+        pool = [s for s in running if s.member.name not in again] or running
+        # First a server that calls itself leader while voting for another: it took the other's election result,
+        # could not join it, and its replication listener stopped answering (seen here four times in a row; the
+        # restart of its peer did not help any of them).
+        stuck = {v.member.name for v in views if v.role == "Leader" and v.election_status == "VOTING_FOR_OTHERS"}
+        choice = next((s for s in reversed(pool) if s.member.name in stuck), None) \
+            or next((s for s in reversed(pool) if by_status.get(s.member.name) == "LEADER_WAITING_FOR_QUORUM"),
+                    None) \
             or next((s for s in reversed(pool) if by_status.get(s.member.name) not in (None, "", "DONE")), None) \
             or next((s for s in reversed(pool) if s.member.name not in named), None)
         if choice is not None:
             _log.warning("restarting ArcadeDB server %s: no leader that a majority names (%s)",
                          choice.member.name, summary)
-            self._restart_server(choice.member.name)
+            self._stall_restart(choice.member.name)
 
     def _new_log(self, server: ClusterServer) -> str:
         """What ``server`` logged since this was last asked (or since it started)."""
@@ -416,6 +428,10 @@ class ArcadeClusterEngine(ArcadeClusterClient):
             for server in diverged:
                 self.restart(server.member.name)
             return True
+
+    def _stall_restart(self, name: str) -> None:
+        self._stall_restarts[name] = time.monotonic()
+        self._restart_server(name)
 
     def _restart_server(self, name: str) -> None:
         self.rejoins.append(name)

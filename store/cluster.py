@@ -356,9 +356,10 @@ class ArcadeClusterEngine(ArcadeClusterClient):
         # no replica while its election is open) is the one its peer waits for; restarted, the two elect again.
         named = {v.leader for v in views if v.leader and v.leader != v.member.name}
         pool = [s for s in running if s.member.name not in again] or running
-        # First a server that calls itself leader while voting for another: it took the other's election result,
-        # could not join it, and its replication listener stopped answering (seen here four times in a row; the
-        # restart of its peer did not help any of them).
+        # First a server that calls itself leader while voting for another: it took the other's election result
+        # and could not join it; most often (three stalls of four here) it is the one whose replication listener
+        # stopped answering, and restarting its peer did not help.  When it is not, the rotation above picks
+        # the peer at the next stall.
         stuck = {v.member.name for v in views if v.role == "Leader" and v.election_status == "VOTING_FOR_OTHERS"}
         choice = next((s for s in reversed(pool) if s.member.name in stuck), None) \
             or next((s for s in reversed(pool) if by_status.get(s.member.name) == "LEADER_WAITING_FOR_QUORUM"),

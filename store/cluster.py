@@ -46,15 +46,40 @@ from store.leader import ClusterMember, MemberView
 _log = logging.getLogger(__name__)
 _START_TIMEOUT_S = 120.0
 _SETTLE_S = 30.0
+"""The longest a (re)started server is left alone before it may be judged stuck: a JVM under load can take that
+long to answer at all."""
+_SETTLED_AFTER_S = 10.0
+"""How long after its start a server that answers its HTTP status is left alone: by then it has tried to join the
+leader (one connection, bounded by the socket timeout) or called an election."""
+_STALL_S = 12.0
+"""How long without a usable leader before a stuck server is restarted.  A clean failover has a leader with its
+majority within about 7 s here; the paths 26.3 heals by itself take about that much too (a replica retries its
+old leader 3 times 2 s apart before it calls an election; a deadlocked election ends after two socket timeouts,
+10 s).  A restart costs a few seconds, and a server restarted early is harmless: the quorum holds every
+acknowledged commit, and it catches up from the leader."""
 _DIVERGED = re.compile(r"Cannot apply changes to the database|"
                        r"Exception during execution of request \d+ .*ConcurrentModificationException|"
                        r"Found a jump \(\d+\) in message numbers")
 """What a replica logs when it cannot apply a transaction the leader replicated: its pages diverged, or it
 missed a message (after a transaction that timed out waiting for its quorum, 26.3's leader keeps numbering
 but no longer logs what it sends, so a replica that reconnects can never catch up message by message)."""
-_WEDGED = re.compile(r"Found a jump \(\d+\) in message numbers")
-"""What a leader logs once its replication log refuses what it sends (after a quorum timeout)."""
+_WEDGED = re.compile(r"Found a jump \(\d+\) in message numbers|"
+                     r"Timeout waiting for quorum \(\d+\) to be reached for request \d+")
+"""What a leader logs once its replication log has a gap: the quorum timeout itself (26.3's
+``HAServer.sendCommandToReplicasWithQuorum`` has already taken the message's number, and logs the message only
+once the quorum answered), or a later refusal to log.  Seen here: the leader logged only the timeouts, never a
+jump, while each replica given a full copy skipped every later message."""
 _PR_SET_PDEATHSIG = 1
+_SOCKET_TIMEOUT_MS = 5_000
+"""``arcadedb.network.socketTimeout`` (26.3's default: 30 s).  It bounds every read on a socket a server opened
+to another: the election deadlock (two survivors voting for each other, each one's replication listener waiting
+to be answered by the other's, docs/scaling.md) lasts two of these, 60 s with the default, 10 s with this.  What
+else waits on it, all on loopback: a replica reading the next message from its leader (a timeout is ignored and
+it reads again), a replica's join (a few small requests, then the database files 10 pages, at most 640 KB, per
+round trip), a vote, and the HTTP server's read of a request (the store sends each request whole on a new
+connection).  5 s is 10 to 100 times what any of these takes here under load; the leader's own reads of its
+replicas' acknowledgements are not bounded by it (sockets it accepted), and its quorum wait is
+``arcadedb.ha.quorumTimeout`` (10 s, kept: a commit that times out waiting wedges 26.3's replication log)."""
 
 
 def _free_ports(count: int) -> list[int]:
@@ -94,10 +119,11 @@ class ClusterServer:
         """Whether its process is alive."""
         return self.process is not None and self.process.poll() is None
 
-    @property
-    def settling(self) -> bool:
-        """Started too recently to be judged: a JVM under load takes seconds to start and join."""
-        return time.monotonic() - self.started_at < _SETTLE_S
+    def settling(self, answering: bool) -> bool:
+        """Started too recently to be judged: a JVM under load takes seconds to start and join.  ``answering``:
+        whether it answered its HTTP status just now (one that does not is given longer)."""
+        age = time.monotonic() - self.started_at
+        return age < _SETTLED_AFTER_S or (age < _SETTLE_S and not answering)
 
 
 class ArcadeClusterEngine(ArcadeClusterClient):
@@ -139,6 +165,8 @@ class ArcadeClusterEngine(ArcadeClusterClient):
         """Servers restarted because they failed to rejoin the leader (see :meth:`_rejoin_stuck`)."""
         self.resyncs: list[str] = []
         """Replicas given a fresh copy of the databases because they diverged (see :meth:`_resync_diverged`)."""
+        self._stall_restarts: dict[str, float] = {}
+        """When :meth:`_rejoin_stuck` last restarted each server (``time.monotonic``)."""
         self._resync_lock = threading.Lock()
         self._launcher = ThreadPoolExecutor(max_workers=1, thread_name_prefix="arcadedb-launcher")
         super().__init__(
@@ -151,6 +179,7 @@ class ArcadeClusterEngine(ArcadeClusterClient):
             election_timeout_s=election_timeout_s,
             on_stall=self._rejoin_stuck,
             on_quorum_loss=self._resync_diverged,
+            stall_after_s=_STALL_S,
         )
         try:
             self._start_staggered()
@@ -193,6 +222,7 @@ class ArcadeClusterEngine(ArcadeClusterClient):
             "-Darcadedb.ha.replicationIncomingHost=127.0.0.1",
             f"-Darcadedb.ha.replicationIncomingPorts={server.ha_port}",
             f"-Darcadedb.ha.quorum={self._quorum}",
+            f"-Darcadedb.network.socketTimeout={_SOCKET_TIMEOUT_MS}",
             "com.arcadedb.server.ArcadeDBServer",
         ]
 
@@ -250,7 +280,7 @@ class ArcadeClusterEngine(ArcadeClusterClient):
     def wait_until_replicated(self, online: int, *, timeout_s: float = _START_TIMEOUT_S) -> ClusterMember:
         """Wait until ``online`` servers (leader included) are up and replicating; return the leader."""
         deadline = time.monotonic() + timeout_s
-        stalled_at = time.monotonic() + 20.0
+        stalled_at = time.monotonic() + _STALL_S
         while True:
             self._check_alive()
             views = self.tracker.views()
@@ -260,7 +290,7 @@ class ArcadeClusterEngine(ArcadeClusterClient):
                 return found.member
             if time.monotonic() > stalled_at:
                 self._rejoin_stuck(views)
-                stalled_at = time.monotonic() + 20.0
+                stalled_at = time.monotonic() + _STALL_S
             if time.monotonic() > deadline:
                 raise EngineUnavailable(
                     f"the ArcadeDB cluster did not reach {online} replicating servers within {timeout_s:.0f} s; "
@@ -282,25 +312,38 @@ class ArcadeClusterEngine(ArcadeClusterClient):
         cluster, and a leader without a majority cannot commit.  A restarted server joins again.
 
         Its election can also deadlock: when the leader dies, two survivors may call elections at the same
-        instant and vote for each other; each then waits for the other (a 30 s socket timeout, twice) while
-        both call themselves leader (seen here: 60 s without a leader, twice).  ArcadeDB reports that state as
-        an election that never ended (``electionStatus`` ``LEADER_WAITING_FOR_QUORUM``) on a server calling itself
-        leader, which the other one cannot connect to: that server is restarted, and the two elect again.  Nothing is restarted while a server started less than 30 s ago may still be joining.
+        instant and vote for each other; each then waits for the other (a socket timeout, twice: 60 s with 26.3's
+        default, 10 s with ours) while both call themselves leader, and the one a peer could not reach can stay
+        stuck after that (seen here).  ArcadeDB reports that state as an election that never ended
+        (``electionStatus`` ``LEADER_WAITING_FOR_QUORUM``) on a server calling itself leader, which the other one
+        cannot connect to: that server is restarted, and the two elect again.  Nothing is restarted while a
+        server may still be joining: started less than 10 s ago, or less than 30 s ago and not yet answering.
         """
         majority = len(self.servers) // 2 + 1
         summary = "; ".join(f"{v.member.name}: role {v.role or '-'}, leader {v.leader}, election "
                             f"{v.election_status or '-'}, online replicas {sorted(v.online_replicas)}" for v in views)
         running = [s for s in self.servers if s.running]
-        if any(server.settling for server in running):
+        answering = {v.member.name for v in views}
+        if any(server.settling(server.member.name in answering) for server in running):
             return  # one was (re)started moments ago: give it time to join before judging again
+        # A server this restarted for the stall, with still no usable leader, was the wrong one: its peer is the
+        # stuck one (seen here: a survivor whose replication listener no longer answers, while the other one was
+        # restarted five times in a row, 66 s without a leader).  The next restart goes to another server.
+        again = {name for name, at in self._stall_restarts.items() if time.monotonic() - at < 3 * _STALL_S}
+        by_status = {v.member.name: v.election_status for v in views}
         for leader in views:
             if leader.role != "Leader" or sum(1 for v in views if v.leader == leader.member.name) < majority:
                 continue
             if leader.election_status not in ("", "DONE"):
                 # Elected, but still waiting for the replicas it cannot accept while its own election is open.
-                _log.warning("restarting ArcadeDB server %s: it leads but its election never ended (%s)",
-                             leader.member.name, summary)
-                self._restart_server(leader.member.name)
+                name = leader.member.name
+                if name in again:
+                    name = next((s.member.name for s in reversed(running)
+                                 if s.member.name != name and by_status.get(s.member.name) not in ("", "DONE")),
+                                None) or next((s.member.name for s in reversed(running) if s.member.name != name), name)
+                _log.warning("restarting ArcadeDB server %s: %s leads but its election never ended (%s)",
+                             name, leader.member.name, summary)
+                self._stall_restart(name)
                 return
             for server in running:
                 name = server.member.name
@@ -311,16 +354,22 @@ class ArcadeClusterEngine(ArcadeClusterClient):
             return
         # No leader that a majority names.  The one elected but waiting for a quorum it cannot get (it accepts
         # no replica while its election is open) is the one its peer waits for; restarted, the two elect again.
-        by_status = {v.member.name: v.election_status for v in views}
         named = {v.leader for v in views if v.leader and v.leader != v.member.name}
-        choice = next((s for s in reversed(running) if by_status.get(s.member.name) == "LEADER_WAITING_FOR_QUORUM"),
-                      None) \
-            or next((s for s in reversed(running) if by_status.get(s.member.name) not in (None, "", "DONE")), None) \
-            or next((s for s in reversed(running) if s.member.name not in named), None)
+        pool = [s for s in running if s.member.name not in again] or running
+        # First a server that calls itself leader while voting for another: it took the other's election result
+        # and could not join it; most often (three stalls of four here) it is the one whose replication listener
+        # stopped answering, and restarting its peer did not help.  When it is not, the rotation above picks
+        # the peer at the next stall.
+        stuck = {v.member.name for v in views if v.role == "Leader" and v.election_status == "VOTING_FOR_OTHERS"}
+        choice = next((s for s in reversed(pool) if s.member.name in stuck), None) \
+            or next((s for s in reversed(pool) if by_status.get(s.member.name) == "LEADER_WAITING_FOR_QUORUM"),
+                    None) \
+            or next((s for s in reversed(pool) if by_status.get(s.member.name) not in (None, "", "DONE")), None) \
+            or next((s for s in reversed(pool) if s.member.name not in named), None)
         if choice is not None:
             _log.warning("restarting ArcadeDB server %s: no leader that a majority names (%s)",
                          choice.member.name, summary)
-            self._restart_server(choice.member.name)
+            self._stall_restart(choice.member.name)
 
     def _new_log(self, server: ClusterServer) -> str:
         """What ``server`` logged since this was last asked (or since it started)."""
@@ -380,6 +429,10 @@ class ArcadeClusterEngine(ArcadeClusterClient):
             for server in diverged:
                 self.restart(server.member.name)
             return True
+
+    def _stall_restart(self, name: str) -> None:
+        self._stall_restarts[name] = time.monotonic()
+        self._restart_server(name)
 
     def _restart_server(self, name: str) -> None:
         self.rejoins.append(name)

@@ -41,13 +41,14 @@ class ArcadeClusterClient(Engine):
         election_timeout_s: float = 120.0,
         on_stall: Callable[[list[MemberView]], None] | None = None,
         on_quorum_loss: Callable[[ClusterMember], None] | None = None,
+        stall_after_s: float = 15.0,
     ) -> None:
         self.default_database = default_database
         self.limits = limits or EngineLimits()
         self.locks = ProjectLocks(Path(state_dir), query_slots=self.limits.query_slots)
         self._auth = (user, password)
         self.tracker = LeaderTracker(members, self._auth, election_timeout_s=election_timeout_s, on_stall=on_stall,
-                                     on_quorum_loss=on_quorum_loss)
+                                     on_quorum_loss=on_quorum_loss, stall_after_s=stall_after_s)
         # Neither driver connects before its first session.
         self.driver = LeaderDriver(self.tracker, self._auth, after_delete=self._align)  # type: ignore[assignment]
         # The reader over Bolt is for outside tools only: ArcadeDB 26.3's Bolt plugin does not apply its

@@ -48,6 +48,33 @@ def test_a_replica_that_refused_a_replicated_transaction_gets_a_full_copy_from_t
         store.close()
 
 
+def test_a_leader_whose_transaction_timed_out_waiting_for_its_quorum_is_restarted_and_writes_carry_on(
+    cluster: ArcadeClusterEngine, authority: TicketAuthority, empty_canvas, commit_everywhere
+) -> None:
+    """26.3's leader takes a message number before it waits for the quorum and logs the message only once the
+    quorum answered: after a timeout its replicas skip every later message, and it logs no "jump" when every
+    later transaction times out too (seen here).  Its timeout, written into its log, makes the engine restart
+    it; the cluster elects, and the store's next commit lands on a leader with its majority."""
+    store = Neo4jCanvasStore.on(cluster, empty_canvas(cluster), authority=authority)
+    try:
+        first = CreateNode(kind="text", title="before the timeout")
+        store.apply([first], ticket=authority.issue("wedge-1", [first]), idempotency_key="wedge-1")
+        leader = cluster.leader()
+        with open(cluster.server(leader.name).root / "server.log", "a") as log:
+            log.write("2026-12-01 00:35:35.202 WARNI [HAServer] Timeout waiting for quorum (2) to be reached for "
+                      "request 201\n")
+        rejoins = len(cluster.rejoins)
+        assert cluster._resync_diverged(leader)
+        assert cluster.rejoins[rejoins:rejoins + 1] == [leader.name] and cluster.server(leader.name).running
+        second = CreateNode(kind="text", title="after the restart")
+        store.apply([second], ticket=authority.issue("wedge-2", [second]), idempotency_key="wedge-2")
+        commit_everywhere(cluster, store.database, "wedge-2")
+        assert {store.get_node(first.id).title, store.get_node(second.id).title} == \
+            {"before the timeout", "after the restart"}
+    finally:
+        store.close()
+
+
 def test_killing_the_leader_mid_workload_loses_no_acknowledged_commit(
     cluster: ArcadeClusterEngine, authority: TicketAuthority, empty_canvas
 ) -> None:

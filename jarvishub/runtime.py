@@ -181,7 +181,10 @@ class Runtime:
             thread_id=thread_id, turn_id=values.get("turn_id", ""), grant_id=values.get("grant_id", ""),
             outcome=values.get("outcome") or ("interrupted" if snapshot.interrupts else "unfinished"),
             reply=values.get("reply"), canvas_before=values.get("canvas_before", 0),
-            canvas_after=self.project.store.canvas_version(), steps=values.get("steps") or [],
+            # A recorded turn says where it left the canvas; an unfinished one is asked of the store.
+            canvas_after=(values["canvas_after"] if values.get("canvas_after") is not None
+                          else self.project.store.canvas_version()),
+            steps=values.get("steps") or [],
             clarification=values.get("clarification") if values.get("outcome") == "clarification" else None,
         )
         if snapshot.interrupts:

@@ -101,3 +101,4 @@ def finish_turn(deps: TurnDeps, state: TurnState, steps: list[dict[str, Any]], u
                       canvas_before=body["canvas_before"], canvas_after=after, node_ids=touched,
                       summary={"outcome": body["outcome"], "steps": len(steps)})
     deps.bridge.commit_turn_record(turn)
+    update["canvas_after"] = after

@@ -30,6 +30,8 @@ class TurnState(TypedDict, total=False):
     grant_id: str
     selected_ids: list[str]
     canvas_before: int
+    canvas_after: int | None
+    """The canvas version the finished turn's record gives (None until the turn is recorded)."""
     canvas_version: int
     focus_ids: list[str]
     step_index: int

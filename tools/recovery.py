@@ -284,8 +284,10 @@ def _regenerate_once(ctx: ToolContext, args: RegenerateArgs, spent: list[int]) -
             continue
         tool_args = spec.args_schema.model_validate(regeneration_args(node, remap, args.overrides.get(node.id, {})))
         # Read before the tool reads them: an input that changes after this point fails the commit, never slips by.
-        read = input_versions(canvas, tool_args, {m.id for m in mutations if isinstance(m, CreateNode)})
-        pending_reader = _PendingReader(canvas, mutations)
+        inputs = input_nodes(canvas, tool_args, {m.id for m in mutations if isinstance(m, CreateNode)})
+        read = {i: n.version for i, n in inputs.items() if i != node.id}
+        # The tool reads exactly these nodes (one read for both): what it builds on is what the commit guards.
+        pending_reader = _PendingReader(canvas, mutations, known=inputs)
         result = spec.run(_with_canvas(ctx, pending_reader), tool_args)
         new_id_ = result.observation["node_id"]
         remap[node.id] = new_id_
@@ -306,13 +308,14 @@ def _regenerate_once(ctx: ToolContext, args: RegenerateArgs, spent: list[int]) -
                       provider_calls=provider_calls, cache_hits=cache_hits)
 
 
-def input_versions(canvas: CanvasReader, tool_args: BaseModel, pending: set[str]) -> dict[str, int]:
-    """The versions of the committed nodes a regeneration reads (clips, source, edit base, references)."""
+def input_nodes(canvas: CanvasReader, tool_args: BaseModel, pending: set[str]) -> dict[str, CanvasNode]:
+    """The committed nodes a regeneration reads (clips, source, edit base, references, and the version it
+    replaces), in one read, as they are now."""
     values = tool_args.model_dump()
     ids = [*(values.get("clip_node_ids") or []), *(values.get("references") or []),
-           *(values.get(k) for k in ("source_node_id", "edit_node_id") if values.get(k))]
+           *(values.get(k) for k in ("source_node_id", "edit_node_id", "version_of") if values.get(k))]
     wanted = [i for i in dict.fromkeys(ids) if isinstance(i, str) and i not in pending]
-    return {n.id: n.version for n in canvas.get_nodes(wanted)} if wanted else {}
+    return {n.id: n for n in canvas.get_nodes(wanted)} if wanted else {}
 
 
 def guarded_inputs(made: list[Any], new_id_: str, read: dict[str, int]) -> list[Any]:
@@ -341,9 +344,11 @@ def _carried_lineage(made_from: list[Neighbour], new: str, remap: dict[str, str]
 class _PendingReader:
     """The canvas as it will be once this tool's pending creations are committed (for chained regeneration)."""
 
-    def __init__(self, canvas: CanvasReader, pending: list[Any]) -> None:
+    def __init__(self, canvas: CanvasReader, pending: list[Any], *, known: dict[str, CanvasNode] | None = None) -> None:
         self._canvas = canvas
         self._pending = pending
+        self._known = known or {}
+        """Live nodes read for this regeneration just before it runs (served without another read)."""
 
     def _created(self) -> dict[str, CanvasNode]:
         return {m.id: CanvasNode(id=m.id, kind=m.kind, title=m.title, status=m.status, inputs=m.inputs,
@@ -351,7 +356,7 @@ class _PendingReader:
                 for m in self._pending if isinstance(m, CreateNode)}
 
     def get_nodes(self, node_ids, *, include_deleted: bool = False):  # noqa: ANN001
-        created = self._created()
+        created = {**self._known, **self._created()}
         missing = [i for i in node_ids if i not in created]
         found = {n.id: n for n in self._canvas.get_nodes(missing, include_deleted=include_deleted)} if missing else {}
         return [created.get(i) or found[i] for i in node_ids]

@@ -14,6 +14,7 @@ candidates) without racing itself.
 from __future__ import annotations
 
 from store.base import CanvasReader, LineageEntry
+from store.errors import NodeNotFound
 from store.models import CanvasNode, Direction, EdgeType, NodeStatus
 from store.mutations import SetStatus
 from tools.base import ToolError
@@ -53,8 +54,13 @@ def require_head(canvas: CanvasReader, node_id: str, *, turn_id: str | None) -> 
 
     A turn's own newer versions (``turn_id`` not None and equal) are its alternatives, not a replacement.
     """
-    [node] = canvas.get_nodes([node_id])
-    newer = [e for e in _live_newer(canvas, node.id) if turn_id is None or e.node.provenance.turn_id != turn_id]
+    # One read: the node with the versions made of it (a generation tool checks this before paying a provider).
+    found = canvas.lineages([node_id], [EdgeType.VERSION_OF], Direction.IN, with_start=True).get(node_id) or []
+    if not found:
+        raise NodeNotFound(node_id)
+    node = found[0].node
+    newer = [e for e in found[1:] if e.node.status != NodeStatus.REJECTED
+             and (turn_id is None or e.node.provenance.turn_id != turn_id)]
     if newer:
         raise NotHeadVersion(node.id, _newest(newer))
     return node
@@ -87,11 +93,6 @@ def reinstate_mutations(canvas: CanvasReader, node: CanvasNode, reason: str) -> 
         mutations += [SetStatus(node_id=n, status=NodeStatus.STALE, reason=f"made from a version {node.id} replaced")
                       for n in sorted(derived - set(live) - {node.id})]
     return mutations
-
-
-def _live_newer(canvas: CanvasReader, node_id: str) -> list[LineageEntry]:
-    return [e for e in canvas.lineage(node_id, [EdgeType.VERSION_OF], Direction.IN)
-            if e.node.status != NodeStatus.REJECTED]
 
 
 def _newest(entries: list[LineageEntry]) -> CanvasNode:

@@ -83,6 +83,13 @@ class FakeCanvas:
         return found
 
 
+    def lineages(self, node_ids: list[str], edge_types: list[EdgeType] | None = None,
+                 direction: Direction = Direction.OUT, *, max_depth: int | None = None,
+                 with_start: bool = False) -> dict[str, list[LineageEntry]]:
+        """:meth:`lineage` of each node, led by the node itself when ``with_start`` (empty for a missing node)."""
+        return {i: ([LineageEntry(node=self.nodes[i], depth=0)] if with_start else [])
+                + self.lineage(i, edge_types, direction, max_depth) if i in self.nodes else [] for i in node_ids}
+
 @pytest.fixture
 def artifacts(tmp_path: Path) -> LocalArtifactStore:
     return LocalArtifactStore(tmp_path / "artifacts")

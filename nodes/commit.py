@@ -50,14 +50,17 @@ def make_commit(deps: TurnDeps):
         usage = Usage(**(state.get("usage") or {}))
         action = state["action"] or {}
         grant = deps.bridge.grants.get(state["grant_id"])
+
+        def refused_step(reason: str, error: Exception) -> dict[str, Any]:
+            # Nothing was written to the canvas: the step's workspace writes are taken back too.
+            observation = deps.bridge.taken_back(result.get("observation") or {}, mutations)
+            return {"verdict": {"verdict": "reject", "reason": reason, "message": str(error)},
+                    "result": {**result, "mutations": [], "observation": {**observation, "not_committed": str(error)}}}
+
         try:
             ticket = deps.bridge.authorize(action["action_id"], mutations, grant, usage)
         except CanvasError as denied:  # outside the grant, or an unknown kind or node
-            return {"verdict": {"verdict": "reject", "reason": getattr(denied, "reason", type(denied).__name__),
-                                "message": str(denied)},
-                    "result": {**result, "mutations": [], "observation": {
-                        **deps.bridge.taken_back(result.get("observation") or {}, mutations),
-                        "not_committed": str(denied)}}}
+            return refused_step(getattr(denied, "reason", type(denied).__name__), denied)
         try:
             record = deps.bridge.commit(mutations, ticket, thread_id=state["thread_id"],
                                         action_id=action["action_id"], actor=action.get("actor", "agent"),
@@ -70,15 +73,9 @@ def make_commit(deps: TurnDeps):
                 spent = {k: int(spent.get(k) or 0) + int(result.get(k) or 0) for k in ("provider_calls", "cache_hits")}
                 return {"rebuild": True, "rebuilds": rebuilds + 1, "rebuild_spent": spent, "usage": usage.model_dump(),
                         "result": None, "feedback": None, "repair": None}
-            return {"verdict": {"verdict": "reject", "reason": type(conflict).__name__, "message": str(conflict)},
-                    "result": {**result, "mutations": [], "observation": {
-                        **deps.bridge.taken_back(result.get("observation") or {}, mutations),
-                        "not_committed": str(conflict)}}}
+            return refused_step(type(conflict).__name__, conflict)
         except CanvasError as refused:  # stale version, unknown node, invalid batch: nothing was written
-            return {"verdict": {"verdict": "reject", "reason": type(refused).__name__, "message": str(refused)},
-                    "result": {**result, "mutations": [], "observation": {
-                        **deps.bridge.taken_back(result.get("observation") or {}, mutations),
-                        "not_committed": str(refused)}}}
+            return refused_step(type(refused).__name__, refused)
         created = [m.id for m in mutations if m.op == "create_node"]
         usage.created_ids.extend(i for i in created if i not in usage.created_ids)
         return {"usage": usage.model_dump(), "canvas_version": record.canvas_version,

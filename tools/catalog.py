@@ -19,17 +19,10 @@ def project_tools(project: Project) -> tuple[list[ToolSpec], dict[str, Any], lis
     services: dict[str, Any] = {}
     tools: list[ToolSpec] = [*canvas_tools(), *recovery_tools()]
     from tools.generate.factory import build_generation_service
-    from tools.generate.settings import GenerationSettings
+    from tools.generate.settings import generation_settings
     from tools.generate.tools import GENERATION_TOOLS
 
-    gen_settings = GenerationSettings()
-    if project.settings.media_provider == "openai" or (
-        project.settings.media_provider == "auto" and project.settings.openai_api_key
-    ):
-        gen_settings = gen_settings.model_copy(update={
-            "image_provider": "openai", "video_provider": "openai", "audio_provider": "openai",
-            "base_url": project.settings.openai_base_url, "api_key": project.settings.openai_api_key, "image_model": project.settings.image_model,
-            "video_model": project.settings.video_model, "speech_model": project.settings.speech_model})
+    gen_settings = generation_settings(project.settings)
     services["generation"] = build_generation_service(gen_settings, project.artifacts, project.root)
     tools.extend(GENERATION_TOOLS)
 

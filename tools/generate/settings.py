@@ -7,7 +7,7 @@ to an OpenAI-compatible endpoint on its own (images remote, clips offline, ...).
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Literal
+from typing import Any, Literal
 
 from pydantic import Field, SecretStr
 from pydantic_settings import BaseSettings, SettingsConfigDict
@@ -36,3 +36,27 @@ class GenerationSettings(BaseSettings):
     video_max_wait_s: float = 900.0
     offline_latency_s: float = Field(default=0.0, ge=0, description="Simulated provider latency, for benchmarks.")
     cache_file: Path = Field(default=Path(".jarvishub/generation-cache.sqlite"), description="Relative to the project.")
+
+
+def generation_settings(settings: Any) -> GenerationSettings:
+    """The generation settings of a project's :class:`~jarvishub.settings.Settings`: the environment's
+    ``JARVISHUB_GENERATION_*`` values, moved to the OpenAI providers when ``JARVISHUB_MEDIA_PROVIDER`` says so
+    (``auto``: when an API key is set).
+
+    Built through validation (never ``model_copy(update=...)``, which skips it), so the key is a ``SecretStr``
+    whichever way it arrived: a key in the environment once reached the SDK client as a plain ``str`` and
+    crashed every turn.
+    """
+    base = GenerationSettings()
+    media = str(getattr(settings, "media_provider", "auto") or "auto")
+    key = getattr(settings, "openai_api_key", None)
+    if not (media == "openai" or (media == "auto" and key)):
+        return base
+    return GenerationSettings.model_validate({
+        **base.model_dump(),
+        "image_provider": "openai", "video_provider": "openai", "audio_provider": "openai",
+        "base_url": getattr(settings, "openai_base_url", None) or base.base_url,
+        "api_key": key if key is not None else base.api_key,
+        "image_model": settings.image_model, "video_model": settings.video_model,
+        "speech_model": settings.speech_model,
+    })

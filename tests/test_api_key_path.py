@@ -1,0 +1,69 @@
+"""A user with ``OPENAI_API_KEY`` in the environment runs turns through the CLI, as they would type them.
+
+Settings objects injected into tests are not the user's path: a key read from the environment once reached
+the OpenAI SDK client as a plain string and crashed every turn while the suite was green.  These tests set the
+key (and ``OPENAI_BASE_URL`` pointing at a loopback server that speaks the chat-completions API) in a real
+``jarvishub`` subprocess's environment.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from jarvishub.project import Project
+from tests.bridge.openai_chat_server import ScriptedChatServer
+from tests.cli_run import ROOT, cli
+
+
+def keyed_cli(base_url: str, *args: str, media: str | None = None) -> subprocess.CompletedProcess:
+    """``jarvishub ARGS`` with an API key and an OpenAI-compatible endpoint in the environment."""
+    env = {**os.environ, "PYTHONPATH": str(ROOT), "OPENAI_API_KEY": "sk-loopback-test", "OPENAI_BASE_URL": base_url}
+    env.pop("JARVISHUB_MEDIA_PROVIDER", None)
+    if media is not None:
+        env["JARVISHUB_MEDIA_PROVIDER"] = media
+    return subprocess.run([sys.executable, "-m", "jarvishub.cli", *args], capture_output=True, text=True,
+                          timeout=240, env=env)
+
+
+@pytest.fixture(scope="module")
+def folder(tmp_path_factory):
+    path = tmp_path_factory.mktemp("keyed") / "notes"
+    done = cli("init", str(path), "--json", cwd=path.parent)
+    assert done.returncode == 0, done.stderr
+    with Project.open(path):
+        yield path
+
+
+@pytest.mark.parametrize("media", [None, "offline"], ids=["media-auto", "media-offline"])
+def test_a_key_in_the_environment_runs_a_turn(folder, media):
+    """With the key set (media auto: the OpenAI providers are built too), a note is a turn that exits 0."""
+    text = f"the key path works ({media or 'auto'})"
+    replies = [{"tool": "create_node", "arguments": {"kind": "text", "title": text, "inputs": {"text": text},
+                                                      "status": "completed"}},
+               {"content": "Added the note."}]
+    with ScriptedChatServer(replies) as server:
+        ran = keyed_cli(server.base_url, "-C", str(folder), "run", f"note: {text}", "--json", media=media)
+    assert ran.returncode == 0, ran.stderr
+    assert "Traceback" not in ran.stderr
+    outcome = json.loads(ran.stdout)
+    assert outcome["result"] == "done"
+    # The model was really asked (through the key's endpoint), and its action reached the canvas.
+    assert len(server.requests) == 2
+    assert server.requests[0]["tools"], "the granted tools are bound to the model call"
+    rows = json.loads(cli("-C", str(folder), "query", "MATCH (n:CanvasNode {kind: 'text'}) WHERE n.title = $t "
+                          "RETURN count(n) AS n", "--param", f"t={text}", "--json").stdout)["rows"]
+    assert rows == [{"n": 1}]
+
+
+def test_status_with_a_key_in_the_environment(folder):
+    """Commands that build the generation service (every one that opens tools) do not crash on a key."""
+    with ScriptedChatServer([]) as server:
+        shown = keyed_cli(server.base_url, "-C", str(folder), "tools", "--json")
+    assert shown.returncode == 0, shown.stderr
+    assert "generate_image" in {t["tool"] for t in json.loads(shown.stdout)["tools"]}

@@ -24,17 +24,10 @@ from nodes.grant import Grant, GrantStore, check_scope
 from nodes.manifest import Manifest
 from nodes.ports import BridgePort
 from nodes.verdicts import Allow, ApprovalRequired, GrantDenied, NeedsApproval, Reject, Verdict
+from nodes.written import UnknownEdge, resolve_edges, written_node_ids
 from store.errors import CanvasError, NodeNotFound
 from store.models import CommitRecord
-from store.mutations import (
-    CreateNode,
-    GroupNodes,
-    Link,
-    RecordTurn,
-    UngroupNodes,
-    Unlink,
-    touched_node_ids,
-)
+from store.mutations import CreateNode, RecordTurn
 from store.neo4j import Neo4jCanvasStore
 from store.tickets import TicketAuthority, WriteTicket
 from tools.base import Effect, ToolContext, ToolError, ToolFamily, ToolResult
@@ -87,6 +80,21 @@ def referenced_node_ids(value: Any) -> list[str]:
     return found
 
 
+def referenced_edge_ids(value: Any) -> list[str]:
+    """Every edge id given in tool arguments: the values under keys ending ``edge_id`` or ``edge_ids``."""
+    found: list[str] = []
+    if isinstance(value, dict):
+        for key, item in value.items():
+            if isinstance(key, str) and key.endswith(("edge_id", "edge_ids")):
+                found.extend(i for i in (item if isinstance(item, (list, tuple)) else [item]) if isinstance(i, str))
+            else:
+                found.extend(referenced_edge_ids(item))
+    elif isinstance(value, (list, tuple)):
+        for item in value:
+            found.extend(referenced_edge_ids(item))
+    return found
+
+
 class Bridge:
     """Validation, execution and commit of actions, for one project."""
 
@@ -115,6 +123,8 @@ class Bridge:
             return Reject(reason=denied.reason, message=str(denied))
         except NodeNotFound as missing:
             return Reject(reason="unknown_node", message=str(missing))
+        except UnknownEdge as missing:
+            return Reject(reason=missing.reason, message=str(missing))
 
     def _validate(self, action: Any, grant: Grant, usage: Usage) -> Verdict:
         current = self.grants.get(grant.id) if grant.id else grant
@@ -162,6 +172,10 @@ class Bridge:
             if usage.generation_calls >= grant.budget.generation_calls:
                 raise GrantDenied("budget", f"the generation budget of {grant.budget.generation_calls} calls is spent")
         mentioned = referenced_node_ids(call.args)
+        if Effect.READ_ONLY not in spec.effects:
+            # An edge named by id must exist; what it touches (its endpoints, from the edge log) is checked
+            # against the scope at commit, with everything else the tool's batch writes.
+            resolve_edges(self.store, referenced_edge_ids(call.args))
         if mentioned and Effect.READ_ONLY not in spec.effects:
             self.store.get_nodes(_unique(i for i in mentioned if i not in usage.created_ids))
             self._check_scope([i for i in mentioned if i not in usage.created_ids], grant, usage, reading_ok=True)
@@ -188,17 +202,22 @@ class Bridge:
         current = self.grants.get(grant.id) if grant.id else grant
         if current.revoked:
             raise GrantDenied("revoked", f"grant {grant.id} was revoked; nothing more may be written under it")
-        created = {m.id for m in mutations if isinstance(m, CreateNode)}
         for mutation in mutations:
+            if isinstance(mutation, RecordTurn):
+                raise GrantDenied("operation_not_granted", "a turn's record is the bridge's own bookkeeping")
             if not current.allows_op(mutation.op):
                 raise GrantDenied("operation_not_granted", f"{mutation.op} is not allowed by this grant")
             if isinstance(mutation, CreateNode):
                 self.store.kinds.require(mutation.kind)
                 if not current.allows_kind(mutation.kind):
                     raise GrantDenied("kind_not_granted", f"creating {mutation.kind} nodes is not in this grant")
-        existing = _unique(i for m in mutations for i in _written_ids(m) if i not in created)
+        limited = current.node_kinds is not None or not current.scope.all_nodes
+        # Without a kind or scope limit there is nothing to read here: the commit itself refuses a missing node.
+        # With one, every node the batch writes counts, as the canvas says (an edge by id, what a version
+        # supersedes), never only the ids the batch names (nodes/written.py).
+        existing = written_node_ids(self.store, mutations) if limited else []
         pending = [i for i in existing if i not in usage.created_ids]
-        if pending and (current.node_kinds is not None or not current.scope.all_nodes):
+        if pending:
             # One read for both checks: each node's kind and what the scope needs (its group, its lineage).
             # Deleted nodes count: a checkpoint restore brings them back, and their kind still applies.
             facts = self.store.scope_facts(pending, current.scope.descendants_of)
@@ -209,7 +228,6 @@ class Bridge:
                 if not current.allows_kind(fact.kind):
                     raise GrantDenied("kind_not_granted", f"changing {fact.kind} nodes is not in this grant")
             check_scope(self.store, current.scope, existing, created=usage.created_ids, facts=facts)
-        # Without a kind or scope limit there is nothing to read here: the commit itself refuses a missing node.
         return _AUTHORITIES[self].issue(action_id, mutations, grant_id=current.id)
 
     def port(self, grant: Grant | str | None) -> BridgePort:
@@ -344,19 +362,8 @@ class Bridge:
                 usage.generation_calls += 1
 
 
-def _written_ids(mutation: Any) -> list[str]:
-    """Existing nodes a mutation writes: a link is owned by its source (the target is only referenced)."""
-    if isinstance(mutation, Link):
-        return [mutation.source]
-    if isinstance(mutation, Unlink):
-        return [mutation.source] if mutation.source else []
-    if isinstance(mutation, (GroupNodes, UngroupNodes)):
-        return list(mutation.node_ids)
-    return touched_node_ids(mutation)
-
-
 def _unique(items: Iterable[str]) -> list[str]:
     return list(dict.fromkeys(items))
 
 
-__all__ = ["Bridge", "SubmitResult", "Usage", "referenced_node_ids"]
+__all__ = ["Bridge", "SubmitResult", "Usage", "referenced_edge_ids", "referenced_node_ids"]

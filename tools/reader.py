@@ -98,6 +98,10 @@ class ReadOnlyCanvas:
         """The commit of an idempotency key, if it was applied."""
         return _store(self).commit_for_key(idempotency_key)
 
+    def edge_records(self, edge_ids: Sequence[str]) -> dict[str, list[Any]]:
+        """What the edge log recorded under each edge id: type, source, target, and whether it is live."""
+        return _store(self).edge_records(edge_ids)
+
     def canvas_version(self) -> int:
         """The current canvas version."""
         return _store(self).canvas_version()

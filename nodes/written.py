@@ -11,9 +11,10 @@ read from the node's version lineage.  A node is *written* by a batch when
 * an edge *into* it that changes what it is is added or removed: ``VERSION_OF``
   (a new version supersedes it; taking the edge away makes it current again) and
   ``IN_GROUP`` (the group's members change);
-* a version of it changes status or is deleted or restored while it is live:
-  rejecting a newer version makes it current again, bringing a set-aside version
-  back supersedes it (its ``VERSION_OF`` ancestors that are not rejected);
+* it is a live earlier version of a node whose status changes, or that is deleted or
+  restored, or of the target of a ``VERSION_OF`` edge added or removed: rejecting a
+  newer version makes it current again, bringing a set-aside version back (or a new
+  version) supersedes it (the ``VERSION_OF`` ancestors that are not rejected);
 * it is a group a member leaves (grouping elsewhere, ungrouping) or joins
   (grouping, or creating a node inside it).
 
@@ -80,12 +81,12 @@ def written_node_ids(reader: WrittenReader, mutations: Sequence[Any]) -> list[st
     """Every existing node ``mutations`` write (see the module docstring), in first-seen order.
 
     At most three reads, each only when the batch needs it: the edge log for unlinks by id, the version
-    lineages of nodes whose status changes, the current group of nodes that are regrouped.
+    lineages of nodes whose status changes and of version targets, the current group of regrouped nodes.
     """
     created = {m.id for m in mutations if isinstance(m, CreateNode)}
     records = resolve_edges(reader, (m.edge_id for m in mutations if isinstance(m, Unlink) and m.edge_id))
     written: list[str] = []
-    status_changed: list[str] = []
+    superseding: list[str] = []  # nodes whose live earlier versions the batch may supersede or make current
     regrouped: list[str] = []
 
     def edge(edge_type: EdgeType | None, source: str | None, target: str | None) -> None:
@@ -94,6 +95,8 @@ def written_node_ids(reader: WrittenReader, mutations: Sequence[Any]) -> list[st
         # An edge of unknown type (a malformed unlink the store will refuse) is counted as one that writes both.
         if target and (edge_type is None or EdgeType(edge_type) in TARGET_WRITING_EDGES):
             written.append(target)
+        if target and (edge_type is None or EdgeType(edge_type) == EdgeType.VERSION_OF):
+            superseding.append(target)  # a version above it supersedes what it superseded, or gives it back
 
     for mutation in mutations:
         match mutation:
@@ -103,10 +106,10 @@ def written_node_ids(reader: WrittenReader, mutations: Sequence[Any]) -> list[st
             case UpdateNode():
                 written.append(mutation.node_id)
                 if mutation.status is not None or mutation.undelete:
-                    status_changed.append(mutation.node_id)
+                    superseding.append(mutation.node_id)
             case SetStatus() | DeleteNode():
                 written.append(mutation.node_id)
-                status_changed.append(mutation.node_id)
+                superseding.append(mutation.node_id)
             case MoveNode():
                 written.append(mutation.node_id)
             case Link():
@@ -124,9 +127,9 @@ def written_node_ids(reader: WrittenReader, mutations: Sequence[Any]) -> list[st
             case UngroupNodes():
                 written.extend([mutation.group_id, *mutation.node_ids])
 
-    existing_status = _unique(i for i in status_changed if i not in created)
-    if existing_status:
-        for ancestors in reader.lineages(existing_status, [EdgeType.VERSION_OF], Direction.OUT).values():
+    versions = _unique(i for i in superseding if i not in created)
+    if versions:
+        for ancestors in reader.lineages(versions, [EdgeType.VERSION_OF], Direction.OUT).values():
             written.extend(e.node.id for e in ancestors if e.node.status != NodeStatus.REJECTED)
     members = _unique(i for i in regrouped if i not in created)
     if members:  # a missing member is NodeNotFound here, as the store would refuse it

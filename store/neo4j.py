@@ -277,7 +277,9 @@ class Neo4jCanvasStore(CanvasStore):
         # One statement before any change: the replay check, the next canvas version, and every existing node
         # the batch touches (versions are checked before anything is written).
         created_ids = {m.id for m in batch if isinstance(m, CreateNode)}
-        wanted = sorted({i for m in batch for i in touched_node_ids(m)} - created_ids)
+        # Ids the batch creates are read too: one that exists already (a tool given the id of a node on the
+        # canvas) is refused by _BatchState as InvalidMutation, not left to the engine's unique index.
+        wanted = sorted({i for m in batch for i in touched_node_ids(m)} | created_ids)
         head = tx.run(
             _COMMIT_HEAD + ("UNWIND $ids AS id OPTIONAL MATCH (n:CanvasNode {id: id}) "
                             f"RETURN {_HEAD_RETURN}, collect(properties(n)) AS nodes" if wanted

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, Field, ValidationError
 
 from store.base import CanvasReader, Neighbour
 from store.errors import NodeNotFound
@@ -279,10 +279,15 @@ def _regenerate_once(ctx: ToolContext, args: RegenerateArgs, spent: list[int]) -
     for node in dependency_order(canvas, stale):
         tool_name = node.provenance.tool
         spec = registry.get(tool_name) if tool_name else None
-        if spec is None:
+        if spec is None or spec.family != ToolFamily.GENERATION:  # a note, a file, a verdict: nothing to re-make
             report.append({"node_id": node.id, "skipped": f"not made by a generation tool ({tool_name})"})
             continue
-        tool_args = spec.args_schema.model_validate(regeneration_args(node, remap, args.overrides.get(node.id, {})))
+        try:
+            tool_args = spec.args_schema.model_validate(regeneration_args(node, remap, args.overrides.get(node.id, {})))
+        except ValidationError as error:  # a node whose inputs do not rebuild it (an evaluation's verdict)
+            report.append({"node_id": node.id, "skipped": f"its inputs are not {tool_name}'s arguments "
+                                                          f"({error.error_count()} problems)"})
+            continue
         # Read before the tool reads them: an input that changes after this point fails the commit, never slips by.
         inputs = input_nodes(canvas, tool_args, {m.id for m in mutations if isinstance(m, CreateNode)})
         read = {i: n.version for i, n in inputs.items() if i != node.id}

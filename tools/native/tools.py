@@ -137,7 +137,7 @@ def write_file(ctx: ToolContext, args: WriteFileArgs) -> ToolResult:
     if args.encoding == "base64":
         try:
             data: bytes | str = base64.b64decode(args.content, validate=True)
-        except binascii.Error as exc:
+        except (binascii.Error, ValueError) as exc:  # non-ASCII text is a ValueError, not a binascii.Error
             raise ToolError(f"content is not valid base64 ({exc}); send text with encoding='text'") from exc
     else:
         data = args.content

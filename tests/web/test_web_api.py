@@ -223,8 +223,8 @@ def test_a_server_beyond_loopback_needs_permission_and_a_token(tmp_path) -> None
     assert not (tmp_path / ".jarvishub").exists()  # refused before anything was opened
 
 
-def test_protected_reads_need_the_token_or_its_session_cookie(demo) -> None:
-    app = create_app(demo.runtime, "remote-token", protect_reads=True, allowed_hosts=None, watch=False)
+def test_reads_need_the_token_or_its_session_cookie(demo) -> None:
+    app = create_app(demo.runtime, "remote-token", allowed_hosts=None, watch=False)
     sha = demo.project.store.get_node(demo.ids["pier"]).outputs[0].sha256
     with BackgroundServer(app) as remote, httpx.Client(base_url=remote.base_url, timeout=30) as c:
         for url in ("/api/info", "/api/canvas", f"/api/nodes/{demo.ids['pier']}", f"/artifacts/{sha}"):

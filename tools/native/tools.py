@@ -358,7 +358,8 @@ def _browser(ctx: ToolContext) -> Iterator[Browser]:
         yield shared
         return
     settings = native_settings(ctx.settings)
-    with Browser.launch(settings.chromium, settings.browser_timeout_s) as browser:
+    roots = [Path(ctx.workspace)] + ([Path(ctx.artifacts.root)] if hasattr(ctx.artifacts, "root") else [])
+    with Browser.launch(settings.chromium, settings.browser_timeout_s, roots=roots) as browser:
         yield browser
 
 

@@ -44,10 +44,13 @@ def main() -> None:
                 rnd = random.Random(args.seed)
                 times: list[float] = []
                 started = time.perf_counter()
-                for _ in range(args.actions):
+                for done in range(1, args.actions + 1):
                     one = time.perf_counter()
                     fuzz.one(rnd)
                     times.append(time.perf_counter() - one)
+                    if done % 500 == 0:  # progress on stderr; the JSON result goes to stdout at the end
+                        print(f"{done} actions, {fuzz.stats['out_of_grant_changes']} out-of-grant changes, "
+                              f"{time.perf_counter() - started:.0f} s", file=sys.stderr, flush=True)
                 elapsed = time.perf_counter() - started
             finally:
                 runtime.close()

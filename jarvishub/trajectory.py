@@ -37,8 +37,12 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
+from store.kinds import BUILTIN_KINDS
+from store.models import EdgeType, NodeStatus
+from store.mutations import MUTATION_OPS
 from store.neo4j import Neo4jCanvasStore
 from store.trajectories import TrajectoryStore
+from tools.base import Effect
 
 _PATTERNS: list[tuple[re.Pattern[str], str]] = [
     (re.compile(r"\bsk-[A-Za-z0-9_\-]{12,}"), "[redacted:api-key]"),
@@ -261,56 +265,7 @@ class Named(Field):
             self.value if k in self.vocabulary() else FREE).clean(w, v) for k, v in value.items()}
 
 
-class Tagged(Field):
-    """An object whose schema depends on one of its fields (an action's ``kind``, a mutation's ``op``)."""
-
-    def __init__(self, tag: str, cases: dict[str, Obj], default: Obj) -> None:
-        self.tag = tag
-        self.cases = cases
-        self.default = default
-
-    def clean(self, w: Withholder, value: Any) -> Any:
-        if not isinstance(value, dict):
-            return FREE.clean(w, value)
-        return self.cases.get(str(value.get(self.tag)), self.default).clean(w, value)
-
-
 # -- vocabularies (closed: what JarvisHub itself names) ------------------------------------------------------
-@functools.cache
-def _kinds() -> frozenset[str]:
-    from store.kinds import BUILTIN_KINDS
-
-    return frozenset(BUILTIN_KINDS)
-
-
-@functools.cache
-def _statuses() -> frozenset[str]:
-    from store.models import NodeStatus
-
-    return frozenset(s.value for s in NodeStatus)
-
-
-@functools.cache
-def _edge_types() -> frozenset[str]:
-    from store.models import EdgeType
-
-    return frozenset(e.value for e in EdgeType)
-
-
-@functools.cache
-def _ops() -> frozenset[str]:
-    from store.mutations import MUTATION_OPS
-
-    return frozenset(MUTATION_OPS)
-
-
-@functools.cache
-def _effects() -> frozenset[str]:
-    from tools.base import Effect
-
-    return frozenset(e.value for e in Effect)
-
-
 @functools.cache
 def _builtin_skills() -> frozenset[str]:
     from skills.registry import builtin_skills
@@ -318,31 +273,29 @@ def _builtin_skills() -> frozenset[str]:
     return frozenset(s.name for s in builtin_skills())
 
 
-@functools.cache
-def _tools() -> frozenset[str]:
-    """The tools JarvisHub ships (a project's MCP tools and own skills are its words, withheld)."""
+def _builtin_specs() -> list[Any]:
+    """The tool specs JarvisHub ships (not a project's MCP tools or own skills)."""
     from skills.critique import EVALUATE_NODE
     from tools.canvas import canvas_tools
     from tools.generate.tools import GENERATION_TOOLS
     from tools.native.tools import NATIVE_TOOLS
     from tools.recovery import recovery_tools
 
-    names = {t.name for t in (*canvas_tools(), *recovery_tools(), *GENERATION_TOOLS, *NATIVE_TOOLS, EVALUATE_NODE)}
-    return frozenset(names | {f"skill__{name}" for name in _builtin_skills()})
+    return [*canvas_tools(), *recovery_tools(), *GENERATION_TOOLS, *NATIVE_TOOLS, EVALUATE_NODE]
+
+
+@functools.cache
+def _tools() -> frozenset[str]:
+    """The tools JarvisHub ships (a project's MCP tools and own skills are its words, withheld)."""
+    return frozenset({t.name for t in _builtin_specs()} | {f"skill__{name}" for name in _builtin_skills()})
 
 
 @functools.cache
 def _argument_names() -> frozenset[str]:
-    """The argument names of the built-in tools (their values stay free-form: withheld)."""
-    from skills.critique import EVALUATE_NODE
+    """The argument names of the built-in tools and skills (their values stay free-form: withheld)."""
     from skills.registry import builtin_skills
-    from tools.canvas import canvas_tools
-    from tools.generate.tools import GENERATION_TOOLS
-    from tools.native.tools import NATIVE_TOOLS
-    from tools.recovery import recovery_tools
 
-    schemas = [t.args_schema for t in (*canvas_tools(), *recovery_tools(), *GENERATION_TOOLS, *NATIVE_TOOLS,
-                                       EVALUATE_NODE)] + [s.input_model for s in builtin_skills()]
+    schemas = [t.args_schema for t in _builtin_specs()] + [s.input_model for s in builtin_skills()]
     return frozenset(name for schema in schemas for name in schema.model_fields)
 
 
@@ -392,8 +345,9 @@ def _metric_names() -> frozenset[str]:
 
     return frozenset(METRICS)
 ID, IDS, TEXT, HASH, METRIC, TIME, ACTOR = Id(), Items(Id()), Text(), Hash(), Metric(), Time(), Actor()
-KIND, STATUS, EDGE, OP = Name(_kinds), Name(_statuses), Name(_edge_types), Name(_ops)
-TOOL, EFFECT, ERROR = Name(_tools), Name(_effects), Name(_error_names)
+KIND, STATUS = Name(_closed(*BUILTIN_KINDS)), Name(_closed(*(s.value for s in NodeStatus)))
+EDGE, OP = Name(_closed(*(e.value for e in EdgeType))), Name(_closed(*MUTATION_OPS))
+TOOL, EFFECT, ERROR = Name(_tools), Name(_closed(*(e.value for e in Effect))), Name(_error_names)
 MIME, PROVIDER, MODEL = Name(_closed(*_MEDIA_TYPES)), Name(_closed(*_PROVIDERS)), Name(_closed(*_MODELS))
 SKILL = Name(_builtin_skills)
 

@@ -134,16 +134,10 @@ def jail_script(bwrap: str, chromium: Path, roots: Sequence[Path]) -> str:
     The profile folder Playwright names with ``--user-data-dir=`` is the one writable place; ``roots`` are
     readable; nothing is reachable over a network.
     """
+    from tools.native.code import system_mounts
+
     args = ["--unshare-all", "--die-with-parent", "--new-session", "--cap-drop", "ALL", "--uid", "65534",
-            "--gid", "65534", "--hostname", "render", "--ro-bind", "/usr", "/usr"]
-    for name in ("bin", "sbin", "lib", "lib32", "lib64"):
-        top = Path("/") / name
-        if top.is_symlink():
-            args += ["--symlink", os.readlink(top), str(top)]
-        elif top.is_dir():
-            args += ["--ro-bind", str(top), str(top)]
-    for name in _ETC:
-        args += ["--ro-bind-try", f"/etc/{name}", f"/etc/{name}"]
+            "--gid", "65534", "--hostname", "render", *system_mounts(_ETC)]
     args += ["--proc", "/proc", "--dev", "/dev", "--tmpfs", "/dev/shm", "--tmpfs", "/tmp", "--tmpfs", _JAIL_HOME,
              "--clearenv"]
     for key, value in {"HOME": _JAIL_HOME, "PATH": "/usr/bin:/bin", "LANG": "C.UTF-8", "TMPDIR": "/tmp"}.items():

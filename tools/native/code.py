@@ -253,6 +253,21 @@ def _check_not_exposed(root: Path) -> None:
                 "interpreter; move the project elsewhere")
 
 
+def system_mounts(etc_files: Sequence[str]) -> list[str]:
+    """bwrap options for the system a sandboxed program needs, read-only: ``/usr``, the top-level links or
+    folders into it (``/bin``, ``/lib``, ...), and the named files or folders of ``/etc`` that exist."""
+    args = ["--ro-bind", "/usr", "/usr"]
+    for name in ("bin", "sbin", "lib", "lib32", "lib64"):
+        top = Path("/") / name
+        if top.is_symlink():
+            args += ["--symlink", os.readlink(top), str(top)]
+        elif top.is_dir():
+            args += ["--ro-bind", str(top), str(top)]
+    for name in etc_files:
+        args += ["--ro-bind-try", f"/etc/{name}", f"/etc/{name}"]
+    return args
+
+
 def _sandbox_args(staged: Path | None, limits: CodeLimits | None) -> list[str]:
     """bwrap options: nothing shared, nothing writable but size-capped tmpfs folders, no project state, no home.
 
@@ -262,15 +277,7 @@ def _sandbox_args(staged: Path | None, limits: CodeLimits | None) -> list[str]:
     limits = limits or CodeLimits()
     args = ["--unshare-all", "--die-with-parent", "--cap-drop", "ALL", "--uid", "65534", "--gid", "65534",
             "--hostname", "sandbox", "--size", str(limits.tmp_mb * _MIB), "--tmpfs", "/tmp",
-            "--ro-bind", "/usr", "/usr"]
-    for name in ("bin", "sbin", "lib", "lib32", "lib64"):
-        top = Path("/") / name
-        if top.is_symlink():
-            args += ["--symlink", os.readlink(top), str(top)]
-        elif top.is_dir():
-            args += ["--ro-bind", str(top), str(top)]
-    for name in _ETC_FILES:
-        args += ["--ro-bind-try", f"/etc/{name}", f"/etc/{name}"]
+            *system_mounts(_ETC_FILES)]
     for folder in _python_roots():
         args += ["--ro-bind", folder, folder]
     args += ["--proc", "/proc", "--dev", "/dev", "--size", str(limits.tmp_mb * _MIB), "--tmpfs", SANDBOX_HOME,

@@ -162,7 +162,8 @@ def test_an_interpreter_in_a_venv_under_tmp_runs_code(tmp_path: Path) -> None:
         probe = textwrap.dedent(f"""
             import json, sys
             from pathlib import Path
-                        from tools.native.code import run_python, sandbox_status
+            from store.artifacts import LocalArtifactStore
+            from tools.native.code import run_python, sandbox_status
             status = sandbox_status()
             out = {{"available": status.available, "reason": status.reason, "prefix": sys.prefix}}
             if status.available:

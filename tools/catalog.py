@@ -8,6 +8,7 @@ from tools.base import ToolSpec
 from tools.canvas import canvas_tools
 from tools.reader import read_only
 from tools.recovery import recovery_tools
+from tools.version_tools import VERSION_TOOLS
 
 if TYPE_CHECKING:
     from jarvishub.project import Project
@@ -17,7 +18,7 @@ if TYPE_CHECKING:
 def project_tools(project: Project) -> tuple[list[ToolSpec], dict[str, Any], list[SkillInfo]]:
     """(tools, services, skills) for a project: canvas, recovery, generation, native, MCP and skill tools."""
     services: dict[str, Any] = {}
-    tools: list[ToolSpec] = [*canvas_tools(), *recovery_tools()]
+    tools: list[ToolSpec] = [*canvas_tools(), *recovery_tools(), *VERSION_TOOLS]
     from tools.generate.factory import build_generation_service
     from tools.generate.settings import generation_settings
     from tools.generate.tools import GENERATION_TOOLS

@@ -19,6 +19,7 @@ def project_tools(project: Project) -> tuple[list[ToolSpec], dict[str, Any], lis
     """(tools, services, skills) for a project: canvas, recovery, generation, native, MCP and skill tools."""
     services: dict[str, Any] = {}
     tools: list[ToolSpec] = [*canvas_tools(), *recovery_tools(), *VERSION_TOOLS]
+    from tools.cut import CUT_TOOLS
     from tools.generate.factory import build_generation_service
     from tools.generate.settings import generation_settings
     from tools.generate.tools import GENERATION_TOOLS
@@ -26,6 +27,7 @@ def project_tools(project: Project) -> tuple[list[ToolSpec], dict[str, Any], lis
     gen_settings = generation_settings(project.settings)
     services["generation"] = build_generation_service(gen_settings, project.artifacts, project.root)
     tools.extend(GENERATION_TOOLS)
+    tools.extend(CUT_TOOLS)
 
     from tools.native.code import sandbox_status
     from tools.native.tools import NATIVE_TOOLS, RUN_CODE

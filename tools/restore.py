@@ -21,7 +21,7 @@ from store.base import CanvasReader
 from store.models import CanvasNode, Direction, EdgeType, NodeStatus, new_id
 from store.mutations import CreateNode, Link, SetStatus, UpdateNode
 from tools.base import ToolContext, ToolError, ToolResult
-from tools.recovery import REGENERABLE_TOOLS, dependency_order, regenerate_node, stale_sets
+from tools.recovery import REGENERABLE_TOOLS, dependency_order, pending_context, regenerate_node, stale_sets
 
 READ_KEYS = ("source_node_id", "edit_node_id")
 """Inputs that name one node a generation reads (``references`` and ``clip_node_ids`` name several)."""
@@ -82,8 +82,9 @@ class VersionBatch:
         """
         copy_id = new_id()
         inputs = remap_inputs(state.inputs, self.remap)
-        if "intent" in inputs:
-            inputs["intent"] = {}  # what was asked of the earlier version (e.g. 'warmer than before') is not asked now
+        if isinstance(inputs.get("intent"), dict) and "relative" in inputs["intent"]:
+            # 'warmer than the version before' was asked of the earlier version against its own predecessor.
+            inputs["intent"] = {k: v for k, v in inputs["intent"].items() if k != "relative"}
         provenance = {**state.metadata.get("provenance", {}), "actor": self.ctx.actor, "turn_id": self.ctx.turn_id,
                       "thread_id": self.ctx.thread_id}
         metadata = {k: v for k, v in state.metadata.items() if k not in ("status_reason", "created_by", "restored")}
@@ -122,9 +123,15 @@ class VersionBatch:
                                          "reason": self.reason, **restored}}))
         self.updated.append(node.id)
 
-    def regenerate(self, node: CanvasNode, override: dict[str, Any]) -> str:
-        """A new version of ``node`` by the generation tool that made it, with ``override`` on its inputs."""
-        made_from = self.canvas.neighbours(node.id, [EdgeType.GENERATED_FROM], Direction.OUT)
+    def regenerate(self, node: CanvasNode, override: dict[str, Any], *, remade_edges: str | None = None) -> str:
+        """A new version of ``node`` by the generation tool that made it, with ``override`` on its inputs.
+
+        Edges the old version was made from are carried over to the new one unless the tool remakes them;
+        ``remade_edges`` names the ``as`` of edges the override replaces (``"clip"`` for a cut whose clips
+        change: a clip taken out must not stay linked).
+        """
+        made_from = [n for n in self.canvas.neighbours(node.id, [EdgeType.GENERATED_FROM], Direction.OUT)
+                     if remade_edges is None or n.edge.properties.get("as") != remade_edges]
         result = regenerate_node(self.ctx, self.canvas, node, self.remap, override, self.mutations, made_from)
         if result is None:
             raise ToolError(f"{node.title or node.id} was not made by a generation tool "
@@ -139,6 +146,24 @@ class VersionBatch:
                              "sha256": result.observation.get("sha256"),
                              "cache_hit": result.observation.get("cache_hit")})
         return new
+
+    def generate(self, tool: str, args: dict[str, Any]) -> dict[str, Any]:
+        """Run a generation tool for a node that is not a version of another (a new shot's image), reading the
+        canvas as this batch leaves it; its mutations join the batch.  Returns its observation."""
+        registry = self.ctx.services.get("tool_registry")
+        spec = registry.get(tool) if registry is not None else None
+        if spec is None:
+            raise ToolError(f"{tool} is not registered in this project; it is needed to make the new node")
+        result = spec.run(pending_context(self.ctx, self.canvas, self.mutations), spec.args_schema.model_validate(args))
+        if "error" in result.observation:
+            raise ToolError(f"{tool} failed: {result.observation['error']}")
+        self.mutations.extend(result.mutations)
+        self.provider_calls += result.provider_calls
+        self.cache_hits += result.cache_hits
+        self.rebuilt.append({"new": result.observation["node_id"], "title": args.get("title"), "tool": tool,
+                             "sha256": result.observation.get("sha256"),
+                             "cache_hit": result.observation.get("cache_hit")})
+        return result.observation
 
     # -- what follows from it ---------------------------------------------------------------------------
     def rebuild_derived(self, copies: dict[str, CanvasNode] | None = None) -> None:

@@ -318,14 +318,15 @@ make did do done went go got get gave give when where which what back undo rever
 than shot shots image images picture clip clips cut page slide deck please""".split())
 
 
-def change_words(version: OutputVersion) -> set[str]:
-    """The words a version's change can be named by: changed fields, their old and new values, its request."""
+def change_words(version: OutputVersion, *, old_values: bool = False) -> set[str]:
+    """The words a version's change can be named by: the changed fields, their new values (with ``old_values``,
+    the values they replaced too), and the words of the request that made it."""
     words: set[str] = set()
     for field, change in version.changes.items():
         if field == "artifact":
             continue
         words |= _words(field.replace("inputs.", "").replace(".", " ").replace("_", " "))
-        for value in (change.get("before"), change.get("after")):
+        for value in (change.get("after"), change.get("before") if old_values else None):
             words |= _words(_text(value))
     words |= _words(version.request or "")
     if version.restored_from:
@@ -340,13 +341,15 @@ def version_before_change(history: OutputHistory, description: str) -> tuple[Out
         raise NoSuchVersion(f"{description!r} does not say which change; name what it changed (e.g. 'neon', "
                             f"'close-up') or give a version number")
     changed = [v for v in history.versions if v.replaced is not None]
-    for version in reversed(changed):
-        vocabulary = change_words(version)
-        if all(any(_same_word(w, known) for known in vocabulary) for w in wanted):
-            before = history.version(int(version.replaced))  # type: ignore[arg-type]
-            said = f" ({version.request!r})" if version.request else ""
-            return before, (f"the version before the change that made version {version.number}{said}: "
-                            f"version {before.number}")
+    # "The neon change" is the change that made it neon; only when no change did is it one that undid neon.
+    for old_values in (False, True):
+        for version in reversed(changed):
+            vocabulary = change_words(version, old_values=old_values)
+            if all(any(_same_word(w, known) for known in vocabulary) for w in wanted):
+                before = history.version(int(version.replaced))  # type: ignore[arg-type]
+                said = f" ({version.request!r})" if version.request else ""
+                return before, (f"the version before the change that made version {version.number}{said}: "
+                                f"version {before.number}")
     listed = "; ".join(f"version {v.number}: {', '.join(sorted(v.changes)) or 'no input change'}"
                        + (f" ({v.request!r})" if v.request else "") for v in changed[-8:])
     raise NoSuchVersion(f"no change to {history.output} matches {description!r}"

@@ -15,13 +15,17 @@ the same way; with no counterpart they are marked stale, and the observation say
 
 from __future__ import annotations
 
+import json
+
 from typing import Any
 
 from store.base import CanvasReader
+from store.errors import NodeNotFound
 from store.models import CanvasNode, Direction, EdgeType, NodeStatus, new_id
 from store.mutations import CreateNode, Link, SetStatus, UpdateNode
 from tools.base import ToolContext, ToolError, ToolResult
 from tools.recovery import REGENERABLE_TOOLS, dependency_order, pending_context, regenerate_node, stale_sets
+from tools.versions import current_versions
 
 READ_KEYS = ("source_node_id", "edit_node_id")
 """Inputs that name one node a generation reads (``references`` and ``clip_node_ids`` name several)."""
@@ -49,6 +53,38 @@ def remap_inputs(inputs: dict[str, Any], remap: dict[str, str]) -> dict[str, Any
     return out
 
 
+def outdated_inputs(canvas: CanvasReader, state: CanvasNode) -> list[tuple[CanvasNode, CanvasNode]]:
+    """(input, its current version) for each node ``state`` was made from whose output now holds other content."""
+    ids = list(dict.fromkeys(read_ids(state.inputs)))
+    if not ids:
+        return []
+    try:
+        nodes = canvas.get_nodes(ids)
+    except NodeNotFound:
+        return []  # an input deleted since: nothing current to compare with, the copy names it as it was
+    heads = current_versions(canvas, nodes)
+    return [(node, heads[node.id]) for node in nodes
+            if heads[node.id].id != node.id and _held(heads[node.id]) != _held(node)]
+
+
+def inputs_to_restore(canvas: CanvasReader, state: CanvasNode) -> list[CanvasNode]:
+    """The current versions a restore of ``state`` supersedes upstream (:meth:`VersionBatch._restore_inputs`),
+    transitively: what a grant for the restore must let it write."""
+    found: dict[str, CanvasNode] = {}
+    pending = [state]
+    while pending:
+        for made_from, head in outdated_inputs(canvas, pending.pop()):
+            if head.id not in found:
+                found[head.id] = head
+                pending.append(made_from)
+    return list(found.values())
+
+
+def _held(node: CanvasNode) -> tuple[Any, ...]:
+    """What a version holds: its artifacts, or (without one) its inputs."""
+    return tuple(h.sha256 for h in node.outputs) or (json.dumps(node.inputs, sort_keys=True, default=str),)
+
+
 class VersionBatch:
     """The mutations of one version operation, built step by step, with what it spent and what it did.
 
@@ -72,6 +108,7 @@ class VersionBatch:
         self.cache_hits = 0
         self.rebuilt: list[dict[str, Any]] = []
         self.stale: list[str] = []
+        self.restored_inputs: list[dict[str, Any]] = []
 
     # -- one output ----------------------------------------------------------------------------------
     def copy_version(self, state: CanvasNode, head: CanvasNode | None, *, restored: dict[str, Any]) -> str:
@@ -80,6 +117,7 @@ class VersionBatch:
         ``state`` keeps its tool in its provenance (a restored image is still regenerable by
         ``generate_image``); ``metadata.restored`` says which version it restores and why.
         """
+        self._restore_inputs(state)
         copy_id = new_id()
         inputs = remap_inputs(state.inputs, self.remap)
         if isinstance(inputs.get("intent"), dict) and "relative" in inputs["intent"]:
@@ -105,6 +143,21 @@ class VersionBatch:
             self.mutations.append(Link(type=EdgeType.VERSION_OF, source=copy_id, target=head.id))
             self.supersede(head, copy_id)
         return copy_id
+
+    def _restore_inputs(self, state: CanvasNode) -> None:
+        """Bring back, first, the inputs ``state`` was made from whose outputs have changed since.
+
+        A clip restored to its original is the original clip only with the original image as its source; a
+        cut restored to an earlier version names the clips it had.  An input whose current version holds the
+        same artifact (restored before) is used as it is; one that changed is restored too, so what is current
+        is always made from what is current (one current version per output, and the cut of current clips).
+        """
+        for made_from, head in outdated_inputs(self.canvas, state):
+            if made_from.id in self.remap or head.id in self.remap:
+                continue
+            self.copy_version(made_from, head, restored={"as_input_of": state.id})
+            self.restored_inputs.append({"output": made_from.title or made_from.id, "node_id": self.remap[made_from.id],
+                                         "content_of": made_from.id, "for": state.title or state.id})
 
     def supersede(self, head: CanvasNode, by: str) -> None:
         """Set ``head`` aside for ``by``, only if it is still the version read (else the commit is refused)."""
@@ -231,6 +284,8 @@ class VersionBatch:
     def result(self, observation: dict[str, Any]) -> ToolResult:
         """The tool result: the batch, what it spent, and what it did."""
         body = {**observation, "rebuilt": self.rebuilt, "provider_calls": self.provider_calls}
+        if self.restored_inputs:
+            body["restored_inputs"] = self.restored_inputs
         if self.stale:
             body["stale"] = self.stale
             body["not_rebuilt"] = (f"{len(self.stale)} node(s) made from what changed were marked stale; "

@@ -15,6 +15,8 @@ existing version is a typed error the model sees (:class:`~tools.history.NoSuchV
 
 from __future__ import annotations
 
+import json
+
 from typing import Any
 
 from pydantic import BaseModel, Field
@@ -77,8 +79,11 @@ def restore_version(ctx: ToolContext, history: OutputHistory, target: OutputVers
     current = history.current
     if current is not None and current.number == target.number:
         raise AlreadyCurrent(f"{found_by} of {history.output} is its current version already; nothing to restore")
-    batch = VersionBatch(ctx, canvas, reason=f"restore of version {target.number} of {history.output}")
     state = history.state(target.number)
+    if current is not None and _held(state) == _held(history.state(current.number)):
+        raise AlreadyCurrent(f"{found_by} of {history.output} holds what its current version {current.number} "
+                             f"holds already; nothing to restore")
+    batch = VersionBatch(ctx, canvas, reason=f"restore of version {target.number} of {history.output}")
     restored = {"number": target.number}
     copies = {}
     if current is None:
@@ -113,11 +118,14 @@ class UndoChangeArgs(BaseModel):
     steps: int = Field(default=1, ge=1, le=50, description="How many changes back (1: the last change only)")
 
 
+def _held(state: Any) -> tuple[Any, ...]:
+    """What a version holds, for telling whether a restore would change anything."""
+    inputs = {k: v for k, v in state.inputs.items() if k != "intent"}
+    return state.title, json.dumps(inputs, sort_keys=True, default=str), tuple(h.sha256 for h in state.outputs)
+
+
 def _undo_change(ctx: ToolContext, args: UndoChangeArgs) -> ToolResult:
-    history = _history(ctx, args.node_id)
-    target = previous_version(history, args.steps)
-    said = "the last change" if args.steps == 1 else f"the last {args.steps} changes"
-    return restore_version(ctx, history, target, f"version {target.number} (before {said})")
+    return restore_version(ctx, *restore_target(_reader(ctx), args))
 
 
 class RevertArgs(VersionSelector):
@@ -127,10 +135,19 @@ class RevertArgs(VersionSelector):
 
 
 def _revert(ctx: ToolContext, args: RevertArgs) -> ToolResult:
-    history = _history(ctx, args.node_id)
-    selector = VersionSelector.model_validate(args.model_dump(exclude={"node_id"}))
-    target, found_by = select_version(history, selector)
-    return restore_version(ctx, history, target, found_by)
+    return restore_version(ctx, *restore_target(_reader(ctx), args))
+
+
+def restore_target(canvas: CanvasReader, args: UndoChangeArgs | RevertArgs) -> tuple[OutputHistory, OutputVersion, str]:
+    """The output, the version an ``undo_change`` or ``revert_version`` call brings back, and how it was found."""
+    require_output(canvas, args.node_id)
+    history = output_history(canvas, args.node_id)
+    if isinstance(args, UndoChangeArgs):
+        target = previous_version(history, args.steps)
+        said = "the last change" if args.steps == 1 else f"the last {args.steps} changes"
+        return history, target, f"version {target.number} (before {said})"
+    target, found_by = select_version(history, VersionSelector.model_validate(args.model_dump(exclude={"node_id"})))
+    return history, target, found_by
 
 
 class UndoTurnArgs(BaseModel):

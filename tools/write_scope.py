@@ -22,10 +22,14 @@ from typing import Any
 from pydantic import BaseModel, Field
 
 from store.base import CanvasReader
+from store.errors import NodeNotFound
 from store.models import Direction, EdgeType
+from tools.base import ToolError
 from tools.cut import NoCut, clip_of_shot, cut_entries, find_cut, shot_ref
 from tools.history import output_of
+from tools.restore import inputs_to_restore
 from tools.turn_undo import find_turn
+from tools.version_tools import RevertArgs, UndoChangeArgs, restore_target
 
 
 class WriteScope(BaseModel):
@@ -37,15 +41,24 @@ class WriteScope(BaseModel):
     kinds: list[str] = Field(default_factory=list)
 
 
-def _restore(canvas: CanvasReader, args: dict[str, Any]) -> WriteScope:
-    root = output_of(canvas, str(args["node_id"]))
-    node = canvas.get_node(root)
-    return WriteScope(node_ids=[g for g in [node.group_id] if g], descendants_of=[root],
-                      kinds=[node.kind, "image", "video", "audio"])
+def _restore(canvas: CanvasReader, args: dict[str, Any], schema: type[BaseModel]) -> WriteScope:
+    """The output's lineage, and the lineages of the inputs the restored version needs back."""
+    try:
+        history, target, _ = restore_target(canvas, schema.model_validate(args))  # type: ignore[arg-type]
+    except ToolError:  # no such version: the call writes nothing, and the tool tells the model why
+        return WriteScope(descendants_of=[output_of(canvas, str(args["node_id"]))])
+    state = history.state(target.number)
+    roots = [history.root_id, *(output_of(canvas, h.id) for h in inputs_to_restore(canvas, state))]
+    groups = [n.group_id for n in canvas.get_nodes([v.node_id for v in history.versions[-1:]]) if n.group_id]
+    return WriteScope(node_ids=groups, descendants_of=list(dict.fromkeys(roots)),
+                      kinds=[state.kind, "image", "video", "audio"])
 
 
 def _undo_turn(canvas: CanvasReader, args: dict[str, Any]) -> WriteScope:
-    changes = find_turn(canvas, thread_id=args.get("thread_id"), turn_id=args.get("turn_id"))
+    try:
+        changes = find_turn(canvas, thread_id=args.get("thread_id"), turn_id=args.get("turn_id"))
+    except ToolError:  # no turn to undo: the call writes nothing, and the tool tells the model why
+        return WriteScope()
     diff = canvas.diff(changes.canvas_before, changes.canvas_after)  # type: ignore[attr-defined]
     sources = [e.source for e in [*diff.added_edges, *diff.removed_edges] if e.id in set(changes.edge_ids)]
     nodes = canvas.get_nodes(changes.node_ids, include_deleted=True) if changes.node_ids else []
@@ -57,7 +70,10 @@ def _undo_turn(canvas: CanvasReader, args: dict[str, Any]) -> WriteScope:
 
 
 def _cut(canvas: CanvasReader, args: dict[str, Any]) -> WriteScope:
-    cut = find_cut(canvas, args.get("cut_id"))
+    try:
+        cut = find_cut(canvas, args.get("cut_id"))
+    except ToolError:  # no cut, or several: the call writes nothing, and the tool tells the model why
+        return WriteScope()
     return WriteScope(descendants_of=[output_of(canvas, cut.id)], kinds=["video"])
 
 
@@ -94,8 +110,8 @@ def _clip(canvas: CanvasReader, args: dict[str, Any]) -> WriteScope:
 
 
 WRITE_SCOPES: dict[str, Callable[[CanvasReader, dict[str, Any]], WriteScope]] = {
-    "undo_change": _restore,
-    "revert_version": _restore,
+    "undo_change": lambda canvas, args: _restore(canvas, args, UndoChangeArgs),
+    "revert_version": lambda canvas, args: _restore(canvas, args, RevertArgs),
     "undo_turn": _undo_turn,
     "reorder_cut": _cut,
     "remove_from_cut": _cut,
@@ -108,6 +124,12 @@ WRITE_SCOPES: dict[str, Callable[[CanvasReader, dict[str, Any]], WriteScope]] = 
 
 
 def write_scope(canvas: CanvasReader, tool: str, args: dict[str, Any]) -> WriteScope:
-    """What a call of ``tool`` with ``args`` writes on this canvas (empty for a tool that writes nothing)."""
+    """What a call of ``tool`` with ``args`` writes on this canvas: empty for a tool that writes nothing, and for
+    a call that cannot run (an unknown node, no such shot), which the tool refuses with its reason when run."""
     found = WRITE_SCOPES.get(tool)
-    return found(canvas, args) if found is not None else WriteScope()
+    if found is None:
+        return WriteScope()
+    try:
+        return found(canvas, args)
+    except (ToolError, NodeNotFound):  # a call that cannot run writes nothing; the tool says why when it runs
+        return WriteScope()

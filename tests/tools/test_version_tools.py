@@ -19,6 +19,8 @@ from PIL import Image
 from nodes.grant import Grant
 from nodes.models.scripted import ScriptedModel, tool_call
 from store.models import NodeStatus, new_id
+from tests.bridge.openai_chat_server import ScriptedChatServer
+from tests.test_api_key_path import keyed_cli
 from tests.tools.story_ops import (
     assert_invariants,
     call,
@@ -234,3 +236,27 @@ def test_a_restore_outside_its_grant_is_refused_and_writes_nothing(project, runt
 
     assert result.verdict == "reject" and result.reason == "out_of_scope", result
     assert (heads(store, story), store.canvas_version()) == before
+
+
+def test_undo_the_last_turn_through_the_cli_with_a_model_on_a_loopback_endpoint(project, runtime, make_runtime):
+    """As a user runs it: ``jarvishub run`` in a subprocess, an API key and an OpenAI-compatible endpoint in the
+    environment, the default grant of the request; the model's only move is the tool call."""
+    store = project.store
+    story = make_story(runtime, "a baker's cat sleeps in the bread basket")
+    before = hashes(store, story)
+    relight(make_runtime, story["images"][0], "night", "make shot 1 night")
+    assert hashes(store, story) != before
+
+    # With a key, the evaluator is the model too: it judges the three restored outputs (image, clip, cut).
+    judged = {"content": json.dumps({"score": 0.9, "passed": True, "notes": "as it was"})}
+    replies = [{"tool": "undo_turn", "arguments": {}}, judged, judged, judged, {"content": "Undid the last turn."}]
+    with ScriptedChatServer(replies) as server:
+        ran = keyed_cli(server.base_url, "-C", str(project.root), "run", "undo the last turn", "--json")
+
+    assert ran.returncode == 0, ran.stderr
+    assert json.loads(ran.stdout)["result"] == "done"
+    offered = {t["function"]["name"] for t in server.requests[0]["tools"]}
+    assert "undo_turn" in offered  # the default grant of this request offers it
+    assert len(server.requests) == 5 and all("art director" in json.dumps(r) for r in server.requests[1:4])
+    assert hashes(store, story) == before
+    assert_invariants(store)

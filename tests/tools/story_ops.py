@@ -18,10 +18,15 @@ from tools.versions import current_versions
 from tools.write_scope import write_scope
 
 SHOTS = 3
+PREMISE = "a keeper finds a bottle on the rocks"
 
 
-def make_story(runtime: Any, premise: str) -> dict[str, Any]:
-    """A 3-shot storyboard → images → clips → cut, made by the offline planner as a user's first turn would."""
+def make_story(runtime: Any, premise: str = PREMISE) -> dict[str, Any]:
+    """A 3-shot storyboard → images → clips → cut, made by the offline planner as a user's first turn would.
+
+    Stories of one premise share their media through the signature cache (only the first costs provider
+    calls); each is its own set of nodes, and the tests read outputs per story (:func:`heads`).
+    """
     outcome = runtime.run(f"a {SHOTS}-shot short film: {premise}")
     assert outcome.outcome == "replied", outcome.reply
     store = runtime.project.store

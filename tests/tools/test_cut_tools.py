@@ -56,7 +56,7 @@ def one_tool_turn(make_runtime: Any, request: str, tool: str, args: dict[str, An
 def test_swapping_two_shots_rebuilds_only_the_cut_and_swapping_back_comes_from_the_cache(
         project, runtime, make_runtime):
     store = project.store
-    story = make_story(runtime, "two sisters race paper boats down the river")
+    story = make_story(runtime)
     original = hashes(store, story)
     before = media_calls(runtime)
 
@@ -82,7 +82,7 @@ def test_swapping_two_shots_rebuilds_only_the_cut_and_swapping_back_comes_from_t
 
 def test_a_shot_taken_out_of_the_cut_and_put_back(project, runtime):
     store = project.store
-    story = make_story(runtime, "a kite escapes over the dunes")
+    story = make_story(runtime)
     original = hashes(store, story)
     before = media_calls(runtime)
 
@@ -110,7 +110,7 @@ def test_a_shot_taken_out_of_the_cut_and_put_back(project, runtime):
 
 def test_a_shot_inserted_between_two_others_and_the_turn_undone(project, runtime, make_runtime):
     store = project.store
-    story = make_story(runtime, "an old dog waits at the station")
+    story = make_story(runtime)
     original = hashes(store, story)
     before = media_calls(runtime)
     first, second = story["shots"][0], story["shots"][1]
@@ -143,7 +143,7 @@ def test_a_shot_inserted_between_two_others_and_the_turn_undone(project, runtime
 
 def test_a_duplicated_shot_reuses_its_image_and_clip(project, runtime):
     store = project.store
-    story = make_story(runtime, "a boy teaches his grandmother to skate")
+    story = make_story(runtime)
     original = hashes(store, story)
     before = media_calls(runtime)
 
@@ -160,7 +160,7 @@ def test_a_duplicated_shot_reuses_its_image_and_clip(project, runtime):
 
 def test_a_clip_retimed_and_back(project, runtime):
     store = project.store
-    story = make_story(runtime, "a lighthouse beam sweeps the fog")
+    story = make_story(runtime)
     original = hashes(store, story)
     before = media_calls(runtime)
     clips = store.get_nodes(story["clips"])
@@ -189,7 +189,7 @@ def _observation(messages: list[Any]) -> dict[str, Any]:
 def test_a_model_reads_the_cut_then_takes_a_shot_out(project, runtime, make_runtime):
     """A scripted model that reads what it needs from one tool's answer before calling the next."""
     store = project.store
-    story = make_story(runtime, "a violinist plays in the empty square")
+    story = make_story(runtime)
 
     def take_out_the_last(messages: list[Any]) -> AIMessage:
         versions = _observation(messages)

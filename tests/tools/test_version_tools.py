@@ -69,7 +69,7 @@ def neon(project, runtime):
     """A story whose shot 2 was relit neon in a recorded turn: (story, hashes before, hashes after)."""
     from jarvishub.runtime import Runtime
 
-    story = make_story(runtime, "a keeper finds a bottle on the rocks")
+    story = make_story(runtime)
     before = hashes(project.store, story)
     made: list[Runtime] = []
 
@@ -118,7 +118,7 @@ def test_reverting_a_clip_to_its_original_brings_back_its_image_and_rebuilds_the
 
 def test_the_version_before_a_named_change_at_a_time_and_by_number(project, runtime, make_runtime):
     store = project.store
-    story = make_story(runtime, "a fisherman mends his net at the harbour")
+    story = make_story(runtime)
     original = hashes(store, story)
     image = story["images"][0]
     relight(make_runtime, image, "neon", "shot 1 in neon")
@@ -159,7 +159,7 @@ def test_the_version_before_a_named_change_at_a_time_and_by_number(project, runt
 
 def test_undo_the_last_turn_then_undo_the_undo(project, runtime, make_runtime):
     store = project.store
-    story = make_story(runtime, "a lantern goes out in the storm")
+    story = make_story(runtime)
     before = hashes(store, story)
     relit = relight(make_runtime, story["images"][2], "night", "make shot 3 night")
     after = hashes(store, story)
@@ -227,7 +227,7 @@ def test_a_note_edited_in_place_gets_its_text_back_in_place(project, runtime):
 def test_a_restore_outside_its_grant_is_refused_and_writes_nothing(project, runtime, neon):
     store = project.store
     story, _, _ = neon
-    other = make_story(runtime, "a gull steals a sandwich on the pier")
+    other = make_story(runtime)
     before = heads(store, story), store.canvas_version()
     wrong_scope = scoped_grant(runtime, "revert_version", {"node_id": other["images"][0], "version": 1})
     image = current(store, story["images"][1]).id
@@ -242,7 +242,7 @@ def test_undo_the_last_turn_through_the_cli_with_a_model_on_a_loopback_endpoint(
     """As a user runs it: ``jarvishub run`` in a subprocess, an API key and an OpenAI-compatible endpoint in the
     environment, the default grant of the request; the model's only move is the tool call."""
     store = project.store
-    story = make_story(runtime, "a baker's cat sleeps in the bread basket")
+    story = make_story(runtime)
     before = hashes(store, story)
     relight(make_runtime, story["images"][0], "night", "make shot 1 night")
     assert hashes(store, story) != before

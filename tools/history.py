@@ -114,17 +114,27 @@ class OutputHistory(BaseModel):
 # -- reading the history ------------------------------------------------------------------------
 
 def output_of(canvas: CanvasReader, node_id: str) -> str:
-    """The root (original version) of the output a node belongs to."""
-    older = canvas.lineage(node_id, [EdgeType.VERSION_OF], Direction.OUT)
-    return max(older, key=lambda e: e.depth).node.id if older else canvas.get_node(node_id).id
+    """The root (original version) of the output a node belongs to (one read; ``NodeNotFound`` if unknown)."""
+    return outputs_of(canvas, [node_id])[node_id]
+
+
+def outputs_of(canvas: CanvasReader, node_ids: list[str]) -> dict[str, str]:
+    """:func:`output_of` of several nodes, in one read."""
+    older = canvas.lineages(list(dict.fromkeys(node_ids)), [EdgeType.VERSION_OF], Direction.OUT, with_start=True)
+    roots = {}
+    for node_id in node_ids:
+        if not older.get(node_id):
+            raise NodeNotFound(node_id)
+        roots[node_id] = max(older[node_id], key=lambda e: e.depth).node.id
+    return roots
 
 
 def output_history(canvas: CanvasReader, node_id: str) -> OutputHistory:
     """Every version of the output ``node_id`` belongs to, oldest first (``NodeNotFound`` for an unknown id)."""
     root_id = output_of(canvas, node_id)
-    members = {root_id: 0, **{e.node.id: e.depth for e in canvas.lineage(root_id, [EdgeType.VERSION_OF],
-                                                                         Direction.IN)}}
-    live = {n.id: n for n in canvas.get_nodes(list(members))}
+    tree = canvas.lineages([root_id], [EdgeType.VERSION_OF], Direction.IN, with_start=True)[root_id]
+    members = {e.node.id: e.depth for e in tree}
+    live = {e.node.id: e.node for e in tree}
     parents = {i: [n.node.id for n in found if n.node.id in members]
                for i, found in canvas.neighbours_of(list(members), [EdgeType.VERSION_OF], Direction.OUT).items()}
     histories = canvas.node_histories(list(members))  # type: ignore[attr-defined]

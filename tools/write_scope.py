@@ -26,7 +26,7 @@ from store.errors import NodeNotFound
 from store.models import Direction, EdgeType
 from tools.base import ToolError
 from tools.cut import NoCut, clip_of_shot, cut_entries, find_cut, shot_ref
-from tools.history import output_of
+from tools.history import output_of, outputs_of
 from tools.restore import inputs_to_restore
 from tools.turn_undo import find_turn
 from tools.version_tools import RevertArgs, UndoChangeArgs, restore_target
@@ -48,7 +48,8 @@ def _restore(canvas: CanvasReader, args: dict[str, Any], schema: type[BaseModel]
     except ToolError:  # no such version: the call writes nothing, and the tool tells the model why
         return WriteScope(descendants_of=[output_of(canvas, str(args["node_id"]))])
     state = history.state(target.number)
-    roots = [history.root_id, *(output_of(canvas, h.id) for h in inputs_to_restore(canvas, state))]
+    upstream = [h.id for h in inputs_to_restore(canvas, state)]
+    roots = [history.root_id, *(outputs_of(canvas, upstream).values() if upstream else [])]
     groups = [n.group_id for n in canvas.get_nodes([v.node_id for v in history.versions[-1:]]) if n.group_id]
     return WriteScope(node_ids=groups, descendants_of=list(dict.fromkeys(roots)),
                       kinds=[state.kind, "image", "video", "audio"])
@@ -63,7 +64,7 @@ def _undo_turn(canvas: CanvasReader, args: dict[str, Any]) -> WriteScope:
     sources = [e.source for e in [*diff.added_edges, *diff.removed_edges] if e.id in set(changes.edge_ids)]
     nodes = canvas.get_nodes(changes.node_ids, include_deleted=True) if changes.node_ids else []
     live = [n.id for n in nodes if not n.deleted]
-    roots = {output_of(canvas, i) for i in live}
+    roots = set(outputs_of(canvas, live).values()) if live else set()
     groups = [n.group_id for n in nodes if n.group_id]
     return WriteScope(node_ids=list(dict.fromkeys([*changes.node_ids, *sources, *groups])),
                       descendants_of=sorted(roots), kinds=sorted({n.kind for n in nodes}))

@@ -141,20 +141,29 @@ def test_a_shot_inserted_between_two_others_and_the_turn_undone(project, runtime
     assert_invariants(store)
 
 
-def test_a_duplicated_shot_reuses_its_image_and_clip(project, runtime):
+def test_a_duplicated_shot_reuses_its_image_and_clip_and_the_turn_undone(project, runtime, make_runtime):
     store = project.store
     story = make_story(runtime)
     original = hashes(store, story)
-    before = media_calls(runtime)
 
-    made = done(call(runtime, "duplicate_shot", cut_id=story["cut"], shot=2))
+    turn = one_tool_turn(make_runtime, "duplicate shot 2", "duplicate_shot", {"cut_id": story["cut"], "shot": 2})
 
+    made = turn.steps[0]["observation"]
     assert made["shot"]["title"] == "shot 2a" and made["position"] == 3
     assert cut_titles(store, story["cut"]) == ["shot 1 clip", "shot 2 clip", "shot 2a clip", "shot 3 clip"]
     image, clip = store.get_node(made["image"]), store.get_node(made["clip"])
     assert image.outputs[0].sha256 == original["shot 2 image"] and clip.outputs[0].sha256 == original["shot 2 clip"]
-    assert spent(runtime, before) == {"video": 1}  # only the cut: the copy's image and clip come from the cache
+    assert turn.provider_calls == 1  # only the cut: the copy's image and clip come from the cache
     assert changed(original, hashes(store, story)) == {"final cut"}
+    third = story["shots"][2]
+    assert [n.node.id for n in store.neighbours(third, [EdgeType.CONTINUES], Direction.OUT)] == [made["shot"]["node_id"]]
+    assert_invariants(store)
+
+    undo = one_tool_turn(make_runtime, "undo that", "undo_turn", {})
+    assert hashes(store, story) == original and undo.provider_calls == 0
+    assert [n.node.id for n in store.neighbours(third, [EdgeType.CONTINUES], Direction.OUT)] == [story["shots"][1]]
+    assert {store.get_node(i).status for i in (made["shot"]["node_id"], made["image"], made["clip"])} == {
+        NodeStatus.REJECTED}
     assert_invariants(store)
 
 

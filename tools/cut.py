@@ -442,16 +442,22 @@ def _insert(ctx: ToolContext, args: InsertShotArgs) -> ToolResult:
         "source_node_id": image["node_id"], "camera": inputs["camera"],
         "duration_s": float(neighbour_clip.inputs.get("duration_s") or 2.0),
         "fps": int(neighbour_clip.inputs.get("fps") or 12), "title": f"{title} clip"})
-    observation: dict[str, Any] = {"shot": {"node_id": shot_id, "title": title, "after": after.title if after else None,
-                                            "before": before.title if before else None},
-                                   "image": image["node_id"], "clip": clip["node_id"]}
+    made = {"shot": {"node_id": shot_id, "title": title, "after": after.title if after else None,
+                     "before": before.title if before else None}, "image": image["node_id"], "clip": clip["node_id"]}
+    return _into_cut(batch, cut, entries, after, before, made, {"op": "insert"})
+
+
+def _into_cut(batch: VersionBatch, cut: CanvasNode | None, entries: list[CutEntry], after: CanvasNode | None,
+              before: CanvasNode | None, made: dict[str, Any], note: dict[str, Any]) -> ToolResult:
+    """A new shot's clip into the cut, right after ``after``'s clip (else before ``before``'s); with no cut on
+    the canvas the shot joins the storyboard only."""
     if cut is None:
-        return batch.result({**observation, "cut": None, "note": "there is no cut yet; the shot is in the storyboard"})
+        return batch.result({**made, "cut": None, "note": "there is no cut yet; the shot is in the storyboard"})
     clips = [e.clip for e in entries]
     index = _insert_index(entries, after, before)
-    clips.insert(index, _pending_clip(batch, clip["node_id"], f"{title} clip"))
-    new = rebuild_cut(batch, cut, clips, {"op": "insert", "shot": shot_id, "position": index + 1})
-    return _cut_result(batch, cut, new, clips, {**observation, "position": index + 1})
+    clips.insert(index, _pending_clip(batch, made["clip"]))
+    new = rebuild_cut(batch, cut, clips, {**note, "shot": made["shot"]["node_id"], "position": index + 1})
+    return _cut_result(batch, cut, new, clips, {**made, "position": index + 1})
 
 
 def _insert_index(entries: list[CutEntry], after: CanvasNode | None, before: CanvasNode | None) -> int:
@@ -465,9 +471,10 @@ def _insert_index(entries: list[CutEntry], after: CanvasNode | None, before: Can
     return len(entries)
 
 
-def _pending_clip(batch: VersionBatch, clip_id: str, title: str) -> CanvasNode:
+def _pending_clip(batch: VersionBatch, clip_id: str) -> CanvasNode:
+    """The clip this batch makes, as the node it will be."""
     made = next(m for m in batch.mutations if isinstance(m, CreateNode) and m.id == clip_id)
-    return CanvasNode(id=made.id, kind=made.kind, title=made.title or title, status=made.status, inputs=made.inputs,
+    return CanvasNode(id=made.id, kind=made.kind, title=made.title, status=made.status, inputs=made.inputs,
                       outputs=made.outputs, metadata=made.metadata)
 
 
@@ -496,16 +503,9 @@ def _duplicate(ctx: ToolContext, args: DuplicateShotArgs) -> ToolResult:
                                 properties={"as": "shot"}))
     new_clip = batch.generate("generate_video", {**regeneration_args(clip, {image.id: new_image["node_id"]}, {}),
                                                  "version_of": None, "title": f"{title} clip"})
-    observation: dict[str, Any] = {"shot": {"node_id": shot_id, "title": title, "duplicate_of": original.title},
-                                   "image": new_image["node_id"], "clip": new_clip["node_id"]}
-    if cut is None:
-        return batch.result({**observation, "cut": None, "note": "there is no cut yet; the shot is in the storyboard"})
-    clips = [e.clip for e in entries]
-    index = _insert_index(entries, original, following)
-    clips.insert(index, _pending_clip(batch, new_clip["node_id"], f"{title} clip"))
-    new = rebuild_cut(batch, cut, clips, {"op": "duplicate", "shot": shot_id, "of": original.id,
-                                          "position": index + 1})
-    return _cut_result(batch, cut, new, clips, {**observation, "position": index + 1})
+    made = {"shot": {"node_id": shot_id, "title": title, "duplicate_of": original.title},
+            "image": new_image["node_id"], "clip": new_clip["node_id"]}
+    return _into_cut(batch, cut, entries, original, following, made, {"op": "duplicate", "of": original.id})
 
 
 # -- a clip's duration ----------------------------------------------------------------------------------------

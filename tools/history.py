@@ -388,7 +388,7 @@ def parse_when(text: str, *, now: datetime | None = None) -> datetime:
     A period means its end, so "this morning" is the state at noon (or now, if earlier), "yesterday" the
     state at the end of yesterday, "last night" the state at midnight; a date alone is the end of that day.
     """
-    now = (now or datetime.now().astimezone()).astimezone()
+    now = now if now is not None and now.tzinfo is not None else (now or datetime.now()).astimezone()
     said = " ".join(text.lower().replace(",", " ").split()).removeprefix("at ").removeprefix("as of ")
     said = said.removeprefix("how it was ").removeprefix("the way it was ")
     today = now.replace(hour=0, minute=0, second=0, microsecond=0)
@@ -415,14 +415,17 @@ def parse_when(text: str, *, now: datetime | None = None) -> datetime:
         count = ago.group(1) or "1"
         amount = int(count) if count.isdigit() else _NUMBERS[count]
         return now - timedelta(**{f"{ago.group(2)}s": amount})
+    raw = text.strip()
+    for prefix in ("at ", "as of "):
+        raw = raw[len(prefix):] if raw.lower().startswith(prefix) else raw
     try:
-        parsed = datetime.fromisoformat(text.strip())
+        parsed = datetime.fromisoformat(raw)
     except ValueError:
         raise UnknownTime(f"cannot read {text!r} as a time; use ISO 8601 ('2025-03-01T14:00'), 'yesterday', "
                           f"'this morning', 'this afternoon', 'last night', or 'N hours/days ago'") from None
     if parsed.tzinfo is None:
         parsed = parsed.replace(tzinfo=now.tzinfo)
-    if "t" not in text.lower() and ":" not in text:  # a date alone: the end of that day
+    if "t" not in raw.lower() and ":" not in raw:  # a date alone: the end of that day
         return end_of(parsed.replace(hour=0, minute=0, second=0, microsecond=0))
     return parsed
 

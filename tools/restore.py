@@ -16,7 +16,6 @@ the same way; with no counterpart they are marked stale, and the observation say
 from __future__ import annotations
 
 import json
-
 from typing import Any
 
 from store.base import CanvasReader

@@ -16,7 +16,6 @@ existing version is a typed error the model sees (:class:`~tools.history.NoSuchV
 from __future__ import annotations
 
 import json
-
 from typing import Any
 
 from pydantic import BaseModel, Field
@@ -215,8 +214,9 @@ def _brief(version: OutputVersion) -> dict[str, Any]:
 
 # -- the specs ------------------------------------------------------------------------------------------
 
-_RESTORES = frozenset({Effect.MUTATES_CANVAS, Effect.GENERATES_MEDIA})
-"""A restore writes the canvas and may rebuild media (through the cache; a new combination costs a call)."""
+_RESTORES = frozenset({Effect.MUTATES_CANVAS, Effect.GENERATES_MEDIA, Effect.COST_BEARING})
+"""A restore writes the canvas and rebuilds media through the cache: usually no provider call, but a combination
+never generated before (a clip whose length changed since the image was replaced) is paid for."""
 
 LIST_VERSIONS = ToolSpec(
     "list_versions", ToolFamily.RECOVERY,

@@ -21,7 +21,7 @@ from typing import Any
 from pydantic import BaseModel, Field
 
 from store.base import CanvasReader
-from store.models import EdgeType, NodeStatus
+from store.models import Direction, EdgeType, NodeStatus
 from store.mutations import Link, SetStatus
 from tools.base import Effect, ToolContext, ToolError, ToolFamily, ToolResult, ToolSpec
 from tools.compare import side_by_side
@@ -139,14 +139,28 @@ def _revert(ctx: ToolContext, args: RevertArgs) -> ToolResult:
 
 def restore_target(canvas: CanvasReader, args: UndoChangeArgs | RevertArgs) -> tuple[OutputHistory, OutputVersion, str]:
     """The output, the version an ``undo_change`` or ``revert_version`` call brings back, and how it was found."""
-    require_output(canvas, args.node_id)
+    node = require_output(canvas, args.node_id)
     history = output_history(canvas, args.node_id)
-    if isinstance(args, UndoChangeArgs):
-        target = previous_version(history, args.steps)
-        said = "the last change" if args.steps == 1 else f"the last {args.steps} changes"
-        return history, target, f"version {target.number} (before {said})"
-    target, found_by = select_version(history, VersionSelector.model_validate(args.model_dump(exclude={"node_id"})))
-    return history, target, found_by
+    try:
+        if isinstance(args, UndoChangeArgs):
+            target = previous_version(history, args.steps)
+            said = "the last change" if args.steps == 1 else f"the last {args.steps} changes"
+            return history, target, f"version {target.number} (before {said})"
+        target, found_by = select_version(history, VersionSelector.model_validate(args.model_dump(exclude={"node_id"})))
+        return history, target, found_by
+    except NoSuchVersion as missing:
+        made = _made_from(canvas, node)
+        if not made:
+            raise
+        raise NoSuchVersion(f"{missing}; what was made from {node.title or node.id} has its own versions: "
+                            f"{made}") from missing
+
+
+def _made_from(canvas: CanvasReader, node: Any) -> str:
+    """The outputs generated from a node (a shot's image and clip), named for a model that picked the shot."""
+    made = [n.node for n in canvas.neighbours(node.id, [EdgeType.GENERATED_FROM], Direction.IN)
+            if n.node.outputs and n.node.status != NodeStatus.REJECTED]
+    return ", ".join(f"{n.title or n.kind} ({n.id})" for n in made[:6])
 
 
 class UndoTurnArgs(BaseModel):

@@ -149,6 +149,8 @@ def test_the_version_before_a_named_change_at_a_time_and_by_number(project, runt
     refused(call(runtime, "revert_version", node_id=image, at="when the moon is blue"), "UnknownTime")
     refused(call(runtime, "revert_version", node_id=image, version_id=other_shot), "NotAVersionOf")
     refused(call(runtime, "revert_version", node_id=image, version=3), "AlreadyCurrent")
+    shot = refused(call(runtime, "undo_change", node_id=story["shots"][0]), "NoSuchVersion")
+    assert "has not changed" in shot and f"shot 1 image ({current(store, image).id})" in shot
     unknown = call(runtime, "revert_version", node_id=new_id(), original=True, grant=runtime.grants.save(Grant()))
     assert unknown.verdict == "reject" and unknown.reason == "unknown_node"
     two_ways = call(runtime, "revert_version", node_id=image, original=True, version=2,

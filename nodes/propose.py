@@ -99,6 +99,11 @@ def build_messages(deps: TurnDeps, state: TurnState, grant: Grant) -> list[BaseM
         "grant": {"id": grant.id, "budget": grant.budget.model_dump(), "scope": grant.scope.model_dump()},
         "memory": memory,
     }
+    intent = turn_intent(deps, state)
+    if intent is not None:
+        # The request as the interpreter read it, references resolved on the canvas: a model sees the targets
+        # (ids, current versions, what derives from them) instead of having to look them up.
+        system["intent"] = intent
     earlier = earlier_turns(deps, state)
     if earlier:
         system["earlier_turns"] = earlier
@@ -125,6 +130,21 @@ def build_messages(deps: TurnDeps, state: TurnState, grant: Grant) -> list[BaseM
 
 
 MAX_EARLIER_TURNS = 5
+
+
+def turn_intent(deps: TurnDeps, state: TurnState) -> dict[str, Any] | None:
+    """The turn's intent; after a person answered its question (which shot?), read again with the answer."""
+    intent = state.get("intent")
+    answers = state.get("answers") or []
+    if not intent or not answers:
+        return intent
+    if ((intent.get("clarification") or {}).get("reason")) != "ambiguous":
+        return intent
+    from nodes.understanding.turn import understand
+
+    reread = understand(deps.bridge.store, state["request"], state.get("selected_ids") or [], log=deps.trajectories,
+                        thread_id=state.get("thread_id"), answer=str(answers[-1]))
+    return reread.summary()
 
 
 def earlier_turns(deps: TurnDeps, state: TurnState) -> list[dict[str, Any]]:

@@ -99,6 +99,10 @@ class Intent(BaseModel):
     unused: list[str] = Field(default_factory=list, description="Content words no reader understood.")
     clarification: Clarification | None = None
     previous_turn: str | None = Field(default=None, description="The turn 'that' / 'the same' referred to.")
+    kinds: list[str] = Field(default_factory=list, description="Kinds of work (the grant policy's key).")
+    titles: list[str] = Field(default_factory=list, description="Titles the request names (the view's focus).")
+    node_ids: list[str] = Field(default_factory=list, description="Node ids written in the request.")
+    removal: bool = Field(default=False, description="Whether it asks to delete or remove something.")
 
     @property
     def operation(self) -> str:

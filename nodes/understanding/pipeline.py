@@ -14,6 +14,7 @@ from functools import lru_cache
 from nodes.models.grammar import COLOURS, CONSTRAINT_WORDS, FRAMING_WORDS, LIGHTING_WORDS, RELATIVE_WORDS, WEATHER_WORDS
 from nodes.understanding.facts import CanvasFacts
 from nodes.understanding.intent import Clarification, Intent
+from nodes.understanding.kinds import OPERATION_KINDS, asks_removal, node_ids_named, titles_named, word_kinds
 from nodes.understanding.readers import READERS, PreviousTurn, ReadContext
 from nodes.understanding.text import FILLERS, NUMBER_VOCABULARY, Words, correct_typos, lower_words, spell_numbers
 
@@ -86,9 +87,20 @@ def interpret(request: str, facts: CanvasFacts | None = None, *, previous: Previ
                      "story (\"a 6-shot short drama about ...\"), a web page from a brief, a slide deck on a topic, "
                      "notes, questions about the canvas, and edits of shots (lighting, framing, weather, outfit, "
                      "'darker', 'warmer'). Or set OPENAI_API_KEY to use a real model."))
+    _describe(intent)
     if intent.corrections and intent.clarification is not None:
         intent.clarification.message = f"{intent.clarification.message} {intent.read_as()}"
     return intent
+
+
+def _describe(intent: Intent) -> None:
+    """The kinds of work, named titles and ids, and removal: what the grant and the view read."""
+    understood = [kind for clause in intent.clauses for kind in OPERATION_KINDS.get(clause.operation, [])]
+    intent.kinds = list(dict.fromkeys(understood)) if understood and intent.clarification is None \
+        else word_kinds(intent.normalised)
+    intent.titles = titles_named(intent.request, intent.normalised)
+    intent.node_ids = node_ids_named(intent.request)
+    intent.removal = asks_removal(intent.normalised)
 
 
 def _partial(intent: Intent) -> Clarification:

@@ -92,6 +92,8 @@ def correct_typos(text: str, vocabulary: frozenset[str]) -> tuple[str, list[tupl
         word = match.group(0)
         if word in vocabulary or word in NEVER_CORRECTED or len(word) < 4 or "'" in word or "-" in word:
             return word
+        if any(word[: -len(suffix)] in vocabulary for suffix in _SUFFIXES if word.endswith(suffix)):
+            return word  # "selected", "rainy": a known word with an ending, not a typo
         limit = 1 if len(word) <= 6 else 2
         found = process.extract(word, choices, scorer=OSA.distance, score_cutoff=limit, limit=3)
         if not found:
@@ -104,6 +106,9 @@ def correct_typos(text: str, vocabulary: frozenset[str]) -> tuple[str, list[tupl
         return closest[0]
 
     return _TOKEN.sub(fix, text), corrections
+
+
+_SUFFIXES = ("s", "es", "ed", "d", "ing", "er", "ers", "ly", "y", "ness", "ful")
 
 
 class Words:

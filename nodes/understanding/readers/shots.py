@@ -213,7 +213,7 @@ class ShotReader:
         if ambiguous:
             lines = "; ".join(f"{c['title']} of {c.get('plan') or 'no plan'} (id {c['id']}, image v{c['version']})"
                               for c in ambiguous)
-            return Reading(clarification=Clarification(
+            return Reading(clauses=clauses, clarification=Clarification(
                 reason="ambiguous", candidates=ambiguous, understood=understood,
                 message=f"More than one shot matches: {lines}. Which one do you mean? Answer with its id."))
         if unresolved or any(not c.targets for c in clauses):

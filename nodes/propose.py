@@ -257,6 +257,9 @@ def reply_outcome(message: Any, clarification: dict[str, Any] | None) -> dict[st
     """The state fields of a reply that asks (a clarification) or reports failed work, so its outcome says so."""
     if clarification:
         return {"clarification": clarification}
-    if (getattr(message, "additional_kwargs", None) or {}).get("outcome") == "failed":
+    said = (getattr(message, "additional_kwargs", None) or {}).get("outcome")
+    if said == "failed":
         return {"clarification": None, "failed": True}
+    if said == "refused":
+        return {"clarification": None, "refused": True}
     return {}

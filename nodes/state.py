@@ -55,6 +55,7 @@ class TurnState(TypedDict, total=False):
     answers: list[str]
     clarification: dict[str, Any] | None
     failed: bool
+    refused: bool
     done: bool
     outcome: str
     reply: str | None

@@ -24,6 +24,7 @@ class Target(BaseModel):
     image_id: str | None = Field(default=None, description="A shot's current image (what an edit regenerates).")
     version: int | None = Field(default=None, description="The current version of what an edit changes.")
     derived: list[str] = Field(default_factory=list, description="Live nodes made from it (a shot's clip, the cut).")
+    current: dict[str, Any] = Field(default_factory=dict, description="A shot image's render values (lighting, ...).")
 
 
 class Reference(BaseModel):

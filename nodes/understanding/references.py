@@ -184,7 +184,7 @@ class Resolution:
 def shot_target(shot: ShotFact, said: str) -> Target:
     """A shot as a target: its current image, version and what derives from it."""
     return Target(id=shot.id, kind="shot", title=shot.title, referred_as=said, image_id=shot.image,
-                  version=shot.version, derived=list(shot.derived))
+                  version=shot.version, derived=list(shot.derived), current=dict(shot.inputs))
 
 
 def node_target(node: NodeFact, said: str) -> Target:

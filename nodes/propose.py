@@ -246,6 +246,10 @@ def make_propose(deps: TurnDeps):
                     "verdict": None, "answers": answers, "model_input": sent.model_dump()}
         update: dict[str, Any] = {"action": action, "verdict": None, "answers": answers,
                                   "model_input": sent.model_dump()}
+        if answers and answers != list(state.get("answers") or []):
+            # The person answered the turn's question: the intent read with the answer is the turn's intent
+            # from now on (the report is measured against it).
+            update["intent"] = turn_intent(deps, {**state, "answers": answers})
         if action and action.get("kind") == "reply":
             update.update(reply_outcome(message, clarification))
         return update

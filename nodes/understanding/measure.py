@@ -5,11 +5,12 @@ After the turn's last commit, the outputs it changed (live new versions, by line
 
 * an edit must give every target that did not already have the change a new current image, and change
   nothing outside the targets' images and what derives from them (their clips, the cut);
-* a question, or a request that was asked about, changes nothing;
+* a question changes nothing;
 * a note adds text nodes only.
 
 A mismatch makes the turn ``failed`` whatever the model replied (the offline planner's and a real model's
-replies alike), and the reply says what differs.  Other operations report their change set unchecked.
+replies alike), and the reply says what differs.  Other operations, and a request the interpreter could not
+read (which a real model may still carry out), report their change set unchecked.
 """
 
 from __future__ import annotations
@@ -77,7 +78,9 @@ def measure(store: CommitsReader, intent: Intent, *, since: int, thread_id: str,
     live = [r for r in rows if r["kind"] in DELIVERABLE_KINDS and r["status"] not in ("rejected", "failed")]
     result = Measured(changed=sorted({str(r["title"] or r["id"]) for r in live}))
     operations = {c.operation for c in intent.clauses}
-    if intent.clarification is not None or operations == {"question"}:
+    if intent.clarification is not None:
+        return result  # not understood here: a real model's plan is reported, not checked
+    if operations == {"question"}:
         result.checked = True
         result.unexpected = sorted({str(r["title"] or r["id"]) for r in rows if r["kind"] != "evaluation"})
         return result

@@ -104,7 +104,9 @@ SHOT_PATTERNS: tuple[_Pattern, ...] = (
     _Pattern("previous", re.compile(rf"\bthe same {_N1}s?\b|\bthat {_N1}\b|\bthose {_NS}\b"), _simple("previous")),
     _Pattern("selection", re.compile(rf"\bthe selected(?: {_N1}s?| nodes?)?\b|\bthe selection\b|\bthis {_N1}\b|"
                                      rf"\bthese(?: {_NS})?\b|\bthis\b|\bhere\b"), _simple("selection")),
-    _Pattern("pronoun", re.compile(r"\bit\b|\bthem\b|\bits\b"), _simple("pronoun")),
+    _Pattern("pronoun", re.compile(r"\bit\b(?! (?:snows?|rains?|storms?|pours?)\b)|\bthem\b|\bits\b"),
+             _simple("pronoun")),
+    _Pattern("weather-it", re.compile(r"\bit\b"), _simple("pronoun")),
 )
 """Shot references, most specific first (a span taken by one is not read again by a later one)."""
 

@@ -177,6 +177,9 @@ class ShotReader:
                 edit = previous_edit.merged(EditRequest(keep=edit.keep)) or previous_edit
             targets: list[Target] = []
             context = list(mentioned)
+            named = [f for f in group.references if f.reference.form != "pronoun"]
+            if named:  # "make it snow in shot 1": the shot named is the target, "it" names nothing more
+                group.references = named
             for f in group.references:
                 result = resolver.resolve(f.reference, context)
                 f.reference.target_ids = [t.id for t in result.targets]

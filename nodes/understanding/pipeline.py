@@ -28,7 +28,7 @@ warmer cooler colder dimmer lighter bluer less blue wider closer tighter rain sn
 sunset sunrise golden moonlit neon foggy overcast cloudy candle candlelight noir warm cold cool neutral
 character coat jacket outfit dress cloak scarf composition version versions turn changed change lighting
 rainy raining rains stormy snowy snowing snowfall nighttime candlelit candlelit moonlight darken brighten zoom
-zoomed pulled pull back push wide-angle close-up closeup misty hazy sunny daylight midday twilight evening morning
+zoomed pulled pull back push mention mentions talk about cover covers say says include contain wide-angle close-up closeup misty hazy sunny daylight midday twilight evening morning
 """.split()) | NUMBER_VOCABULARY
 
 

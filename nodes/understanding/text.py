@@ -27,7 +27,7 @@ _ONE = re.compile(r"\b((?:shots?|images?|frames?|pictures?|scenes?|slides?|versi
 
 FILLERS = frozenset("""
 a an the this that these those it its it's them they their there here what which who how
-i me my we us our you your please pls plz kindly can could would will should shall must might may let lets let's
+i me my we us our you your he him his she her hers please pls plz kindly can could would will should shall must might may let lets let's
 is are was were be been being am do does did done have has had get gets got go going
 make makes made making turn turned give gives put set sets change changes changed switch use want wants need needs
 like just also too so very really quite bit little slightly somewhat much more lot lots bit
@@ -92,15 +92,23 @@ def correct_typos(text: str, vocabulary: frozenset[str]) -> tuple[str, list[tupl
         word = match.group(0)
         if word in vocabulary or word in NEVER_CORRECTED or len(word) < 4 or "'" in word or "-" in word:
             return word
-        if any(word[: -len(suffix)] in vocabulary for suffix in _SUFFIXES if word.endswith(suffix)):
+        if any(word[: -len(suffix)] in vocabulary and word[-len(suffix) - 1] != suffix[0]
+               for suffix in _SUFFIXES if word.endswith(suffix) and len(word) - len(suffix) >= 3):
             return word  # "selected", "rainy": a known word with an ending, not a typo
-        limit = 1 if len(word) <= 6 else 2
-        found = process.extract(word, choices, scorer=OSA.distance, score_cutoff=limit, limit=3)
+        limit = 1 if len(word) <= 7 else 2
+        found = process.extract(word, choices, scorer=OSA.distance, score_cutoff=limit, limit=6)
         if not found:
             return word
         best = found[0][1]
         closest = [choice for choice, score, _ in found if score == best and abs(len(choice) - len(word)) <= limit]
-        if len(closest) != 1 or len(closest[0]) < 3:
+        if len(closest) > 1:  # a tie: a swap of letters ("nigth") beats a change, a longer word ("darkr") a cut
+            ranked = sorted(closest, key=lambda c: (sorted(c) == sorted(word), len(c) >= len(word)), reverse=True)
+            first, second = ranked[0], ranked[1]
+            key = (sorted(first) == sorted(word), len(first) >= len(word))
+            if key == (sorted(second) == sorted(word), len(second) >= len(word)):
+                return word
+            closest = [first]
+        if not closest or len(closest[0]) < 3:
             return word
         corrections.append((word, closest[0]))
         return closest[0]

@@ -18,9 +18,10 @@ _NARRATIVE = re.compile(r"\b(short drama|short film|narrative|storyboard (?:for|
                         r"film about|movie about|a storyboard|a drama|a film|a movie|a short story|a story)\b")
 _WEB = re.compile(r"\b(website|web site|web page|webpage|landing page|portfolio site|photography site|site for|"
                   r"site about|homepage|home page)\b")
-_DECK = re.compile(r"\b\d+-slide\b|\b(?:a|an|new|another|one more)\b(?:\s+[\w-]+){0,4}\s+(?:slides?|slide deck|deck|"
+_DECK = re.compile(r"\b\d+-slide\b|\b(?:a|an|new|another|one more)\b(?:\s+[\w-]+){0,4}\s+(?:slides|slide deck|deck|"
                    r"presentation|lecture|keynote)\b")
-_NOT_NEW = re.compile(r"^\s*(?:make|change|edit|update|fix|redo|delete|remove|move|add|retitle|rename)\s+the\b")
+_NOT_NEW = re.compile(r"^\s*(?:(?:make|change|edit|update|fix|redo|delete|remove|move|retitle|rename)\s+the|"
+                      r"add|insert|delete|remove)\b")
 
 
 class BuildReader:

@@ -103,7 +103,9 @@ class ShotReader:
         lead: EditRequest | None = None
         for segment in segments:
             refs = list(segment.references)
-            negated = words.take(_NEGATION_IN, segment.start, segment.end)
+            negated = list(_NEGATION_IN.finditer(words.text, segment.start, segment.end))
+            for match in negated:  # it may hold the reference it negates ("leave shot 4 alone")
+                words.mark(match.start(), match.end())
             before = [f for f in refs if _NEGATION_BEFORE.search(words.text[segment.start:f.start])]
             for f in before:
                 start = segment.start + _NEGATION_BEFORE.search(words.text[segment.start:f.start]).start()
@@ -131,8 +133,8 @@ class ShotReader:
                 continue
             if not refs and not pending and groups and not any(f.reference.form == "pronoun" for f in refs):
                 merged = groups[-1].edit.merged(edit)
-                if merged is None:
-                    groups.append(_Group(references=[], edit=edit))  # a conflict is reported on resolution
+                if merged is None:  # "warmer and also cooler": a conflict, reported on resolution
+                    groups.append(_Group(references=list(groups[-1].references), edit=edit))
                 else:
                     groups[-1].edit = merged
                 continue
@@ -201,6 +203,9 @@ class ShotReader:
                                   modifications=edit.model_dump(exclude={"understood"}), exclusions=excluded,
                                   understood=[f"target: {', '.join(t.title for t in targets) or 'none'}",
                                               *edit.understood]))
+        if not clauses:
+            return _ask(ctx, "unparsed", [f"not: {t.title}" for t in excluded],
+                        "You told me what not to touch, but not what to change.")
         explicit = [t for c in clauses for t in c.targets if t.id in {e.id for e in excluded}]
         if explicit:
             return _ask(ctx, "conflict", understood, f"You asked me to change {explicit[0].title} and not to touch it. "

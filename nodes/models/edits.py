@@ -11,12 +11,12 @@ evaluator judges it on that.
 
 from __future__ import annotations
 
-import json
 from typing import Any
 
 from nodes.models.grammar import CAN_DO, EditRequest
 from nodes.models.playbooks import Call, Done, PlannerInput, stop_on_failure
 from nodes.models.targets import SHOTS_CYPHER, STALE_CYPHER, CanvasTargets, TargetSource
+from nodes.understanding.facts import json_object
 
 __all__ = ["EditPlaybook", "SHOTS_CYPHER", "STALE_CYPHER", "already_done", "clarify", "image_overrides",
            "plan_edits"]
@@ -156,10 +156,7 @@ def image_overrides(edit: EditRequest, current: dict[str, Any]) -> dict[str, Any
 
 def already_done(edit: EditRequest, current: dict[str, Any]) -> bool:
     """Whether a shot's image already has every absolute change asked for (and nothing relative is asked)."""
-    if edit.relative or edit.redo or not edit.changes:
-        return False
-    defaults = {"lighting": "neutral", "framing": "medium", "weather": "clear", "outfit": None}
-    return all(current.get(k, defaults.get(k)) == v for k, v in edit.changes.items())
+    return edit.already_in(current)
 
 
 def _clamp(value: float) -> float:
@@ -167,13 +164,7 @@ def _clamp(value: float) -> float:
 
 
 def _inputs(row: dict[str, Any]) -> dict[str, Any]:
-    raw = row.get("inputs")
-    if isinstance(raw, dict):
-        return raw
-    try:
-        return json.loads(raw or "{}")
-    except (TypeError, json.JSONDecodeError):
-        return {}
+    return json_object(row.get("inputs"))
 
 
 def _report(observation: dict[str, Any]) -> str:

@@ -103,6 +103,10 @@ CAN_DO = (
 
 
 
+IMAGE_DEFAULTS: dict[str, Any] = {"lighting": "neutral", "framing": "medium", "weather": "clear", "outfit": None}
+"""What an image has when its inputs do not say (the renderer's defaults)."""
+
+
 class EditRequest(BaseModel):
     """The modifications of one clause: absolute changes (render parameters), comparatives, redo, constraints."""
 
@@ -117,6 +121,13 @@ class EditRequest(BaseModel):
     def empty(self) -> bool:
         """Whether it changes nothing (constraints alone change nothing)."""
         return not self.changes and not self.relative and self.redo is None
+
+    def already_in(self, current: dict[str, Any]) -> bool:
+        """Whether an image with these inputs already has every absolute change asked for (and nothing
+        relative is asked): such a target needs no new version."""
+        if self.relative or self.redo or not self.changes:
+            return False
+        return all(current.get(k, IMAGE_DEFAULTS.get(k)) == v for k, v in self.changes.items())
 
     def describe(self) -> str:
         """What the edit does, in words."""

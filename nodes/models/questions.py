@@ -5,25 +5,16 @@ Every answer names what it read (titles and versions), so a person can check it.
 
 from __future__ import annotations
 
-import json
 from typing import Any
 
+from nodes.models.grammar import IMAGE_DEFAULTS
 from nodes.models.playbooks import Call, Done, PlannerInput, stop_on_rejection
 from nodes.models.targets import CanvasTargets, Rows, TargetSource
-
-DEFAULTS = {"lighting": "neutral", "framing": "medium", "weather": "clear", "outfit": None}
-"""What an image has when its inputs do not say (the renderer's defaults)."""
+from nodes.understanding.facts import json_object
 
 
 def _inputs(row: dict[str, Any]) -> dict[str, Any]:
-    raw = row.get("inputs")
-    if isinstance(raw, dict):
-        return raw
-    try:
-        value = json.loads(raw or "{}")
-    except (TypeError, json.JSONDecodeError):
-        return {}
-    return value if isinstance(value, dict) else {}
+    return json_object(row.get("inputs"))
 
 
 def current_shots(rows: Rows) -> list[dict[str, Any]]:
@@ -83,7 +74,7 @@ class QuestionPlaybook:
             return rows
         wanted: dict[str, Any] = clause.args.get("filter") or {}
         shots = current_shots(rows)
-        matching = [r for r in shots if all(_inputs(r).get(k, DEFAULTS.get(k)) == v for k, v in wanted.items())]
+        matching = [r for r in shots if all(_inputs(r).get(k, IMAGE_DEFAULTS.get(k)) == v for k, v in wanted.items())]
         said = ", ".join(f"{k} {v}" for k, v in wanted.items())
         read = f"I read the current image of {len(shots)} shot{'s' if len(shots) != 1 else ''} {self.source.where}"
         if not matching:
@@ -101,7 +92,7 @@ class QuestionPlaybook:
         for target in clause.targets:
             row = by_shot.get(target.id)
             if row is not None:
-                value = _inputs(row).get(attribute, DEFAULTS.get(attribute))
+                value = _inputs(row).get(attribute, IMAGE_DEFAULTS.get(attribute))
                 parts.append(f"{row['title']} (image v{row.get('version')}): {attribute} {value or 'not set'}")
         return Done(text="; ".join(parts) + "." if parts else f"I found none of those shots {self.source.where}.")
 

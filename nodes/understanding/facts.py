@@ -123,7 +123,7 @@ def read_facts(store: FactsReader, selected: Sequence[str] = ()) -> CanvasFacts:
     for row in store.fixed_read(SHOT_FACTS):
         shot = shots.get(row["shot"])
         if shot is None:
-            shot_inputs = _json(row.get("shot_inputs"))
+            shot_inputs = json_object(row.get("shot_inputs"))
             shot = shots[row["shot"]] = ShotFact(
                 id=row["shot"], title=str(row.get("title") or ""), number=_number(row.get("title"), shot_inputs),
                 beat=str(shot_inputs.get("beat") or shot_inputs.get("prompt") or "")[:200],
@@ -131,7 +131,7 @@ def read_facts(store: FactsReader, selected: Sequence[str] = ()) -> CanvasFacts:
             order[shot.id] = str(row.get("created") or "")
         image, version = row.get("image"), row.get("version")
         if image and (shot.version is None or (version or 0) > shot.version):
-            inputs = _json(row.get("inputs"))
+            inputs = json_object(row.get("inputs"))
             shot.image, shot.version = image, int(version or 1)
             shot.inputs = {k: inputs[k] for k in RENDER_KEYS if k in inputs}
             shot.derived = []
@@ -154,7 +154,7 @@ def read_facts(store: FactsReader, selected: Sequence[str] = ()) -> CanvasFacts:
                         node.shot = shot
             continue
         seen.add(node_id)
-        inputs = _json(row.get("inputs"))
+        inputs = json_object(row.get("inputs"))
         node = NodeFact(id=node_id, kind=row["kind"], title=str(row.get("title") or ""),
                         status=str(row.get("status") or ""), group=row.get("grp"),
                         index=inputs.get("index") if isinstance(inputs.get("index"), int) else None, shot=shot)
@@ -172,7 +172,8 @@ def read_facts(store: FactsReader, selected: Sequence[str] = ()) -> CanvasFacts:
     return facts
 
 
-def _json(raw: Any) -> dict[str, Any]:
+def json_object(raw: Any) -> dict[str, Any]:
+    """A node's JSON property (``inputs``) as a dict; ``{}`` when it is missing, malformed or not an object."""
     if isinstance(raw, dict):
         return raw
     try:

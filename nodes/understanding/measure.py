@@ -28,7 +28,6 @@ CHANGED = FixedCypher(
     "MATCH (n:CanvasNode) WHERE n.id IN $ids "
     "OPTIONAL MATCH (n)-[:VERSION_OF*1..40]->(a:CanvasNode) "
     "RETURN n.id AS id, n.kind AS kind, n.title AS title, n.status AS status, collect(a.id) AS ancestors")
-ALREADY_DEFAULTS = {"lighting": "neutral", "framing": "medium", "weather": "clear", "outfit": None}
 
 
 class Measured(BaseModel):
@@ -97,7 +96,7 @@ def measure(store: CommitsReader, intent: Intent, *, since: int, thread_id: str,
         for target in clause.targets:
             lineage = {i for i in (target.image_id, *target.derived) if i}
             allowed |= lineage
-            if _already(edit, target.current):
+            if edit.already_in(target.current):
                 continue
             result.expected.append(f"{target.title} image")
             if not any(target.image_id in r["ancestors"] for r in live if r["kind"] == "image"):
@@ -107,9 +106,3 @@ def measure(store: CommitsReader, intent: Intent, *, since: int, thread_id: str,
             result.unexpected.append(str(row["title"] or row["id"]))
     result.unexpected = sorted(set(result.unexpected))
     return result
-
-
-def _already(edit: EditRequest, current: dict[str, Any]) -> bool:
-    if edit.relative or edit.redo or not edit.changes:
-        return False
-    return all(current.get(k, ALREADY_DEFAULTS.get(k)) == v for k, v in edit.changes.items())

@@ -80,7 +80,9 @@ def measured_outcome(deps: TurnDeps, state: TurnState, update: dict[str, Any]) -
                        thread_id=state["thread_id"], turn_id=state["turn_id"])
     update["measured"] = {**measured.model_dump(), "matches": measured.matches}
     outcome = update.get("outcome") or state.get("outcome") or "replied"
-    if measured.checked and not measured.matches and outcome in ("replied", "clarification"):
+    # A clarification asked instead of acting: what it did not change is not missing, only what it changed counts.
+    wrong = measured.unexpected if outcome == "clarification" else not measured.matches
+    if measured.checked and wrong and outcome in ("replied", "clarification"):
         update["outcome"] = "failed"
         reply = update.get("reply") or state.get("reply") or ""
         update["reply"] = f"{reply}\n{measured.explain()}".strip()

@@ -117,6 +117,8 @@ def plan_extra_slide(about: str) -> SlideContent:
     """One content slide about ``about`` ("training costs", "how tokenizers work"), for a deck that has one
     already: titled with the topic, bullets and notes from the best-ranked section of its kind."""
     request = read_deck_request(about)
+    # One slide has room for the whole phrase: its bullets name "the cost of a rooftop system", not "the cost".
+    request = request.model_copy(update={"head": request.subject if request.kind == "concept" else request.head})
     section, _ = choose_sections(request.kind, 1)[0]
     return SlideContent(role="content", title=capitalise(request.topic),
                         bullets=[fill(b, request) for b in section.bullets], notes=fill(section.notes, request))

@@ -244,8 +244,8 @@ def page_texts(design: Design, spec: LayoutSpec, images: list[PageImage],
             found.update({"contact.heading": "Contact",
                           "contact.text": copy.contact.replace("{email}", contact_email(design))})
         else:
-            found.update({f"{name}.heading": _label(name),
-                          f"{name}.text": f"Ask {design.title} about {_label(name).lower()}; we will tell you what fits."})
+            found[f"{name}.heading"] = _label(name)
+            found[f"{name}.text"] = f"Ask {design.title} about {_label(name).lower()}; we will tell you what fits."
     return {k: (overrides or {}).get(k, v) for k, v in found.items()}
 
 

@@ -18,7 +18,7 @@ from typing import Any
 from pydantic import BaseModel, ConfigDict, Field
 
 from store.base import CanvasReader
-from store.models import CanvasNode, Direction, EdgeType
+from store.models import CanvasNode, Direction, EdgeType, NodeStatus
 from tools.base import ToolError
 
 
@@ -115,6 +115,15 @@ def version_history(canvas: CanvasReader, head: CanvasNode) -> list[Version]:
             for i, n in enumerate(chain)]
 
 
+def current_heads(canvas: CanvasReader, nodes: list[CanvasNode]) -> list[CanvasNode]:
+    """The live nodes no other of ``nodes`` replaced (``VERSION_OF``): each output's current version, once."""
+    live = [n for n in nodes if n.status != NodeStatus.REJECTED]
+    if not live:
+        return []
+    replaced = {e.target for e in canvas.edges([n.id for n in live]) if e.type == EdgeType.VERSION_OF}
+    return [n for n in live if n.id not in replaced]
+
+
 def undoable(versions: list[Version]) -> list[Version]:
     """Versions whose change can be taken back: not an undo itself, and not taken back already."""
     undone = {v.change.undoes for v in versions if v.change is not None and v.change.undoes}
@@ -173,5 +182,6 @@ def _text(value: Any) -> str:
     return "" if value is None else str(value)
 
 
-__all__ = ["Change", "Edit", "NoSuchVersion", "NothingToUndo", "Version", "last_change", "matching_changes",
+__all__ = ["Change", "Edit", "NoSuchVersion", "NothingToUndo", "Version", "current_heads", "last_change",
+           "matching_changes",
            "named_change", "pick_version", "undoable", "version_before", "version_history"]

@@ -20,7 +20,7 @@ from store.errors import NodeNotFound
 from store.models import CanvasNode, Direction, EdgeType, NodeStatus, Provenance, new_id
 from store.mutations import CreateNode, GroupNodes, Link, SetStatus, UpdateNode
 from tools.base import ToolContext, ToolError, ToolResult
-from tools.changes import Change
+from tools.changes import Change, current_heads
 from tools.deck.document import Deck, Slide
 from tools.native.slide_spec import DeckSpec, SlideSpec, SlideTheme
 from tools.native.slides import build_deck
@@ -68,9 +68,7 @@ def find_deck(canvas: CanvasReader, deck_id: str | None) -> CanvasNode:
 
 def current_decks(canvas: CanvasReader) -> list[CanvasNode]:
     """Every deck's current version."""
-    decks = [n for n in canvas.find_nodes(kind="deck") if is_deck(n) and n.status != NodeStatus.REJECTED]
-    replaced = {e.target for e in canvas.edges([d.id for d in decks]) if e.type == EdgeType.VERSION_OF} if decks else set()
-    return [d for d in decks if d.id not in replaced]
+    return current_heads(canvas, [n for n in canvas.find_nodes(kind="deck") if is_deck(n)])
 
 
 def read_deck(canvas: CanvasReader, node: CanvasNode) -> Deck:
@@ -153,11 +151,13 @@ def commit_deck(ctx: ToolContext, deck: Deck, slides: list[Slide], change: Chang
     keys = {s.key for s in slides}
     for gone in deck.slides:
         if gone.key not in keys and gone.node is not None and gone.node.status != NodeStatus.REJECTED:
-            statuses.append(SetStatus(node_id=gone.node.id, status=NodeStatus.REJECTED, expected_version=gone.node.version,
+            statuses.append(SetStatus(node_id=gone.node.id, status=NodeStatus.REJECTED,
+                                      expected_version=gone.node.version,
                                       reason=f"removed from the deck in version {deck_id}"))
     spec = DeckSpec(title=deck.spec.title, slides=specs, file_name=deck.spec.file_name, theme=theme)
     new_deck = CreateNode(id=deck_id, kind="deck", title=deck.node.title, status=NodeStatus.COMPLETED,
-                          inputs={"spec": spec.model_dump(mode="json"), "slide_ids": slide_ids, "change": change.dump()},
+                          inputs={"spec": spec.model_dump(mode="json"), "slide_ids": slide_ids,
+                                  "change": change.dump()},
                           outputs=[built.pptx], metadata={**meta, "slide_count": len(slides)})
     mutations = [new_deck, *creates, *links, Link(type=EdgeType.VERSION_OF, source=deck_id, target=deck.node.id),
                  GroupNodes(group_id=deck_id, node_ids=slide_ids), *updates, _superseded(deck.node, deck_id),

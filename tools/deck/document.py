@@ -181,7 +181,7 @@ def edit_slide(deck: Deck, number: int, *, title: str | None = None, bullets: li
                                  if v is not None}}
     if after == slide.words():
         raise DeckEditRefused(f"slide {index + 1} already says that; nothing to change")
-    edited = _with_words(slide, after)
+    edited = with_words(slide, after)
     said = [k for k in ("title", "bullets", "notes") if after[k] != slide.words()[k]]
     summary = (f"retitled slide {index + 1} '{slide.spec.title}' to '{after['title']}'" if said == ["title"]
                else f"edited the {' and '.join(said)} of slide {index + 1} '{after['title']}'")
@@ -279,7 +279,7 @@ def undo_slides(deck: Deck, change: Change, removed: dict[str, Slide]) -> Undone
                     continue
                 if slide.words() != edit.after:
                     raise SlideChangeOverridden(f"slide {index + 1} was edited again since; revert instead")
-                slides[index] = _with_words(slide, edit.before)
+                slides[index] = with_words(slide, edit.before)
                 edits.append(Edit(field=edit.field, before=slide.words(), after=edit.before,
                                   detail={"number": index + 1}))
             elif kind == "illustration":
@@ -301,10 +301,6 @@ def undo_slides(deck: Deck, change: Change, removed: dict[str, Slide]) -> Undone
 
 def with_words(slide: Slide, words: dict[str, Any]) -> Slide:
     """The slide saying ``words`` (title, bullets, notes); its content node gets a new version too."""
-    return _with_words(slide, words)
-
-
-def _with_words(slide: Slide, words: dict[str, Any]) -> Slide:
     spec = slide.spec.model_copy(update={"title": words["title"], "bullets": list(words["bullets"]),
                                          "notes": words["notes"]})
     content = None

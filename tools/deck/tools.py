@@ -205,7 +205,8 @@ def deck_regenerate_illustration(ctx: ToolContext, args: DeckIllustrationArgs) -
                                 title=old.title, width=int(old.inputs.get("width") or 640),
                                 height=int(old.inputs.get("height") or 400),
                                 seed=max(seeds) + 1 if args.prompt is None else seeds[0],
-                                lighting=old.inputs.get("lighting") or "neutral", palette=old.inputs.get("palette") or [],
+                                lighting=old.inputs.get("lighting") or "neutral",
+                                palette=old.inputs.get("palette") or [],
                                 references=references, version_of=old.id)
     generated = run_generate_image(ctx, request)
     made = [m.model_copy(update={"metadata": {**m.metadata, "outputs_folder": "slides"}})

@@ -22,7 +22,7 @@ from store.errors import NodeNotFound
 from store.models import CanvasNode, Direction, EdgeType, NodeStatus, Provenance, new_id
 from store.mutations import CreateNode, Link, SetStatus
 from tools.base import ToolContext, ToolError, ToolResult
-from tools.changes import Change, Version
+from tools.changes import Change, Version, current_heads
 from tools.native import files
 from tools.native.tools import RenderPageArgs, render_page
 from tools.versions import current_version
@@ -74,9 +74,7 @@ def find_page(canvas: CanvasReader, page_id: str | None) -> CanvasNode:
 
 def current_pages(canvas: CanvasReader) -> list[CanvasNode]:
     """Every page's current version."""
-    codes = [n for n in canvas.find_nodes(kind="code") if is_page(n) and n.status != NodeStatus.REJECTED]
-    replaced = {e.target for e in canvas.edges([n.id for n in codes]) if e.type == EdgeType.VERSION_OF} if codes else set()
-    return [n for n in codes if n.id not in replaced]
+    return current_heads(canvas, [n for n in canvas.find_nodes(kind="code") if is_page(n)])
 
 
 def made_from_page(canvas: CanvasReader, code_id: str) -> tuple[CanvasNode | None, CanvasNode | None]:
@@ -114,10 +112,13 @@ def commit_page(ctx: ToolContext, head: CanvasNode, doc: PageDocument, change: C
                   "outputs_folder": OUTPUTS_FOLDER}
     mutations: list[Any] = list(made or [])
     code_id = new_id()
-    mutations += _image_copies(ctx, doc, site_dir, provenance)
+    # The HTML and picture files are workspace writes like write_file's (readers key "a page's file" on that
+    # tool); which page tool wrote them is kept beside it.
+    written_by = {**provenance, "provenance": {**provenance["provenance"], "tool": "write_file"}, "written_by": tool}
+    mutations += _image_copies(ctx, doc, site_dir, written_by)
     written = files.write_file(ctx.workspace, html_path, page_html, ctx.artifacts, "text/html")
     file_node = CreateNode(kind="file", title=written.path, status=NodeStatus.COMPLETED, inputs={"path": written.path},
-                           outputs=[written.handle], metadata={**provenance, **(
+                           outputs=[written.handle], metadata={**written_by, **(
                                {"replaced": written.replaced.model_dump(mode="json")} if written.replaced else {})})
     layout_id = head.inputs.get("layout_id")
     code = CreateNode(id=code_id, kind="code", title=f"{doc.design.title} page", status=NodeStatus.COMPLETED,
@@ -143,9 +144,9 @@ def commit_page(ctx: ToolContext, head: CanvasNode, doc: PageDocument, change: C
         # Only if it is still current at commit: a turn that replaced it first makes this batch StaleVersion.
         mutations.append(SetStatus(node_id=old.id, status=NodeStatus.REJECTED, reason=f"superseded by {new}",
                                    expected_version=old.version))
-    return ToolResult(observation={"page_id": code_id, "previous_page_id": head.id, "preview_id": preview.id,
-                                   "html_path": html_path, "change": change.dump(), "preview_reused": reuse is not None},
-                      mutations=mutations)
+    observation = {"page_id": code_id, "previous_page_id": head.id, "preview_id": preview.id, "html_path": html_path,
+                   "change": change.dump(), "preview_reused": reuse is not None}
+    return ToolResult(observation=observation, mutations=mutations)
 
 
 def _preview(ctx: ToolContext, html_path: str, reuse: CanvasNode | None, provenance: dict[str, Any]) -> CreateNode:

@@ -280,7 +280,8 @@ def _generate(ctx: ToolContext, canvas: CanvasReader, doc: PageDocument, old: Pa
     look = doc.design.look
     style = ("Black-and-white photograph. " if look.imagery == "greyscale" else "") + ", ".join(look.words)
     args = GenerateImageArgs(prompt=f"{prompt}. {style}".strip(), title=f"page picture: {prompt}"[:60],
-                             width=int(before.inputs.get("width") or 800), height=int(before.inputs.get("height") or 600),
+                             width=int(before.inputs.get("width") or 800),
+                             height=int(before.inputs.get("height") or 600),
                              seed=int(before.inputs.get("seed") or 0), lighting=look.lighting,
                              palette=image_palette(doc.design, doc.layout.theme), references=references)
     result = run_generate_image(ctx, args)

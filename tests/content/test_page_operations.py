@@ -125,6 +125,8 @@ def test_copy_edits_change_the_words_on_the_page(runtime: Runtime, page: dict[st
     assert_only_the_page_changed(runtime, before, old, new)
     read = call(runtime, "page_read")
     assert read["texts"]["headline"] == "Bowls thrown by the harbour" and read["page_id"] == new.id
+    # A person who selected the page by its (first, since replaced) preview means the page as it is now.
+    assert call(runtime, "page_read", page_id=page["preview_id"])["page_id"] == new.id
 
 
 def test_sections_are_added_and_removed_as_versions(runtime: Runtime, page: dict[str, Any]) -> None:

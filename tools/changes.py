@@ -169,6 +169,42 @@ def pick_version(versions: list[Version], to: str, what: str) -> Version:
     return found[0]
 
 
+class UndoFields(BaseModel):
+    """The argument of an undo tool: which change to take back."""
+
+    change: str | None = Field(default=None, max_length=300, description="Words naming the change to take back "
+                               "('the full-bleed change', 'the retitle'); default: the last change not yet undone. "
+                               "Later changes stay.")
+
+    def target(self, versions: list[Version], what: str) -> Version:
+        """The version whose change to take back."""
+        return named_change(versions, self.change, what) if self.change else last_change(versions, what)
+
+
+class RevertFields(BaseModel):
+    """The arguments of a revert tool: exactly one of ``to`` and ``before_change``."""
+
+    to: str | None = Field(default=None, description="'original', 'previous', a version number (2 or 'v2'), or a "
+                           "version's node id.")
+    before_change: str | None = Field(default=None, max_length=300, description="Words naming a change: the output "
+                                      "as it was just before it.")
+
+    def target(self, versions: list[Version], what: str) -> Version:
+        """The version to bring back."""
+        if (self.to is None) == (self.before_change is None):
+            raise NoSuchVersion("give exactly one of to ('original', 'previous', a number or id) or before_change")
+        if self.before_change is not None:
+            return version_before(versions, named_change(versions, self.before_change, what, any_change=True))
+        return pick_version(versions, str(self.to), what)
+
+
+def require_canvas(ctx: Any) -> CanvasReader:
+    """The tool context's canvas reader (page and deck tools cannot work without one)."""
+    if ctx.canvas is None:
+        raise ToolError("this tool needs the canvas, and none is attached to its tool context")
+    return ctx.canvas
+
+
 def _words(text: str) -> list[str]:
     """Lower-case words with a rough stem, so 'removing', 'removed' and 'remove' meet."""
     return [re.sub(r"(?<=[a-z]{3})(ing|ed|es|s|e)$", "", w) for w in re.findall(r"[a-z0-9#]+", text.lower())]
@@ -182,6 +218,7 @@ def _text(value: Any) -> str:
     return "" if value is None else str(value)
 
 
-__all__ = ["Change", "Edit", "NoSuchVersion", "NothingToUndo", "Version", "current_heads", "last_change",
+__all__ = ["Change", "Edit", "NoSuchVersion", "NothingToUndo", "RevertFields", "UndoFields", "Version",
+           "current_heads", "last_change", "require_canvas",
            "matching_changes",
            "named_change", "pick_version", "undoable", "version_before", "version_history"]

@@ -17,28 +17,15 @@ from pptx import Presentation
 
 from jarvishub import outputs
 from jarvishub.runtime import Runtime
-from nodes.actions import ToolCall
-from nodes.bridge import SubmitResult, Usage
 from nodes.grant import Grant, Scope
 from nodes.models.scripted import ScriptedModel
-from store.models import CanvasNode, EdgeType, NodeStatus, new_id
+from store.models import CanvasNode, EdgeType, NodeStatus
+from tests.content.agent import call, submit
 from tests.content.measure import luma_and_saturation
 from tools.deck import deck_scope
 from tools.deck.canvas import current_decks, find_deck, read_deck
 
 TOPIC = "a 5-slide deck on how solar panels turn light into power"
-
-
-def submit(runtime: Runtime, tool: str, grant: Grant | None = None, **args: Any) -> SubmitResult:
-    granted = runtime.grant_for(f"use {tool}", grant=grant or Grant())
-    return runtime.bridge.submit(ToolCall(action_id=new_id(), tool=tool, args=args), granted, Usage(),
-                                 thread_id="deck-ops")
-
-
-def call(runtime: Runtime, tool: str, **args: Any) -> dict[str, Any]:
-    result = submit(runtime, tool, **args)
-    assert result.verdict == "allow" and "error" not in result.observation, result
-    return result.observation
 
 
 @pytest.fixture(scope="module")

@@ -16,12 +16,11 @@ import pytest
 
 from jarvishub import outputs
 from jarvishub.runtime import Runtime
-from nodes.actions import ToolCall
-from nodes.bridge import SubmitResult, Usage
 from nodes.grant import Grant, Scope
 from nodes.models.scripted import ScriptedModel
 from skills.web_render import root_tokens
-from store.models import CanvasNode, Direction, EdgeType, NodeStatus, new_id
+from store.models import CanvasNode, Direction, EdgeType, NodeStatus
+from tests.content.agent import call, submit
 from tests.content.measure import computed, page_styles
 from tools.page import page_scope
 from tools.page.canvas import find_page
@@ -29,18 +28,6 @@ from tools.page.canvas import find_page
 pytestmark = pytest.mark.system_tool("chromium", apt="chromium")  # every new version's preview is a screenshot
 
 BRIEF = "a website for a ceramics studio in a harbour town: calm, warm, handmade bowls"
-
-
-def submit(runtime: Runtime, tool: str, grant: Grant | None = None, **args: Any) -> SubmitResult:
-    granted = runtime.grant_for(f"use {tool}", grant=grant or Grant())
-    return runtime.bridge.submit(ToolCall(action_id=new_id(), tool=tool, args=args), granted, Usage(),
-                                 thread_id="page-ops")
-
-
-def call(runtime: Runtime, tool: str, **args: Any) -> dict[str, Any]:
-    result = submit(runtime, tool, **args)
-    assert result.verdict == "allow" and "error" not in result.observation, result
-    return result.observation
 
 
 @pytest.fixture(scope="module")

@@ -10,18 +10,18 @@ it is, same node and same preview.  None of them can make a second deck.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
 from dataclasses import replace
-from typing import Any, TypeVar
+from typing import Any
 
-from pydantic import BaseModel, Field, ValidationError
+from pydantic import BaseModel, Field
 
 from skills.slides import plan_extra_slide
 from store.base import CanvasReader
 from store.models import CanvasNode, Direction, EdgeType, NodeStatus, new_id
 from store.mutations import CreateNode, Link, SetStatus
-from tools.base import Effect, ToolContext, ToolError, ToolFamily, ToolResult, ToolSpec
-from tools.changes import Change, Edit, last_change, named_change, pick_version, version_before, version_history
+from tools.base import Effect, ToolContext, ToolResult, ToolSpec
+from tools.native.tools import native_tool
+from tools.changes import Change, Edit, RevertFields, UndoFields, require_canvas, version_before, version_history
 from tools.deck.canvas import commit_deck, find_deck, read_deck, restored_picture
 from tools.deck.document import (
     THEMES,
@@ -104,20 +104,12 @@ class DeckIllustrationArgs(DeckSlideArgs):
                                "(default: the same subject, another take).")
 
 
-class DeckUndoArgs(DeckArgs):
+class DeckUndoArgs(UndoFields, DeckArgs):
     """Arguments of deck_undo."""
 
-    change: str | None = Field(default=None, max_length=300, description="Words naming the change to take back "
-                               "('the retitle', 'deleting the summary'); default: the last change.")
 
-
-class DeckRevertArgs(DeckArgs):
+class DeckRevertArgs(RevertFields, DeckArgs):
     """Arguments of deck_revert: exactly one of to, before_change."""
-
-    to: str | None = Field(default=None, description="'original', 'previous', a version number, or a version's "
-                           "deck node id.")
-    before_change: str | None = Field(default=None, max_length=300, description="Words naming a change: the deck "
-                                      "as it was just before it.")
 
 
 # ---------------------------------------------------------------- the tools
@@ -125,7 +117,7 @@ class DeckRevertArgs(DeckArgs):
 
 def deck_read(ctx: ToolContext, args: DeckReadArgs) -> ToolResult:
     """The deck's slides (title, bullets, notes, pictures, preview), theme and versions."""
-    canvas = _canvas(ctx)
+    canvas = require_canvas(ctx)
     head = find_deck(canvas, args.deck_id)
     deck = read_deck(canvas, head)
     observation: dict[str, Any] = {
@@ -190,7 +182,7 @@ def deck_regenerate_illustration(ctx: ToolContext, args: DeckIllustrationArgs) -
     """A new take of one slide's picture (a new version of the image); only that slide is drawn again."""
     from tools.generate.tools import GenerateImageArgs, run_generate_image
 
-    canvas = _canvas(ctx)
+    canvas = require_canvas(ctx)
     deck = _deck(ctx, args)
     index, slide = deck.slide(args.slide)
     if not slide.pictures:
@@ -225,11 +217,11 @@ def deck_regenerate_illustration(ctx: ToolContext, args: DeckIllustrationArgs) -
 
 def deck_undo(ctx: ToolContext, args: DeckUndoArgs) -> ToolResult:
     """Take back one change (the last not yet taken back, or the one the words name); later changes stay."""
-    canvas = _canvas(ctx)
+    canvas = require_canvas(ctx)
     head = find_deck(canvas, args.deck_id)
     deck = read_deck(canvas, head)
     versions = version_history(canvas, head)
-    target = named_change(versions, args.change, "deck") if args.change else last_change(versions, "deck")
+    target = args.target(versions, "deck")
     node, change = target.node, target.change
     assert change is not None
     if change.op == "revert":  # a whole deck brought back: taking it back is the deck as it was before it
@@ -254,16 +246,10 @@ def deck_undo(ctx: ToolContext, args: DeckUndoArgs) -> ToolResult:
 
 def deck_revert(ctx: ToolContext, args: DeckRevertArgs) -> ToolResult:
     """Make an earlier version of the deck current again (as a new version: history only grows)."""
-    if (args.to is None) == (args.before_change is None):
-        raise DeckEditRefused("give exactly one of to ('original', 'previous', a number or id) or before_change")
-    canvas = _canvas(ctx)
+    canvas = require_canvas(ctx)
     head = find_deck(canvas, args.deck_id)
     deck = read_deck(canvas, head)
-    versions = version_history(canvas, head)
-    if args.before_change is not None:
-        target = version_before(versions, named_change(versions, args.before_change, "deck", any_change=True))
-    else:
-        target = pick_version(versions, str(args.to), "deck")
+    target = args.target(version_history(canvas, head), "deck")
     said = target.change.summary if target.change else "the original"
     return _restore(ctx, deck, target.node, Change(op="revert", summary=f"revert to version {target.number} ({said})"),
                     tool="deck_revert")
@@ -271,7 +257,7 @@ def deck_revert(ctx: ToolContext, args: DeckRevertArgs) -> ToolResult:
 
 def _restore(ctx: ToolContext, deck: Deck, version: CanvasNode, change: Change, *, tool: str) -> ToolResult:
     """The deck as ``version`` had it, as a new version: slides it shares with the deck now are kept."""
-    then = read_deck(_canvas(ctx), version)
+    then = read_deck(require_canvas(ctx), version)
     now = {s.key: s for s in deck.slides}
     if len(then.slides) != len(then.spec.slides):
         # A deck built before decks listed their slides, whose slides later versions regrouped: its spec alone.
@@ -302,14 +288,8 @@ def _restore(ctx: ToolContext, deck: Deck, version: CanvasNode, change: Change, 
 # ---------------------------------------------------------------- helpers
 
 
-def _canvas(ctx: ToolContext) -> CanvasReader:
-    if ctx.canvas is None:
-        raise ToolError("the deck tools need the canvas, and none is attached to this tool context")
-    return ctx.canvas
-
-
 def _deck(ctx: ToolContext, args: DeckArgs) -> Deck:
-    canvas = _canvas(ctx)
+    canvas = require_canvas(ctx)
     return read_deck(canvas, find_deck(canvas, args.deck_id))
 
 
@@ -345,47 +325,36 @@ def _superseded_picture(old: CanvasNode, by: str) -> SetStatus:
                      expected_version=old.version)
 
 
-_Args = TypeVar("_Args", bound=BaseModel)
-
-
-def _spec(name: str, description: str, args: type[_Args], effects: set[Effect],
-          fn: Callable[[ToolContext, _Args], ToolResult]) -> ToolSpec:
-    def run(ctx: ToolContext, given: BaseModel | Mapping[str, Any]) -> ToolResult:
-        if isinstance(given, args):
-            return fn(ctx, given)
-        data = given.model_dump() if isinstance(given, BaseModel) else dict(given)
-        try:
-            parsed = args.model_validate(data)
-        except ValidationError as exc:
-            problems = "; ".join(f"{'.'.join(map(str, e['loc'])) or 'arguments'}: {e['msg']}" for e in exc.errors())
-            raise ToolError(f"invalid arguments for {name}: {problems}") from exc
-        return fn(ctx, parsed)
-
-    return ToolSpec(name=name, family=ToolFamily.NATIVE, description=description, args_schema=args,
-                    effects=frozenset(effects), run=run)
 
 
 _WRITE = {Effect.MUTATES_CANVAS}
-DECK_READ = _spec("deck_read", "Read a slide deck: every slide's title, bullets, notes, pictures and preview, its "
-                  "theme, its versions with what each changed, and which slides mention given words.", DeckReadArgs,
-                  {Effect.READ_ONLY}, deck_read)
-DECK_ADD_SLIDE = _spec("deck_add_slide", "Add a slide about something after slide N of a deck (a new version of the "
-                       "same deck; the other slides stay as they are).", DeckAddSlideArgs, _WRITE, deck_add_slide)
-DECK_DELETE_SLIDE = _spec("deck_delete_slide", "Delete one slide of a deck (a new version of the same deck).",
-                          DeckSlideArgs, _WRITE, deck_delete_slide)
-DECK_MOVE_SLIDE = _spec("deck_move_slide", "Move one slide of a deck to another place.", DeckMoveSlideArgs, _WRITE,
-                        deck_move_slide)
-DECK_EDIT_SLIDE = _spec("deck_edit_slide", "Retitle a slide of a deck, or replace its bullets or notes.",
-                        DeckEditSlideArgs, _WRITE, deck_edit_slide)
-DECK_SET_THEME = _spec("deck_set_theme", "Change a deck's colour theme (a preset or a colour); every slide is drawn "
-                       "again, words and pictures unchanged.", DeckThemeArgs, _WRITE, deck_set_theme)
-DECK_REGENERATE_ILLUSTRATION = _spec(
+DECK_READ = native_tool(
+    "deck_read", "Read a slide deck: every slide's title, bullets, notes, pictures and preview, its theme, its "
+    "versions with what each changed, and which slides mention given words.", DeckReadArgs, {Effect.READ_ONLY},
+    deck_read)
+DECK_ADD_SLIDE = native_tool(
+    "deck_add_slide", "Add a slide about something after slide N of a deck (a new version of the same deck; the "
+    "other slides stay as they are).", DeckAddSlideArgs, _WRITE, deck_add_slide)
+DECK_DELETE_SLIDE = native_tool(
+    "deck_delete_slide", "Delete one slide of a deck (a new version of the same deck).", DeckSlideArgs, _WRITE,
+    deck_delete_slide)
+DECK_MOVE_SLIDE = native_tool(
+    "deck_move_slide", "Move one slide of a deck to another place.", DeckMoveSlideArgs, _WRITE, deck_move_slide)
+DECK_EDIT_SLIDE = native_tool(
+    "deck_edit_slide", "Retitle a slide of a deck, or replace its bullets or notes.", DeckEditSlideArgs, _WRITE,
+    deck_edit_slide)
+DECK_SET_THEME = native_tool(
+    "deck_set_theme", "Change a deck's colour theme (a preset or a colour); every slide is drawn again, words and "
+    "pictures unchanged.", DeckThemeArgs, _WRITE, deck_set_theme)
+DECK_REGENERATE_ILLUSTRATION = native_tool(
     "deck_regenerate_illustration", "Regenerate one slide's illustration (another take, or a new prompt); only that "
     "slide is drawn again.", DeckIllustrationArgs, _WRITE | {Effect.GENERATES_MEDIA}, deck_regenerate_illustration)
-DECK_UNDO = _spec("deck_undo", "Undo one change to a deck: the last, or the one the words name; later changes stay.",
-                  DeckUndoArgs, _WRITE, deck_undo)
-DECK_REVERT = _spec("deck_revert", "Bring back an earlier version of a deck (the original, version N, or the one "
-                    "before a named change) as its newest version.", DeckRevertArgs, _WRITE, deck_revert)
+DECK_UNDO = native_tool(
+    "deck_undo", "Undo one change to a deck: the last, or the one the words name; later changes stay.", DeckUndoArgs,
+    _WRITE, deck_undo)
+DECK_REVERT = native_tool(
+    "deck_revert", "Bring back an earlier version of a deck (the original, version N, or the one before a named "
+    "change) as its newest version.", DeckRevertArgs, _WRITE, deck_revert)
 
 DECK_TOOLS: tuple[ToolSpec, ...] = (DECK_READ, DECK_ADD_SLIDE, DECK_DELETE_SLIDE, DECK_MOVE_SLIDE, DECK_EDIT_SLIDE,
                                     DECK_SET_THEME, DECK_REGENERATE_ILLUSTRATION, DECK_UNDO, DECK_REVERT)

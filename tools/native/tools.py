@@ -284,6 +284,13 @@ def _spec(
     )
 
 
+def native_tool(name: str, description: str, args: type[_Args], effects: set[Effect],
+                fn: Callable[[ToolContext, _Args], ToolResult]) -> ToolSpec:
+    """A tool of the native family whose arguments arrive raw and are validated into ``args`` (a bad one is a
+    :class:`ToolError` the model reads); the page and deck tools are built with it too."""
+    return _spec(name, description, args, effects, fn)
+
+
 READ_FILE = _spec(
     "read_file",
     "Read a file from the project workspace as UTF-8 text or base64 bytes.",

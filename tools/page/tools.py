@@ -11,10 +11,10 @@ stay as they are.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
-from typing import Any, Literal, TypeVar
+from collections.abc import Callable
+from typing import Any, Literal
 
-from pydantic import BaseModel, Field, ValidationError
+from pydantic import BaseModel, Field
 
 from skills.page_document import (
     PageDocument,
@@ -35,8 +35,9 @@ from skills.web_render import PageImage, image_palette
 from store.base import CanvasReader
 from store.models import CanvasNode, Direction, EdgeType
 from store.mutations import CreateNode
-from tools.base import Effect, ToolContext, ToolError, ToolFamily, ToolResult, ToolSpec
-from tools.changes import Change, last_change, named_change, pick_version, version_before, version_history
+from tools.base import Effect, ToolContext, ToolError, ToolResult, ToolSpec
+from tools.native.tools import native_tool
+from tools.changes import Change, RevertFields, UndoFields, require_canvas, version_before, version_history
 from tools.page.canvas import commit_page, earlier_preview, find_page, made_from_page
 
 _TOKEN_LIST = ", ".join([*TOKENS, *PRESETS])
@@ -110,21 +111,12 @@ class PageReplaceImageArgs(PageArgs):
     alt: str | None = Field(default=None, max_length=300, description="Its caption and alt text (default: kept).")
 
 
-class PageUndoArgs(PageArgs):
+class PageUndoArgs(UndoFields, PageArgs):
     """Arguments of page_undo."""
 
-    change: str | None = Field(default=None, max_length=300, description="Words naming the change to take back "
-                               "('the full-bleed change', 'headline size'); default: the last change. Later "
-                               "changes stay.")
 
-
-class PageRevertArgs(PageArgs):
+class PageRevertArgs(RevertFields, PageArgs):
     """Arguments of page_revert: exactly one of to, before_change."""
-
-    to: str | None = Field(default=None, description="'original', 'previous', a version number (2 or 'v2'), or a "
-                           "version's code node id.")
-    before_change: str | None = Field(default=None, max_length=300, description="Words naming a change: the page "
-                                      "as it was just before it.")
 
 
 # ---------------------------------------------------------------- the tools
@@ -132,7 +124,7 @@ class PageRevertArgs(PageArgs):
 
 def page_read(ctx: ToolContext, args: PageArgs) -> ToolResult:
     """What the page says and how it looks: sections, every element's words, tokens, pictures, versions."""
-    canvas = _canvas(ctx)
+    canvas = require_canvas(ctx)
     head = find_page(canvas, args.page_id)
     doc = PageDocument.from_inputs(head.inputs)
     versions = version_history(canvas, head)
@@ -184,7 +176,7 @@ def page_replace_image(ctx: ToolContext, args: PageReplaceImageArgs) -> ToolResu
     """Show another picture in one place: an image node already on the canvas, or one generated from a prompt."""
     if (args.image_id is None) == (args.prompt is None):
         raise PageEditRefused("give exactly one of image_id (an image on the canvas) or prompt (a new picture)")
-    canvas = _canvas(ctx)
+    canvas = require_canvas(ctx)
     head = find_page(canvas, args.page_id)
     doc = PageDocument.from_inputs(head.inputs)
     if not 1 <= args.image <= len(doc.images):
@@ -215,10 +207,10 @@ def page_replace_image(ctx: ToolContext, args: PageReplaceImageArgs) -> ToolResu
 
 def page_undo(ctx: ToolContext, args: PageUndoArgs) -> ToolResult:
     """Take back one change (the last not yet taken back, or the one the words name); later changes stay."""
-    canvas = _canvas(ctx)
+    canvas = require_canvas(ctx)
     head = find_page(canvas, args.page_id)
     versions = version_history(canvas, head)
-    target = named_change(versions, args.change, "page") if args.change else last_change(versions, "page")
+    target = args.target(versions, "page")
     assert target.change is not None
     taken_back = target.change
     if not taken_back.edits:  # recorded in words only (web_revise before change records): what differs from before
@@ -235,15 +227,10 @@ def page_undo(ctx: ToolContext, args: PageUndoArgs) -> ToolResult:
 
 def page_revert(ctx: ToolContext, args: PageRevertArgs) -> ToolResult:
     """Make an earlier version current again (as a new version: history only grows)."""
-    if (args.to is None) == (args.before_change is None):
-        raise PageEditRefused("give exactly one of to ('original', 'previous', a number or id) or before_change")
-    canvas = _canvas(ctx)
+    canvas = require_canvas(ctx)
     head = find_page(canvas, args.page_id)
     versions = version_history(canvas, head)
-    if args.before_change is not None:
-        target = version_before(versions, named_change(versions, args.before_change, "page", any_change=True))
-    else:
-        target = pick_version(versions, str(args.to), "page")
+    target = args.target(versions, "page")
     doc, old = PageDocument.from_inputs(head.inputs), PageDocument.from_inputs(target.node.inputs)
     edits = diff(doc, old)
     if not edits:
@@ -257,15 +244,9 @@ def page_revert(ctx: ToolContext, args: PageRevertArgs) -> ToolResult:
 # ---------------------------------------------------------------- helpers
 
 
-def _canvas(ctx: ToolContext) -> CanvasReader:
-    if ctx.canvas is None:
-        raise ToolError("the page tools need the canvas, and none is attached to this tool context")
-    return ctx.canvas
-
-
 def _edit(ctx: ToolContext, args: PageArgs, tool: str,
           edit: Callable[[PageDocument], tuple[PageDocument, Change]]) -> ToolResult:
-    canvas = _canvas(ctx)
+    canvas = require_canvas(ctx)
     head = find_page(canvas, args.page_id)
     new, change = edit(PageDocument.from_inputs(head.inputs))
     return commit_page(ctx, head, new, change, tool=tool)
@@ -290,51 +271,39 @@ def _generate(ctx: ToolContext, canvas: CanvasReader, doc: PageDocument, old: Pa
     return result.model_copy(update={"mutations": mutations})
 
 
-_Args = TypeVar("_Args", bound=BaseModel)
-
-
-def _spec(name: str, description: str, args: type[_Args], effects: set[Effect],
-          fn: Callable[[ToolContext, _Args], ToolResult]) -> ToolSpec:
-    def run(ctx: ToolContext, given: BaseModel | Mapping[str, Any]) -> ToolResult:
-        if isinstance(given, args):
-            return fn(ctx, given)
-        data = given.model_dump() if isinstance(given, BaseModel) else dict(given)
-        try:
-            parsed = args.model_validate(data)
-        except ValidationError as exc:
-            problems = "; ".join(f"{'.'.join(map(str, e['loc'])) or 'arguments'}: {e['msg']}" for e in exc.errors())
-            raise ToolError(f"invalid arguments for {name}: {problems}") from exc
-        return fn(ctx, parsed)
-
-    return ToolSpec(name=name, family=ToolFamily.NATIVE, description=description, args_schema=args,
-                    effects=frozenset(effects), run=run)
 
 
 _WRITE = {Effect.MUTATES_CANVAS, Effect.LONG_RUNNING}  # a Chromium render per version
-PAGE_READ = _spec("page_read", "Read a web page: its sections, the words of every element (headline, tagline, "
-                  "button, SECTION.heading/text), its style tokens, pictures and versions with what each changed.",
-                  PageArgs, {Effect.READ_ONLY}, page_read)
-PAGE_SET_TEXT = _spec("page_set_text", "Reword one element of a web page (the headline, a section's text, ...): a "
-                      "new version of the page and its preview.", PageSetTextArgs, _WRITE, page_set_text)
-PAGE_SET_STYLE = _spec("page_set_style", "Change one design token of a web page (headline size, button colour, "
-                       "fonts, spacing, palette, ...): one CSS custom property; a new version and preview.",
-                       PageSetStyleArgs, _WRITE, page_set_style)
-PAGE_SET_LAYOUT = _spec("page_set_layout", "Change a web page's layout: hero contained or full-bleed, gallery "
-                        "columns, light or dark theme, or the order of its sections.", PageSetLayoutArgs, _WRITE,
-                        page_set_layout)
-PAGE_ADD_SECTION = _spec("page_add_section", "Add a section to a web page (before contact unless placed).",
-                         PageAddSectionArgs, _WRITE, page_add_section)
-PAGE_REMOVE_SECTION = _spec("page_remove_section", "Remove a section from a web page.", PageSectionArgs, _WRITE,
-                            page_remove_section)
-PAGE_MOVE_SECTION = _spec("page_move_section", "Move a section of a web page first, last, or after/before another.",
-                          PageMoveSectionArgs, _WRITE, page_move_section)
-PAGE_REPLACE_IMAGE = _spec("page_replace_image", "Replace one picture of a web page with an image node, or with a "
-                           "new picture generated from a prompt in the page's look.", PageReplaceImageArgs,
-                           _WRITE | {Effect.GENERATES_MEDIA}, page_replace_image)
-PAGE_UNDO = _spec("page_undo", "Undo one change to a web page: the last, or the one the words name ('the "
-                  "full-bleed change'); later changes stay.", PageUndoArgs, _WRITE, page_undo)
-PAGE_REVERT = _spec("page_revert", "Bring back an earlier version of a web page (the original, version N, or the "
-                    "one before a named change) as its newest version.", PageRevertArgs, _WRITE, page_revert)
+PAGE_READ = native_tool(
+    "page_read", "Read a web page: its sections, the words of every element (headline, tagline, button, "
+    "SECTION.heading/text), its style tokens, pictures and versions with what each changed.",
+    PageArgs, {Effect.READ_ONLY}, page_read)
+PAGE_SET_TEXT = native_tool(
+    "page_set_text", "Reword one element of a web page (the headline, a section's text, ...): a new version of the "
+    "page and its preview.", PageSetTextArgs, _WRITE, page_set_text)
+PAGE_SET_STYLE = native_tool(
+    "page_set_style", "Change one design token of a web page (headline size, button colour, fonts, spacing, "
+    "palette, ...): one CSS custom property; a new version and preview.", PageSetStyleArgs, _WRITE, page_set_style)
+PAGE_SET_LAYOUT = native_tool(
+    "page_set_layout", "Change a web page's layout: hero contained or full-bleed, gallery columns, light or dark "
+    "theme, or the order of its sections.", PageSetLayoutArgs, _WRITE, page_set_layout)
+PAGE_ADD_SECTION = native_tool(
+    "page_add_section", "Add a section to a web page (before contact unless placed).", PageAddSectionArgs, _WRITE,
+    page_add_section)
+PAGE_REMOVE_SECTION = native_tool(
+    "page_remove_section", "Remove a section from a web page.", PageSectionArgs, _WRITE, page_remove_section)
+PAGE_MOVE_SECTION = native_tool(
+    "page_move_section", "Move a section of a web page first, last, or after/before another.", PageMoveSectionArgs,
+    _WRITE, page_move_section)
+PAGE_REPLACE_IMAGE = native_tool(
+    "page_replace_image", "Replace one picture of a web page with an image node, or with a new picture generated "
+    "from a prompt in the page's look.", PageReplaceImageArgs, _WRITE | {Effect.GENERATES_MEDIA}, page_replace_image)
+PAGE_UNDO = native_tool(
+    "page_undo", "Undo one change to a web page: the last, or the one the words name ('the full-bleed change'); "
+    "later changes stay.", PageUndoArgs, _WRITE, page_undo)
+PAGE_REVERT = native_tool(
+    "page_revert", "Bring back an earlier version of a web page (the original, version N, or the one before a named "
+    "change) as its newest version.", PageRevertArgs, _WRITE, page_revert)
 
 PAGE_TOOLS: tuple[ToolSpec, ...] = (PAGE_READ, PAGE_SET_TEXT, PAGE_SET_STYLE, PAGE_SET_LAYOUT, PAGE_ADD_SECTION,
                                     PAGE_REMOVE_SECTION, PAGE_MOVE_SECTION, PAGE_REPLACE_IMAGE, PAGE_UNDO, PAGE_REVERT)

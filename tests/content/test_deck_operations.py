@@ -112,6 +112,21 @@ def test_moving_a_slide(runtime: Runtime, deck: dict[str, Any]) -> None:
     assert [runtime.project.store.get_node(i).inputs["index"] for i in new.inputs["slide_ids"]] == [1, 2, 3, 4, 5]
 
 
+def test_new_bullets_are_what_the_slide_says_in_the_pptx(runtime: Runtime, deck: dict[str, Any]) -> None:
+    old = head(runtime)
+    before_previews = previews(runtime, old)
+    bullets = ["Panels last 25 years or more", "Output drops about half a percent a year"]
+    result = call(runtime, "deck_edit_slide", slide=4, bullets=bullets)
+    new = runtime.project.store.get_node(result["deck_id"])
+    (pptx,) = new.outputs
+    slide = list(Presentation(io.BytesIO(runtime.project.artifacts.read_bytes(pptx))).slides)[3]
+    body = [shape for shape in slide.placeholders if shape.placeholder_format.idx == 1][0]
+    assert [p.text for p in body.text_frame.paragraphs] == bullets
+    after = previews(runtime, new)
+    assert [i for i, (a, b) in enumerate(zip(before_previews, after, strict=True)) if a != b] == [3]
+    assert "bullets" in new.inputs["change"]["summary"]
+
+
 def test_regenerating_one_illustration_redraws_only_its_slide(runtime: Runtime, deck: dict[str, Any]) -> None:
     store = runtime.project.store
     old = head(runtime)
@@ -135,7 +150,8 @@ def test_regenerating_one_illustration_redraws_only_its_slide(runtime: Runtime, 
 
 
 def test_undo_gives_back_the_same_pptx_and_keeps_later_changes(runtime: Runtime, deck: dict[str, Any]) -> None:
-    """Runs after the tests above: the retitle of slide 2 came first, then an added, a deleted and a moved slide."""
+    """Runs after the tests above: the retitle of slide 2 came first, then an added, a deleted and a moved slide,
+    new bullets and a new illustration."""
     store = runtime.project.store
     before = head(runtime)
     undo_last = call(runtime, "deck_undo")  # the new illustration
@@ -167,6 +183,8 @@ def test_a_new_theme_redraws_every_slide_and_keeps_words_and_pictures(runtime: R
     assert titles(runtime, new) == titles(runtime, old) and result["previews_drawn"] == len(titles(runtime, old))
     first = read_deck(store, new).slides[0].node
     assert luma_and_saturation(runtime.project.artifacts.read_bytes(first.outputs[0]))[0] < 80  # dark slides
+    shown = Presentation(io.BytesIO(runtime.project.artifacts.read_bytes(new.outputs[0]))).slides[0]
+    assert str(shown.background.fill.fore_color.rgb) == "1E2129"  # the .pptx is dark too
     pictures = [p.id for s in read_deck(store, old).slides for p in s.pictures]
     assert [p.id for s in read_deck(store, new).slides for p in s.pictures] == pictures
     back = call(runtime, "deck_revert", before_change="the dark theme")

@@ -24,6 +24,7 @@ from tests.content.agent import call, submit
 from tests.content.measure import luma_and_saturation
 from tools.deck import deck_scope
 from tools.deck.canvas import current_decks, find_deck, read_deck
+from tools.deck.document import THEMES
 
 TOPIC = "a 5-slide deck on how solar panels turn light into power"
 
@@ -207,18 +208,31 @@ def test_bad_requests_are_typed_errors_and_change_nothing(runtime: Runtime, deck
     assert runtime.project.store.canvas_version() == before
 
 
-def test_a_scripted_model_retitles_a_slide_in_a_turn_under_the_smallest_grant(
+def test_a_scripted_model_calls_every_deck_tool_in_one_turn_under_the_smallest_grant(
         make_runtime, runtime: Runtime, deck: dict[str, Any]) -> None:
+    """Each tool's schema is bound to the model, each call is validated, run and committed as a step of the turn."""
     store = runtime.project.store
-    grant = Grant(tools=["deck_read", "deck_edit_slide"],
-                  scope=Scope(all_nodes=False, node_ids=deck_scope(store, None)))
-    model = ScriptedModel(script=[{"name": "deck_edit_slide", "args": {"slide": 2, "title": "Why now"}},
-                                  "Slide 2 is now called 'Why now'."])
-    outcome = make_runtime(model=model).run("change the title of slide 2 to 'Why now'", grant=grant)
+    illustrated = next(n for n, s in enumerate(read_deck(store, head(runtime)).slides, start=1) if s.pictures)
+    steps = [("deck_read", {"mentioning": "solar"}), ("deck_edit_slide", {"slide": 2, "title": "Why now"}),
+             ("deck_add_slide", {"after": 1, "about": "net metering"}), ("deck_move_slide", {"slide": 2, "to": -1}),
+             ("deck_delete_slide", {"slide": -1}), ("deck_set_theme", {"theme": "ocean"}),
+             ("deck_regenerate_illustration", {"slide": illustrated}),  # back in its place after add-move-delete
+             ("deck_undo", {}), ("deck_revert", {"before_change": "the ocean theme"})]
+    grant = Grant(tools=[tool for tool, _ in steps], scope=Scope(all_nodes=False, node_ids=deck_scope(store, None)))
+    model = ScriptedModel(script=[*({"name": tool, "args": args} for tool, args in steps), "Done."])
+    outcome = make_runtime(model=model).run("rework the deck", grant=grant)
     assert outcome.outcome == "replied", outcome
-    assert titles(runtime, head(runtime))[1] == "Why now" and head(runtime).provenance.turn_id == outcome.turn_id
+    calls = [step["action"] for step in outcome.steps if step["action"]["kind"] == "tool_call"]
+    assert [c["tool"] for c in calls] == [tool for tool, _ in steps]
+    errors = [(s["action"].get("tool"), s["observation"]["error"]) for s in outcome.steps if "error" in s["observation"]]
+    assert not errors, errors
+    assert outcome.steps[0]["observation"]["mentioning"]  # every slide of a solar deck says "solar"
+    now = titles(runtime, head(runtime))
+    assert now[1] == "Why now" and "Net metering" not in now  # added, moved last, then deleted
+    assert (read_deck(store, head(runtime)).spec.theme or THEMES["light"]).name == "light"  # reverted before ocean
+    assert head(runtime).provenance.turn_id == outcome.turn_id
     assert_one_deck(runtime, deck)
-    # Scoped to the deck node alone, the same edit is refused at commit: it writes the slides too.
+    # Scoped to the deck node alone, an edit is refused at commit: it writes the slides too.
     narrow = Grant(tools=["deck_edit_slide"], scope=Scope(all_nodes=False, node_ids=[head(runtime).id]))
     before = store.canvas_version()
     refused = submit(runtime, "deck_edit_slide", grant=narrow, slide=2, title="Why not")

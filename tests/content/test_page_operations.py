@@ -210,18 +210,33 @@ def test_a_grant_scoped_elsewhere_refuses_the_page_edit_and_takes_its_file_back(
     assert page_file.read_text() == html  # the index.html the tool wrote was taken back
 
 
-def test_a_scripted_model_moves_a_section_in_a_turn_under_the_smallest_grant(
+def test_a_scripted_model_calls_every_page_tool_in_one_turn_under_the_smallest_grant(
         make_runtime, runtime: Runtime, page: dict[str, Any]) -> None:
+    """Each tool's schema is bound to the model, each call is validated, run and committed as a step of the turn."""
+    columns = 3 if head(runtime).inputs["layout_spec"]["columns"] != 3 else 2
+    steps = [("page_read", {}), ("page_move_section", {"section": "contact", "to": "first"}),
+             ("page_set_text", {"element": "tagline", "text": "Glazed in the colours of the sea."}),
+             ("page_set_style", {"token": "radius", "value": "+4px"}), ("page_set_layout", {"columns": columns}),
+             ("page_add_section", {"name": "workshops", "after": "gallery"}),
+             ("page_remove_section", {"section": "workshops"}),
+             ("page_replace_image", {"image": 1, "image_id": page["image_ids"][-1]}),
+             ("page_undo", {}), ("page_revert", {"to": "previous"})]
     scope = page_scope(runtime.project.store, None)
-    grant = Grant(tools=["page_read", "page_move_section"],
+    grant = Grant(tools=[tool for tool, _ in steps],
                   scope=Scope(all_nodes=False, node_ids=scope[:1], descendants_of=scope[:1]))
-    model = ScriptedModel(script=[{"name": "page_move_section", "args": {"section": "contact", "to": "first"}},
-                                  "Moved the contact section to the top."])
-    outcome = make_runtime(model=model).run("put the contact section first", grant=grant)
+    model = ScriptedModel(script=[*({"name": tool, "args": args} for tool, args in steps), "Done."])
+    outcome = make_runtime(model=model).run("tidy the page", grant=grant)
     assert outcome.outcome == "replied", outcome
+    calls = [step["action"] for step in outcome.steps if step["action"]["kind"] == "tool_call"]
+    assert [c["tool"] for c in calls] == [tool for tool, _ in steps]
+    errors = [(s["action"].get("tool"), s["observation"]["error"]) for s in outcome.steps if "error" in s["observation"]]
+    assert not errors, errors
     new = head(runtime)
-    assert new.inputs["layout_spec"]["sections"][0] == "contact"
-    assert new.inputs["change"]["op"] == "move_section" and new.provenance.turn_id == outcome.turn_id
+    ops = [v["change"] for v in call(runtime, "page_read")["versions"][:9]]
+    assert ops[0].startswith("revert to version") and ops[1].startswith("undo: replaced picture 1")
+    assert new.inputs["layout_spec"]["sections"][0] == "contact" and new.inputs["layout_spec"]["columns"] == columns
+    assert new.inputs["images"][0]["node_id"] == page["image_ids"][-1]  # the revert to "previous" took back the undo
+    assert new.provenance.turn_id == outcome.turn_id
     assert_outputs_hold_the_current_page(runtime, new)
 
 

@@ -195,6 +195,17 @@ def test_bad_requests_are_typed_errors_and_change_nothing(runtime: Runtime, page
     assert runtime.project.store.canvas_version() == before and page_file.read_text() == html
 
 
+def test_without_a_browser_there_is_no_version_and_the_workspace_page_stays(
+        runtime: Runtime, page: dict[str, Any], monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    monkeypatch.setenv("JARVISHUB_CHROMIUM", str(tmp_path / "no-such-chromium"))
+    before = runtime.project.store.canvas_version()
+    page_file = runtime.project.workspace / page["html_path"]
+    html = page_file.read_text()
+    result = submit(runtime, "page_set_text", element="headline", text="Never shown")
+    assert result.observation["error_type"] == "BrowserUnavailable", result
+    assert runtime.project.store.canvas_version() == before and page_file.read_text() == html
+
+
 # ---------------------------------------------------------------- grants and a model's turn
 
 

@@ -127,7 +127,12 @@ def commit_page(ctx: ToolContext, head: CanvasNode, doc: PageDocument, change: C
                               **({"layout_id": layout_id} if layout_id else {})},
                       metadata=provenance)
     old_file, old_preview = made_from_page(ctx.canvas, head.id)
-    preview = _preview(ctx, html_path, reuse, provenance)
+    try:
+        preview = _preview(ctx, html_path, reuse, provenance)
+    except Exception:
+        # No preview (no Chromium, a render that timed out): no version, so the workspace goes back as it was.
+        files.take_back_refused(ctx.workspace, ctx.artifacts, [*mutations, file_node])
+        raise
     mutations += [code, file_node, preview]
     mutations += [Link(type=EdgeType.VERSION_OF, source=code_id, target=head.id),
                   Link(type=EdgeType.GENERATED_FROM, source=file_node.id, target=code_id),

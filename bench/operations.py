@@ -28,6 +28,7 @@ sys.path[:] = [p for p in sys.path if Path(p or ".").resolve() != Path(__file__)
 
 from jarvishub.project import Project
 from jarvishub.runtime import Runtime
+from store.lifecycle import stop_engine
 from nodes.actions import ToolCall
 from nodes.bridge import Usage
 from nodes.grant import Grant
@@ -105,6 +106,7 @@ def main() -> None:
         finally:
             runtime.close()
             project.close()
+            stop_engine(Path(folder) / "p" / ".jarvishub" / "engine")  # it would linger after its folder is gone
     print(json.dumps(report, indent=1))
 
 

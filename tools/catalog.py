@@ -36,6 +36,10 @@ def project_tools(project: Project) -> tuple[list[ToolSpec], dict[str, Any], lis
     # (sandbox_status() says why, for `doctor`/`status`), never run unsandboxed.
     sandboxed = sandbox_status().available
     tools.extend(t for t in NATIVE_TOOLS if t is not RUN_CODE or sandboxed)
+    from tools.deck import DECK_TOOLS
+    from tools.page import PAGE_TOOLS
+
+    tools.extend([*PAGE_TOOLS, *DECK_TOOLS])
 
     mcp_servers = project.settings.project.get("mcp") or []
     if mcp_servers:

@@ -23,6 +23,7 @@ from store.errors import NodeNotFound
 from store.models import CanvasNode, Direction, EdgeType, NodeStatus, new_id
 from store.mutations import CreateNode, Link, SetStatus, UpdateNode
 from tools.base import ToolContext, ToolError, ToolResult
+from tools.native import files
 from tools.recovery import REGENERABLE_TOOLS, dependency_order, pending_context, regenerate_node, stale_sets
 from tools.versions import current_versions
 
@@ -124,10 +125,12 @@ class VersionBatch:
             inputs["intent"] = {k: v for k, v in inputs["intent"].items() if k != "relative"}
         provenance = {**state.metadata.get("provenance", {}), "actor": self.ctx.actor, "turn_id": self.ctx.turn_id,
                       "thread_id": self.ctx.thread_id}
-        metadata = {k: v for k, v in state.metadata.items() if k not in ("status_reason", "created_by", "restored")}
+        metadata = {k: v for k, v in state.metadata.items()
+                    if k not in ("status_reason", "created_by", "restored", "replaced")}
         metadata.update(provenance=provenance, cache_hit=True,
                         restored={"from": state.id, "from_node_version": state.version, "reason": self.reason,
                                   **restored})
+        metadata.update(self._write_back(state))
         group = head.group_id if head is not None else state.group_id
         self.mutations.append(CreateNode(id=copy_id, kind=state.kind, title=state.title, status=NodeStatus.COMPLETED,
                                          group_id=group, inputs=inputs, outputs=list(state.outputs),
@@ -142,6 +145,18 @@ class VersionBatch:
             self.mutations.append(Link(type=EdgeType.VERSION_OF, source=copy_id, target=head.id))
             self.supersede(head, copy_id)
         return copy_id
+
+    def _write_back(self, state: CanvasNode) -> dict[str, Any]:
+        """A workspace file's version restored puts its bytes back in the workspace (as ``write_file`` would),
+        so the workspace holds what the canvas says is current; ``replaced`` lets a refused batch take the write
+        back (``tools.native.files.take_back_refused``)."""
+        path = state.inputs.get("path")
+        if state.kind != "file" or not isinstance(path, str) or not state.outputs:
+            return {}
+        handle = state.outputs[0]
+        written = files.write_file(self.ctx.workspace, path, self.ctx.artifacts.read_bytes(handle),
+                                   self.ctx.artifacts, handle.mime)
+        return {"replaced": written.replaced.model_dump(mode="json")} if written.replaced else {}
 
     def _restore_inputs(self, state: CanvasNode) -> None:
         """Bring back, first, the inputs ``state`` was made from whose outputs have changed since.

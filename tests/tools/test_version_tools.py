@@ -262,3 +262,34 @@ def test_undo_the_last_turn_through_the_cli_with_a_model_on_a_loopback_endpoint(
     assert len(server.requests) == 5 and all("art director" in json.dumps(r) for r in server.requests[1:4])
     assert hashes(store, story) == before
     assert_invariants(store)
+
+
+def test_a_page_reverted_gets_its_file_back_in_the_workspace(project, runtime):
+    """A page-like output without a browser: a code node with the HTML file written from it; the revision
+    supersedes it and writes another file. Reverting copies back the file made from the original, and the
+    workspace holds its bytes again."""
+    store = project.store
+    anyone = runtime.grants.save(Grant())
+    path = "site/tea-room/index.html"
+    page = done(call(runtime, "create_node", kind="code", title="tea room page", status="completed",
+                     inputs={"language": "html", "html_path": path, "hero": "contained"}, grant=anyone))["created"]
+    first = done(call(runtime, "write_file", path=path, content="<h1>Tea</h1>", grant=anyone))["node_id"]
+    done(call(runtime, "link_nodes", type="GENERATED_FROM", source=first, target=page, grant=anyone))
+    revised = done(call(runtime, "branch_node", node_id=page, inputs_patch={"hero": "full-bleed"},
+                        grant=anyone))["branch"]
+    second = done(call(runtime, "write_file", path=path, content="<h1>Tea, full bleed</h1>", grant=anyone))["node_id"]
+    done(call(runtime, "link_nodes", type="GENERATED_FROM", source=second, target=revised, grant=anyone))
+    done(call(runtime, "set_status", node_id=page, status="rejected", reason="superseded by the revision",
+              grant=anyone))
+    done(call(runtime, "set_status", node_id=revised, status="completed", grant=anyone))
+
+    reverted = done(call(runtime, "revert_version", node_id=revised, before_change="full-bleed"))
+
+    assert reverted["restored_version"] == 1
+    [copied] = [r for r in reverted["rebuilt"] if r.get("copied_from") == first]
+    assert (project.workspace / path).read_text() == "<h1>Tea</h1>"
+    current_file = store.get_node(copied["new"])
+    assert current_file.outputs == store.get_node(first).outputs and store.get_node(second).status == NodeStatus.REJECTED
+    assert current(store, page).inputs["hero"] == "contained"
+    done(call(runtime, "undo_change", node_id=page))  # and the revision back, its file too
+    assert (project.workspace / path).read_text() == "<h1>Tea, full bleed</h1>"

@@ -8,6 +8,7 @@ from tools.base import ToolSpec
 from tools.canvas import canvas_tools
 from tools.reader import read_only
 from tools.recovery import recovery_tools
+from tools.version_tools import VERSION_TOOLS
 
 if TYPE_CHECKING:
     from jarvishub.project import Project
@@ -17,7 +18,8 @@ if TYPE_CHECKING:
 def project_tools(project: Project) -> tuple[list[ToolSpec], dict[str, Any], list[SkillInfo]]:
     """(tools, services, skills) for a project: canvas, recovery, generation, native, MCP and skill tools."""
     services: dict[str, Any] = {}
-    tools: list[ToolSpec] = [*canvas_tools(), *recovery_tools()]
+    tools: list[ToolSpec] = [*canvas_tools(), *recovery_tools(), *VERSION_TOOLS]
+    from tools.cut import CUT_TOOLS
     from tools.generate.factory import build_generation_service
     from tools.generate.settings import generation_settings
     from tools.generate.tools import GENERATION_TOOLS
@@ -25,6 +27,7 @@ def project_tools(project: Project) -> tuple[list[ToolSpec], dict[str, Any], lis
     gen_settings = generation_settings(project.settings)
     services["generation"] = build_generation_service(gen_settings, project.artifacts, project.root)
     tools.extend(GENERATION_TOOLS)
+    tools.extend(CUT_TOOLS)
 
     from tools.native.code import sandbox_status
     from tools.native.tools import NATIVE_TOOLS, RUN_CODE

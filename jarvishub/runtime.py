@@ -24,11 +24,11 @@ from nodes.grant import Grant, GrantStore, grant_profiles
 from nodes.manifest import Manifest, SkillInfo, build_manifest
 from nodes.models.factory import chat_model
 from nodes.policy import default_grant
+from skills.catalog import project_tools
 from store.memory import ProjectMemory
 from store.models import new_id
 from store.trajectories import TrajectoryStore
 from tools.base import ToolContext, ToolSpec
-from tools.catalog import project_tools
 from tools.reader import read_only
 from tools.registry import ToolRegistry
 

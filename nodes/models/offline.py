@@ -81,6 +81,7 @@ class OfflinePlanner(BaseChatModel):
     ) -> ChatResult:
         planner_input = self.read(messages)
         planner_input.tools = {t["function"]["name"] for t in self.bound_tools}
+        planner_input.tool_schemas = {t["function"]["name"]: t for t in self.bound_tools}
         decision = self.decide(planner_input)
         if isinstance(decision, Call):
             message = AIMessage(content="", tool_calls=[{

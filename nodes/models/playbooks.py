@@ -43,6 +43,8 @@ class PlannerInput:
     calls: list[PriorCall]
     notes: list[str] = field(default_factory=list)
     tools: set[str] = field(default_factory=set)
+    tool_schemas: dict[str, dict[str, Any]] = field(default_factory=dict)
+    """The bound tools' OpenAI-format schemas by name (descriptions and input schemas, as a real model sees them)."""
     history: list[PriorCall] = field(default_factory=list)
     """Calls of earlier turns on the thread: only a transcript-reading planner sees them (the canvas agent's
     model is shown this turn only, and reads the canvas instead)."""
@@ -204,8 +206,9 @@ def _canvas() -> TargetSource:
 def default_playbooks(source: TargetSource | None = None) -> list[Playbook]:
     """The playbooks of the built-in offline planner, most specific first, finding targets with ``source``."""
     from nodes.models.edits import EditPlaybook
+    from nodes.models.skill_playbook import SkillPlaybook
     from nodes.models.workflows import ExplorePlaybook, NarrativePlaybook, SlidesPlaybook, WebPlaybook
 
     source = source or _canvas()
-    return [ExplorePlaybook(source), StatusPlaybook(source), NotePlaybook(), QueryPlaybook(source),
+    return [SkillPlaybook(), ExplorePlaybook(source), StatusPlaybook(source), NotePlaybook(), QueryPlaybook(source),
             EditPlaybook(source), WebPlaybook(source), SlidesPlaybook(), NarrativePlaybook()]

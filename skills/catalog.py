@@ -1,0 +1,33 @@
+"""A project's whole tool catalog: its tool families, the evaluator tool, and its skills as tools.
+
+The runtime builds its registry and manifest from :func:`project_tools`.  It sits on the skill floor
+because skills are tools whose ``run`` drives a skill graph; the tool families below it
+(``tools/catalog.py``) know nothing of skills.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from nodes.manifest import SkillInfo
+from skills.critique import EVALUATE_NODE, default_evaluator
+from skills.registry import skill_tools
+from tools.base import ToolSpec
+from tools.catalog import family_tools
+from tools.project import ProjectParts
+from tools.reader import read_only
+
+
+def project_tools(project: ProjectParts) -> tuple[list[ToolSpec], dict[str, Any], list[SkillInfo]]:
+    """(tools, services, skills) of a project: canvas, recovery, generation, native, MCP, evaluator and skill tools.
+
+    ``services["skill_problems"]`` lists the skill sources that failed to load (each disables only itself).
+    """
+    tools, services = family_tools(project)
+    tools.append(EVALUATE_NODE)
+    services["turn_extra"] = {"evaluator": default_evaluator(project.settings, read_only(project.store),
+                                                             project.artifacts)}
+    skill_specs, skill_infos, skill_services = skill_tools(project, [t.name for t in tools])
+    tools.extend(skill_specs)
+    services.update(skill_services)
+    return tools, services, skill_infos

@@ -27,6 +27,7 @@ COMMAND_MODULES: list[str] = [
     "jarvishub.commands.canvas",
     "jarvishub.commands.ui",
     "jarvishub.commands.evaluate",
+    "jarvishub.commands.skill",
     "jarvishub.engine_command",
 ]
 

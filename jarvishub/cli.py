@@ -28,6 +28,7 @@ COMMAND_MODULES: list[str] = [
     "jarvishub.commands.ui",
     "jarvishub.commands.evaluate",
     "jarvishub.commands.skill",
+    "jarvishub.commands.doctor",
     "jarvishub.engine_command",
 ]
 

@@ -14,6 +14,14 @@ from tools.project import ProjectParts
 from tools.recovery import recovery_tools
 
 
+def builtin_family_tools() -> list[ToolSpec]:
+    """Every built-in tool of the families, whatever this machine has (the reference, ``docs/tools.md``)."""
+    from tools.generate.tools import GENERATION_TOOLS
+    from tools.native.tools import NATIVE_TOOLS
+
+    return [*canvas_tools(), *recovery_tools(), *GENERATION_TOOLS, *NATIVE_TOOLS]
+
+
 def family_tools(project: ProjectParts) -> tuple[list[ToolSpec], dict[str, Any]]:
     """(tools, services) of a project's tool families: canvas, recovery, generation, native and MCP."""
     services: dict[str, Any] = {}

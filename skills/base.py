@@ -14,6 +14,7 @@ running them again.
 
 from __future__ import annotations
 
+import sys
 import threading
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -123,6 +124,20 @@ class SkillContext:
             self.cache_hits += child.cache_hits
 
 
+_FRAMEWORK_MODULES = frozenset({"skills.base", "skills.compose", "dataclasses"})
+
+
+def _maker_module() -> str:
+    """The first module up the call stack outside this framework: the one whose code is making a skill."""
+    frame = sys._getframe(1)
+    while frame is not None:
+        name = str(frame.f_globals.get("__name__", ""))
+        if name not in _FRAMEWORK_MODULES:
+            return name
+        frame = frame.f_back
+    return ""
+
+
 def skill_context(config: RunnableConfig) -> SkillContext:
     """The SkillContext a skill graph node runs with (passed in the run config, never in state)."""
     ctx = (config.get("configurable") or {}).get("skill_ctx")
@@ -148,6 +163,13 @@ class Skill:
     graph: Any
     effects: frozenset[Effect] = frozenset({Effect.MUTATES_CANVAS})
     triggers: list[str] = field(default_factory=list)
+    defined_in: str = field(default="", compare=False, repr=False)
+    """The module whose code made the skill (found when it is made): where ``jarvishub skills`` says it is from,
+    even when other modules import it."""
+
+    def __post_init__(self) -> None:
+        if not self.defined_in:
+            self.defined_in = _maker_module()
 
     def run(self, ctx: SkillContext, inputs: dict[str, Any] | BaseModel) -> BaseModel:
         """Run the skill's graph with ``ctx`` and return its validated output."""

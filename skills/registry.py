@@ -29,7 +29,7 @@ import importlib
 import re
 import sys
 import types
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from importlib.metadata import entry_points
 from pathlib import Path
@@ -83,6 +83,10 @@ class FoundSkills:
     def problem(self, source: str, message: str) -> None:
         """Record a source that failed, in one line."""
         self.problems.append(SkillProblem(source=source, message=" ".join(str(message).split())))
+
+    def has(self, skill: Skill) -> bool:
+        """Whether this very skill object is registered already (a module that imports one holds it too)."""
+        return any(s is skill for s in self.skills)
 
     def drop(self, name: str, message: str) -> None:
         """Disable a skill that loaded but cannot run here."""
@@ -172,23 +176,44 @@ def _check(skill: Skill) -> Skill:
     return skill
 
 
-def _load_reference(found: FoundSkills, root: Path | None, reference: str, source: str,
-                    skip: Callable[[Skill], bool] = lambda s: False) -> None:
-    """``module:attribute`` (one skill) or ``module`` (every skill it defines), failures as problems."""
+def _load_reference(found: FoundSkills, root: Path | None, reference: str, source: str) -> None:
+    """``module:attribute`` (that skill) or ``module`` (every skill it holds that is not loaded yet)."""
     module_name, _, attribute = reference.strip().partition(":")
     try:
         module = _import(root, module_name)
         if attribute:
-            skills = [_as_skill(getattr(module, attribute), reference)]
-        else:
-            skills = [s for s in _skills_in(module) if not skip(s)]
-            if not skills:
-                raise LookupError(f"{module_name} defines no skill (helpers go in modules whose names start "
-                                  "with _)")
+            found.add(_check(_as_skill(getattr(module, attribute), reference)), source)
+            return
+        skills = [s for s in _skills_in(module) if not found.has(s)]
+        if not skills:
+            raise LookupError(f"{module_name} holds no skill that is not loaded already")
         for skill in skills:
             found.add(_check(skill), source)
     except Exception as error:  # noqa: BLE001 - a broken skill source disables itself, never the project
         found.problem(source, _why(error))
+
+
+def _load_folder(found: FoundSkills, root: Path) -> None:
+    """The project's ``skills/`` folder: each module's own skills (those it makes, or holds and no other of
+    its modules makes), so a module that imports its neighbour's skill to compose does not claim it."""
+    loaded: list[tuple[str, types.ModuleType]] = []
+    for module in _project_folder_modules(root):
+        source = f"{PROJECT_SKILLS_DIR}/{module}" + ("" if (root / PROJECT_SKILLS_DIR / module).is_dir() else ".py")
+        try:
+            loaded.append((source, _import(root, f"{PROJECT_SKILLS_DIR}.{module}")))
+        except Exception as error:  # noqa: BLE001 - a module that does not import disables only itself
+            found.problem(source, _why(error))
+    names = {module.__name__ for _, module in loaded}
+    for source, module in loaded:
+        own = [s for s in _skills_in(module) if not found.has(s)
+               and (s.defined_in == module.__name__ or s.defined_in not in names)]
+        if not own and not any(s.defined_in == module.__name__ for s in _skills_in(module)):
+            found.problem(source, "defines no skill (helpers go in modules whose names start with _)")
+        for skill in own:
+            try:
+                found.add(_check(skill), source)
+            except ValueError as error:
+                found.problem(source, str(error))
 
 
 def _project_folder_modules(root: Path) -> Iterator[str]:
@@ -213,7 +238,6 @@ def discover_skills(root: Path | None, config: dict[str, Any] | None = None, *,
     found = FoundSkills()
     for skill in builtin_skills() if builtins is None else builtins:
         found.add(skill, BUILTIN)
-    known = {id(s) for s in found.skills}
     for entry in entry_points(group=ENTRY_POINT_GROUP):
         source = f"entry point {entry.name} = {entry.value}" + (f" ({entry.dist.name})" if entry.dist else "")
         try:
@@ -223,10 +247,7 @@ def discover_skills(root: Path | None, config: dict[str, Any] | None = None, *,
     if root is not None:
         root = Path(root).resolve()
         importlib.invalidate_caches()  # files written since this process last looked are found
-        for module in _project_folder_modules(root):
-            name = f"{PROJECT_SKILLS_DIR}/{module}" + ("" if (root / PROJECT_SKILLS_DIR / module).is_dir() else ".py")
-            # A folder module that composes built-ins holds them too: only its own skills are registered.
-            _load_reference(found, root, f"{PROJECT_SKILLS_DIR}.{module}", name, skip=lambda s: id(s) in known)
+        _load_folder(found, root)
     loads = ((config or {}).get("skills") or {}).get("load", [])
     if isinstance(loads, str):
         loads = [loads]

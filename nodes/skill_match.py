@@ -8,8 +8,8 @@ from the input schema:
 
 * an enum field takes a value the request names (``neon`` for ``style``), with the
   preposition before it (``in neon``);
-* a string field takes the words after one of its cues, up to the next cue, value or
-  punctuation: the field's name (``title Night Harbour``), its verb forms (``titled``,
+* a string field takes the words after one of its cues, up to the next cue (of any field),
+  value or punctuation: the field's name (``title Night Harbour``), its verb forms (``titled``,
   ``called``, ``named`` for a title; ``about`` for a topic; ...), or a quoted string
   right after the cue (``titled "Love in Paris"``);
 * a number field takes a number next to its name (``3 columns``, ``columns 3``);
@@ -378,7 +378,9 @@ def _arguments(schema: Mapping[str, Any], tokens: list[_Token], used: set[int]) 
     # 4. strings: the words after a cue, up to the next cue, value, stop word or punctuation.
     strings = [f for f in fields if f.kind == "string" and f.name not in values]
     starts = [(s, f, cue) for f in strings for cue in f.cues for s in range(len(tokens)) if _at(cue, tokens, s, used)]
-    cue_starts = {s for s, _, _ in starts}
+    # A value ends where any other field's cue begins: "titled Dawn in sepia" leaves "in sepia" (a style it does
+    # not know) unplaced, so the request is a question; a title with such a word in it is quoted.
+    cue_starts = {s for f in fields for cue in f.cues for s in range(len(tokens)) if _at(cue, tokens, s, used)}
     for start, field, cue in sorted(starts, key=lambda x: (x[0], -len(x[2]))):
         if field.name in values or start in used:
             continue

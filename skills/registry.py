@@ -152,7 +152,7 @@ def _as_skill(value: Any, what: str) -> Skill:
         if isinstance(made, Skill):
             return made
         raise TypeError(f"{what}() returned {type(made).__name__}, not a Skill")
-    raise TypeError(f"{what} is a {type(value).__name__}, not a Skill (make it with @skill, Skill(...) or "
+    raise TypeError(f"{what} is not a Skill but {type(value).__name__} (make one with @skill, Skill(...) or "
                     "skills.compose)")
 
 
@@ -197,23 +197,26 @@ def _load_folder(found: FoundSkills, root: Path) -> None:
     """The project's ``skills/`` folder: each module's own skills (those it makes, or holds and no other of
     its modules makes), so a module that imports its neighbour's skill to compose does not claim it."""
     loaded: list[tuple[str, types.ModuleType]] = []
+    problems: list[tuple[str, str]] = []
     for module in _project_folder_modules(root):
         source = f"{PROJECT_SKILLS_DIR}/{module}" + ("" if (root / PROJECT_SKILLS_DIR / module).is_dir() else ".py")
         try:
             loaded.append((source, _import(root, f"{PROJECT_SKILLS_DIR}.{module}")))
         except Exception as error:  # noqa: BLE001 - a module that does not import disables only itself
-            found.problem(source, _why(error))
+            problems.append((source, _why(error)))
     names = {module.__name__ for _, module in loaded}
     for source, module in loaded:
         own = [s for s in _skills_in(module) if not found.has(s)
                and (s.defined_in == module.__name__ or s.defined_in not in names)]
         if not own and not any(s.defined_in == module.__name__ for s in _skills_in(module)):
-            found.problem(source, "defines no skill (helpers go in modules whose names start with _)")
+            problems.append((source, "defines no skill (helpers go in modules whose names start with _)"))
         for skill in own:
             try:
                 found.add(_check(skill), source)
             except ValueError as error:
-                found.problem(source, str(error))
+                problems.append((source, _why(error)))
+    for source, message in sorted(problems):
+        found.problem(source, message)
 
 
 def _project_folder_modules(root: Path) -> Iterator[str]:

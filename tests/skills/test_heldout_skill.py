@@ -123,3 +123,14 @@ def test_a_scripted_model_is_offered_it_as_a_tool_and_calls_it(project: Path) ->
         assert outcome.steps[0]["action"]["args"] == {"topic": "lanterns", "season": "winter"}
         made = outcome.steps[0]["observation"]
         assert opened.store.get_node(made["haiku_id"]).title == "haiku: lanterns"
+
+
+def test_tools_json_gives_each_tools_arguments_and_what_it_returns(project: Path) -> None:
+    done = cli("tools", "--json", cwd=project)
+    assert done.returncode == 0, done.stderr
+    tools = {t["tool"]: t for t in json.loads(done.stdout)["tools"]}
+    assert tools["create_node"]["returns"]["properties"]["created"]["type"] == "string"
+    assert "kind" in tools["create_node"]["parameters"]["required"]
+    haiku = tools["skill__haiku_card"]
+    assert set(haiku["parameters"]["properties"]) == {"topic", "season"}
+    assert set(haiku["returns"]["required"]) == {"skill", "haiku_id", "picture_id"}

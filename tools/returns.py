@@ -17,6 +17,8 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from tools.native.code import CodeRun
+
 
 class _Returns(BaseModel):
     model_config = ConfigDict(extra="forbid")
@@ -182,17 +184,12 @@ class ListFilesReturns(_Returns):
     entries: list[dict[str, Any]] = Field(description="path, kind (file, dir, symlink), size")
 
 
-class RunCodeReturns(_Returns):
-    exit_code: int = Field(description="Negative: killed by that signal")
-    timed_out: bool
-    duration_s: float
-    stdout: str
-    stderr: str
-    stdout_truncated: bool
-    stderr_truncated: bool
-    run_dir: str = Field(description="The run folder, relative to the workspace")
-    inputs: list[str]
-    files: list[dict[str, Any]] = Field(description="path, uri, size of each file the run made")
+class RunCodeReturns(CodeRun):
+    """What the run did (``tools.native.code.CodeRun``), its files as path, uri and size, and its node."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    files: list[dict[str, Any]] = Field(description="path, uri, size of each file the run made")  # type: ignore[assignment]
     node_id: str = Field(description="The code node")
 
 

@@ -17,7 +17,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from pydantic import BaseModel, Field
+from dataclasses import asdict, dataclass
 
 from jarvishub.commands.common import EXIT_FAILED, EXIT_OK, command
 
@@ -25,15 +25,19 @@ MIN_FREE_BYTES = 2 * 1024**3
 """Free disk below this is reported: the engine's data and every artifact live in the project folder."""
 
 
-class Check(BaseModel):
-    """One part and whether it works here."""
+@dataclass(frozen=True)
+class Check:
+    """One part and whether it works here (a dataclass: ``--help`` imports nothing heavy)."""
 
     part: str
     ok: bool
-    detail: str = Field(description="What was found, or why it does not work")
-    fix: str | None = Field(default=None, description="The command that installs or repairs it")
+    detail: str
+    """What was found, or why it does not work."""
     needed_for: str
-    optional: bool = Field(default=False, description="Missing is fine unless you need what it is for")
+    fix: str | None = None
+    """The command that installs or repairs it."""
+    optional: bool = False
+    """Missing is fine unless you need what it is for."""
 
 
 def add_parser(sub: Any) -> None:
@@ -49,7 +53,7 @@ def cmd_doctor(args: argparse.Namespace) -> int:
     if args.json:
         from jarvishub.output import print_json
 
-        print_json({"ok": ok, "checks": [c.model_dump() for c in checks]})
+        print_json({"ok": ok, "checks": [asdict(c) for c in checks]})
     else:
         from jarvishub.output import console, print_rows
 
@@ -166,11 +170,15 @@ def _chromium() -> Check:
                  fix=None if version else fix, needed_for=needed)
 
 
+def _program(part: str, program: str, apt: str, needed_for: str) -> Check:
+    """A program found on PATH, or the Debian package that installs it."""
+    found = shutil.which(program)
+    return Check(part=part, ok=found is not None, detail=found or f"{program} is not on PATH",
+                 fix=None if found else f"apt-get install -y {apt}", needed_for=needed_for)
+
+
 def _bubblewrap() -> Check:
-    found = shutil.which("bwrap")
-    return Check(part="bubblewrap", ok=found is not None, detail=found or "bwrap is not on PATH",
-                 fix=None if found else "apt-get install -y bubblewrap",
-                 needed_for="run_code (agent code runs only inside its sandbox)")
+    return _program("bubblewrap", "bwrap", "bubblewrap", "run_code (agent code runs only inside its sandbox)")
 
 
 def _sandbox() -> Check:
@@ -187,10 +195,8 @@ def _sandbox() -> Check:
 
 
 def _espeak() -> Check:
-    found = shutil.which("espeak-ng")
-    return Check(part="espeak-ng", ok=found is not None, detail=found or "espeak-ng is not on PATH",
-                 fix=None if found else "apt-get install -y espeak-ng",
-                 needed_for="offline speech in words (without it, offline speech is a babble of tones)")
+    return _program("espeak-ng", "espeak-ng", "espeak-ng",
+                    "offline speech in words (without it, offline speech is a babble of tones)")
 
 
 def _ha_runtime() -> Check:

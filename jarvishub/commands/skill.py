@@ -15,17 +15,20 @@ import re
 from pathlib import Path
 from typing import Any
 
-from jarvishub.commands.common import (EXIT_BAD_INPUT, EXIT_NOT_FOUND, EXIT_OK, command, opened_runtime,
-                                       parse_params, print_error, project_line, project_path)
+from jarvishub.commands.common import (EXIT_BAD_INPUT, EXIT_CODES_HELP, EXIT_NOT_FOUND, EXIT_OK, command,
+                                       opened_runtime, parse_params, print_error, project_line, project_path)
 
 NAME = re.compile(r"^[a-z][a-z0-9_]{0,56}$")
 
 
 def add_parser(sub: Any) -> None:
     """Register ``skill new`` and ``skill run``."""
+    example = "jarvishub skill run poster --arg title=\"Night Harbour\" --arg style=neon"
     parent = sub.add_parser("skill", help="make a skill (new) or run one through the bridge (run)",
-                            description="make a skill (new) or run one through the bridge (run)")
-    parent.set_defaults(example="jarvishub skill run poster --arg title=\"Night Harbour\" --arg style=neon")
+                            description="make a skill (new) or run one through the bridge (run)",
+                            epilog=f"example:\n  jarvishub skill new poster\n  {example}\n\n{EXIT_CODES_HELP}",
+                            formatter_class=argparse.RawDescriptionHelpFormatter)
+    parent.set_defaults(example=example)
     inner = parent.add_subparsers(dest="skill_command", required=True, metavar="ACTION")
     p = command(inner, "new", cmd_skill_new, "scaffold a working skill in skills/NAME.py and its test",
                 "jarvishub skill new haiku_card")

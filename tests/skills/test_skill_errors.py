@@ -63,6 +63,7 @@ def agent(tmp_path_factory: pytest.TempPathFactory, start_agent) -> Iterator[Age
     root = tmp_path_factory.mktemp("errors") / "p"
     (root / "skills").mkdir(parents=True)
     (root / "skills" / "misbehaving.py").write_text(MISBEHAVING)
+    (root / "skills" / "half_written.py").write_text("from skills.base import skill\nimport pillow_extras\n")
     model = ScriptedModel(script=[call_the_skill_named, "done"])
     with start_agent(root, configure=lambda project: {"model": model}) as running:
         yield running
@@ -102,8 +103,7 @@ def test_steps_a_skill_committed_before_it_failed_stay(agent: Agent) -> None:
     assert "made before the failure" in {n.title for n in agent.store.find_nodes(kind="text")}
 
 
-@pytest.mark.parametrize(("skill", "code", "reason"), [
-    ("raises", 1, "ToolError"), ("writes_directly", 1, "ToolError"), ("oversteps", 3, "tool_not_granted")])
+@pytest.mark.parametrize(("skill", "code", "reason"), [("raises", 1, "ToolError"), ("oversteps", 3, "tool_not_granted")])
 def test_skill_run_exits_by_the_table_with_one_line(agent: Agent, skill: str, code: int, reason: str) -> None:
     root = Path(agent.runtime.project.root)
     done = cli("-C", str(root), "skill", "run", skill, "--json")
@@ -111,3 +111,14 @@ def test_skill_run_exits_by_the_table_with_one_line(agent: Agent, skill: str, co
     assert "Traceback" not in done.stderr and len(done.stderr.strip().splitlines()) == 1, done.stderr
     report = json.loads(done.stdout)
     assert report["result"] == {1: "failed", 3: "refused"}[code] and report["reason"] == reason
+
+
+@pytest.mark.parametrize("command", ["status", "skills"])
+def test_a_module_that_does_not_import_is_one_line_and_the_others_load(agent: Agent, command: str) -> None:
+    done = cli("-C", str(agent.runtime.project.root), command)
+    assert done.returncode == 0 and "Traceback" not in done.stdout + done.stderr, done.stderr
+    lines = [line for line in done.stdout.splitlines() if "half_written" in line]
+    assert lines == [f"{'skill not loaded' if command == 'status' else 'not loaded'}: skills/half_written.py: "
+                     "ModuleNotFoundError: No module named 'pillow_extras'"]
+    if command == "skills":
+        assert "raises" in done.stdout and "oversteps" in done.stdout

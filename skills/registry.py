@@ -35,14 +35,15 @@ from importlib.metadata import entry_points
 from pathlib import Path
 from typing import Any
 
+from langgraph.errors import GraphBubbleUp
 from pydantic import BaseModel, ValidationError
 
-from langgraph.errors import GraphBubbleUp
 from nodes.bridge import Usage
 from nodes.manifest import SkillInfo
 from nodes.ports import BridgePort
 from nodes.skill_match import SKILL_TOOL_PREFIX, describe_skill
 from skills.base import Skill, SkillContext
+from store.errors import CanvasError
 from tools.base import ToolContext, ToolError, ToolFamily, ToolResult, ToolSpec
 from tools.project import ProjectParts, project_config
 
@@ -289,8 +290,6 @@ def run_skill_tool(skill: Skill, ctx: ToolContext, args: BaseModel) -> ToolResul
 
 def _skill_failure(skill: Skill, error: Exception) -> Exception:
     """The error a failed skill step reports (a refusal by the bridge keeps its type and reason)."""
-    from store.errors import CanvasError
-
     if isinstance(error, CanvasError):
         return error  # SkillStepRejected, StaleVersion, ...: Bridge.execute reports it with its reason
     if isinstance(error, AttributeError) and getattr(error, "name", None) in _WRITE_METHODS:

@@ -109,6 +109,7 @@ class Reader:
         project_file.write_text(text)
 
 
+@pytest.mark.timeout(900)  # about 60 s on a quiet two-core machine: ten commands and two engine starts
 def test_every_block_of_the_skills_page_runs_as_written(tmp_path: Path) -> None:
     reader = Reader(tmp_path)
     last: subprocess.CompletedProcess | None = None

@@ -5,7 +5,10 @@ model as a tool with its name, description and input schema.  A scaffold from ``
 from __future__ import annotations
 
 import json
+import os
 import shutil
+import subprocess
+import sys
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any, ClassVar
@@ -15,7 +18,7 @@ from langchain_core.messages import BaseMessage
 
 from jarvishub.project import Project
 from nodes.models.scripted import ScriptedModel, tool_call
-from tests.cli_run import cli
+from tests.cli_run import ROOT, cli
 
 HELDOUT = Path(__file__).resolve().parent / "heldout" / "haiku_card.py"
 
@@ -66,6 +69,14 @@ def test_it_runs_through_skill_run_and_shows_what_it_made(project: Path) -> None
     scaffold = cli("skill", "run", "thank_you_note", "--arg", "text=thanks for the tea", cwd=project)
     assert scaffold.returncode == 0, scaffold.stderr
     assert "ran thank_you_note: node_id = " in scaffold.stdout
+
+
+def test_the_scaffolds_own_test_runs(project: Path) -> None:
+    """The test `skill new` wrote passes as written (its request half: the other half is the tutorial's)."""
+    done = subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider",
+                           "tests/test_skill_thank_you_note.py", "-k", "request"], cwd=project, capture_output=True,
+                          text=True, timeout=300, env={**os.environ, "PYTHONPATH": str(ROOT)})
+    assert done.returncode == 0 and "1 passed" in done.stdout, done.stdout + done.stderr
 
 
 def test_the_offline_planner_calls_it_from_a_request_that_names_it(project: Path) -> None:

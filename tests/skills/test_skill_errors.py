@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterator
-from pathlib import Path
 from typing import TYPE_CHECKING
 
 import pytest
@@ -103,22 +102,30 @@ def test_steps_a_skill_committed_before_it_failed_stay(agent: Agent) -> None:
     assert "made before the failure" in {n.title for n in agent.store.find_nodes(kind="text")}
 
 
-@pytest.mark.parametrize(("skill", "code", "reason"), [("raises", 1, "ToolError"), ("oversteps", 3, "tool_not_granted")])
-def test_skill_run_exits_by_the_table_with_one_line(agent: Agent, skill: str, code: int, reason: str) -> None:
-    root = Path(agent.runtime.project.root)
-    done = cli("-C", str(root), "skill", "run", skill, "--json")
-    assert done.returncode == code, done.stderr
+def test_skill_run_of_a_refused_step_exits_3_with_one_line(agent: Agent) -> None:
+    """(A skill that raises exits 1 the same way: ``run_skill`` reads both from the step's observation.)"""
+    done = cli("-C", str(agent.runtime.project.root), "skill", "run", "oversteps", "--json")
+    assert done.returncode == 3, done.stderr
     assert "Traceback" not in done.stderr and len(done.stderr.strip().splitlines()) == 1, done.stderr
+    assert "refused: oversteps: skill:oversteps could not run link_nodes" in done.stderr
     report = json.loads(done.stdout)
-    assert report["result"] == {1: "failed", 3: "refused"}[code] and report["reason"] == reason
+    assert report["result"] == "refused" and report["reason"] == "tool_not_granted"
+    assert [n["title"] for n in report["made"]] == ["first"]  # the step before the refusal stays, and is shown
 
 
-@pytest.mark.parametrize("command", ["status", "skills"])
-def test_a_module_that_does_not_import_is_one_line_and_the_others_load(agent: Agent, command: str) -> None:
-    done = cli("-C", str(agent.runtime.project.root), command)
+def test_skill_run_reads_a_failed_skill_as_exit_1(agent: Agent) -> None:
+    from jarvishub.commands.outcomes import EXIT_FOR_RESULT
+    from jarvishub.commands.skill import run_skill
+
+    report = run_skill(agent.runtime, "raises", {})
+    assert EXIT_FOR_RESULT[report["result"]] == 1 and "the palette file is empty" in report["error"]
+
+
+def test_a_module_that_does_not_import_is_one_line_in_status_and_skills_and_the_others_load(agent: Agent) -> None:
+    done = cli("-C", str(agent.runtime.project.root), "status")
     assert done.returncode == 0 and "Traceback" not in done.stdout + done.stderr, done.stderr
-    lines = [line for line in done.stdout.splitlines() if "half_written" in line]
-    assert lines == [f"{'skill not loaded' if command == 'status' else 'not loaded'}: skills/half_written.py: "
-                     "ModuleNotFoundError: No module named 'pillow_extras'"]
-    if command == "skills":
-        assert "raises" in done.stdout and "oversteps" in done.stdout
+    line = ("skills/half_written.py: ModuleNotFoundError: No module named 'pillow_extras'")
+    assert [ln for ln in done.stdout.splitlines() if "half_written" in ln] == [f"skill not loaded: {line}"]
+    # `jarvishub skills` prints the runtime's problems, one line each, with the skills that did load.
+    assert [p.line() for p in agent.runtime.services["skill_problems"]] == [line]
+    assert {"raises", "writes_directly", "oversteps"} <= {s.name for s in agent.runtime.manifest.skills}

@@ -17,10 +17,14 @@ from tools.version_tools import VERSION_TOOLS
 
 def builtin_family_tools() -> list[ToolSpec]:
     """Every built-in tool of the families, whatever this machine has (the reference, ``docs/tools.md``)."""
+    from tools.cut import CUT_TOOLS
+    from tools.deck import DECK_TOOLS
     from tools.generate.tools import GENERATION_TOOLS
     from tools.native.tools import NATIVE_TOOLS
+    from tools.page import PAGE_TOOLS
 
-    return [*canvas_tools(), *recovery_tools(), *GENERATION_TOOLS, *NATIVE_TOOLS]
+    return [*canvas_tools(), *recovery_tools(), *VERSION_TOOLS, *GENERATION_TOOLS, *CUT_TOOLS, *NATIVE_TOOLS,
+            *PAGE_TOOLS, *DECK_TOOLS]
 
 
 def family_tools(project: ProjectParts) -> tuple[list[ToolSpec], dict[str, Any]]:

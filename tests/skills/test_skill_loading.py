@@ -11,6 +11,7 @@ from types import SimpleNamespace
 import pytest
 
 from skills.registry import BUILTIN, discover_skills, skill_tools
+from tools.catalog import builtin_family_tools
 
 SKILL = '''\
 from pydantic import BaseModel
@@ -141,9 +142,7 @@ def test_a_skill_needing_a_tool_the_project_lacks_is_disabled_with_a_line(tmp_pa
     root = write(tmp_path, {"skills/fine.py": skill_source("fine"),
                             "skills/needs_more.py": skill_source("needs_more", needs=("create_node", "print_poster"))})
     project = SimpleNamespace(root=root, settings=SimpleNamespace(project={}))
-    tools, infos, services = skill_tools(project, ["create_node", "generate_image", "link_nodes", "group_nodes",
-                                                   "generate_video", "set_status", "evaluate_node", "write_file",
-                                                   "render_page", "branch_node", "build_slides"])
+    tools, infos, services = skill_tools(project, [t.name for t in builtin_family_tools()] + ["evaluate_node"])
     names = {i.name for i in infos}
     assert "fine" in names and "needs_more" not in names and "skill__needs_more" not in {t.name for t in tools}
     assert [p.line() for p in services["skill_problems"]] == [

@@ -20,6 +20,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from tests.bridge.grant_fuzz import Fuzz, seed_canvas
+from tests.system_tools import missing_system_tool
 from tools.native.code import sandbox_status
 
 pytestmark = pytest.mark.long_file(45)  # seconds on a quiet two-core machine: scheduled first (tests/conftest.py)
@@ -35,8 +36,9 @@ def test_no_action_changes_the_canvas_outside_its_grant(make_runtime, project):
     seed_canvas(runtime)
     fuzz = Fuzz.on(runtime, project)
 
+    # A fixed sample (derandomized): the suite's run is the same every time; the bench draws fresh seeds.
     @settings(max_examples=max(1, ACTIONS // BATCH), deadline=None, suppress_health_check=list(HealthCheck),
-              database=None)
+              database=None, derandomize=True)
     @given(seed=st.integers(0, 2**64 - 1))
     def check(seed: int) -> None:
         rnd = random.Random(seed)
@@ -50,3 +52,5 @@ def test_no_action_changes_the_canvas_outside_its_grant(make_runtime, project):
     # The run did exercise both sides: refusals and real commits of many tools, unlinks and versions among them.
     assert stats["structurally_outside"] > ACTIONS // 5 and stats["executed"] > ACTIONS // 5, stats
     assert len(stats["committed_by_tool"]) >= 8, stats
+    if "run_code" not in runtime.manifest.tool_names():  # without bubblewrap: skipped here, failed in CI
+        missing_system_tool(f"run_code was left out of the property: {sandbox_status().reason}")

@@ -22,8 +22,11 @@ from tests.cli_run import ROOT, cli
 def test_a_skill_in_a_real_run_reaches_nothing_that_writes(tmp_path):
     folder = tmp_path / "walked"
     assert cli("init", str(folder), cwd=tmp_path).returncode == 0
-    with (folder / "jarvishub.toml").open("a") as config:
-        config.write('\n[skills]\nload = ["tests.security.walker_skill:walker"]\n')
+    config = folder / "jarvishub.toml"
+    text = config.read_text()
+    assert "\n[skills]\nload = []\n" in text  # the project's own [skills] table, as init writes it
+    config.write_text(text.replace("\n[skills]\nload = []\n",
+                                   '\n[skills]\nload = ["tests.security.walker_skill:walker"]\n'))
     with ScriptedChatServer([{"tool": "skill__walker", "arguments": {}}, {"content": "walked"}]) as server:
         env = {**os.environ, "PYTHONPATH": str(ROOT), "OPENAI_API_KEY": "sk-loopback-test",
                "OPENAI_BASE_URL": server.base_url}

@@ -22,8 +22,8 @@ from tools.sealed import Desk, Handle
 
 _READS = frozenset({
     "kinds", "get_node", "get_nodes", "neighbours", "lineage", "neighbours_of", "lineages", "find_nodes", "edges",
-    "edge_records", "node_history", "snapshot", "diff", "commits", "commit_for_key", "canvas_version",
-    "count_nodes", "query",
+    "edge_records", "node_history", "node_histories", "turns", "snapshot", "diff", "commits", "commit_for_key",
+    "canvas_version", "count_nodes", "query",
 })
 _OPENING = threading.Lock()
 _DESK_ATTRIBUTE = "_jarvishub_reader_desk"
@@ -123,11 +123,11 @@ class ReadOnlyCanvas:
 
     def node_histories(self, node_ids: Sequence[str]) -> dict[str, list[CanvasNode]]:
         """Every stored version of several nodes, oldest first (one read)."""
-        return _store(self).node_histories(node_ids)
+        return self._reads.call("node_histories", node_ids)
 
     def turns(self, thread_id: str | None = None) -> list[dict[str, Any]]:
         """Recorded turns, oldest first (request, canvas versions before and after, thread)."""
-        return _store(self).turns(thread_id)
+        return self._reads.call("turns", thread_id)
 
     def snapshot(self, canvas_version: int | None = None) -> CanvasSnapshot:
         """The canvas as it was at a version (now when None)."""

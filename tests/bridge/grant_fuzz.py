@@ -28,6 +28,7 @@ from nodes.bridge import Usage
 from nodes.grant import Budget, Grant, Scope
 from store.models import EdgeType, NodeStatus, new_id
 from store.mutations import CreateNode, GroupNodes, Link
+from tools.base import Effect
 
 LINEAGE_EDGES = {"GENERATED_FROM", "REFERENCES", "VERSION_OF", "IN_GROUP"}
 TARGET_WRITING = {"VERSION_OF", "IN_GROUP"}
@@ -59,7 +60,8 @@ print("tried")
 HEAVY = {"skill__storyboard", "skill__reference_images", "skill__video_clips", "skill__explore",
          "skill__design_to_web", "skill__web_revise", "skill__slides", "skill__critique", "render_page",
          "build_slides", "generate_video", "assemble_cut", "run_code", "restore_checkpoint", "regenerate_stale"}
-"""Tools that take a second or more (Chromium, ffmpeg, a sandbox, a skill's many steps): drawn less often."""
+"""Tools that take a second or more (Chromium, ffmpeg, a sandbox, a skill's many steps): drawn less often, with
+every tool whose effects say it is long-running (a page tool renders a preview per version)."""
 SMALL_INTS = {"n": (1, 2), "n_shots": (1, 2), "n_layouts": (1, 1), "n_slides": (2, 3), "width": (64, 96),
               "height": (64, 96), "fps": (1, 4), "seed": (0, 3), "limit": (1, 20), "max_depth": (1, 3)}
 
@@ -297,8 +299,9 @@ class Fuzz:
             self.state = CanvasState.read(self.project.store)
         before = self.state
         tools = self.runtime.manifest.tool_names()
-        light = [t for t in tools if t not in HEAVY]
-        heavy = [t for t in tools if t in HEAVY]
+        slow = HEAVY | {t for t in tools if Effect.LONG_RUNNING in self.runtime.registry.get(t).effects}
+        light = [t for t in tools if t not in slow]
+        heavy = [t for t in tools if t in slow]
         tool = rnd.choice(heavy if heavy and rnd.random() < heavy_share else light)
         grant = self.grant(rnd, tools, tool)
         inside = before.scoped(grant.scope)

@@ -23,8 +23,8 @@ from jarvishub.runtime import Runtime
 from nodes.actions import ToolCall
 from nodes.bridge import Usage
 from nodes.grant import Grant, SandboxLimits
+from store.artifacts import LocalArtifactStore
 from tests.cli_run import ROOT
-from tests.native.conftest import artifacts, workspace  # noqa: F401  (fixtures)
 from tests.security.canvas_state import seeded_runtime
 from tests.system_tools import missing_system_tool, require_system_tool
 from tools.native.code import CodeLimits, run_python, sandbox_status
@@ -45,6 +45,18 @@ def _sandbox(monkeypatch: pytest.MonkeyPatch) -> None:
 @pytest.fixture(scope="module")
 def runtime(project) -> Iterator[Runtime]:
     yield from seeded_runtime(project)
+
+
+@pytest.fixture
+def workspace(tmp_path: Path) -> Path:
+    path = tmp_path / "workspace"
+    path.mkdir()
+    return path
+
+
+@pytest.fixture
+def artifacts(tmp_path: Path) -> LocalArtifactStore:
+    return LocalArtifactStore(tmp_path / "artifacts")
 
 
 def unguarded(source: str, workspace: Path, artifacts, **limits) -> object:

@@ -171,17 +171,26 @@ def test_chromium_runs_in_namespaces_of_its_own_with_no_capability(browser: Brow
                 commands[int(entry.name)] = (entry / "cmdline").read_bytes()
             except (OSError, ValueError, IndexError):
                 continue
+    # This browser's jails only (other processes on the machine may render too, and their Chromiums come and go).
     jails = {pid for pid, command in commands.items() if command.split(b"\0")[0].endswith(b"bwrap")
-             and b"\0--hostname\0render\0" in command}
+             and b"\0--hostname\0render\0" in command and _descends(pid, {os.getpid()}, parents)}
     inside = {pid for pid in parents if pid not in jails and _descends(pid, jails, parents)}
     chromium = [pid for pid in inside if b"chromium" in commands.get(pid, b"")]
     assert chromium, "found no Chromium process under a render jail"
     mine = {ns: os.readlink(f"/proc/self/ns/{ns}") for ns in ("user", "net", "mnt")}
+    checked = 0
     for pid in chromium:
-        theirs = {ns: os.readlink(f"/proc/{pid}/ns/{ns}") for ns in mine}
+        try:  # a helper process (a renderer, a utility) may exit between the scan and this read
+            theirs = {ns: os.readlink(f"/proc/{pid}/ns/{ns}") for ns in mine}
+            status = Path(f"/proc/{pid}/status").read_text()
+            uid_map = Path(f"/proc/{pid}/uid_map").read_text()
+        except FileNotFoundError:
+            continue
         assert theirs["user"] != mine["user"] and theirs["net"] != mine["net"], pid
-        assert "CapEff:\t0000000000000000" in Path(f"/proc/{pid}/status").read_text(), pid
-        assert Path(f"/proc/{pid}/uid_map").read_text().split()[0] == "65534", pid  # uid 65534 inside
+        assert "CapEff:\t0000000000000000" in status, pid
+        assert uid_map.split()[0] == "65534", pid  # uid 65534 inside
+        checked += 1
+    assert checked, "every Chromium process under the jail exited before it was checked"
 
 
 def _descends(pid: int, ancestors: set[int], parents: dict[int, int]) -> bool:

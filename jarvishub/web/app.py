@@ -32,7 +32,9 @@ from jarvishub.runtime import Runtime
 from jarvishub.web.guards import MAX_BODY_BYTES, BodyLimit, HostGuard
 from jarvishub.web.layout import LAYOUT_ACTOR, LINEAGE_EDGES, layout_pending
 from jarvishub.web.live import EventHub, change_event, sse_stream, watch_commits
+from jarvishub.web.lenses import LensIndex, StoryLens
 from jarvishub.web.steering import Busy, Job, Refused, Steering
+from jarvishub.web.thumbs import NotAnImage, Thumbnails
 from jarvishub.web.views import CanvasPage, CanvasViews, History, Lineage, NodeBatch, NodeDetail, NodeView, node_view
 from nodes.bridge import referenced_node_ids
 from nodes.verdicts import GrantDenied
@@ -151,6 +153,7 @@ def create_app(
     store = runtime.project.store
     hub = EventHub()
     views = CanvasViews(store)
+    thumbs = Thumbnails(runtime.project.artifacts, runtime.project.state_dir / "thumbs")
     steering = Steering(runtime, hub, person)
     layout_lock = threading.Lock()
     verified: dict[str, Path] = {}
@@ -192,6 +195,7 @@ def create_app(
     app.state.token = token
     app.state.steering = steering
     app.state.hub = hub
+    app.state.thumbs = thumbs
     # Added last, so it runs first: no route, dependency or body parser sees an oversized body.
     app.add_middleware(BodyLimit, limit=max_body_bytes)
     if allowed_hosts is not None:
@@ -223,6 +227,15 @@ def create_app(
         if offset == 0:  # a page is loading: make sure everything has a place
             run_layout()
         return views.page(offset, limit)
+
+    @api.get("/lenses", response_model=LensIndex, summary="Which lenses the canvas has, and the one it opens in")
+    def lenses() -> LensIndex:
+        return views.lenses()
+
+    @api.get("/lenses/story", response_model=StoryLens,
+             summary="The Story lens: shots in order with current image, clip, status and version stack; the cut")
+    def story() -> StoryLens:
+        return views.story()
 
     @api.get("/nodes", response_model=NodeBatch, summary="Some nodes by id, and every edge touching them")
     def nodes(ids: str = Query(..., description="Comma-separated node ids")) -> NodeBatch:
@@ -319,6 +332,13 @@ def create_app(
             verified[sha256] = path
         return FileResponse(path, media_type=sniff_mime(path), headers=_ARTIFACT_HEADERS)
 
+    @app.get("/thumbs/{sha256}", dependencies=[Depends(reader)], response_class=FileResponse,
+             summary="A WebP thumbnail of an image artifact (w: 160, 320 or 640 px), cached by its sha256")
+    def thumbnail(sha256: str, w: int = Query(320, ge=16, le=2048)) -> FileResponse:
+        if not _SHA256.match(sha256):
+            raise HTTPException(400, "an artifact is named by 64 lowercase hex digits (its sha256)")
+        return FileResponse(thumbs.path(sha256, w), media_type="image/webp", headers=_ARTIFACT_HEADERS)
+
     @app.get("/", include_in_schema=False)
     def index() -> FileResponse:
         return FileResponse(STATIC_DIR / "index.html", media_type="text/html",
@@ -355,7 +375,7 @@ def _add_error_handlers(app: FastAPI) -> None:
         return handle
 
     for error_type, status in ((NodeNotFound, 404), (ArtifactNotFound, 404), (CypherError, 400),
-                               (Refused, 403), (GrantDenied, 403), (Busy, 409), (StaleVersion, 409),
+                               (Refused, 403), (GrantDenied, 403), (NotAnImage, 415), (Busy, 409), (StaleVersion, 409),
                                (ArtifactCorrupted, 500)):
         app.add_exception_handler(error_type, handler(status))
 

@@ -17,6 +17,7 @@ from typing import Literal
 from pydantic import BaseModel, Field
 
 from jarvishub.web.layout import CARD_H, CARD_W, LINEAGE_EDGES
+from jarvishub.web.lenses import LensIndex, Snapshot, StoryLens, lens_index, story_lens
 from store.base import LineageEntry
 from store.errors import NodeNotFound
 from store.models import ArtifactHandle, CanvasEdge, CanvasNode, Direction, EdgeType
@@ -200,6 +201,28 @@ class CanvasViews:
         self._version = -1
         self._nodes: list[NodeView] = []
         self._edges_by_source: dict[str, list[EdgeView]] = {}
+        self._snapshot = Snapshot((), ())
+        self._lenses: dict[str, BaseModel] = {}
+
+    def snapshot(self) -> tuple[int, Snapshot]:
+        """The live nodes and edges of the current canvas version, indexed for the lenses."""
+        self._whole()
+        with self._lock:
+            return self._version, self._snapshot
+
+    def story(self) -> StoryLens:
+        """The Story lens, computed once per canvas version."""
+        version, snap = self.snapshot()
+        with self._lock:
+            cached = self._lenses.get("story")
+            if not isinstance(cached, StoryLens) or cached.canvas_version != version:
+                cached = self._lenses["story"] = story_lens(snap, version)
+            return cached
+
+    def lenses(self) -> LensIndex:
+        """Which lenses this canvas has content for, and its default one."""
+        version, snap = self.snapshot()
+        return lens_index(snap, version)
 
     def page(self, offset: int, limit: int) -> CanvasPage:
         """Live nodes ``offset`` to ``offset + limit`` (creation order) with the edges leaving them."""
@@ -225,6 +248,7 @@ class CanvasViews:
                 for edge in edges:
                     if edge.type != EdgeType.IN_GROUP:  # a group is drawn as a box, from group_id
                         self._edges_by_source.setdefault(edge.source, []).append(edge_view(edge))
+                self._snapshot = Snapshot(nodes, edges)
                 self._version = version
             return self._version, self._nodes, self._edges_by_source
 

@@ -33,7 +33,7 @@
     live: false,
     drawn: 0, // nodes the last overview frame drew
   };
-  window.jarvishub = state; // for the tests and for poking around in devtools
+  window.jarvishub = state; // for the tests and for poking around in devtools; lenses.js uses `state.api`
 
   // -- HTTP ------------------------------------------------------------------------------------
   function authHeaders() {
@@ -68,6 +68,8 @@
   }
 
   function readToken() {
+    const lens = location.hash.match(/(?:^#|&)lens=([a-z]+)/);
+    if (lens) state.askedLens = lens[1]; // a lens named in the address wins over the project's default
     const match = location.hash.match(/(?:^#|&)token=([^&]+)/);
     if (match) {
       sessionStorage.setItem("jarvishub-token", decodeURIComponent(match[1]));
@@ -529,6 +531,7 @@
     scheduleOverview();
     for (const el of document.querySelectorAll(".picked")) el.classList.remove("picked");
     for (const id of state.picked) (state.cards.get(id) || state.boxes.get(id))?.classList.add("picked");
+    document.dispatchEvent(new CustomEvent("jarvishub:picked"));
     const box = $("#selection");
     if (!state.picked.size) {
       box.textContent = "Click a node to select it; Shift-click to add more.";
@@ -802,6 +805,7 @@
     }
     if (event.canvas_version) state.version = Math.max(state.version, event.canvas_version);
     updateCounters();
+    document.dispatchEvent(new CustomEvent("jarvishub:canvas", { detail: event }));
     if (state.detailId && ids.includes(state.detailId)) showDetail(state.detailId);
   }
 
@@ -855,6 +859,8 @@
       state.person = info.person;
       $("#project").textContent = info.project;
       $("#auth").textContent = state.token ? `writing as person:${info.person}` : "read-only (no token in the address)";
+      // The lenses (lenses.js) start now, beside the graph's load: a lens's first paint does not wait for it.
+      document.dispatchEvent(new CustomEvent("jarvishub:info", { detail: info }));
     } catch (error) {
       toast(`Cannot read the canvas: ${error.message}`);
       return;
@@ -872,5 +878,6 @@
     } catch (_) { /* jobs are a convenience; the canvas works without them */ }
   }
 
+  state.api = { getJSON, send, h, toast, pick, clearPicks, fit, showDetail, nextPaint };
   main();
 })();

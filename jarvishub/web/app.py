@@ -32,7 +32,7 @@ from jarvishub.runtime import Runtime
 from jarvishub.web.guards import MAX_BODY_BYTES, BodyLimit, HostGuard
 from jarvishub.web.layout import LAYOUT_ACTOR, LINEAGE_EDGES, layout_pending
 from jarvishub.web.live import EventHub, change_event, sse_stream, watch_commits
-from jarvishub.web.lenses import LensIndex, StoryLens
+from jarvishub.web.lenses import DeckLens, LensIndex, PageLens, StoryLens, is_page, page_entry
 from jarvishub.web.steering import Busy, Job, Refused, Steering
 from jarvishub.web.thumbs import NotAnImage, Thumbnails
 from jarvishub.web.views import CanvasPage, CanvasViews, History, Lineage, NodeBatch, NodeDetail, NodeView, node_view
@@ -58,6 +58,12 @@ _PAGE_CSP = ("default-src 'self'; script-src 'self'; style-src 'self'; img-src '
 # Artifacts are untrusted bytes (a web node's HTML, an SVG): never let one run as our origin.
 _ARTIFACT_HEADERS = {"X-Content-Type-Options": "nosniff", "Content-Security-Policy": "sandbox; default-src 'none'",
                      "Cache-Control": "private, max-age=31536000, immutable", "Referrer-Policy": "no-referrer"}
+
+# A page version is untrusted HTML: served sandboxed (an opaque origin, no scripts, no forms), its own inline
+# styles and its pictures from this server allowed, framed only by the canvas page.
+_PAGE_FRAME = {"X-Content-Type-Options": "nosniff", "Referrer-Policy": "no-referrer", "Cache-Control": "no-cache",
+               "Content-Security-Policy": "sandbox; default-src 'none'; style-src 'unsafe-inline'; "
+                                          "img-src 'self' data:; font-src data:; frame-ancestors 'self'"}
 
 
 _bearer = HTTPBearer(auto_error=False, description="The server's token (printed by `jarvishub ui`).")
@@ -235,7 +241,17 @@ def create_app(
     @api.get("/lenses/story", response_model=StoryLens,
              summary="The Story lens: shots in order with current image, clip, status and version stack; the cut")
     def story() -> StoryLens:
-        return views.story()
+        return views.lens("story")  # type: ignore[return-value]
+
+    @api.get("/lenses/deck", response_model=DeckLens,
+             summary="The Deck lens: the current deck's slides in order, each with its older versions")
+    def deck() -> DeckLens:
+        return views.lens("deck")  # type: ignore[return-value]
+
+    @api.get("/lenses/page", response_model=PageLens,
+             summary="The Page lens: the current page, its sections and its versions")
+    def page() -> PageLens:
+        return views.lens("page")  # type: ignore[return-value]
 
     @api.get("/nodes", response_model=NodeBatch, summary="Some nodes by id, and every edge touching them")
     def nodes(ids: str = Query(..., description="Comma-separated node ids")) -> NodeBatch:
@@ -338,6 +354,22 @@ def create_app(
         if not _SHA256.match(sha256):
             raise HTTPException(400, "an artifact is named by 64 lowercase hex digits (its sha256)")
         return FileResponse(thumbs.path(sha256, w), media_type="image/webp", headers=_ARTIFACT_HEADERS)
+
+    @app.get("/pages/{node_id}/{path:path}", dependencies=[Depends(reader)], include_in_schema=True,
+             summary="A version of a web page (its HTML, and the pictures it names) for a sandboxed iframe")
+    def page_file(node_id: str, path: str) -> Response:
+        node = store.get_node(node_id)
+        if not is_page(node):
+            raise HTTPException(404, f"{node_id} is not a web page")
+        # Everything comes from the version's own record and the artifact store, never from the workspace
+        # folder: an old version shows the pictures it was made with, and no path can leave the store.
+        if path in ("", page_entry(node)):
+            return Response(str(node.inputs["source"]), media_type="text/html; charset=utf-8", headers=_PAGE_FRAME)
+        for picture in node.inputs.get("images") or []:
+            if isinstance(picture, dict) and picture.get("path") == path and _SHA256.match(str(picture.get("sha256"))):
+                source = runtime.project.artifacts.local_path(str(picture["sha256"]))
+                return FileResponse(source, media_type=sniff_mime(source), headers=_ARTIFACT_HEADERS)
+        raise HTTPException(404, f"the page {node_id} has no file {path!r}")
 
     @app.get("/", include_in_schema=False)
     def index() -> FileResponse:

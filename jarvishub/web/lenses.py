@@ -12,6 +12,7 @@ JSON answer.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable, Sequence
 from typing import Literal
 
@@ -63,6 +64,41 @@ class StoryLens(BaseModel):
     shots: list[ShotColumn]
     cut: Media | None
     cut_clip_ids: list[str] = Field(default_factory=list, description="The cut's clips, in order.")
+
+
+class SlideCard(BaseModel):
+    """One slide of the deck, in order, with the versions it replaced."""
+
+    number: int
+    slide: Media
+    versions: list[StackEntry] = Field(description="Older versions of this slide, newest first.")
+
+
+class DeckLens(BaseModel):
+    """The current deck: its slides in order as thumbnails, each with its versions; the deck's own versions."""
+
+    canvas_version: int
+    deck: Media | None
+    slides: list[SlideCard]
+    deck_versions: list[StackEntry]
+
+
+class PageVersion(Media):
+    """One version of a web page: the code node, its preview image (``sha256``) and what it changed."""
+
+    change: str | None = None
+    current: bool = False
+
+
+class PageLens(BaseModel):
+    """The current web page (served for a sandboxed iframe from ``/pages/{node_id}/``), its sections and
+    versions."""
+
+    canvas_version: int
+    page: PageVersion | None
+    entry: str | None = Field(default=None, description="Path of the page's HTML under /pages/{node_id}/.")
+    sections: list[str] = Field(default_factory=list, description="Section ids, top to bottom.")
+    versions: list[PageVersion] = Field(default_factory=list, description="Every version, newest first.")
 
 
 class LensIndex(BaseModel):
@@ -199,7 +235,7 @@ def lens_index(snap: Snapshot, canvas_version: int) -> LensIndex:
     """What each lens would show, and the lens a project opens in: Story for a storyboard, Deck for slides,
     Page for a web page, the graph otherwise."""
     counts = {"shots": len(snap.of_kind("shot")), "decks": len(snap.of_kind("deck")),
-              "slides": len(snap.of_kind("slide")), "pages": len(snap.of_kind("code")) + len(snap.of_kind("web")),
+              "slides": len(snap.of_kind("slide")), "pages": sum(1 for n in snap.of_kind("code") if is_page(n)),
               "nodes": len(snap.nodes)}
     available: list[LensName] = []
     if counts["shots"]:
@@ -210,3 +246,63 @@ def lens_index(snap: Snapshot, canvas_version: int) -> LensIndex:
         available.append("page")
     available.append("graph")
     return LensIndex(canvas_version=canvas_version, default=available[0], available=available, counts=counts)
+
+
+# -- the Deck lens --------------------------------------------------------------------------------------------
+def deck_lens(snap: Snapshot, canvas_version: int) -> DeckLens:
+    """The Deck lens: the current deck's slides in ``slide_ids`` order, each with the versions it replaced."""
+    deck = snap.current(snap.of_kind("deck"))
+    if deck is None:
+        return DeckLens(canvas_version=canvas_version, deck=None, slides=[], deck_versions=[])
+    slide_ids = [str(i) for i in deck.inputs.get("slide_ids") or [] if str(i) in snap.nodes]
+    slides = [SlideCard(number=i + 1, slide=media(snap.nodes[sid], "image"),
+                        versions=[StackEntry(**media(snap.nodes[old], "image").model_dump(), role="older")
+                                  for old in snap.ancestors(sid)])
+              for i, sid in enumerate(slide_ids)]
+    return DeckLens(canvas_version=canvas_version, deck=media(deck, "image"), slides=slides,
+                    deck_versions=[StackEntry(**media(snap.nodes[old], "image").model_dump(), role="older")
+                                   for old in snap.ancestors(deck.id)])
+
+
+# -- the Page lens --------------------------------------------------------------------------------------------
+_SECTION = re.compile(r"<section\b[^>]*\bid\s*=\s*[\"']([^\"']+)[\"']", re.IGNORECASE)
+
+
+def is_page(node: CanvasNode) -> bool:
+    """A version of a web page: a ``code`` node holding an HTML document (tools/page)."""
+    return node.kind == "code" and isinstance(node.inputs.get("source"), str) and \
+        str(node.inputs.get("language", "html")).lower() == "html"
+
+
+def page_sections(node: CanvasNode) -> list[str]:
+    """The ids of the page's ``<section>`` elements, top to bottom."""
+    return list(dict.fromkeys(_SECTION.findall(str(node.inputs.get("source", "")))))
+
+
+def page_version(snap: Snapshot, node: CanvasNode, current: bool) -> PageVersion:
+    """A page version with its preview: the newest image GENERATED_FROM it."""
+    previews = sorted(snap.derived(node.id, "image"), key=lambda n: (n.created_at, n.id))
+    base = media(previews[-1], "image") if previews else media(node, "image")
+    change = node.inputs.get("change")
+    summary = change.get("summary") if isinstance(change, dict) else change if isinstance(change, str) else None
+    return PageVersion(**{**base.model_dump(), "node_id": node.id, "title": node.title, "status": node.status.value,
+                          "version": node.version, "created_at": node.created_at},
+                       change=str(summary)[:200] if summary else None, current=current)
+
+
+def page_lens(snap: Snapshot, canvas_version: int) -> PageLens:
+    """The Page lens: the current page, its sections, and every version of it, newest first."""
+    pages = [n for n in snap.of_kind("code") if is_page(n)]
+    page = snap.current(pages)
+    if page is None:
+        return PageLens(canvas_version=canvas_version, page=None)
+    family = {page.id, *snap.ancestors(page.id)}
+    versions = sorted((snap.nodes[i] for i in family), key=lambda n: (n.created_at, n.id), reverse=True)
+    return PageLens(canvas_version=canvas_version, page=page_version(snap, page, True), entry=page_entry(page),
+                    sections=page_sections(page), versions=[page_version(snap, v, v.id == page.id) for v in versions])
+
+
+def page_entry(node: CanvasNode) -> str:
+    """The file name the page's HTML is served under (its own name, so relative links resolve beside it)."""
+    path = str(node.inputs.get("html_path") or "index.html")
+    return path.rsplit("/", 1)[-1] or "index.html"

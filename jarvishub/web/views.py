@@ -17,7 +17,8 @@ from typing import Literal
 from pydantic import BaseModel, Field
 
 from jarvishub.web.layout import CARD_H, CARD_W, LINEAGE_EDGES
-from jarvishub.web.lenses import LensIndex, Snapshot, StoryLens, lens_index, story_lens
+from jarvishub.web.lenses import (DeckLens, LensIndex, PageLens, Snapshot, StoryLens, deck_lens, lens_index, page_lens,
+                                  story_lens)
 from store.base import LineageEntry
 from store.errors import NodeNotFound
 from store.models import ArtifactHandle, CanvasEdge, CanvasNode, Direction, EdgeType
@@ -27,6 +28,7 @@ PREVIEWED_KINDS = frozenset({"web", "code", "slide", "deck"})
 """Kinds whose card shows an image made from them (a screenshot, a slide render) when they have none of their own."""
 _TEXT_KEYS = ("text", "prompt", "question", "brief", "notes", "description", "summary", "script", "name")
 _TEXT_LIMIT = 280
+_LENS_BUILDERS = {"story": story_lens, "deck": deck_lens, "page": page_lens}
 
 
 class MediaView(BaseModel):
@@ -210,14 +212,14 @@ class CanvasViews:
         with self._lock:
             return self._version, self._snapshot
 
-    def story(self) -> StoryLens:
-        """The Story lens, computed once per canvas version."""
+    def lens(self, name: str) -> StoryLens | DeckLens | PageLens:
+        """A lens (``story``, ``deck`` or ``page``), computed once per canvas version."""
         version, snap = self.snapshot()
         with self._lock:
-            cached = self._lenses.get("story")
-            if not isinstance(cached, StoryLens) or cached.canvas_version != version:
-                cached = self._lenses["story"] = story_lens(snap, version)
-            return cached
+            cached = self._lenses.get(name)
+            if cached is None or getattr(cached, "canvas_version", -1) != version:
+                cached = self._lenses[name] = _LENS_BUILDERS[name](snap, version)
+            return cached  # type: ignore[return-value]
 
     def lenses(self) -> LensIndex:
         """Which lenses this canvas has content for, and its default one."""

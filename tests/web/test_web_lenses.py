@@ -20,7 +20,6 @@ from tests.web.conftest import TOKEN, wait_until
 
 SHOTS = 3
 RELIGHT = "keep the character but redo the lighting on shot 3"
-STORY_READY = 'body[data-lens-ready="story"]'
 
 
 class Story:
@@ -51,23 +50,29 @@ def story(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Story]:
         project.close()
 
 
-def _open(chromium: Any, story: Story) -> Any:
+def open_lens(chromium: Any, base_url: str, lens: str) -> Any:
+    """A fresh page on a project, once the lens it opens in by default (``lens``) has drawn."""
     context = chromium.new_context(viewport={"width": 1440, "height": 900})
     page = context.new_page()
     page.errors = []  # type: ignore[attr-defined]
     page.on("pageerror", lambda error: page.errors.append(str(error)))  # type: ignore[attr-defined]
-    page.goto(f"{story.server.base_url}/#token={TOKEN}")
-    page.wait_for_selector(STORY_READY, timeout=30_000)
+    page.goto(f"{base_url}/#token={TOKEN}")
+    page.wait_for_selector(f'body[data-lens-ready="{lens}"]', timeout=30_000)
     return page
+
+
+def close_lens(page: Any) -> None:
+    """Close a page opened by :func:`open_lens`; it must not have raised."""
+    errors = list(page.errors)
+    page.context.close()
+    assert not errors, f"the page raised: {errors}"
 
 
 @pytest.fixture
 def page(chromium: Any, story: Story) -> Iterator[Any]:
-    opened = _open(chromium, story)
+    opened = open_lens(chromium, story.server.base_url, "story")
     yield opened
-    errors = list(opened.errors)
-    opened.context.close()
-    assert not errors, f"the page raised: {errors}"
+    close_lens(opened)
 
 
 def _column_ids(page: Any) -> list[str]:

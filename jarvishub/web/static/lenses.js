@@ -7,9 +7,9 @@
   const state = window.jarvishub;
   const api = state.api;
   const h = api.h;
-  const LENSES = ["story", "graph"]; // the lenses this page can draw; the server says which have content
+  const LENSES = ["story", "deck", "page", "graph"]; // the lenses this page can draw; the server says which have content
 
-  const lens = { current: null, index: null, story: null, loading: null, again: false, timings: {} };
+  const lens = { current: null, index: null, data: {}, loading: {}, again: {}, timings: {} };
   state.lens = lens;
 
   const thumb = (sha, width) => `/thumbs/${sha}?w=${width}`;
@@ -58,7 +58,6 @@
   }
 
   function drawStory(story) {
-    const started = performance.now();
     const shots = $("#story-shots");
     shots.replaceChildren(...story.shots.map(shotColumn));
     const cut = $("#cut");
@@ -77,30 +76,86 @@
       }));
     }
     markPicked();
-    lens.timings.storyDrawMs = performance.now() - started;
   }
 
-  async function loadStory() {
-    // One load at a time; a change during a load asks for one more after it.
-    if (lens.loading) { lens.again = true; return lens.loading; }
-    lens.loading = (async () => {
+  // -- the Deck lens -----------------------------------------------------------------------------------------
+  function drawDeck(deck) {
+    $("#deck-title").textContent = deck.deck ? `${deck.deck.title} · ${deck.slides.length} slides` : "no deck yet";
+    $("#deck-slides").replaceChildren(...deck.slides.map((card) => h("li",
+      { class: "slide", dataset: { id: card.slide.node_id, status: card.slide.status }, tabIndex: 0 },
+      h("header", null, h("span", { class: "num" }, String(card.number)), h("span", { class: "title" }, card.slide.title),
+        badge(card.slide.status)),
+      still(card.slide, 320, "still"),
+      card.versions.length ? h("ul", { class: "stack" }, card.versions.map(stackEntry)) : h("p", { class: "muted" }, "no other versions"))));
+    markPicked();
+  }
+
+  $("#deck-slides").addEventListener("click", (event) => {
+    const target = event.target.closest(".stack li[data-id]") || event.target.closest(".slide[data-id]");
+    if (target) api.pick(target.dataset.id, event.shiftKey || event.metaKey || event.ctrlKey);
+  });
+
+  // -- the Page lens -----------------------------------------------------------------------------------------
+  function drawPage(page) {
+    const frame = $("#page-frame");
+    if (!page.page) {
+      frame.removeAttribute("src");
+      $("#page-sections").replaceChildren(h("li", { class: "muted" }, "no page yet"));
+      $("#page-versions").replaceChildren();
+      return;
+    }
+    const src = `/pages/${page.page.node_id}/${encodeURIComponent(page.entry)}`;
+    if (frame.dataset.src !== src) { frame.src = src; frame.dataset.src = src; frame.dataset.id = page.page.node_id; }
+    $("#page-sections").replaceChildren(...page.sections.map((section) =>
+      h("li", { dataset: { section, id: page.page.node_id }, tabIndex: 0 }, section)));
+    $("#page-versions").replaceChildren(...page.versions.map((v) => h("li",
+      { dataset: { id: v.node_id, status: v.status, current: String(v.current) } },
+      still(v, 160, "stack-still"),
+      h("span", { class: "role" }, v.current ? "current" : "older"), badge(v.status),
+      v.change ? h("span", { class: "muted" }, v.change) : null)));
+    markPicked();
+  }
+
+  // A section is shown in the frame (its anchor) and selects the page it belongs to.
+  $("#page-sections").addEventListener("click", (event) => {
+    const item = event.target.closest("li[data-section]");
+    if (!item) return;
+    const frame = $("#page-frame");
+    frame.src = `${frame.dataset.src}#${encodeURIComponent(item.dataset.section)}`;
+    for (const el of document.querySelectorAll("#page-sections li")) el.classList.toggle("current", el === item);
+    api.pick(item.dataset.id, event.shiftKey || event.metaKey || event.ctrlKey);
+  });
+  $("#page-versions").addEventListener("click", (event) => {
+    const item = event.target.closest("li[data-id]");
+    if (item) api.pick(item.dataset.id, event.shiftKey || event.metaKey || event.ctrlKey);
+  });
+
+  // -- loading -----------------------------------------------------------------------------------------------
+  const DRAW = { story: drawStory, deck: drawDeck, page: drawPage };
+
+  async function load(name) {
+    // One load per lens at a time; a change during a load asks for one more after it.
+    if (lens.loading[name]) { lens.again[name] = true; return lens.loading[name]; }
+    lens.loading[name] = (async () => {
       do {
-        lens.again = false;
+        lens.again[name] = false;
         const started = performance.now();
-        const story = await api.getJSON("/api/lenses/story");
-        lens.timings.storyFetchMs = performance.now() - started;
-        lens.story = story;
-        drawStory(story);
-      } while (lens.again);
-    })().finally(() => { lens.loading = null; });
-    return lens.loading;
+        const data = await api.getJSON(`/api/lenses/${name}`);
+        lens.timings[`${name}FetchMs`] = performance.now() - started;
+        lens.data[name] = data;
+        DRAW[name](data);
+        lens.timings[`${name}DrawMs`] = performance.now() - started - lens.timings[`${name}FetchMs`];
+      } while (lens.again[name]);
+    })().finally(() => { lens.loading[name] = null; });
+    return lens.loading[name];
   }
 
   function markPicked() {
     for (const el of document.querySelectorAll("#lens .picked")) el.classList.remove("picked");
     for (const id of state.picked) {
       for (const el of document.querySelectorAll(`#lens [data-id="${CSS.escape(id)}"]`)) {
-        (el.closest(".shot, li") || el).classList.add("picked");
+        if (el.matches("#page-sections li")) continue; // the page is picked; its sections are not nodes
+        (el.closest(".shot, .slide, li") || el).classList.add("picked");
       }
     }
   }
@@ -123,13 +178,10 @@
     const graph = name === "graph";
     $("#lens").hidden = graph;
     $("#viewport").hidden = !graph;
-    $("#story").hidden = name !== "story";
+    for (const body of document.querySelectorAll("#lens .lens-body")) body.hidden = body.id !== name;
     document.body.dataset.lens = name;
-    if (graph) {
-      api.fit();
-    } else if (name === "story") {
-      await loadStory();
-    }
+    if (graph) api.fit();
+    else await load(name);
     await api.nextPaint();
     document.body.dataset.lensReady = name;
   }
@@ -160,7 +212,6 @@
   }, { once: true });
   document.addEventListener("jarvishub:picked", markPicked);
   document.addEventListener("jarvishub:canvas", () => {
-    if (lens.current === "story") loadStory().catch((error) => api.toast(`Story update failed: ${error.message}`));
-    else lens.story = null;
+    if (DRAW[lens.current]) load(lens.current).catch((error) => api.toast(`The lens did not update: ${error.message}`));
   });
 })();

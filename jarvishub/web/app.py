@@ -41,6 +41,9 @@ from nodes.verdicts import GrantDenied
 from store.errors import (ArtifactCorrupted, ArtifactNotFound, CypherError, NodeNotFound, QueryBusy,
                           StaleVersion)
 from store.models import CommitRecord, EdgeType
+from tools.base import ToolError
+from tools.history import OutputHistory, output_history
+from tools.reader import ReadOnlyCanvas
 
 log = logging.getLogger("jarvishub.web")
 
@@ -114,6 +117,18 @@ class MoveBody(BaseModel):
 
     x: float = Field(ge=-1e7, le=1e7)
     y: float = Field(ge=-1e7, le=1e7)
+
+
+class RestoreBody(BaseModel):
+    """Which version of an output to make current again (a number as ``GET .../versions`` lists them)."""
+
+    version: int = Field(ge=1)
+
+
+class RejectBody(BaseModel):
+    """Why a person set a version aside."""
+
+    reason: str = Field(default="rejected from the version view", min_length=1, max_length=400)
 
 
 class Pending(BaseModel):
@@ -323,6 +338,21 @@ def create_app(
     def resume(thread_id: str, body: ResumeBody) -> Job:
         return steering.resume(thread_id, body.decision, body.message)
 
+    @api.get("/nodes/{node_id}/versions", response_model=OutputHistory,
+             summary="Every version of the output a node belongs to, numbered, with what each changed")
+    def versions(node_id: str) -> OutputHistory:
+        return output_history(ReadOnlyCanvas(store), node_id)
+
+    @api.post("/nodes/{node_id}/restore", dependencies=[Depends(writer)],
+              summary="Make a version current again (the version tool revert_version, as the person)")
+    def restore(node_id: str, body: RestoreBody) -> dict[str, Any]:
+        return steering.restore(node_id, body.version)
+
+    @api.post("/nodes/{node_id}/reject", response_model=NodeView, dependencies=[Depends(writer)],
+              summary="Set a version aside (status rejected, through set_status, as the person)")
+    def reject(node_id: str, body: RejectBody) -> NodeView:
+        return node_view(steering.reject(node_id, body.reason))
+
     @api.post("/nodes/{node_id}/move", response_model=NodeView, dependencies=[Depends(writer)],
               summary="Move a node (pinned: the layout keeps it there)")
     def move(node_id: str, body: MoveBody) -> NodeView:
@@ -407,7 +437,7 @@ def _add_error_handlers(app: FastAPI) -> None:
         return handle
 
     for error_type, status in ((NodeNotFound, 404), (ArtifactNotFound, 404), (CypherError, 400),
-                               (Refused, 403), (GrantDenied, 403), (NotAnImage, 415), (Busy, 409), (StaleVersion, 409),
+                               (Refused, 403), (GrantDenied, 403), (NotAnImage, 415), (ToolError, 422), (Busy, 409), (StaleVersion, 409),
                                (ArtifactCorrupted, 500)):
         app.add_exception_handler(error_type, handler(status))
 

@@ -162,3 +162,41 @@ def test_a_selected_shot_and_a_typed_request_change_that_shot_only(page, story: 
     assert before.shots[1].image.node_id in {e.node_id for e in after.shots[1].stack}
     page.wait_for_selector(f'.shot[data-id="{target.shot_id}"] img.still[data-id="{new_image.id}"]', timeout=15_000)
     page.screenshot(path=str(tmp_path / "story-after-night.png"))
+
+
+def test_a_restore_from_the_version_view_changes_the_canvas(page, story: Story, tmp_path: Path) -> None:
+    store = story.project.store
+    third = story.lens().shots[2]  # relit by the fixture: its original is version 1
+    page.locator(f'.shot[data-id="{third.shot_id}"] button[data-versions]').click()
+    page.wait_for_selector(f'#versions[data-ready="{third.image.node_id}"]', timeout=15_000)
+    with httpx.Client(base_url=story.server.base_url, timeout=30) as client:
+        history = client.get(f"/api/nodes/{third.image.node_id}/versions").json()
+    cards = page.locator("#versions-side .version")
+    assert cards.count() == len(history["versions"]) >= 2
+    relit = page.locator('#versions-side .version[data-current="true"]')
+    assert "inputs.lighting" in relit.locator(".changes").inner_text()  # what changed in its inputs
+    page.wait_for_function("() => [...document.querySelectorAll('#versions-side img.preview')].every("
+                           "(i) => i.complete && i.naturalWidth > 0)", timeout=15_000)
+    page.screenshot(path=str(tmp_path / "versions.png"))
+
+    page.locator('#versions-side .version[data-number="1"] button[data-restore]').click()
+    original = history["versions"][0]["sha256"]
+    restored = wait_until(lambda: (c := story.lens().shots[2]).image.sha256 == original and c, timeout_s=30)
+    assert restored.image.node_id != third.image.node_id  # a new version holding the original's content
+    assert restored.clip.node_id != third.clip.node_id  # and the clip was rebuilt from it
+    commits = [c for c in store.commits(since_version=history["versions"][-1]["canvas_version"])
+               if restored.image.node_id in c.node_ids]
+    assert [c.actor for c in commits] == ["person:tester"]  # the person's action, through the bridge
+    page.wait_for_selector(f'#versions[data-ready="{restored.image.node_id}"]', timeout=15_000)
+    assert page.locator('#versions-side .version[data-current="true"]').get_attribute("data-number") == str(
+        len(history["versions"]) + 1)
+    page.wait_for_selector(f'.shot[data-id="{third.shot_id}"] img.still[data-id="{restored.image.node_id}"]',
+                           timeout=15_000)
+
+    page.locator('#versions button[data-mode="slider"]').click()
+    page.wait_for_function("() => ['slider-under', 'slider-over'].every((id) => {"
+                           " const i = document.getElementById(id); return i.complete && i.naturalWidth > 0; })",
+                           timeout=15_000)
+    page.fill("#slider-range", "20")
+    page.dispatch_event("#slider-range", "input")
+    assert page.eval_on_selector("#slider-over", "i => i.style.clipPath") == "inset(0px 80% 0px 0px)"

@@ -35,6 +35,11 @@
       width, height: Math.round(width * 9 / 16), dataset: { id: media.node_id } });
   }
 
+  function versionsButton(media) {
+    return media ? h("button", { type: "button", class: "quiet versions-button", dataset: { versions: media.node_id },
+      title: "see every version side by side; restore or reject one" }, "Versions") : null;
+  }
+
   function stackEntry(entry) {
     return h("li", { dataset: { id: entry.node_id, role: entry.role, status: entry.status }, title: entry.title },
       still(entry, 160, "stack-still"), h("span", { class: "role" }, entry.role), badge(entry.status));
@@ -47,7 +52,7 @@
       : h("div", { class: "clip empty" }, "no clip yet");
     const column = h("article", { class: "shot", dataset: { id: shot.shot_id, status: shot.status }, tabIndex: 0 },
       h("header", null, h("span", { class: "num" }, String(shot.number)), h("span", { class: "title" }, shot.title),
-        badge(shot.status)),
+        badge(shot.status), versionsButton(shot.image)),
       still(shot.image, 320, "still"),
       clip,
       shot.text ? h("p", { class: "text" }, shot.text) : null,
@@ -84,7 +89,7 @@
     $("#deck-slides").replaceChildren(...deck.slides.map((card) => h("li",
       { class: "slide", dataset: { id: card.slide.node_id, status: card.slide.status }, tabIndex: 0 },
       h("header", null, h("span", { class: "num" }, String(card.number)), h("span", { class: "title" }, card.slide.title),
-        badge(card.slide.status)),
+        badge(card.slide.status), versionsButton(card.slide)),
       still(card.slide, 320, "still"),
       card.versions.length ? h("ul", { class: "stack" }, card.versions.map(stackEntry)) : h("p", { class: "muted" }, "no other versions"))));
     markPicked();
@@ -106,6 +111,7 @@
     }
     const src = `/pages/${page.page.node_id}/${encodeURIComponent(page.entry)}`;
     if (frame.dataset.src !== src) { frame.src = src; frame.dataset.src = src; frame.dataset.id = page.page.node_id; }
+    $("#page-versions-open").dataset.versions = page.page.node_id;
     $("#page-sections").replaceChildren(...page.sections.map((section) =>
       h("li", { dataset: { section, id: page.page.node_id }, tabIndex: 0 }, section)));
     $("#page-versions").replaceChildren(...page.versions.map((v) => h("li",
@@ -129,6 +135,106 @@
     const item = event.target.closest("li[data-id]");
     if (item) api.pick(item.dataset.id, event.shiftKey || event.metaKey || event.ctrlKey);
   });
+
+  // -- versions side by side ---------------------------------------------------------------------------------
+  const versions = { nodeId: null, history: null, mode: "side", compare: null };
+  lens.versions = versions;
+
+  function changeText(changes) {
+    return Object.entries(changes || {}).map(([field, change]) => {
+      const show = (v) => (typeof v === "string" ? (/^[0-9a-f]{64}$/.test(v) ? `${v.slice(0, 10)}…` : v) : JSON.stringify(v) ?? "");
+      return h("li", null, h("code", null, field), ": ", show(change.before).slice(0, 80), " → ", show(change.after).slice(0, 80));
+    });
+  }
+
+  function versionPreview(v) {
+    if (!v.sha256) return h("div", { class: "preview empty" }, "no picture");
+    const node = v.kind === "video" || v.kind === "clip";
+    return node
+      ? h("video", { class: "preview", controls: true, preload: "metadata", muted: true, src: `/artifacts/${v.sha256}` })
+      : h("img", { class: "preview", src: thumb(v.sha256, 640), loading: "lazy", alt: `version ${v.number}` });
+  }
+
+  function versionCard(v) {
+    return h("article", { class: "version", dataset: { number: String(v.number), id: v.node_id, current: String(v.current), status: v.status } },
+      h("header", null, h("strong", null, `version ${v.number}`), v.current ? h("span", { class: "badge s-selected" }, "current") : badge(v.status),
+        v.restored_from ? h("span", { class: "muted" }, `restores v${v.restored_from}`) : null),
+      versionPreview(v),
+      v.request ? h("p", { class: "request" }, `“${v.request}”`) : null,
+      Object.keys(v.changes || {}).length ? h("ul", { class: "changes" }, changeText(v.changes)) : h("p", { class: "muted" }, v.replaced ? "no change in its inputs" : "the original"),
+      h("div", { class: "row" },
+        v.current ? null : h("button", { type: "button", dataset: { restore: String(v.number) }, disabled: !state.token }, "Restore"),
+        v.status === "rejected" ? null : h("button", { type: "button", class: "quiet", dataset: { reject: v.node_id }, disabled: !state.token }, "Reject"),
+        v.sha256 && !v.current ? h("button", { type: "button", class: "quiet", dataset: { compare: String(v.number) } }, "Slider") : null));
+  }
+
+  function drawSlider() {
+    const history = versions.history;
+    const current = history.versions.find((v) => v.current) || history.versions[history.versions.length - 1];
+    const other = history.versions.find((v) => v.number === versions.compare) ||
+      [...history.versions].reverse().find((v) => v !== current && v.sha256);
+    if (!other || !current.sha256) { $("#slider-caption").textContent = "nothing to compare"; return; }
+    $("#slider-under").src = thumb(current.sha256, 640);
+    $("#slider-over").src = thumb(other.sha256, 640);
+    $("#slider-caption").textContent = `left: version ${other.number} · right: version ${current.number} (current)`;
+    $("#slider-range").dispatchEvent(new Event("input"));
+  }
+  $("#slider-range").addEventListener("input", () => {
+    $("#slider-over").style.clipPath = `inset(0 ${100 - Number($("#slider-range").value)}% 0 0)`;
+  });
+
+  function drawVersions() {
+    const history = versions.history;
+    $("#versions-title").textContent = `${history.output} · ${history.versions.length} version${history.versions.length === 1 ? "" : "s"}`;
+    $("#versions-side").replaceChildren(...history.versions.map(versionCard));
+    $("#versions-side").hidden = versions.mode !== "side";
+    $("#versions-slider").hidden = versions.mode !== "slider";
+    for (const b of document.querySelectorAll("#versions button[data-mode]")) b.classList.toggle("active", b.dataset.mode === versions.mode);
+    if (versions.mode === "slider") drawSlider();
+  }
+
+  async function openVersions(nodeId) {
+    versions.nodeId = nodeId;
+    versions.history = await api.getJSON(`/api/nodes/${encodeURIComponent(nodeId)}/versions`);
+    $("#versions").hidden = false;
+    drawVersions();
+    $("#versions").dataset.ready = nodeId;
+  }
+
+  async function versionAction(button) {
+    button.disabled = true;
+    try {
+      if (button.dataset.restore) {
+        const answer = await api.send("POST", `/api/nodes/${encodeURIComponent(versions.nodeId)}/restore`, { version: Number(button.dataset.restore) });
+        api.toast(`Version ${answer.restored_version} of ${answer.output} is current again (as version ${answer.new_version}).`);
+        versions.nodeId = answer.node_id;
+      } else if (button.dataset.reject) {
+        await api.send("POST", `/api/nodes/${encodeURIComponent(button.dataset.reject)}/reject`, { reason: "rejected from the version view" });
+        api.toast("Set aside.");
+      }
+      await openVersions(versions.nodeId);
+    } catch (error) {
+      api.toast(`Not done: ${error.message}`);
+      button.disabled = false;
+    }
+  }
+
+  $("#versions").addEventListener("click", (event) => {
+    const button = event.target.closest("button");
+    if (!button) return;
+    if (button.id === "versions-close") { $("#versions").hidden = true; return; }
+    if (button.dataset.mode) { versions.mode = button.dataset.mode; drawVersions(); return; }
+    if (button.dataset.compare) { versions.compare = Number(button.dataset.compare); versions.mode = "slider"; drawVersions(); return; }
+    if (button.dataset.restore || button.dataset.reject) versionAction(button);
+  });
+
+  // Any lens's "Versions" button opens the panel (it sits above the lens's own click handling).
+  $("#lens").addEventListener("click", (event) => {
+    const button = event.target.closest("button[data-versions]");
+    if (!button) return;
+    event.stopPropagation();
+    openVersions(button.dataset.versions).catch((error) => api.toast(`No versions: ${error.message}`));
+  }, true);
 
   // -- loading -----------------------------------------------------------------------------------------------
   const DRAW = { story: drawStory, deck: drawDeck, page: drawPage };

@@ -39,6 +39,10 @@ RELIGHT = "keep the character but redo the lighting on shot 3"
 THUMB = (256, 144)
 LABEL_H = 22
 GAP = 8
+IN_VIEW_LOADED = """() => [...document.querySelectorAll('#lens img')].filter((i) => {
+  const r = i.getBoundingClientRect();
+  return i.offsetParent && r.right > 0 && r.left < innerWidth && r.bottom > 0 && r.top < innerHeight;
+}).every((i) => i.complete && i.naturalWidth > 0)"""
 
 
 def make_demo(root: Path, canvas_picture: Path) -> Path:
@@ -99,8 +103,7 @@ def screenshot_lens(runtime: Runtime, lens: str, target: Path) -> None:
     every image in the lens loaded, saved as PNG."""
     with opened_canvas(runtime) as page:
         page.wait_for_selector(f'body[data-lens-ready="{lens}"]', timeout=60_000)
-        page.wait_for_function("() => [...document.querySelectorAll('#lens img')].filter((i) => i.offsetParent)"
-                               ".every((i) => i.complete && i.naturalWidth > 0)", timeout=60_000)
+        page.wait_for_function(IN_VIEW_LOADED, timeout=60_000)
         if lens == "page":
             page.frame(url=lambda url: "/pages/" in url).wait_for_function(
                 "() => [...document.images].every((i) => i.complete && i.naturalWidth > 0)", timeout=60_000)

@@ -798,6 +798,7 @@
     const ids = event.node_ids || [];
     if (!state.graphLoaded) { // a lens is showing and the graph was never drawn: it reads everything when it is
       if (event.canvas_version) state.version = Math.max(state.version, event.canvas_version);
+      updateCounters();
       document.dispatchEvent(new CustomEvent("jarvishub:canvas", { detail: event }));
       return;
     }
@@ -866,6 +867,7 @@
       $("#project").textContent = info.project;
       $("#auth").textContent = state.token ? `writing as person:${info.person}` : "read-only (no token in the address)";
       state.version = info.canvas_version;
+      updateCounters();
       // The lenses (lenses.js) start now: a lens's first paint does not wait for the graph.
       document.dispatchEvent(new CustomEvent("jarvishub:info", { detail: info }));
     } catch (error) {

@@ -267,7 +267,11 @@ def create_app(
     @api.get("/lenses/page", response_model=PageLens,
              summary="The Page lens: the current page, its sections and its versions")
     def page() -> PageLens:
-        return views.lens("page")  # type: ignore[return-value]
+        lens: PageLens = views.lens("page")  # type: ignore[assignment]
+        if lens.page is None or lens.entry is None:
+            return lens
+        node_id = lens.page.node_id
+        return lens.model_copy(update={"frame_src": f"/framed/{frame_key(node_id)}/{node_id}/{lens.entry}"})
 
     @api.get("/nodes", response_model=NodeBatch, summary="Some nodes by id, and every edge touching them")
     def nodes(ids: str = Query(..., description="Comma-separated node ids")) -> NodeBatch:
@@ -401,6 +405,18 @@ def create_app(
                 source = runtime.project.artifacts.local_path(str(picture["sha256"]))
                 return FileResponse(source, media_type=sniff_mime(source), headers=_ARTIFACT_HEADERS)
         raise HTTPException(404, f"the page {node_id} has no file {path!r}")
+
+    def frame_key(node_id: str) -> str:
+        return hmac.new(token.encode(), f"page-frame:{node_id}".encode(), hashlib.sha256).hexdigest()
+
+    # The Page lens's iframe is sandboxed (an opaque origin): its requests for the page's pictures carry no
+    # cookie and no header.  Its path holds a key only a token holder is given (/api/lenses/page), bound to
+    # that one page version: the page's relative picture paths resolve under it.
+    @app.get("/framed/{key}/{node_id}/{path:path}", include_in_schema=False)
+    def framed_page_file(key: str, node_id: str, path: str) -> Response:
+        if not _same(key, frame_key(node_id)):
+            raise _unauthorised()
+        return page_file(node_id, path)
 
     @app.get("/", include_in_schema=False)
     def index() -> FileResponse:

@@ -337,15 +337,14 @@ class OfflineEvaluator:
         provider = (node.metadata.get("provenance") or {}).get("provider")
         if provider != OfflineImageProvider.name:
             return None
-        try:
-            request = self._offline_request(node, known)
-        except (NodeNotFound, ValidationError, ValueError, OSError) as error:
-            checks["reading"] = {"score": 1.0, "measurable": False, "why": f"{type(error).__name__}: {error}"}
-            return None
         colours = [c for ref in characters for c in _named_colours(ref)[:2]]
         if isinstance(node.inputs.get("outfit"), str) and node.inputs["outfit"]:
             colours.append(str(node.inputs["outfit"]))
-        return read_picture(rgb_array(png), request, colours)
+        try:
+            return read_picture(rgb_array(png), self._offline_request(node, known), colours)
+        except (NodeNotFound, GenerationError, ValueError, OSError) as error:  # a reference or edited image gone
+            checks["reading"] = {"score": 1.0, "measurable": False, "why": f"{type(error).__name__}: {error}"}
+            return None
 
     def _offline_request(self, node: CanvasNode, known: dict[str, CanvasNode]) -> ImageRequest:
         """The :class:`ImageRequest` the generation tool made for ``node`` (its references read as it read them)."""

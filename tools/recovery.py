@@ -290,6 +290,7 @@ def _moved(change: dict[str, Any], seen: dict[str, Any], head: dict[str, Any]) -
 
 
 _RELATIVE_DEFAULTS = frozenset({"exposure", "temperature", "seed"})
+"""Inputs that are 0 when absent, so a move from an absent value is a move from 0."""
 
 
 def _within_bounds(schema: type[BaseModel], change: dict[str, Any]) -> dict[str, Any]:
@@ -307,7 +308,6 @@ def _within_bounds(schema: type[BaseModel], change: dict[str, Any]) -> dict[str,
                 value = min(value, high)
         bounded[key] = value
     return bounded
-"""Inputs that are 0 when absent, so a move from an absent value is a move from 0."""
 
 
 def regeneration_args(node: CanvasNode, remap: dict[str, str], override: dict[str, Any]) -> dict[str, Any]:

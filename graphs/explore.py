@@ -44,8 +44,8 @@ the same whoever asked for it: ``jarvishub explore``, a model calling
 
 Commits serialise on the canvas version counter, so the exploration makes as few
 as it can: one to open the groups, two per branch (the generation, the
-evaluation), one for the verdict, one for the rebuild.  That is what keeps N branches close to one
-generation's latency.
+evaluation), one for the verdict, one for the rebuild.  That is what keeps N
+branches close to one generation's latency.
 
 Parsing the instruction (deterministic; ``n`` comes from the input, number words are ignored):
 
@@ -405,34 +405,22 @@ def _critique(state: ExploreState, config: RunnableConfig) -> dict[str, Any]:
         value = branch.measures.get(measure, branch.measures.get("contrast", 0.0))
         branch.measures["rank"] = round(value if direction == "max" else -value, 3)
         branch.score = round(float(branch.evaluation["score"]) if evaluated else value, 3)  # type: ignore[index]
-    # The selection replaces the explored image: refused if another turn replaced it while the branches ran.
-    replaced = _replaced(ctx, scratch["explored_id"])
     if done:
-        best: BranchResult | None = None
-        if replaced is None:
-            best = max(done, key=lambda b: (b.score if evaluated else 0.0, b.measures["rank"], -b.index))
-        else:
-            criterion = f"nothing selected: {replaced}"
-        verdicts: list[Any] = []
-        stale: list[str] = []
-        if best is not None:  # in the verdict's batch: nobody reads two current versions of the explored output
-            replacement, stale = _replacement(ctx, scratch["explored_id"], str(best.candidate_id))
-            verdicts += replacement
-        for branch in done:
-            chosen = branch is best
-            branch.status = "selected" if chosen else "rejected"
-            candidate, group = branch.candidate_id or "", branch.group_id or ""
-            verdicts += [
-                GroupNodes(group_id=group, node_ids=[candidate]),
-                SetStatus(node_id=group, status=NodeStatus.COMPLETED),
-                SetStatus(node_id=candidate, status=NodeStatus.SELECTED if chosen else NodeStatus.REJECTED,
-                          reason=(f"explore: {criterion} of {len(done)} candidates ({branch.score:g})" if chosen else
-                                  f"explore: {criterion}" if best is None else
-                                  f"explore: lost on {criterion} ({branch.score:g}) to {best.candidate_id} "
-                                  f"({best.score:g})")),
-            ]
-        # One batch: nobody ever reads a half-marked set (two selected, some unmarked, a candidate outside its group).
-        _submit(ctx, "verdict", verdicts)
+        compared = criterion
+        for attempt in range(1, REBUILD_ATTEMPTS + 1):
+            # The selection replaces the explored image: nothing is selected if another turn replaced it while the
+            # branches ran, or while the verdict was written (its batch then fails on the versions it read).
+            replaced = _replaced(ctx, scratch["explored_id"])
+            best = None if replaced is not None else max(
+                done, key=lambda b: (b.score if evaluated else 0.0, b.measures["rank"], -b.index))
+            criterion = compared if best is not None else f"nothing selected: {replaced}"
+            try:
+                stale = _write_verdict(ctx, scratch["explored_id"], done, best, criterion,
+                                       "verdict" if attempt == 1 else f"verdict-{attempt}")
+                break
+            except SkillStepRejected as refused:
+                if refused.refused != "StaleVersion" or attempt == REBUILD_ATTEMPTS:
+                    raise
         scratch = {**scratch, "stale": stale}
     output = ExploreOutput(
         explored_id=scratch["explored_id"], axis=scratch["axis"], criterion=criterion, critic=critic,
@@ -445,6 +433,34 @@ def _critique(state: ExploreState, config: RunnableConfig) -> dict[str, Any]:
     )
     output.replaced_id = output.explored_id if output.selected_id else None
     return {"output": output.model_dump(mode="json"), "scratch": scratch}
+
+
+def _write_verdict(ctx: SkillContext, explored_id: str, done: list[BranchResult], best: BranchResult | None,
+                   criterion: str, label: str) -> list[str]:
+    """Commit the verdict on every completed candidate, and the selection's replacement; the ids to rebuild.
+
+    One batch: nobody ever reads a half-marked set (two selected, some unmarked, a candidate outside its group) or
+    two current versions of the explored output.
+    """
+    verdicts: list[Any] = []
+    stale: list[str] = []
+    if best is not None:
+        verdicts, stale = _replacement(ctx, explored_id, str(best.candidate_id))
+    for branch in done:
+        chosen = branch is best
+        branch.status = "selected" if chosen else "rejected"
+        candidate, group = branch.candidate_id or "", branch.group_id or ""
+        verdicts += [
+            GroupNodes(group_id=group, node_ids=[candidate]),
+            SetStatus(node_id=group, status=NodeStatus.COMPLETED),
+            SetStatus(node_id=candidate, status=NodeStatus.SELECTED if chosen else NodeStatus.REJECTED,
+                      reason=(f"explore: {criterion} of {len(done)} candidates ({branch.score:g})" if chosen else
+                              f"explore: {criterion}" if best is None else
+                              f"explore: lost on {criterion} ({branch.score:g}) to {best.candidate_id} "
+                              f"({best.score:g})")),
+        ]
+    _submit(ctx, label, verdicts)
+    return stale
 
 
 def _replacement(ctx: SkillContext, explored_id: str, selected_id: str) -> tuple[list[Any], list[str]]:
@@ -474,8 +490,8 @@ def _replacement(ctx: SkillContext, explored_id: str, selected_id: str) -> tuple
 
 
 REBUILD_ATTEMPTS = 16
-"""How often the rebuild starts again when another turn's commit replaced what it was rebuilding (as a turn's
-``regenerate_stale`` step does, ``nodes/commit.py``)."""
+"""How often the verdict or the rebuild starts again when another turn's commit changed what it had read (as a
+turn's ``regenerate_stale`` step does, ``nodes/commit.py``)."""
 
 
 def _rebuild(state: ExploreState, config: RunnableConfig) -> dict[str, Any]:
@@ -531,7 +547,8 @@ def _submit(ctx: SkillContext, label: str, mutations: list[Any]) -> SubmitResult
         CanvasMutation(action_id=f"{ctx.action_prefix}/{label}", actor=ctx.actor, mutations=mutations),
         ctx.grant, ctx.usage, thread_id=ctx.thread_id, turn_id=ctx.turn_id)
     if submitted.verdict != "allow":
-        raise SkillStepRejected(f"{ctx.actor} could not write {label}: {submitted.message}")
+        raise SkillStepRejected(f"{ctx.actor} could not write {label}: {submitted.message}",
+                                refused=submitted.reason or submitted.verdict)
     return submitted
 
 

@@ -8,10 +8,11 @@ as the turn loop's feedback does it (an uncommitted node, its references on a sc
 * ``render_s``: the offline renderer drawing the shot (caption included);
 * ``evaluate_s``: ``OfflineEvaluator.evaluate`` of it: one canvas read, the picture decoded and, on a checkout
   that has it, read against its own scene (``read_s``: the plates drawn without characters and the grade's
-  hypotheses, alone).
+  hypotheses, alone); ``evaluate_cpu_s``: the CPU time of this process for it (the engine's aside), steadier
+  than wall time on a busy machine.
 
-Medians over ``--repeats`` pictures (each a different preset, framing and weather).  Run it on two checkouts to
-compare them: ``PYTHONPATH=/path/to/checkout python bench/evaluate.py``.
+Medians over ``--repeats`` pictures (each a different preset, framing and weather), and how many of these correct
+pictures passed.  The checkout the script is in is measured: copy it into another checkout to compare the two.
 """
 
 from __future__ import annotations
@@ -27,9 +28,9 @@ import time
 from pathlib import Path
 from typing import Any
 
-# Run as `python bench/evaluate.py`, this folder comes first on sys.path, and a bench script named like a package
-# (bench/store.py) would hide that package.
-sys.path[:] = [p for p in sys.path if Path(p or ".").resolve() != Path(__file__).resolve().parent]
+# Run as `python bench/evaluate.py`, this folder comes first on sys.path, where a bench script named like a package
+# (bench/store.py) would hide that package: the checkout this script is in goes there instead.
+sys.path[0] = str(Path(__file__).resolve().parents[1])
 
 from jarvishub.project import Project  # noqa: E402
 from jarvishub.runtime import Runtime  # noqa: E402
@@ -39,7 +40,6 @@ from nodes.feedback import pending_nodes  # noqa: E402
 from skills.critique import EvaluationContext, OfflineEvaluator  # noqa: E402
 from skills.storyboard import plan_story  # noqa: E402
 from tools.generate.base import Framing, ImageRequest, Lighting, ReferenceInput, Weather  # noqa: E402
-from tools.generate.measure import rgb_array  # noqa: E402
 from tools.generate.offline_image import png_bytes, render_image  # noqa: E402
 from tools.generate.tools import GenerateImageArgs, run_generate_image  # noqa: E402
 
@@ -55,6 +55,7 @@ def main(argv: list[str] | None = None) -> int:
     character = {"role": "character", **plan.character.model_dump(mode="json")}
     scene = {"role": "scene", **plan.scene.model_dump(mode="json")}
     try:
+        from tools.generate.measure import rgb_array
         from tools.generate.offline_reading import read_picture
     except ImportError:  # a checkout from before the reading
         read_picture = None
@@ -68,7 +69,7 @@ def main(argv: list[str] | None = None) -> int:
                 "kind": "reference", "title": inputs["name"], "status": "completed", "inputs": inputs}),
                 grant, Usage(), thread_id="bench").observation["created"] for i, inputs in enumerate((character, scene))]
             evaluator = OfflineEvaluator(project.store, project.artifacts)
-            renders, evaluations, readings, passed = [], [], [], 0
+            renders, evaluations, evaluation_cpu, readings, passed = [], [], [], [], 0
             for seed, (lighting, framing, weather) in enumerate(cells):
                 asked = {"lighting": lighting.value, "framing": framing.value, "weather": weather.value}
                 refs = [ReferenceInput(node_id=i, role=inputs["role"], inputs=inputs)
@@ -82,9 +83,10 @@ def main(argv: list[str] | None = None) -> int:
                     prompt=plan.beats[3].prompt, seed=seed, width=512, height=288, references=ids,
                     reference_roles={ids[0]: "character", ids[1]: "scene"}, intent=asked, **asked))
                 [node] = pending_nodes({"mutations": [m.model_dump(mode="json") for m in made.mutations]})
-                start = time.perf_counter()
+                start, cpu = time.perf_counter(), time.process_time()
                 verdict = evaluator.evaluate("", node, EvaluationContext(pending={node.id: node}))
                 evaluations.append(time.perf_counter() - start)
+                evaluation_cpu.append(time.process_time() - cpu)
                 passed += verdict.passed
                 if read_picture is not None:
                     start = time.perf_counter()
@@ -98,6 +100,7 @@ def main(argv: list[str] | None = None) -> int:
         "pictures": len(cells), "size": "512x288", "passed": passed,
         "render_s": round(statistics.median(renders), 4),
         "evaluate_s": round(statistics.median(evaluations), 4),
+        "evaluate_cpu_s": round(statistics.median(evaluation_cpu), 4),
         "read_s": round(statistics.median(readings), 4) if readings else None,
         "load_average": round(os.getloadavg()[0], 2),
     }

@@ -372,12 +372,14 @@ class OfflineEvaluator:
         graded = lighting + "".join(f", {k} {float(inputs.get(k) or 0):+g}" for k in ("exposure", "temperature")
                                     if inputs.get(k))
         checks["lighting"] = {"wanted": lighting, "explained": reading.explained, "shows": reading.shows,
-                              "score": 1.0 if reading.lighting_matches else 0.0}
+                              "look": reading.look, "score": 1.0 if reading.lighting_matches else 0.0}
         if not reading.lighting_matches:
             seen = (f"it shows {' or '.join(reading.shows)}" if reading.shows else
                     f"no grade of its scene explains it ({reading.explained:.0%} matches {lighting})")
+            moves = ", ".join(f"{name} {now:.0f} where {lighting} gives {then:.0f}"
+                              for name, (now, then) in reading.look.items() if abs(now - then) >= 1)
             failures.append(f"wanted {graded} lighting, but the scene below the characters is not graded that way: "
-                            f"{seen}")
+                            f"{seen}" + (f" ({moves})" if moves else ""))
         framing = str(inputs.get("framing") or "medium")
         if has_characters and framing in FIGURE_HEIGHT_SHARE:
             if not reading.located:  # no grade explains the scene: the lighting failed, nothing can be located

@@ -69,6 +69,9 @@ class PictureReading(BaseModel):
                                           "share of the characters' pixels.")
     weather_share: float = Field(default=0.0, description="Share of the art covered by the weather's graded colour "
                                                           "where the scene has none.")
+    look: dict[str, tuple[float, float]] = Field(
+        default_factory=dict, description="brightness (mean luma) and warmth (red minus blue) of the scene band: "
+                                          "(the picture's, what the asked grade gives).")
 
     @property
     def located(self) -> bool:
@@ -116,9 +119,12 @@ def read_picture(rgb: np.ndarray, request: ImageRequest, colours: list[str] = ()
 
     share = explained(asked)
     matches = share >= EXPLAINED_AT_LEAST
+    expected = _grade(plates.weathered[band], asked, request)
     shows = [asked] if matches else [p.value for p in Lighting if p.value != asked
                                      and explained(p.value) >= EXPLAINED_AT_LEAST]
-    reading = PictureReading(lighting=asked, explained=round(share, 4), lighting_matches=matches, shows=shows)
+    reading = PictureReading(lighting=asked, explained=round(share, 4), lighting_matches=matches, shows=shows,
+                             look={"brightness": (_luma(art[band]), _luma(expected)),
+                                   "warmth": (_warmth(art[band]), _warmth(expected))})
     seen = shows[0] if shows else asked  # the grade the picture shows, to read the rest under
     weathered, bare = (_grade(p, seen, request) for p in (plates.weathered, plates.bare))
     if request.weather.value != "clear":
@@ -143,6 +149,14 @@ def read_picture(rgb: np.ndarray, request: ImageRequest, colours: list[str] = ()
         drawn = _grade(hex_rgb(colour), seen, request)
         reading.colour_shares[colour] = round(float(same_pixels(region, drawn).sum()) / rows.size, 4)
     return reading
+
+
+def _luma(pixels: np.ndarray) -> float:
+    return round(float((pixels.astype(np.float64) @ np.array([0.299, 0.587, 0.114])).mean()), 1)
+
+
+def _warmth(pixels: np.ndarray) -> float:
+    return round(float(pixels[..., 0].astype(np.float64).mean() - pixels[..., 2].astype(np.float64).mean()), 1)
 
 
 def _grade(pixels: np.ndarray, lighting: str, request: ImageRequest) -> np.ndarray:

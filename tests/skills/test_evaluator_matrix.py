@@ -27,6 +27,8 @@ from tools.generate.tools import GenerateImageArgs, run_generate_image
 if TYPE_CHECKING:
     from conftest import Agent
 
+pytestmark = pytest.mark.long_file(25)  # seconds on a quiet two-core machine: scheduled first (tests/conftest.py)
+
 PREMISES = (
     "a tired lifeguard on a beach finds a message in a bottle",  # sea; a light-blue head under a blue sky
     "a courier cycles down a snowy street before dawn",  # city

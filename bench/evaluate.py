@@ -39,6 +39,7 @@ from nodes.bridge import Usage  # noqa: E402
 from nodes.feedback import pending_nodes  # noqa: E402
 from skills.critique import EvaluationContext, OfflineEvaluator  # noqa: E402
 from skills.storyboard import plan_story  # noqa: E402
+from store.lifecycle import stop_engine  # noqa: E402
 from tools.generate.base import Framing, ImageRequest, Lighting, ReferenceInput, Weather  # noqa: E402
 from tools.generate.offline_image import png_bytes, render_image  # noqa: E402
 from tools.generate.tools import GenerateImageArgs, run_generate_image  # noqa: E402
@@ -96,6 +97,7 @@ def main(argv: list[str] | None = None) -> int:
             if runtime is not None:
                 runtime.close()
             project.close()
+            stop_engine(Path(tmp) / "bench" / ".jarvishub" / "engine")  # it would linger after its folder is gone
     result: dict[str, Any] = {
         "pictures": len(cells), "size": "512x288", "passed": passed,
         "render_s": round(statistics.median(renders), 4),

@@ -37,6 +37,7 @@ from store.arcadedb_security import READER_USER, ROOT_USER, write_security_files
 from store.engine import ARCADEDB_PROFILE, ARCADEDB_SCHEMA_SQL, Engine, EngineLimits, init_canvas_meta
 from store.errors import EngineUnavailable
 from store.locks import ProjectLocks
+from store.private_files import ensure_private_dir, ensure_private_tree, read_private, write_private
 
 _START_TIMEOUT_S = 90.0
 # What the engine and its reaper inherit: enough to run, nothing secret (API keys stay with us).
@@ -93,8 +94,8 @@ class EmbeddedArcadeEngine(Engine):
         limits: EngineLimits | None = None,
     ) -> None:
         self.data_dir = Path(data_dir).resolve()
-        self.data_dir.mkdir(parents=True, exist_ok=True, mode=0o700)
-        os.chmod(self.data_dir, 0o700)
+        self.data_dir.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
+        ensure_private_dir(self.data_dir)  # ours alone, never a link: it will hold the passwords
         self.default_database = default_database
         self.idle_seconds = lifecycle.idle_seconds_from_env() if idle_seconds is None else idle_seconds
         self.limits = limits or EngineLimits()
@@ -122,13 +123,14 @@ class EmbeddedArcadeEngine(Engine):
     def _start_or_reuse(self) -> dict[str, Any]:
         with lifecycle.engine_lock(self.data_dir):
             info = lifecycle.read_state(self.data_dir)
-            if lifecycle.is_our_engine(info, self.data_dir):
+            if lifecycle.is_our_engine(info, self.data_dir) and lifecycle.supervisor_alive(info):
                 assert info is not None
                 if process.listens_on(int(info["pid"]), (int(info["bolt_port"]), int(info["http_port"]))):
                     info["waited_s"] = 0.0
                     self._lease = lifecycle.take_lease(self.data_dir)
                     return info
-            # Not running, deaf, or the record names some other process now: stop only what is ours.
+            # Not running, deaf, unsupervised, moved here, or the record is gone or names some other process
+            # now: stop every engine of this folder (by identity), then start one.
             lifecycle.stop_server(self.data_dir, info)
             info = self._launch()
             self._lease = lifecycle.take_lease(self.data_dir)
@@ -142,6 +144,7 @@ class EmbeddedArcadeEngine(Engine):
         bolt_port, http_port = _free_port(), _free_port()
         password, reader_password = secrets.token_urlsafe(24), secrets.token_urlsafe(24)
         root = self.data_dir / "server"
+        ensure_private_tree(self.data_dir, "server", "config")
         write_security_files(
             root / "config",
             root_password=password,
@@ -175,8 +178,23 @@ class EmbeddedArcadeEngine(Engine):
             "com.arcadedb.server.ArcadeDBServer",
         ]
         started = time.monotonic()
-        pid = process.spawn_detached(command, log=self.data_dir / "engine.log", cwd=self.data_dir, env=_child_env())
-        start = process.start_time(pid)
+        token = secrets.token_hex(8)
+        # The server runs as the child of its supervisor, which stops it when idle, when this folder goes
+        # away, and takes it along when it dies itself (store.lifecycle).
+        supervisor = process.spawn_detached(
+            [sys.executable, "-m", "store.lifecycle", "supervise", str(self.data_dir), str(self.idle_seconds),
+             token, "--", *command],
+            log=self.data_dir / "engine.log", cwd=Path(__file__).resolve().parent.parent, env=_child_env(),
+        )
+        supervisor_start = process.start_time(supervisor)
+        while (launch := lifecycle.read_launch(self.data_dir, token)) is None:
+            if not process.is_same_process(supervisor, supervisor_start):
+                raise EngineUnavailable(f"ArcadeDB exited while starting; see {self.data_dir / 'engine.log'}")
+            if time.monotonic() - started > _START_TIMEOUT_S:
+                process.terminate(supervisor, supervisor_start or 0, timeout_s=5)
+                raise EngineUnavailable(f"ArcadeDB did not start within {_START_TIMEOUT_S:.0f} s")
+            time.sleep(0.02)
+        pid, start = int(launch["pid"]), launch.get("start_time")
         polls = 0
         # Polled quickly (the listening rows only) while the server starts, thoroughly once a second: each full
         # read of the tables costs tens of ms of kernel time that the starting JVM could use.
@@ -187,13 +205,13 @@ class EmbeddedArcadeEngine(Engine):
             if attempt < _PORT_ATTEMPTS and checked and _taken_by_another(pid, (bolt_port, http_port)):
                 # Another server took a port between our pick and our bind: stop ours and pick again,
                 # rather than let our driver talk to someone else's server.
-                if alive:
-                    process.terminate(pid, start or 0, timeout_s=5)
+                process.terminate(supervisor, supervisor_start or 0, timeout_s=10)
                 return self._launch(attempt + 1)
             if not alive:
+                process.terminate(supervisor, supervisor_start or 0, timeout_s=5)
                 raise EngineUnavailable(f"ArcadeDB exited while starting; see {self.data_dir / 'engine.log'}")
             if time.monotonic() - started > _START_TIMEOUT_S:
-                process.terminate(pid, start or 0, timeout_s=5)
+                process.terminate(supervisor, supervisor_start or 0, timeout_s=5)
                 raise EngineUnavailable(f"ArcadeDB did not open its ports within {_START_TIMEOUT_S:.0f} s")
             time.sleep(0.05)
         info = {
@@ -206,13 +224,10 @@ class EmbeddedArcadeEngine(Engine):
             "started_at": time.time(),
             "idle_seconds": self.idle_seconds,
             "waited_s": round(time.monotonic() - started, 3),
+            "supervisor_pid": supervisor,
+            "supervisor_start": supervisor_start,
         }
         lifecycle.write_state(self.data_dir, info)
-        process.spawn_detached(
-            [sys.executable, "-m", "store.lifecycle", "reap", str(self.data_dir), str(self.idle_seconds),
-             str(pid), str(start)],
-            log=self.data_dir / "reaper.log", cwd=Path(__file__).resolve().parent.parent, env=_child_env(),
-        )
         return info
 
     def close(self) -> None:
@@ -261,7 +276,7 @@ class EmbeddedArcadeEngine(Engine):
         """
         ready, record = self._ready_file(database), self._ready_record()
         with contextlib.suppress(OSError, ValueError):
-            if json.loads(ready.read_text()) == record:
+            if json.loads(read_private(ready)) == record:
                 return
         if not self.database_exists(database):
             try:
@@ -271,10 +286,7 @@ class EmbeddedArcadeEngine(Engine):
                     raise
         self._http(f"/api/v1/command/{database}", {"language": "sqlscript", "command": ";\n".join(ARCADEDB_SCHEMA_SQL)})
         init_canvas_meta(self.driver, database)
-        tmp = ready.with_name(f"{ready.name}.{os.getpid()}.tmp")
-        with os.fdopen(os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600), "w") as handle:
-            json.dump(record, handle)
-        os.replace(tmp, ready)
+        write_private(ready, json.dumps(record).encode())
 
     def _ready_file(self, database: str) -> Path:
         return self.data_dir / f"ready-{database}.json"

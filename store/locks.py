@@ -14,12 +14,13 @@ from collections.abc import Iterator
 from pathlib import Path
 
 from store.errors import QueryBusy
+from store.private_files import open_private
 
 
 @contextlib.contextmanager
 def exclusive(path: Path) -> Iterator[None]:
-    """Hold an exclusive ``flock`` on ``path`` (created 0600 if missing) for the block."""
-    fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o600)
+    """Hold an exclusive ``flock`` on ``path`` (created 0600 if missing, never through a symlink) for the block."""
+    fd = open_private(path)
     try:
         fcntl.flock(fd, fcntl.LOCK_EX)
         yield
@@ -68,7 +69,7 @@ class ProjectLocks:
 
     def _try_slots(self) -> int | None:
         for slot in range(self.query_slots):
-            fd = os.open(self.folder / f"query-slot-{slot}.lock", os.O_RDWR | os.O_CREAT, 0o600)
+            fd = open_private(self.folder / f"query-slot-{slot}.lock")
             try:
                 fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
             except BlockingIOError:

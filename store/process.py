@@ -40,6 +40,33 @@ def cmdline(pid: int) -> list[str]:
     return [part.decode(errors="replace") for part in raw.split(b"\0") if part]
 
 
+def cwd_is(pid: int, folder: os.stat_result) -> bool:
+    """Whether the working folder of ``pid`` is ``folder`` (the same inode, wherever it has been moved since)."""
+    try:
+        here = os.stat(f"/proc/{pid}/cwd")
+    except OSError:
+        return False
+    return (here.st_dev, here.st_ino) == (folder.st_dev, folder.st_ino)
+
+
+def working_in(folder: Path, marker: str) -> list[int]:
+    """Live processes whose working folder is ``folder`` and whose command line holds ``marker``.
+
+    Finds what a folder's record no longer names (the record deleted or garbled, the folder moved): the
+    engine runs with its data folder as its working folder, which follows the folder through a ``mv``.
+    """
+    try:
+        wanted = os.stat(folder)
+    except OSError:
+        return []
+    found = []
+    for entry in os.listdir("/proc"):
+        if entry.isdigit() and cwd_is(int(entry), wanted) and marker in cmdline(int(entry)) \
+                and start_time(int(entry)) is not None:
+            found.append(int(entry))
+    return found
+
+
 def is_same_process(pid: int, recorded_start: int | None) -> bool:
     """Whether ``pid`` is still the process that was recorded with ``recorded_start``."""
     if pid <= 0 or recorded_start is None:

@@ -1,0 +1,56 @@
+"""Helpers of the reliability tests: the CLI as a user runs it, and the engine processes behind a project."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+from store import process
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def cli_env(**extra: str) -> dict[str, str]:
+    """The environment of a user's shell: this checkout on the path, no API key, the given variables."""
+    env = {**os.environ, "PYTHONPATH": str(ROOT), **extra}
+    env.pop("OPENAI_API_KEY", None)
+    return env
+
+
+def jarvishub(*args: str, env: dict[str, str] | None = None, timeout: float = 240,
+              cwd: Path | None = None) -> subprocess.CompletedProcess:
+    """``python -m jarvishub.cli ARGS`` in a subprocess, output captured."""
+    return subprocess.run([sys.executable, "-m", "jarvishub.cli", *args], capture_output=True, text=True,
+                          timeout=timeout, env=env or cli_env(), cwd=cwd)
+
+
+def record(project: Path) -> dict:
+    """The project's ``engine.json``."""
+    return json.loads((project / ".jarvishub" / "engine" / "engine.json").read_text())
+
+
+def wait_for(condition: Callable[[], bool], what: str, limit_s: float = 60.0) -> float:
+    """Wait until ``condition`` holds (failing with ``what`` after ``limit_s``); returns the seconds it took."""
+    started = time.monotonic()
+    while not condition():
+        assert time.monotonic() - started < limit_s, what
+        time.sleep(0.1)
+    return time.monotonic() - started
+
+
+def gone(pid: int, start: int | None) -> bool:
+    """Whether the recorded process no longer runs (a zombie counts as gone)."""
+    return not process.is_same_process(pid, start)
+
+
+def one_line(stderr: str) -> str:
+    """The stderr of a command that must fail with one line and no traceback; returns that line."""
+    lines = [line for line in stderr.splitlines() if line.strip()]
+    assert "Traceback" not in stderr, stderr
+    assert len(lines) == 1, stderr
+    return lines[0]

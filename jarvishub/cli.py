@@ -19,7 +19,7 @@ import logging
 import signal
 import sys
 
-from jarvishub.commands.common import EXIT_CODES_HELP, exit_for_error, print_error
+from jarvishub.commands.common import EXIT_CODES_HELP, exit_for_error, print_error, private_umask
 
 COMMAND_MODULES: list[str] = [
     "jarvishub.commands.projects",
@@ -56,6 +56,7 @@ def examples() -> dict[str, str]:
 def main(argv: list[str] | None = None) -> int:
     """Entry point of the ``jarvishub`` console script."""
     args = build_parser().parse_args(argv)
+    private_umask()  # databases, leases, caches, outputs/ and workspace/ are the user's alone
     # The driver logs a lost connection on its own; the command says it once, with what to do next.
     logging.getLogger("neo4j").addHandler(logging.NullHandler())
     logging.getLogger("neo4j").propagate = False

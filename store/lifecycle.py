@@ -73,7 +73,7 @@ def read_state(data_dir: Path) -> dict[str, Any] | None:
         info = json.loads(read_private(state_file(data_dir)))
     except (OSError, ValueError):
         return None
-    if not isinstance(info, dict) or not isinstance(info.get("pid"), int) or not isinstance(info.get("start_time"), int):
+    if not isinstance(info, dict) or not all(isinstance(info.get(key), int) for key in ("pid", "start_time")):
         return None
     return info
 

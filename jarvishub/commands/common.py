@@ -11,6 +11,7 @@ import argparse
 import errno
 import gc
 import json
+import os
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -51,6 +52,31 @@ def bounded(kind: type, low: float, high: float) -> Callable[[str], Any]:
 
     parse.__name__ = kind.__name__
     return parse
+
+
+# -- files the command makes ---------------------------------------------------------------------
+_USER_UMASK: list[int] = []
+
+
+def private_umask() -> None:
+    """From now on, what this process creates is the user's alone (umask 077): the project's databases, leases,
+    caches, outputs and workspace files.  The user's own umask is kept for :func:`users_umask`."""
+    previous = os.umask(0o077)
+    if not _USER_UMASK:
+        _USER_UMASK.append(previous)
+
+
+@contextmanager
+def users_umask() -> Iterator[None]:
+    """Create files with the user's own umask (``export`` copies into a folder of their choosing)."""
+    if not _USER_UMASK:
+        yield
+        return
+    previous = os.umask(_USER_UMASK[0])
+    try:
+        yield
+    finally:
+        os.umask(previous)
 
 
 # -- the project a command acts on -------------------------------------------------------------
@@ -170,6 +196,10 @@ def exit_for_error(error: BaseException) -> tuple[int, str]:
     from store.errors import (CanvasError, CypherSyntaxError, CypherWriteRefused, NodeNotFound, QueryBusy,
                               QueryTimeout)
 
+    from store.private_files import UnsafeStateDir
+
+    if isinstance(error, UnsafeStateDir):
+        return EXIT_REFUSED, f"refused: {error}"
     if isinstance(error, TurnCrashed):
         return EXIT_FAILED, f"failed: {error}"
     if isinstance(error, QueryBusy):

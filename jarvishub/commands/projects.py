@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import Any
 
 from jarvishub.commands.common import (EXIT_BAD_INPUT, EXIT_OK, command, emit, opened_project, opened_runtime,
-                                       print_error, project_path)
+                                       print_error, project_path, users_umask)
 from jarvishub.locate import OUTPUTS_DIR, enclosing_project
 
 DEMO_REQUESTS: dict[str, list[str]] = {
@@ -117,6 +117,10 @@ def _status(args: argparse.Namespace, probe: Any, sandbox: dict[str, Any]) -> in
                        "status": "unfinished or waiting for a person",
                        "repair": f"jarvishub resume {t['thread_id']}"} for t in unfinished]
         files = outputs.sync(project.root, store, project.artifacts)
+        attention += [{"id": f.node_id, "kind": f.kind, "title": f.title, "status": "edited in outputs/",
+                       "repair": f"the canvas's version is kept in the artifact store: remove "
+                                 f"{OUTPUTS_DIR}/{f.path} and `jarvishub status` puts it back"}
+                      for f in files if f.edited]
         info = {
             "engine": project.engine.profile.name,
             "canvas_version": store.canvas_version(),
@@ -190,7 +194,8 @@ def cmd_export(args: argparse.Namespace) -> int:
         if (project.root / OUTPUTS_DIR) in (destination, *destination.parents):
             raise ValueError(f"export into a folder outside {project.root / OUTPUTS_DIR}")
         files = outputs.sync(project.root, project.store, project.artifacts)
-        copied = outputs.export(files, project.root / OUTPUTS_DIR, destination)
+        with users_umask():  # the copies are for sharing: the user's own umask, not the project's 077
+            copied = outputs.export(files, project.root / OUTPUTS_DIR, destination)
 
         def text() -> None:
             from jarvishub.output import console

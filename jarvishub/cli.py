@@ -19,7 +19,8 @@ import logging
 import signal
 import sys
 
-from jarvishub.commands.common import EXIT_CODES_HELP, exit_for_error, print_error, private_umask
+from jarvishub.commands.common import (EXIT_CODES_HELP, exit_for_error, on_sigint, print_error, private_umask,
+                                       report_interrupted)
 
 COMMAND_MODULES: list[str] = [
     "jarvishub.commands.projects",
@@ -62,10 +63,14 @@ def main(argv: list[str] | None = None) -> int:
     logging.getLogger("neo4j").propagate = False
     # SIGTERM (a service manager, `timeout`) unwinds like Ctrl-C, so the embedded engine is stopped cleanly.
     signal.signal(signal.SIGTERM, lambda signum, frame: sys.exit(128 + signum))
+    # Ctrl-C is a pause: one line naming `jarvishub resume THREAD`, no traceback, never a hang.
+    signal.signal(signal.SIGINT, on_sigint)
     if getattr(args, "dir", None) and args.command not in ("demo", "init"):
         args.project = args.dir
     try:
         return args.handler(args)
+    except KeyboardInterrupt:
+        return report_interrupted(args)
     except Exception as error:  # noqa: BLE001 - exit_for_error re-raises what it cannot name
         code, message = exit_for_error(error)
         print_error(args, code, message, **({"thread_id": error.thread_id} if hasattr(error, "thread_id") else {}))

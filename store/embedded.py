@@ -183,10 +183,22 @@ class EmbeddedArcadeEngine(Engine):
         # away, and takes it along when it dies itself (store.lifecycle).
         supervisor = process.spawn_detached(
             [sys.executable, "-m", "store.lifecycle", "supervise", str(self.data_dir), str(self.idle_seconds),
-             token, "--", *command],
+             token, str(os.getpid()), "--", *command],
             log=self.data_dir / "engine.log", cwd=Path(__file__).resolve().parent.parent, env=_child_env(),
         )
         supervisor_start = process.start_time(supervisor)
+        try:
+            return self._wait_for_server(supervisor, supervisor_start, token, started, bolt_port, http_port, password,
+                                         reader_password, attempt)
+        except BaseException:
+            # Interrupted (Ctrl-C) or failed while the server starts: nobody will record it, so stop it now.
+            process.terminate(supervisor, supervisor_start or 0, timeout_s=10)
+            raise
+
+    def _wait_for_server(self, supervisor: int, supervisor_start: int | None, token: str, started: float,
+                         bolt_port: int, http_port: int, password: str, reader_password: str,
+                         attempt: int) -> dict[str, Any]:
+        """Wait until the supervised server listens on its ports, then record it; returns the record."""
         while (launch := lifecycle.read_launch(self.data_dir, token)) is None:
             if not process.is_same_process(supervisor, supervisor_start):
                 raise EngineUnavailable(f"ArcadeDB exited while starting; see {self.data_dir / 'engine.log'}")

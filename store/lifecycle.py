@@ -245,11 +245,14 @@ def _note(message: str) -> None:
 class Supervisor:
     """Runs the server as its child and stops it when it is no longer wanted (see the module docstring)."""
 
-    def __init__(self, data_dir: Path, idle_s: float, token: str, command: list[str]) -> None:
+    def __init__(self, data_dir: Path, idle_s: float, token: str, command: list[str],
+                 launcher: tuple[int, int | None] | None = None) -> None:
         self.data_dir = Path(data_dir)
         self.idle_s = idle_s
         self.token = token
         self.command = command
+        self.launcher = launcher
+        """The process that started us (pid, start time): until it records the server, the server is its."""
         self.folder = os.stat(self.data_dir)
         self.folder_fd = os.open(self.data_dir, os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW)
         self.child: subprocess.Popen | None = None
@@ -297,6 +300,8 @@ class Supervisor:
                 return self.stop("engine.json no longer names it (deleted, garbled or replaced)")
             elif time.monotonic() - launched > RECORD_GRACE_S:
                 return self.stop("its launcher never recorded it")
+            elif self.launcher and not process.is_same_process(*self.launcher):
+                return self.stop("its launcher exited before recording it (interrupted or killed)")
             if live_leases(self.data_dir):
                 last_busy = time.monotonic()
             elif recorded and time.monotonic() - last_busy >= self.idle_s:
@@ -328,9 +333,10 @@ class Supervisor:
         return exit_code
 
 
-def supervise(data_dir: Path, idle_s: float, token: str, command: list[str]) -> int:
-    """Run ``command`` (the server) under a :class:`Supervisor` for ``data_dir``."""
-    return Supervisor(data_dir, idle_s, token, command).run()
+def supervise(data_dir: Path, idle_s: float, token: str, command: list[str],
+              launcher: tuple[int, int | None] | None = None) -> int:
+    """Run ``command`` (the server) under a :class:`Supervisor` for ``data_dir``, started by ``launcher``."""
+    return Supervisor(data_dir, idle_s, token, command, launcher).run()
 
 
 def read_launch(data_dir: Path, token: str) -> dict[str, Any] | None:
@@ -344,7 +350,9 @@ def read_launch(data_dir: Path, token: str) -> dict[str, Any] | None:
     return info if isinstance(info, dict) else None
 
 
-if __name__ == "__main__":  # python -m store.lifecycle supervise DATA_DIR IDLE_S TOKEN -- COMMAND...
-    if len(sys.argv) < 7 or sys.argv[1] != "supervise" or sys.argv[5] != "--":
-        sys.exit("usage: python -m store.lifecycle supervise DATA_DIR IDLE_SECONDS TOKEN -- COMMAND...")
-    sys.exit(supervise(Path(sys.argv[2]), float(sys.argv[3]), sys.argv[4], sys.argv[6:]))
+if __name__ == "__main__":  # python -m store.lifecycle supervise DATA_DIR IDLE_S TOKEN LAUNCHER_PID -- COMMAND...
+    if len(sys.argv) < 8 or sys.argv[1] != "supervise" or sys.argv[6] != "--":
+        sys.exit("usage: python -m store.lifecycle supervise DATA_DIR IDLE_SECONDS TOKEN LAUNCHER_PID -- COMMAND...")
+    launched_by = int(sys.argv[5])
+    sys.exit(supervise(Path(sys.argv[2]), float(sys.argv[3]), sys.argv[4], sys.argv[7:],
+                       (launched_by, process.start_time(launched_by))))

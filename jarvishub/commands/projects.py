@@ -105,14 +105,18 @@ def _status(args: argparse.Namespace, probe: Any, sandbox: dict[str, Any]) -> in
         from store.trajectories import TrajectoryStore
 
         store = project.store
+        trajectories = TrajectoryStore(project.state_dir / "trajectories.sqlite")
+        unfinished = trajectories.unfinished()
+        # While a turn is unfinished (interrupted, crashed, waiting), what it left stale or failed is its to
+        # finish: `run "regenerate what is stale"` would rebuild without the request that turn still carries.
+        finish_first = (f"jarvishub resume {unfinished[-1]['thread_id']} (finish the unfinished turn first)"
+                        if unfinished else None)
         attention = [
             {"id": n.id, "kind": n.kind, "title": n.title, "status": n.status.value,
-             "repair": REPAIR[status].format(title=n.title or n.id)}
+             "repair": finish_first or REPAIR[status].format(title=n.title or n.id)}
             for status in REPAIR
             for n in store.find_nodes(status=NodeStatus(status))
         ]
-        trajectories = TrajectoryStore(project.state_dir / "trajectories.sqlite")
-        unfinished = trajectories.unfinished()
         attention += [{"id": t["thread_id"], "kind": "turn", "title": t["request"][:60],
                        "status": "unfinished or waiting for a person",
                        "repair": f"jarvishub resume {t['thread_id']}"} for t in unfinished]
@@ -251,11 +255,11 @@ def cmd_demo(args: argparse.Namespace) -> int:
         for number, template in enumerate(DEMO_REQUESTS[args.workflow]):
             request = template.format(shots=args.shots, slides=args.slides)
             thread_id = new_id()
-            announce(args, runtime, thread_id, "starting", name_project=number == 0)
             if not args.json:
                 console.print(f"[bold]» {request}[/bold]", markup=True, highlight=False)
-            outcome = drive(args, runtime, thread_id, lambda on_event, r=request, t=thread_id: runtime.run(
-                r, thread_id=t, on_event=on_event))
+            outcome = drive(args, runtime, thread_id, lambda on_event, r=request, t=thread_id, n=number: runtime.run(
+                r, thread_id=t, on_event=on_event,
+                on_started=lambda _: announce(args, runtime, t, "starting", name_project=n == 0)))
             code = report(args, runtime, outcome, quiet_json=True)
             turns.append({"request": request, **turn_document(runtime, outcome)})
             if code != EXIT_OK:

@@ -62,10 +62,12 @@ def read_request(args: argparse.Namespace) -> str:
 
 
 def announce(args: argparse.Namespace, runtime: Any, thread_id: str, verb: str, *, name_project: bool = True) -> None:
-    """Name the project and the thread before the turn starts (with --json on stderr, so stdout stays one document)."""
-    from jarvishub.commands.common import project_line
+    """Name the project and the thread once the turn's start is recorded (with --json on stderr, so stdout stays
+    one document): from then on ``jarvishub resume THREAD`` can take the turn up, and an interrupt says so."""
+    from jarvishub.commands.common import project_line, resumable
     from jarvishub.output import console
 
+    resumable(thread_id)
     project = runtime.project
     if args.json:
         sys.stderr.write(json.dumps({"event": "turn_started", "project": str(project.root),
@@ -180,9 +182,9 @@ def cmd_run(args: argparse.Namespace) -> int:
     request = read_request(args)
     thread_id = args.thread or new_id()
     with opened_runtime(args) as runtime:
-        announce(args, runtime, thread_id, "starting")
         outcome = drive(args, runtime, thread_id, lambda on_event: runtime.run(
-            request, thread_id=thread_id, profile=args.grant, selected=args.select or [], on_event=on_event))
+            request, thread_id=thread_id, profile=args.grant, selected=args.select or [], on_event=on_event,
+            on_started=lambda _: announce(args, runtime, thread_id, "starting")))
         layout(runtime)
         return report(args, runtime, outcome)
 

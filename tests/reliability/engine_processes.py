@@ -15,11 +15,24 @@ from store import process
 ROOT = Path(__file__).resolve().parents[2]
 
 
+WARM_FOR_S = "120"
+"""How long the engines of these tests linger after a command: long enough that the next command of the same
+test finds its engine warm (the suite's 3 s would make every command a cold start); the tests stop them."""
+
+
 def cli_env(**extra: str) -> dict[str, str]:
     """The environment of a user's shell: this checkout on the path, no API key, the given variables."""
-    env = {**os.environ, "PYTHONPATH": str(ROOT), **extra}
+    env = {**os.environ, "PYTHONPATH": str(ROOT), "JARVISHUB_ENGINE_IDLE_SECONDS": WARM_FOR_S, **extra}
     env.pop("OPENAI_API_KEY", None)
     return env
+
+
+def stop_engines_under(folder: Path) -> None:
+    """Stop the engine of every project under ``folder`` (what these tests leave lingering)."""
+    from store.lifecycle import stop_engine
+
+    for data_dir in Path(folder).rglob(".jarvishub/engine"):
+        stop_engine(data_dir)
 
 
 def jarvishub(*args: str, env: dict[str, str] | None = None, timeout: float = 240,

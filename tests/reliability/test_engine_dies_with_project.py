@@ -18,7 +18,7 @@ from pathlib import Path
 import pytest
 
 from store import lifecycle, process
-from tests.reliability.engine_processes import cli_env, gone, jarvishub, record, wait_for
+from tests.reliability.engine_processes import cli_env, gone, jarvishub, record, stop_engines_under, wait_for
 
 pytestmark = pytest.mark.long_file(60)
 
@@ -34,8 +34,7 @@ def project(tmp_path: Path) -> Iterator[Path]:
     ran = jarvishub("-C", str(folder), "run", NOTE, env=LINGERING)
     assert ran.returncode == 0, ran.stderr
     yield folder
-    for data_dir in tmp_path.glob("*/.jarvishub/engine"):
-        lifecycle.stop_engine(data_dir)
+    stop_engines_under(tmp_path)
 
 
 def _notes(folder: Path) -> dict:

@@ -18,6 +18,7 @@ import importlib
 import logging
 import signal
 import sys
+from typing import NoReturn
 
 from jarvishub.commands.common import (EXIT_CODES_HELP, exit_for_error, on_sigint, print_error, private_umask,
                                        report_interrupted)
@@ -32,9 +33,16 @@ COMMAND_MODULES: list[str] = [
 ]
 
 
+class OneLineParser(argparse.ArgumentParser):
+    """An argument error is one line naming the help to read, not the usage block (exit 2, as argparse)."""
+
+    def error(self, message: str) -> NoReturn:
+        self.exit(2, f"error: {message} (see `{self.prog} --help`)\n")
+
+
 def build_parser() -> argparse.ArgumentParser:
     """The argument parser with every subcommand and its example."""
-    parser = argparse.ArgumentParser(
+    parser = OneLineParser(
         prog="jarvishub",
         description="JarvisHub: a canvas-native harness for multimodal creative agents.",
         epilog=EXIT_CODES_HELP,

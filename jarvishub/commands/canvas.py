@@ -91,6 +91,7 @@ def cmd_explore(args: argparse.Namespace) -> int:
     from jarvishub.commands.turns import layout
 
     with opened_runtime(args) as runtime:
+        _check_explorable(runtime.project.store.get_node(args.node_id))  # NodeNotFound: exit 4
         try:
             result = explore(runtime, args.node_id, args.n, args.instruction)
         except ExploreRejected as error:
@@ -114,6 +115,17 @@ def cmd_explore(args: argparse.Namespace) -> int:
 
         emit(args, runtime.project, data, text)
     return EXIT_OK
+
+
+def _check_explorable(node: Any) -> None:
+    """A ValueError (exit 2) for a node explore cannot vary, in the words the explore skill would use."""
+    from graphs.explore import generation_args
+    from tools.base import ToolError
+
+    try:
+        generation_args(node)
+    except ToolError as error:
+        raise ValueError(str(error)) from None
 
 
 def cmd_memory(args: argparse.Namespace) -> int:

@@ -298,6 +298,10 @@ def print_error(args: argparse.Namespace, code: int, message: str, **extra: Any)
         print_json({"error": rest, "exit_code": code, **extra})
 
 
+MAX_PARAM_DEPTH = 32
+"""How deeply a ``--param`` JSON value may nest: plenty for a query parameter, far from any recursion limit."""
+
+
 def parse_params(pairs: list[str]) -> dict[str, Any]:
     """``--param key=value`` pairs; values are JSON when they parse as JSON, else strings."""
     params: dict[str, Any] = {}
@@ -305,8 +309,33 @@ def parse_params(pairs: list[str]) -> dict[str, Any]:
         if "=" not in pair:
             raise ValueError(f"--param takes key=value, got {pair!r}")
         key, raw = pair.split("=", 1)
+        if _nesting(raw) > MAX_PARAM_DEPTH:
+            raise ValueError(f"--param {key} nests more than {MAX_PARAM_DEPTH} levels of JSON; flatten it")
         try:
             params[key] = json.loads(raw)
         except json.JSONDecodeError:
             params[key] = raw
     return params
+
+
+def _nesting(text: str) -> int:
+    """The deepest bracket nesting of a JSON text (brackets inside strings are not counted), read before parsing:
+    the parser and the driver both recurse once per level."""
+    depth = deepest = 0
+    in_string = escaped = False
+    for char in text:
+        if in_string:
+            if escaped:
+                escaped = False
+            elif char == "\\":
+                escaped = True
+            elif char == '"':
+                in_string = False
+        elif char == '"':
+            in_string = True
+        elif char in "[{":
+            depth += 1
+            deepest = max(deepest, depth)
+        elif char in "]}":
+            depth -= 1
+    return deepest

@@ -18,6 +18,7 @@ import importlib
 import logging
 import signal
 import sys
+from pathlib import Path
 from typing import NoReturn
 
 from jarvishub.commands.common import (EXIT_CODES_HELP, exit_for_error, on_sigint, print_error, private_umask,
@@ -80,9 +81,19 @@ def main(argv: list[str] | None = None) -> int:
     except KeyboardInterrupt:
         return report_interrupted(args)
     except Exception as error:  # noqa: BLE001 - exit_for_error re-raises what it cannot name
-        code, message = exit_for_error(error)
+        code, message = exit_for_error(error, _project_or_none(args))
         print_error(args, code, message, **({"thread_id": error.thread_id} if hasattr(error, "thread_id") else {}))
         return code
+
+
+def _project_or_none(args: argparse.Namespace) -> Path | None:
+    """The project the command acted on, for an error message; None when there is none."""
+    from jarvishub.commands.common import project_path
+
+    try:
+        return project_path(args)
+    except Exception:  # noqa: BLE001 - only a detail of the message
+        return None
 
 
 if __name__ == "__main__":

@@ -238,14 +238,7 @@ _ENGINE_FAILURES = {"ServiceUnavailable", "SessionExpired", "EngineUnavailable",
 
 def is_engine_failure(error: BaseException) -> bool:
     """Whether the canvas engine (or the connection to it) failed, rather than the request."""
-    seen: set[int] = set()
-    current: BaseException | None = error
-    while current is not None and id(current) not in seen:
-        seen.add(id(current))
-        if any(cls.__name__ in _ENGINE_FAILURES for cls in type(current).__mro__):
-            return True
-        current = current.__cause__ or current.__context__
-    return False
+    return any(any(cls.__name__ in _ENGINE_FAILURES for cls in type(cause).__mro__) for cause in _causes(error))
 
 
 def engine_failure_text(error: BaseException) -> str:
@@ -254,13 +247,63 @@ def engine_failure_text(error: BaseException) -> str:
     return f"the canvas engine stopped answering ({type(error).__name__}: {detail})"
 
 
-def exit_for_error(error: BaseException) -> tuple[int, str]:
-    """The exit code and one-line message for an error that ended a command."""
+_DISK_FULL_WORDS = ("no space left on device", "database or disk is full", "disk quota exceeded")
+
+
+def _causes(error: BaseException) -> Iterator[BaseException]:
+    seen: set[int] = set()
+    current: BaseException | None = error
+    while current is not None and id(current) not in seen:
+        seen.add(id(current))
+        yield current
+        current = current.__cause__ or current.__context__
+
+
+_NEARLY_FULL_BYTES = 1 << 20
+"""Below this much free space, an I/O error SQLite cannot name (its shared-memory file could not grow) is the
+disk being full."""
+
+
+def is_disk_full(error: BaseException, where: Path | None = None) -> bool:
+    """Whether the disk (or the user's quota) ran out under the command, wherever it was noticed: an OSError,
+    SQLite's "database or disk is full" (or its "disk I/O error" with the disk at ``where`` nearly full), or
+    the engine's own message."""
+    for cause in _causes(error):
+        if isinstance(cause, OSError) and cause.errno in (errno.ENOSPC, errno.EDQUOT):
+            return True
+        text = str(cause).lower()
+        if any(words in text for words in _DISK_FULL_WORDS):
+            return True
+        if "disk i/o error" in text and where is not None and _free_bytes(where) < _NEARLY_FULL_BYTES:
+            return True
+    return False
+
+
+def _free_bytes(where: Path) -> int:
+    import shutil
+
+    try:
+        return shutil.disk_usage(where).free
+    except OSError:
+        return _NEARLY_FULL_BYTES
+
+
+def disk_full_text(where: Path | None) -> str:
+    """One line: the disk is full, how full, and that nothing was lost: what to do once space is freed."""
+    free = f" ({_free_bytes(where) // 1024} KB free at {where})" if where is not None else ""
+    then = (f"continue the turn with `jarvishub resume {_RESUMABLE[-1]}`" if _RESUMABLE
+            else "run the command again")
+    return f"failed: the disk is full{free}; nothing was lost: free some space, then {then}"
+
+
+def exit_for_error(error: BaseException, where: Path | None = None) -> tuple[int, str]:
+    """The exit code and one-line message for an error that ended a command (``where``: the project, if known)."""
     from store.errors import (CanvasError, CypherSyntaxError, CypherWriteRefused, NodeNotFound, QueryBusy,
                               QueryTimeout)
-
     from store.private_files import UnsafeStateDir
 
+    if is_disk_full(error, where):
+        return EXIT_FAILED, disk_full_text(where)
     if isinstance(error, UnsafeStateDir):
         return EXIT_REFUSED, f"refused: {error}"
     if isinstance(error, TurnCrashed):

@@ -48,7 +48,7 @@ _PRIVATE_FILES = ("checkpoints.sqlite", "trajectories.sqlite", "grants.sqlite", 
 _PRIVATE_DIRS = ("engine", "artifacts")
 
 
-def _private_state_dir(state: Path) -> None:
+def prepare_state_dir(state: Path) -> None:
     """``.jarvishub/`` and what is in it are the current user's alone, never reached through a link.
 
     It holds the engine's passwords and the user's words, so (see :mod:`store.private_files`):
@@ -119,7 +119,7 @@ class Project:
         """
         root = Path(root).resolve()
         settings = load_settings(root, **overrides)
-        _private_state_dir(root / STATE_DIR)
+        prepare_state_dir(root / STATE_DIR)
         engine = start_engine(
             EngineSettings(
                 data_dir=root / STATE_DIR,

@@ -99,7 +99,8 @@ class EmbeddedArcadeEngine(Engine):
         self.default_database = default_database
         self.idle_seconds = lifecycle.idle_seconds_from_env() if idle_seconds is None else idle_seconds
         self.limits = limits or EngineLimits()
-        self.locks = ProjectLocks(self.data_dir, query_slots=self.limits.query_slots)
+        self.locks = ProjectLocks(self.data_dir, query_slots=self.limits.query_slots,
+                                  agent_query_slots=self.limits.agent_query_slots)
         self._heap = heap
         self._lease: Path | None = None
         self._info = self._start_or_reuse()

@@ -73,6 +73,7 @@ def _session_tmp_setup(config: pytest.Config) -> None:
 
     if SESSION_TMP_ENV not in os.environ and _is_controller(config):
         folder = tempfile.mkdtemp(prefix="jarvishub-tests-")
+        os.chmod(folder, 0o755)  # like /tmp for the tests' other accounts (the postgres server's, a test attacker)
         os.environ[SESSION_TMP_ENV] = folder
         os.environ["TMPDIR"] = folder
         tempfile.tempdir = None  # gettempdir() reads TMPDIR again

@@ -36,10 +36,13 @@ def project_tools(project: Project) -> tuple[list[ToolSpec], dict[str, Any], lis
 
     mcp_servers = project.settings.project.get("mcp") or []
     if mcp_servers:
-        from tools.mcp.config import McpServerConfig
-        from tools.mcp.loader import load_mcp_tools
+        from tools import mcp_health
+        from tools.mcp.loader import load_available_mcp_tools
 
-        tools.extend(load_mcp_tools([McpServerConfig.model_validate(s) for s in mcp_servers]))
+        # A server that cannot start or list disables its own tools only; `status` and `tools` say which.
+        mcp_specs, services["mcp_unavailable"] = load_available_mcp_tools(mcp_servers)
+        tools.extend(mcp_specs)
+        mcp_health.record(project.state_dir, services["mcp_unavailable"])
 
     from skills.critique import EVALUATE_NODE, default_evaluator
 

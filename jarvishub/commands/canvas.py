@@ -134,8 +134,13 @@ def cmd_memory(args: argparse.Namespace) -> int:
     from jarvishub.output import console, print_json, print_rows
     from store.memory import ProjectMemory
 
+    from jarvishub.project import prepare_state_dir
+    from jarvishub.settings import load_settings
+
     root = project_path(args)
-    memory = ProjectMemory.open(root / STATE_DIR)
+    prepare_state_dir(root / STATE_DIR)  # ours alone, never through a link, like every command's
+    # The agent's own store: Postgres when JARVISHUB_CHECKPOINT_URL (or the project file) names one.
+    memory = ProjectMemory.open(root / STATE_DIR, load_settings(root).checkpoint_url)
     try:
         if args.action == "add":
             if not args.text:
@@ -200,16 +205,20 @@ def cmd_tools(args: argparse.Namespace) -> int:
     """The manifest's tools as a table."""
     with opened_runtime(args) as runtime:
         rows = tool_rows(runtime)
+        unavailable = runtime.services.get("mcp_unavailable") or {}
 
         def text() -> None:
-            from jarvishub.output import print_rows
+            from jarvishub.output import console, print_rows
+            from tools.mcp_health import lines
 
             print_rows(["tool", "family", "effects", "default_grant", "approval"],
                        [{**r, "effects": ", ".join(r["effects"]) or "-",
                          "default_grant": "yes" if r["default_grant"] else "no (ask for it)",
                          "approval": "yes" if r["approval"] else "no"} for r in rows])
+            for line in lines(unavailable):
+                console.print(line, markup=False, highlight=False)
 
-        emit(args, runtime.project, {"tools": rows}, text)
+        emit(args, runtime.project, {"tools": rows, "mcp_unavailable": unavailable}, text)
     return EXIT_OK
 
 

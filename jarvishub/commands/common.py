@@ -306,6 +306,10 @@ def exit_for_error(error: BaseException, where: Path | None = None) -> tuple[int
         return EXIT_FAILED, disk_full_text(where)
     if isinstance(error, UnsafeStateDir):
         return EXIT_REFUSED, f"refused: {error}"
+    from store.postgres import PostgresUnavailable
+
+    if isinstance(error, PostgresUnavailable):
+        return EXIT_FAILED, f"failed: {error}"
     if isinstance(error, TurnCrashed):
         return EXIT_FAILED, f"failed: {error}"
     if isinstance(error, QueryBusy):

@@ -137,6 +137,10 @@ def _status(args: argparse.Namespace, probe: Any, sandbox: dict[str, Any]) -> in
         probe.join()
         # run_code is offered only where agent code can be sandboxed; say why not when it is not.
         info["code_sandbox"] = sandbox["status"]
+        from tools import mcp_health
+
+        info["mcp_unavailable"] = mcp_health.unavailable(project.state_dir, project.settings.project.get("mcp") or [],
+                                                         project.root)
 
         def text() -> None:
             from jarvishub.output import console, print_rows
@@ -149,6 +153,8 @@ def _status(args: argparse.Namespace, probe: Any, sandbox: dict[str, Any]) -> in
                 print_rows(["id", "kind", "title", "status", "repair"], attention, title="needs attention")
             if not info["code_sandbox"]["available"]:
                 console.print(f"run_code is not offered: {info['code_sandbox']['reason']}")
+            for line in mcp_health.lines(info["mcp_unavailable"]):
+                console.print(line, markup=False, highlight=False)
             _print_outputs(info["outputs"], project.root)
 
         emit(args, project, info, text)

@@ -82,6 +82,14 @@ def check_selected(runtime: Any, selected: list[str]) -> None:
         runtime.project.store.get_nodes(list(dict.fromkeys(selected)))
 
 
+def warn_unavailable(runtime: Any) -> None:
+    """One line on stderr per configured MCP server whose tools this turn goes without."""
+    from tools.mcp_health import lines
+
+    for line in lines(runtime.services.get("mcp_unavailable") or {}):
+        sys.stderr.write(f"warning: {line}\n")
+
+
 def announce(args: argparse.Namespace, runtime: Any, thread_id: str, verb: str, *, name_project: bool = True) -> None:
     """Name the project and the thread once the turn's start is recorded (with --json on stderr, so stdout stays
     one document): from then on ``jarvishub resume THREAD`` can take the turn up, and an interrupt says so."""
@@ -204,6 +212,7 @@ def cmd_run(args: argparse.Namespace) -> int:
     thread_id = args.thread or new_id()
     with opened_runtime(args) as runtime:
         check_selected(runtime, args.select or [])
+        warn_unavailable(runtime)
         outcome = drive(args, runtime, thread_id, lambda on_event: runtime.run(
             request, thread_id=thread_id, profile=args.grant, selected=args.select or [], on_event=on_event,
             on_started=lambda _: announce(args, runtime, thread_id, "starting")))

@@ -57,7 +57,7 @@ def test_removing_the_project_stops_its_engine_within_60_s(project):
     wait_for(lambda: gone(engine["supervisor_pid"], engine["supervisor_start"]), "the supervisor lingers")
 
 
-def test_a_moved_project_opens_again_and_so_does_a_deleted_or_garbled_record_or_a_killed_supervisor(project):
+def test_a_moved_project_opens_again_and_so_does_a_lost_record_a_dead_engine_or_a_killed_supervisor(project):
     """One project through each mishap in turn (a cold start each), the canvas kept every time."""
     engine = record(project)
     moved = project.parent / "q"
@@ -77,6 +77,11 @@ def test_a_moved_project_opens_again_and_so_does_a_deleted_or_garbled_record_or_
         assert _notes(moved) == {"text": 1}, f"after engine.json was {damage}"
         assert gone(engine["pid"], engine["start_time"]), f"the engine whose record was {damage} still runs"
         assert _supervised(moved)
+
+    engine = record(moved)
+    os.kill(engine["pid"], signal.SIGKILL)  # a dead engine: the next command starts another
+    assert _notes(moved) == {"text": 1}, "after the engine was killed"
+    assert _supervised(moved)
 
     engine = record(moved)
     os.kill(engine["supervisor_pid"], signal.SIGKILL)

@@ -8,7 +8,7 @@ With no ``NEO4J_URI``, JarvisHub runs ArcadeDB itself:
   a read-only account, so no secret is on its command line or in its environment;
 * ``engine.json`` (0600) records the ports, passwords, pid and start time, so a
   second process of the same project reuses the running server;
-* the server lingers after the last process closes and a detached reaper stops
+* the server lingers after the last process closes and its detached supervisor stops
   it after the idle period (see :mod:`store.lifecycle`).
 """
 
@@ -40,7 +40,7 @@ from store.locks import ProjectLocks
 from store.private_files import ensure_private_dir, ensure_private_tree, read_private, write_private
 
 _START_TIMEOUT_S = 90.0
-# What the engine and its reaper inherit: enough to run, nothing secret (API keys stay with us).
+# What the engine and its supervisor inherit: enough to run, nothing secret (API keys stay with us).
 _ENV_KEEP = ("PATH", "HOME", "LANG", "LC_ALL", "LC_CTYPE", "TZ", "TMPDIR", "PYTHONPATH", "VIRTUAL_ENV")
 
 
@@ -244,7 +244,7 @@ class EmbeddedArcadeEngine(Engine):
         return info
 
     def close(self) -> None:
-        """Close the drivers and give up this process's lease; the reaper stops the server after the idle period."""
+        """Close the drivers and give up this process's lease; the supervisor stops the server after the idle period."""
         if getattr(self, "_closed", True):
             return
         self._closed = True

@@ -1,6 +1,6 @@
 """Process identity for recorded pids: a pid alone is reused after a crash or reboot, a pid + start time is not.
 
-Everything JarvisHub signals (the engine, its reaper) or counts as alive (a
+Everything JarvisHub signals (the engine, its supervisor) or counts as alive (a
 lease) is recorded as ``(pid, start_time)``, where the start time is field 22
 of ``/proc/PID/stat`` (clock ticks since boot).  Before signalling, the
 caller also checks the command line names what it expects (DESIGN.md §7).
@@ -105,9 +105,9 @@ _SPAWN = (
 def spawn_detached(command: Sequence[str], *, log: Path, cwd: Path, env: dict[str, str]) -> int:
     """Start ``command`` as a grandchild that init adopts, and return its pid.
 
-    The engine and its reaper outlive the command that started them; as direct
-    children they would linger as zombies of that command once they exit, and
-    a zombie still answers ``kill(pid, 0)``.
+    The engine's supervisor outlives the command that started it; as a direct
+    child it would linger as a zombie of that command once it exits, and a
+    zombie still answers ``kill(pid, 0)``.
     """
     out = subprocess.run(
         [sys.executable, "-c", _SPAWN, str(log), str(cwd), *command],

@@ -188,7 +188,9 @@ def tool_rows(runtime: Any) -> list[dict[str, Any]]:
     """One row per manifest tool: family, effects, and what the default grant says about it."""
     from nodes.policy import default_grant
 
-    grant = default_grant(runtime.manifest, runtime.project.store, "", [])
+    from nodes.understanding.intent import Intent
+
+    grant = default_grant(runtime.manifest, Intent(request=""), [])
     rows = []
     for tool in runtime.manifest.tools:
         effects = sorted(str(e.value) for e in tool.effects)

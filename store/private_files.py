@@ -143,14 +143,8 @@ def _check_file(path: Path, info: os.stat_result) -> None:
 
 def create_private_file(path: Path) -> None:
     """Make sure ``path`` is a regular file of ours, mode 0600 (created empty if missing), never via a symlink."""
+    fd = open_private(path, os.O_WRONLY | os.O_CREAT)
     try:
-        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_NOFOLLOW | os.O_CLOEXEC, 0o600)
-    except OSError as error:
-        if os.path.islink(path):
-            raise UnsafeStateDir(Path(path), "is a symbolic link") from error
-        raise
-    try:
-        _check_file(Path(path), os.fstat(fd))
         os.fchmod(fd, 0o600)
     finally:
         os.close(fd)

@@ -7,7 +7,8 @@ import os
 import subprocess
 import sys
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 from store import process
@@ -67,3 +68,18 @@ def one_line(stderr: str) -> str:
     assert "Traceback" not in stderr, stderr
     assert len(lines) == 1, stderr
     return lines[0]
+
+
+@contextmanager
+def new_project(folder: Path, *requests: str, env: dict[str, str] | None = None) -> Iterator[Path]:
+    """``jarvishub init FOLDER/p``, then ``run`` each request (each must succeed); every engine under ``folder``
+    is stopped afterwards, whatever the test did to the project (moved it, killed its supervisor...)."""
+    project = Path(folder) / "p"
+    try:
+        assert jarvishub("init", str(project), env=env).returncode == 0
+        for request in requests:
+            ran = jarvishub("-C", str(project), "run", request, env=env)
+            assert ran.returncode == 0, ran.stdout + ran.stderr
+        yield project
+    finally:
+        stop_engines_under(folder)

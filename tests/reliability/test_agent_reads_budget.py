@@ -18,7 +18,7 @@ from pathlib import Path
 import pytest
 
 from store.locks import ProjectLocks
-from tests.reliability.engine_processes import cli_env, jarvishub, stop_engines_under
+from tests.reliability.engine_processes import cli_env, jarvishub, new_project
 
 pytestmark = pytest.mark.long_file(45)
 
@@ -28,13 +28,8 @@ EXIT_BUSY = 75
 
 @pytest.fixture
 def project(tmp_path: Path) -> Iterator[Path]:
-    folder = tmp_path / "p"
-    try:
-        assert jarvishub("init", str(folder)).returncode == 0
-        assert jarvishub("-C", str(folder), "run", "note: the keeper's coat is red").returncode == 0
-        yield folder
-    finally:
-        stop_engines_under(tmp_path)
+    with new_project(tmp_path, "note: the keeper's coat is red") as made:
+        yield made
 
 
 @contextlib.contextmanager

@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.reliability.engine_processes import cli_env, jarvishub, one_line, stop_engines_under
+from tests.reliability.engine_processes import cli_env, jarvishub, new_project, one_line
 
 pytestmark = pytest.mark.long_file(40)
 
@@ -25,19 +25,14 @@ UNKNOWN_ID = "01J0000000000000000000NOPE"
 @pytest.fixture(scope="module")
 def noted(tmp_path_factory) -> Iterator[dict]:
     """A project with one note (a text node) and the finished turn that made it."""
-    folder = tmp_path_factory.mktemp("bad-input")
-    project = folder / "p"
-    try:
-        assert jarvishub("init", str(project)).returncode == 0
+    with new_project(tmp_path_factory.mktemp("bad-input")) as project:
         ran = jarvishub("-C", str(project), "run", "note: the keeper's coat is red", "--json")
         assert ran.returncode == 0, ran.stderr
         turn = json.loads(ran.stdout)
-        rows = json.loads(jarvishub("-C", str(project), "query", "MATCH (n:CanvasNode {kind: 'text'}) RETURN n.id AS id",
-                                    "--json").stdout)["rows"]
+        text_nodes = "MATCH (n:CanvasNode {kind: 'text'}) RETURN n.id AS id"
+        rows = json.loads(jarvishub("-C", str(project), "query", text_nodes, "--json").stdout)["rows"]
         yield {"project": project, "thread": turn["thread_id"], "text_node": rows[0]["id"],
                "version": _canvas_version(project)}  # after the turn and the layout of its new node
-    finally:
-        stop_engines_under(folder)
 
 
 def _canvas_version(project: Path) -> int:

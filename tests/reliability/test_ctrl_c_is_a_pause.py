@@ -23,7 +23,7 @@ import pytest
 
 from jarvishub.project import Project
 from tests.canvas_fingerprint import canvas_fingerprint, fingerprint_difference
-from tests.reliability.engine_processes import cli_env, jarvishub, one_line, stop_engines_under
+from tests.reliability.engine_processes import cli_env, jarvishub, new_project, one_line
 
 pytestmark = pytest.mark.long_file(150)
 
@@ -101,25 +101,15 @@ def _fingerprint(project: Path) -> dict:
 @pytest.fixture(scope="module")
 def uninterrupted(tmp_path_factory) -> Iterator[dict]:
     """The canvas the request makes when nothing interrupts it."""
-    folder = tmp_path_factory.mktemp("straight")
-    project = folder / "p"
-    try:
-        assert jarvishub("init", str(project)).returncode == 0
-        done = jarvishub("-C", str(project), "run", REQUEST)
-        assert done.returncode == 0, done.stderr
+    with new_project(tmp_path_factory.mktemp("straight"), REQUEST) as project:
         yield _fingerprint(project)
-    finally:
-        stop_engines_under(folder)
 
 
 @pytest.fixture
 def project(tmp_path: Path) -> Iterator[Path]:
     """A new project; its engine is stopped after the test."""
-    try:
-        assert jarvishub("init", str(tmp_path / "p")).returncode == 0
-        yield tmp_path / "p"
-    finally:
-        stop_engines_under(tmp_path)
+    with new_project(tmp_path) as made:
+        yield made
 
 
 POINTS: dict[str, Callable[[RunningTurn], bool]] = {

@@ -18,7 +18,7 @@ from pathlib import Path
 import pytest
 
 from store import lifecycle, process
-from tests.reliability.engine_processes import cli_env, gone, jarvishub, record, stop_engines_under, wait_for
+from tests.reliability.engine_processes import cli_env, gone, jarvishub, new_project, record, wait_for
 
 pytestmark = pytest.mark.long_file(60)
 
@@ -29,12 +29,8 @@ NOTE = "note: the keeper's coat is red"
 @pytest.fixture
 def project(tmp_path: Path) -> Iterator[Path]:
     """A project with one note on its canvas and its engine lingering; every engine it started is stopped after."""
-    folder = tmp_path / "p"
-    assert jarvishub("init", str(folder), env=LINGERING).returncode == 0
-    ran = jarvishub("-C", str(folder), "run", NOTE, env=LINGERING)
-    assert ran.returncode == 0, ran.stderr
-    yield folder
-    stop_engines_under(tmp_path)
+    with new_project(tmp_path, NOTE, env=LINGERING) as made:
+        yield made
 
 
 def _notes(folder: Path) -> dict:

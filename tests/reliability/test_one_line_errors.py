@@ -18,7 +18,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.reliability.engine_processes import cli_env, jarvishub, one_line, stop_engines_under
+from tests.reliability.engine_processes import cli_env, jarvishub, new_project, one_line
 
 pytestmark = pytest.mark.long_file(40)
 
@@ -27,12 +27,8 @@ FIXTURE_SERVER = Path(__file__).resolve().parents[1] / "mcp" / "server_fixture.p
 
 @pytest.fixture(scope="module")
 def project(tmp_path_factory) -> Iterator[Path]:
-    folder = tmp_path_factory.mktemp("one-line")
-    try:
-        assert jarvishub("init", str(folder / "p")).returncode == 0
-        yield folder / "p"
-    finally:
-        stop_engines_under(folder)
+    with new_project(tmp_path_factory.mktemp("one-line")) as made:
+        yield made
 
 
 def test_a_broken_mcp_server_disables_only_its_own_tools_and_says_so_in_one_line(project):

@@ -21,8 +21,8 @@ import sys
 from pathlib import Path
 from typing import NoReturn
 
-from jarvishub.commands.common import (EXIT_CODES_HELP, exit_for_error, on_sigint, print_error, private_umask,
-                                       report_interrupted)
+from jarvishub.commands.common import EXIT_CODES_HELP, exit_for_error, print_error, private_umask
+from jarvishub.commands.interrupts import on_sigint, report_interrupted
 
 COMMAND_MODULES: list[str] = [
     "jarvishub.commands.projects",

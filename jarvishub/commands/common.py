@@ -159,68 +159,6 @@ def emit(args: argparse.Namespace, project: Any, data: dict[str, Any], text: Cal
         text()
 
 
-# -- Ctrl-C: a pause, never a traceback ------------------------------------------------------------
-EXIT_INTERRUPTED = 130  # 128 + SIGINT, what a shell reports for a command stopped with Ctrl-C
-INTERRUPT_GRACE_S = 5.0
-"""After a Ctrl-C, how long the command may take to wind down (a tool step finishing on a worker thread, the
-engine lease given back) before it exits anyway; a second Ctrl-C exits at once."""
-
-_RESUMABLE: list[str] = []
-_INTERRUPT: dict[str, Any] = {}
-
-
-def resumable(thread_id: str) -> None:
-    """The turn on ``thread_id`` has its start recorded: from now on an interrupt names it for ``resume``."""
-    _RESUMABLE.append(thread_id)
-
-
-def interrupted_line() -> str:
-    """What an interrupted command says, in one line."""
-    if _RESUMABLE:
-        thread = _RESUMABLE[-1]
-        return (f"interrupted: the turn is paused and nothing it did is lost; continue it with "
-                f"`jarvishub resume {thread}`")
-    return "interrupted: stopped before a turn started; run the command again"
-
-
-def _say_interrupted_now() -> None:
-    """Write the line straight to stderr (a watchdog or a signal handler may not wait for a console lock)."""
-    if not _INTERRUPT.get("said"):
-        _INTERRUPT["said"] = True
-        os.write(2, (interrupted_line() + "\n").encode())
-
-
-def _exit_after_grace() -> None:
-    import time
-
-    time.sleep(INTERRUPT_GRACE_S)
-    _say_interrupted_now()
-    os._exit(EXIT_INTERRUPTED)
-
-
-def on_sigint(signum: int, frame: Any) -> None:
-    """SIGINT handler: the first Ctrl-C unwinds the command (a ``KeyboardInterrupt``) with a bounded grace period
-    to wind down; a second one, or the end of the grace period, exits at once with the line said."""
-    if _INTERRUPT.get("at"):
-        _say_interrupted_now()
-        os._exit(EXIT_INTERRUPTED)
-    import threading
-    import time
-
-    _INTERRUPT["at"] = time.monotonic()
-    threading.Thread(target=_exit_after_grace, name="jarvishub-interrupt-grace", daemon=True).start()
-    raise KeyboardInterrupt
-
-
-def report_interrupted(args: argparse.Namespace) -> int:
-    """Say that the command was interrupted (once), and how to take the turn up again; exit code 130."""
-    if not _INTERRUPT.get("said"):
-        _INTERRUPT["said"] = True
-        print_error(args, EXIT_INTERRUPTED, interrupted_line(),
-                    **({"thread_id": _RESUMABLE[-1]} if _RESUMABLE else {}))
-    return EXIT_INTERRUPTED
-
-
 # -- errors --------------------------------------------------------------------------------------
 class TurnCrashed(Exception):
     """The engine or its connection failed during a turn; the turn's checkpoint lets it resume."""
@@ -291,8 +229,10 @@ def _free_bytes(where: Path) -> int:
 def disk_full_text(where: Path | None) -> str:
     """One line: the disk is full, how full, and that nothing was lost: what to do once space is freed."""
     free = f" ({_free_bytes(where) // 1024} KB free at {where})" if where is not None else ""
-    then = (f"continue the turn with `jarvishub resume {_RESUMABLE[-1]}`" if _RESUMABLE
-            else "run the command again")
+    from jarvishub.commands.interrupts import resumable_thread
+
+    thread = resumable_thread()
+    then = f"continue the turn with `jarvishub resume {thread}`" if thread else "run the command again"
     return f"failed: the disk is full{free}; nothing was lost: free some space, then {then}"
 
 

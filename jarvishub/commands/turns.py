@@ -93,7 +93,8 @@ def warn_unavailable(runtime: Any) -> None:
 def announce(args: argparse.Namespace, runtime: Any, thread_id: str, verb: str, *, name_project: bool = True) -> None:
     """Name the project and the thread once the turn's start is recorded (with --json on stderr, so stdout stays
     one document): from then on ``jarvishub resume THREAD`` can take the turn up, and an interrupt says so."""
-    from jarvishub.commands.common import project_line, resumable
+    from jarvishub.commands.common import project_line
+    from jarvishub.commands.interrupts import resumable
     from jarvishub.output import console
 
     resumable(thread_id)

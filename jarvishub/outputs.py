@@ -222,7 +222,7 @@ def _place(outputs: Path, files: list[OutputFile], artifacts: Any) -> None:
     from store.private_files import ensure_private_dir
 
     outputs.parent.mkdir(parents=True, exist_ok=True)
-    ensure_private_dir(outputs)
+    ensure_private_dir(outputs, follow=True)
     index_path = outputs / INDEX_FILE
     try:
         before = {path: _as_placed(entry) for path, entry in json.loads(index_path.read_text()).items()}

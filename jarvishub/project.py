@@ -78,7 +78,7 @@ class Project:
         self.engine = engine
         self.store = store
         self.artifacts = LocalArtifactStore(self.state_dir / "artifacts")
-        ensure_private_dir(self.workspace)  # tools write here what the user's requests hold
+        ensure_private_dir(self.workspace, follow=True)  # tools write here what the user's requests hold
 
     @property
     def state_dir(self) -> Path:

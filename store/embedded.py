@@ -96,6 +96,7 @@ class EmbeddedArcadeEngine(Engine):
         self.data_dir = Path(data_dir).resolve()
         self.data_dir.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
         ensure_private_dir(self.data_dir)  # ours alone, never a link: it will hold the passwords
+        ensure_private_dir(self.data_dir / "leases")
         self.default_database = default_database
         self.idle_seconds = lifecycle.idle_seconds_from_env() if idle_seconds is None else idle_seconds
         self.limits = limits or EngineLimits()

@@ -36,7 +36,7 @@ from typing import Any
 
 from store import process
 from store.locks import exclusive
-from store.private_files import open_private, read_private, write_private
+from store.private_files import ensure_private_dir, open_private, read_private, write_private
 
 DEFAULT_IDLE_SECONDS = 600.0
 IDLE_ENV = "JARVISHUB_ENGINE_IDLE_SECONDS"
@@ -133,8 +133,6 @@ def take_lease(data_dir: Path) -> Path:
     One lease per engine object (``PID-START-TOKEN``): a process may open the same project twice,
     and closing one must not drop the other's claim.
     """
-    from store.private_files import ensure_private_dir
-
     folder = ensure_private_dir(_leases(data_dir))
     pid = os.getpid()
     lease = folder / f"{pid}-{process.start_time(pid)}-{secrets.token_hex(4)}"

@@ -5,8 +5,7 @@ account on the machine must neither read them nor make JarvisHub write them some
 
 * a state folder is used only when it is a real folder (never a symlink), owned by the current user, and
   writable by nobody else (:func:`ensure_private_dir`); the project folder above it must be ours and not
-  writable by others either, and no folder above the project may let another user rename it away
-  (writable by others without the sticky bit): :func:`check_project_folder`;
+  writable by others either (:func:`check_project_folder`);
 * secret and state files are written as git writes its lock files: a fresh temporary file created with
   ``O_CREAT | O_EXCL | O_NOFOLLOW`` (mode 0600) in the same folder, then renamed over the target
   (:func:`write_private`); a rename replaces a planted symlink, it never writes through it;
@@ -95,34 +94,29 @@ def check_owned_dir(path: Path, info: os.stat_result | None = None) -> os.stat_r
 
 
 def check_project_folder(root: Path) -> None:
-    """The project folder is ours and only ours to write; no folder above it lets others rename it away.
+    """The project folder is ours and only ours to write (so nobody else can swap its ``.jarvishub/``).
 
-    A folder above the project that others may write to is safe only with the sticky bit (as ``/tmp``):
-    then nobody but the owner may rename or remove what is in it.
+    Folders above the project are not checked: one that others may write without the sticky bit would let them
+    rename the whole project away, but what they put in its place is then refused by this same check.
     """
-    root = Path(root)
-    check_owned_dir(root)
-    for parent in root.parents:
-        info = os.stat(parent)
-        if writable_by_others(info) and not info.st_mode & stat.S_ISVTX:
-            raise UnsafeStateDir(parent, f"can be written by other users without the sticky bit (mode "
-                                         f"{stat.S_IMODE(info.st_mode):o}), so they could swap the project "
-                                         f"{root} for their own")
+    check_owned_dir(Path(root), os.stat(root))
 
 
-def ensure_private_dir(path: Path) -> Path:
+def ensure_private_dir(path: Path, *, follow: bool = False) -> Path:
     """Create ``path`` (one level, mode 0700) if missing, and check it is ours alone; returns it.
 
-    An existing folder of ours that others may only read is narrowed to 0700.
+    An existing folder of ours that others may only read is narrowed to 0700.  With ``follow`` a symlink to
+    such a folder is accepted (``outputs/`` or ``workspace/`` kept on another disk); inside ``.jarvishub/``
+    nothing is followed.
     """
     path = Path(path)
     try:
         os.mkdir(path, 0o700)
     except FileExistsError:
         pass
-    info = check_owned_dir(path)
+    info = check_owned_dir(path, os.stat(path) if follow else None)
     if stat.S_IMODE(info.st_mode) & 0o077:
-        os.chmod(path, 0o700, follow_symlinks=False)
+        os.chmod(path, 0o700)
     return path
 
 

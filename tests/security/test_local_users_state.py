@@ -117,7 +117,7 @@ def test_with_the_ownership_check_off_a_planted_link_still_gets_no_secret(shared
     assert not (data_dir / "server" / "config" / "server-users.jsonl").is_symlink()
 
 
-@pytest.mark.parametrize("planted", [".jarvishub/checkpoints.sqlite", ".jarvishub/engine", "workspace"])
+@pytest.mark.parametrize("planted", [".jarvishub/checkpoints.sqlite", ".jarvishub/engine", ".jarvishub/artifacts"])
 def test_a_symlink_inside_the_project_state_is_never_followed(tmp_path, planted):
     project = tmp_path / "film"
     project.mkdir()

@@ -22,7 +22,7 @@ from pathlib import Path
 from typing import NoReturn
 
 from jarvishub.commands.common import EXIT_CODES_HELP, exit_for_error, print_error, private_umask
-from jarvishub.commands.interrupts import on_sigint, report_interrupted
+from jarvishub.commands.interrupts import report_interrupted, watch_interrupts
 
 COMMAND_MODULES: list[str] = [
     "jarvishub.commands.projects",
@@ -73,7 +73,7 @@ def main(argv: list[str] | None = None) -> int:
     # SIGTERM (a service manager, `timeout`) unwinds like Ctrl-C, so the embedded engine is stopped cleanly.
     signal.signal(signal.SIGTERM, lambda signum, frame: sys.exit(128 + signum))
     # Ctrl-C is a pause: one line naming `jarvishub resume THREAD`, no traceback, never a hang.
-    signal.signal(signal.SIGINT, on_sigint)
+    watch_interrupts(args.command)
     if getattr(args, "dir", None) and args.command not in ("demo", "init"):
         args.project = args.dir
     try:

@@ -203,7 +203,7 @@ class EmbeddedArcadeEngine(Engine):
         """Wait until the supervised server listens on its ports, then record it; returns the record."""
         while (launch := lifecycle.read_launch(self.data_dir, token)) is None:
             if not process.is_same_process(supervisor, supervisor_start):
-                raise EngineUnavailable(f"ArcadeDB exited while starting; see {self.data_dir / 'engine.log'}")
+                raise EngineUnavailable(self._exited_while_starting())
             if time.monotonic() - started > _START_TIMEOUT_S:
                 process.terminate(supervisor, supervisor_start or 0, timeout_s=5)
                 raise EngineUnavailable(f"ArcadeDB did not start within {_START_TIMEOUT_S:.0f} s")
@@ -223,7 +223,7 @@ class EmbeddedArcadeEngine(Engine):
                 return self._launch(attempt + 1)
             if not alive:
                 process.terminate(supervisor, supervisor_start or 0, timeout_s=5)
-                raise EngineUnavailable(f"ArcadeDB exited while starting; see {self.data_dir / 'engine.log'}")
+                raise EngineUnavailable(self._exited_while_starting())
             if time.monotonic() - started > _START_TIMEOUT_S:
                 process.terminate(supervisor, supervisor_start or 0, timeout_s=5)
                 raise EngineUnavailable(f"ArcadeDB did not open its ports within {_START_TIMEOUT_S:.0f} s")
@@ -243,6 +243,18 @@ class EmbeddedArcadeEngine(Engine):
         }
         lifecycle.write_state(self.data_dir, info)
         return info
+
+    def _exited_while_starting(self) -> str:
+        """Why the server exited while starting, as far as its log says (a full disk shows there first)."""
+        log = self.data_dir / "engine.log"
+        try:
+            with open(log, "rb") as handle:
+                handle.seek(max(0, handle.seek(0, os.SEEK_END) - 8192))
+                tail = handle.read().decode(errors="replace")
+        except OSError:
+            tail = ""
+        full = next((line.strip() for line in reversed(tail.splitlines()) if "No space left on device" in line), "")
+        return f"ArcadeDB exited while starting{f' ({full[:200]})' if full else ''}; see {log}"
 
     def close(self) -> None:
         """Close the drivers and give up this process's lease; the supervisor stops the server after the idle period."""

@@ -23,6 +23,7 @@ engine lease given back) before it exits anyway; a second Ctrl-C exits at once."
 
 _RESUMABLE: list[str] = []
 _INTERRUPT: dict[str, Any] = {}
+"""``at``: when the first Ctrl-C came; ``said``: whether the line was written; ``command``: the command run."""
 
 
 def resumable(thread_id: str) -> None:
@@ -30,26 +31,40 @@ def resumable(thread_id: str) -> None:
     _RESUMABLE.append(thread_id)
 
 
-def interrupted_line() -> str:
+TURN_COMMANDS = frozenset({"run", "resume", "demo"})
+"""Commands that name the turn they start (and so can say how to take it up again)."""
+
+
+def interrupted_line(command: str | None = None) -> str:
     """What an interrupted command says, in one line."""
     if _RESUMABLE:
         thread = _RESUMABLE[-1]
         return (f"interrupted: the turn is paused and nothing it did is lost; continue it with "
                 f"`jarvishub resume {thread}`")
-    return "interrupted: stopped before a turn started; run the command again"
+    if command is None or command in TURN_COMMANDS:
+        return "interrupted: stopped before a turn started; run the command again"
+    return "interrupted: stopped; what it had already committed is kept (`jarvishub status` shows the canvas)"
 
 
 def _say_interrupted_now() -> None:
     """Write the line straight to stderr (a watchdog or a signal handler may not wait for a console lock)."""
     if not _INTERRUPT.get("said"):
         _INTERRUPT["said"] = True
-        os.write(2, (interrupted_line() + "\n").encode())
+        os.write(2, (interrupted_line(_INTERRUPT.get("command")) + "\n").encode())
 
 
 def _exit_after_grace() -> None:
     time.sleep(INTERRUPT_GRACE_S)
     _say_interrupted_now()
     os._exit(EXIT_INTERRUPTED)
+
+
+def watch_interrupts(command: str) -> None:
+    """Make Ctrl-C a pause for the rest of this process (``command``: what the CLI runs, for the line)."""
+    import signal
+
+    _INTERRUPT["command"] = command
+    signal.signal(signal.SIGINT, on_sigint)
 
 
 def on_sigint(signum: int, frame: Any) -> None:
@@ -74,6 +89,6 @@ def report_interrupted(args: argparse.Namespace) -> int:
 
     if not _INTERRUPT.get("said"):
         _INTERRUPT["said"] = True
-        print_error(args, EXIT_INTERRUPTED, interrupted_line(),
+        print_error(args, EXIT_INTERRUPTED, interrupted_line(getattr(args, "command", None)),
                     **({"thread_id": _RESUMABLE[-1]} if _RESUMABLE else {}))
     return EXIT_INTERRUPTED

@@ -31,7 +31,7 @@ _NOTE_LEAD = re.compile(r"^\s*(?:add an? |take an? )?(?:note|notes|jot|write dow
 OPERATION_KINDS: dict[str, list[str]] = {
     "note": ["note"], "build_narrative": ["story"], "build_page": ["web"], "revise_page": ["web"],
     "build_deck": ["slides"], "edit": ["story"], "stale_repair": ["story"], "explore": ["explore"],
-    "question": ["question"], "status": ["status"],
+    "question": ["question"], "status": ["status"], "skill": ["skill"],
 }
 """An understood operation → the kinds its grant is made of."""
 

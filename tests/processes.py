@@ -6,7 +6,7 @@ from pathlib import Path
 
 
 def engine_pids(under: str) -> list[int]:
-    """ArcadeDB JVMs whose command line names a path starting with ``under``."""
+    """ArcadeDB servers (the JVMs, not their supervisors) whose command line names a path starting with ``under``."""
     pids = []
     for entry in Path("/proc").iterdir():
         if not entry.name.isdigit():
@@ -15,7 +15,8 @@ def engine_pids(under: str) -> list[int]:
             command = (entry / "cmdline").read_bytes().replace(b"\0", b" ").decode(errors="replace")
         except OSError:
             continue
-        if "arcadedb" in command and under in command:
+        # The supervisor's command line holds the server's, after `store.lifecycle supervise`.
+        if "com.arcadedb.server.ArcadeDBServer" in command and "store.lifecycle" not in command and under in command:
             pids.append(int(entry.name))
     return pids
 

@@ -50,8 +50,11 @@ def family_tools(project: ProjectParts) -> tuple[list[ToolSpec], dict[str, Any]]
 
     mcp_servers = project.settings.project.get("mcp") or []
     if mcp_servers:
-        from tools.mcp.config import McpServerConfig
-        from tools.mcp.loader import load_mcp_tools
+        from tools import mcp_health
+        from tools.mcp.loader import load_available_mcp_tools
 
-        tools.extend(load_mcp_tools([McpServerConfig.model_validate(s) for s in mcp_servers]))
+        # A server that cannot start or list disables its own tools only; `status` and `tools` say which.
+        mcp_specs, services["mcp_unavailable"] = load_available_mcp_tools(mcp_servers)
+        tools.extend(mcp_specs)
+        mcp_health.record(project.state_dir, services["mcp_unavailable"])
     return tools, services

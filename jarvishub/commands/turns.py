@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 from collections.abc import Callable
 from pathlib import Path
@@ -35,8 +36,9 @@ def add_parser(sub: Any) -> None:
                 "jarvishub resume 01J... --answer 01J...")
     p.add_argument("thread", nargs="?", help="the thread (default: the most recent unfinished turn)")
     p.add_argument("--answer", help="the answer to a clarification (e.g. the id of the node you meant)")
-    p.add_argument("--approve", action="store_true", help="approve the action waiting for approval")
-    p.add_argument("--reject", action="store_true", help="reject the action waiting for approval")
+    decision = p.add_mutually_exclusive_group()
+    decision.add_argument("--approve", action="store_true", help="approve the action waiting for approval")
+    decision.add_argument("--reject", action="store_true", help="reject the action waiting for approval")
     p = command(sub, "history", cmd_history, "turns with their actions, and turns left unfinished",
                 "jarvishub history")
     p.add_argument("--thread")
@@ -48,11 +50,15 @@ def read_request(args: argparse.Namespace) -> str:
     if len(given) != 1:
         raise ValueError("give the request as an argument, `-` for stdin, or --file F (exactly one)")
     if args.file is not None:
-        text = Path(args.file).read_text(encoding="utf-8")
+        path = Path(args.file)
+        if path.is_dir():
+            raise ValueError(f"--file {args.file} is a folder; give the file that holds the request")
+        text = _utf8(path.read_bytes(), f"--file {args.file}")
     elif args.request == "-":
-        text = sys.stdin.read()
+        text = _utf8(sys.stdin.buffer.read(), "the request on stdin")
     else:
-        text = args.request
+        # The shell hands over bytes; Python keeps bytes that are not UTF-8 as lone surrogates.
+        text = _utf8(os.fsencode(args.request), "the request")
     text = text.strip()
     if not text:
         raise ValueError("the request is empty")
@@ -61,11 +67,37 @@ def read_request(args: argparse.Namespace) -> str:
     return text
 
 
+def _utf8(data: bytes, where: str) -> str:
+    """``data`` as text, or a ValueError saying where the first byte that is not UTF-8 is."""
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError as error:
+        raise ValueError(f"{where} is not valid UTF-8 (byte 0x{data[error.start]:02x} at position {error.start}); "
+                         "save it as UTF-8 and run the command again") from None
+
+
+def check_selected(runtime: Any, selected: list[str]) -> None:
+    """Every ``--select`` id names a node on the canvas (NodeNotFound, exit 4, before the turn starts)."""
+    if selected:
+        runtime.project.store.get_nodes(list(dict.fromkeys(selected)))
+
+
+def warn_unavailable(runtime: Any) -> None:
+    """One line on stderr per configured MCP server whose tools this turn goes without."""
+    from tools.mcp_health import lines
+
+    for line in lines(runtime.services.get("mcp_unavailable") or {}):
+        sys.stderr.write(f"warning: {line}\n")
+
+
 def announce(args: argparse.Namespace, runtime: Any, thread_id: str, verb: str, *, name_project: bool = True) -> None:
-    """Name the project and the thread before the turn starts (with --json on stderr, so stdout stays one document)."""
+    """Name the project and the thread once the turn's start is recorded (with --json on stderr, so stdout stays
+    one document): from then on ``jarvishub resume THREAD`` can take the turn up, and an interrupt says so."""
     from jarvishub.commands.common import project_line
+    from jarvishub.commands.interrupts import resumable
     from jarvishub.output import console
 
+    resumable(thread_id)
     project = runtime.project
     if args.json:
         sys.stderr.write(json.dumps({"event": "turn_started", "project": str(project.root),
@@ -180,9 +212,11 @@ def cmd_run(args: argparse.Namespace) -> int:
     request = read_request(args)
     thread_id = args.thread or new_id()
     with opened_runtime(args) as runtime:
-        announce(args, runtime, thread_id, "starting")
+        check_selected(runtime, args.select or [])
+        warn_unavailable(runtime)
         outcome = drive(args, runtime, thread_id, lambda on_event: runtime.run(
-            request, thread_id=thread_id, profile=args.grant, selected=args.select or [], on_event=on_event))
+            request, thread_id=thread_id, profile=args.grant, selected=args.select or [], on_event=on_event,
+            on_started=lambda _: announce(args, runtime, thread_id, "starting")))
         layout(runtime)
         return report(args, runtime, outcome)
 
@@ -194,6 +228,12 @@ def unfinished_turns(runtime: Any) -> list[dict[str, Any]]:
         waiting = runtime.pending(start["thread_id"])
         rows.append({**start, "state": "waiting" if waiting else "interrupted", "question": waiting})
     return rows
+
+
+def _finished(runtime: Any, thread_id: str) -> bool:
+    """Whether every turn started on the thread has finished (nothing to answer or continue there)."""
+    open_threads = {turn["thread_id"] for turn in runtime.trajectories.unfinished()}
+    return thread_id not in open_threads and bool(runtime.trajectories.started_turns(thread_id))
 
 
 def cmd_resume(args: argparse.Namespace) -> int:
@@ -213,6 +253,12 @@ def cmd_resume(args: argparse.Namespace) -> int:
                 return EXIT_BAD_INPUT
             thread_id = pending[-1]["thread_id"]
         waiting = runtime.pending(thread_id)
+        if waiting is None and _finished(runtime, thread_id):
+            detail = ("there is no question to answer" if answer is not None
+                      else "there is nothing to continue")
+            print_error(args, EXIT_BAD_INPUT, f"error: the turn on thread {thread_id} has finished: {detail}; "
+                                              "`jarvishub history` lists the turns")
+            return EXIT_BAD_INPUT
         if waiting is not None and answer is None:
             # Resuming with no answer would answer the question with nothing: show it instead.
             from jarvishub.runtime import TurnOutcome

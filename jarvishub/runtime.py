@@ -124,6 +124,9 @@ class Runtime:
             grant = profiles[profile].model_copy(update={"id": new_id()})
         if grant is None:
             grant = default_grant(self.manifest, self.project.store, request, selected or [])
+        budget_usd = getattr(self.project.settings, "budget_usd", None)
+        if grant.budget.cost_usd is None and budget_usd is not None:  # JARVISHUB_BUDGET_USD: a cap on every turn
+            grant = grant.model_copy(update={"budget": grant.budget.model_copy(update={"cost_usd": budget_usd})})
         return grant
 
     # -- turns --------------------------------------------------------------------------------

@@ -17,6 +17,7 @@ from nodes.actions import action_adapter
 from nodes.bridge import Usage
 from nodes.deps import TurnDeps
 from nodes.repair import undo_stale_marks
+from nodes.repeats import repeated_call
 from nodes.state import TurnState
 from nodes.verdicts import Allow, NeedsApproval, Reject
 
@@ -54,6 +55,9 @@ def make_validate(deps: TurnDeps):
             action = action_adapter.validate_python(raw)
         except ValidationError as error:
             return _reject(state, "malformed", f"the action is not well formed: {error.errors()[0]['msg']}", deps)
+        loop = repeated_call(state.get("steps") or [], raw, state.get("seen_version"))
+        if loop:
+            return _reject(state, "repeated", loop, deps)
         usage = Usage(**(state.get("usage") or {}))
         grant = deps.bridge.grants.get(state["grant_id"])
         verdict = deps.bridge.validate(action, grant, usage)

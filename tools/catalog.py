@@ -22,8 +22,14 @@ def project_tools(project: Project) -> tuple[list[ToolSpec], dict[str, Any], lis
     from tools.generate.settings import generation_settings
     from tools.generate.tools import GENERATION_TOOLS
 
+    from nodes.spend import PriceTable, SpendLedger
+
     gen_settings = generation_settings(project.settings)
-    services["generation"] = build_generation_service(gen_settings, project.artifacts, project.root)
+    prices = PriceTable.for_project(project.settings.project, getattr(project.settings, "prices_file", None))
+    services["generation"] = build_generation_service(gen_settings, project.artifacts, project.root, prices=prices)
+    # Every paid call of the project's turns is charged here (nodes.spend): tokens, calls, cost.
+    services["spend"] = SpendLedger(project.state_dir / "spend.sqlite", prices)
+    services["spend"].estimates = services["generation"].estimates()
     tools.extend(GENERATION_TOOLS)
 
     from tools.native.code import sandbox_status
@@ -45,7 +51,8 @@ def project_tools(project: Project) -> tuple[list[ToolSpec], dict[str, Any], lis
 
     tools.append(EVALUATE_NODE)
     services["turn_extra"] = {"evaluator": default_evaluator(project.settings, read_only(project.store),
-                                                             project.artifacts)}
+                                                             project.artifacts),
+                              "spend": services["spend"]}
 
     from skills.registry import skill_tools
 

@@ -16,7 +16,7 @@ from types import SimpleNamespace
 from typing import Any
 
 from jarvishub.commands.common import (EXIT_BAD_INPUT, EXIT_OK, EXIT_PAUSED, TurnCrashed, command, emit,
-                                       is_engine_failure, opened_runtime, print_error)
+                                       is_engine_failure, opened_runtime, print_error, provider_stop)
 from jarvishub.commands.outcomes import exit_code, result_of
 
 MAX_REQUEST_CHARS = 200_000
@@ -86,6 +86,9 @@ def drive(args: argparse.Namespace, runtime: Any, thread_id: str,
     except Exception as error:
         if is_engine_failure(error):
             raise TurnCrashed(thread_id, error) from error
+        stopped = provider_stop(thread_id, error)
+        if stopped is not None:
+            raise stopped from error
         raise
 
 

@@ -19,6 +19,7 @@ from tools.generate.base import (
     ReferenceRole,
     VideoRequest,
 )
+from tools.generate.errors import ContentRefused, ProviderUnavailable
 from tools.generate.factory import build_generation_service
 from tools.generate.measure import probe_video, wav_info
 from tools.generate.offline_video import OfflineVideoProvider
@@ -124,8 +125,8 @@ def test_image_to_video_polls_the_job_and_stores_the_download(stub, remote, stil
     assert outcome.handle.mime == "video/mp4"
 
 
-def test_failed_video_job_is_a_generation_error_with_the_reason(remote):
-    with pytest.raises(GenerationError, match="failed: the stub was told to fail"):
+def test_a_video_job_blocked_by_moderation_is_a_content_refusal_with_the_reason(remote):
+    with pytest.raises(ContentRefused, match="failed: refused under the content policy: the stub was told to fail"):
         remote.video(VideoRequest(prompt="FAIL please", duration_s=4))
 
 
@@ -145,10 +146,13 @@ def test_speech_goes_to_the_audio_api_and_beds_stay_local(stub, remote, artifact
     assert (bed.provider, bed.model) == ("offline", "offline-tones-v1")
 
 
-def test_unreachable_endpoint_is_a_generation_error(artifacts, tmp_path: Path):
+def test_an_unreachable_endpoint_is_a_provider_outage_not_a_generation_error(artifacts, tmp_path: Path):
+    """Nobody listening is an outage the turn can resume after, not a failure the agent should plan around."""
     settings = GenerationSettings(
         image_provider="openai", api_key="sk", base_url="http://127.0.0.1:9/v1", max_retries=0
     )
     service = build_generation_service(settings, artifacts, tmp_path)
-    with pytest.raises(GenerationError, match="openai image model gpt-image-1 failed"):
+    with pytest.raises(ProviderUnavailable, match="the image model gpt-image-1 at openai could not be reached") as e:
         service.image(ImageRequest(prompt="nobody home"))
+    assert e.value.kind == "connection" and not isinstance(e.value, GenerationError)
+    assert service.provider_calls["image"] == 0

@@ -21,12 +21,14 @@ from PIL import Image
 from tools.generate.base import ConcatRequest, GeneratedMedia, GenerationError, VideoProvider, VideoRequest
 from tools.generate.cut import make_cut
 from tools.generate.errors import ContentRefused, ProviderUnavailable, classify
+from tools.generate.ffmpeg import trim_clip
 from tools.generate.fit import cover, load_still
 from tools.generate.measure import probe_video
 from tools.generate.openai_image import nearest_size
 from tools.generate.prompt_text import compose_prompt
 
 DEFAULT_SECONDS = (4, 8, 12)
+_TRIM_TOLERANCE_S = 0.05
 DEFAULT_SIZES = ("1280x720", "720x1280", "1792x1024", "1024x1792")
 _RUNNING = ("queued", "in_progress")
 
@@ -88,6 +90,13 @@ class OpenAIVideoProvider(VideoProvider):
                 info = probe_video(path)
             except GenerationError as e:  # a completed (billed) job whose download is not a clip
                 raise ProviderUnavailable("invalid_output", what, str(e), paid_calls=1) from e
+            made_s = info.duration_s
+            if info.duration_s > request.duration_s + _TRIM_TOLERANCE_S:
+                # The API makes clips of a few lengths only: the clip asked for is the start of the one made
+                # (billed for all of it), so the canvas holds what was asked, and the evaluator measures that.
+                trimmed = trim_clip(path, request.duration_s, Path(tmp) / "trimmed.mp4")
+                info = probe_video(trimmed)
+                data = trimmed.read_bytes()
         return GeneratedMedia(
             data=data,
             mime="video/mp4",
@@ -96,7 +105,8 @@ class OpenAIVideoProvider(VideoProvider):
             duration_s=info.duration_s,
             width=info.width,
             height=info.height,
-            details={"job_id": job.id, "seconds": seconds, "size": size, "mode": request.mode.value},
+            details={"job_id": job.id, "seconds": seconds, "size": size, "mode": request.mode.value,
+                     "made_s": round(made_s, 3)},
             billed={"seconds": float(seconds)},
         )
 

@@ -126,6 +126,9 @@ def _status(args: argparse.Namespace, probe: Any, sandbox: dict[str, Any]) -> in
             "turns": len(trajectories.turns()),
             "outputs": _final_outputs(files, project.root),
         }
+        spend = project_spend(project.state_dir)
+        if spend is not None:
+            info["spend"] = spend
         probe.join()
         # run_code is offered only where agent code can be sandboxed; say why not when it is not.
         info["code_sandbox"] = sandbox["status"]
@@ -141,10 +144,28 @@ def _status(args: argparse.Namespace, probe: Any, sandbox: dict[str, Any]) -> in
                 print_rows(["id", "kind", "title", "status", "repair"], attention, title="needs attention")
             if not info["code_sandbox"]["available"]:
                 console.print(f"run_code is not offered: {info['code_sandbox']['reason']}")
+            if spend is not None:
+                console.print(spend["text"], markup=False, highlight=False)
             _print_outputs(info["outputs"], project.root)
 
         emit(args, project, info, text)
     return EXIT_OK
+
+
+def project_spend(state_dir: Path) -> dict[str, Any] | None:
+    """What the project's turns were billed, in all and by source (agent, judge, image, ...); None if nothing."""
+    from nodes.spend import Spend, read_project_spend, spend_json
+
+    ledger = read_project_spend(state_dir)
+    if ledger is None:
+        return None
+    sources = ledger.by_source()
+    total = Spend()
+    for part in sources.values():
+        total = total.plus(part)
+    parts = ", ".join(f"{name} ${part.cost_usd:.4f}" for name, part in sorted(sources.items()))
+    return {"total": spend_json(total), "by_source": {k: spend_json(v) for k, v in sources.items()},
+            "text": f"spent: {total.calls} paid calls · {total.text()} ({parts})"}
 
 
 def _probe_sandbox(sandbox_status: Callable[[], Any] | None, into: dict[str, Any]) -> None:

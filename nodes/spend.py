@@ -36,7 +36,8 @@ class Price(BaseModel):
     input_per_mtok: float = Field(default=0.0, ge=0, description="Per million input (text) tokens.")
     image_input_per_mtok: float = Field(default=0.0, ge=0, description="Per million image input tokens.")
     output_per_mtok: float = Field(default=0.0, ge=0, description="Per million output tokens.")
-    per_image: float = Field(default=0.0, ge=0, description="Per image, when the provider reports no tokens.")
+    per_image: float = Field(default=0.0, ge=0, description="Per image when the provider reports no tokens; also the "
+                             "most one image may cost, which the budget checks before asking for one.")
     per_second: float = Field(default=0.0, ge=0, description="Per second of video made.")
     per_minute: float = Field(default=0.0, ge=0, description="Per minute of audio made.")
     per_mchar: float = Field(default=0.0, ge=0, description="Per million characters of text spoken.")
@@ -51,8 +52,9 @@ DEFAULT_PRICES: dict[str, Price] = {
     "gpt-5": Price(input_per_mtok=1.25, output_per_mtok=10.0),
     "gpt-5-mini": Price(input_per_mtok=0.25, output_per_mtok=2.00),
     "gpt-5-nano": Price(input_per_mtok=0.05, output_per_mtok=0.40),
-    "gpt-image-1": Price(input_per_mtok=5.0, image_input_per_mtok=10.0, output_per_mtok=40.0, per_image=0.042),
-    "gpt-image-1-mini": Price(input_per_mtok=2.0, image_input_per_mtok=2.5, output_per_mtok=8.0, per_image=0.011),
+    # per_image: a high-quality 1536x1024 image, the most one costs.
+    "gpt-image-1": Price(input_per_mtok=5.0, image_input_per_mtok=10.0, output_per_mtok=40.0, per_image=0.25),
+    "gpt-image-1-mini": Price(input_per_mtok=2.0, image_input_per_mtok=2.5, output_per_mtok=8.0, per_image=0.052),
     "sora-2": Price(per_second=0.10),
     "sora-2-pro": Price(per_second=0.30),
     "gpt-4o-mini-tts": Price(per_minute=0.015),

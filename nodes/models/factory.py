@@ -80,8 +80,8 @@ def model_name_of(model: Any) -> str:
 
 
 def provider_failure(error: Exception, model: Any) -> Exception:
-    """The typed error (``tools.generate.errors``) for a chat model's SDK error; other errors unchanged."""
-    if not type(error).__module__.startswith("openai"):
+    """The typed error (``tools.generate.errors``) for a chat model's SDK or transport error; others unchanged."""
+    if not type(error).__module__.startswith(("openai", "httpx")):
         return error
     from tools.generate.errors import classify
 

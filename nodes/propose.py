@@ -217,8 +217,9 @@ def make_propose(deps: TurnDeps):
             action, error = _call_action(queued[0], action_id)
             if error:
                 return {"action": {"kind": "malformed", "action_id": action_id, "raw_error": error},
-                        "verdict": None, "queued_calls": queued[1:], "model_input": None}
-            return {"action": action, "verdict": None, "queued_calls": queued[1:], "model_input": None}
+                        "verdict": None, "queued_calls": queued[1:], "model_input": None, "batched": True}
+            return {"action": action, "verdict": None, "queued_calls": queued[1:], "model_input": None,
+                    "batched": True}
         schemas = tool_schemas(deps, grant)
         model = deps.model.bind_tools(schemas)
         answers = list(state.get("answers") or [])
@@ -280,10 +281,10 @@ def make_propose(deps: TurnDeps):
         if error:
             return {"action": {"kind": "malformed", "action_id": action_id, "raw_error": error},
                     "verdict": None, "answers": answers, "model_input": sent.model_dump(),
-                    "queued_calls": calls[1:], "usage": usage.model_dump()}
+                    "queued_calls": calls[1:], "usage": usage.model_dump(), "batched": False}
         update: dict[str, Any] = {"action": action, "verdict": None, "answers": answers,
                                   "model_input": sent.model_dump(), "queued_calls": calls[1:],
-                                  "usage": usage.model_dump()}
+                                  "usage": usage.model_dump(), "batched": False}
         if action and action.get("kind") == "reply":
             update.update(reply_outcome(message, clarification))
         return update

@@ -55,6 +55,8 @@ class TurnState(TypedDict, total=False):
     done: bool
     outcome: str
     reply: str | None
+    batched: bool
+    """Whether the current action came from ``queued_calls`` (a later call of one message, not a new proposal)."""
     queued_calls: list[dict[str, Any]]
     """The other calls of a model message that made several (parallel tool calls), each proposed as a step of its own."""
     model_input: dict[str, int] | None

@@ -24,7 +24,8 @@ from nodes.verdicts import Allow, NeedsApproval, Reject
 
 def _reject(state: TurnState, reason: str, message: str, deps: TurnDeps) -> dict[str, Any]:
     usage = Usage(**(state.get("usage") or {}))
-    usage.rejections_in_row += 1
+    if not state.get("batched"):  # the other calls of one model message are one proposal: counted once
+        usage.rejections_in_row += 1
     grant = deps.bridge.grants.get(state["grant_id"])
     verdict = {"verdict": "reject", "reason": reason, "message": message}
     update: dict[str, Any] = {"verdict": verdict, "usage": usage.model_dump()}

@@ -54,5 +54,4 @@ class JudgeWithFallback:
 
 def _is_provider_error(error: Exception) -> bool:
     """Whether an exception came from a model provider's client (the ``openai`` SDK or ``httpx``)."""
-    module = type(error).__module__ or ""
-    return module.startswith(("openai", "httpx", "langchain_openai"))
+    return any(cls.__module__.startswith(("openai", "httpx", "langchain_openai")) for cls in type(error).__mro__)

@@ -81,7 +81,7 @@ def model_name_of(model: Any) -> str:
 
 def provider_failure(error: Exception, model: Any) -> Exception:
     """The typed error (``tools.generate.errors``) for a chat model's SDK or transport error; others unchanged."""
-    if not type(error).__module__.startswith(("openai", "httpx")):
+    if not any(cls.__module__.startswith(("openai", "httpx")) for cls in type(error).__mro__):
         return error
     from tools.generate.errors import classify
 

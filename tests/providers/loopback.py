@@ -127,17 +127,28 @@ class ScriptedBrain:
     """Pops the next scripted reply for each request (``{"content": "done"}`` when the script is used up).
 
     A reply is ``{"content": ...}``, ``{"tool": NAME, "arguments": dict | raw str}`` or
-    ``{"calls": [{"name": ..., "arguments": ...}, ...]}`` (parallel tool calls).
+    ``{"calls": [{"name": ..., "arguments": ...}, ...]}`` (parallel tool calls), or a function of the
+    request's messages that returns one (to use an id an earlier call made: :func:`last_observation`).
     """
 
-    def __init__(self, replies: list[dict[str, Any]]) -> None:
+    def __init__(self, replies: list[Any]) -> None:
         self.replies = list(replies)
 
     def __call__(self, body: dict[str, Any]) -> Reply:
         reply = self.replies.pop(0) if self.replies else {"content": "done"}
+        if callable(reply):
+            reply = reply(body["messages"])
         if "tool" in reply:
             return {"content": reply.get("content"), "calls": [{"name": reply["tool"], "arguments": reply["arguments"]}]}
         return {"content": reply.get("content"), "calls": list(reply.get("calls") or [])}
+
+
+def last_observation(messages: list[dict[str, Any]]) -> dict[str, Any]:
+    """The observation of the last tool result a request carries (what the model was told its call did)."""
+    for message in reversed(messages):
+        if message.get("role") == "tool":
+            return dict(json.loads(message["content"]).get("observation") or {})
+    return {}
 
 
 def attached_picture(body: dict[str, Any]) -> Image.Image | None:

@@ -113,7 +113,7 @@ def classify(error: Exception, what: str, *, max_retries: int) -> Exception:
         if _policy_refusal(error):
             return ContentRefused(f"{what} refused the request under its content policy: {message}")
         return GenerationError(f"{what} failed ({error.status_code}): {message}")
-    if type(error).__module__.startswith("httpx"):  # a stream that broke off mid-answer: the SDK cannot retry it
+    if any(cls.__module__.startswith("httpx") for cls in type(error).__mro__):  # a stream that broke off mid-answer: the SDK cannot retry it
         kind: UnavailableKind = "timeout" if "Timeout" in type(error).__name__ else "connection"
         return ProviderUnavailable(kind, what, f"{type(error).__name__}: {error}" if str(error) else type(error).__name__)
     return GenerationError(f"{what} failed: {error}")

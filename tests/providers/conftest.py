@@ -19,11 +19,8 @@ from typing import Any
 import pytest
 
 from tests.cli_run import ROOT
-from tests.providers.loopback import JsonJudge, LoopbackOpenAI
+from tests.providers.loopback import LoopbackOpenAI
 
-AGENT = "gpt-4o-mini"
-JUDGE = "judge-4o"
-"""The judge's model name: its requests go to the judge's brain (JARVISHUB_JUDGE_MODEL)."""
 _OURS = ("OPENAI_", "JARVISHUB_MODEL", "JARVISHUB_JUDGE", "JARVISHUB_MEDIA", "JARVISHUB_GENERATION_",
          "JARVISHUB_IMAGE", "JARVISHUB_VIDEO", "JARVISHUB_SPEECH", "JARVISHUB_BUDGET", "JARVISHUB_PRICES")
 
@@ -32,7 +29,7 @@ def user_env(server: LoopbackOpenAI, **names: str | None) -> dict[str, str]:
     """A user's environment with a key and the loopback endpoint (plus ``names``; None removes one)."""
     env = {k: v for k, v in os.environ.items() if not k.startswith(_OURS)}
     env.update({"PYTHONPATH": str(ROOT), "OPENAI_API_KEY": "sk-loopback", "OPENAI_BASE_URL": server.base_url,
-                "JARVISHUB_JUDGE_MODEL": JUDGE, "JARVISHUB_GENERATION_VIDEO_POLL_INTERVAL_S": "0.05",
+                "JARVISHUB_GENERATION_VIDEO_POLL_INTERVAL_S": "0.05",
                 # One engine for the module's commands, stopped with the project fixture that holds it.
                 "JARVISHUB_ENGINE_IDLE_SECONDS": "20"})
     for name, value in names.items():
@@ -57,6 +54,7 @@ def document(done: subprocess.CompletedProcess) -> dict[str, Any]:
 
 @pytest.fixture(scope="module")
 def loopback() -> Iterator[LoopbackOpenAI]:
-    """The module's loopback OpenAI server: the offline planner as the agent, a judge that looks at pictures."""
-    with LoopbackOpenAI(brains={JUDGE: JsonJudge()}) as server:
+    """The module's loopback OpenAI server: any model is the offline planner as the agent and, asked without
+    tools, a judge that looks at pictures."""
+    with LoopbackOpenAI() as server:
         yield server

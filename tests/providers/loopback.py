@@ -6,7 +6,8 @@ Point a real client at it with ``OPENAI_BASE_URL=server.base_url`` (and any ``OP
 * ``POST /v1/chat/completions``, plain or streamed (SSE, with ``stream_options.include_usage``), with tool
   calls, several at once (parallel tool calls) when its brain makes them, and a ``usage`` block;
   a request's ``model`` picks the brain (:class:`PlannerBrain` runs JarvisHub's own offline planner behind
-  the wire, :class:`ScriptedBrain` plays a script, :class:`JsonJudge` and :class:`ProseJudge` judge images);
+  the wire, :class:`ScriptedBrain` plays a script, :class:`JsonJudge` and :class:`ProseJudge` judge images;
+  any other model name is :class:`RoleBrain`: the planner when tools are bound, the JSON judge otherwise);
 * ``POST /v1/images/generations`` and ``/v1/images/edits`` (multipart, with the reference pictures) with
   a real PNG drawn from the prompt (:func:`render_prompt`: the lighting, palette, characters, framing and
   weather the prompt spells out, by the offline renderer), and the ``usage`` gpt-image-1 reports;
@@ -129,12 +130,16 @@ class ScriptedBrain:
     A reply is ``{"content": ...}``, ``{"tool": NAME, "arguments": dict | raw str}`` or
     ``{"calls": [{"name": ..., "arguments": ...}, ...]}`` (parallel tool calls), or a function of the
     request's messages that returns one (to use an id an earlier call made: :func:`last_observation`).
+    A request with no tools bound is a judge's, answered by ``judge`` (the script is the agent's).
     """
 
-    def __init__(self, replies: list[Any]) -> None:
+    def __init__(self, replies: list[Any], judge: Brain | None = None) -> None:
         self.replies = list(replies)
+        self.judge = judge or JsonJudge()
 
     def __call__(self, body: dict[str, Any]) -> Reply:
+        if not body.get("tools"):
+            return self.judge(body)
         reply = self.replies.pop(0) if self.replies else {"content": "done"}
         if callable(reply):
             reply = reply(body["messages"])
@@ -185,6 +190,18 @@ class ProseJudge:
 
     def __call__(self, body: dict[str, Any]) -> Reply:
         return {"content": "What a lovely picture! The lighting is moody and the composition works well."}
+
+
+class RoleBrain:
+    """One model for both roles, as a multimodal model is: requests with tools bound go to ``agent``, the others
+    (a judge's question about a picture) to ``judge``."""
+
+    def __init__(self, agent: Brain, judge: Brain) -> None:
+        self.agent = agent
+        self.judge = judge
+
+    def __call__(self, body: dict[str, Any]) -> Reply:
+        return (self.agent if body.get("tools") else self.judge)(body)
 
 
 def _tokens(value: Any) -> int:
@@ -255,9 +272,11 @@ class LoopbackOpenAI:
     """``with LoopbackOpenAI(brains={...}) as server:``; ``server.base_url`` is the ``/v1`` root."""
 
     def __init__(self, brains: dict[str, Brain] | None = None, *, default: Brain | None = None,
-                 polls_until_done: int = 1) -> None:
+                 polls_until_done: int = 1, tls: tuple[Path, Path] | None = None) -> None:
         self.brains = dict(brains or {})
-        self.default = default or PlannerBrain()
+        self.default = default or RoleBrain(PlannerBrain(), JsonJudge())
+        self.tls = tls
+        """(certificate, key) files: serve HTTPS (see ``tests/providers/tls.py``)."""
         self.polls_until_done = polls_until_done
         self.seen: list[dict[str, Any]] = []
         self.jobs: dict[str, dict[str, Any]] = {}
@@ -287,8 +306,10 @@ class LoopbackOpenAI:
     def __enter__(self) -> Self:
         sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
         sock.bind(("127.0.0.1", 0))
-        self.base_url = f"http://127.0.0.1:{sock.getsockname()[1]}/v1"
-        self._server = uvicorn.Server(uvicorn.Config(self._app(), log_level="warning", lifespan="on"))
+        self.port = sock.getsockname()[1]
+        self.base_url = f"{'https' if self.tls else 'http'}://127.0.0.1:{self.port}/v1"
+        tls = {"ssl_certfile": str(self.tls[0]), "ssl_keyfile": str(self.tls[1])} if self.tls else {}
+        self._server = uvicorn.Server(uvicorn.Config(self._app(), log_level="warning", lifespan="on", **tls))
         self._thread = threading.Thread(target=self._server.run, kwargs={"sockets": [sock]}, daemon=True)
         self._thread.start()
         if not self._ready.wait(timeout=15):

@@ -2,31 +2,15 @@
 
 from __future__ import annotations
 
-import json
-import os
 import signal
-import socket
-import subprocess
-import sys
-import time
 from pathlib import Path
 
-import httpx
 import pytest
 
 from jarvishub.project import Project
+from tests.server.langgraph_dev import langgraph_dev
 
 pytestmark = pytest.mark.long_file(25)  # seconds on a quiet two-core machine: scheduled first (tests/conftest.py)
-
-ROOT = Path(__file__).resolve().parents[2]
-LANGGRAPH = Path(sys.executable).with_name("langgraph")
-
-
-def _free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return int(sock.getsockname()[1])
-
 
 @pytest.fixture
 def server(tmp_path: Path):
@@ -35,36 +19,8 @@ def server(tmp_path: Path):
     Project.init(folder).close()
     with (folder / "jarvishub.toml").open("a") as toml:
         toml.write('\n[grants.careful]\napproval_tools = ["assemble_cut"]\n')
-    port = _free_port()
-    env = {**os.environ, "JARVISHUB_PROJECT": str(folder), "PYTHONPATH": str(ROOT), "JARVISHUB_ENGINE_IDLE_SECONDS": "0",
-           "LANGSMITH_TRACING": "false"}
-    log = (tmp_path / "server.log").open("wb")
-    # The checkout's langgraph.json with its paths made absolute, so the server can run in a scratch folder and
-    # keep its own state (.langgraph_api/) there rather than in the checkout.
-    config = json.loads((ROOT / "langgraph.json").read_text())
-    config["dependencies"] = [str(ROOT)]
-    config["graphs"] = {name: str(ROOT / spec.lstrip("./")) for name, spec in config["graphs"].items()}
-    (tmp_path / "langgraph.json").write_text(json.dumps(config))
-    command = [str(LANGGRAPH) if LANGGRAPH.exists() else "langgraph", "dev", "--port", str(port), "--no-browser",
-               "--no-reload", "--config", str(tmp_path / "langgraph.json")]
-    process = subprocess.Popen(command, cwd=tmp_path, env=env, stdout=log, stderr=subprocess.STDOUT,
-                               start_new_session=True)
-    url = f"http://127.0.0.1:{port}"
-    deadline = time.monotonic() + 180
-    while True:
-        assert process.poll() is None, (tmp_path / "server.log").read_text()[-3000:]
-        try:
-            if httpx.get(f"{url}/ok", timeout=2).status_code == 200:
-                break
-        except httpx.HTTPError:
-            pass
-        assert time.monotonic() < deadline, "langgraph dev did not answer /ok"
-        time.sleep(0.2)
-    yield {"url": url, "process": process, "project": folder, "log": tmp_path / "server.log"}
-    if process.poll() is None:
-        os.killpg(process.pid, signal.SIGKILL)
-        process.wait()
-    log.close()
+    with langgraph_dev(tmp_path, folder) as running:
+        yield running
 
 
 def test_a_narrative_turn_with_an_approval_through_the_sdk(server):

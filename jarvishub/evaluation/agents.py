@@ -47,7 +47,7 @@ def check_model_name(name: str) -> str:
 
         parse_chaos(name)
         return name
-    raise ValueError(f"no model {name!r}: offline, openai, or chaos[:RATE[:offline|openai]]")
+    raise ValueError(f"invalid choice: {name!r} (choose from offline, openai, chaos[:RATE[:offline|openai]])")
 
 
 def make_model(kind: AgentKind, model: ModelName, project: Project) -> BaseChatModel:

@@ -32,6 +32,8 @@ from pydantic import ConfigDict, Field
 from store.models import new_id
 
 _NODE_ID = re.compile(r"^[0-9A-HJKMNP-TV-Z]{26}$")
+_IDS = re.compile(r"[0-9A-HJKMNP-TV-Z]{26}")
+_TIMES = re.compile(r"\d{4}-\d\d-\d\dT[\d:.]+(?:Z|[+-]\d\d:\d\d)?")
 
 
 class ErrorKind(StrEnum):
@@ -242,6 +244,8 @@ def _draw(seed: int, messages: list[BaseMessage]) -> tuple[float, int, int]:
     """Three numbers drawn from the seed and the conversation: (probability, choice, pick)."""
     text = json.dumps([[m.type, m.content if isinstance(m.content, str) else json.dumps(m.content, default=str),
                         getattr(m, "tool_calls", None)] for m in messages], default=str)
+    # Ids and times differ from run to run; what the conversation says does not: draw from that.
+    text = _TIMES.sub("T", _IDS.sub("ID", text))
     digest = hashlib.sha256(f"{seed}\x00{text}".encode()).digest()
     return int.from_bytes(digest[:8], "big") / 2**64, digest[8], int.from_bytes(digest[9:12], "big")
 

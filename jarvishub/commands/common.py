@@ -21,7 +21,7 @@ from jarvishub.locate import NotAProject, find_project
 EXIT_OK, EXIT_FAILED, EXIT_BAD_INPUT, EXIT_REFUSED, EXIT_NOT_FOUND, EXIT_PAUSED = 0, 1, 2, 3, 4, 5
 EXIT_BUSY = 75  # sysexits' EX_TEMPFAIL: nothing is wrong with the command, run it again in a moment
 EXIT_CODES_HELP = ("exit codes: 0 done, 1 a step failed, 2 bad input, 3 refused, 4 not found, 5 paused for a person, "
-                   "75 busy (the project's user-query budget is spent): try again")
+                   "75 busy (the project's user-query budget is spent, or a provider is rate limiting): try again")
 
 Handler = Callable[[argparse.Namespace], int]
 

@@ -233,7 +233,8 @@ def without_injections(messages: list[BaseMessage], log: ChaosLog) -> list[BaseM
             continue
         text = message.content if isinstance(message.content, str) else ""
         if text.startswith("Your last output could not be used:") and any(cut[:60] in text for cut in cuts):
-            if kept and isinstance(kept[-1], AIMessage) and not kept[-1].tool_calls and not kept[-1].content:
+            if kept and isinstance(kept[-1], AIMessage) and not kept[-1].tool_calls \
+                    and kept[-1].content in ("", "(malformed tool call)"):
                 kept.pop()
             continue
         kept.append(message)

@@ -342,6 +342,14 @@ class LoopbackOpenAI:
             self.seen.append(entry)
         return entry
 
+    async def _arrive(self, route: Route, request: Request, body: dict[str, Any],
+                      files: list[dict[str, Any]] | None = None) -> tuple[Fault | None, Response | None]:
+        """Record a billable request and apply the route's next fault: (the fault, the failure answer or None)."""
+        fault = self._fault(route)
+        entry = self._record(route, request, body, billed=True,
+                             files=[{k: v for k, v in f.items() if k != "data"} for f in files or []])
+        return fault, await self._failure(fault, entry)
+
     async def _failure(self, fault: Fault | None, entry: dict[str, Any]) -> Response | None:
         if fault is None:
             entry["status"] = 200
@@ -369,14 +377,11 @@ class LoopbackOpenAI:
         @app.post("/v1/chat/completions")
         async def chat(request: Request) -> Response:
             body = await request.json()
-            fault = self._fault("chat")
-            entry = self._record("chat", request, body, billed=True)
-            failed = await self._failure(fault, entry)
+            fault, failed = await self._arrive("chat", request, body)
             if failed is not None:
                 return failed
             brain = self.brains.get(body.get("model", ""), self.default)
             reply = await asyncio.to_thread(brain, body)
-            entry["reply"] = reply
             return self._chat_reply(body, reply, fault)
 
         @app.post("/v1/images/generations")
@@ -392,10 +397,7 @@ class LoopbackOpenAI:
         @app.post("/v1/videos")
         async def create_video(request: Request) -> Response:
             fields, files = await _multipart(request)
-            fault = self._fault("videos")
-            entry = self._record("videos", request, fields, files=[{k: v for k, v in f.items() if k != "data"}
-                                                                    for f in files], billed=True)
-            failed = await self._failure(fault, entry)
+            fault, failed = await self._arrive("videos", request, fields, files)
             if failed is not None:
                 return failed
             job_id = f"video_{next(self._ids)}"
@@ -434,9 +436,7 @@ class LoopbackOpenAI:
         @app.post("/v1/audio/speech")
         async def speech(request: Request) -> Response:
             body = await request.json()
-            fault = self._fault("speech")
-            entry = self._record("speech", request, body, billed=True)
-            failed = await self._failure(fault, entry)
+            _, failed = await self._arrive("speech", request, body)
             if failed is not None:
                 return failed
             from tools.generate.offline_audio import write_wav
@@ -448,10 +448,7 @@ class LoopbackOpenAI:
         return app
 
     async def _image(self, request: Request, fields: dict[str, Any], files: list[dict[str, Any]]) -> Response:
-        fault = self._fault("images")
-        entry = self._record("images", request, fields, files=[{k: v for k, v in f.items() if k != "data"}
-                                                              for f in files], billed=True)
-        failed = await self._failure(fault, entry)
+        fault, failed = await self._arrive("images", request, fields, files)
         if failed is not None:
             return failed
         width, height = (int(v) for v in str(fields.get("size") or "1024x1024").split("x"))

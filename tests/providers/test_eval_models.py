@@ -10,30 +10,12 @@ import pytest
 
 from jarvishub.evaluation.results import load_results
 from nodes.models.chaos import ErrorKind
+from tests.evaluation.test_eval_cli import GOOD
 from tests.providers.conftest import document, jarvishub, user_env
 
 pytestmark = pytest.mark.long_file(45)
 
-SCENARIO = '''
-name = "deck-then-question"
-workflow = "slides"
-description = "A deck, a question about it, a note."
-
-[[turns]]
-kind = "create"
-request = "a 4-slide deck about the history of the bicycle"
-[[turns.checks]]
-type = "count"
-kind = "slide"
-equals = 4
-
-[[turns]]
-kind = "query"
-request = "how many slides are there"
-[[turns.checks]]
-type = "outcome"
-equals = "replied"
-
+SCENARIO = GOOD.format(name="deck-then-question", slides=4) + '''
 [[turns]]
 kind = "note"
 request = "note: the deck needs a slide on safety bicycles"
@@ -41,6 +23,7 @@ request = "note: the deck needs a slide on safety bicycles"
 type = "outcome"
 equals = "replied"
 '''
+"""A deck, a question about it (the eval CLI tests' scenario), then a note."""
 
 
 @pytest.fixture

@@ -18,13 +18,16 @@ def _key(tool: Any, args: Any) -> str:
     return json.dumps([tool, args], sort_keys=True, default=str)
 
 
-def repeated_call(steps: list[dict[str, Any]], action: dict[str, Any], seen_version: int | None) -> str | None:
+def repeated_call(steps: list[dict[str, Any]], action: dict[str, Any], seen_version: int | None, *,
+                  read_only: bool = False) -> str | None:
     """Why ``action`` repeats an earlier step of this turn with the canvas unchanged since, or None.
 
     Each step records the canvas version its proposal saw (``seen_version``, from the observe node); the
     version right after a step is the one the next step saw (for the last step, the one this proposal saw),
     so a change by anyone (a skill's own commits, another turn) after the identical call makes the repeat
-    legitimate.
+    legitimate.  Right after the identical call that version is only known for a ``read_only`` one (it
+    changed nothing: the canvas is as its proposal saw it, unless someone else wrote); a call that writes
+    (a skill commits as it goes) repeated at once is a loop.
     """
     if action.get("kind") != "tool_call" or seen_version is None:
         return None
@@ -36,7 +39,10 @@ def repeated_call(steps: list[dict[str, Any]], action: dict[str, Any], seen_vers
         if not (allowed and earlier.get("kind") == "tool_call"
                 and _key(earlier.get("tool"), earlier.get("args")) == wanted):
             continue
-        after = steps[position + 1].get("seen_version") if position + 1 < len(steps) else seen_version
+        if position + 1 < len(steps):
+            after = steps[position + 1].get("seen_version")
+        else:
+            after = step.get("seen_version") if read_only else seen_version
         if after is None or after != seen_version:
             return None  # the canvas changed after the identical call: a fresh look, not a loop
         observation = json.dumps(step.get("observation"), default=str)[:300]

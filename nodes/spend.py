@@ -215,12 +215,19 @@ def _total(bodies: Any) -> Spend:
     return total
 
 
+_CHARGING = threading.Lock()
+
+
 def charge(usage: Any, spend: Spend) -> None:
-    """Add a spend to a turn's :class:`~nodes.bridge.Usage` (the budget's running totals)."""
-    usage.paid_calls += spend.calls
-    usage.tokens_in += spend.tokens_in
-    usage.tokens_out += spend.tokens_out
-    usage.cost_usd = round(usage.cost_usd + spend.cost_usd, 8)
+    """Add a spend to a turn's :class:`~nodes.bridge.Usage` (the budget's running totals).
+
+    A skill's parallel branches share one usage object and charge it from their threads.
+    """
+    with _CHARGING:
+        usage.paid_calls += spend.calls
+        usage.tokens_in += spend.tokens_in
+        usage.tokens_out += spend.tokens_out
+        usage.cost_usd = round(usage.cost_usd + spend.cost_usd, 8)
 
 
 def read_project_spend(state_dir: Path) -> SpendLedger | None:

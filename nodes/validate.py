@@ -20,6 +20,7 @@ from nodes.repair import undo_stale_marks
 from nodes.repeats import repeated_call
 from nodes.state import TurnState
 from nodes.verdicts import Allow, NeedsApproval, Reject
+from tools.base import Effect
 
 
 def _reject(state: TurnState, reason: str, message: str, deps: TurnDeps) -> dict[str, Any]:
@@ -56,7 +57,9 @@ def make_validate(deps: TurnDeps):
             action = action_adapter.validate_python(raw)
         except ValidationError as error:
             return _reject(state, "malformed", f"the action is not well formed: {error.errors()[0]['msg']}", deps)
-        loop = repeated_call(state.get("steps") or [], raw, state.get("seen_version"))
+        spec = deps.bridge.registry.get(str(raw.get("tool"))) if raw.get("kind") == "tool_call" else None
+        loop = repeated_call(state.get("steps") or [], raw, state.get("seen_version"),
+                             read_only=spec is not None and Effect.READ_ONLY in spec.effects)
         if loop:
             return _reject(state, "repeated", loop, deps)
         usage = Usage(**(state.get("usage") or {}))

@@ -136,6 +136,8 @@ class PriceTable:
             text_in = int(details.get("text_tokens") or (tokens_in - image_in))
             cost = (text_in * price.input_per_mtok + image_in * (price.image_input_per_mtok or price.input_per_mtok)
                     + tokens_out * price.output_per_mtok) / 1e6
+            # The usage is the answer that was kept; unusable ones asked for before it are charged per image.
+            cost += max(0, images - 1) * price.per_image
         else:
             cost = (images * price.per_image + seconds * price.per_second + audio_seconds / 60 * price.per_minute
                     + characters / 1e6 * price.per_mchar)

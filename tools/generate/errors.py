@@ -42,7 +42,8 @@ class ProviderUnavailable(Exception):
     """
 
     def __init__(self, kind: UnavailableKind, what: str, detail: str, *, attempts: int = 1,
-                 retry_after_s: float | None = None, status: int | None = None, paid_calls: int = 0) -> None:
+                 retry_after_s: float | None = None, status: int | None = None, paid_calls: int = 0,
+                 billed: dict[str, float] | None = None) -> None:
         self.kind = kind
         self.what = what
         self.detail = detail
@@ -50,6 +51,8 @@ class ProviderUnavailable(Exception):
         self.retry_after_s = retry_after_s
         self.status = status
         self.paid_calls = paid_calls
+        self.billed = billed or {}
+        """The units the billed answers are charged by (``GeneratedMedia.billed``'s)."""
         self.spend: Any = None  # what the paid calls cost (nodes.spend.Spend), set by the generation service
         super().__init__(self.line())
 

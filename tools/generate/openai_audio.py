@@ -61,7 +61,7 @@ class OpenAIAudioProvider(AudioProvider):
             info = wav_info(data)
         except (GenerationError, ValueError, EOFError) as e:  # billed, but not a WAV we can read
             raise ProviderUnavailable("invalid_output", what, f"the speech is not a readable WAV: {e}",
-                                      paid_calls=1) from e
+                                      paid_calls=1, billed={"characters": float(len(request.prompt))}) from e
         return GeneratedMedia(
             data=data,
             mime="audio/wav",

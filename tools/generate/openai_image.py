@@ -72,7 +72,8 @@ class OpenAIImageProvider(ImageProvider):
             except GenerationError as e:
                 if attempt < self.invalid_retries:
                     continue
-                raise ProviderUnavailable("invalid_output", what, str(e), attempts=paid, paid_calls=paid) from e
+                raise ProviderUnavailable("invalid_output", what, str(e), attempts=paid, paid_calls=paid,
+                                          billed={"images": float(paid)}) from e
             usage = response.usage.model_dump(mode="json", exclude_none=True) if response.usage else {}
             return GeneratedMedia(
                 data=data,
@@ -110,8 +111,9 @@ class OpenAIImageProvider(ImageProvider):
 
 def _with_paid(error: Exception, paid: int) -> Exception:
     """An outage after some billed but unusable answers says how many were billed."""
-    if isinstance(error, ProviderUnavailable):
+    if isinstance(error, ProviderUnavailable) and paid:
         error.paid_calls += paid
+        error.billed = {"images": float(error.paid_calls)}
     return error
 
 

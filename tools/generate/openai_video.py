@@ -89,7 +89,8 @@ class OpenAIVideoProvider(VideoProvider):
             try:
                 info = probe_video(path)
             except GenerationError as e:  # a completed (billed) job whose download is not a clip
-                raise ProviderUnavailable("invalid_output", what, str(e), paid_calls=1) from e
+                raise ProviderUnavailable("invalid_output", what, str(e), paid_calls=1,
+                                          billed={"seconds": float(seconds)}) from e
             made_s = info.duration_s
             if info.duration_s > request.duration_s + _TRIM_TOLERANCE_S:
                 # The API makes clips of a few lengths only: the clip asked for is the start of the one made

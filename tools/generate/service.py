@@ -133,7 +133,8 @@ class GenerationService:
                 # Billed answers that could not be used (a truncated image) are paid all the same.
                 if error.paid_calls:
                     who = provider.identity(request)
-                    error.spend = self._price(who.model, provider.most_billed() or {}, {}, scale=error.paid_calls)
+                    error.spend = self._price(who.model, error.billed, {}).model_copy(
+                        update={"calls": error.paid_calls})
                 raise
             provider_s = time.perf_counter() - began
             self._count(self.provider_calls, medium)
@@ -159,12 +160,10 @@ class GenerationService:
                 found[tool] = self._price(provider.model, most, {}).cost_usd
         return found
 
-    def _price(self, model: str, billed: dict[str, float], usage: dict[str, Any], scale: int = 1) -> Spend:
-        units = {key: value * scale for key, value in billed.items()}
-        spend = self.prices.media(model, usage=usage, images=int(units.get("images", 0)),
-                                  seconds=units.get("seconds", 0.0), audio_seconds=units.get("audio_seconds", 0.0),
-                                  characters=int(units.get("characters", 0)))
-        return spend.model_copy(update={"calls": max(1, scale)})
+    def _price(self, model: str, billed: dict[str, float], usage: dict[str, Any]) -> Spend:
+        return self.prices.media(model, usage=usage, images=int(billed.get("images", 0)),
+                                 seconds=billed.get("seconds", 0.0), audio_seconds=billed.get("audio_seconds", 0.0),
+                                 characters=int(billed.get("characters", 0)))
 
     def _sign(self, provider: MediaProvider, request: GenerationRequest, tool_name: str) -> str:
         who = provider.identity(request)

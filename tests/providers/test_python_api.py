@@ -146,3 +146,22 @@ def test_a_judge_that_answers_in_prose_falls_back_to_the_measured_checks_with_a_
     # The judge's unusable answer was billed all the same: two agent calls, one judge call, one image.
     judged = [r for r in loopback.requests("chat") if r["model"] == "judge-prose"]
     assert len(judged) == 1 and spent.calls == 4
+
+
+@pytest.mark.parametrize("names, provider, models", [
+    ({"JARVISHUB_MEDIA_PROVIDER": "offline"}, "offline", {("chat", "agent-api")}),
+    ({"JARVISHUB_JUDGE_MODEL": "judge-api", "JARVISHUB_IMAGE_MODEL": "image-api"}, "openai",
+     {("chat", "agent-api"), ("chat", "judge-api"), ("images", "image-api")}),
+], ids=["media-offline", "separate-models"])
+def test_each_configuration_through_the_python_api(monkeypatch, loopback, folder, names, provider, models):
+    title = f"api {provider} {len(models)}"
+    loopback.brains["agent-api"] = ScriptedBrain([
+        {"tool": "generate_image", "arguments": {"prompt": "the harbour", "title": title, "width": 512,
+                                                 "height": 512}},
+        {"content": "Made it."}])
+    seen = len(loopback.seen)
+    with runtime_with(monkeypatch, loopback, folder, JARVISHUB_MODEL="agent-api", **names) as runtime:
+        assert runtime.run("an image of the harbour").outcome == "replied"
+        [image] = [n for n in runtime.project.store.find_nodes(kind="image") if n.title == title]
+    assert image.metadata["provenance"]["provider"] == provider
+    assert {(r["route"], r["model"]) for r in loopback.seen[seen:]} == models

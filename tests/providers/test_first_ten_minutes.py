@@ -28,16 +28,31 @@ def png_size(path: Path) -> tuple[int, int]:
         return picture.size
 
 
-def test_the_first_ten_minutes_with_a_key_and_a_compatible_endpoint(loopback, tmp_path):
-    env = user_env(loopback)
-    story = tmp_path / "story"
-    demo = jarvishub(env, "demo", "narrative", "--shots", "3", "--dir", str(story), "--json", cwd=tmp_path)
+@pytest.fixture(scope="module")
+def env(loopback):
+    """Only a key and the endpoint (and the suite's short video polls)."""
+    return user_env(loopback)
+
+
+@pytest.fixture(scope="module")
+def story(env, loopback, tmp_path_factory):
+    """``jarvishub demo narrative --shots 3`` in a fresh folder: (folder, its shot images' bytes)."""
+    where = tmp_path_factory.mktemp("ten-minutes")
+    folder = where / "story"
+    demo = jarvishub(env, "demo", "narrative", "--shots", "3", "--dir", str(folder), "--json", cwd=where)
     assert demo.returncode == 0, demo.stderr
     assert document(demo)["result"] == "done"
+    return folder
+
+
+def shots(folder: Path) -> dict[int, Path]:
+    return {n: folder / "outputs" / "narrative" / f"shot-0{n}-image.png" for n in (1, 2, 3)}
+
+
+def test_the_demo_makes_its_pictures_and_clips_at_the_provider(story, loopback):
     narrative = story / "outputs" / "narrative"
-    shots = {n: narrative / f"shot-0{n}-image.png" for n in (1, 2, 3)}
     # The provider's pictures (the Images API's sizes, not the offline renderer's 512x288), and its clips.
-    assert {png_size(p) for p in shots.values()} == {(1536, 1024)}
+    assert {png_size(p) for p in shots(story).values()} == {(1536, 1024)}
     for n in (1, 2, 3):
         assert probe_video(narrative / f"shot-0{n}-clip.mp4").codec == "h264"
     assert probe_video(narrative / "final-cut.mp4").duration_s == pytest.approx(6.0, abs=0.2)
@@ -45,14 +60,16 @@ def test_the_first_ten_minutes_with_a_key_and_a_compatible_endpoint(loopback, tm
     # The character is known by its description (no picture of it yet): every prompt spells it out.
     assert len(pictures) == 3 and all("character '" in r["body"]["prompt"] for r in pictures)
     assert len([r for r in loopback.requests("videos") if r["path"] == "/v1/videos"]) == 3
-    before = {n: p.read_bytes() for n, p in shots.items()}
 
+
+def test_the_relight_then_status_and_history(story, env, loopback):
+    before = {n: p.read_bytes() for n, p in shots(story).items()}
     relit = jarvishub(env, "-C", str(story), "run", "keep the character but redo the lighting on shot 3", "--json")
     assert relit.returncode == 0, relit.stderr
     assert document(relit)["result"] == "done"
-    after = {n: p.read_bytes() for n, p in shots.items()}
+    after = {n: p.read_bytes() for n, p in shots(story).items()}
     assert after[1] == before[1] and after[2] == before[2] and after[3] != before[3]
-    assert (narrative / "versions" / "shot-03-image-v1.png").read_bytes() == before[3]
+    assert (story / "outputs" / "narrative" / "versions" / "shot-03-image-v1.png").read_bytes() == before[3]
     assert len(loopback.requests("images")) == 4  # one new picture: shot 3's, nothing else
 
     status = document(jarvishub(env, "-C", str(story), "status", "--json"))
@@ -65,20 +82,24 @@ def test_the_first_ten_minutes_with_a_key_and_a_compatible_endpoint(loopback, tm
     assert all(t["spend"]["tokens_in"] > 0 and t["spend"]["cost_usd"] > 0 for t in history["turns"])
     judged = [e for t in history["turns"] for f in t["feedback"] for e in f.get("evaluations") or []]
     assert judged and {e["evaluator"] for e in judged} == {"multimodal:gpt-4o-mini"}  # the judge's JSON was used
+    assert_generated_by_the_provider(env, story)
 
-    web = jarvishub(env, "demo", "web", "--dir", str(tmp_path / "site"), "--json", cwd=tmp_path)
-    assert web.returncode == 0, web.stderr
-    assert [t["result"] for t in document(web)["turns"]] == ["done", "done"]
-    assert list((tmp_path / "site" / "outputs").rglob("index.html"))
-    slides = jarvishub(env, "demo", "slides", "--slides", "3", "--dir", str(tmp_path / "deck"), "--json",
-                       cwd=tmp_path)
-    assert slides.returncode == 0, slides.stderr
-    assert list((tmp_path / "deck" / "outputs").rglob("*.pptx"))
-    # Every picture the three demos generated came from the provider; none was drawn offline (previews of the
-    # page and the slides are screenshots, not generations).
-    for folder in (story, tmp_path / "site", tmp_path / "deck"):
-        rows = document(jarvishub(env, "-C", str(folder), "query", "MATCH (n:CanvasNode {kind: 'image'}) "
-                                  "RETURN n.metadata_json AS m", "--json"))["rows"]
-        made = [json.loads(r["m"])["provenance"] for r in rows]
-        generated = [p for p in made if p.get("tool") == "generate_image"]
-        assert generated and {(p["provider"], p["model"]) for p in generated} == {("openai", "gpt-image-1")}
+
+@pytest.mark.parametrize("workflow, extra, made", [("web", [], "index.html"), ("slides", ["--slides", "3"], "*.pptx")])
+def test_the_web_and_slides_demos(env, tmp_path, workflow, extra, made):
+    folder = tmp_path / workflow
+    demo = jarvishub(env, "demo", workflow, *extra, "--dir", str(folder), "--json", cwd=tmp_path)
+    assert demo.returncode == 0, demo.stderr
+    assert {t["result"] for t in document(demo)["turns"]} == {"done"}
+    assert list((folder / "outputs").rglob(made))
+    assert_generated_by_the_provider(env, folder)
+
+
+def assert_generated_by_the_provider(env: dict[str, str], folder: Path) -> None:
+    """Every picture the project generated came from the provider, none drawn offline (previews of a page or
+    of slides are screenshots, not generations)."""
+    rows = document(jarvishub(env, "-C", str(folder), "query", "MATCH (n:CanvasNode {kind: 'image'}) "
+                              "RETURN n.metadata_json AS m", "--json"))["rows"]
+    made = [json.loads(r["m"])["provenance"] for r in rows]
+    generated = [p for p in made if p.get("tool") == "generate_image"]
+    assert generated and {(p["provider"], p["model"]) for p in generated} == {("openai", "gpt-image-1")}

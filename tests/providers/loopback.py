@@ -73,7 +73,7 @@ class Fault:
 
 # -- chat brains -----------------------------------------------------------------------------------------------
 Reply = dict[str, Any]
-"""``{"content": str | None, "calls": [{"name": ..., "arguments": dict | str}, ...]}``."""
+"""``{"content": str | None, "calls": [{"name": ..., "arguments": dict | str}, ...]}``, or ``{"status": 503}``."""
 Brain = Callable[[dict[str, Any]], Reply]
 
 
@@ -382,6 +382,9 @@ class LoopbackOpenAI:
                 return failed
             brain = self.brains.get(body.get("model", ""), self.default)
             reply = await asyncio.to_thread(brain, body)
+            if "status" in reply:  # a brain that is down
+                return JSONResponse({"error": {"message": "the model is overloaded", "type": "server_error"}},
+                                    status_code=int(reply["status"]))
             return self._chat_reply(body, reply, fault)
 
         @app.post("/v1/images/generations")

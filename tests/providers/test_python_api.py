@@ -122,30 +122,33 @@ def test_a_model_that_does_not_answer_in_time_stops_the_turn(monkeypatch, loopba
     assert len(loopback.requests("chat")) - before == 2  # one retry, then the turn stopped: bounded
 
 
-def test_a_judge_that_answers_in_prose_falls_back_to_the_measured_checks_with_a_note(monkeypatch, loopback, folder):
+@pytest.mark.parametrize("judge, why", [(ProseJudge(), "was not usable"), (lambda body: {"status": 503}, "could not be asked")],
+                         ids=["prose", "down"])
+def test_a_judge_that_answers_in_prose_or_not_at_all_falls_back_to_the_measured_checks(
+        monkeypatch, loopback, folder, judge, why):
+    title = f"judged {why}"
     loopback.brains["agent-judged"] = ScriptedBrain([
-        {"tool": "generate_image", "arguments": {"prompt": "a lighthouse at night", "lighting": "night",
-                                                 "width": 512, "height": 512, "title": "judged"}},
+        {"tool": "generate_image", "arguments": {"prompt": f"a lighthouse at night ({why})", "lighting": "night",
+                                                 "width": 512, "height": 512, "title": title}},
         lambda messages: {"content": f"Made {last_observation(messages).get('node_id')}."}])
-    loopback.brains["judge-prose"] = ProseJudge()
-    names = {"JARVISHUB_MODEL": "agent-judged", "JARVISHUB_JUDGE_MODEL": "judge-prose"}
+    loopback.brains["judge-x"] = judge
+    names = {"JARVISHUB_MODEL": "agent-judged", "JARVISHUB_JUDGE_MODEL": "judge-x", "JARVISHUB_MODEL_MAX_RETRIES": "0"}
     with runtime_with(monkeypatch, loopback, folder, **names) as runtime:
         outcome = runtime.run("an image of a lighthouse at night")
         assert outcome.outcome == "replied"
-        [image] = [n for n in runtime.project.store.find_nodes(kind="image") if n.title == "judged"]
-        assert image.status.value == "completed"  # the judge's prose failed nothing
+        [image] = [n for n in runtime.project.store.find_nodes(kind="image") if n.title == title]
+        assert image.status.value == "completed"  # the judge failed nothing
         spent = runtime.services["spend"].turn(outcome.turn_id)
     [feedback] = [s["feedback"] for s in outcome.steps if s.get("feedback")]
     [verdict] = feedback["evaluations"]
-    assert verdict["evaluator"].endswith("(fallback from multimodal:judge-prose)")
-    assert verdict["checks"]["judge_fallback"]["model"] == "judge-prose"
-    assert "was not usable" in verdict["checks"]["judge_fallback"]["reason"]
-    assert verdict["notes"].startswith("judge judge-prose set aside")
+    assert verdict["evaluator"].endswith("(fallback from multimodal:judge-x)")
+    assert verdict["checks"]["judge_fallback"]["model"] == "judge-x"
+    assert why in verdict["checks"]["judge_fallback"]["reason"]
+    assert verdict["notes"].startswith("judge judge-x set aside")
     # The measured checks decided: the provider's picture is dark, as "night" asks.
     assert verdict["checks"]["lighting:mean_brightness"]["wanted"] == "night" and verdict["passed"]
-    # The judge's unusable answer was billed all the same: two agent calls, one judge call, one image.
-    judged = [r for r in loopback.requests("chat") if r["model"] == "judge-prose"]
-    assert len(judged) == 1 and spent.calls == 4
+    # A prose answer was billed all the same; a judge that was down billed nothing.
+    assert spent.calls == 3 + (why == "was not usable")  # two agent calls and one image, (+ the judge's prose)
 
 
 @pytest.mark.parametrize("names, provider, models", [

@@ -141,6 +141,8 @@ def make_agent(deps: TurnDeps):
         replied = bool(action and action.get("kind") == "reply")
         return {"action": action, "verdict": None, "answers": answers, "model_input": sent.model_dump(),
                 "messages": [*added, _kept(message, action)],
+                # What this proposal saw, for the repeated-call check (nodes.repeats); the model never sees it.
+                "seen_version": deps.bridge.store.canvas_version(),
                 **(reply_outcome(message, clarification) if replied else {})}
 
     return agent

@@ -290,10 +290,13 @@ def _wrong(value: Any) -> Any:
 
 
 def _last_call(messages: list[BaseMessage]) -> dict[str, Any] | None:
+    """The last call of this turn (a transcript's earlier turns end with a reply: calls before it are theirs)."""
     for message in reversed(messages):
         calls = getattr(message, "tool_calls", None)
         if calls:
             return {"name": calls[-1]["name"], "args": calls[-1]["args"]}
+        if isinstance(message, AIMessage) and message.content:
+            return None
     return None
 
 

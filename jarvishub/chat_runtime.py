@@ -26,6 +26,7 @@ from nodes.grant import Grant
 from nodes.manifest import Manifest
 from nodes.models.factory import chat_model
 from nodes.models.offline import OfflinePlanner
+from nodes.understanding.intent import Intent
 from tools.base import Effect, ToolFamily
 
 CANVAS_READING_FAMILIES = frozenset({ToolFamily.CANVAS, ToolFamily.RECOVERY})
@@ -76,7 +77,7 @@ class ChatRuntime(Runtime):
         return build_chat_baseline(self.deps, self.checkpointer)
 
     def derive_grant(self, request: str, *, profile: str | None = None, grant: Grant | None = None,
-                     selected: list[str] | None = None) -> Grant:
+                     selected: list[str] | None = None, intent: Intent | None = None) -> Grant:
         """The canvas agent's grant for this request, without the tools that read the canvas."""
-        granted = super().derive_grant(request, profile=profile, grant=grant, selected=selected)
+        granted = super().derive_grant(request, profile=profile, grant=grant, selected=selected, intent=intent)
         return without_canvas_reads(granted, self.manifest)

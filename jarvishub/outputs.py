@@ -41,8 +41,9 @@ from jarvishub.locate import OUTPUTS_DIR
 INDEX_FILE = ".index.json"
 _PLACING = threading.Lock()  # parallel branches of one turn commit from several threads
 
-# Which folder of outputs/ a node's files go to: first by the skill that made it, then by its kind.
-_FOLDER_BY_SKILL = {"design_to_web": "web", "web_render": "web", "slides": "slides"}
+# Which folder of outputs/ a node's files go to: the folder its tool named (metadata ``outputs_folder``: a page
+# tool's preview is a page's file whoever called the tool), else by the skill that made it, then by its kind.
+_FOLDER_BY_SKILL = {"design_to_web": "web", "web_render": "web", "web_revise": "web", "slides": "slides"}
 _FOLDER_BY_KIND = {"image": "narrative", "video": "narrative", "audio": "narrative", "shot": "narrative",
                    "reference": "narrative", "web": "web", "code": "web", "slide": "slides", "deck": "slides"}
 
@@ -96,6 +97,9 @@ def _extension(handle: dict[str, Any]) -> str:
 
 
 def _folder(node: Any) -> str:
+    named = str(node.metadata.get("outputs_folder") or "")
+    if re.fullmatch(r"[a-z0-9][a-z0-9-]{0,30}", named):
+        return named
     maker = str(node.metadata.get("created_by") or "").removeprefix("skill:")
     return _FOLDER_BY_SKILL.get(maker) or _FOLDER_BY_KIND.get(node.kind) or slug(node.kind) or "files"
 

@@ -24,11 +24,13 @@ from nodes.grant import Grant, GrantStore, grant_profiles
 from nodes.manifest import Manifest, SkillInfo, build_manifest
 from nodes.models.factory import chat_model
 from nodes.policy import default_grant
+from nodes.understanding.intent import Intent
+from nodes.understanding.turn import understand
+from skills.catalog import project_tools
 from store.memory import ProjectMemory
 from store.models import new_id
 from store.trajectories import TrajectoryStore
 from tools.base import ToolContext, ToolSpec
-from tools.catalog import project_tools
 from tools.reader import read_only
 from tools.registry import ToolRegistry
 
@@ -48,6 +50,11 @@ class TurnOutcome(BaseModel):
     canvas_after: int = 0
     steps: list[dict[str, Any]] = Field(default_factory=list)
     grant_id: str = ""
+    intent: dict[str, Any] | None = Field(default=None, description="The turn's interpreted request "
+                                          "(nodes.understanding.Intent, as JSON).")
+    measured: dict[str, Any] | None = Field(
+        default=None, description="The turn's measured change set against its intent (nodes.understanding.measure): "
+        "changed outputs, expected, missing, unexpected; 'matches' False means the turn did not do what was asked")
 
     @property
     def provider_calls(self) -> int:
@@ -109,21 +116,30 @@ class Runtime:
                            turn_id=turn_id, actor=actor, services=services, progress=progress)
 
     # -- grants --------------------------------------------------------------------------
+    def understand(self, request: str, *, selected: list[str] | None = None, thread_id: str | None = None,
+                   answer: str | None = None) -> Intent:
+        """The request interpreted on this project's canvas (``nodes.understanding``): once per turn."""
+        return understand(self.project.store, request, selected or [], log=self.trajectories, thread_id=thread_id,
+                          answer=answer, skills=self.manifest.skills)
+
     def grant_for(self, request: str, *, profile: str | None = None, grant: Grant | None = None,
-                  selected: list[str] | None = None) -> Grant:
+                  selected: list[str] | None = None, intent: Intent | None = None) -> Grant:
         """The grant of a turn: explicit, a named profile from the project file, or the default policy."""
-        return self.grants.save(self.derive_grant(request, profile=profile, grant=grant, selected=selected))
+        return self.grants.save(self.derive_grant(request, profile=profile, grant=grant, selected=selected,
+                                                  intent=intent))
 
     def derive_grant(self, request: str, *, profile: str | None = None, grant: Grant | None = None,
-                     selected: list[str] | None = None) -> Grant:
-        """The grant :meth:`grant_for` saves, not yet saved (so a runtime can narrow it first)."""
+                     selected: list[str] | None = None, intent: Intent | None = None) -> Grant:
+        """The grant :meth:`grant_for` saves, not yet saved (so a runtime can narrow it first); the default
+        policy reads the turn's intent (interpreted here when the caller has none yet)."""
         if grant is None and profile:
             profiles = grant_profiles(self.project.settings.project)
             if profile not in profiles:
                 raise KeyError(f"no grant profile {profile!r}; the project file defines: {', '.join(profiles) or 'none'}")
             grant = profiles[profile].model_copy(update={"id": new_id()})
         if grant is None:
-            grant = default_grant(self.manifest, self.project.store, request, selected or [])
+            intent = intent or self.understand(request, selected=selected)
+            grant = default_grant(self.manifest, intent, selected or [])
         budget_usd = getattr(self.project.settings, "budget_usd", None)
         if grant.budget.cost_usd is None and budget_usd is not None:  # JARVISHUB_BUDGET_USD: a cap on every turn
             grant = grant.model_copy(update={"budget": grant.budget.model_copy(update={"cost_usd": budget_usd})})
@@ -139,16 +155,19 @@ class Runtime:
 
     def start_state(self, request: str, *, thread_id: str | None = None, grant: Grant | None = None,
                     profile: str | None = None, selected: list[str] | None = None) -> dict[str, Any]:
-        """The first state of a turn: its ids and its saved grant; the turn's start is recorded.
+        """The first state of a turn: its ids, its intent (the request interpreted once) and its saved grant;
+        the turn's start is recorded.
 
         Shared by :meth:`run` and the graph LangGraph's server runs (``graphs/server.py``), so a turn
         started through either gets the same grant and the same trajectory.
         """
+        intent = self.understand(request, selected=selected, thread_id=thread_id)
         thread_id = thread_id or new_id()
         turn_id = new_id()
-        granted = self.grant_for(request, profile=profile, grant=grant, selected=selected)
+        granted = self.grant_for(request, profile=profile, grant=grant, selected=selected, intent=intent)
         state = {"request": request, "thread_id": thread_id, "turn_id": turn_id, "grant_id": granted.id,
-                 "selected_ids": selected or [], "usage": Usage().model_dump(), "done": False}
+                 "selected_ids": selected or [], "usage": Usage().model_dump(), "done": False,
+                 "intent": intent.summary()}
         self.trajectories.record_start(thread_id, turn_id, state)
         return state
 
@@ -189,6 +208,7 @@ class Runtime:
                           else self.project.store.canvas_version()),
             steps=values.get("steps") or [],
             clarification=values.get("clarification") if values.get("outcome") == "clarification" else None,
+            intent=values.get("intent"), measured=values.get("measured"),
         )
         if snapshot.interrupts:
             outcome.outcome = "interrupted"

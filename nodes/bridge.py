@@ -85,8 +85,8 @@ def referenced_node_ids(value: Any) -> list[str]:
             found.append(value)
     elif isinstance(value, dict):
         for key, item in value.items():
-            if isinstance(key, str) and key.endswith(("edge_id", "edge_ids")):
-                continue  # edge ids are ULIDs too, but they name edges
+            if isinstance(key, str) and key.endswith(("edge_id", "edge_ids", "turn_id", "thread_id")):
+                continue  # edge, turn and thread ids are ULIDs too, but they name no canvas node
             found.extend(referenced_node_ids(item))
     elif isinstance(value, (list, tuple)):
         for item in value:

@@ -1,8 +1,10 @@
-"""The default grant policy: derive this turn's grant from the manifest, the canvas and the request.
+"""The default grant policy: derive this turn's grant from the manifest and the turn's intent.
+
+The request is read once, by the interpreter (``nodes.understanding``); the policy reads the intent.
 
 * Destructive tools are left out unless the request asks to delete or remove,
   and then they need a person's approval.
-* A local edit of named nodes ("redo the lighting on shot 7") is scoped to those
+* A local edit of named nodes ("redo the lighting on shot 7", "the last shot", a selection) is scoped to those
   nodes and what was derived from them, so nothing else can change; it gets the
   canvas and recovery tools (regenerate_stale redoes media along the lineage) and
   the skills that revise an existing node.
@@ -15,6 +17,7 @@
 * Media words alone ("an image of a lighthouse") offer the generation tool itself; with a
   workflow's words ("a site with photos of bread", "a deck on how models generate images")
   they name what the workflow's skills make, and add nothing.
+* A question gets the read-only canvas tools: it never changes the canvas, and the grant makes sure.
 * Anything else may use every tool on the whole canvas.
 
 Tools the policy knows nothing about (MCP tools, a project's own skills) are always
@@ -23,89 +26,70 @@ in the grant: the project configured them on purpose.
 
 from __future__ import annotations
 
-import re
 from typing import NamedTuple
 
 from nodes.grant import Grant, Scope
 from nodes.manifest import Manifest, ToolInfo
-from nodes.view import ViewReader, find_focus
+from nodes.understanding.intent import Intent
 from tools.base import Effect, ToolFamily
-
-_DESTRUCTIVE_WORDS = re.compile(r"\b(delete|remove|erase|purge|wipe)\b", re.IGNORECASE)
-_LOCAL_EDIT = re.compile(r"\b(redo|re-do|change|fix|adjust|tweak|make|keep|regenerate|relight|recolou?r)\b",
-                         re.IGNORECASE)
-
 
 CORE_CANVAS_TOOLS = frozenset({"read_node", "query_canvas", "create_node", "update_node", "link_nodes", "set_status"})
 """The canvas tools a building request gets; the rest of the family (branch, group, move, unlink, lineage,
 evaluate) is offered to a note, a local edit and a request of no known kind, or comes as a skill's need."""
+READ_TOOLS = frozenset({"read_node", "query_canvas"})
+"""What a question gets: it is answered from the canvas and never changes it (the grant enforces that)."""
 REPAIR_TOOLS = frozenset({"mark_stale", "regenerate_stale"})
 """Redo along the lineage: what a request that builds media needs of the recovery family."""
+LOCAL_OPERATIONS = frozenset({"edit", "explore", "revise_page", "status"})
+"""Operations on named nodes: their grant is scoped to the targets and what derives from them."""
 
 
-class Intent:
-    """A kind of request, recognised by its words, and the tools it needs beyond the canvas tools."""
+class RequestKind:
+    """A kind of request (``nodes.understanding.kinds``) and the tools it needs beyond the canvas tools."""
 
-    def __init__(self, words: str, *, families: frozenset[ToolFamily] = frozenset(),
+    def __init__(self, name: str, *, families: frozenset[ToolFamily] = frozenset(),
                  tools: frozenset[str] = frozenset(), skills: frozenset[str] = frozenset(),
                  edit_skills: frozenset[str] = frozenset(), lends: frozenset[str] = frozenset(),
-                 all_canvas: bool = False, alone: bool = False, whole: bool = False) -> None:
-        self.pattern = re.compile(rf"\b({words})\b", re.IGNORECASE)
-        self.leading = re.compile(rf"^\s*(add an? |take an? )?({words})\b", re.IGNORECASE)
+                 all_canvas: bool = False, alone: bool = False) -> None:
+        self.name = name
         self.alone = alone
-        """Whether the intent counts only when no workflow (an intent with skills) matched the request too."""
-        self.whole = whole
-        """Whether a request that begins with its words is of this kind only (the rest is content: a note's text)."""
+        """Whether the kind counts only when no workflow (a kind with skills) is named too."""
         self.families = families
         self.tools = tools
         self.lends = lends
-        """Tools the intent's skills may call beyond their declared needs, lent to them, never offered."""
+        """Tools the kind's skills may call beyond their declared needs, lent to them, never offered."""
         self.skills = frozenset(f"skill__{s}" for s in skills | edit_skills)
         self.edit_skills = frozenset(f"skill__{s}" for s in edit_skills)
         """Skills that revise an existing node: the ones a local edit gets."""
         self.all_canvas = all_canvas
         """Whether the request works on the canvas itself (every canvas tool), not only builds on it."""
 
-    def matches(self, request: str) -> bool:
-        """Whether the request is of this kind."""
-        return bool(self.pattern.search(request))
 
-    def begins(self, request: str) -> bool:
-        """Whether the request begins with this kind's words ("note: ...")."""
-        return bool(self.leading.match(request))
-
-
-INTENTS: tuple[Intent, ...] = (
-    Intent(r"note|notes|jot|write down", all_canvas=True, whole=True),
+KINDS: tuple[RequestKind, ...] = (
+    RequestKind("note", all_canvas=True),
     # A story's skills make its images and clips (the generation tools are theirs only); the model cuts and repairs.
-    Intent(r"films?|movies?|drama|narrative|stor(y|ies)|storyboards?|shots?|scenes?|characters?|lighting|lit|"
-           r"relight|cuts?|trailers?|takes?|moods?|palettes?",
-           tools=frozenset({"assemble_cut"}) | REPAIR_TOOLS,
-           skills=frozenset({"storyboard", "reference_images", "video_clips"})),
-    Intent(r"images?|pictures?|photos?|illustrations?|drawings?|draw|paintings?|paint",
-           tools=frozenset({"generate_image"}) | REPAIR_TOOLS, alone=True),
-    Intent(r"videos?|clips?|animat\w*", tools=frozenset({"generate_video", "assemble_cut"}) | REPAIR_TOOLS, alone=True),
-    Intent(r"audio|sounds?|voices?|voice-?over|speech|narration|music|ambience|soundtrack",
-           tools=frozenset({"generate_audio"})),
+    RequestKind("story", tools=frozenset({"assemble_cut"}) | REPAIR_TOOLS,
+                skills=frozenset({"storyboard", "reference_images", "video_clips"})),
+    RequestKind("images", tools=frozenset({"generate_image"}) | REPAIR_TOOLS, alone=True),
+    RequestKind("video", tools=frozenset({"generate_video", "assemble_cut"}) | REPAIR_TOOLS, alone=True),
+    RequestKind("audio", tools=frozenset({"generate_audio"})),
     # Asked to judge, the model may run the evaluator itself (an evaluation action), not only through critique.
-    Intent(r"critique|critic|evaluate|score|judge|review", tools=frozenset({"evaluate_node"}),
-           edit_skills=frozenset({"critique"})),
-    Intent(r"explore|variations?|alternatives?|try (\d+|two|three|four|five|six|eight)",
-           # An exploration picks its candidate with the evaluator when the turn lends it (else a pixel measure).
-           tools=REPAIR_TOOLS, lends=frozenset({"evaluate_node"}), edit_skills=frozenset({"explore"})),
-    Intent(r"web ?sites?|web ?pages?|landing page|site|html|css|hero|full-bleed|layout|portfolio|header|columns?|"
-           r"themes?",
-           tools=frozenset({"render_page", "write_file", "read_file", "list_files"}),
-           skills=frozenset({"design_to_web"}), edit_skills=frozenset({"web_revise"})),
-    Intent(r"slides?|decks?|presentation|lecture|pptx|keynote",
-           tools=frozenset({"build_slides"}), skills=frozenset({"slides"})),
-    Intent(r"files?|code|script|python|csv|json|workspace|folder",
-           families=frozenset({ToolFamily.NATIVE})),
+    RequestKind("critique", tools=frozenset({"evaluate_node"}), edit_skills=frozenset({"critique"})),
+    # An exploration picks its candidate with the evaluator when the turn lends it (else a pixel measure).
+    RequestKind("explore", tools=REPAIR_TOOLS, lends=frozenset({"evaluate_node"}), edit_skills=frozenset({"explore"})),
+    RequestKind("web", tools=frozenset({"render_page", "write_file", "read_file", "list_files"}),
+                skills=frozenset({"design_to_web"}), edit_skills=frozenset({"web_revise"})),
+    RequestKind("slides", tools=frozenset({"build_slides"}), skills=frozenset({"slides"})),
+    RequestKind("files", families=frozenset({ToolFamily.NATIVE})),
+    RequestKind("status", all_canvas=True),
+    # A skill the request names: the core canvas tools and the project's skills (the named one among them); the
+    # tools the skill declares it needs are lent to it by default_grant.
+    RequestKind("skill"),
 )
 
 
 def _claimed_skills() -> frozenset[str]:
-    return frozenset().union(*(intent.skills for intent in INTENTS))
+    return frozenset().union(*(kind.skills for kind in KINDS))
 
 
 class IntentTools(NamedTuple):
@@ -115,37 +99,37 @@ class IntentTools(NamedTuple):
     lent: frozenset[str]
 
 
-def matched_intents(request: str) -> list[Intent]:
-    """The kinds of request ``request`` is (a note is only a note; media words alone only without a workflow)."""
-    whole = [intent for intent in INTENTS if intent.whole and intent.begins(request)]
-    if whole:
-        return whole
-    matched = [intent for intent in INTENTS if intent.matches(request)]
-    if any(intent.skills for intent in matched):
-        matched = [intent for intent in matched if not intent.alone]
+def matched_kinds(intent: Intent) -> list[RequestKind]:
+    """The kinds of request the intent is (media words alone count only without a workflow)."""
+    matched = [kind for kind in KINDS if kind.name in intent.kinds]
+    if any(kind.skills for kind in matched):
+        matched = [kind for kind in matched if not kind.alone]
     return matched
 
 
-def intent_tools(manifest: Manifest, request: str, *, local_edit: bool) -> IntentTools | None:
-    """The tools a request needs the model to call, or None when its intent is not recognised (then: every tool).
+def intent_tools(manifest: Manifest, intent: Intent, *, local_edit: bool) -> IntentTools | None:
+    """The tools a request needs the model to call, or None when its kind is not recognised (then: every tool).
 
     The tools its skills call are not offered: :func:`default_grant` lends those to the skills only.
     """
-    matched = matched_intents(request)
+    if "question" in intent.kinds:
+        return IntentTools([t.name for t in manifest.tools if t.name in READ_TOOLS or t.family == ToolFamily.MCP
+                            and Effect.READ_ONLY in t.effects], frozenset())
+    matched = matched_kinds(intent)
     if not matched and not local_edit:
         return None
     families = {ToolFamily.MCP}
     wanted: set[str] = set(CORE_CANVAS_TOOLS)
-    if local_edit or any(intent.all_canvas for intent in matched):
+    if local_edit or any(kind.all_canvas for kind in matched):
         families.add(ToolFamily.CANVAS)
     if local_edit:
         # Redo along the lineage (mark_stale, regenerate_stale) rather than build anew.
         families.add(ToolFamily.RECOVERY)
-        wanted |= set().union(*(intent.edit_skills for intent in matched))
+        wanted |= set().union(*(kind.edit_skills for kind in matched))
     else:
-        for intent in matched:
-            families |= intent.families
-            wanted |= intent.tools | intent.skills
+        for kind in matched:
+            families |= kind.families
+            wanted |= kind.tools | kind.skills
     claimed = _claimed_skills()
 
     def chosen(tool: ToolInfo) -> bool:
@@ -154,24 +138,36 @@ def intent_tools(manifest: Manifest, request: str, *, local_edit: bool) -> Inten
         return tool.family in families or tool.name in wanted
 
     offered = [t.name for t in manifest.tools if chosen(t)]
-    lent = frozenset().union(*(intent.lends for intent in matched if intent.edit_skills & set(offered)))
+    lent = frozenset().union(*(kind.lends for kind in matched if kind.edit_skills & set(offered)))
     return IntentTools(offered, lent)
 
 
-def default_grant(manifest: Manifest, canvas: ViewReader, request: str, selected: list[str]) -> Grant:
-    """The grant a turn gets when the caller names none.
+def focus_of(intent: Intent, selected: list[str]) -> list[str]:
+    """The nodes a local edit is about: the selection, the ids written, and every target with its image."""
+    ids = [*selected, *intent.node_ids]
+    for clause in intent.clauses:
+        for target in clause.targets:
+            ids += [target.id] + ([target.image_id] if target.image_id else [])
+    return list(dict.fromkeys(ids))
+
+
+def default_grant(manifest: Manifest, intent: Intent, selected: list[str]) -> Grant:
+    """The grant a turn gets when the caller names none, derived from the turn's intent.
 
     A chosen skill brings the tools it calls through the bridge (its declared needs: the bridge refuses a
     skill whose needs the grant neither holds nor lends); those the intent does not offer the model are
     lent to the skills only (``skill_only_tools``).
     """
-    wants_destruction = bool(_DESTRUCTIVE_WORDS.search(request))
     scope = Scope()
-    _, focus = find_focus(canvas, request, selected, [], versioned=False)
-    local_edit = bool(focus and _LOCAL_EDIT.search(request))
+    focus = focus_of(intent, selected)
+    asked = intent.clarification.reason if intent.clarification is not None else None
+    if asked == "ambiguous":  # the person picks one of the candidates: the scope holds them all
+        focus += [i for c in intent.clarification.candidates for i in (c.get("id"), c.get("image_id")) if i]
+    operations = {clause.operation for clause in intent.clauses}
+    local_edit = bool(focus) and asked in (None, "ambiguous") and bool(operations) and operations <= LOCAL_OPERATIONS
     if local_edit:
         scope = Scope(all_nodes=False, node_ids=focus, descendants_of=focus)
-    chosen = intent_tools(manifest, request, local_edit=local_edit)
+    chosen = intent_tools(manifest, intent, local_edit=local_edit)
     offered = set(chosen.offered) if chosen is not None else {t.name for t in manifest.tools}
     needs = {f"skill__{s.name}": s.needs_tools for s in manifest.skills}
     lent = {n for name in offered for n in needs.get(name, ())} | (chosen.lent if chosen is not None else set())
@@ -179,6 +175,6 @@ def default_grant(manifest: Manifest, canvas: ViewReader, request: str, selected
 
     def kept(names: set[str]) -> list[str]:
         return [t.name for t in manifest.tools
-                if t.name in names and (wants_destruction or Effect.DESTRUCTIVE not in t.effects)]
+                if t.name in names and (intent.removal or Effect.DESTRUCTIVE not in t.effects)]
 
     return Grant(tools=kept(offered), skill_only_tools=kept(lent), scope=scope, approval_effects=[Effect.DESTRUCTIVE])

@@ -106,6 +106,11 @@ def build_messages(deps: TurnDeps, state: TurnState, grant: Grant) -> list[BaseM
         "grant": {"id": grant.id, "budget": grant.budget.model_dump(), "scope": grant.scope.model_dump()},
         "memory": memory,
     }
+    intent = turn_intent(deps, state)
+    if intent is not None:
+        # The request as the interpreter read it, references resolved on the canvas: a model sees the targets
+        # (ids, current versions, what derives from them) instead of having to look them up.
+        system["intent"] = intent
     earlier = earlier_turns(deps, state)
     if earlier:
         system["earlier_turns"] = earlier
@@ -132,6 +137,22 @@ def build_messages(deps: TurnDeps, state: TurnState, grant: Grant) -> list[BaseM
 
 
 MAX_EARLIER_TURNS = 5
+
+
+def turn_intent(deps: TurnDeps, state: TurnState) -> dict[str, Any] | None:
+    """The turn's intent; after a person answered its question (which shot?), read again with the answer."""
+    intent = state.get("intent")
+    answers = state.get("answers") or []
+    if not intent or not answers:
+        return intent
+    if ((intent.get("clarification") or {}).get("reason")) != "ambiguous":
+        return intent
+    from nodes.understanding.turn import understand
+
+    reread = understand(deps.bridge.store, state["request"], state.get("selected_ids") or [], log=deps.trajectories,
+                        thread_id=state.get("thread_id"), answer=str(answers[-1]),
+                        skills=deps.bridge.manifest.skills)
+    return reread.summary()
 
 
 def earlier_turns(deps: TurnDeps, state: TurnState) -> list[dict[str, Any]]:
@@ -285,6 +306,10 @@ def make_propose(deps: TurnDeps):
         update: dict[str, Any] = {"action": action, "verdict": None, "answers": answers,
                                   "model_input": sent.model_dump(), "queued_calls": calls[1:],
                                   "usage": usage.model_dump(), "batched": False}
+        if answers and answers != list(state.get("answers") or []):
+            # The person answered the turn's question: the intent read with the answer is the turn's intent
+            # from now on (the report is measured against it).
+            update["intent"] = turn_intent(deps, {**state, "answers": answers})
         if action and action.get("kind") == "reply":
             update.update(reply_outcome(message, clarification))
         return update
@@ -296,6 +321,9 @@ def reply_outcome(message: Any, clarification: dict[str, Any] | None) -> dict[st
     """The state fields of a reply that asks (a clarification) or reports failed work, so its outcome says so."""
     if clarification:
         return {"clarification": clarification}
-    if (getattr(message, "additional_kwargs", None) or {}).get("outcome") == "failed":
+    said = (getattr(message, "additional_kwargs", None) or {}).get("outcome")
+    if said == "failed":
         return {"clarification": None, "failed": True}
+    if said == "refused":
+        return {"clarification": None, "refused": True}
     return {}

@@ -54,11 +54,39 @@ def make_record(deps: TurnDeps):
                 update["outcome"] = "clarification"
             elif state.get("failed"):
                 update["outcome"] = "failed"
+            elif state.get("refused"):
+                update["outcome"] = "refused"
+        if done:
+            measured_outcome(deps, state, update)
         if done:
             finish_turn(deps, state, [*(state.get("steps") or []), step], update)
         return update
 
     return record
+
+
+def measured_outcome(deps: TurnDeps, state: TurnState, update: dict[str, Any]) -> None:
+    """Compare the turn's commits with its intent; a turn that did something else is not ``replied``.
+
+    The reply stays what the model said, with what was measured added, so a person sees both.
+    """
+    raw = state.get("intent")
+    if not raw:
+        return
+    from nodes.understanding.intent import Intent
+    from nodes.understanding.measure import measure
+
+    intent = Intent.model_validate(raw)
+    measured = measure(deps.bridge.store, intent, since=int(state.get("canvas_before") or 0),
+                       thread_id=state["thread_id"], turn_id=state["turn_id"])
+    update["measured"] = {**measured.model_dump(), "matches": measured.matches}
+    outcome = update.get("outcome") or state.get("outcome") or "replied"
+    # A clarification asked instead of acting: what it did not change is not missing, only what it changed counts.
+    wrong = measured.unexpected if outcome == "clarification" else not measured.matches
+    if measured.checked and wrong and outcome in ("replied", "clarification"):
+        update["outcome"] = "failed"
+        reply = update.get("reply") or state.get("reply") or ""
+        update["reply"] = f"{reply}\n{measured.explain()}".strip()
 
 
 def model_input_keys(model_input: dict[str, int] | None) -> dict[str, int]:
@@ -94,6 +122,8 @@ def finish_turn(deps: TurnDeps, state: TurnState, steps: list[dict[str, Any]], u
         "outcome": update.get("outcome") or state.get("outcome") or "replied",
         "reply": update.get("reply") or state.get("reply"),
         "touched_ids": touched,
+        "intent": state.get("intent"),
+        "measured": update.get("measured"),
         "started_at": turn_started_at(deps, state),
         "finished_at": utc_now(),
     }

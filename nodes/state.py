@@ -25,6 +25,11 @@ class TurnState(TypedDict, total=False):
     """One turn of the loop (LangGraph state; checkpointed after every graph node)."""
 
     request: str
+    intent: dict[str, Any]
+    """The request interpreted once at the start of the turn (``nodes.understanding.Intent`` as JSON: ids and
+    words); the grant, the view, the planner and the turn report read it."""
+    measured: dict[str, Any] | None
+    """The turn's change set measured against its intent when it ended (``nodes.understanding.measure``)."""
     thread_id: str
     turn_id: str
     grant_id: str
@@ -52,6 +57,7 @@ class TurnState(TypedDict, total=False):
     answers: list[str]
     clarification: dict[str, Any] | None
     failed: bool
+    refused: bool
     done: bool
     outcome: str
     reply: str | None

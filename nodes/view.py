@@ -1,18 +1,19 @@
 """The model's view of the canvas: bounded in size however large the canvas grows.
 
-In full: the nodes the request is about (named ids, selected nodes, titles the
-request mentions such as "shot 7", nodes made this turn) and their lineage, up
-to :data:`MAX_FULL_NODES`.  Summarised: everything else, as counts by kind and
+In full: the nodes the request is about (the intent's resolved targets, named
+ids, selected nodes, titles the request names such as "shot 7" or a quoted
+title, nodes made this turn) and their lineage, up to :data:`MAX_FULL_NODES`.
+What the request is about comes from the turn's intent (``nodes.understanding``):
+the view never reads the request's text.  Summarised: everything else, as counts by kind and
 status, plus the few most recent nodes.
 """
 
 from __future__ import annotations
 
-import re
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any, Protocol
 
-from nodes.models.grammar import normalise, parse_targets
+from nodes.understanding.intent import Intent
 from store.base import CanvasReader
 from tools.canvas import node_summary
 
@@ -33,28 +34,29 @@ MAX_FULL_NODES = 40
 MAX_RECENT = 8
 MAX_LINEAGE_DEPTH = 4
 
-_TITLE_REF = re.compile(r"\b(shot|slide|scene|clip|section|page|image)\s+#?(\d+)\b", re.IGNORECASE)
-_QUOTED = re.compile(r"[\"“]([^\"”]{2,60})[\"”]")
-_NODE_ID = re.compile(r"\b[0-9A-HJKMNP-TV-Z]{26}\b")
+def as_intent(intent: Intent | dict[str, Any] | str) -> Intent:
+    """The turn's intent from its state (JSON), or a request interpreted with no canvas facts."""
+    if isinstance(intent, Intent):
+        return intent
+    if isinstance(intent, dict):
+        return Intent.model_validate(intent)
+    from nodes.understanding.pipeline import interpret
+
+    return interpret(intent)
 
 
-def mentioned_titles(request: str) -> list[str]:
-    """Titles a request points at: "shot 7", "slide 3", or a quoted name."""
-    titles = [f"{kind.lower()} {number}" for kind, number in _TITLE_REF.findall(request)]
-    targets = parse_targets(normalise(request))  # "shot five", "the third shot", "shots 2 and 4", "shots 2-4"
-    if targets is not None:
-        titles += [f"shot {n}" for n in targets.numbers[:24]]
-    return list(dict.fromkeys(titles + [q.strip() for q in _QUOTED.findall(request)]))
-
-
-def find_focus(canvas: ViewReader, request: str, selected: list[str], created: list[str], *,
-               versioned: bool = True) -> tuple[int | None, list[str]]:
-    """The canvas version and the ids of the nodes a request is about, found by querying the canvas (not by
-    rereading a conversation), in one statement (none when the request names no title and ``versioned`` is
-    False: then the version is None)."""
-    focus: list[str] = [*selected, *_NODE_ID.findall(request)]
+def find_focus(canvas: ViewReader, intent: Intent | dict[str, Any] | str, selected: list[str], created: list[str],
+               *, versioned: bool = True) -> tuple[int | None, list[str]]:
+    """The canvas version and the ids of the nodes a request is about: its resolved targets, the selection,
+    the ids it names and the nodes with the titles it names, in one statement (none when it names no title and
+    ``versioned`` is False: then the version is None)."""
+    intent = as_intent(intent)
+    focus: list[str] = [*selected, *intent.node_ids]
+    for clause in intent.clauses:
+        for target in clause.targets:
+            focus += [target.id] + ([target.image_id] if target.image_id else [])
     # Exact spellings rather than toLower(): the title index answers, so this stays fast on big canvases.
-    groups = [sorted({title, title.lower(), title.capitalize(), title.title()}) for title in mentioned_titles(request)]
+    groups = [sorted({title, title.lower(), title.capitalize(), title.title()}) for title in intent.titles]
     version, found = canvas.titled(groups) if groups or versioned else (None, [])
     for ids in found:
         focus.extend(ids)

@@ -352,8 +352,11 @@ class OfflineEvaluator:
         if outdated:
             failures.append(f"the cut uses clips that are no longer current: {', '.join(outdated)}")
         numbers = [int(m.group(1)) for c in clips if (m := re.match(r"shot (\d+)\b", c.title or ""))]
-        in_order = numbers == sorted(numbers)
-        checks["clips_in_order"] = {"score": 1.0 if in_order else 0.0, "shots": numbers}
+        intent = node.inputs.get("intent") if isinstance(node.inputs.get("intent"), dict) else {}
+        asked = intent.get("order")  # a cut reordered on purpose (tools.cut) is judged on the order asked
+        in_order = [c.title or c.id for c in clips] == asked if asked else numbers == sorted(numbers)
+        checks["clips_in_order"] = {"score": 1.0 if in_order else 0.0, "shots": numbers,
+                                    **({"asked": asked} if asked else {})}
         if not in_order:
             failures.append(f"the cut's clips are out of order: shots {numbers}")
         expected = sum(float((c.metadata.get("media") or {}).get("duration_s") or c.inputs.get("duration_s") or 0.0)

@@ -17,10 +17,11 @@ only through the bridge (``ctx.call``):
 5. ``preview``: screenshot the page at 1280x800 (an ``image`` node GENERATED_FROM
    the code node).
 
-``web_revise`` reads a code node made by ``design_to_web``, turns a change
-("make the hero full-bleed") into a layout-spec patch, branches the code node
-(VERSION_OF), writes the new HTML and renders only the new preview; the gallery
-images are reused as they are.
+``web_revise`` reads a code node made by ``design_to_web``, turns a change in
+words ("make the hero full-bleed", "remove the about section") into page
+operations (:mod:`tools.page`: ``page_set_layout``, ``page_add_section``,
+``page_remove_section``), each a new version of the page (VERSION_OF) with its
+own change record and a new preview; the gallery images are reused as they are.
 """
 
 from __future__ import annotations
@@ -306,7 +307,7 @@ def _preview(state: SkillState, config: RunnableConfig) -> dict[str, Any]:
     return {"output": output.model_dump()}
 
 
-# ---------------------------------------------------------------- web_revise graph nodes
+# ---------------------------------------------------------------- web_revise graph node
 
 
 def _revise_page(state: SkillState, config: RunnableConfig) -> dict[str, Any]:
@@ -316,24 +317,32 @@ def _revise_page(state: SkillState, config: RunnableConfig) -> dict[str, Any]:
         old = ctx.canvas.get_node(inp.code_id)
     except NodeNotFound as missing:
         raise NotAWebPage(f"web_revise: no canvas node {inp.code_id}") from missing
-    needed = ("layout_spec", "design", "images", "site_dir", "html_path")
-    if old.kind != "code" or any(k not in old.inputs for k in needed):
+    if old.kind != "code" or any(k not in old.inputs for k in ("layout_spec", "design", "images", "site_dir")):
         raise NotAWebPage(f"web_revise: node {old.id} ({old.kind} {old.title!r}) is not a page made by design_to_web; "
                           f"pass the code_id design_to_web returned")
-    spec, changes = parse_change(inp.change, LayoutSpec.model_validate(old.inputs["layout_spec"]))
-    design = Design.model_validate(old.inputs["design"])
-    images = [PageImage.model_validate(i) for i in old.inputs["images"]]
-    site_dir = old.inputs["site_dir"]
-    _ensure_images(ctx, site_dir, images)
-    name = f"revision-{hashlib.sha256(spec.model_dump_json().encode()).hexdigest()[:8]}.html"
-    page = _write_page(ctx, site_dir, name, design, spec, images)
-    code_id = ctx.call("branch_node", node_id=old.id, title=f"{design.title} page ({'; '.join(changes)})",
-                       inputs_patch={**page.inputs, "change": inp.change})["branch"]
-    _link_page(ctx, code_id, old.inputs.get("layout_id"), images, page.file_node_id)
-    preview_id = _render_preview(ctx, code_id, page.html_path)
-    ctx.call("set_status", node_id=code_id, status="completed", reason=f"revised: {inp.change}")
-    output = WebReviseOutput(code_id=code_id, previous_code_id=old.id, preview_id=preview_id, html_path=page.html_path,
-                             changes=changes)
+    spec = LayoutSpec.model_validate(old.inputs["layout_spec"])
+    revised, changes = parse_change(inp.change, spec)
+    # Each part of the change is one page operation, so each is its own version with its own change record
+    # (and "undo the full-bleed change" takes back only that part).
+    made: list[dict[str, Any]] = []
+    page = old.id
+    for name in [s for s in spec.sections if s not in revised.sections]:
+        made.append(ctx.call("page_remove_section", page_id=page, section=name))
+        page = made[-1]["page_id"]
+    for index, name in enumerate(revised.sections):
+        if name not in spec.sections:
+            place = {"after": revised.sections[index - 1]} if index else {"before": revised.sections[1]}
+            made.append(ctx.call("page_add_section", page_id=page, name=name, **place))
+            page = made[-1]["page_id"]
+    layout = {k: getattr(revised, k) for k in ("hero", "columns", "theme") if getattr(revised, k) != getattr(spec, k)}
+    now = ctx.canvas.get_node(page).inputs["layout_spec"]["sections"] if made else spec.sections
+    if revised.sections != now:
+        layout["sections"] = revised.sections
+    if layout:
+        made.append(ctx.call("page_set_layout", page_id=page, **layout))
+    last = made[-1]
+    output = WebReviseOutput(code_id=last["page_id"], previous_code_id=old.id, preview_id=last["preview_id"],
+                             html_path=last["html_path"], changes=changes)
     return {"output": output.model_dump()}
 
 
@@ -421,10 +430,10 @@ DESIGN_TO_WEB = Skill(
 WEB_REVISE = Skill(
     name="web_revise",
     description="Change a design_to_web page in words (hero full-bleed, N columns, dark theme, add/move/remove a "
-    "section): a new code version and preview.",
+    "section): a new version of the page and its preview per part of the change.",
     input_model=WebReviseInput,
     output_model=WebReviseOutput,
-    needs=["branch_node", "link_nodes", "set_status", "write_file", "render_page"],
+    needs=["page_set_layout", "page_add_section", "page_remove_section"],
     graph=_graph(("revise", _revise_page)),
 )
 """Skill: one layout change to a designed page."""

@@ -113,6 +113,17 @@ def plan_slides(text: str, n_slides: int) -> list[SlideContent]:
     return slides
 
 
+def plan_extra_slide(about: str) -> SlideContent:
+    """One content slide about ``about`` ("training costs", "how tokenizers work"), for a deck that has one
+    already: titled with the topic, bullets and notes from the best-ranked section of its kind."""
+    request = read_deck_request(about)
+    # One slide has room for the whole phrase: its bullets name "the cost of a rooftop system", not "the cost".
+    request = request.model_copy(update={"head": request.subject if request.kind == "concept" else request.head})
+    section, _ = choose_sections(request.kind, 1)[0]
+    return SlideContent(role="content", title=capitalise(request.topic),
+                        bullets=[fill(b, request) for b in section.bullets], notes=fill(section.notes, request))
+
+
 def _box_names(request: DeckRequest, n_slides: int) -> list[str]:
     names = [fill(s.box, request) for s, part in choose_sections(request.kind, max(0, n_slides - 2)) if part == 1]
     return names or [capitalise(request.head)]
@@ -215,4 +226,4 @@ SLIDES = Skill(
 """Skill: topic to a .pptx deck with previews."""
 
 __all__ = ["SLIDES", "SlideContent", "SlideCountRefused", "SlidesInput", "SlidesOutput", "deck_size",
-           "plan_slides"]
+           "plan_extra_slide", "plan_slides"]

@@ -145,6 +145,28 @@ def plan_story(premise: str, n_shots: int = 6, lighting: Lighting | str = Lighti
                      lighting=Lighting(lighting), style=style, beats=beats)
 
 
+def inserted_shot_inputs(plan: dict[str, Any], description: str, *, after: dict[str, Any] | None,
+                         scene_name: str, camera: CameraMove | None = None,
+                         lighting: Lighting | str | None = None) -> dict[str, Any]:
+    """The inputs of a shot inserted into a storyboard, described in words, written like the plan's own shots.
+
+    ``plan`` is the storyboard's plan node inputs (premise, style, lighting); ``after`` the inputs of the shot
+    it follows, if any: the new shot takes its character and scene (the same references), its lighting unless
+    another is given, and the next camera move of :data:`CAMERA_CYCLE`, so the rhythm of moves carries on.
+    """
+    beat = " ".join(description.split()).rstrip(".")
+    prompt = f"Inserted shot: {beat}. Story: {plan.get('premise', '')}. Setting: {scene_name}."
+    if plan.get("style"):
+        prompt += f" Style: {plan['style']}."
+    previous = CameraMove(after["camera"]) if after and after.get("camera") in {c.value for c in CameraMove} else None
+    move = camera or (CAMERA_CYCLE[(CAMERA_CYCLE.index(previous) + 1) % len(CAMERA_CYCLE)] if previous
+                      else CameraMove.STATIC)
+    light = Lighting(lighting or (after or {}).get("lighting") or plan.get("lighting") or Lighting.NEUTRAL)
+    return {"index": (after or {}).get("index"), "prompt": prompt, "camera": move.value, "lighting": light.value,
+            "character_id": (after or {}).get("character_id"), "scene_id": (after or {}).get("scene_id"),
+            "beat": beat, "inserted": True}
+
+
 def _character_name(premise: str, digest: bytes) -> str:
     for word in re.findall(r"\b[A-Z][a-z]+\b", premise):
         if word not in _NOT_NAMES:

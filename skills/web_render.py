@@ -19,6 +19,7 @@ from typing import Literal
 from pydantic import BaseModel, Field, model_validator
 
 from skills.brief import DesignTokens, HeadingFamily, PageCopy, Theme, read_brief
+from skills.page_style import page_tokens
 
 HeroMode = Literal["contained", "full-bleed"]
 
@@ -153,19 +154,26 @@ def derive_design(brief: str, hint_colours: list[str] | None = None) -> Design:
     hue = tokens.hue if tokens.hue is not None else key[0] / 255
     if hint_colours:
         hue = _hue_of(hint_colours[0])
-    saturation = tokens.saturation if tokens.saturation is not None else 0.55 + (key[2] % 20) / 100
+    palette = make_palette(brief, tokens, hue)
+    fonts = PAIRINGS_BY_FAMILY[tokens.heading] if tokens.heading else TYPE_PAIRINGS[key[3] % len(TYPE_PAIRINGS)]
+    return Design(brief=brief, title=reading.name, tagline=reading.page_copy.tagline, palette=palette, fonts=fonts,
+                  tokens=tokens, page_copy=reading.page_copy)
+
+
+def make_palette(brief: str, tokens: DesignTokens, hue: float, saturation: float | None = None) -> Palette:
+    """The five colours of a page around ``hue``: what the brief (its tokens, its hash) says of the rest."""
+    key = digest(brief)
+    if saturation is None:
+        saturation = tokens.saturation if tokens.saturation is not None else 0.55 + (key[2] % 20) / 100
     spread = 0.08 + (key[1] % 40) / 100  # how far the second accent sits from the first
     dark = tokens.theme == "dark"
-    palette = Palette(
+    return Palette(
         paper=_hex(hue, 0.97, 0.35 * saturation),
         ink=_hex(hue, 0.07 if dark else 0.12, 0.3 * saturation),
         accent=_hex(hue, 0.55 if dark else 0.42, saturation),
         accent_2=_hex(hue + spread, 0.6 if dark else 0.55, 0.9 * saturation),
         muted=_hex(hue, 0.62 if dark else 0.42, 0.15 * saturation),
     )
-    fonts = PAIRINGS_BY_FAMILY[tokens.heading] if tokens.heading else TYPE_PAIRINGS[key[3] % len(TYPE_PAIRINGS)]
-    return Design(brief=brief, title=reading.name, tagline=reading.page_copy.tagline, palette=palette, fonts=fonts,
-                  tokens=tokens, page_copy=reading.page_copy)
 
 
 def image_palette(design: Design, theme: Theme) -> list[str]:
@@ -180,13 +188,19 @@ def image_palette(design: Design, theme: Theme) -> list[str]:
 # ---------------------------------------------------------------- HTML
 
 
-def render_html(design: Design, spec: LayoutSpec, images: list[PageImage]) -> str:
-    """A complete page: embedded CSS, a nav bar, one ``<section id=...>`` per spec section, a footer."""
+def render_html(design: Design, spec: LayoutSpec, images: list[PageImage], *, texts: dict[str, str] | None = None,
+                tokens: dict[str, str] | None = None) -> str:
+    """A complete page: embedded CSS, a nav bar, one ``<section id=...>`` per spec section, a footer.
+
+    ``texts`` overrides the words of named elements (:func:`page_texts` lists them) and ``tokens`` the
+    design tokens (:mod:`skills.page_style`); without them the page is what the design and layout give.
+    """
     e = html.escape
     look = design.look
+    words = page_texts(design, spec, images, texts)
     classes = (f"theme-{spec.theme} hero-{spec.hero} hero-text-{look.hero_text} imagery-{look.imagery} "
                f"spacing-{look.spacing}")
-    body = "\n".join(_section(name, design, spec, images) for name in spec.sections)
+    body = "\n".join(_section(name, design, spec, images, words) for name in spec.sections)
     links = "".join(f'<a href="#{e(_anchor(n))}">{e(_label(n))}</a>' for n in spec.sections if n != "hero")
     return f"""<!doctype html>
 <html lang="en">
@@ -195,7 +209,7 @@ def render_html(design: Design, spec: LayoutSpec, images: list[PageImage]) -> st
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <title>{e(design.title)}</title>
 <style>
-{_css(design, spec)}
+{_css(design, spec, page_tokens(design, spec, tokens))}
 </style>
 </head>
 <body class="{classes}">
@@ -209,6 +223,37 @@ def render_html(design: Design, spec: LayoutSpec, images: list[PageImage]) -> st
 """
 
 
+def page_texts(design: Design, spec: LayoutSpec, images: list[PageImage],
+               overrides: dict[str, str] | None = None) -> dict[str, str]:
+    """The words of every text element on the page, by element name, overrides applied.
+
+    Names: ``headline``, ``tagline`` and ``button`` (the hero), ``SECTION.heading`` and ``SECTION.text`` for
+    every other section, ``gallery.caption-N`` per gallery picture.  Only elements of sections the page has.
+    """
+    copy = design.words
+    found: dict[str, str] = {}
+    for name in spec.sections:
+        if name == "hero":
+            found.update(headline=design.title, tagline=copy.tagline, button=copy.cta)
+        elif name == "gallery":
+            found["gallery.heading"] = copy.gallery_heading
+            found.update({f"gallery.caption-{n}": i.alt for n, i in enumerate(images, start=1)})
+        elif name == "about":
+            found.update({"about.heading": "About", "about.text": "\n\n".join(copy.about)})
+        elif name == "contact":
+            found.update({"contact.heading": "Contact",
+                          "contact.text": copy.contact.replace("{email}", contact_email(design))})
+        else:
+            found[f"{name}.heading"] = _label(name)
+            found[f"{name}.text"] = f"Ask {design.title} about {_label(name).lower()}; we will tell you what fits."
+    return {k: (overrides or {}).get(k, v) for k, v in found.items()}
+
+
+def contact_email(design: Design) -> str:
+    """The page's contact address (shown as a link wherever the contact text mentions it)."""
+    return f"hello@{slug(design.title, 24)}.example"
+
+
 def _anchor(name: str) -> str:
     return slug(name, 60)
 
@@ -217,104 +262,118 @@ def _label(name: str) -> str:
     return name.replace("-", " ").replace("_", " ").strip().capitalize()
 
 
-def _section(name: str, design: Design, spec: LayoutSpec, images: list[PageImage]) -> str:
+def _paragraphs(text: str) -> str:
+    return "".join(f"<p>{html.escape(p.strip())}</p>" for p in re.split(r"\n\s*\n", text) if p.strip())
+
+
+def _section(name: str, design: Design, spec: LayoutSpec, images: list[PageImage], words: dict[str, str]) -> str:
     e = html.escape
     anchor = e(_anchor(name))
-    copy = design.words
     if name == "hero":
         background = f" style=\"background-image: url('{e(images[0].path)}')\"" if images else ""
-        words = (f'<div class="hero__text"><h1>{e(design.title)}</h1><p>{e(copy.tagline)}</p>'
-                 f'<a class="button" href="#contact">{e(copy.cta)}</a></div>')
+        text = (f'<div class="hero__text"><h1>{e(words["headline"])}</h1><p>{e(words["tagline"])}</p>'
+                f'<a class="button" href="#contact">{e(words["button"])}</a></div>')
         if design.look.hero_text == "plain":  # the words on the page, the picture below them
-            return (f'<section id="{anchor}" class="hero hero--{spec.hero}"><div class="wrap">{words}</div>'
+            return (f'<section id="{anchor}" class="hero hero--{spec.hero}"><div class="wrap">{text}</div>'
                     f'<div class="hero__frame"{background}></div></section>')
         return (f'<section id="{anchor}" class="hero hero--{spec.hero}">'
-                f'<div class="hero__frame"{background}>{words}</div></section>')
+                f'<div class="hero__frame"{background}>{text}</div></section>')
+    heading = e(words[f"{name}.heading"])
     if name == "gallery":
         figures = "".join(
-            f'<figure><img src="{e(i.path)}" alt="{e(i.alt)}" loading="eager"><figcaption>{e(i.alt)}</figcaption></figure>'
-            for i in images)
-        return (f'<section id="{anchor}" class="gallery"><div class="wrap"><h2>{e(copy.gallery_heading)}</h2>'
+            f'<figure><img src="{e(i.path)}" alt="{e(words[f"gallery.caption-{n}"])}" loading="eager">'
+            f'<figcaption>{e(words[f"gallery.caption-{n}"])}</figcaption></figure>'
+            for n, i in enumerate(images, start=1))
+        return (f'<section id="{anchor}" class="gallery"><div class="wrap"><h2>{heading}</h2>'
                 f'<div class="grid">{figures}</div></div></section>')
     if name == "about":
-        paragraphs = "".join(f"<p>{e(p)}</p>" for p in copy.about)
-        return (f'<section id="{anchor}" class="about"><div class="wrap split"><h2>About</h2>'
-                f"<div>{paragraphs}</div></div></section>")
+        return (f'<section id="{anchor}" class="about"><div class="wrap split"><h2>{heading}</h2>'
+                f'<div>{_paragraphs(words["about.text"])}</div></div></section>')
     if name == "contact":
-        email = f"hello@{slug(design.title, 24)}.example"
-        before, _, after = copy.contact.partition("{email}")
-        return (f'<section id="{anchor}" class="contact"><div class="wrap"><h2>Contact</h2>'
-                f'<p>{e(before)}<a href="mailto:{e(email)}">{e(email)}</a>{e(after)}</p>'
+        email = contact_email(design)
+        before, found, after = words["contact.text"].partition(email)
+        link = f'<a href="mailto:{e(email)}">{e(email)}</a>'
+        line = f"{e(before)}{link}{e(after)}" if found else f"{e(before)} {link}"
+        return (f'<section id="{anchor}" class="contact"><div class="wrap"><h2>{heading}</h2>'
+                f'<p>{line}</p>'
                 '<form class="contact-form" onsubmit="return false"><input type="text" placeholder="Your name">'
                 '<input type="email" placeholder="Your email"><textarea rows="3" placeholder="Message"></textarea>'
                 '<button class="button" type="submit">Send</button></form></div></section>')
-    return (f'<section id="{anchor}" class="extra"><div class="wrap"><h2>{e(_label(name))}</h2>'
-            f"<p>Ask {e(design.title)} about {e(_label(name).lower())}; we will tell you what fits.</p>"
-            "</div></section>")
+    return (f'<section id="{anchor}" class="extra"><div class="wrap"><h2>{heading}</h2>'
+            f"{_paragraphs(words[f'{name}.text'])}</div></section>")
 
 
-# spacing token -> section padding, content width, line height, grid gap, nav height (px)
-_SPACING = {"compact": (32, 1200, 1.4, 12, 56), "normal": (56, 1100, 1.55, 20, 64),
-            "generous": (112, 980, 1.75, 40, 88)}
-
-
-def _css(design: Design, spec: LayoutSpec) -> str:
-    p, f, t = design.palette, design.fonts, design.look
-    bg, fg, surface = (p.paper, p.ink, "#ffffff") if spec.theme == "light" else (p.ink, p.paper, _mix(p.ink, p.paper))
-    pad, width, leading, gap, nav = _SPACING[t.spacing]
+def _css(design: Design, spec: LayoutSpec, tokens: dict[str, str]) -> str:
+    """The page's CSS: the tokens as custom properties on ``:root``, every rule reading them through var()."""
+    t = design.look
     full = spec.hero == "full-bleed"
     plain = t.hero_text == "plain"
     hero_frame = (
         f"width: 100%; min-height: {360 if plain else 520}px; border-radius: 0; margin: 0;"
         if full else
-        f"max-width: {width}px; min-height: {320 if plain else 420}px; margin: {32 if not plain else 0}px auto 0; "
-        f"border-radius: {t.radius + 6 if t.radius else 0}px;"
+        f"max-width: var(--content-width); min-height: {320 if plain else 420}px; "
+        f"margin: {32 if not plain else 0}px auto 0; border-radius: {t.radius + 6 if t.radius else 0}px;"
     )
     hero_text = (
-        f"padding: {pad}px 0 {pad // 2}px; color: var(--fg); max-width: 760px;"
+        "padding: var(--section-padding) 0 calc(var(--section-padding) / 2); color: var(--text-colour); "
+        "max-width: 760px;"
         if plain else
         f"width: 100%; padding: 40px {'max(32px, calc((100% - 1036px) / 2))' if full else '40px'}; color: #ffffff; "
         "background: linear-gradient(to top, rgba(0,0,0,0.72), rgba(0,0,0,0));"
     )
     rule = "4px solid var(--accent)" if t.weight >= 900 else "1px solid var(--muted)"
     greyscale = "  figure img, .hero__frame { filter: grayscale(1); }\n" if t.imagery == "greyscale" else ""
-    return f"""  :root {{ --bg: {bg}; --fg: {fg}; --surface: {surface}; --accent: {p.accent}; --accent-2: {p.accent_2};
-    --muted: {p.muted}; --cols: {spec.columns}; --heading: {f.heading}; --body: {f.body}; --radius: {t.radius}px; }}
+    root = ";\n".join(f"    --{name}: {value}" for name, value in tokens.items())
+    return f"""  :root {{
+{root};
+    --cols: {spec.columns};
+  }}
   * {{ box-sizing: border-box; }}
   html, body {{ margin: 0; padding: 0; }}
-  body {{ background: var(--bg); color: var(--fg); font-family: var(--body); font-size: 17px; line-height: {leading}; }}
-  h1, h2 {{ font-family: var(--heading); font-weight: {t.weight}; line-height: 1.1; margin: 0 0 {gap}px; }}
-  h1 {{ font-size: {72 if t.weight >= 900 else 56}px; }} h2 {{ font-size: 34px; color: var(--accent); }}
+  body {{ background: var(--background); color: var(--text-colour); font-family: var(--body-font);
+    font-size: var(--text-size); line-height: var(--line-height); }}
+  h1, h2 {{ font-family: var(--heading-font); font-weight: var(--heading-weight); line-height: 1.1;
+    margin: 0 0 var(--grid-gap); }}
+  h1 {{ font-size: var(--headline-size); }} h2 {{ font-size: var(--heading-size); color: var(--accent); }}
   a {{ color: var(--accent); }}
-  .wrap {{ max-width: {width}px; margin: 0 auto; padding: 0 32px; }}
-  .site-nav {{ background: var(--bg); border-bottom: {rule}; }}
-  .nav-row {{ display: flex; align-items: center; justify-content: space-between; height: {nav}px; }}
-  .brand {{ font-family: var(--heading); font-size: 22px; font-weight: {t.weight}; color: var(--fg);
-    text-decoration: none; }}
-  nav a {{ margin-left: 24px; text-decoration: none; color: var(--fg); }}
+  .wrap {{ max-width: var(--content-width); margin: 0 auto; padding: 0 32px; }}
+  .site-nav {{ background: var(--background); border-bottom: {rule}; }}
+  .nav-row {{ display: flex; align-items: center; justify-content: space-between; height: var(--nav-height); }}
+  .brand {{ font-family: var(--heading-font); font-size: 22px; font-weight: var(--heading-weight);
+    color: var(--text-colour); text-decoration: none; }}
+  nav a {{ margin-left: 24px; text-decoration: none; color: var(--text-colour); }}
   .hero__frame {{ {hero_frame} position: relative; display: flex; align-items: flex-end; overflow: hidden;
     background-color: var(--accent); background-size: cover; background-position: center; }}
   .hero__text {{ {hero_text} }}
   .hero__text p {{ font-size: 21px; max-width: 720px; margin: 0 0 20px; }}
-  .button {{ display: inline-block; padding: 12px 22px; border: 0;
-    border-radius: {max(t.radius, 4) if t.radius else 0}px;
-    background: var(--accent-2); color: #111111; font: inherit; font-weight: bold; text-decoration: none; }}
-  section {{ padding: {pad}px 0; }}
+  .button {{ display: inline-block; padding: 12px 22px; border: 0; border-radius: var(--button-radius);
+    background: var(--button-colour); color: var(--button-text-colour); font: inherit; font-weight: bold;
+    text-decoration: none; }}
+  section {{ padding: var(--section-padding) 0; }}
   section.hero {{ padding: {'0' if full else '0 32px'}; }}
-  .grid {{ display: grid; grid-template-columns: repeat(var(--cols), 1fr); gap: {gap}px; }}
+  .grid {{ display: grid; grid-template-columns: repeat(var(--cols), 1fr); gap: var(--grid-gap); }}
   figure {{ margin: 0; background: var(--surface); border-radius: var(--radius); overflow: hidden; }}
   figure img {{ display: block; width: 100%; aspect-ratio: 4 / 3; object-fit: cover; }}
   figcaption {{ padding: 10px 14px; color: var(--muted); font-size: 14px; }}
-{greyscale}  .theme-dark figcaption {{ color: var(--fg); }}
+{greyscale}  .theme-dark figcaption {{ color: var(--text-colour); }}
   .theme-dark h2 {{ color: var(--accent-2); }}
   .split {{ display: grid; grid-template-columns: 1fr 2fr; gap: 32px; }}
   .contact-form {{ display: grid; gap: 12px; max-width: 560px; }}
   .contact-form input, .contact-form textarea {{ padding: 12px; border: 1px solid var(--muted);
-    border-radius: var(--radius); background: var(--surface); color: var(--fg); font: inherit; }}
+    border-radius: var(--radius); background: var(--surface); color: var(--text-colour); font: inherit; }}
   .site-footer {{ padding: 24px 0; border-top: 1px solid var(--muted); color: var(--muted); font-size: 14px; }}"""
 
 
-def _mix(a: str, b: str, amount: float = 0.12) -> str:
+def mix(a: str, b: str, amount: float = 0.12) -> str:
+    """The colour ``amount`` of the way from ``a`` to ``b`` (both #rrggbb)."""
     pa = [int(a[i:i + 2], 16) for i in (1, 3, 5)]
     pb = [int(b[i:i + 2], 16) for i in (1, 3, 5)]
     return "#" + "".join(f"{round(x + (y - x) * amount):02x}" for x, y in zip(pa, pb, strict=True))
+
+
+def root_tokens(page_html: str) -> dict[str, str]:
+    """The custom properties a page's CSS sets on ``:root`` (what a token change is measured by)."""
+    found = re.search(r":root\s*\{(?P<body>[^}]*)\}", page_html)
+    if not found:
+        return {}
+    return {m.group(1): m.group(2).strip() for m in re.finditer(r"--([a-z0-9-]+)\s*:\s*([^;]+);?", found.group("body"))}

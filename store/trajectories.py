@@ -113,6 +113,13 @@ class TrajectoryStore:
                 rows = db.execute("SELECT thread_id, turn_id, body FROM turns ORDER BY seq").fetchall()
         return [{**json.loads(body), "steps": self.steps(thread, turn)} for thread, turn, body in rows]
 
+    def last_turn(self, thread_id: str | None = None) -> dict[str, Any] | None:
+        """The latest finished turn (of a thread, or of the project), without its steps."""
+        with self._connect() as db:
+            row = (db.execute("SELECT body FROM turns WHERE thread_id = ? ORDER BY seq DESC LIMIT 1", (thread_id,))
+                   if thread_id else db.execute("SELECT body FROM turns ORDER BY seq DESC LIMIT 1")).fetchone()
+        return json.loads(row[0]) if row else None
+
     def threads(self) -> list[str]:
         """Every thread with a finished turn."""
         with self._connect() as db:

@@ -235,12 +235,13 @@ def test_output_names_versions_and_titles_that_try_to_leave_the_folder():
     ("replied", [{"action": {"tool": "render_page"}, "observation": {"error": "no chromium"}}], "Built it.", 1),
     ("replied", [{"action": {"tool": "render_page"}, "observation": {"error": "busy"}},
                  {"action": {"tool": "render_page"}, "observation": {"image": "x"}}], "Built it.", 0),
-    ("replied", [], "I have no offline playbook for that request. Try: ...", 2),
+    # The planner says in its outcome, not in its words, that it could not do the request.
+    ("no_playbook", [], "I have no offline playbook for that request. Try: ...", 2),
     # The model's query was refused because the user-query budget was spent: busy, try again.
     ("replied", [{"action": {"tool": "query_canvas"}, "observation": {"error": "2 user queries are already running",
                                                                        "error_type": "QueryBusy"}}],
      "I could not run query_canvas: failed: 2 user queries are already running", 75),
-    ("replied", [{"action": {"tool": "query_canvas"}, "observation": {"rows": []}}],
+    ("not_found", [{"action": {"tool": "query_canvas"}, "observation": {"rows": []}}],
      "There is no shot 99 with a current image on the canvas.", 4),
 ])
 def test_a_turn_exits_with_what_happened(outcome, steps, reply, expected):

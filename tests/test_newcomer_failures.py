@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import signal
 import subprocess
 import sys
@@ -36,6 +37,13 @@ def test_the_web_demo_prints_one_json_document_for_its_two_turns(place):
         "make the hero full-bleed"]
     assert all(t["result"] == "done" and t["thread_id"] for t in document["turns"])
     assert document["outputs"] and all(Path(path).is_file() for path in document["outputs"])
+    # outputs/ holds the revised page (one current page, under web/) and every picture it shows resolves.
+    assert not (folder / "outputs" / "narrative").exists(), "the page's previews belong under outputs/web/"
+    (page,) = [Path(path) for path in document["outputs"] if path.endswith(".html")]
+    html = page.read_text()
+    assert page.is_relative_to(folder / "outputs" / "web") and "hero--full-bleed" in html
+    shown = re.findall(r'src="([^"]+)"', html) + re.findall(r"url\('([^']+)'\)", html)
+    assert shown and all((page.parent / picture).is_file() for picture in shown), shown
     started = [json.loads(line) for line in done.stderr.splitlines() if line.startswith("{")]
     assert [s["thread_id"] for s in started] == [t["thread_id"] for t in document["turns"]]
 

@@ -82,6 +82,14 @@ class ReadOnlyCanvas:
         """Every stored version of a node, oldest first."""
         return _store(self).node_history(node_id)
 
+    def node_histories(self, node_ids: Sequence[str]) -> dict[str, list[CanvasNode]]:
+        """Every stored version of several nodes, oldest first (one read)."""
+        return _store(self).node_histories(node_ids)
+
+    def turns(self, thread_id: str | None = None) -> list[dict[str, Any]]:
+        """Recorded turns, oldest first (request, canvas versions before and after, thread)."""
+        return _store(self).turns(thread_id)
+
     def snapshot(self, canvas_version: int | None = None) -> CanvasSnapshot:
         """The canvas as it was at a version (now when None)."""
         return _store(self).snapshot(canvas_version)

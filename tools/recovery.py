@@ -277,27 +277,12 @@ def _regenerate_once(ctx: ToolContext, args: RegenerateArgs, spent: list[int]) -
         if newest.id != old_id:
             remap.setdefault(old_id, newest.id)
     for node in dependency_order(canvas, stale):
-        tool_name = node.provenance.tool
-        spec = registry.get(tool_name) if tool_name else None
-        if spec is None:
-            report.append({"node_id": node.id, "skipped": f"not made by a generation tool ({tool_name})"})
+        result = regenerate_node(ctx, canvas, node, remap, args.overrides.get(node.id, {}), mutations,
+                                 made_from[node.id])
+        if result is None:
+            report.append({"node_id": node.id, "skipped": f"not made by a generation tool ({node.provenance.tool})"})
             continue
-        tool_args = spec.args_schema.model_validate(regeneration_args(node, remap, args.overrides.get(node.id, {})))
-        # Read before the tool reads them: an input that changes after this point fails the commit, never slips by.
-        inputs = input_nodes(canvas, tool_args, {m.id for m in mutations if isinstance(m, CreateNode)})
-        read = {i: n.version for i, n in inputs.items() if i != node.id}
-        # The tool reads exactly these nodes (one read for both): what it builds on is what the commit guards.
-        pending_reader = _PendingReader(canvas, mutations, known=inputs)
-        result = spec.run(_with_canvas(ctx, pending_reader), tool_args)
         new_id_ = result.observation["node_id"]
-        remap[node.id] = new_id_
-        mutations.extend(guarded_inputs(result.mutations, new_id_, read))
-        mutations.extend(_carried_lineage(made_from[node.id], new_id_, remap, result.mutations))
-        # Superseding the head the new version was built on, only if it is still that head at commit: a turn
-        # that committed another version of this output first makes the commit raise StaleVersion, and the
-        # turn rebuilds from the then-current inputs; two turns never both leave a current version.
-        mutations.append(SetStatus(node_id=node.id, status=NodeStatus.REJECTED, reason=f"superseded by {new_id_}",
-                                   expected_version=node.version))
         provider_calls += result.provider_calls
         cache_hits += result.cache_hits
         spent[0] += result.provider_calls
@@ -306,6 +291,39 @@ def _regenerate_once(ctx: ToolContext, args: RegenerateArgs, spent: list[int]) -
                        "sha256": result.observation.get("sha256"), "cache_hit": result.observation.get("cache_hit")})
     return ToolResult(observation={"regenerated": report}, mutations=mutations,
                       provider_calls=provider_calls, cache_hits=cache_hits)
+
+
+def regenerate_node(ctx: ToolContext, canvas: CanvasReader, node: CanvasNode, remap: dict[str, str],
+                    override: dict[str, Any], mutations: list[Any], made_from: list[Neighbour]) -> ToolResult | None:
+    """A new version of ``node`` made by the generation tool that made it, its inputs remapped to regenerated
+    upstreams (``remap``, which gains ``node``'s new id) and changed by ``override``; its mutations (the node,
+    its guarded edges, the lineage carried over from ``made_from``, and ``node`` superseded) are appended to
+    ``mutations``.  None when no registered generation tool made ``node``.
+
+    The tool runs through the signature cache, so a combination generated before costs no provider call.
+    """
+    registry = ctx.services.get("tool_registry")
+    tool_name = node.provenance.tool
+    spec = registry.get(tool_name) if tool_name and registry is not None else None
+    if spec is None:
+        return None
+    tool_args = spec.args_schema.model_validate(regeneration_args(node, remap, override))
+    # Read before the tool reads them: an input that changes after this point fails the commit, never slips by.
+    inputs = input_nodes(canvas, tool_args, {m.id for m in mutations if isinstance(m, CreateNode)})
+    read = {i: n.version for i, n in inputs.items() if i != node.id}
+    # The tool reads exactly these nodes (one read for both): what it builds on is what the commit guards.
+    pending_reader = _PendingReader(canvas, mutations, known=inputs)
+    result = spec.run(_with_canvas(ctx, pending_reader), tool_args)
+    new_id_ = result.observation["node_id"]
+    remap[node.id] = new_id_
+    mutations.extend(guarded_inputs(result.mutations, new_id_, read))
+    mutations.extend(_carried_lineage(made_from, new_id_, remap, result.mutations))
+    # Superseding the head the new version was built on, only if it is still that head at commit: a turn
+    # that committed another version of this output first makes the commit raise StaleVersion, and the
+    # turn rebuilds from the then-current inputs; two turns never both leave a current version.
+    mutations.append(SetStatus(node_id=node.id, status=NodeStatus.REJECTED, reason=f"superseded by {new_id_}",
+                               expected_version=node.version))
+    return result
 
 
 def input_nodes(canvas: CanvasReader, tool_args: BaseModel, pending: set[str]) -> dict[str, CanvasNode]:
@@ -366,6 +384,12 @@ class _PendingReader:
 
     def __getattr__(self, name: str) -> Any:
         return getattr(self._canvas, name)
+
+
+def pending_context(ctx: ToolContext, canvas: CanvasReader, mutations: list[Any]) -> ToolContext:
+    """``ctx`` reading the canvas as it will be once ``mutations`` (nodes a tool made but did not commit yet) are
+    committed: for a tool that chains generations in one batch (an image, then its clip)."""
+    return _with_canvas(ctx, _PendingReader(canvas, mutations))
 
 
 def _with_canvas(ctx: ToolContext, canvas: Any) -> ToolContext:

@@ -1,18 +1,16 @@
 """How a turn's ending maps to an exit code: one table, so a new kind of ending is one new row.
 
-A turn ends with an ``outcome`` the graph sets (``replied``, ``interrupted``,
-``budget``, ``revoked``, ``step_budget``; ``unfinished`` when the stream
-stopped without one).  ``replied`` alone does not say the request was done: a
-step the bridge refused or a tool that failed means it was not, and the
-offline planner says "no playbook" or "there is no shot 99" in a reply.  Until
-the planner reports those as outcomes of their own, :func:`result_of` reads
-them from its known replies; that reading only chooses an exit code, it grants
-nothing.
+A turn ends with an ``outcome`` the graph sets (``replied``, ``clarification``,
+``failed``, ``refused``, ``interrupted``, ``budget``, ``revoked``, ``step_budget``;
+``unfinished`` when the stream stopped without one).  ``replied`` is already
+measured: the record node compared the turn's commits with its intent
+(``nodes.understanding.measure``) and made a turn that did something else
+``failed``.  A step the bridge refused or a tool that failed without a later
+success also means the request was not done.  Nothing here reads a reply's text.
 """
 
 from __future__ import annotations
 
-import re
 from typing import Any
 
 from jarvishub.commands.common import (EXIT_BAD_INPUT, EXIT_BUSY, EXIT_FAILED, EXIT_NOT_FOUND, EXIT_OK,
@@ -38,6 +36,7 @@ RESULT_FOR_OUTCOME: dict[str, str] = {
     "unfinished": "failed",
     "failed": "failed",
     "not_found": "not_found",
+    "clarification": "bad_request",
     "no_playbook": "bad_request",
     "unsupported": "bad_request",
 }
@@ -47,17 +46,10 @@ CLARIFICATION_RESULTS: dict[str, str] = {
     "unparsed": "bad_request",  # the request grammar could not read it (it lists what it can do)
     "no_target": "bad_request",  # an edit with nothing to apply it to
     "conflict": "bad_request",  # two edits that contradict each other
+    "unsupported": "bad_request",  # an operation understood, which no tool does yet (undo, delete a slide)
+    "partial": "bad_request",   # part of the request understood, part not: nothing was done
     "ambiguous": "paused",      # two "shot 3": the person picks one with `resume --answer ID`
 }
-
-# What the offline planner replies when it did not do the request (nodes/models/*).
-_PLANNER_REPLIES: list[tuple[re.Pattern[str], str]] = [
-    (re.compile(r"^I have no offline playbook"), "bad_request"),
-    (re.compile(r"this turn's grant does not include it"), "refused"),
-    (re.compile(r"^There is no |^I could not find the node"), "not_found"),
-    (re.compile(r"^I could not run |\bfailed: "), "failed"),
-]
-
 
 # Rejections that are the model's own noise (it proposes again); any other rejection refused a tool.
 # "repeated": a call identical to one already answered (nodes.repeats); "unknown_tool": a name no tool has.
@@ -96,16 +88,17 @@ def result_of(outcome: Any) -> str:
         reason = (getattr(outcome, "clarification", None) or {}).get("reason")
         return CLARIFICATION_RESULTS.get(str(reason), "bad_request")
     result = RESULT_FOR_OUTCOME.get(outcome.outcome, "failed")
+    if result == "failed" and _hit_busy(outcome.steps or []):
+        return "busy"
     if result != "done":
         return result
     if _failed_steps(outcome.steps):
         if _refused(outcome.steps):
             return "refused"
         return "busy" if _hit_busy(outcome.steps) else "failed"
-    reply = outcome.reply or ""
-    for pattern, found in _PLANNER_REPLIES:
-        if pattern.search(reply):
-            return "busy" if found == "failed" and _hit_busy(outcome.steps) else found
+    measured = getattr(outcome, "measured", None) or {}
+    if measured.get("checked") and measured.get("matches") is False:
+        return "failed"
     return "done"
 
 

@@ -129,6 +129,7 @@ def _status(args: argparse.Namespace, probe: Any, sandbox: dict[str, Any]) -> in
         spend = project_spend(project.state_dir)
         if spend is not None:
             info["spend"] = spend
+        info["skill_problems"] = skill_problems(project)
         probe.join()
         # run_code is offered only where agent code can be sandboxed; say why not when it is not.
         info["code_sandbox"] = sandbox["status"]
@@ -146,6 +147,8 @@ def _status(args: argparse.Namespace, probe: Any, sandbox: dict[str, Any]) -> in
                 console.print(f"run_code is not offered: {info['code_sandbox']['reason']}")
             if spend is not None:
                 console.print(spend["text"], markup=False, highlight=False)
+            for line in info["skill_problems"]:
+                console.print(f"skill not loaded: {line}", markup=False, highlight=False)
             _print_outputs(info["outputs"], project.root)
 
         emit(args, project, info, text)
@@ -166,6 +169,19 @@ def project_spend(state_dir: Path) -> dict[str, Any] | None:
     parts = ", ".join(f"{name} ${part.cost_usd:.4f}" for name, part in sorted(sources.items()))
     return {"total": spend_json(total), "by_source": {k: spend_json(v) for k, v in sources.items()},
             "text": f"spent: {total.calls} paid calls · {total.text()} ({parts})"}
+
+
+def skill_problems(project: Any) -> list[str]:
+    """One line per skill source of the project that fails to load (nothing is imported when it has none)."""
+    from importlib.metadata import entry_points
+
+    config = project.settings.project
+    if not ((project.root / "skills").is_dir() or (config.get("skills") or {}).get("load")
+            or entry_points(group="jarvishub.skills")):
+        return []
+    from skills.registry import discover_skills
+
+    return [problem.line() for problem in discover_skills(project.root, config, builtins=[]).problems]
 
 
 def _probe_sandbox(sandbox_status: Callable[[], Any] | None, into: dict[str, Any]) -> None:

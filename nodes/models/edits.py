@@ -1,8 +1,8 @@
-"""The offline planner's edit playbook: a parsed edit request carried out as one local repair.
+"""The offline planner's edit playbook: the intent's shot edits carried out as one local repair.
 
-The request grammar (:mod:`nodes.models.grammar`) says what to change and
-where; this playbook finds the targets through its source (the canvas: one query), asks when
-a target is missing or ambiguous, then marks the targets' images stale as one
+The interpreter (:mod:`nodes.understanding`) says what to change and where,
+clause by clause; this playbook reads the targets' current image inputs through
+its source (the canvas: one query), then marks the targets' images stale as one
 dirty set (``mark_stale`` returns the ids) and regenerates exactly those ids
 with the changes as overrides, so their clips and the cut are rebuilt once.
 Every regenerated image carries the structured ``intent`` it was made for; the
@@ -11,16 +11,15 @@ evaluator judges it on that.
 
 from __future__ import annotations
 
-import json
-import re
 from typing import Any
 
-from nodes.models.grammar import CAN_DO, Clarification, EditRequest, StaleRepair, parse_edit
-from nodes.models.playbooks import Call, Done, PlannerInput, clarification_answer, stop_on_failure
+from nodes.models.grammar import CAN_DO, EditRequest
+from nodes.models.playbooks import Call, Done, PlannerInput, stop_on_failure
 from nodes.models.targets import SHOTS_CYPHER, STALE_CYPHER, CanvasTargets, TargetSource
+from nodes.understanding.facts import json_object
 
 __all__ = ["EditPlaybook", "SHOTS_CYPHER", "STALE_CYPHER", "already_done", "clarify", "image_overrides",
-           "resolve_targets"]
+           "plan_edits"]
 
 LIGHTING_CYCLE = ("warm", "cold", "night", "high-key", "dawn", "dusk", "golden-hour", "moonlit", "neutral")
 """What "redo the lighting" moves to: the next preset after the current one."""
@@ -36,24 +35,21 @@ def clarify(reason: str, text: str, **extra: Any) -> Done:
 
 
 class EditPlaybook:
-    """Edits of shots parsed by the grammar, and "regenerate what is stale"; targets found through ``source``."""
+    """Edits of shots (each clause of the intent with its own targets and changes), and "regenerate what is
+    stale"; current image inputs found through ``source``."""
 
     def __init__(self, source: TargetSource | None = None) -> None:
         self.source = source or CanvasTargets()
 
     def matches(self, p: PlannerInput) -> bool:
-        return parse_edit(p.request) is not None
+        return p.operation_is("edit", "stale_repair")
 
     def next_step(self, p: PlannerInput) -> Call | Done:
         if (stop := stop_on_failure(p)) is not None:
             return stop
-        parsed = parse_edit(p.request)
-        if isinstance(parsed, Clarification):
-            return Done(text=parsed.message, clarification=parsed.payload())
-        if isinstance(parsed, StaleRepair):
+        if p.intent.operation == "stale_repair":
             return self._stale(p)
-        assert isinstance(parsed, EditRequest)
-        return self._edit(p, parsed)
+        return self._edit(p)
 
     # -- "regenerate what is stale" ------------------------------------------------------------------
     def _stale(self, p: PlannerInput) -> Call | Done:
@@ -68,109 +64,70 @@ class EditPlaybook:
         return Done(text=f"Regenerated what was stale: {_report(regenerated[-1].observation)}.")
 
     # -- edits of shots --------------------------------------------------------------------------------
-    def _edit(self, p: PlannerInput, edit: EditRequest) -> Call | Done:
+    def _edit(self, p: PlannerInput) -> Call | Done:
         rows = self.source.shots(p)
         if isinstance(rows, Call):
             return rows
-        resolved = resolve_targets(edit, rows, clarification_answer(p), where=self.source.where)
-        if isinstance(resolved, Done):
-            return resolved
-        already = [row for row in resolved if already_done(edit, _inputs(row))]
-        resolved = [row for row in resolved if row not in already]
+        planned = plan_edits(p, rows, where=self.source.where)
+        if isinstance(planned, Done):
+            return planned
+        already = [(row, edit) for row, edit in planned if already_done(edit, _inputs(row))]
+        resolved = [(row, edit) for row, edit in planned if (row, edit) not in already]
         if not resolved:
-            return Done(text=f"{', '.join(r['title'] for r in already)} already "
-                             f"{'has' if len(already) == 1 else 'have'} {edit.describe()}; nothing to change.")
-        images = [row["image"] for row in resolved]
+            return Done(text=f"{', '.join(r['title'] for r, _ in already)} already "
+                             f"{'has' if len(already) == 1 else 'have'} {already[0][1].describe()}; nothing to change.")
+        images = [row["image"] for row, _ in resolved]
         marked = p.made("mark_stale")
         if not marked:
             return Call("mark_stale", {"node_ids": images, "reason": p.request[:200]})
         stale = marked[-1].observation.get("stale") or images
         regenerated = p.made("regenerate_stale")
         if not regenerated:
-            overrides = {row["image"]: image_overrides(edit, _inputs(row)) for row in resolved}
+            overrides = {row["image"]: image_overrides(edit, _inputs(row)) for row, edit in resolved}
             return Call("regenerate_stale", {"node_ids": stale, "overrides": overrides})
-        titles = ", ".join(row["title"] for row in resolved)
+        titles = "; ".join(f"{row['title']} ({edit.describe()})" for row, edit in resolved)
         if already:
-            titles += f" (not {', '.join(r['title'] for r in already)}: already {edit.describe()})"
+            titles += f" (not {', '.join(r['title'] for r, _ in already)}: already {already[0][1].describe()})"
         verdict = regenerated[0].answer.get("feedback") or {}
         rebuild = (regenerated[-1].answer.get("repair") or {}).get("restored_stale") or []
         if rebuild and len(regenerated) < 3:
             # Part of the edit failed its check and was undone; what was made from the parts that stayed
             # (the cut) is stale now, and is rebuilt from the current versions before the turn ends.
             return Call("regenerate_stale", {"node_ids": rebuild})
+        read_as = f" {p.intent.read_as()}" if p.intent.corrections else ""
         if verdict.get("passed") is False:
             notes = "; ".join(e.get("notes", "") for e in verdict.get("evaluations") or [] if not e.get("passed"))
-            return Done(text=(f"I regenerated {titles} ({edit.describe()}), but part of it failed its check "
-                              f"({notes}); those parts keep their previous versions."), failed=True)
-        kept = f" Kept: {', '.join(edit.keep)}." if edit.keep else ""
+            return Done(text=(f"I regenerated {titles}, but part of it failed its check "
+                              f"({notes}); those parts keep their previous versions.{read_as}"), failed=True)
+        keep = sorted({k for _, edit in resolved for k in edit.keep})
+        kept = f" Kept: {', '.join(keep)}." if keep else ""
         made = "; ".join(_report(r.observation) for r in regenerated)
-        return Done(text=(f"Changed {titles} ({edit.describe()}). Regenerated: {made}."
-                          f"{kept} Reused everything else as it was (other shots, clips and the character "
-                          "reference keep their artifacts)."))
+        return Done(text=(f"Changed {titles}. Regenerated: {made}.{kept} Reused everything else as it was (other "
+                          f"shots, clips and the character reference keep their artifacts).{read_as}"))
 
 
-def resolve_targets(edit: EditRequest, rows: list[dict[str, Any]], answer: str | None,
-                    where: str = "on the canvas") -> list[dict[str, Any]] | Done:
-    """The current image row of every targeted shot, or a clarification (not found, ambiguous).
-
-    ``where`` names where the rows came from, so a question says where the planner looked.
-    """
+def plan_edits(p: PlannerInput, rows: list[dict[str, Any]], where: str = "on the canvas"
+               ) -> list[tuple[dict[str, Any], EditRequest]] | Done:
+    """The current image row of every target of the intent's edit clauses with that clause's edit, or a
+    clarification when a target has no image ``where`` the rows came from."""
     by_shot: dict[str, dict[str, Any]] = {}
     for row in rows:  # newest image version first per shot
         by_shot.setdefault(row["shot"], row)
-    shots = list(by_shot.values())
-    numbered: dict[int, list[dict[str, Any]]] = {}
-    for row in shots:
-        match = re.fullmatch(r"\s*shot\s+(\d+)\s*", str(row.get("title") or ""), re.IGNORECASE)
-        if match:
-            numbered.setdefault(int(match.group(1)), []).append(row)
-    if not numbered:
-        return clarify("not_found", f"There are no shots with images {where} yet; make a storyboard first.",
-                       missing=[edit.targets.describe()])
-    targets = edit.targets
-    wanted = sorted(numbered) if targets.every else list(targets.numbers)
-    if targets.last:
-        wanted.append(max(numbered))
-    missing = [n for n in wanted if n not in numbered]
-    if missing:
-        names = ", ".join(f"{targets.noun} {n}" for n in missing)
-        return clarify("not_found", f"There is no {names} {where}; the shots are numbered "
-                       f"{min(numbered)} to {max(numbered)}.", missing=[f"shot {n}" for n in missing])
-    chosen: list[dict[str, Any]] = []
-    ambiguous: list[dict[str, Any]] = []
-    for number in dict.fromkeys(wanted):
-        candidates = numbered[number]
-        if len(candidates) == 1:
-            chosen.append(candidates[0])
+    planned: list[tuple[dict[str, Any], EditRequest]] = []
+    missing: list[str] = []
+    for clause in p.intent.clauses:
+        if clause.operation != "edit":
             continue
-        picked = _pick(candidates, answer, chosen)
-        if picked is None:
-            ambiguous.extend(candidates)
-        else:
-            chosen.append(picked)
-    if ambiguous:
-        listed = [{"id": c["shot"], "image_id": c["image"], "title": c["title"], "version": c["version"],
-                   "plan": c.get("plan_title") or c.get("plan")} for c in ambiguous]
-        lines = "; ".join(f"{c['title']} of {c['plan'] or 'no plan'} (id {c['id']}, image v{c['version']})"
-                          for c in listed)
-        return clarify("ambiguous", f"More than one shot matches: {lines}. Which one do you mean? Answer with its id.",
-                       candidates=listed)
-    return chosen
-
-
-def _pick(candidates: list[dict[str, Any]], answer: str | None, chosen: list[dict[str, Any]]) -> dict[str, Any] | None:
-    """The candidate the person's answer names (by shot, image or plan id), or one of the same plan as before."""
-    if answer:
-        for c in candidates:
-            if answer in (c["shot"], c["image"], c.get("plan")):
-                return c
-        plans = {c.get("plan") for c in candidates if answer in (c["shot"], c["image"])}
-        for c in candidates:
-            if c.get("plan") in plans:
-                return c
-    plans = {c.get("plan") for c in chosen if c.get("plan")}
-    same = [c for c in candidates if c.get("plan") in plans]
-    return same[0] if len(same) == 1 else None
+        edit = EditRequest.model_validate(clause.modifications)
+        for target in clause.targets:
+            row = by_shot.get(target.id)
+            if row is None:
+                missing.append(target.title or target.id)
+            else:
+                planned.append((row, edit))
+    if missing:
+        return clarify("not_found", f"There is no {', '.join(missing)} with an image {where}.", missing=missing)
+    return planned
 
 
 def image_overrides(edit: EditRequest, current: dict[str, Any]) -> dict[str, Any]:
@@ -199,10 +156,7 @@ def image_overrides(edit: EditRequest, current: dict[str, Any]) -> dict[str, Any
 
 def already_done(edit: EditRequest, current: dict[str, Any]) -> bool:
     """Whether a shot's image already has every absolute change asked for (and nothing relative is asked)."""
-    if edit.relative or edit.redo or not edit.changes:
-        return False
-    defaults = {"lighting": "neutral", "framing": "medium", "weather": "clear", "outfit": None}
-    return all(current.get(k, defaults.get(k)) == v for k, v in edit.changes.items())
+    return edit.already_in(current)
 
 
 def _clamp(value: float) -> float:
@@ -210,13 +164,7 @@ def _clamp(value: float) -> float:
 
 
 def _inputs(row: dict[str, Any]) -> dict[str, Any]:
-    raw = row.get("inputs")
-    if isinstance(raw, dict):
-        return raw
-    try:
-        return json.loads(raw or "{}")
-    except (TypeError, json.JSONDecodeError):
-        return {}
+    return json_object(row.get("inputs"))
 
 
 def _report(observation: dict[str, Any]) -> str:

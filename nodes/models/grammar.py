@@ -1,12 +1,12 @@
-"""The offline planner's request grammar: an edit request parsed into targets, changes and constraints.
+"""The shot-edit grammar: the words that change a shot's image, read over one clause of a request.
 
-Table-driven: every word the planner understands is in one of the tables
-below (targets, lighting and mood, framing, weather, outfit colours,
-comparatives, constraints), and each maps to a render parameter the offline
-renderer draws measurably (``tools.generate.offline_image``).  What the tables
-do not cover is never guessed: :func:`parse_edit` returns a
-:class:`Clarification` saying what it understood and what it can do.
-``docs/requests.md`` documents the grammar with examples.
+Table-driven: every word the shot reader understands is in one of the tables
+below (lighting and mood, framing, weather, outfit colours, comparatives,
+constraints), and each maps to a render parameter the offline renderer draws
+measurably (``tools.generate.offline_image``).  :func:`read_edit` reads a
+clause's span of a :class:`~nodes.understanding.text.Words` and takes the words
+it used, so whatever it did not understand is left for the interpreter to ask
+about (``nodes.understanding``).  ``docs/requests.md`` documents the grammar.
 """
 
 from __future__ import annotations
@@ -16,14 +16,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, Field
 
-# -- numbers ---------------------------------------------------------------------------------------
-
-_CARDINALS = ("zero one two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen "
-              "sixteen seventeen eighteen nineteen twenty").split()
-_ORDINALS = ("zeroth first second third fourth fifth sixth seventh eighth ninth tenth eleventh twelfth "
-             "thirteenth fourteenth fifteenth sixteenth seventeenth eighteenth nineteenth twentieth").split()
-_NUMBER = {word: i for i, word in enumerate(_CARDINALS)}
-_ORDINAL = {word: i for i, word in enumerate(_ORDINALS)}
+from nodes.understanding.text import Words
 
 # -- vocabulary tables: phrase pattern -> value -----------------------------------------------------
 
@@ -32,7 +25,7 @@ LIGHTING_WORDS: tuple[tuple[str, str], ...] = (
     (r"candle[- ]?lit|candle ?light|by candlelight|firelight|fire[- ]lit", "candle-lit"),
     (r"high[- ]key", "high-key"),
     (r"low[- ]key|noir|film noir", "low-key"),
-    (r"dawn|sunrise|daybreak|1th light|early morning|morning", "dawn"),
+    (r"dawn|sunrise|daybreak|1th light|early morning|morning|early light", "dawn"),
     (r"noon|midday|mid-day|broad daylight|daylight|daytime|sunny|full sun", "noon"),
     (r"sunset|sundown", "sunset"),
     (r"dusk|twilight|blue hour|evening", "dusk"),
@@ -98,9 +91,6 @@ CONSTRAINT_WORDS: tuple[tuple[str, str], ...] = (
 
 _REDO = r"\b(?:redo|re-do|regenerate|re-render|rerender|another take|try again|new take|reshoot|re-shoot)\b"
 _LIGHTING_NOUN = r"\b(?:lighting|light|lit|mood|grade|relight)\b"
-_STALE = re.compile(r"\b(?:regenerate|rebuild|repair|fix|redo|update|refresh|re-?make)\b.*\bstale\b|"
-                    r"\bstale\b.*\b(?:regenerate|rebuild|repair|fix)\b")
-
 CAN_DO = (
     "targets: 'shot 3', 'shot three', 'the third shot', 'shots 2 and 4', 'shots 2-4', 'the last shot', "
     "'every shot', 'image 3'; changes: lighting or time of day (" + ", ".join(sorted({v for _, v in LIGHTING_WORDS}))
@@ -112,32 +102,32 @@ CAN_DO = (
 """What the grammar can do, for clarifications."""
 
 
-class Targets(BaseModel):
-    """Which shots an edit is for."""
 
-    noun: Literal["shot", "image"] = "shot"
-    numbers: list[int] = Field(default_factory=list)
-    last: bool = False
-    every: bool = False
-
-    def describe(self) -> str:
-        """How a person would say it."""
-        if self.every:
-            return f"every {self.noun}"
-        parts = [f"{self.noun} {n}" for n in self.numbers] + ([f"the last {self.noun}"] if self.last else [])
-        return " and ".join(parts)
+IMAGE_DEFAULTS: dict[str, Any] = {"lighting": "neutral", "framing": "medium", "weather": "clear", "outfit": None}
+"""What an image has when its inputs do not say (the renderer's defaults)."""
 
 
 class EditRequest(BaseModel):
-    """A parsed edit: targets, absolute changes (render parameters), comparatives and constraints."""
+    """The modifications of one clause: absolute changes (render parameters), comparatives, redo, constraints."""
 
-    targets: Targets
     changes: dict[str, Any] = Field(default_factory=dict, description="lighting, framing, weather, outfit")
     relative: dict[str, Literal["lower", "higher"]] = Field(
         default_factory=dict, description="luma / warmth / blue, measured against the previous version")
     redo: Literal["lighting", "take"] | None = None
     keep: list[str] = Field(default_factory=list)
     understood: list[str] = Field(default_factory=list)
+
+    @property
+    def empty(self) -> bool:
+        """Whether it changes nothing (constraints alone change nothing)."""
+        return not self.changes and not self.relative and self.redo is None
+
+    def already_in(self, current: dict[str, Any]) -> bool:
+        """Whether an image with these inputs already has every absolute change asked for (and nothing
+        relative is asked): such a target needs no new version."""
+        if self.relative or self.redo or not self.changes:
+            return False
+        return all(current.get(k, IMAGE_DEFAULTS.get(k)) == v for k, v in self.changes.items())
 
     def describe(self) -> str:
         """What the edit does, in words."""
@@ -149,179 +139,113 @@ class EditRequest(BaseModel):
             parts.append("another take")
         return ", ".join(parts)
 
-
-class StaleRepair(BaseModel):
-    """"regenerate what is stale": repair the stale nodes other turns left behind."""
-
-    kind: Literal["stale"] = "stale"
-
-
-class Clarification(BaseModel):
-    """The grammar could not make an edit of the request: what it understood and what it can do."""
-
-    reason: Literal["unparsed", "no_target", "conflict"]
-    understood: list[str] = Field(default_factory=list)
-    message: str
-
-    def payload(self) -> dict[str, Any]:
-        """The clarification as the turn outcome carries it."""
-        return {"type": "clarification", "reason": self.reason, "understood": self.understood,
-                "question": self.message, "can_do": CAN_DO}
+    def merged(self, other: EditRequest) -> EditRequest | None:
+        """Both edits together, or None when they set one thing two ways ("night" and "dawn")."""
+        for key, value in other.changes.items():
+            if key in self.changes and self.changes[key] != value:
+                return None
+        for key, value in other.relative.items():
+            if key in self.relative and self.relative[key] != value:
+                return None
+        if self.redo and other.redo and self.redo != other.redo:
+            return None
+        return EditRequest(changes={**self.changes, **other.changes}, relative={**self.relative, **other.relative},
+                           redo=self.redo or other.redo, keep=list(dict.fromkeys(self.keep + other.keep)),
+                           understood=self.understood + other.understood)
 
 
-def normalise(text: str) -> str:
-    """Lower case, spelled numbers as digits ('shot five' → 'shot 5', 'the third shot' → 'the 3th shot')."""
-    lowered = " ".join(text.lower().replace("’", "'").split())
-
-    def number(match: re.Match[str]) -> str:
-        word = match.group(0)
-        if word in _ORDINAL:
-            return f"{_ORDINAL[word]}th"
-        return str(_NUMBER[word])
-
-    words = "|".join(sorted([*_CARDINALS[1:], *_ORDINALS[1:]], key=len, reverse=True))
-    lowered = re.sub(rf"\b(?:{words})\b", number, lowered)
-    return re.sub(r"\b(\d+)(?:st|nd|rd|th)\b", r"\1th", lowered)
+def _compiled(pattern: str) -> re.Pattern[str]:
+    return re.compile(rf"\b(?:{pattern})\b")
 
 
-_NOUN = r"(shots?|images?|frames?|pictures?)"
-_NUM = r"#?(\d+)"
-_TARGET_PATTERNS: tuple[tuple[str, re.Pattern[str]], ...] = (
-    ("every", re.compile(rf"\b(?:every|each|all(?: of)?(?: the)?) {_NOUN}\b")),
-    ("last", re.compile(rf"\b(?:the )?(?:last|final) {_NOUN}\b")),
-    ("ordinal", re.compile(rf"\bthe (\d+)th {_NOUN}\b")),
-    ("range", re.compile(rf"\b{_NOUN} {_NUM}\s*(?:-|–|to|through|thru)\s*{_NUM}\b")),
-    ("list", re.compile(rf"\b{_NOUN} {_NUM}((?:\s*(?:,|and|&|, and)\s*#?\d+\b)*)")),
-)
+_LIGHTING = [(_compiled(p), v) for p, v in LIGHTING_WORDS]
+_FRAMING = [(_compiled(p), v) for p, v in FRAMING_WORDS]
+_WEATHER = [(_compiled(p), v) for p, v in WEATHER_WORDS]
+_RELATIVE = [(_compiled(p), a, d) for p, a, d in RELATIVE_WORDS]
+_CONSTRAINTS = [(_compiled(p), c) for p, c in CONSTRAINT_WORDS]
+_GARMENT = _compiled(GARMENTS)
+_COLOUR = _compiled("|".join(COLOURS))
+_REDO_WORDS = re.compile(_REDO)
+_LIGHTING_NOUN_WORDS = re.compile(_LIGHTING_NOUN)
+_RELIGHT = re.compile(r"\b(?:change|relight|fix|new|different|another|redo|re-do|regenerate|re-render)\b")
+_CHARACTER = re.compile(r"\b(?:the )?(?:character|characters|protagonist|hero|heroine)(?:'s)?\b")
+_COLOUR_VERB = re.compile(r"\b(?:in|wear(?:s|ing)?|wear|dressed in|into)\b")
+STALE = re.compile(r"\b(?:regenerate|rebuild|repair|fix|redo|update|refresh|re-?make)\b.*\bstale\b|"
+                   r"\bstale\b.*\b(?:regenerate|rebuild|repair|fix)\b")
+"""'regenerate what is stale' and its variants."""
 
 
-def parse_targets(text: str) -> Targets | None:
-    """The shots a (normalised) request names, or None when it names none."""
-    numbers: list[int] = []
-    last = every = False
-    nouns: list[str] = []
-    taken: list[tuple[int, int]] = []
-    for form, pattern in _TARGET_PATTERNS:
-        for match in pattern.finditer(text):
-            if any(start <= match.start() < end for start, end in taken):
-                continue
-            taken.append(match.span())
-            noun = match.group(1) if form != "ordinal" else match.group(2)
-            nouns.append(noun)
-            if form == "every":
-                every = True
-            elif form == "last":
-                last = True
-            elif form == "ordinal":
-                numbers.append(int(match.group(1)))
-            elif form == "range":
-                low, high = sorted((int(match.group(2)), int(match.group(3))))
-                numbers.extend(range(low, min(high, low + 99) + 1))
-            else:
-                numbers.append(int(match.group(2)))
-                numbers.extend(int(n) for n in re.findall(r"\d+", match.group(3) or ""))
-    if not (numbers or last or every):
-        return None
-    noun: Literal["shot", "image"] = "image" if nouns and all(n.startswith(("image", "picture")) for n in nouns) \
-        else "shot"
-    return Targets(noun=noun, numbers=list(dict.fromkeys(numbers)), last=last, every=every)
-
-
-def without_targets(text: str) -> str:
-    """The (normalised) text without its target phrases: "the last shot" is not "last light", "shot 4" no count."""
-    rest = normalise(text)
-    for _, pattern in _TARGET_PATTERNS:
-        rest = pattern.sub(" ", rest)
-    return rest
-
-
-def _find(table: tuple[tuple[str, str], ...], text: str) -> tuple[str, str] | None:
-    """The first table entry found in the text, as (value, matched words): earliest in the text wins."""
-    best: tuple[int, str, str] | None = None
+def _first(words: Words, table: list[tuple[re.Pattern[str], str]], start: int, end: int) -> tuple[str, str] | None:
+    """The earliest table entry found in the span, taken: (value, matched words)."""
+    best: tuple[int, str, re.Pattern[str]] | None = None
     for pattern, value in table:
-        match = re.search(rf"\b(?:{pattern})\b", text)
+        match = words.peek(pattern, start, end)
         if match and (best is None or match.start() < best[0]):
-            best = (match.start(), value, match.group(0))
-    return (best[1], best[2]) if best else None
-
-
-def _outfit(text: str) -> tuple[str, str] | None:
-    garment = re.search(rf"\b(?:{GARMENTS})\b", text)
-    if garment is None:
+            best = (match.start(), value, pattern)
+    if best is None:
         return None
-    colours = [(abs(m.start() - garment.start()), m.group(0)) for m in
-               re.finditer(rf"\b(?:{'|'.join(COLOURS)})\b", text)]
-    if not colours:
-        return None
-    word = min(colours)[1]
-    return COLOURS[word], f"{word} {garment.group(0)}"
+    taken = words.take(best[2], start, end, first=True)[0]
+    for pattern, value in table:  # "pull back to a wide shot": the same value said twice is one change
+        if value == best[1]:
+            words.take(pattern, start, end)
+    return best[1], taken.group(0)
 
 
-def parse_edit(request: str) -> EditRequest | StaleRepair | Clarification | None:
-    """Parse an edit request; None when the request is not an edit of shots at all (other playbooks decide)."""
-    text = normalise(request)
-    if _STALE.search(text):
-        return StaleRepair()
-    targets = parse_targets(text)
-    if targets is None:
-        return None
-    rest = without_targets(text)
-    edit = EditRequest(targets=targets)
+def read_constraints(words: Words, start: int, end: int) -> list[str]:
+    """The constraints of the span ("keep the character", "keep the rest", "same composition"), taken."""
+    kept = []
+    for pattern, constraint in _CONSTRAINTS:
+        if words.take(pattern, start, end):
+            kept.append(constraint)
+    return kept
+
+
+def read_edit(words: Words, start: int, end: int) -> EditRequest:
+    """The modifications a span asks of a shot's image; the words used are taken."""
+    edit = EditRequest()
     understood = edit.understood
-    understood.append(f"target: {targets.describe()}")
-    for label, table in (("framing", FRAMING_WORDS), ("weather", WEATHER_WORDS)):
-        found = _find(table, rest)
+    for label, table in (("framing", _FRAMING), ("weather", _WEATHER)):
+        found = _first(words, table, start, end)
         if found:
             edit.changes[label] = found[0]
             understood.append(f"{label}: {found[0]} ('{found[1]}')")
-            rest = rest.replace(found[1], " ", 1)
-    outfit = _outfit(rest)
-    if outfit:
-        edit.changes["outfit"] = outfit[0]
-        understood.append(f"outfit: {outfit[0]} ('{outfit[1]}')")
-        rest = rest.replace(outfit[1].split()[0], " ", 1)
-    for pattern, attribute, direction in RELATIVE_WORDS:
-        match = re.search(rf"\b(?:{pattern})\b", rest)
-        if match and attribute not in edit.relative:
+    garment = words.peek(_GARMENT, start, end)
+    if garment is not None:
+        colours = [m for m in _COLOUR.finditer(words.text, start, end) if not words.used(m.start(), m.end())]
+        if colours:
+            colour = min(colours, key=lambda m: abs(m.start() - garment.start()))
+            words.mark(garment.start(), garment.end())
+            words.mark(colour.start(), colour.end())
+            edit.changes["outfit"] = COLOURS[colour.group(0)]
+            understood.append(f"outfit: {edit.changes['outfit']} ('{colour.group(0)} {garment.group(0)}')")
+            words.take(_CHARACTER, start, end)
+            words.take(_COLOUR_VERB, start, end)
+    for pattern, attribute, direction in _RELATIVE:
+        if attribute in edit.relative:
+            continue
+        taken = words.take(pattern, start, end, first=True)
+        if taken:
             edit.relative[attribute] = direction  # type: ignore[assignment]
-            understood.append(f"{attribute} {direction} than before ('{match.group(0)}')")
-            rest = rest.replace(match.group(0), " ", 1)
-    lighting = _find(LIGHTING_WORDS, rest)
+            understood.append(f"{attribute} {direction} than before ('{taken[0].group(0)}')")
+    lighting = _first(words, _LIGHTING, start, end)
     if lighting:
         edit.changes["lighting"] = lighting[0]
         understood.append(f"lighting: {lighting[0]} ('{lighting[1]}')")
-    for pattern, constraint in CONSTRAINT_WORDS:
-        if re.search(rf"\b(?:{pattern})\b", text):
-            edit.keep.append(constraint)
-            understood.append(f"keep: {constraint}")
+    for constraint in read_constraints(words, start, end):
+        edit.keep.append(constraint)
+        understood.append(f"keep: {constraint}")
     if not edit.changes and not edit.relative:
-        if re.search(_LIGHTING_NOUN, rest) and re.search(rf"{_REDO}|\b(?:change|relight|fix|new|different)\b", rest):
+        noun = words.peek(_LIGHTING_NOUN_WORDS, start, end)
+        verb = words.peek(_RELIGHT, start, end)
+        if noun is not None and verb is not None:
+            words.take(_LIGHTING_NOUN_WORDS, start, end, first=True)
+            words.take(_RELIGHT, start, end, first=True)
             edit.redo = "lighting"
             understood.append("redo: a different lighting")
-        elif re.search(_REDO, rest):
+        elif words.take(_REDO_WORDS, start, end, first=True):
             edit.redo = "take"
             understood.append("redo: another take")
-    if "composition" in edit.keep and "framing" in edit.changes:
-        return Clarification(reason="conflict", understood=understood, message=(
-            f"You asked for the same composition and for {edit.changes['framing']} framing, which changes it. "
-            "Which one should I do?"))
-    if not edit.changes and not edit.relative and edit.redo is None:
-        return Clarification(reason="unparsed", understood=understood, message=(
-            f"I understood {', '.join(understood)}, but not what to change. I can change: {CAN_DO}."))
+    else:  # "redo shot 2 with a wider angle": the verb says how, the change says what
+        words.take(_REDO_WORDS, start, end)
+        words.take(_RELIGHT, start, end)
     return edit
-
-
-def find_lighting(text: str) -> str | None:
-    """The lighting preset a text names, if any."""
-    found = _find(LIGHTING_WORDS, normalise(text))
-    return found[0] if found else None
-
-
-def mentions_an_edit(request: str) -> list[str]:
-    """Edit words in a request that names no target (for a 'which shot?' clarification)."""
-    text = normalise(request)
-    found = [f"{label}: {hit[0]}" for label, table in (("lighting", LIGHTING_WORDS), ("framing", FRAMING_WORDS),
-                                                         ("weather", WEATHER_WORDS))
-             if (hit := _find(table, text))]
-    found += [f"{a} {d}" for p, a, d in RELATIVE_WORDS if re.search(rf"\b(?:{p})\b", text)]
-    return found

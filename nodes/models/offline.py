@@ -19,8 +19,7 @@ from langchain_core.outputs import ChatGeneration, ChatResult
 from langchain_core.utils.function_calling import convert_to_openai_tool
 from pydantic import Field
 
-from nodes.models.edits import clarify
-from nodes.models.grammar import CAN_DO, mentions_an_edit
+from nodes.models.grammar import CAN_DO
 from nodes.models.playbooks import Call, Done, PlannerInput, PriorCall, default_playbooks
 
 
@@ -90,6 +89,8 @@ class OfflinePlanner(BaseChatModel):
             extra: dict[str, Any] = {"clarification": decision.clarification} if decision.clarification else {}
             if decision.failed:
                 extra["outcome"] = "failed"
+            elif decision.refused:
+                extra["outcome"] = "refused"
             message = AIMessage(content=decision.text, additional_kwargs=extra)
         return ChatResult(generations=[ChatGeneration(message=message)])
 
@@ -98,19 +99,18 @@ class OfflinePlanner(BaseChatModel):
         return read_conversation(messages)
 
     def decide(self, planner_input: PlannerInput) -> Call | Done:
-        """The next step: the first playbook that claims the request decides it."""
+        """The next step: a question when the intent is asked about, else the playbook of its operation."""
+        intent = planner_input.intent
+        if intent.clarification is not None:
+            return Done(text=intent.clarification.message, clarification=intent.clarification.payload(CAN_DO))
         for playbook in self.playbooks:
             if playbook.matches(planner_input):
                 step = playbook.next_step(planner_input)
                 if isinstance(step, Call) and step.tool not in planner_input.tools:
-                    return Done(text=f"I would use {step.tool} for this, but this turn's grant does not include it.")
+                    return Done(text=f"I would use {step.tool} for this, but this turn's grant does not include it.",
+                                refused=True)
                 return step
-        understood = mentions_an_edit(planner_input.request)
-        if understood:
-            return clarify("no_target", (
-                f"I understood {', '.join(understood)}, but not which shot to change. Name it: 'shot 3', "
-                "'shots 2 and 4', 'the last shot', 'every shot'."), understood=understood)
-        return clarify("unparsed", (
-            "I did not understand that request, and I never guess another edit instead. I can: make a narrative "
-            "(\"a 6-shot short drama about ...\"), a web page from a brief, a slide deck on a topic, notes, "
-            f"queries, and edits of shots ({CAN_DO}). Or set OPENAI_API_KEY to use a real model."), understood=[])
+        text = (f"I understood {intent.operation.replace('_', ' ')}, but I have no offline playbook for it. "
+                f"I can: {CAN_DO}. Or set OPENAI_API_KEY to use a real model.")
+        return Done(text=text, clarification={"type": "clarification", "reason": "unsupported", "question": text,
+                                              "can_do": CAN_DO, "operation": intent.operation})

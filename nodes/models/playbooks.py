@@ -1,15 +1,17 @@
-"""Playbooks of the offline planner: what to call next for a kind of request, given the turn so far.
+"""Playbooks of the offline planner: what to call next for an understood request, given the turn so far.
 
-A playbook is a small state machine over the calls already made in the turn
-(their tools, arguments and results), so it is deterministic and resumable:
+A playbook carries out one operation of the turn's intent (``nodes.understanding``: the request read once,
+at the start of the turn); it never reads the request's words itself.  It is a small state machine over the
+calls already made in the turn (their tools, arguments and results), so it is deterministic and resumable:
 re-running the same turn makes the same calls.
 """
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Protocol
+
+from nodes.understanding.intent import Clause, Intent
 
 if TYPE_CHECKING:
     from nodes.models.targets import TargetSource
@@ -50,9 +52,28 @@ class PlannerInput:
     """Node ids the person selected, when the planner is told them in words (the chat baseline)."""
 
     @property
-    def lowered(self) -> str:
-        """The request in lower case."""
-        return self.request.lower()
+    def intent(self) -> Intent:
+        """The turn's intent: the view's (read once at the start of the turn, with the references resolved on
+        the canvas), or the request read with no canvas facts when the view has none."""
+        cached = self.__dict__.get("_intent")
+        if cached is None:
+            shown = self.view.get("intent")
+            if shown:
+                cached = Intent.model_validate(shown)
+            else:
+                from nodes.understanding.pipeline import interpret
+
+                cached = interpret(self.request)
+            self.__dict__["_intent"] = cached
+        return cached
+
+    def clause(self, *operations: str) -> Clause | None:
+        """The intent's first clause of one of these operations."""
+        return next((c for c in self.intent.clauses if c.operation in operations), None)
+
+    def operation_is(self, *operations: str) -> bool:
+        """Whether the request was understood as one of these operations (and is not asked about)."""
+        return self.intent.clarification is None and self.intent.operation in operations
 
     def made(self, tool: str) -> list[PriorCall]:
         """Calls of one tool made so far."""
@@ -85,6 +106,8 @@ class Done:
     clarification: dict[str, Any] | None = None
     failed: bool = False
     """The work was tried and did not succeed (e.g. the result failed its check): the turn's outcome is failed."""
+    refused: bool = False
+    """The grant does not allow what the work needs: the turn's outcome is refused."""
 
 
 def clarification_answer(p: PlannerInput) -> str | None:
@@ -111,7 +134,7 @@ def stop_on_rejection(planner_input: PlannerInput) -> Done | None:
     """End the turn politely when the last call was rejected or failed twice (no loops)."""
     if planner_input.calls and planner_input.calls[-1].rejected:
         last = planner_input.calls[-1]
-        return Done(text=f"I could not run {last.tool}: {last.answer.get('message')}")
+        return Done(text=f"I could not run {last.tool}: {last.answer.get('message')}", failed=True)
     return None
 
 
@@ -121,23 +144,21 @@ def stop_on_failure(planner_input: PlannerInput) -> Done | None:
         return stop
     last = planner_input.calls[-1] if planner_input.calls else None
     if last is not None and "error" in last.observation:
-        return Done(text=f"{last.tool} failed: {last.observation['error']}")
+        return Done(text=f"{last.tool} failed: {last.observation['error']}", failed=True)
     return None
 
 
 class NotePlaybook:
     """"note: ..." adds a text node."""
 
-    pattern = re.compile(r"^\s*(?:add a )?note[:\s]+(.+)$", re.IGNORECASE | re.DOTALL)
-
     def matches(self, p: PlannerInput) -> bool:
-        return bool(self.pattern.match(p.request))
+        return p.operation_is("note")
 
     def next_step(self, p: PlannerInput) -> Call | Done:
         if (stop := stop_on_rejection(p)) is not None:
             return stop
         if not p.made("create_node"):
-            text = self.pattern.match(p.request).group(1).strip()  # type: ignore[union-attr]
+            text = str((p.clause("note") or Clause(text="", domain="", operation="")).args.get("text") or "")
             return Call("create_node", {"kind": "text", "title": text[:60], "inputs": {"text": text},
                                         "status": "completed"})
         created = p.made("create_node")[-1].observation.get("created")
@@ -145,54 +166,30 @@ class NotePlaybook:
 
 
 class StatusPlaybook:
-    """"mark shot 3 as rejected" / "select <id>" sets a node's status."""
-
-    pattern = re.compile(r"\b(?:mark|set)\b.*\bas\s+(selected|rejected|stale|completed)\b", re.IGNORECASE)
+    """"mark shot 3 as rejected" / 'mark "shot 5 image" as selected' sets a node's status."""
 
     def __init__(self, source: TargetSource | None = None) -> None:
         self.source = source or _canvas()
 
     def matches(self, p: PlannerInput) -> bool:
-        return bool(self.pattern.search(p.request))
+        return p.operation_is("status")
 
     def next_step(self, p: PlannerInput) -> Call | Done:
         if (stop := stop_on_rejection(p)) is not None:
             return stop
-        status = self.pattern.search(p.request).group(1).lower()  # type: ignore[union-attr]
-        targets = [n for n in self.source.focus(p) if n.get("focus")]
+        clause = p.clause("status")
+        status = str(clause.args.get("status")) if clause else "completed"
+        targets = [{"id": t.id} for t in clause.targets] if clause and clause.targets else \
+            [n for n in self.source.focus(p) if n.get("focus")]
         if not targets:
-            return Done(text=f"I could not find the node you mean {self.source.where}; name it by title or id.")
+            return Done(text=f"I could not find the node you mean {self.source.where}; name it by title or id.",
+                        clarification={"type": "clarification", "reason": "not_found",
+                                       "question": "Which node? Name it by its title in quotes or its id."})
         done = {c.args["node_id"] for c in p.made("set_status")}
         for node in targets:
             if node["id"] not in done:
                 return Call("set_status", {"node_id": node["id"], "status": status})
         return Done(text=f"Marked {', '.join(sorted(done))} as {status}.")
-
-
-class QueryPlaybook:
-    """"how many images ..." / "list the ..." answers from a read-only lookup (a Cypher query on the canvas)."""
-
-    pattern = re.compile(r"^\s*(how many|list|show|which|what)\b", re.IGNORECASE)
-
-    def __init__(self, source: TargetSource | None = None) -> None:
-        self.source = source or _canvas()
-
-    def matches(self, p: PlannerInput) -> bool:
-        return bool(self.pattern.match(p.request))
-
-    def next_step(self, p: PlannerInput) -> Call | Done:
-        if (stop := stop_on_rejection(p)) is not None:
-            return stop
-        kind = next((k for k in ("image", "video", "shot", "slide", "reference", "audio", "web", "text")
-                     if k in p.lowered), None)
-        rows = self.source.listing(p, kind)
-        if isinstance(rows, Call):
-            return rows
-        if "how many" in p.lowered:
-            return Done(text=f"{len(rows)} found." if rows and "id" in rows[0] else
-                        ", ".join(f"{r['kind']}: {r['count']}" for r in rows) or "The canvas is empty.")
-        lines = [f"- {r.get('title') or r.get('kind')} ({r.get('status') or r.get('count')}) {r.get('id', '')}" for r in rows]
-        return Done(text="\n".join(lines) or "Nothing matches.")
 
 
 def _canvas() -> TargetSource:
@@ -204,8 +201,10 @@ def _canvas() -> TargetSource:
 def default_playbooks(source: TargetSource | None = None) -> list[Playbook]:
     """The playbooks of the built-in offline planner, most specific first, finding targets with ``source``."""
     from nodes.models.edits import EditPlaybook
+    from nodes.models.questions import QuestionPlaybook
+    from nodes.models.skill_playbook import SkillPlaybook
     from nodes.models.workflows import ExplorePlaybook, NarrativePlaybook, SlidesPlaybook, WebPlaybook
 
     source = source or _canvas()
-    return [ExplorePlaybook(source), StatusPlaybook(source), NotePlaybook(), QueryPlaybook(source),
+    return [SkillPlaybook(), ExplorePlaybook(source), StatusPlaybook(source), NotePlaybook(), QuestionPlaybook(source),
             EditPlaybook(source), WebPlaybook(source), SlidesPlaybook(), NarrativePlaybook()]

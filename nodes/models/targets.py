@@ -42,6 +42,20 @@ FOLLOWING_CYPHER = (
     "RETURN s.id AS shot, d.id AS derived")
 KIND_CYPHER = ("MATCH (n:CanvasNode) WHERE n.kind = $kind AND (n.deleted IS NULL OR n.deleted = false) "
                "RETURN n.id AS id, n.title AS title, n.status AS status ORDER BY n.created_at")
+VERSIONS_CYPHER = (
+    "MATCH (i:CanvasNode {kind: 'image'})-[:GENERATED_FROM]->(s:CanvasNode {id: $id}) "
+    "WHERE i.deleted IS NULL OR i.deleted = false "
+    "RETURN i.id AS id, i.title AS title, i.version AS version, i.status AS status ORDER BY i.version")
+LAST_TURN_CYPHER = (
+    "MATCH (t:Turn) WHERE t.id = $id OPTIONAL MATCH (t)-[:TOUCHED]->(n:CanvasNode) "
+    "RETURN t.request AS request, n.id AS id, n.title AS title, n.kind AS kind, n.version AS version, "
+    "n.status AS status")
+SLIDES_CYPHER = (
+    "MATCH (n:CanvasNode {kind: 'slide'}) WHERE n.status <> 'rejected' AND (n.deleted IS NULL OR n.deleted = false) "
+    "RETURN n.id AS id, n.title AS title, n.group_id AS deck, n.inputs_json AS inputs ORDER BY n.created_at")
+PAGE_COPY_CYPHER = (
+    "MATCH (c:CanvasNode {id: $id}) RETURN c.id AS id, c.title AS title, c.version AS version, "
+    "c.inputs_json AS inputs")
 COUNTS_CYPHER = ("MATCH (n:CanvasNode) WHERE n.deleted IS NULL OR n.deleted = false "
                  "RETURN n.kind AS kind, count(n) AS count ORDER BY kind")
 
@@ -72,9 +86,22 @@ class TargetSource(Protocol):
     def listing(self, p: PlannerInput, kind: str | None) -> Call | Rows:
         """Nodes of a kind (id, title, status), or with no kind the count per kind (kind, count)."""
 
+    def versions(self, p: PlannerInput, shot_id: str) -> Call | Rows | None:
+        """Every version of a shot's image (id, title, version, status); None when the source cannot tell."""
 
-def _rows_of(p: PlannerInput, cypher: str) -> Rows | None:
-    lookups = [c for c in p.made("query_canvas") if c.args.get("cypher") == cypher]
+    def last_turn(self, p: PlannerInput, turn_id: str) -> Call | Rows | None:
+        """What a turn changed (request, id, title, kind, version, status); None when the source cannot tell."""
+
+    def slides(self, p: PlannerInput) -> Call | Rows | None:
+        """Current slides (id, title, deck, inputs)."""
+
+    def page_copy(self, p: PlannerInput, code_id: str) -> Call | Rows | None:
+        """The current page's code node (id, title, version, inputs)."""
+
+
+def _rows_of(p: PlannerInput, cypher: str, params: dict[str, Any] | None = None) -> Rows | None:
+    lookups = [c for c in p.made("query_canvas") if c.args.get("cypher") == cypher
+               and (c.args.get("params") or None) == (params or None)]
     return (lookups[0].observation.get("rows") or []) if lookups else None
 
 
@@ -84,7 +111,7 @@ class CanvasTargets:
     where = "on the canvas"
 
     def _query(self, p: PlannerInput, cypher: str, params: dict[str, Any] | None = None) -> Call | Rows:
-        rows = _rows_of(p, cypher)
+        rows = _rows_of(p, cypher, params)
         if rows is None:
             return Call("query_canvas", {"cypher": cypher, **({"params": params} if params else {})})
         return rows
@@ -109,3 +136,15 @@ class CanvasTargets:
 
     def listing(self, p: PlannerInput, kind: str | None) -> Call | Rows:
         return self._query(p, KIND_CYPHER, {"kind": kind}) if kind else self._query(p, COUNTS_CYPHER)
+
+    def versions(self, p: PlannerInput, shot_id: str) -> Call | Rows | None:
+        return self._query(p, VERSIONS_CYPHER, {"id": shot_id})
+
+    def last_turn(self, p: PlannerInput, turn_id: str) -> Call | Rows | None:
+        return self._query(p, LAST_TURN_CYPHER, {"id": turn_id})
+
+    def slides(self, p: PlannerInput) -> Call | Rows | None:
+        return self._query(p, SLIDES_CYPHER)
+
+    def page_copy(self, p: PlannerInput, code_id: str) -> Call | Rows | None:
+        return self._query(p, PAGE_COPY_CYPHER, {"id": code_id})

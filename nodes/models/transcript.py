@@ -29,13 +29,19 @@ from pydantic import Field
 from nodes.models.offline import OfflinePlanner
 from nodes.models.playbooks import ANSWER_PREFIX, Call, PlannerInput, PriorCall, default_playbooks
 from nodes.models.targets import Rows
-from nodes.view import mentioned_titles
+from nodes.understanding.facts import CanvasFacts, NodeFact, ShotFact
+from nodes.understanding.pipeline import interpret
 
 SELECTED_PREFIX = "Selected on the canvas: "
 """How the chat baseline tells its model which node ids the person selected (all a chat agent would see)."""
 UNUSABLE_PREFIX = "Your last output could not be used: "
 """How the chat baseline tells its model that its last output was malformed."""
 _NODE_ID = re.compile(r"\b[0-9A-HJKMNP-TV-Z]{26}\b")
+
+
+def _shot_number(title: str) -> int | None:
+    match = re.fullmatch(r"\s*shot\s+#?(\d+)\s*", title or "", re.IGNORECASE)
+    return int(match.group(1)) if match else None
 
 
 def split_selected(text: str) -> tuple[str, list[str]]:
@@ -272,11 +278,51 @@ class TranscriptTargets:
 
     def focus(self, p: PlannerInput) -> Rows:
         ledger = self._ledger(p)
-        found = [{"id": i, "focus": True} for i in [*p.selected, *_NODE_ID.findall(p.request)]]
-        titles = {t.lower() for t in mentioned_titles(p.request)}
+        found = [{"id": i, "focus": True} for i in [*p.selected, *p.intent.node_ids]]
+        titles = {t.lower() for t in p.intent.titles}
         found += [{"id": k.id, "kind": k.kind, "title": k.title, "focus": True} for k in ledger.live()
                   if k.title.lower() in titles]
         return list({row["id"]: row for row in found}.values())
+
+    def versions(self, p: PlannerInput, shot_id: str) -> Call | Rows | None:
+        return None  # a transcript does not keep every version's status
+
+    def last_turn(self, p: PlannerInput, turn_id: str) -> Call | Rows | None:
+        return None
+
+    def slides(self, p: PlannerInput) -> Call | Rows | None:
+        return [{"id": k.id, "title": k.title, "deck": None, "inputs": {}} for k in self._ledger(p).live()
+                if k.kind == "slide"]
+
+    def page_copy(self, p: PlannerInput, code_id: str) -> Call | Rows | None:
+        return None
+
+    def facts(self, p: PlannerInput) -> CanvasFacts:
+        """What the transcript says the project holds, as the interpreter's facts (its references resolve on
+        these, exactly as the canvas agent's resolve on the canvas)."""
+        ledger = self._ledger(p)
+        rows = self.shots(p)
+        assert isinstance(rows, list)
+        newest: dict[str, dict[str, Any]] = {}
+        for row in rows:
+            newest.setdefault(row["shot"], row)
+        shots = [ShotFact(id=r["shot"], title=r["title"], number=_shot_number(r["title"]), plan=r.get("plan"),
+                          plan_title=r.get("plan_title"), image=r["image"], version=r.get("version"),
+                          inputs=dict(r.get("inputs") or {})) for r in newest.values()]
+        live = ledger.live()
+        facts = CanvasFacts(shots=shots, where=self.where,
+                            decks=[NodeFact(id=k.id, kind="deck", title=k.title) for k in live if k.kind == "deck"],
+                            pages=[NodeFact(id=k.id, kind="code", title=k.title) for k in live if k.kind == "code"])
+        for number, known in enumerate((k for k in live if k.kind == "slide"), start=1):
+            facts.slides.append(NodeFact(id=known.id, kind="slide", title=known.title, index=number,
+                                         group=facts.decks[-1].id if facts.decks else None))
+        for node_id in p.selected:
+            known = ledger.nodes.get(node_id)
+            shot = next((m for m in (known.made_from if known else []) if getattr(ledger.nodes.get(m), "kind", "")
+                         == "shot"), None)
+            facts.selection.append(NodeFact(id=node_id, kind=known.kind if known else "node",
+                                            title=known.title if known else "", shot=shot))
+        return facts
 
     def listing(self, p: PlannerInput, kind: str | None) -> Call | Rows:
         live = [k for k in self._ledger(p).live() if k.kind != "unknown"]
@@ -300,5 +346,11 @@ class TranscriptPlanner(OfflinePlanner):
         return "jarvishub-transcript-planner"
 
     def read(self, messages: list[BaseMessage]) -> PlannerInput:
-        """What the planner knows: the transcript, never a canvas view."""
-        return read_transcript(messages)
+        """What the planner knows: the transcript, never a canvas view; the request is read by the same
+        interpreter as the canvas agent's, its references resolved on what the transcript says exists."""
+        from nodes.models.playbooks import clarification_answer
+
+        p = read_transcript(messages)
+        source = TranscriptTargets()
+        p.view = {"intent": interpret(p.request, source.facts(p), answer=clarification_answer(p)).summary()}
+        return p

@@ -8,12 +8,9 @@ agent, the transcript for the chat-history baseline.
 
 from __future__ import annotations
 
-import re
 from typing import Any
 
-from nodes.models.edits import resolve_targets
-from nodes.models.grammar import EditRequest, find_lighting, normalise, parse_targets, without_targets
-from nodes.models.playbooks import Call, Done, PlannerInput, clarification_answer, stop_on_failure
+from nodes.models.playbooks import Call, Done, PlannerInput, stop_on_failure
 from nodes.models.targets import CanvasTargets, TargetSource
 
 def remembered(p: PlannerInput, key: str) -> Any:
@@ -34,18 +31,15 @@ def _skill_output(p: PlannerInput, skill: str) -> dict[str, Any] | None:
 class NarrativePlaybook:
     """Premise → storyboard → references → one image per shot → one clip per shot → the cut."""
 
-    pattern = re.compile(r"\b(short drama|short film|narrative|storyboard|\d+-shot|story about|film about)\b",
-                         re.IGNORECASE)
-
     def matches(self, p: PlannerInput) -> bool:
-        return bool(self.pattern.search(p.request))
+        return p.operation_is("build_narrative")
 
     def next_step(self, p: PlannerInput) -> Call | Done:
         if (stop := stop_on_failure(p)) is not None:
             return stop
-        count = re.search(r"\b(\d+)[- ]shot", p.lowered)
-        n_shots = max(1, min(24, int(count.group(1)))) if count else 6
-        lighting = find_lighting(p.request) or remembered(p, "lighting") or "neutral"
+        args = p.clause("build_narrative").args  # type: ignore[union-attr]
+        n_shots = int(args.get("n_shots") or 6)
+        lighting = args.get("lighting") or remembered(p, "lighting") or "neutral"
         board = _skill_output(p, "storyboard")
         if board is None:
             return Call("skill__storyboard", {"premise": p.request, "n_shots": n_shots, "lighting": lighting})
@@ -67,20 +61,16 @@ class NarrativePlaybook:
 class WebPlaybook:
     """A brief for a site → design_to_web; "make the hero full-bleed" → web_revise of the current code node."""
 
-    build = re.compile(r"\b(website|web site|web page|landing page|portfolio site|photography site|site for)\b",
-                       re.IGNORECASE)
-    revise = re.compile(r"\b(hero|full-bleed|columns?|dark theme|light theme|header)\b", re.IGNORECASE)
-
     def __init__(self, source: TargetSource | None = None) -> None:
         self.source = source or CanvasTargets()
 
     def matches(self, p: PlannerInput) -> bool:
-        return bool(self.build.search(p.request) or self.revise.search(p.request))
+        return p.operation_is("build_page", "revise_page")
 
     def next_step(self, p: PlannerInput) -> Call | Done:
         if (stop := stop_on_failure(p)) is not None:
             return stop
-        if self.build.search(p.request) and not re.search(r"\bmake the\b", p.lowered):
+        if p.intent.operation == "build_page":
             site = _skill_output(p, "design_to_web")
             if site is None:
                 return Call("skill__design_to_web", {"brief": p.request})
@@ -90,7 +80,8 @@ class WebPlaybook:
         if isinstance(code, Call):
             return code
         if code is None:
-            return Done(text=f"There is no web page {self.source.where} yet; give me a brief first.")
+            text = f"There is no web page {self.source.where} yet; give me a brief first."
+            return Done(text=text, clarification={"type": "clarification", "reason": "not_found", "question": text})
         revised = _skill_output(p, "web_revise")
         if revised is None:
             return Call("skill__web_revise", {"code_id": code, "change": p.request})
@@ -102,19 +93,16 @@ class WebPlaybook:
 class SlidesPlaybook:
     """A lecture topic → outline → slides → .pptx and previews."""
 
-    pattern = re.compile(r"\b(slides?|deck|presentation|lecture)\b", re.IGNORECASE)
-
     def matches(self, p: PlannerInput) -> bool:
-        return bool(self.pattern.search(p.request))
+        return p.operation_is("build_deck")
 
     def next_step(self, p: PlannerInput) -> Call | Done:
         if (stop := stop_on_failure(p)) is not None:
             return stop
-        count = re.search(r"\b(\d+)[- ]slide", p.lowered)
         deck = _skill_output(p, "slides")
         if deck is None:
-            topic = re.sub(r"^(make|build|create)\s+(a|an)?\s*", "", p.request, flags=re.IGNORECASE)
-            return Call("skill__slides", {"topic": topic, "n_slides": int(count.group(1)) if count else 5})
+            args = p.clause("build_deck").args  # type: ignore[union-attr]
+            return Call("skill__slides", {"topic": args["topic"], "n_slides": int(args.get("n_slides") or 5)})
         return Done(text=(f"Built a deck of {len(deck.get('slide_ids') or [])} slides ({deck.get('deck_id')}), "
                           "each linked to its source content, with a PNG preview per slide."))
 
@@ -127,15 +115,11 @@ class ExplorePlaybook:
     regenerated (``regenerate_stale`` takes inputs at their current version, so they follow the selection).
     """
 
-    pattern = re.compile(r"\b(explore|try (\d+|two|three|four|five|six|eight) )", re.IGNORECASE)
-    words = {"two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "eight": 8}
-
     def __init__(self, source: TargetSource | None = None) -> None:
         self.source = source or CanvasTargets()
 
     def matches(self, p: PlannerInput) -> bool:
-        return bool(self.pattern.search(p.request)) and bool(self.source.focus(p) or
-                                                              parse_targets(normalise(p.request)))
+        return p.operation_is("explore")
 
     def next_step(self, p: PlannerInput) -> Call | Done:
         if (stop := stop_on_failure(p)) is not None:
@@ -152,23 +136,9 @@ class ExplorePlaybook:
         return self._follow(p, explored["explored_id"], selected, summary)
 
     def _explore(self, p: PlannerInput) -> Call | Done:
-        text = normalise(p.request)
-        targets = parse_targets(text)
-        number = re.search(r"\b(\d+|two|three|four|five|six|eight)\b", without_targets(p.lowered))
-        n = 4
-        if number:
-            n = int(number.group(1)) if number.group(1).isdigit() else self.words[number.group(1)]
-        if targets is None:
-            target = next(n_ for n_ in self.source.focus(p) if n_.get("focus"))
-            return Call("skill__explore", {"node_id": target["id"], "n": n, "instruction": p.request})
-        rows = self.source.shots(p)
-        if isinstance(rows, Call):
-            return rows
-        resolved = resolve_targets(EditRequest(targets=targets), rows, clarification_answer(p),
-                                   where=self.source.where)
-        if isinstance(resolved, Done):
-            return resolved
-        return Call("skill__explore", {"node_id": resolved[0]["image"], "n": n, "instruction": p.request})
+        args = p.clause("explore").args  # type: ignore[union-attr]
+        return Call("skill__explore", {"node_id": args["node_id"], "n": int(args.get("n") or 4),
+                                       "instruction": args.get("instruction") or p.request})
 
     def _follow(self, p: PlannerInput, explored_id: str, selected: str, summary: str) -> Call | Done:
         rows = self.source.following(p, explored_id)

@@ -30,7 +30,8 @@ pytestmark = pytest.mark.long_file(30)  # seconds on a quiet two-core machine: s
 
 THREAD = "baseline-session"
 EDITS = ("make shot 3 darker", "redo shot 5 with a wider angle")
-CANVAS_READS = {"query_canvas", "read_node", "read_lineage", "list_attempts", "verify_artifacts"}
+CANVAS_READS = {"query_canvas", "read_node", "read_lineage", "list_attempts", "verify_artifacts", "list_versions",
+                "compare_versions"}
 STEP_KEYS = {"model_calls", "model_input_bytes", "tool_schema_bytes", "max_call_bytes", "action", "verdict",
              "observation", "commit", "provider_calls", "cache_hits", "rebuilds"}
 

@@ -1,49 +1,23 @@
-"""The request grammar on its own: targets, changes, comparatives, constraints and what it refuses to guess."""
+"""The shot-edit grammar through the interpreter: changes, comparatives, constraints, and what it refuses to guess."""
 
 from __future__ import annotations
 
 import pytest
 
 from nodes.models.edits import image_overrides
-from nodes.models.grammar import (
-    LIGHTING_WORDS,
-    Clarification,
-    EditRequest,
-    StaleRepair,
-    parse_edit,
-    parse_targets,
-)
+from nodes.models.grammar import LIGHTING_WORDS, EditRequest
+from nodes.understanding import CanvasFacts, ShotFact, interpret
 from tools.generate.base import Lighting
 
-
-@pytest.mark.parametrize("text, numbers, last, every, noun", [
-    ("shot 3", [3], False, False, "shot"),
-    ("shot three", [3], False, False, "shot"),
-    ("the third shot", [3], False, False, "shot"),
-    ("shots 2 and 4", [2, 4], False, False, "shot"),
-    ("shot 2 and shot 4", [2, 4], False, False, "shot"),
-    ("shots 2-4", [2, 3, 4], False, False, "shot"),
-    ("shots 4 to 6", [4, 5, 6], False, False, "shot"),
-    ("shots 3, 5 and 7", [3, 5, 7], False, False, "shot"),
-    ("the last shot", [], True, False, "shot"),
-    ("the final shot", [], True, False, "shot"),
-    ("every shot", [], False, True, "shot"),
-    ("all shots", [], False, True, "shot"),
-    ("image 3", [3], False, False, "image"),
-    ("shot #12", [12], False, False, "shot"),
-])
-def test_targets(text, numbers, last, every, noun):
-    from nodes.models.grammar import normalise
-
-    targets = parse_targets(normalise(text))
-    assert targets is not None
-    assert (targets.numbers, targets.last, targets.every, targets.noun) == (numbers, last, every, noun)
+FACTS = CanvasFacts(shots=[ShotFact(id=f"S{n}", title=f"shot {n}", number=n, plan="P", image=f"I{n}", version=1)
+                           for n in range(1, 10)])
 
 
-@pytest.mark.parametrize("text", ["a 6-shot short drama about a lighthouse", "make the hero full-bleed",
-                                  "how many images are there", "note: buy milk"])
-def test_requests_that_name_no_shot_are_not_edits(text):
-    assert parse_edit(text) is None
+def _edit(request: str) -> EditRequest:
+    intent = interpret(request, FACTS)
+    assert intent.clarification is None and intent.operation == "edit", intent.clarification
+    [clause] = intent.clauses
+    return EditRequest.model_validate(clause.modifications)
 
 
 def test_the_lighting_vocabulary_has_at_least_15_presets_and_each_is_rendered():
@@ -70,43 +44,40 @@ def test_the_lighting_vocabulary_has_at_least_15_presets_and_each_is_rendered():
     ("make shot 9 a close-up", {"framing": "close-up"}, {}, []),
 ])
 def test_edits(request_text, changes, relative, keep):
-    edit = parse_edit(request_text)
-    assert isinstance(edit, EditRequest)
-    assert (edit.changes, edit.relative, edit.keep) == (changes, relative, keep)
+    edit = _edit(request_text)
+    assert (edit.changes, edit.relative, sorted(edit.keep)) == (changes, relative, sorted(keep))
 
 
 def test_redo_without_a_value_is_a_different_lighting_or_another_take_never_a_guess():
-    lighting = parse_edit("keep the character but redo the lighting on shot 7")
-    take = parse_edit("redo shot 4")
-    assert isinstance(lighting, EditRequest) and lighting.redo == "lighting"
-    assert isinstance(take, EditRequest) and take.redo == "take"
+    lighting = _edit("keep the character but redo the lighting on shot 7")
+    take = _edit("redo shot 4")
+    assert lighting.redo == "lighting" and take.redo == "take"
     assert image_overrides(lighting, {"lighting": "night"})["lighting"] != "night"
     assert image_overrides(take, {"seed": 4})["seed"] == 5
 
 
 def test_comparatives_move_the_current_values():
-    darker = parse_edit("shot 2 darker")
-    assert isinstance(darker, EditRequest)
+    darker = _edit("shot 2 darker")
     first = image_overrides(darker, {})
     second = image_overrides(darker, {"exposure": first["exposure"]})
     assert second["exposure"] < first["exposure"] < 0
     assert first["intent"] == {"relative": {"luma": "lower"}}
-    warmer = parse_edit("shot 2 warmer")
-    assert isinstance(warmer, EditRequest) and image_overrides(warmer, {"temperature": 1.0})["temperature"] == 2.0
+    warmer = _edit("shot 2 warmer")
+    assert image_overrides(warmer, {"temperature": 1.0})["temperature"] == 2.0
 
 
-@pytest.mark.parametrize("request_text, reason", [
-    ("make shot 3 more mysterious", "unparsed"),
-    ("shot 3 wider but same composition", "conflict"),
+@pytest.mark.parametrize("request_text, reason, unread", [
+    ("make shot 3 more mysterious", "unparsed", ["mysterious"]),
+    ("shot 3 wider but same composition", "conflict", []),
 ])
-def test_what_the_grammar_cannot_do_is_a_clarification_saying_what_it_understood(request_text, reason):
-    answer = parse_edit(request_text)
-    assert isinstance(answer, Clarification) and answer.reason == reason
-    assert "target: shot 3" in answer.understood
-    payload = answer.payload()
-    assert payload["type"] == "clarification" and "lighting" in payload["can_do"]
+def test_what_the_grammar_cannot_do_is_a_clarification_saying_what_it_understood(request_text, reason, unread):
+    intent = interpret(request_text, FACTS)
+    assert intent.clarification is not None and intent.clarification.reason == reason
+    assert any("shot 3" in u for u in intent.clarification.understood)
+    assert intent.clarification.not_understood == unread
+    assert intent.clarification.payload("lighting ...")["type"] == "clarification"
 
 
 def test_regenerate_what_is_stale():
-    assert isinstance(parse_edit("regenerate what is stale"), StaleRepair)
-    assert isinstance(parse_edit("please rebuild everything that is stale"), StaleRepair)
+    assert interpret("regenerate what is stale", FACTS).operation == "stale_repair"
+    assert interpret("please rebuild everything that is stale", FACTS).operation == "stale_repair"

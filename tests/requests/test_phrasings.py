@@ -18,13 +18,12 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-import json
-
 import numpy as np
 import pytest
 
-from nodes.models.edits import SHOTS_CYPHER, already_done, image_overrides, resolve_targets
-from nodes.models.grammar import EditRequest, parse_edit
+from nodes.models.edits import already_done, image_overrides
+from nodes.models.grammar import EditRequest
+from nodes.understanding.turn import understand
 from store.models import CanvasNode, NodeStatus
 from tools.generate.tools import GENERATE_IMAGE, GenerateImageArgs
 from tools.recovery import regeneration_args, stale_set
@@ -179,17 +178,17 @@ def planned_only(case: Case, runtime, project) -> None:
     cases run. The canvas does not change, so the cumulative cases after it see the same project.
     """
     store, artifacts = project.store, project.artifacts
-    edit = parse_edit(case.request)
-    assert isinstance(edit, EditRequest), edit
-    resolved = resolve_targets(edit, store.query(SHOTS_CYPHER).rows, None)
-    assert isinstance(resolved, list), resolved
-    resolved = [row for row in resolved if not already_done(edit, json.loads(row["inputs"]))]
-    dirty = {n.title for row in resolved for n in stale_set(store, row["image"])}
+    intent = understand(store, case.request)
+    assert intent.clarification is None and intent.operation == "edit", intent.clarification
+    resolved = [(target.image_id, EditRequest.model_validate(clause.modifications))
+                for clause in intent.clauses for target in clause.targets]
+    resolved = [(image, edit) for image, edit in resolved if not already_done(edit, store.get_node(image).inputs)]
+    dirty = {n.title for image, _ in resolved for n in stale_set(store, image)}
     expected = {f"shot {n} {part}" for n in case.shots for part in ("image", "clip")} | {"final cut"}
     assert dirty == expected
     ctx = runtime.bridge.context()
-    for row in resolved:
-        old = store.get_node(row["image"])
+    for image, edit in resolved:
+        old = store.get_node(image)
         args = regeneration_args(old, {}, image_overrides(edit, old.inputs))
         made = GENERATE_IMAGE.run(ctx, GenerateImageArgs.model_validate(args))
         create = made.mutations[0]

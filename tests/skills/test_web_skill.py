@@ -135,20 +135,30 @@ def test_revise_makes_a_new_code_version_and_preview_and_reuses_the_images(
     assert code.kind == "code" and code.status == NodeStatus.COMPLETED
     assert targets(runtime, code.id, EdgeType.VERSION_OF) == {design["code_id"]}
     assert code.inputs["layout_spec"]["hero"] == "full-bleed"
-    assert code.inputs["html_path"] == revised["html_path"] != design["html_path"]
+    # One page, one path: the workspace's index.html is the current version; the old one stays an artifact.
+    assert code.inputs["html_path"] == revised["html_path"] == design["html_path"]
     html = (runtime.project.workspace / revised["html_path"]).read_text()
-    assert 'class="hero hero--full-bleed"' in html
+    assert 'class="hero hero--full-bleed"' in html and html == code.inputs["source"]
+    old_html = runtime.project.artifacts.read_bytes(node(runtime, design["code_id"]).inputs["html_uri"]).decode()
+    assert 'class="hero hero--contained"' in old_html
     assert targets(runtime, code.id, EdgeType.REFERENCES) == set(design["image_ids"])
+    assert code.inputs["change"]["edits"] == [{"field": "layout:hero", "from": "contained", "to": "full-bleed",
+                                               "detail": {}}]
+    # The version it replaced, with its file and preview, is set aside (kept, readable), so one page is current.
+    assert node(runtime, design["code_id"]).status == NodeStatus.REJECTED
+    assert node(runtime, design["preview_id"]).status == NodeStatus.REJECTED
 
     preview = node(runtime, revised["preview_id"])
     assert targets(runtime, preview.id, EdgeType.GENERATED_FROM) == {code.id}
     assert png_of(runtime, preview).size == (1280, 800)
     assert preview.outputs[0].sha256 != node(runtime, design["preview_id"]).outputs[0].sha256
 
-    # Nothing else was regenerated: the only new image node is the preview, the gallery is untouched.
+    # Nothing else was regenerated: the only new image node is the preview, the gallery is untouched (the old
+    # preview only changed status).
     images_after = {n.id: (n.version, n.outputs[0].sha256) for n in store.find_nodes(kind="image")}
     assert set(images_after) - set(images_before) == {preview.id}
-    assert {i: images_after[i] for i in images_before} == images_before
+    gallery = set(images_before) - {design["preview_id"]}
+    assert {i: images_after[i] for i in gallery} == {i: images_before[i] for i in gallery}
     assert usage.generation_calls == 0 and result.provider_calls == 0
 
 

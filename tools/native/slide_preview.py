@@ -28,16 +28,10 @@ from tools.native.slide_layout import (
     SlideLayout,
     pt_to_px,
 )
-from tools.native.slide_spec import SlideSpec
+from tools.native.slide_spec import SlideSpec, SlideTheme
 
-BACKGROUND = (255, 255, 255)
-"""Slide background colour (also used by the .pptx writer)."""
-TEXT = (33, 37, 41)
-"""Title and bullet colour."""
-ACCENT = (47, 84, 150)
-"""Title rule, bullet dots, box outlines and arrows."""
-BOX_FILL = (221, 232, 247)
-"""Diagram box fill."""
+DEFAULT_THEME = SlideTheme()
+"""The light theme a deck without one is drawn in."""
 
 _REGULAR_FONTS = (
     "/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf",
@@ -51,24 +45,33 @@ _BOLD_FONTS = (
 _Font = ImageFont.FreeTypeFont | ImageFont.ImageFont
 
 
-def render_preview(slide: SlideSpec, layout: SlideLayout, images: list[Path]) -> bytes:
+def render_preview(slide: SlideSpec, layout: SlideLayout, images: list[Path], theme: SlideTheme | None = None) -> bytes:
     """The PNG bytes of a slide preview; ``images`` are local files in the order of ``layout.images``."""
-    canvas = Image.new("RGB", (SLIDE_WIDTH, SLIDE_HEIGHT), BACKGROUND)
+    colours = _Colours(theme or DEFAULT_THEME)
+    canvas = Image.new("RGB", (SLIDE_WIDTH, SLIDE_HEIGHT), colours.background)
     draw = ImageDraw.Draw(canvas)
-    _draw_title(draw, slide.title, layout.title)
+    _draw_title(draw, slide.title, layout.title, colours)
     if layout.bullets is not None:
-        _draw_bullets(draw, slide.bullets, layout.bullets)
+        _draw_bullets(draw, slide.bullets, layout.bullets, colours)
     for path, rect in zip(images, layout.images, strict=True):
         _paste_image(canvas, path, rect)
     if slide.diagram is not None:
         for arrow in layout.arrows:
-            _draw_arrow(draw, arrow)
+            _draw_arrow(draw, arrow, colours)
         labels = {b.id: b.label for b in slide.diagram.boxes}
         for box_id, rect in layout.boxes.items():
-            _draw_box(draw, labels[box_id], rect)
+            _draw_box(draw, labels[box_id], rect, colours)
     out = io.BytesIO()
     canvas.save(out, format="PNG")
     return out.getvalue()
+
+
+class _Colours:
+    """A theme's colours as RGB tuples, read once per preview."""
+
+    def __init__(self, theme: SlideTheme) -> None:
+        self.background, self.text = theme.rgb("background"), theme.rgb("text")
+        self.accent, self.box_fill = theme.rgb("accent"), theme.rgb("box_fill")
 
 
 @lru_cache(maxsize=16)
@@ -100,18 +103,18 @@ def _line_height(font: _Font) -> float:
     return (bottom - top) * 1.35
 
 
-def _draw_title(draw: ImageDraw.ImageDraw, title: str, rect: Rect) -> None:
+def _draw_title(draw: ImageDraw.ImageDraw, title: str, rect: Rect, colours: _Colours) -> None:
     font = _font(TITLE_PT, bold=True)
     lines = _wrap(title, font, rect.w)[:2]
     step = _line_height(font)
     y = rect.y + (rect.h - step * len(lines)) / 2
     for line in lines:
-        draw.text((rect.x, y), line, font=font, fill=TEXT)
+        draw.text((rect.x, y), line, font=font, fill=colours.text)
         y += step
-    draw.line([(rect.x, rect.y + rect.h + 6), (rect.x + rect.w, rect.y + rect.h + 6)], fill=ACCENT, width=3)
+    draw.line([(rect.x, rect.y + rect.h + 6), (rect.x + rect.w, rect.y + rect.h + 6)], fill=colours.accent, width=3)
 
 
-def _draw_bullets(draw: ImageDraw.ImageDraw, bullets: list[str], rect: Rect) -> None:
+def _draw_bullets(draw: ImageDraw.ImageDraw, bullets: list[str], rect: Rect, colours: _Colours) -> None:
     font = _font(BULLET_PT)
     step = _line_height(font)
     indent = step * 0.9
@@ -122,11 +125,11 @@ def _draw_bullets(draw: ImageDraw.ImageDraw, bullets: list[str], rect: Rect) -> 
             break
         dot = step * 0.14
         cy = y + step * 0.42
-        draw.ellipse([rect.x + dot, cy - dot, rect.x + 3 * dot, cy + dot], fill=ACCENT)
+        draw.ellipse([rect.x + dot, cy - dot, rect.x + 3 * dot, cy + dot], fill=colours.accent)
         for line in lines:
             if y + step > rect.y + rect.h:
                 break
-            draw.text((rect.x + indent, y), line, font=font, fill=TEXT)
+            draw.text((rect.x + indent, y), line, font=font, fill=colours.text)
             y += step
         y += step * 0.3
 
@@ -139,26 +142,26 @@ def _paste_image(canvas: Image.Image, path: Path, rect: Rect) -> None:
     canvas.paste(picture, (round(rect.x), round(rect.y)), picture)
 
 
-def _draw_box(draw: ImageDraw.ImageDraw, label: str, rect: Rect) -> None:
+def _draw_box(draw: ImageDraw.ImageDraw, label: str, rect: Rect, colours: _Colours) -> None:
     draw.rounded_rectangle(
-        [rect.x, rect.y, rect.x + rect.w, rect.y + rect.h], radius=12, fill=BOX_FILL, outline=ACCENT, width=2
-    )
+        [rect.x, rect.y, rect.x + rect.w, rect.y + rect.h], radius=12, fill=colours.box_fill, outline=colours.accent,
+        width=2)
     font = _font(BOX_PT)
     lines = _wrap(label, font, rect.w - 16)
     step = _line_height(font)
     y = rect.y + (rect.h - step * len(lines)) / 2
     for line in lines:
         x = rect.x + (rect.w - font.getlength(line)) / 2
-        draw.text((x, y), line, font=font, fill=TEXT)
+        draw.text((x, y), line, font=font, fill=colours.text)
         y += step
 
 
-def _draw_arrow(draw: ImageDraw.ImageDraw, arrow: Arrow, head: float = 14.0) -> None:
+def _draw_arrow(draw: ImageDraw.ImageDraw, arrow: Arrow, colours: _Colours, head: float = 14.0) -> None:
     (x1, y1), (x2, y2) = arrow.start, arrow.end
     angle = math.atan2(y2 - y1, x2 - x1)
     base = (x2 - head * math.cos(angle), y2 - head * math.sin(angle))
-    draw.line([(x1, y1), base], fill=ACCENT, width=3)
+    draw.line([(x1, y1), base], fill=colours.accent, width=3)
     spread = head * 0.55
     left = (base[0] + spread * math.sin(angle), base[1] - spread * math.cos(angle))
     right = (base[0] - spread * math.sin(angle), base[1] + spread * math.cos(angle))
-    draw.polygon([(x2, y2), left, right], fill=ACCENT)
+    draw.polygon([(x2, y2), left, right], fill=colours.accent)

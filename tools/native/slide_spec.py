@@ -8,6 +8,8 @@ These pydantic models are the boundary of ``build_slides``: the deck builder
 
 from __future__ import annotations
 
+from typing import Annotated
+
 from pydantic import BaseModel, Field, model_validator
 
 from store.models import ArtifactHandle
@@ -60,11 +62,30 @@ class SlideSpec(BaseModel):
     )
 
 
+HexColour = Annotated[str, Field(pattern=r"^#[0-9a-fA-F]{6}$")]
+
+
+class SlideTheme(BaseModel):
+    """The colours every slide of a deck is drawn in (the .pptx and the previews alike)."""
+
+    name: str = "light"
+    background: HexColour = "#ffffff"
+    text: HexColour = Field(default="#212529", description="Titles and bullets.")
+    accent: HexColour = Field(default="#2f5496", description="Title rule, bullet dots, box outlines, arrows.")
+    box_fill: HexColour = Field(default="#dde8f7", description="Diagram boxes.")
+
+    def rgb(self, field: str) -> tuple[int, int, int]:
+        """A colour of the theme as an (r, g, b) tuple."""
+        value = getattr(self, field)
+        return int(value[1:3], 16), int(value[3:5], 16), int(value[5:7], 16)
+
+
 class DeckSpec(BaseModel):
-    """A whole deck: its title and its slides in order."""
+    """A whole deck: its title, its slides in order, and its theme."""
 
     title: str
     slides: list[SlideSpec] = Field(min_length=1, max_length=100)
     file_name: str | None = Field(
         default=None, description="Name of the .pptx artifact; derived from the title if unset."
     )
+    theme: SlideTheme | None = Field(default=None, description="The deck's colours; None: the light default.")

@@ -22,7 +22,7 @@ from PIL import Image
 from pydantic import BaseModel, Field, ValidationError, model_validator
 
 from store.errors import ArtifactNotFound, NodeNotFound
-from store.models import ArtifactHandle, CanvasNode, EdgeType, NodeStatus, Provenance
+from store.models import ArtifactHandle, CanvasNode, EdgeType, NodeStatus, Provenance, new_id
 from store.mutations import CreateNode, GroupNodes, Link
 from tools.base import Effect, ToolContext, ToolError, ToolFamily, ToolResult, ToolSpec
 from tools.native import files
@@ -216,18 +216,23 @@ def build_slides(ctx: ToolContext, args: BuildSlidesArgs) -> ToolResult:
         _read_nodes(ctx, sources)
     built = build_deck(args, ctx.artifacts)
     provenance = _provenance(ctx, "build_slides")
+    deck_id = new_id()  # before the slides' ids: outputs/ names the earliest of one title plainly (the .pptx)
+    slide_ids = [new_id() for _ in args.slides]
     deck = CreateNode(
+        id=deck_id,
         kind="deck",
         title=args.title,
         status=NodeStatus.COMPLETED,
-        inputs={"spec": args.model_dump(mode="json")},
+        # The slides in order: later versions of the deck (tools.deck) regroup kept slides, so the list is
+        # what says which slides this version had.
+        inputs={"spec": args.model_dump(mode="json"), "slide_ids": slide_ids},
         outputs=[built.pptx],
         metadata={"slide_count": len(args.slides), "provenance": provenance},
     )
     mutations: list[Any] = [deck]
-    slide_ids: list[str] = []
-    for number, (spec, preview) in enumerate(zip(args.slides, built.previews, strict=True), start=1):
+    for number, (slide_id, spec, preview) in enumerate(zip(slide_ids, args.slides, built.previews, strict=True), 1):
         slide = CreateNode(
+            id=slide_id,
             kind="slide",
             title=spec.title,
             status=NodeStatus.COMPLETED,
@@ -236,7 +241,6 @@ def build_slides(ctx: ToolContext, args: BuildSlidesArgs) -> ToolResult:
             metadata={"deck_id": deck.id, "provenance": provenance},
         )
         mutations.append(slide)
-        slide_ids.append(slide.id)
         mutations += [Link(type=EdgeType.GENERATED_FROM, source=slide.id, target=s) for s in spec.source_node_ids]
     mutations.append(GroupNodes(group_id=deck.id, node_ids=slide_ids))
     return ToolResult(
@@ -278,6 +282,13 @@ def _spec(
         effects=frozenset(effects),
         run=run,
     )
+
+
+def native_tool(name: str, description: str, args: type[_Args], effects: set[Effect],
+                fn: Callable[[ToolContext, _Args], ToolResult]) -> ToolSpec:
+    """A tool of the native family whose arguments arrive raw and are validated into ``args`` (a bad one is a
+    :class:`ToolError` the model reads); the page and deck tools are built with it too."""
+    return _spec(name, description, args, effects, fn)
 
 
 READ_FILE = _spec(

@@ -1,0 +1,167 @@
+"""The question playbook: questions answered from the canvas with read-only lookups; the canvas never changes.
+
+Every answer names what it read (titles and versions), so a person can check it.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from nodes.models.grammar import IMAGE_DEFAULTS
+from nodes.models.playbooks import Call, Done, PlannerInput, stop_on_rejection
+from nodes.models.targets import CanvasTargets, Rows, TargetSource
+from nodes.understanding.facts import json_object
+
+
+def _inputs(row: dict[str, Any]) -> dict[str, Any]:
+    return json_object(row.get("inputs"))
+
+
+def current_shots(rows: Rows) -> list[dict[str, Any]]:
+    """The newest image row per shot, in story order."""
+    by_shot: dict[str, dict[str, Any]] = {}
+    for row in rows:
+        by_shot.setdefault(row["shot"], row)
+    return list(by_shot.values())
+
+
+class QuestionPlaybook:
+    """Answers the intent's question; its only tool is a read (``query_canvas``)."""
+
+    def __init__(self, source: TargetSource | None = None) -> None:
+        self.source = source or CanvasTargets()
+
+    def matches(self, p: PlannerInput) -> bool:
+        return p.operation_is("question")
+
+    def next_step(self, p: PlannerInput) -> Call | Done:
+        if (stop := stop_on_rejection(p)) is not None:
+            return stop
+        clause = p.clause("question")
+        assert clause is not None
+        ask = str(clause.args.get("ask"))
+        answer = getattr(self, f"_{ask}", None) if ask in ANSWERS else None
+        if answer is None:
+            return Done(text="I cannot answer that kind of question yet.",
+                        clarification={"type": "clarification", "reason": "unsupported", "question": "?"})
+        result = answer(p, clause)
+        if result is None:
+            return Done(text=f"I cannot tell that from what I can read {self.source.where}.",
+                        clarification={"type": "clarification", "reason": "unsupported",
+                                       "question": f"I cannot tell that {self.source.where}."})
+        return result
+
+    def _count(self, p: PlannerInput, clause) -> Call | Done:
+        kind = clause.args.get("kind") or None
+        rows = self.source.listing(p, kind)
+        if isinstance(rows, Call):
+            return rows
+        if rows and "id" in rows[0] or kind:
+            return Done(text=f"{len(rows)} found.")
+        return Done(text=", ".join(f"{r['kind']}: {r['count']}" for r in rows) or "The canvas is empty.")
+
+    def _list(self, p: PlannerInput, clause) -> Call | Done:
+        rows = self.source.listing(p, clause.args.get("kind") or None)
+        if isinstance(rows, Call):
+            return rows
+        lines = [f"- {r.get('title') or r.get('kind')} ({r.get('status') or r.get('count')}) {r.get('id', '')}"
+                 for r in rows]
+        return Done(text="\n".join(lines) or "Nothing matches.")
+
+    def _shots_with(self, p: PlannerInput, clause) -> Call | Done:
+        rows = self.source.shots(p)
+        if isinstance(rows, Call):
+            return rows
+        wanted: dict[str, Any] = clause.args.get("filter") or {}
+        shots = current_shots(rows)
+        matching = [r for r in shots if all(_inputs(r).get(k, IMAGE_DEFAULTS.get(k)) == v for k, v in wanted.items())]
+        said = ", ".join(f"{k} {v}" for k, v in wanted.items())
+        read = f"I read the current image of {len(shots)} shot{'s' if len(shots) != 1 else ''} {self.source.where}"
+        if not matching:
+            return Done(text=f"No shot has {said}. ({read}.)")
+        names = ", ".join(f"{r['title']} (image v{r.get('version')})" for r in matching)
+        return Done(text=f"{len(matching)} shot{'s' if len(matching) != 1 else ''} with {said}: {names}. ({read}.)")
+
+    def _attribute(self, p: PlannerInput, clause) -> Call | Done:
+        rows = self.source.shots(p)
+        if isinstance(rows, Call):
+            return rows
+        attribute = str(clause.args.get("attribute") or "lighting")
+        by_shot = {r["shot"]: r for r in current_shots(rows)}
+        parts = []
+        for target in clause.targets:
+            row = by_shot.get(target.id)
+            if row is not None:
+                value = _inputs(row).get(attribute, IMAGE_DEFAULTS.get(attribute))
+                parts.append(f"{row['title']} (image v{row.get('version')}): {attribute} {value or 'not set'}")
+        return Done(text="; ".join(parts) + "." if parts else f"I found none of those shots {self.source.where}.")
+
+    def _versions(self, p: PlannerInput, clause) -> Call | Done | None:
+        parts = []
+        for target in clause.targets:
+            rows = self.source.versions(p, target.id)
+            if rows is None:
+                return None
+            if isinstance(rows, Call):
+                return rows
+            listed = ", ".join(f"v{r.get('version')} ({r.get('status')})" for r in rows)
+            parts.append(f"{target.title} has {len(rows)} version{'s' if len(rows) != 1 else ''} of its image: "
+                         f"{listed}")
+        return Done(text="; ".join(parts) + ".")
+
+    def _last_turn(self, p: PlannerInput, clause) -> Call | Done | None:
+        turn_id = clause.args.get("turn_id")
+        if not turn_id:
+            return Done(text="There is no earlier turn on this project.")
+        rows = self.source.last_turn(p, str(turn_id))
+        if rows is None or isinstance(rows, Call):
+            return rows
+        if not rows:
+            return Done(text="I found no record of the last turn.")
+        changed = [r for r in rows if r.get("id")]
+        request = rows[0].get("request") or ""
+        if not changed:
+            return Done(text=f"The last turn ('{request}') changed nothing on the canvas.")
+        names = ", ".join(f"{r.get('title') or r['id']} ({r.get('kind')} v{r.get('version')}, {r.get('status')})"
+                          for r in changed[:20])
+        return Done(text=f"The last turn ('{request}') changed {len(changed)} node{'s' if len(changed) != 1 else ''}: "
+                         f"{names}.")
+
+    def _slides_mentioning(self, p: PlannerInput, clause) -> Call | Done | None:
+        rows = self.source.slides(p)
+        if rows is None or isinstance(rows, Call):
+            return rows
+        terms = [t.lower() for t in clause.args.get("terms") or []]
+        found = []
+        for row in rows:
+            spec = _inputs(row).get("spec") or {}
+            text = " ".join([str(row.get("title") or ""), *[str(b) for b in spec.get("bullets") or []],
+                             str(spec.get("notes") or "")]).lower()
+            if terms and all(term.rstrip("s") in text for term in terms):
+                found.append(row)
+        said = " ".join(terms)
+        if not found:
+            return Done(text=f"No slide mentions '{said}' (I read {len(rows)} slides' titles, bullets and notes).")
+        names = ", ".join(f"'{r.get('title')}'" for r in found)
+        return Done(text=f"{len(found)} slide{'s' if len(found) != 1 else ''} mention '{said}': {names} "
+                         f"(of {len(rows)} slides read).")
+
+    def _headline(self, p: PlannerInput, clause) -> Call | Done | None:
+        code = self.source.page(p)
+        if isinstance(code, Call):
+            return code
+        if code is None:
+            return Done(text=f"There is no web page {self.source.where} yet.")
+        rows = self.source.page_copy(p, code)
+        if rows is None or isinstance(rows, Call):
+            return rows
+        if not rows:
+            return Done(text=f"There is no web page {self.source.where} yet.")
+        design = _inputs(rows[0]).get("design") or {}
+        return Done(text=f"The headline says '{design.get('title')}' (tagline: '{design.get('tagline', '')}'); "
+                         f"I read {rows[0].get('title')} v{rows[0].get('version')}.")
+
+
+ANSWERS = frozenset({"count", "list", "shots_with", "attribute", "versions", "last_turn", "slides_mentioning",
+                     "headline"})
+"""The questions the playbook answers (``QuestionReader``'s ``ask`` values)."""

@@ -1,0 +1,190 @@
+"""What the interpreter knows about the project: its shots, decks, slides and pages, and the selection.
+
+Read from the canvas in two statements (:func:`read_facts`), or built from a transcript by the chat
+baseline.  Facts are ids, titles and a few short words per node: the interpreter resolves references on
+them and never reads media.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Sequence
+from typing import Any, Protocol
+
+from pydantic import BaseModel, Field
+
+from store.cypher import FixedCypher
+
+RENDER_KEYS = ("lighting", "framing", "weather", "outfit", "exposure", "temperature", "seed")
+"""The image inputs an edit reads back (the current values a comparative moves)."""
+
+
+class ShotFact(BaseModel):
+    """A shot with its current image and what was made from that image."""
+
+    id: str
+    title: str
+    number: int | None = None
+    beat: str = Field(default="", description="What happens in the shot, in words (descriptions match it).")
+    plan: str | None = None
+    plan_title: str | None = None
+    image: str | None = None
+    version: int | None = None
+    inputs: dict[str, Any] = Field(default_factory=dict, description="The current image's render values.")
+    derived: list[str] = Field(default_factory=list, description="Live clips and cuts made from the image.")
+    image_versions: list[str] = Field(default_factory=list, description="Every version id of the image seen.")
+
+
+class NodeFact(BaseModel):
+    """Any other node the interpreter may need: a deck, a slide, a page, a selected node."""
+
+    id: str
+    kind: str
+    title: str = ""
+    status: str = ""
+    group: str | None = None
+    index: int | None = None
+    shot: str | None = Field(default=None, description="For a selected image or clip: the shot it belongs to.")
+
+
+class CanvasFacts(BaseModel):
+    """Everything the interpreter resolves references against."""
+
+    shots: list[ShotFact] = Field(default_factory=list, description="In story order (creation order).")
+    decks: list[NodeFact] = Field(default_factory=list)
+    slides: list[NodeFact] = Field(default_factory=list)
+    pages: list[NodeFact] = Field(default_factory=list, description="Current code nodes of web pages, newest first.")
+    selection: list[NodeFact] = Field(default_factory=list)
+    where: str = "on the canvas"
+
+    @property
+    def has_story(self) -> bool:
+        return bool(self.shots)
+
+    @property
+    def has_deck(self) -> bool:
+        return bool(self.decks)
+
+    @property
+    def has_page(self) -> bool:
+        return bool(self.pages)
+
+    def titles(self) -> list[str]:
+        """Titles of the project's nodes (typo correction reads their words)."""
+        return [s.title for s in self.shots] + [n.title for n in (*self.decks, *self.slides, *self.pages)]
+
+    def story_words(self) -> set[str]:
+        """Words of the shots' beats and titles (descriptions and typo correction read them)."""
+        words: set[str] = set()
+        for shot in self.shots:
+            words.update(re.findall(r"[a-z]+", f"{shot.beat} {shot.title}".lower()))
+        for node in (*self.decks, *self.slides, *self.pages):
+            words.update(re.findall(r"[a-z]+", node.title.lower()))
+        return words
+
+
+class FactsReader(Protocol):
+    """The one store read facts need."""
+
+    def fixed_read(self, cypher: FixedCypher, **params: Any) -> list[dict[str, Any]]: ...
+
+
+_LIVE = "(n.deleted IS NULL OR n.deleted = false)"
+SHOT_FACTS = FixedCypher(
+    "MATCH (s:CanvasNode {kind: 'shot'}) WHERE (s.deleted IS NULL OR s.deleted = false) "
+    "OPTIONAL MATCH (i:CanvasNode {kind: 'image'})-[:GENERATED_FROM]->(s) "
+    "WHERE i.status <> 'rejected' AND (i.deleted IS NULL OR i.deleted = false) "
+    "OPTIONAL MATCH (s)-[:GENERATED_FROM]->(p:CanvasNode {kind: 'plan'}) "
+    "OPTIONAL MATCH (c:CanvasNode)-[:GENERATED_FROM]->(i) "
+    "WHERE c.status <> 'rejected' AND (c.deleted IS NULL OR c.deleted = false) "
+    "OPTIONAL MATCH (k:CanvasNode)-[:GENERATED_FROM]->(c) "
+    "WHERE k.kind = 'video' AND k.status <> 'rejected' AND (k.deleted IS NULL OR k.deleted = false) "
+    "RETURN s.id AS shot, s.title AS title, s.inputs_json AS shot_inputs, s.created_at AS created, "
+    "i.id AS image, i.version AS version, i.inputs_json AS inputs, p.id AS plan, p.title AS plan_title, "
+    "c.id AS clip, k.id AS cut")
+OTHER_FACTS = FixedCypher(
+    "MATCH (n:CanvasNode) WHERE " + _LIVE + " AND ((n.kind IN ['deck', 'slide'] AND n.status <> 'rejected') "
+    "OR (n.kind = 'code' AND n.status <> 'rejected' AND n.inputs_json CONTAINS '\"layout_spec\"') OR n.id IN $selected) "
+    "OPTIONAL MATCH (n)-[:GENERATED_FROM]->(s:CanvasNode {kind: 'shot'}) WHERE n.id IN $selected "
+    "OPTIONAL MATCH (n)-[:GENERATED_FROM]->(i:CanvasNode {kind: 'image'})-[:GENERATED_FROM]->(t:CanvasNode {kind: 'shot'}) "
+    "WHERE n.id IN $selected "
+    "OPTIONAL MATCH (n)-[:VERSION_OF*1..12]->(o:CanvasNode)-[:GENERATED_FROM]->(u:CanvasNode {kind: 'shot'}) "
+    "WHERE n.id IN $selected "
+    "RETURN n.id AS id, n.kind AS kind, n.title AS title, n.status AS status, n.group_id AS grp, "
+    "n.created_at AS created, CASE WHEN n.kind = 'slide' THEN n.inputs_json ELSE null END AS inputs, "
+    "s.id AS shot, t.id AS via_image, u.id AS via_version")
+
+
+def read_facts(store: FactsReader, selected: Sequence[str] = ()) -> CanvasFacts:
+    """The project's facts in two reads: shots with their current images and derived nodes; everything else."""
+    shots: dict[str, ShotFact] = {}
+    order: dict[str, str] = {}
+    for row in store.fixed_read(SHOT_FACTS):
+        shot = shots.get(row["shot"])
+        if shot is None:
+            shot_inputs = json_object(row.get("shot_inputs"))
+            shot = shots[row["shot"]] = ShotFact(
+                id=row["shot"], title=str(row.get("title") or ""), number=_number(row.get("title"), shot_inputs),
+                beat=str(shot_inputs.get("beat") or shot_inputs.get("prompt") or "")[:200],
+                plan=row.get("plan"), plan_title=row.get("plan_title"))
+            order[shot.id] = str(row.get("created") or "")
+        image, version = row.get("image"), row.get("version")
+        if image and (shot.version is None or (version or 0) > shot.version):
+            inputs = json_object(row.get("inputs"))
+            shot.image, shot.version = image, int(version or 1)
+            shot.inputs = {k: inputs[k] for k in RENDER_KEYS if k in inputs}
+            shot.derived = []
+        if image == shot.image:
+            for derived in (row.get("clip"), row.get("cut")):
+                if derived and derived not in shot.derived:
+                    shot.derived.append(derived)
+        if image and image not in shot.image_versions:
+            shot.image_versions.append(image)
+    facts = CanvasFacts(shots=sorted(shots.values(), key=lambda s: (order[s.id], s.number or 0)))
+    picked = set(selected)
+    seen: set[str] = set()
+    for row in sorted(store.fixed_read(OTHER_FACTS, selected=list(selected)), key=lambda r: str(r.get("created"))):
+        node_id = row["id"]
+        shot = row.get("shot") or row.get("via_image") or row.get("via_version")
+        if node_id in seen:
+            if node_id in picked and shot:
+                for node in facts.selection:
+                    if node.id == node_id and node.shot is None:
+                        node.shot = shot
+            continue
+        seen.add(node_id)
+        inputs = json_object(row.get("inputs"))
+        node = NodeFact(id=node_id, kind=row["kind"], title=str(row.get("title") or ""),
+                        status=str(row.get("status") or ""), group=row.get("grp"),
+                        index=inputs.get("index") if isinstance(inputs.get("index"), int) else None, shot=shot)
+        if node_id in picked:
+            facts.selection.append(node)
+        if node.status in ("rejected", "failed"):
+            continue
+        if node.kind == "deck":
+            facts.decks.append(node)
+        elif node.kind == "slide":
+            facts.slides.append(node)
+        elif node.kind == "code":
+            facts.pages.insert(0, node)
+    facts.selection.sort(key=lambda n: list(selected).index(n.id))
+    return facts
+
+
+def json_object(raw: Any) -> dict[str, Any]:
+    """A node's JSON property (``inputs``) as a dict; ``{}`` when it is missing, malformed or not an object."""
+    if isinstance(raw, dict):
+        return raw
+    try:
+        value = json.loads(raw or "{}")
+    except (TypeError, json.JSONDecodeError):
+        return {}
+    return value if isinstance(value, dict) else {}
+
+
+def _number(title: Any, inputs: dict[str, Any]) -> int | None:
+    match = re.fullmatch(r"\s*shot\s+#?(\d+)\s*", str(title or ""), re.IGNORECASE)
+    if match:
+        return int(match.group(1))
+    return None

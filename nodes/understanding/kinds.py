@@ -1,0 +1,64 @@
+"""What kind of work a request is, by its words, and what else it names (quoted titles, ids, removals).
+
+The grant policy gives each kind its tools (``nodes/policy.py``).  A request the readers understood gets
+its kinds from its operation (a question is a question whatever nouns it holds); the words decide only for
+a request no reader understood, which a real model then plans: "an image of a lighthouse" still gets the
+image tool and nothing more.
+"""
+
+from __future__ import annotations
+
+import re
+
+KIND_WORDS: dict[str, str] = {
+    "note": r"note|notes|jot|write down",
+    "story": r"films?|movies?|drama|narrative|stor(?:y|ies)|storyboards?|shots?|scenes?|characters?|lighting|lit|"
+             r"relight|cuts?|trailers?|takes?|moods?|palettes?",
+    "images": r"images?|pictures?|photos?|illustrations?|drawings?|draw|paintings?|paint",
+    "video": r"videos?|clips?|animat\w*",
+    "audio": r"audio|sounds?|voices?|voice-?over|speech|narration|music|ambience|soundtrack",
+    "critique": r"critique|critic|evaluate|score|judge|review",
+    "explore": r"explore|variations?|alternatives?|try (?:\d+|two|three|four|five|six|eight)",
+    "web": r"web ?sites?|web ?pages?|landing page|site|html|css|hero|full-bleed|layout|portfolio|header|columns?|themes?",
+    "slides": r"slides?|decks?|presentation|lecture|pptx|keynote",
+    "files": r"files?|code|script|python|csv|json|workspace|folder",
+}
+"""Kind → the words that name it (the policy's table of tools per kind is keyed the same)."""
+
+_PATTERNS = {kind: re.compile(rf"\b(?:{words})\b", re.IGNORECASE) for kind, words in KIND_WORDS.items()}
+_NOTE_LEAD = re.compile(r"^\s*(?:add an? |take an? )?(?:note|notes|jot|write down)\b", re.IGNORECASE)
+
+OPERATION_KINDS: dict[str, list[str]] = {
+    "note": ["note"], "build_narrative": ["story"], "build_page": ["web"], "revise_page": ["web"],
+    "build_deck": ["slides"], "edit": ["story"], "stale_repair": ["story"], "explore": ["explore"],
+    "question": ["question"], "status": ["status"], "skill": ["skill"],
+}
+"""An understood operation → the kinds its grant is made of."""
+
+_REMOVAL = re.compile(r"\b(?:delete|remove|erase|purge|wipe)\b", re.IGNORECASE)
+_QUOTED = re.compile(r"[\"“]([^\"”]{2,60})[\"”]")
+_TITLE_REF = re.compile(r"\b(shot|slide|scene|clip|section|page|image)\s+#?(\d+)\b", re.IGNORECASE)
+_NODE_ID = re.compile(r"\b[0-9A-HJKMNP-TV-Z]{26}\b")
+
+
+def word_kinds(text: str) -> list[str]:
+    """The kinds a request's words name (a note is only a note)."""
+    if _NOTE_LEAD.match(text):
+        return ["note"]
+    return [kind for kind, pattern in _PATTERNS.items() if pattern.search(text)]
+
+
+def asks_removal(text: str) -> bool:
+    """Whether the request asks to delete or remove something (destructive tools, with approval)."""
+    return bool(_REMOVAL.search(text))
+
+
+def titles_named(request: str, normalised: str) -> list[str]:
+    """Titles a request points at ("shot 7", "slide 3", a quoted name): the view shows those nodes in full."""
+    titles = [f"{kind.lower()} {number}" for kind, number in _TITLE_REF.findall(normalised)]
+    return list(dict.fromkeys(titles + [q.strip() for q in _QUOTED.findall(request)]))
+
+
+def node_ids_named(request: str) -> list[str]:
+    """Node ids written in the request."""
+    return list(dict.fromkeys(_NODE_ID.findall(request)))

@@ -1,0 +1,108 @@
+"""A turn's report, measured: the change set of its commits compared with its intent.
+
+After the turn's last commit, the outputs it changed (live new versions, by lineage: a new version of shot
+3's image is shot 3's image changed) are compared with what the intent asked (targets × modifications):
+
+* an edit must give every target that did not already have the change a new current image, and change
+  nothing outside the targets' images and what derives from them (their clips, the cut);
+* a question changes nothing;
+* a note adds text nodes only.
+
+A mismatch makes the turn ``failed`` whatever the model replied (the offline planner's and a real model's
+replies alike), and the reply says what differs.  Other operations, and a request the interpreter could not
+read (which a real model may still carry out), report their change set unchecked.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Protocol
+
+from pydantic import BaseModel, Field
+
+from nodes.models.grammar import EditRequest
+from nodes.understanding.intent import Intent
+from store.cypher import FixedCypher
+
+DELIVERABLE_KINDS = ("image", "video", "audio", "web", "slide", "deck", "code", "file")
+CHANGED = FixedCypher(
+    "MATCH (n:CanvasNode) WHERE n.id IN $ids "
+    "OPTIONAL MATCH (n)-[:VERSION_OF*1..40]->(a:CanvasNode) "
+    "RETURN n.id AS id, n.kind AS kind, n.title AS title, n.status AS status, collect(a.id) AS ancestors")
+
+
+class Measured(BaseModel):
+    """What the turn changed, against what it was asked."""
+
+    changed: list[str] = Field(default_factory=list, description="Titles of the live outputs the turn wrote.")
+    expected: list[str] = Field(default_factory=list, description="Titles that had to change.")
+    missing: list[str] = Field(default_factory=list, description="Targets that should have changed and did not.")
+    unexpected: list[str] = Field(default_factory=list, description="Outputs changed outside the intent.")
+    checked: bool = Field(default=False, description="Whether the intent gave an expectation to check.")
+
+    @property
+    def matches(self) -> bool:
+        return not self.missing and not self.unexpected
+
+    def explain(self) -> str:
+        """What differs, in words."""
+        parts = []
+        if self.missing:
+            parts.append(f"{', '.join(self.missing)} did not change")
+        if self.unexpected:
+            parts.append(f"{', '.join(self.unexpected)} changed although the request did not ask for it")
+        return "Measured on the canvas: " + "; ".join(parts) + "." if parts else ""
+
+
+class CommitsReader(Protocol):
+    """The store reads a measurement makes."""
+
+    def commits(self, *, since_version: int = 0, limit: int | None = None) -> list[Any]: ...
+
+    def fixed_read(self, cypher: FixedCypher, **params: Any) -> list[dict[str, Any]]: ...
+
+
+def turn_nodes(store: CommitsReader, *, since: int, thread_id: str, turn_id: str) -> list[str]:
+    """The nodes the turn's own commits wrote (other turns' commits in between are not its doing)."""
+    ids: list[str] = []
+    for commit in store.commits(since_version=since):
+        if commit.thread_id == thread_id and str(commit.action_id or "").startswith(turn_id):
+            ids += commit.node_ids
+    return list(dict.fromkeys(ids))
+
+
+def measure(store: CommitsReader, intent: Intent, *, since: int, thread_id: str, turn_id: str) -> Measured:
+    """The turn's change set compared with its intent (two reads: its commits, the nodes with their lineage)."""
+    ids = turn_nodes(store, since=since, thread_id=thread_id, turn_id=turn_id)
+    rows = store.fixed_read(CHANGED, ids=ids) if ids else []
+    live = [r for r in rows if r["kind"] in DELIVERABLE_KINDS and r["status"] not in ("rejected", "failed")]
+    result = Measured(changed=sorted({str(r["title"] or r["id"]) for r in live}))
+    operations = {c.operation for c in intent.clauses}
+    if intent.clarification is not None:
+        return result  # not understood here: a real model's plan is reported, not checked
+    if operations == {"question"}:
+        result.checked = True
+        result.unexpected = sorted({str(r["title"] or r["id"]) for r in rows if r["kind"] != "evaluation"})
+        return result
+    if operations == {"note"}:
+        result.checked = True
+        result.unexpected = sorted({str(r["title"] or r["id"]) for r in rows if r["kind"] not in ("text",)})
+        return result
+    if operations != {"edit"}:
+        return result
+    result.checked = True
+    allowed: set[str] = set()
+    for clause in intent.clauses:
+        edit = EditRequest.model_validate(clause.modifications)
+        for target in clause.targets:
+            lineage = {i for i in (target.image_id, *target.derived) if i}
+            allowed |= lineage
+            if edit.already_in(target.current):
+                continue
+            result.expected.append(f"{target.title} image")
+            if not any(target.image_id in r["ancestors"] for r in live if r["kind"] == "image"):
+                result.missing.append(f"{target.title} image")
+    for row in live:
+        if row["id"] not in allowed and not allowed.intersection(row["ancestors"]):
+            result.unexpected.append(str(row["title"] or row["id"]))
+    result.unexpected = sorted(set(result.unexpected))
+    return result

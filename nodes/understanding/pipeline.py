@@ -1,0 +1,116 @@
+"""The interpreter: a request → one :class:`Intent`, with every word accounted for.
+
+normalise (lower case, spelled numbers, typos corrected against the vocabulary and the canvas's titles) →
+the domain readers in order (each splits its clauses and resolves its references on the canvas facts) →
+full accounting: a content word no reader used makes the request a clarification that says what was and
+was not understood.  Nothing here reads the canvas: the facts are given (``facts.read_facts``).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from functools import lru_cache
+from typing import Any
+
+from nodes.models.grammar import COLOURS, CONSTRAINT_WORDS, FRAMING_WORDS, LIGHTING_WORDS, RELATIVE_WORDS, WEATHER_WORDS
+from nodes.understanding.facts import CanvasFacts
+from nodes.understanding.intent import Clarification, Intent
+from nodes.understanding.kinds import OPERATION_KINDS, asks_removal, node_ids_named, titles_named, word_kinds
+from nodes.understanding.readers import READERS, PreviousTurn, ReadContext
+from nodes.understanding.text import FILLERS, NUMBER_VOCABULARY, Words, correct_typos, lower_words, spell_numbers
+
+COMMAND_WORDS = frozenset("""
+make redo regenerate rebuild repair fix explore try note mark select reject undo revert restore compare
+swap reorder remove delete insert add duplicate move list show many which what where how keep leave touch
+except every each all other others rest last final first opening middle before after next previous same
+shot shots image images clip clips cut slide slides deck page site hero headline button theme columns
+section sections stale story drama film short storyboard website presentation lecture darker brighter
+warmer cooler colder dimmer lighter bluer less blue wider closer tighter rain snow night dusk dawn noon
+sunset sunrise golden moonlit neon foggy overcast cloudy candle candlelight noir warm cold cool neutral
+character coat jacket outfit dress cloak scarf composition version versions turn changed change lighting
+rainy raining rains stormy snowy snowing snowfall nighttime candlelit candlelit moonlight darken brighten zoom
+zoomed pulled pull back push mention mentions talk about cover covers say says include contain wide-angle close-up closeup misty hazy sunny daylight midday twilight evening morning
+""".split()) | NUMBER_VOCABULARY
+
+
+@lru_cache(maxsize=1)
+def base_vocabulary() -> frozenset[str]:
+    """The grammar's words, the readers' command words and the fillers: what a typo is corrected towards."""
+    words: set[str] = set(COMMAND_WORDS) | set(FILLERS) | set(COLOURS)
+    for table in (LIGHTING_WORDS, FRAMING_WORDS, WEATHER_WORDS, CONSTRAINT_WORDS):
+        for pattern, _ in table:
+            words.update(re.findall(r"[a-z]{3,}", pattern))
+    for pattern, _, _ in RELATIVE_WORDS:
+        words.update(re.findall(r"[a-z]{3,}", pattern))
+    return frozenset(w for w in words if len(w) >= 3)
+
+
+def normalise(request: str, facts: CanvasFacts) -> tuple[str, list[tuple[str, str]]]:
+    """Lower case, spelled numbers as digits, typos corrected; returns the text and the corrections."""
+    text = lower_words(request)
+    vocabulary = base_vocabulary() | frozenset(w for w in facts.story_words() if len(w) >= 3)
+    corrected, corrections = correct_typos(text, vocabulary)
+    return spell_numbers(corrected), corrections
+
+
+def interpret(request: str, facts: CanvasFacts | None = None, *, previous: PreviousTurn | None = None,
+              answer: str | None = None, skills: Sequence[Any] = ()) -> Intent:
+    """What ``request`` asks for on a project with these facts (none: an empty project)."""
+    facts = facts or CanvasFacts()
+    previous = previous or PreviousTurn()
+    note_like = bool(re.match(r"^\s*(?:add a |take a |make a |write a )?note\b", request, re.IGNORECASE))
+    if note_like:
+        text, corrections = spell_numbers(lower_words(request)), []
+    else:
+        text, corrections = normalise(request, facts)
+    intent = Intent(request=request, normalised=text, corrections=corrections, previous_turn=previous.turn_id)
+    if not text.strip():
+        intent.clarification = Clarification(reason="unparsed", message="The request is empty.")
+        return intent
+    ctx = ReadContext(request=request, words=Words(text), facts=facts, previous=previous, answer=answer,
+                      skills=skills)
+    for reader in READERS:
+        reading = reader.read(ctx)
+        if reading is None:
+            ctx.words = Words(text)  # a reader that declines leaves the words untaken for the next
+            continue
+        intent.clauses = reading.clauses
+        intent.unused = ctx.words.unused()
+        intent.clarification = reading.clarification
+        if intent.clarification is None and intent.unused:
+            intent.clarification = _partial(intent)
+        break
+    else:
+        unread = Words(text).unused()
+        intent.unused = unread
+        intent.clarification = Clarification(
+            reason="unparsed", not_understood=unread,
+            message=("I did not understand that request, and I never guess another edit instead. I can: make a "
+                     "story (\"a 6-shot short drama about ...\"), a web page from a brief, a slide deck on a topic, "
+                     "notes, questions about the canvas, and edits of shots (lighting, framing, weather, outfit, "
+                     "'darker', 'warmer'). Or set OPENAI_API_KEY to use a real model."))
+    _describe(intent)
+    if intent.corrections and intent.clarification is not None:
+        intent.clarification.message = f"{intent.clarification.message} {intent.read_as()}"
+    return intent
+
+
+def _describe(intent: Intent) -> None:
+    """The kinds of work, named titles and ids, and removal: what the grant and the view read."""
+    understood = [kind for clause in intent.clauses for kind in OPERATION_KINDS.get(clause.operation, [])]
+    intent.kinds = list(dict.fromkeys(understood)) if understood and intent.clarification is None \
+        else word_kinds(intent.normalised)
+    intent.titles = titles_named(intent.request, intent.normalised)
+    intent.node_ids = node_ids_named(intent.request)
+    intent.removal = asks_removal(intent.normalised)
+
+
+def _partial(intent: Intent) -> Clarification:
+    """Part of the request understood, part not: ask, naming both, and do nothing."""
+    understood = [u for clause in intent.clauses for u in clause.understood]
+    return Clarification(
+        reason="unparsed", understood=understood, not_understood=list(intent.unused),
+        message=(f"I understood {'; '.join(understood) or 'part of the request'}, but not "
+                 f"{', '.join(repr(w) for w in intent.unused)}, so I changed nothing. Say it another way, or "
+                 "leave that part out."))

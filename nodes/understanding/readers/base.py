@@ -1,0 +1,76 @@
+"""What a domain reader is: words in, clauses (or a clarification) out, with the words it used taken.
+
+A domain (shots, questions, notes, page, slides, versions, cut, ...) plugs its reader into
+:data:`nodes.understanding.readers.READERS`; the interpreter offers each request to the readers in order
+and the first that returns a :class:`Reading` decides it.  ``docs/requests.md`` ("Adding a domain")
+shows how a new tool's words become an operation.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any, Protocol
+
+from nodes.understanding.facts import CanvasFacts
+from nodes.understanding.intent import Clarification, Clause
+from nodes.understanding.text import Words
+
+
+@dataclass
+class PreviousTurn:
+    """The turn before this one (what "that", "the same", "do the same to shot 5" refer to)."""
+
+    turn_id: str | None = None
+    request: str = ""
+    targets: list[str] = field(default_factory=list)
+    clauses: list[dict[str, Any]] = field(default_factory=list)
+    touched: list[str] = field(default_factory=list)
+
+
+@dataclass
+class ReadContext:
+    """What a reader reads: the words (original and normalised), the project's facts, the turn before."""
+
+    request: str
+    words: Words
+    facts: CanvasFacts
+    previous: PreviousTurn
+    answer: str | None = None
+    """A person's answer to this turn's question (an id), when the turn is resumed with one."""
+    skills: Sequence[Any] = ()
+    """The project's skills as the manifest lists them (``nodes.manifest.SkillInfo``): what a request may name."""
+
+
+@dataclass
+class Reading:
+    """What a reader understood: clauses to carry out, or a clarification (and never both acted on)."""
+
+    clauses: list[Clause] = field(default_factory=list)
+    clarification: Clarification | None = None
+
+
+class DomainReader(Protocol):
+    """One domain's words → operations."""
+
+    name: str
+
+    def read(self, ctx: ReadContext) -> Reading | None:
+        """The reading of the request, or None when it is not this domain's."""
+
+
+def unsupported(ctx: ReadContext, operation: str, what: str, *, domain: str) -> Reading:
+    """A recognised operation no tool carries out yet: an honest clarification, never another edit."""
+    ctx.words.take_all()
+    return Reading(clarification=Clarification(
+        reason="unsupported", operation=operation, understood=[f"{domain}: {what}"],
+        message=(f"I understood this as {what}, but {operation.replace('_', ' ')} is not available yet: "
+                 "I changed nothing. I can edit shots' images (lighting, framing, weather, outfit), answer "
+                 "questions about the canvas, add notes, and build a story, a web page or a deck.")))
+
+
+def not_found(ctx: ReadContext, what: str, message: str, *, understood: list[str] | None = None) -> Reading:
+    """The request names something the project does not hold."""
+    ctx.words.take_all()
+    return Reading(clarification=Clarification(reason="not_found", message=message, missing=[what],
+                                               understood=understood or []))

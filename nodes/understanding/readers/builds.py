@@ -1,0 +1,66 @@
+"""Builds: a story from a premise, a web page from a brief, a deck on a topic.
+
+A build is asked for in so many words ("a 6-shot short drama about ...", "a website for a bakery", "a
+5-slide deck about ..."): a request that names the project's existing deck or page ("the deck", "slide 2")
+is an edit of it (the slides and page readers), never a new build.  The premise, brief or topic is content
+kept whole.
+"""
+
+from __future__ import annotations
+
+import re
+
+from nodes.models.grammar import LIGHTING_WORDS
+from nodes.understanding.intent import Clause
+from nodes.understanding.readers.base import ReadContext, Reading
+
+_NARRATIVE = re.compile(r"\b(short drama|short film|narrative|storyboard (?:for|about|of)|\d+-shot|story about|"
+                        r"film about|movie about|a storyboard|a drama|a film|a movie|a short story|a story)\b")
+_WEB = re.compile(r"\b(website|web site|web page|webpage|landing page|portfolio site|photography site|site for|"
+                  r"site about|homepage|home page)\b")
+_DECK = re.compile(r"\b\d+-slide\b|\b(?:a|an|new|another|one more)\b(?:\s+[\w-]+){0,4}\s+(?:slides|slide deck|deck|"
+                   r"presentation|lecture|keynote)\b")
+_NOT_NEW = re.compile(r"^\s*(?:(?:make|change|edit|update|fix|redo|delete|remove|move|retitle|rename)\s+the|"
+                      r"add|insert|delete|remove)\b")
+
+
+class BuildReader:
+    """Narrative, web and slides builds, recognised by how a person asks for a new one."""
+
+    name = "builds"
+
+    def read(self, ctx: ReadContext) -> Reading | None:
+        text = ctx.words.text
+        if _NOT_NEW.search(text):
+            return None
+        clause: Clause | None = None
+        if _DECK.search(text):
+            count = re.search(r"\b(\d+)[- ]slides?\b", text)
+            topic = re.sub(r"^(make|build|create|give me|i want|i need)\s+(me\s+)?(a|an)?\s*", "", ctx.request.strip(),
+                           flags=re.IGNORECASE)
+            clause = Clause(text=ctx.request, domain=self.name, operation="build_deck",
+                            args={"topic": topic, "n_slides": int(count.group(1)) if count else 5},
+                            understood=[f"a new deck: {topic[:60]}"])
+        elif _WEB.search(text):
+            clause = Clause(text=ctx.request, domain=self.name, operation="build_page", args={"brief": ctx.request},
+                            understood=[f"a new web page: {ctx.request[:60]}"])
+        elif _NARRATIVE.search(text):
+            count = re.search(r"\b(\d+)[- ]shots?\b", text)
+            lighting = _lighting(text)
+            clause = Clause(text=ctx.request, domain=self.name, operation="build_narrative",
+                            args={"premise": ctx.request, "n_shots": max(1, min(24, int(count.group(1)))) if count
+                                  else 6, **({"lighting": lighting} if lighting else {})},
+                            understood=[f"a new story: {ctx.request[:60]}"])
+        if clause is None:
+            return None
+        ctx.words.take_all()
+        return Reading(clauses=[clause])
+
+
+def _lighting(text: str) -> str | None:
+    best: tuple[int, str] | None = None
+    for pattern, value in LIGHTING_WORDS:
+        match = re.search(rf"\b(?:{pattern})\b", text)
+        if match and (best is None or match.start() < best[0]):
+            best = (match.start(), value)
+    return best[1] if best else None

@@ -1,0 +1,42 @@
+"""Explorations: "explore shot 3 with 4 lighting moods", "try three variations of this" (parallel candidates,
+one selected, what follows rebuilt)."""
+
+from __future__ import annotations
+
+import re
+
+from nodes.understanding.intent import Clarification, Clause
+from nodes.understanding.readers.base import ReadContext, Reading
+from nodes.understanding.references import find_references, resolve_targets
+
+_EXPLORE = re.compile(r"\bexplore\b|\btry (\d+)\b|\b(\d+) (?:variations|alternatives|options|versions) of\b")
+
+
+class ExploreReader:
+    """An exploration of one shot's image (or a selected node)."""
+
+    name = "explore"
+
+    def read(self, ctx: ReadContext) -> Reading | None:
+        words, text = ctx.words, ctx.words.text
+        if not _EXPLORE.search(text):
+            return None
+        found = find_references(words)
+        resolved = resolve_targets([f.reference for f in found], ctx.facts, previous=ctx.previous.targets,
+                                   answer=ctx.answer)
+        count = re.search(r"\b(\d+)\b", re.sub(r"\b(?:shots?|images?|frames?) #?\d+\b", " ", text))
+        n = max(2, min(8, int(count.group(1)))) if count else 4
+        words.take_all()  # the instruction ("with 4 lighting moods") is passed to the explorers whole
+        if resolved.missing or resolved.ambiguous or not resolved.targets:
+            reason = "not_found" if resolved.missing else "ambiguous" if resolved.ambiguous else "no_target"
+            return Reading(clarification=Clarification(
+                reason=reason, missing=resolved.missing, candidates=resolved.ambiguous,
+                understood=[f"explore {n} candidates"],
+                message=(f"There is no {', '.join(resolved.missing)} {ctx.facts.where} to explore." if resolved.missing
+                         else "More than one shot matches; which one do you mean? Answer with its id."
+                         if resolved.ambiguous else "Which shot should I explore? Name it ('shot 3') or select it.")))
+        target = resolved.targets[0]
+        return Reading(clauses=[Clause(text=ctx.request, domain=self.name, operation="explore",
+                                       targets=[target], references=[f.reference for f in found],
+                                       args={"n": n, "instruction": ctx.request, "node_id": target.image_id or target.id},
+                                       understood=[f"explore {n} candidates of {target.title or target.id}"])])

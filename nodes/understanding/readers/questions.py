@@ -1,0 +1,126 @@
+"""Questions, answered from the canvas and never changing it.
+
+"which shots are at night?" (a filter on the shots' current images), "how many versions of shot 3 are
+there?", "what changed in the last turn?", "which slides mention pedals?", "what does the headline say?",
+"what lighting is shot 4?", "how many images are there", "list the slides".  The question's words are
+accounted for like an edit's: a question with a word the reader does not understand is asked about.
+"""
+
+from __future__ import annotations
+
+import re
+
+from nodes.models.grammar import read_edit
+from nodes.understanding.intent import Clarification, Clause
+from nodes.understanding.readers.base import ReadContext, Reading
+from nodes.understanding.references import find_references, resolve_targets
+
+_QUESTION = re.compile(r"^\s*(?:how many|how much|which|what|what's|whats|where|who|list|show|tell me|is|are|does|do|"
+                       r"did|can you tell|give me a list)\b|\?\s*$")
+KINDS: dict[str, str] = {"image": "image", "images": "image", "picture": "image", "pictures": "image",
+                         "video": "video", "videos": "video", "clip": "video", "clips": "video", "shot": "shot",
+                         "shots": "shot", "slide": "slide", "slides": "slide", "reference": "reference",
+                         "references": "reference", "audio": "audio", "sounds": "audio", "page": "code",
+                         "pages": "code", "web": "web", "note": "text", "notes": "text", "text": "text", "texts": "text",
+                         "deck": "deck", "decks": "deck", "plan": "plan", "plans": "plan", "nodes": "", "things": ""}
+_KIND = re.compile(r"\b(" + "|".join(sorted(KINDS, key=len, reverse=True)) + r")\b")
+_LEAD = re.compile(r"^\s*(?:how many|how much|which|what(?:'s| is| are| does| did)?|whats|list(?: all)?|show(?: me)?|"
+                   r"tell me|give me a list of|can you tell me|is|are|does|do|did)\b")
+_TAIL = re.compile(r"\b(?:are there|is there|are|is|there|exist|in total|so far|on the canvas|of them|do we have|"
+                   r"have we got|currently|right now|now|at the moment|have|has|does|in|at|set|with|the|a|an|all|nodes?|"
+                   r"items?|things?|of)\b|\?")
+_VERSIONS = re.compile(r"\bhow many versions?\b|\bversions? (?:of|does|do)\b|\bversion count\b")
+_LAST_TURN = re.compile(r"\bwhat (?:has |did |was )?(?:changed?|change|you change|happen(?:ed)?)\b.*\b(?:last|previous) "
+                        r"(?:turn|request|edit|step|time)\b|\bwhat did (?:you|the last turn|the previous turn) "
+                        r"(?:just )?(?:change|do|make)\b|\bwhat (?:was|has been|got) changed\b|\bwhat changed\b")
+_MENTION = re.compile(r"\bwhich slides? (?:mention|mentions|talk about|talks about|are about|is about|cover|covers|"
+                      r"say|says|include|includes|contain|contains)\s+(.+?)\s*\??$")
+_HEADLINE = re.compile(r"\b(?:what(?:'s| is| does)?|whats)\b.*\b(?:headline|title of the page|page title|tagline)\b")
+_ATTRIBUTE = re.compile(r"\bwhat (?:lighting|light|framing|weather|outfit|time of day|colou?r)\b|"
+                        r"\b(?:lighting|framing|weather|outfit) (?:of|on|in|is)\b|'s (?:lighting|framing|weather|outfit)\b")
+
+
+class QuestionReader:
+    """Questions about the canvas: each an operation ``question`` with what is asked in ``args``."""
+
+    name = "questions"
+
+    def read(self, ctx: ReadContext) -> Reading | None:
+        words, text = ctx.words, ctx.words.text
+        if not _QUESTION.search(text) or re.match(r"^\s*(?:make|change|turn|set|give|put|redo)\b", text):
+            return None
+        if (match := _MENTION.search(text)) is not None:
+            words.take_all()
+            terms = [w for w in re.findall(r"[a-z0-9][a-z0-9'-]*", match.group(1)) if w not in ("the", "a", "an")]
+            return self._clause(ctx, {"ask": "slides_mentioning", "terms": terms}, f"slides mentioning {' '.join(terms)}")
+        if _HEADLINE.search(text):
+            words.take_all()
+            return self._clause(ctx, {"ask": "headline"}, "what the page's headline says")
+        if _LAST_TURN.search(text):
+            words.take_all()
+            return self._clause(ctx, {"ask": "last_turn", "turn_id": ctx.previous.turn_id}, "what the last turn changed")
+        found = find_references(words)
+        resolved = resolve_targets([f.reference for f in found], ctx.facts, previous=ctx.previous.targets,
+                                   answer=ctx.answer)
+        if _VERSIONS.search(text):
+            words.take(_VERSIONS)
+            if not found:
+                return None
+            words.take(_LEAD)
+            words.take(_TAIL)
+            clause = self._clause(ctx, {"ask": "versions"}, f"versions of {', '.join(f.reference.said for f in found)}")
+            clause.clauses[0].targets = resolved.targets
+            clause.clauses[0].references = [f.reference for f in found]
+            return self._checked(ctx, clause, resolved)
+        if _ATTRIBUTE.search(text) and found:
+            attribute = re.search(r"\b(lighting|light|framing|weather|outfit|time of day|colou?r)\b", text)
+            name = {"light": "lighting", "time of day": "lighting", "color": "outfit", "colour": "outfit"}.get(
+                attribute.group(1), attribute.group(1)) if attribute else "lighting"
+            words.take(_ATTRIBUTE)
+            words.take(_LEAD)
+            words.take(_TAIL)
+            words.take(re.compile(r"\b(?:lighting|light|framing|weather|outfit|time of day|colou?r)\b"))
+            reading = self._clause(ctx, {"ask": "attribute", "attribute": name}, f"the {name} of the shots named")
+            reading.clauses[0].targets = resolved.targets
+            reading.clauses[0].references = [f.reference for f in found]
+            return self._checked(ctx, reading, resolved)
+        shots_filter = re.match(r"^\s*(?:which|what|list(?: the)?|show(?: me)?(?: the)?) (shots?|images?|ones?)\b", text)
+        if shots_filter:
+            words.mark(shots_filter.start(), shots_filter.end())
+            edit = read_edit(words, shots_filter.end(), len(text))
+            words.take(_TAIL)
+            if edit.changes:
+                return self._clause(ctx, {"ask": "shots_with", "filter": edit.changes},
+                                    f"shots with {', '.join(f'{k} {v}' for k, v in edit.changes.items())}")
+        kind_match = _KIND.search(text)
+        if re.match(r"^\s*(?:how many|how much)\b", text):
+            words.take(_LEAD)
+            if kind_match:
+                words.mark(kind_match.start(), kind_match.end())
+            words.take(_TAIL)
+            kind = KINDS.get(kind_match.group(1), "") if kind_match else ""
+            return self._clause(ctx, {"ask": "count", "kind": kind}, f"how many {kind or 'nodes'} there are")
+        if re.match(r"^\s*(?:list|show|what|which)\b", text) and kind_match:
+            words.take(_LEAD)
+            words.mark(kind_match.start(), kind_match.end())
+            words.take(_TAIL)
+            kind = KINDS.get(kind_match.group(1), "")
+            return self._clause(ctx, {"ask": "list", "kind": kind}, f"a list of the {kind or 'nodes'}")
+        return None
+
+    def _clause(self, ctx: ReadContext, args: dict, understood: str) -> Reading:
+        return Reading(clauses=[Clause(text=ctx.request, domain=self.name, operation="question", args=args,
+                                       understood=[f"question: {understood}"])])
+
+    def _checked(self, ctx: ReadContext, reading: Reading, resolved) -> Reading:
+        if resolved.missing:
+            return Reading(clarification=Clarification(
+                reason="not_found", missing=resolved.missing, understood=reading.clauses[0].understood,
+                message=f"There is no {', '.join(resolved.missing)} {ctx.facts.where}."))
+        if resolved.ambiguous:
+            return Reading(clarification=Clarification(
+                reason="ambiguous", candidates=resolved.ambiguous, understood=reading.clauses[0].understood,
+                message="More than one shot matches: "
+                        + "; ".join(f"{c['title']} of {c.get('plan') or 'no plan'} (id {c['id']})"
+                                    for c in resolved.ambiguous) + ". Which one do you mean? Answer with its id."))
+        return reading

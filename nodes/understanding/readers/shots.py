@@ -1,0 +1,295 @@
+"""Shot edits: clauses, each with its own targets and modifications, negation with scope, the previous turn.
+
+The request is cut into segments at "and", "but", "then", commas and semicolons that are not inside a
+reference ("shots 2 and 4" stays one).  Each segment's references and modifications are read; a segment
+that names shots without saying what to change lends them to the next one ("change shot 2 and shot 4 to
+night"), a segment with changes and no shots adds them to the clause before ("make shot 1 snowy and at
+dusk") or, with a pronoun, to what it names ("make shot 4 darker, it feels too bright").  Negations take
+their references out of the request's targets: "don't touch it", "shot 2 looks great", "except the last
+shot", "but not shot 3", "leave shot 1 alone".
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+from nodes.models.grammar import STALE, EditRequest, read_constraints, read_edit
+from nodes.understanding.intent import Clarification, Clause, Reference, Target
+from nodes.understanding.readers.base import ReadContext, Reading
+from nodes.understanding.references import Found, Resolver, find_references
+
+_SEPARATOR = re.compile(r"\s*(?:;|\.(?:\s|$)|,?\s*\band then\b|,?\s*\bthen\b|,?\s*\bbut\b|,?\s*\band\b|,?\s*\balso\b|"
+                        r",?\s*\bwhile\b|,|:)\s*")
+_NEGATION_BEFORE = re.compile(r"(?:\bexcept(?: for)?|\bbut not|\bnot|\bapart from|\bother than|\bexcluding|\bsave for|"
+                              r"\bskip(?:ping)?|\bwithout (?:changing|touching)|\bleaving( out)?|\bbesides)\s*$")
+_NEGATION_IN = re.compile(
+    r"\b(?:don'?t|do not|never|please don'?t) (?:touch|change|edit|alter|modify|regenerate|redo)\b|\bleave\b.*\b(?:alone|"
+    r"as (?:it is|is|they are)|be|untouched|unchanged)\b|\bleave\b|\bkeep\b.*\b(?:as (?:it is|is|they are)|the same|"
+    r"unchanged|untouched|as-is)\b|\blooks? (?:great|good|perfect|fine|right|nice|amazing)\b|\b(?:is|are) "
+    r"(?:already )?(?:perfect|great|good|fine|right|done|nice)\b|\bstays? (?:the same|as (?:it is|is))\b|"
+    r"\bno changes? (?:to|on)\b|\bhands off\b|\b(?:is|are) (?:ok|okay)\b")
+_DO_SAME = re.compile(r"\b(?:do|apply|make) (?:the same|that|it)(?: (?:thing|change|edit))?(?: again)?"
+                      r"(?: (?:to|on|for|with))?\b|\bsame (?:thing|change|edit)(?: (?:to|on|for))?\b|\bagain\b|"
+                      r"\blikewise\b|\bas well\b|\btoo\b$")
+_STRAY = re.compile(r"\b(?:all|everything|shot|shots|ones?|the|character(?:'s)?|protagonist|please|light|lighting|"
+                    r"looks?|version|time|day|angle|scene|frame|image|picture|colou?r|mood)\b")
+
+
+@dataclass
+class _Segment:
+    start: int
+    end: int
+    separator: str
+    references: list[Found] = field(default_factory=list)
+    negated: bool = False
+
+
+@dataclass
+class _Group:
+    references: list[Found] = field(default_factory=list)
+    edit: EditRequest = field(default_factory=EditRequest)
+    text: list[str] = field(default_factory=list)
+
+
+def _segments(ctx: ReadContext, found: list[Found]) -> list[_Segment]:
+    text = ctx.words.text
+    cuts: list[tuple[int, int, str]] = []
+    for match in _SEPARATOR.finditer(text):
+        if any(f.start < match.end() and match.start() < f.end for f in found):
+            continue
+        cuts.append((match.start(), match.end(), match.group(0).strip(" ,")))
+    segments, at, separator = [], 0, ""
+    for start, end, word in cuts:
+        if start > at:
+            segments.append(_Segment(at, start, separator))
+        at, separator = end, word
+    if at < len(text):
+        segments.append(_Segment(at, len(text), separator))
+    for segment in segments:
+        segment.references = [f for f in found if segment.start <= f.start < segment.end]
+    return segments
+
+
+class ShotReader:
+    """Edits of shots' images (and "regenerate what is stale"), clause by clause."""
+
+    name = "shots"
+
+    def read(self, ctx: ReadContext) -> Reading | None:
+        words, text = ctx.words, ctx.words.text
+        if STALE.search(text):
+            words.take_all()
+            return Reading(clauses=[Clause(text=ctx.request, domain=self.name, operation="stale_repair",
+                                           understood=["repair: regenerate what is stale"])])
+        kept = read_constraints(words, 0, len(text))  # "keep the rest" is a constraint, not a reference
+        found = find_references(words)
+        same = words.take(_DO_SAME)
+        segments = _segments(ctx, found)
+        groups, exclusions = self._groups(ctx, segments, same)
+        for group in groups:
+            group.edit.keep = list(dict.fromkeys(group.edit.keep + kept))
+            group.edit.understood += [f"keep: {k}" for k in kept if f"keep: {k}" not in group.edit.understood]
+        if not groups and not exclusions:
+            return None
+        return self._resolve(ctx, groups, exclusions, same)
+
+    def _groups(self, ctx: ReadContext, segments: list[_Segment], same: list[re.Match[str]]
+                ) -> tuple[list[_Group], list[Found]]:
+        words = ctx.words
+        groups: list[_Group] = []
+        exclusions: list[Found] = []
+        pending: list[Found] = []
+        lead: EditRequest | None = None
+        for segment in segments:
+            refs = list(segment.references)
+            negated = list(_NEGATION_IN.finditer(words.text, segment.start, segment.end))
+            for match in negated:  # it may hold the reference it negates ("leave shot 4 alone")
+                words.mark(match.start(), match.end())
+            before = [f for f in refs if _NEGATION_BEFORE.search(words.text[segment.start:f.start])]
+            for f in before:
+                start = segment.start + _NEGATION_BEFORE.search(words.text[segment.start:f.start]).start()
+                words.mark(start, f.start)
+            if negated:
+                exclusions += refs
+                read_constraints(words, segment.start, segment.end)
+                words.take(_STRAY, segment.start, segment.end)
+                continue
+            exclusions += before
+            refs = [f for f in refs if f not in before]
+            edit = read_edit(words, segment.start, segment.end)
+            if segment.separator == "but" and refs and edit.empty and groups and not edit.keep and any(
+                    f.reference.form in ("every", "others") for f in groups[-1].references):
+                exclusions += refs  # "every shot at dusk but the first one"
+                continue
+            if edit.empty and not edit.keep:
+                if refs:
+                    pending += refs
+                continue
+            if edit.empty:  # constraints alone: they hold for the whole request
+                lead = edit if lead is None else (lead.merged(edit) or lead)
+                if refs:
+                    pending += refs
+                continue
+            if not refs and not pending and groups and not any(f.reference.form == "pronoun" for f in refs):
+                merged = groups[-1].edit.merged(edit)
+                if merged is None:  # "warmer and also cooler": a conflict, reported on resolution
+                    groups.append(_Group(references=list(groups[-1].references), edit=edit))
+                else:
+                    groups[-1].edit = merged
+                continue
+            group = _Group(references=pending + refs, edit=edit)
+            pending = []
+            groups.append(group)
+        if pending:
+            if groups:
+                groups[-1].references += pending
+            elif same:
+                groups.append(_Group(references=pending, edit=EditRequest()))
+            else:
+                groups.append(_Group(references=pending, edit=EditRequest()))
+        if lead is not None:
+            for group in groups:
+                group.edit = group.edit.merged(EditRequest(keep=lead.keep, understood=lead.understood)) or group.edit
+            if not groups:
+                groups.append(_Group(references=[], edit=lead))
+        return groups, exclusions
+
+    def _resolve(self, ctx: ReadContext, groups: list[_Group], exclusions: list[Found],
+                 same: list[re.Match[str]]) -> Reading:
+        resolver = Resolver(ctx.facts, ctx.previous.targets, ctx.answer)
+        mentioned: list[Target] = []
+        missing: list[str] = []
+        ambiguous: list[dict] = []
+        unresolved: list[str] = []
+        excluded: list[Target] = []
+        for f in exclusions:
+            result = resolver.resolve(f.reference, mentioned)
+            f.reference.target_ids = [t.id for t in result.targets]
+            excluded += [t for t in result.targets if t.id not in {e.id for e in excluded}]
+            mentioned += result.targets
+            missing += result.missing
+            ambiguous += result.ambiguous
+        clauses: list[Clause] = []
+        understood: list[str] = []
+        previous_edit = _previous_edit(ctx) if same else None
+        for group in groups:
+            edit = group.edit
+            if edit.empty and same and previous_edit is not None:
+                edit = previous_edit.merged(EditRequest(keep=edit.keep)) or previous_edit
+            targets: list[Target] = []
+            context = list(mentioned)
+            named = [f for f in group.references if f.reference.form != "pronoun"]
+            if named:  # "make it snow in shot 1": the shot named is the target, "it" names nothing more
+                group.references = named
+            for f in group.references:
+                result = resolver.resolve(f.reference, context)
+                f.reference.target_ids = [t.id for t in result.targets]
+                f.reference.candidates, f.reference.missing = result.ambiguous, result.missing
+                missing += result.missing
+                ambiguous += result.ambiguous
+                unresolved += result.unresolved
+                for target in result.targets:
+                    if f.reference.form in ("every", "others") and target.id in {t.id for t in excluded}:
+                        continue
+                    if target.id not in {t.id for t in targets}:
+                        targets.append(target)
+            if not group.references and same and ctx.previous.targets:
+                targets = resolver.resolve(Reference(said="the same", form="previous"), []).targets
+            mentioned += targets
+            understood += [f"target: {', '.join(t.title for t in targets) or 'none'}"] + edit.understood
+            clauses.append(Clause(text=" ".join(group.text) or ctx.request, domain=self.name, operation="edit",
+                                  targets=targets, references=[f.reference for f in group.references],
+                                  modifications=edit.model_dump(exclude={"understood"}), exclusions=excluded,
+                                  understood=[f"target: {', '.join(t.title for t in targets) or 'none'}",
+                                              *edit.understood]))
+        if not clauses:
+            return _ask(ctx, "unparsed", [f"not: {t.title}" for t in excluded],
+                        "You told me what not to touch, but not what to change.")
+        explicit = [t for c in clauses for t in c.targets if t.id in {e.id for e in excluded}]
+        if explicit:
+            return _ask(ctx, "conflict", understood, f"You asked me to change {explicit[0].title} and not to touch it. "
+                        "Which one do you mean?")
+        if missing:
+            where = ctx.facts.where
+            return Reading(clarification=Clarification(
+                reason="not_found", missing=missing, understood=understood,
+                message=(f"There are no shots with images {where} yet; make a storyboard first."
+                         if not ctx.facts.has_story else
+                         f"There is no {', '.join(missing)} {where}"
+                         + (f"; {unresolved[0]}." if unresolved else "."))))
+        if ambiguous:
+            lines = "; ".join(f"{c['title']} of {c.get('plan') or 'no plan'} (id {c['id']}, image v{c['version']})"
+                              for c in ambiguous)
+            return Reading(clauses=clauses, clarification=Clarification(
+                reason="ambiguous", candidates=ambiguous, understood=understood,
+                message=f"More than one shot matches: {lines}. Which one do you mean? Answer with its id."))
+        if unresolved or any(not c.targets for c in clauses):
+            said = unresolved[0] if unresolved else "it"
+            changes = [u for u in understood if not u.startswith("target:")]
+            return _ask(ctx, "no_target", changes,
+                        f"I understood {', '.join(changes) or 'an edit'}, but not which shot '{said}' means: nothing "
+                        "is selected and no earlier part of the request names one. Name it: 'shot 3', 'the last "
+                        "shot', 'the shot where ...', or select it on the canvas.")
+        for clause in clauses:
+            if EditRequest.model_validate(clause.modifications).empty:
+                if same and previous_edit is None:
+                    return _ask(ctx, "no_target", understood, "I understood 'the same', but the turn before made no "
+                                "shot edit I could repeat. Say what to change.")
+                return _ask(ctx, "unparsed", understood,
+                            f"I understood {', '.join(understood)}, but not what to change.")
+            keep = clause.modifications.get("keep") or []
+            if "composition" in keep and "framing" in clause.modifications.get("changes", {}):
+                framing = clause.modifications["changes"]["framing"]
+                return _ask(ctx, "conflict", understood, f"You asked for the same composition and for {framing} "
+                            "framing, which changes it. Which one should I do?")
+        per_target: dict[str, EditRequest] = {}
+        for clause in clauses:
+            edit = EditRequest.model_validate(clause.modifications)
+            for target in clause.targets:
+                have = per_target.get(target.id)
+                merged = edit if have is None else have.merged(edit)
+                if merged is None:
+                    return _ask(ctx, "conflict", understood, f"Two parts of the request change {target.title} in "
+                                "different ways. Which one should I do?")
+                per_target[target.id] = merged
+        if len(clauses) > 1 and any(len({t.id for t in c.targets} & {t.id for d in clauses if d is not c for t in
+                                                                    d.targets}) for c in clauses):
+            clauses = _merged_clauses(clauses, per_target)
+        return Reading(clauses=clauses)
+
+
+def _merged_clauses(clauses: list[Clause], per_target: dict[str, EditRequest]) -> list[Clause]:
+    """Clauses regrouped so each target appears once, with every modification asked of it."""
+    targets: dict[str, Target] = {}
+    for clause in clauses:
+        for target in clause.targets:
+            targets.setdefault(target.id, target)
+    merged: list[Clause] = []
+    for target_id, edit in per_target.items():
+        target = targets[target_id]
+        merged.append(Clause(text=clauses[0].text, domain="shots", operation="edit", targets=[target],
+                             references=[r for c in clauses for r in c.references if target_id in r.target_ids],
+                             modifications=edit.model_dump(exclude={"understood"}),
+                             exclusions=clauses[0].exclusions,
+                             understood=[f"target: {target.title}", *edit.understood]))
+    return merged
+
+
+def _previous_edit(ctx: ReadContext) -> EditRequest | None:
+    for clause in ctx.previous.clauses:
+        if clause.get("operation") == "edit" and clause.get("modifications"):
+            edit = EditRequest.model_validate(clause["modifications"])
+            if not edit.empty:
+                return edit.model_copy(update={"understood": [f"the same as the last turn: {edit.describe()}"]})
+    return None
+
+
+def _ask(ctx: ReadContext, reason: str, understood: list[str], message: str) -> Reading:
+    unread = ctx.words.unused()
+    ctx.words.take_all()
+    if unread and reason in ("unparsed", "no_target"):
+        message = message.rstrip(".") + f"; I did not understand: {', '.join(repr(w) for w in unread)}."
+        reason = "unparsed"
+    return Reading(clarification=Clarification(reason=reason, understood=understood, message=message,  # type: ignore[arg-type]
+                                               not_understood=unread))

@@ -1,0 +1,403 @@
+"""References: the phrases of a request that point at canvas nodes, and their resolution on the canvas.
+
+:func:`find_references` reads the phrases (numbers, number words, ordinals, lists, ranges; positions such
+as "the opening shot", "the last two", "the middle shot", "the one before the last", "the next one";
+descriptions, "the shot where Mara pushes on"; the selection, "it", "this", "these"; the previous turn,
+"the same shots", "that one").  :func:`resolve` turns them into targets on :class:`CanvasFacts`;
+:func:`resolve_targets` is the reusable entry point (#21, #24): references and a facts reader in, resolved
+targets with their current versions, what derives from them, and the ambiguities out.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from typing import Any
+
+from nodes.understanding.facts import CanvasFacts, NodeFact, ShotFact
+from nodes.understanding.intent import Reference, Target
+from nodes.understanding.text import FILLERS, Words
+
+_N = r"(?:shots?|images?|frames?|pictures?)"
+_N1 = r"(?:shot|image|frame|picture|one)"
+_NS = r"(?:shots|images|frames|pictures|ones)"
+_NUM = r"#?(\d+)"
+_LIST_TAIL = rf"((?:\s*(?:,|and|&|, and|or)\s*(?:(?:the )?{_N} )?#?\d+\b)*)"
+
+
+@dataclass
+class Found:
+    """A reference phrase found in the text, before resolution."""
+
+    reference: Reference
+    start: int
+    end: int
+
+
+@dataclass
+class _Pattern:
+    form: str
+    regex: re.Pattern[str]
+    build: Any
+
+
+def _numbers_of(text: str) -> list[int]:
+    return [int(n) for n in re.findall(r"\d+", text)]
+
+
+def _list(match: re.Match[str]) -> Reference:
+    numbers = [int(match.group(2)), *_numbers_of(match.group(3) or "")]
+    return Reference(said=match.group(0), form="number", numbers=list(dict.fromkeys(numbers)))
+
+
+def _range(match: re.Match[str]) -> Reference:
+    low, high = sorted((int(match.group(2)), int(match.group(3))))
+    return Reference(said=match.group(0), form="number", numbers=list(range(low, min(high, low + 99) + 1)))
+
+
+def _ordinals(match: re.Match[str]) -> Reference:
+    return Reference(said=match.group(0), form="number",
+                     numbers=list(dict.fromkeys(int(n) for n in re.findall(r"(\d+)th", match.group(0)))))
+
+
+def _position(name: str, count_group: int | None = None):
+    def build(match: re.Match[str]) -> Reference:
+        count = int(match.group(count_group)) if count_group else 1
+        return Reference(said=match.group(0), form="position", position=name, numbers=[count])
+    return build
+
+
+def _simple(form: str):
+    def build(match: re.Match[str]) -> Reference:
+        return Reference(said=match.group(0), form=form)  # type: ignore[arg-type]
+    return build
+
+
+def _slides(match: re.Match[str]) -> Reference:
+    return Reference(said=match.group(0), form="number", domain="slide", numbers=_numbers_of(match.group(0)))
+
+
+SHOT_PATTERNS: tuple[_Pattern, ...] = (
+    _Pattern("every", re.compile(rf"\b(?:every|each|all(?: of)?(?: the)?) {_N}\b|\beverything\b|\ball of them\b|"
+                                 r"\bthe whole (?:film|story|sequence|storyboard|thing)\b|\bevery one\b"),
+             _simple("every")),
+    _Pattern("others", re.compile(rf"\b(?:all |each of |every one of )?(?:the )?(?:other {_NS}|others|other ones|rest)"
+                                  rf"(?: of (?:the )?{_NS})?\b"), _simple("others")),
+    _Pattern("last-n", re.compile(rf"\bthe (?:last|final) (\d+)(?: {_NS})?\b"), _position("last", 1)),
+    _Pattern("first-n", re.compile(rf"\bthe (?:1th|first|opening) (\d+)(?: {_NS})?\b"), _position("first", 1)),
+    _Pattern("penultimate", re.compile(
+        rf"\bthe {_N1} before the (?:last|final|end)(?: {_N1})?\b|\bthe (?:2th|second)[- ](?:to[- ]|from[- ](?:the[- ])?)?"
+        rf"last(?: {_N1})?\b|\bthe penultimate(?: {_N1})?\b|\bthe next[- ]to[- ]last(?: {_N1})?\b"),
+        _position("penultimate")),
+    _Pattern("middle", re.compile(rf"\bthe middle {_N1}\b|\bthe {_N1} in the middle\b|\bthe middle\b"),
+             _position("middle")),
+    _Pattern("last", re.compile(rf"\bthe (?:very )?(?:last|final|closing|ending|end) {_N1}\b|\bthe (?:last|final)\b"),
+             _position("last")),
+    _Pattern("first", re.compile(rf"\bthe (?:very )?(?:opening|1th|first) {_N1}\b"), _position("first")),
+    _Pattern("ordinals", re.compile(rf"\bthe (\d+)th(?:(?:,| and| or| &)+ (?:the )?\d+th)* {_N1}s?\b"), _ordinals),
+    _Pattern("range", re.compile(rf"\b({_N}) {_NUM}\s*(?:-|–|to|through|thru)\s*{_NUM}\b"), _range),
+    _Pattern("list", re.compile(rf"\b({_N}) {_NUM}{_LIST_TAIL}"), _list),
+    _Pattern("scene", re.compile(rf"\b(scenes?) {_NUM}{_LIST_TAIL}"), _list),
+    _Pattern("next", re.compile(rf"\bthe next {_N1}\b|\bthe {_N1} after (?:it|that|this)\b"), _position("next")),
+    _Pattern("before", re.compile(rf"\bthe previous {_N1}\b|\bthe {_N1} before (?:it|that|this)\b"),
+             _position("previous")),
+    _Pattern("previous", re.compile(rf"\bthe same {_N1}s?\b|\bthat {_N1}\b|\bthose {_NS}\b"), _simple("previous")),
+    _Pattern("selection", re.compile(rf"\bthe selected(?: {_N1}s?| nodes?)?\b|\bthe selection\b|\bthis {_N1}\b|"
+                                     rf"\bthese(?: {_NS})?\b|\bthis\b|\bhere\b"), _simple("selection")),
+    _Pattern("pronoun", re.compile(r"\bit\b(?! (?:snows?|rains?|storms?|pours?)\b)|\bthem\b|\bits\b"),
+             _simple("pronoun")),
+    _Pattern("weather-it", re.compile(r"\bit\b"), _simple("pronoun")),
+)
+"""Shot references, most specific first (a span taken by one is not read again by a later one)."""
+
+SLIDE_PATTERNS: tuple[_Pattern, ...] = (
+    _Pattern("slides", re.compile(r"\bslides? #?\d+(?:(?:\s*(?:,|and|&|or|-|to)\s*(?:slide )?#?\d+\b)*)"), _slides),
+    _Pattern("slide-ordinal", re.compile(r"\bthe (\d+)th slide\b"),
+             lambda m: Reference(said=m.group(0), form="number", domain="slide", numbers=[int(m.group(1))])),
+    _Pattern("slide-last", re.compile(r"\bthe (?:last|final) slide\b"),
+             lambda m: Reference(said=m.group(0), form="position", domain="slide", position="last", numbers=[1])),
+    _Pattern("slide-first", re.compile(r"\bthe (?:1th|first|title|opening) slide\b"),
+             lambda m: Reference(said=m.group(0), form="position", domain="slide", position="first", numbers=[1])),
+)
+
+_DESCRIPTION = _Pattern("description", re.compile(
+    rf"\bthe {_N1} (?:where|in which|when|with|of|showing|that shows|in that|where we see)\b"), _simple("description"))
+_DESCRIPTION_END = re.compile(r"\s*(?:[,;.!?]|\bthen\b|\bbut\b|\band make\b|$)")
+
+
+def find_references(words: Words, start: int = 0, end: int | None = None) -> list[Found]:
+    """Every reference phrase of the span, in text order; each one's words are taken.
+
+    Descriptions are read first ("the shot where Mara discovers what changes everything": its "everything"
+    is part of the description), up to the end of their clause, leaving out the words that say what to
+    change ("... darker"), which the clause's reader reads.
+    """
+    found: list[Found] = []
+    stop = len(words.text) if end is None else end
+    for match in words.take(_DESCRIPTION.regex, start, end):
+        item = Found(_DESCRIPTION.build(match), match.start(), match.end())
+        read_description(words, item, stop)
+        found.append(item)
+    for pattern in (*SLIDE_PATTERNS, *SHOT_PATTERNS):
+        for match in words.take(pattern.regex, start, end):
+            reference = pattern.build(match)
+            found.append(Found(reference, match.start(), match.end()))
+    found.sort(key=lambda f: f.start)
+    return found
+
+
+def read_description(words: Words, found: Found, end: int) -> None:
+    """Take the words after "the shot where" up to the end of its clause as a description, except the words
+    that say what to change (read on a scratch copy, left for the clause's reader)."""
+    from nodes.models.grammar import read_edit
+
+    tail = words.text[found.end:end]
+    cut = _DESCRIPTION_END.search(tail)
+    limit = found.end + (cut.start() if cut else len(tail))
+    scratch = Words(words.text)
+    scratch.mark(0, found.end)
+    scratch.mark(limit, len(words.text))
+    read_edit(scratch, found.end, limit)
+    content = []
+    for word, s, e in words.tokens(found.end, limit):
+        if words.used(s, e) or scratch.used(s, e):
+            continue
+        words.mark(s, e)
+        if word not in FILLERS and len(word) > 1:
+            content.append(word)
+    found.reference.description = content
+    found.reference.said = words.text[found.start:limit].strip()
+
+
+# -- resolution --------------------------------------------------------------------------------------------
+
+
+@dataclass
+class Resolution:
+    """Resolved references: targets, and what could not be resolved (missing, ambiguous)."""
+
+    targets: list[Target] = field(default_factory=list)
+    ambiguous: list[dict[str, Any]] = field(default_factory=list)
+    missing: list[str] = field(default_factory=list)
+    unresolved: list[str] = field(default_factory=list)
+    """Pronouns with nothing to point at ("make it darker" with no selection)."""
+
+
+def shot_target(shot: ShotFact, said: str) -> Target:
+    """A shot as a target: its current image, version and what derives from it."""
+    return Target(id=shot.id, kind="shot", title=shot.title, referred_as=said, image_id=shot.image,
+                  version=shot.version, derived=list(shot.derived), current=dict(shot.inputs))
+
+
+def node_target(node: NodeFact, said: str) -> Target:
+    """Any node as a target."""
+    return Target(id=node.id, kind=node.kind, title=node.title, referred_as=said)
+
+
+def shot_candidates(shots: list[ShotFact]) -> list[dict[str, Any]]:
+    """Candidates as a question lists them."""
+    return [{"id": s.id, "image_id": s.image, "title": s.title, "version": s.version,
+             "plan": s.plan_title or s.plan, "beat": s.beat[:80]} for s in shots]
+
+
+def _stem(word: str) -> str:
+    for suffix in ("ing", "es", "s", "ed"):
+        if len(word) > 4 and word.endswith(suffix):
+            return word[: -len(suffix)]
+    return word
+
+
+def match_description(description: list[str], shots: list[ShotFact]) -> list[ShotFact]:
+    """The shots whose beat and title contain the most of the description's words (all of them tie)."""
+    wanted = {_stem(w) for w in description}
+    if not wanted:
+        return []
+    scored = []
+    for shot in shots:
+        have = {_stem(w) for w in re.findall(r"[a-z]+", f"{shot.beat} {shot.title}".lower())}
+        scored.append((len(wanted & have) / len(wanted), shot))
+    best = max(score for score, _ in scored) if scored else 0
+    if best < 0.6:
+        return []
+    return [shot for score, shot in scored if score == best]
+
+
+class Resolver:
+    """Resolves one request's references on the facts, remembering the targets named so far (for "it")."""
+
+    def __init__(self, facts: CanvasFacts, previous: list[str] | None = None, answer: str | None = None) -> None:
+        self.facts = facts
+        self.previous = list(previous or [])
+        self.answer = answer
+        self.numbered: dict[int, list[ShotFact]] = {}
+        for shot in facts.shots:
+            if shot.number is not None and shot.image:
+                self.numbered.setdefault(shot.number, []).append(shot)
+        self.ordered = self._story_order()
+        self.by_id = {s.id: s for s in facts.shots}
+
+    def _story_order(self) -> list[ShotFact]:
+        """Shots with images, in story order; with two storyboards, the answer's or the newest one's."""
+        shots = [s for s in self.facts.shots if s.image]
+        plans = list(dict.fromkeys(s.plan for s in shots))
+        if len(plans) > 1:
+            chosen = self._answered_plan(shots) or plans[-1]
+            shots = [s for s in shots if s.plan == chosen]
+        return sorted(shots, key=lambda s: (s.number if s.number is not None else 10**6))
+
+    def _answered_plan(self, shots: list[ShotFact]) -> str | None:
+        if not self.answer:
+            return None
+        for shot in shots:
+            if self.answer in (shot.id, shot.image, shot.plan):
+                return shot.plan
+        return None
+
+    def resolve(self, reference: Reference, context: list[Target]) -> Resolution:
+        """The targets of one reference; ``context`` is what earlier clauses of the request named."""
+        if reference.domain == "slide":
+            return self._slides(reference)
+        form = reference.form
+        if form == "selection":
+            return self._selection(reference)
+        if form == "pronoun":
+            if context:
+                return Resolution(targets=[t.model_copy(update={"referred_as": reference.said}) for t in context])
+            return self._selection(reference)
+        if form == "previous":
+            return self._ids(reference, self.previous)
+        if form == "description":
+            return self._description(reference)
+        if not self.numbered and not self.ordered:
+            return Resolution(missing=[reference.said])
+        if form == "every":
+            return Resolution(targets=[shot_target(s, reference.said) for s in self.ordered])
+        if form == "others":
+            return Resolution(targets=[shot_target(s, reference.said) for s in self.ordered
+                                       if s.id not in {t.id for t in context}])
+        if form == "position":
+            return self._position(reference, context)
+        return self._numbers(reference)
+
+    def _numbers(self, reference: Reference) -> Resolution:
+        result = Resolution()
+        missing = [n for n in reference.numbers if n not in self.numbered]
+        if missing:
+            numbers = sorted(self.numbered)
+            result.missing = [f"shot {n}" for n in missing]
+            if numbers:
+                result.unresolved.append(f"the shots are numbered {numbers[0]} to {numbers[-1]}")
+            return result
+        for number in reference.numbers:
+            candidates = self.numbered[number]
+            picked = candidates[0] if len(candidates) == 1 else self._pick(candidates, result.targets)
+            if picked is None:
+                result.ambiguous.extend(shot_candidates(candidates))
+            else:
+                result.targets.append(shot_target(picked, reference.said))
+        return result
+
+    def _pick(self, candidates: list[ShotFact], chosen: list[Target]) -> ShotFact | None:
+        if self.answer:
+            for shot in candidates:
+                if self.answer in (shot.id, shot.image, shot.plan):
+                    return shot
+        plans = {self.by_id[t.id].plan for t in chosen if t.id in self.by_id}
+        same = [s for s in candidates if s.plan in plans]
+        return same[0] if len(same) == 1 else None
+
+    def _position(self, reference: Reference, context: list[Target]) -> Resolution:
+        shots, count = self.ordered, reference.numbers[0] if reference.numbers else 1
+        name = reference.position
+        if not shots:
+            return Resolution(missing=[reference.said])
+        if name == "first":
+            chosen = shots[:count]
+        elif name == "last":
+            chosen = shots[-count:]
+        elif name == "penultimate":
+            chosen = shots[-2:-1]
+        elif name == "middle":
+            if len(shots) % 2 == 0:
+                middle = shots[len(shots) // 2 - 1: len(shots) // 2 + 1]
+                return Resolution(ambiguous=shot_candidates(middle))
+            chosen = [shots[len(shots) // 2]]
+        else:  # next / previous: relative to what the request, the selection or the last turn pointed at
+            anchor = [t.id for t in context] or [n.shot or n.id for n in self.facts.selection] or self.previous
+            at = [i for i, s in enumerate(shots) if s.id in anchor]
+            if not at:
+                return Resolution(unresolved=[reference.said])
+            index = max(at) + 1 if name == "next" else min(at) - 1
+            if not 0 <= index < len(shots):
+                return Resolution(missing=[reference.said])
+            chosen = [shots[index]]
+        if count > len(shots) or not chosen:
+            return Resolution(missing=[reference.said])
+        return Resolution(targets=[shot_target(s, reference.said) for s in chosen])
+
+    def _selection(self, reference: Reference) -> Resolution:
+        if not self.facts.selection:
+            return Resolution(unresolved=[reference.said])
+        targets = []
+        for node in self.facts.selection:
+            shot = self.by_id.get(node.shot or node.id)
+            targets.append(shot_target(shot, reference.said) if shot is not None else node_target(node, reference.said))
+        return Resolution(targets=targets)
+
+    def _ids(self, reference: Reference, ids: list[str]) -> Resolution:
+        if not ids:
+            return Resolution(unresolved=[reference.said])
+        targets = []
+        for node_id in ids:
+            shot = self.by_id.get(node_id) or next((s for s in self.facts.shots if node_id in
+                                                     (s.image, *s.image_versions)), None)
+            if shot is not None:
+                targets.append(shot_target(shot, reference.said))
+        return Resolution(targets=targets) if targets else Resolution(unresolved=[reference.said])
+
+    def _description(self, reference: Reference) -> Resolution:
+        if not reference.description:
+            return Resolution(unresolved=[reference.said])
+        matched = match_description(reference.description, self.ordered or self.facts.shots)
+        if not matched:
+            return Resolution(missing=[reference.said])
+        if len(matched) > 1:
+            picked = self._pick(matched, []) if self.answer else None
+            if picked is None:
+                return Resolution(ambiguous=shot_candidates(matched))
+            matched = [picked]
+        return Resolution(targets=[shot_target(matched[0], reference.said)])
+
+    def _slides(self, reference: Reference) -> Resolution:
+        deck = self.facts.decks[-1] if self.facts.decks else None
+        if deck is None:
+            return Resolution(missing=[reference.said])
+        slides = sorted((s for s in self.facts.slides if s.group == deck.id), key=lambda s: s.index or 0)
+        if reference.form == "position":
+            chosen = slides[:1] if reference.position == "first" else slides[-1:]
+            return Resolution(targets=[node_target(s, reference.said) for s in chosen])
+        by_number = {s.index: s for s in slides}
+        missing = [f"slide {n}" for n in reference.numbers if n not in by_number]
+        if missing:
+            return Resolution(missing=missing)
+        return Resolution(targets=[node_target(by_number[n], reference.said) for n in reference.numbers])
+
+
+def resolve_targets(references: list[Reference], facts: CanvasFacts, *, previous: list[str] | None = None,
+                    answer: str | None = None) -> Resolution:
+    """The reusable resolution (#21, #24): references → targets with current versions and derived nodes.
+
+    ``facts`` comes from :func:`nodes.understanding.facts.read_facts` (two batched reads, whatever the number
+    of references).  Pronouns resolve to the targets named before them in the list.
+    """
+    resolver = Resolver(facts, previous, answer)
+    total = Resolution()
+    for reference in references:
+        result = resolver.resolve(reference, total.targets)
+        reference.target_ids = [t.id for t in result.targets]
+        reference.candidates, reference.missing = result.ambiguous, result.missing
+        total.targets += [t for t in result.targets if t.id not in {x.id for x in total.targets}]
+        total.ambiguous += result.ambiguous
+        total.missing += result.missing
+        total.unresolved += result.unresolved
+    return total

@@ -1,0 +1,179 @@
+"""The request's words: normalised once, typos corrected against a vocabulary, and every word accounted for.
+
+:class:`Words` is the normalised text plus a record of which characters a reader used.  Readers find their
+phrases with :meth:`Words.take` (a regular expression over a span; a match that overlaps words already taken
+is skipped), and whatever content word is left untaken at the end is what the interpreter did not understand:
+the request then becomes a clarification naming it (``docs/requests.md``, "Full accounting").
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Iterator
+
+from rapidfuzz import process
+from rapidfuzz.distance import OSA
+
+_CARDINALS = ("zero one two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen "
+              "sixteen seventeen eighteen nineteen twenty").split()
+_ORDINALS = ("zeroth first second third fourth fifth sixth seventh eighth ninth tenth eleventh twelfth "
+             "thirteenth fourteenth fifteenth sixteenth seventeenth eighteenth nineteenth twentieth").split()
+NUMBER_WORDS = {word: i for i, word in enumerate(_CARDINALS)}
+ORDINAL_WORDS = {word: i for i, word in enumerate(_ORDINALS)}
+_NUMBER_PATTERN = re.compile(r"\b(?:" + "|".join(sorted([*_CARDINALS[2:], *_ORDINALS[1:]], key=len, reverse=True))
+                             + r")\b")
+_ONE = re.compile(r"\b((?:shots?|images?|frames?|pictures?|scenes?|slides?|versions?|and|or|to|through|#|,)\s*)one\b")
+"""'one' is a number only after a noun or in a list ("shot one", "shots one and two"); "the one before" is not."""
+
+FILLERS = frozenset("""
+a an the this that these those it its it's them they their there here what which who how
+i me my we us our you your he him his she her hers please pls plz kindly can could would will should shall must might may let lets let's
+is are was were be been being am do does did done have has had get gets got go going
+make makes made making turn turned give gives put set sets change changes changed switch use want wants need needs
+like just also too so very really quite bit little slightly somewhat much more lot lots bit
+of to in on at for with by from into onto as than then and or but while now instead again already
+look looks looking feel feels feeling seem seems seemed appear appears
+light lighting lit mood tone vibe feel version one ones thing things picture image frame frames shot shots
+scene look atmosphere style treatment way kind sort
+okay ok thanks thank hey hi yes yeah sure right actually maybe perhaps overall back still
+""".split())
+"""Words that carry no content of their own: leaving one of them unread is not a reason to ask."""
+
+NUMBER_VOCABULARY = frozenset([*_CARDINALS, *_ORDINALS])
+
+NEVER_CORRECTED = frozenset("""
+fight right sight tight might height bight wight knight nice rice dice mice vice sat hot hat shop short shoe
+snot slot spot shut show shows slow know now stow row how bold hold told fold gold old cold cool pool tool fool
+coal worm form warn park bark dart desk duck disk down lawn yawn damn moon noon neon dog log fig frog fox wife
+ride side hide wire wise mist must most cost cast list last lost fast past vast best rest test text next
+rain ruin main pain gain grain brain train drain stain snow slow clear clean dear near rear fear gear bear year
+dark mark lark hark bright fright wright flight plight slight night light wide wider wild mild kind mind find
+bind wind word work world would wood good food mood hood door more mare care core bore wore sore store shore
+sure pure cure then than that this thus them they tune turn torn born corn horn worn fire hire tire wire five
+live give hive dive line fine mine nine pine wine shine blue glue clue true grey gray prey pray play clay stay
+redo undo into onto unto sunset sunrise
+""".split())
+"""Ordinary English words one edit away from a vocabulary word ("fight" is not a typo of "night"): never
+corrected, so an unknown word is asked about instead of read as something else."""
+
+
+def spell_numbers(text: str) -> str:
+    """Spelled numbers as digits and ordinals as ``Nth`` ("shot five" → "shot 5", "third" → "3th")."""
+
+    def number(match: re.Match[str]) -> str:
+        word = match.group(0)
+        return f"{ORDINAL_WORDS[word]}th" if word in ORDINAL_WORDS else str(NUMBER_WORDS[word])
+
+    text = _ONE.sub(lambda m: m.group(1) + "1", text)
+    text = _NUMBER_PATTERN.sub(number, text)
+    return re.sub(r"\b(\d+)(?:st|nd|rd|th)\b", r"\1th", text)
+
+
+def lower_words(text: str) -> str:
+    """Lower case, straight quotes, single spaces."""
+    return " ".join(text.lower().replace("’", "'").replace("‘", "'").replace("“", '"').replace("”", '"').split())
+
+
+_TOKEN = re.compile(r"[a-z][a-z'-]*[a-z]|[a-z]")
+
+
+def correct_typos(text: str, vocabulary: frozenset[str]) -> tuple[str, list[tuple[str, str]]]:
+    """The text with each unknown word replaced by the one vocabulary word a small edit away, and the corrections.
+
+    A word is corrected only when it is not a word we know, is at least four letters, and exactly one
+    vocabulary word is closest to it within the allowed edits (one for words of up to six letters, two
+    beyond; a swap of two letters is one edit, so "mkae" → "make").  A word two vocabulary words are equally
+    close to is left alone, and so asked about.
+    """
+    corrections: list[tuple[str, str]] = []
+    choices = sorted(vocabulary)
+
+    def fix(match: re.Match[str]) -> str:
+        word = match.group(0)
+        if word in vocabulary or word in NEVER_CORRECTED or len(word) < 4 or "'" in word or "-" in word:
+            return word
+        if any(word[: -len(suffix)] in vocabulary and word[-len(suffix) - 1] != suffix[0]
+               for suffix in _SUFFIXES if word.endswith(suffix) and len(word) - len(suffix) >= 3):
+            return word  # "selected", "rainy": a known word with an ending, not a typo
+        limit = 1 if len(word) <= 7 else 2
+        found = process.extract(word, choices, scorer=OSA.distance, score_cutoff=limit, limit=6)
+        if not found:
+            return word
+        best = found[0][1]
+        closest = [choice for choice, score, _ in found if score == best and abs(len(choice) - len(word)) <= limit]
+        if len(closest) > 1:  # a tie: a swap of letters ("nigth") beats a change, a longer word ("darkr") a cut
+            ranked = sorted(closest, key=lambda c: (sorted(c) == sorted(word), len(c) >= len(word)), reverse=True)
+            first, second = ranked[0], ranked[1]
+            key = (sorted(first) == sorted(word), len(first) >= len(word))
+            if key == (sorted(second) == sorted(word), len(second) >= len(word)):
+                return word
+            closest = [first]
+        if not closest or len(closest[0]) < 3:
+            return word
+        corrections.append((word, closest[0]))
+        return closest[0]
+
+    return _TOKEN.sub(fix, text), corrections
+
+
+_SUFFIXES = ("s", "es", "ed", "d", "ing", "er", "ers", "ly", "y", "ness", "ful")
+
+
+class Words:
+    """A normalised request and which of its characters readers have used."""
+
+    def __init__(self, text: str) -> None:
+        self.text = text
+        self._used = bytearray(len(text))
+
+    def used(self, start: int, end: int) -> bool:
+        """Whether any character of the span is taken."""
+        return any(self._used[start:end])
+
+    def mark(self, start: int, end: int) -> None:
+        """Take a span."""
+        for i in range(max(0, start), min(end, len(self.text))):
+            self._used[i] = 1
+
+    def take(self, pattern: re.Pattern[str], start: int = 0, end: int | None = None, *,
+             first: bool = False) -> list[re.Match[str]]:
+        """The matches of ``pattern`` within the span that overlap nothing taken, each taken (only the first one
+        with ``first``)."""
+        found: list[re.Match[str]] = []
+        for match in pattern.finditer(self.text, start, len(self.text) if end is None else end):
+            if match.end() == match.start() or self.used(match.start(), match.end()):
+                continue
+            self.mark(match.start(), match.end())
+            found.append(match)
+            if first:
+                break
+        return found
+
+    def peek(self, pattern: re.Pattern[str], start: int = 0, end: int | None = None) -> re.Match[str] | None:
+        """The first match within the span that overlaps nothing taken, without taking it."""
+        for match in pattern.finditer(self.text, start, len(self.text) if end is None else end):
+            if match.end() > match.start() and not self.used(match.start(), match.end()):
+                return match
+        return None
+
+    def tokens(self, start: int = 0, end: int | None = None) -> Iterator[tuple[str, int, int]]:
+        """Every word of the span as (word, start, end)."""
+        for match in re.finditer(r"[a-z0-9#][a-z0-9'#-]*", self.text[start:end]):
+            yield match.group(0), start + match.start(), start + match.end()
+
+    def unused(self, start: int = 0, end: int | None = None, *, ignore: Iterable[str] = ()) -> list[str]:
+        """Content words of the span no reader took (fillers and ``ignore`` do not count)."""
+        skip = FILLERS | frozenset(ignore)
+        left = []
+        for word, s, e in self.tokens(start, end):
+            if self.used(s, e):
+                continue
+            bare = word.strip("'-#")
+            if not bare or bare in skip or bare.removesuffix("'s") in skip:
+                continue
+            left.append(word)
+        return left
+
+    def take_all(self, start: int = 0, end: int | None = None) -> None:
+        """Take every word of the span (a note's text, a premise: content the reader keeps whole)."""
+        self.mark(start, len(self.text) if end is None else end)

@@ -1,0 +1,45 @@
+"""The request suite (tests/requests/suite.py) through the interpreter, on a fresh premise: every row read as
+expected, and no wrong success (an action where a question was due, or the wrong targets or changes)."""
+
+from __future__ import annotations
+
+from collections import Counter
+
+import pytest
+
+from nodes.understanding import interpret
+from tests.requests.suite import ASK, CASES, facts_for, judge
+
+
+@pytest.mark.parametrize("category, request_text, expected, context", CASES,
+                         ids=[f"{c[0]}:{c[1]}:{c[3]}" for c in CASES])
+def test_a_request_is_read_as_a_person_means_it(category, request_text, expected, context):
+    facts, previous = facts_for(context)
+    intent = interpret(request_text, facts, previous=previous)
+    verdict = judge(expected, intent)
+    assert verdict in ("pass", "asked"), (verdict, intent.clarification, [c.model_dump() for c in intent.clauses])
+
+
+def test_the_suite_has_150_requests_90_percent_done_and_no_wrong_success():
+    verdicts = Counter()
+    for _, request_text, expected, context in CASES:
+        facts, previous = facts_for(context)
+        verdicts[judge(expected, interpret(request_text, facts, previous=previous))] += 1
+    assert len(CASES) >= 150 and len({(c[1], c[3]) for c in CASES}) == len(CASES)
+    assert verdicts["wrong_success"] == 0 and verdicts["wrong_reason"] == 0
+    assert verdicts["pass"] >= 0.9 * len(CASES)
+    assert sum(1 for c in CASES if isinstance(c[2], ASK)) >= 40  # asked-about and refused requests are covered
+
+
+def test_a_typo_is_read_and_the_reading_is_said():
+    facts, previous = facts_for("story")
+    intent = interpret("mkae shto 6 nigth", facts, previous=previous)
+    assert intent.corrections == [("mkae", "make"), ("shto", "shot"), ("nigth", "night")]
+    assert intent.read_as() == "(read 'mkae shto 6 nigth' as 'make shot 6 night')"
+
+
+def test_a_partly_understood_request_names_what_was_not_understood():
+    facts, previous = facts_for("story")
+    intent = interpret("make shot 4 night and add a dog", facts, previous=previous)
+    assert intent.clarification is not None and "dog" in intent.clarification.not_understood
+    assert any("night" in u for u in intent.clarification.understood)

@@ -1,29 +1,71 @@
-"""JarvisHub on LangGraph's own server: `langgraph dev` on loopback, driven through `langgraph_sdk` as a LangGraph user would."""
+"""JarvisHub on LangGraph's own server: `langgraph dev` on loopback, driven through `langgraph_sdk` as a LangGraph user would,
+with a configured model (a key and ``OPENAI_BASE_URL`` in the server's environment)."""
 
 from __future__ import annotations
 
 import signal
-from pathlib import Path
+from collections.abc import Iterator
 
 import pytest
 
 from jarvishub.project import Project
+from nodes.spend import SpendLedger
+from tests.providers.conftest import user_env
+from tests.providers.loopback import LoopbackOpenAI, ScriptedBrain
 from tests.server.langgraph_dev import langgraph_dev
 
-pytestmark = pytest.mark.long_file(25)  # seconds on a quiet two-core machine: scheduled first (tests/conftest.py)
+pytestmark = pytest.mark.long_file(35)  # seconds on a quiet two-core machine: scheduled first (tests/conftest.py)
 
-@pytest.fixture
-def server(tmp_path: Path):
-    """`langgraph dev` serving langgraph.json's graph for a fresh project whose `careful` profile needs approval to cut."""
-    folder = tmp_path / "p"
-    Project.init(folder).close()
-    with (folder / "jarvishub.toml").open("a") as toml:
-        toml.write('\n[grants.careful]\napproval_tools = ["assemble_cut"]\n')
-    with langgraph_dev(tmp_path, folder) as running:
+@pytest.fixture(scope="module")
+def provider() -> Iterator[LoopbackOpenAI]:
+    """The loopback OpenAI endpoint the server's environment names (``tests/providers/loopback.py``)."""
+    with LoopbackOpenAI() as running:
         yield running
 
 
+@pytest.fixture(scope="module")
+def server(tmp_path_factory, provider: LoopbackOpenAI):
+    """`langgraph dev` serving langgraph.json's graph for a fresh project whose `careful` profile needs approval
+    to cut, with a key and the loopback endpoint in the server's environment, as a deployment's would be (one
+    server for the module: starting one is the slow part)."""
+    scratch = tmp_path_factory.mktemp("server")
+    folder = scratch / "p"
+    Project.init(folder).close()
+    with (folder / "jarvishub.toml").open("a") as toml:
+        toml.write('\n[grants.careful]\napproval_tools = ["assemble_cut"]\n')
+    with langgraph_dev(scratch, folder, user_env(provider)) as running:
+        yield running
+
+
+def test_a_turn_with_a_configured_model(server, provider: LoopbackOpenAI):
+    """The turn's model calls and picture go to the provider the server's environment names, and its spend is
+    in the project's ledger."""
+    from langgraph_sdk import get_sync_client
+
+    provider.brains["gpt-4o-mini"] = ScriptedBrain([
+        {"tool": "generate_image", "arguments": {"prompt": "the harbour at dusk", "lighting": "dusk",
+                                                 "title": "served", "width": 512, "height": 512}},
+        {"content": "Made the harbour."}])
+    client = get_sync_client(url=server["url"])
+    assistant = client.assistants.search(graph_id="supervisor")[0]
+    thread = client.threads.create()
+    try:
+        done = client.runs.wait(thread["thread_id"], assistant["assistant_id"],
+                                input={"request": "an image of the harbour at dusk"})
+    finally:
+        del provider.brains["gpt-4o-mini"]  # the next test's agent is the planner behind the wire
+    assert done["outcome"] == "replied" and done["reply"] == "Made the harbour.", done
+    assert [r["model"] for r in provider.requests("images")] == ["gpt-image-1"]
+    assert {r["model"] for r in provider.requests("chat")} == {"gpt-4o-mini"}  # agent and judge
+    with Project.open(server["project"]) as project:
+        [image] = [n for n in project.store.find_nodes(kind="image") if n.title == "served"]
+        assert image.metadata["provenance"]["provider"] == "openai"
+        [spent] = SpendLedger(project.state_dir / "spend.sqlite").by_turn().values()  # the one turn's
+    assert spent.calls == 4 and spent.cost_usd > 0  # two agent calls, one judge call, one image
+
+
 def test_a_narrative_turn_with_an_approval_through_the_sdk(server):
+    """Runs last of the server's tests: it ends with the server's Ctrl-C."""
     from langgraph_sdk import get_sync_client
 
     client = get_sync_client(url=server["url"])
@@ -34,6 +76,8 @@ def test_a_narrative_turn_with_an_approval_through_the_sdk(server):
     assert {"request", "selected_ids", "profile"} == set(schemas["input_schema"]["properties"])
     assert "outcome" in schemas["output_schema"]["properties"]
 
+    with Project.open(server["project"]) as project:
+        before = {n.id for n in project.store.find_nodes(kind="image")}
     thread = client.threads.create()
     paused = client.runs.wait(thread["thread_id"], assistant["assistant_id"],
                               input={"request": "a 2-shot short drama about a lighthouse keeper", "profile": "careful"})
@@ -42,7 +86,8 @@ def test_a_narrative_turn_with_an_approval_through_the_sdk(server):
     question = interrupts[0]["value"]
     assert question["type"] == "approval" and question["action"]["tool"] == "assemble_cut"
     with Project.open(server["project"]) as project:
-        assert len(project.store.find_nodes(kind="image")) == 2
+        shots = [n for n in project.store.find_nodes(kind="image") if n.id not in before]
+        assert len(shots) == 2 and {n.metadata["provenance"]["provider"] for n in shots} == {"openai"}
         assert not [n for n in project.store.find_nodes(kind="video") if n.title == "final cut"], "cut before approval"
 
     done = client.runs.wait(thread["thread_id"], assistant["assistant_id"], command={"resume": {"decision": "approve"}})

@@ -18,7 +18,8 @@ from typing import Any
 
 import pytest
 
-from tests.cli_run import ROOT
+from jarvishub.project import Project
+from tests.cli_run import ROOT, cli
 from tests.providers.loopback import LoopbackOpenAI
 
 _OURS = ("OPENAI_", "JARVISHUB_MODEL", "JARVISHUB_JUDGE", "JARVISHUB_MEDIA", "JARVISHUB_GENERATION_",
@@ -58,3 +59,14 @@ def loopback() -> Iterator[LoopbackOpenAI]:
     tools, a judge that looks at pictures."""
     with LoopbackOpenAI() as server:
         yield server
+
+
+@pytest.fixture(scope="session")
+def shared_project(tmp_path_factory) -> Iterator[Project]:
+    """One project for the configuration, failure and Python API tests (each names what it makes uniquely and
+    reads only that), held open by this process so its engine serves every command: starting an engine is
+    the slow part of a test that runs one turn."""
+    path = tmp_path_factory.mktemp("providers") / "shared"
+    assert cli("init", str(path), "--json").returncode == 0
+    with Project.open(path) as project:
+        yield project

@@ -13,8 +13,6 @@ import json
 
 import pytest
 
-from jarvishub.project import Project
-from tests.cli_run import cli
 from tests.providers.conftest import document, jarvishub, user_env
 from tests.providers.loopback import JsonJudge, LoopbackOpenAI, ScriptedBrain, last_observation
 from tests.providers.tls import ConnectProxy, make_certificates
@@ -24,12 +22,9 @@ pytestmark = pytest.mark.long_file(30)
 REQUEST = "an image of the harbour, a video clip from it and a voice-over"
 
 
-@pytest.fixture(scope="module")
-def project(tmp_path_factory):
-    path = tmp_path_factory.mktemp("configurations") / "harbour"
-    assert cli("init", str(path)).returncode == 0
-    with Project.open(path) as opened:
-        yield opened
+@pytest.fixture
+def project(shared_project):
+    return shared_project
 
 
 def image(title: str) -> dict:

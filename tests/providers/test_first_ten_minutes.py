@@ -9,12 +9,12 @@ tools, and every picture and clip comes from the provider's Images and Videos AP
 from __future__ import annotations
 
 import io
-import json
 from pathlib import Path
 
 import pytest
 from PIL import Image
 
+from jarvishub.project import Project
 from tests.providers.conftest import document, jarvishub, user_env
 from tools.generate.measure import probe_video
 
@@ -97,9 +97,8 @@ def test_the_web_and_slides_demos(env, tmp_path, workflow, extra, made):
 
 def assert_generated_by_the_provider(env: dict[str, str], folder: Path) -> None:
     """Every picture the project generated came from the provider, none drawn offline (previews of a page or
-    of slides are screenshots, not generations)."""
-    rows = document(jarvishub(env, "-C", str(folder), "query", "MATCH (n:CanvasNode {kind: 'image'}) "
-                              "RETURN n.metadata_json AS m", "--json"))["rows"]
-    made = [json.loads(r["m"])["provenance"] for r in rows]
+    of slides are screenshots, not generations); read in this process: the commands under test are the runs."""
+    with Project.open(folder) as project:
+        made = [n.metadata.get("provenance") or {} for n in project.store.find_nodes(kind="image")]
     generated = [p for p in made if p.get("tool") == "generate_image"]
     assert generated and {(p["provider"], p["model"]) for p in generated} == {("openai", "gpt-image-1")}

@@ -14,7 +14,6 @@ import pytest
 
 from jarvishub.project import Project
 from jarvishub.runtime import Runtime
-from tests.cli_run import cli
 from tests.providers.conftest import user_env
 from tools.generate.errors import ProviderUnavailable
 from tests.providers.loopback import Fault, ProseJudge, ScriptedBrain, last_observation
@@ -22,12 +21,9 @@ from tests.providers.loopback import Fault, ProseJudge, ScriptedBrain, last_obse
 pytestmark = pytest.mark.long_file(20)
 
 
-@pytest.fixture(scope="module")
-def folder(tmp_path_factory) -> Iterator[Path]:
-    path = tmp_path_factory.mktemp("python-api") / "p"
-    assert cli("init", str(path)).returncode == 0
-    with Project.open(path):  # keeps the engine up for the module
-        yield path
+@pytest.fixture
+def folder(shared_project) -> Path:
+    return shared_project.root
 
 
 @contextmanager

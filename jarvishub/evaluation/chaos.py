@@ -10,11 +10,11 @@ was measured, never from what the agent said:
 * **wrong success**: checks failed and the turn's result was "done" (exit 0): the worst outcome, must be 0.
 
 A reply that claims work the turn did not do (:data:`~nodes.models.chaos.FALSE_CLAIM_TEXT`) is caught here
-from the turn's commits, standing in for the measured turn report (#20) until it is merged: when the claim
-ended the turn and its checks (read from the canvas and the commits) failed, the claim is counted as
-**caught by the commits**, a failure reported honestly by this measurement, and says so in the report;
-the runner then asks the same turn again, as a person told "not done" would (``retry``).  The turn's own
-exit code would still have been 0; the measured turn report will make it say so itself.
+from the turn's commits where the measured turn report (#20) lets it through (a note turn that made nothing;
+the chat baseline, which has no measured report): when the claim ended the turn, its result was "done" and
+its checks (read from the canvas and the commits) failed, the claim is counted as **caught by the
+commits**, a failure reported honestly by this measurement, and says so in the report; the runner then asks
+the same turn again, as a person told "not done" would (``retry``).  The turn's own exit code was 0.
 
 The classification of a turn counts for every kind injected into it.  A scenario's checks assume its
 earlier turns did what they were asked: a turn after one that did not recover runs on a canvas the script

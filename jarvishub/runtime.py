@@ -140,6 +140,9 @@ class Runtime:
         if grant is None:
             intent = intent or self.understand(request, selected=selected)
             grant = default_grant(self.manifest, intent, selected or [])
+        budget_usd = getattr(self.project.settings, "budget_usd", None)
+        if grant.budget.cost_usd is None and budget_usd is not None:  # JARVISHUB_BUDGET_USD: a cap on every turn
+            grant = grant.model_copy(update={"budget": grant.budget.model_copy(update={"cost_usd": budget_usd})})
         return grant
 
     # -- turns --------------------------------------------------------------------------------

@@ -22,8 +22,8 @@ from jarvishub.locate import NotAProject, find_project
 EXIT_OK, EXIT_FAILED, EXIT_BAD_INPUT, EXIT_REFUSED, EXIT_NOT_FOUND, EXIT_PAUSED = 0, 1, 2, 3, 4, 5
 EXIT_BUSY = 75  # sysexits' EX_TEMPFAIL: nothing is wrong with the command, run it again in a moment
 EXIT_CODES_HELP = ("exit codes: 0 done, 1 a step failed, 2 bad input, 3 refused, 4 not found, 5 paused for a person, "
-                   "75 busy (the project's user-query budget is spent): try again, 130 interrupted (Ctrl-C): "
-                   "`jarvishub resume` continues the turn")
+                   "75 busy (the project's user-query budget is spent, or a provider is rate limiting): try again, "
+                   "130 interrupted (Ctrl-C): `jarvishub resume` continues the turn")
 
 Handler = Callable[[argparse.Namespace], int]
 
@@ -170,6 +170,40 @@ class TurnCrashed(Exception):
                          f"resume it with `jarvishub resume {thread_id}`")
 
 
+class ProviderStopped(Exception):
+    """A model or media provider failed mid-turn (an outage, or a refusal of the request itself); the turn is
+    saved where it stopped, with nothing of the failed call written, and ``jarvishub resume`` continues it."""
+
+    def __init__(self, thread_id: str, cause: BaseException, exit_code: int, label: str) -> None:
+        self.thread_id = thread_id
+        self.cause = cause
+        self.exit_code = exit_code
+        self.label = label
+        spent = getattr(getattr(cause, "spend", None), "cost_usd", None)
+        billed = f" ({getattr(cause, 'paid_calls', 0)} billed answer(s), ${spent:.4f})" if spent else ""
+        super().__init__(f"{cause}{billed}; nothing of it was written, the turn is saved: "
+                         f"`jarvishub resume {thread_id}` continues it")
+
+
+def provider_stop(thread_id: str, error: BaseException) -> ProviderStopped | None:
+    """The one-line stop for a provider's failure during a turn (None for any other error).
+
+    A rate limit is "busy" (75: the same command later is all it takes), a refusal under the content
+    policy is "refused" (3), any other outage or failure of the provider "failed" (1).
+    """
+    from tools.generate.base import GenerationError
+    from tools.generate.errors import ContentRefused, ProviderUnavailable
+
+    if isinstance(error, ProviderUnavailable):
+        return ProviderStopped(thread_id, error, EXIT_BUSY if error.busy else EXIT_FAILED,
+                               "busy" if error.busy else "failed")
+    if isinstance(error, ContentRefused):
+        return ProviderStopped(thread_id, error, EXIT_REFUSED, "refused")
+    if isinstance(error, GenerationError):
+        return ProviderStopped(thread_id, error, EXIT_FAILED, "failed")
+    return None
+
+
 _ENGINE_FAILURES = {"ServiceUnavailable", "SessionExpired", "EngineUnavailable", "ConnectionRefusedError",
                     "ConnectionResetError", "BrokenPipeError", "IncompleteCommit"}
 
@@ -252,6 +286,8 @@ def exit_for_error(error: BaseException, where: Path | None = None) -> tuple[int
         return EXIT_FAILED, f"failed: {error}"
     if isinstance(error, TurnCrashed):
         return EXIT_FAILED, f"failed: {error}"
+    if isinstance(error, ProviderStopped):
+        return error.exit_code, f"{error.label}: {error}"
     if isinstance(error, QueryBusy):
         from jarvishub.commands.outcomes import EXIT_FOR_RESULT
 

@@ -134,6 +134,9 @@ def _status(args: argparse.Namespace, probe: Any, sandbox: dict[str, Any]) -> in
             "turns": len(trajectories.turns()),
             "outputs": _final_outputs(files, project.root),
         }
+        spend = project_spend(project.state_dir)
+        if spend is not None:
+            info["spend"] = spend
         info["skill_problems"] = skill_problems(project)
         probe.join()
         # run_code is offered only where agent code can be sandboxed; say why not when it is not.
@@ -156,12 +159,30 @@ def _status(args: argparse.Namespace, probe: Any, sandbox: dict[str, Any]) -> in
                 console.print(f"run_code is not offered: {info['code_sandbox']['reason']}")
             for line in mcp_health.lines(info["mcp_unavailable"]):
                 console.print(line, markup=False, highlight=False)
+            if spend is not None:
+                console.print(spend["text"], markup=False, highlight=False)
             for line in info["skill_problems"]:
                 console.print(f"skill not loaded: {line}", markup=False, highlight=False)
             _print_outputs(info["outputs"], project.root)
 
         emit(args, project, info, text)
     return EXIT_OK
+
+
+def project_spend(state_dir: Path) -> dict[str, Any] | None:
+    """What the project's turns were billed, in all and by source (agent, judge, image, ...); None if nothing."""
+    from nodes.spend import Spend, read_project_spend, spend_json
+
+    ledger = read_project_spend(state_dir)
+    if ledger is None:
+        return None
+    sources = ledger.by_source()
+    total = Spend()
+    for part in sources.values():
+        total = total.plus(part)
+    parts = ", ".join(f"{name} ${part.cost_usd:.4f}" for name, part in sorted(sources.items()))
+    return {"total": spend_json(total), "by_source": {k: spend_json(v) for k, v in sources.items()},
+            "text": f"spent: {total.calls} paid calls · {total.text()} ({parts})"}
 
 
 def skill_problems(project: Any) -> list[str]:

@@ -17,7 +17,7 @@ from types import SimpleNamespace
 from typing import Any
 
 from jarvishub.commands.common import (EXIT_BAD_INPUT, EXIT_OK, EXIT_PAUSED, TurnCrashed, command, emit,
-                                       is_engine_failure, opened_runtime, print_error)
+                                       is_engine_failure, opened_runtime, print_error, provider_stop)
 from jarvishub.commands.outcomes import exit_code, result_of
 
 MAX_REQUEST_CHARS = 200_000
@@ -118,6 +118,9 @@ def drive(args: argparse.Namespace, runtime: Any, thread_id: str,
     except Exception as error:
         if is_engine_failure(error):
             raise TurnCrashed(thread_id, error) from error
+        stopped = provider_stop(thread_id, error)
+        if stopped is not None:
+            raise stopped from error
         raise
 
 
@@ -162,11 +165,19 @@ def _canvas_range(runtime: Any, outcome: Any) -> tuple[int, int]:
     return outcome.canvas_before, outcome.canvas_after
 
 
+def turn_spend(runtime: Any, outcome: Any) -> Any:
+    """What the turn was billed (``nodes.spend``), or None when the runtime keeps no spend ledger."""
+    ledger = runtime.services.get("spend")
+    return ledger.turn(outcome.turn_id) if ledger is not None and outcome.turn_id else None
+
+
 def turn_document(runtime: Any, outcome: Any) -> dict[str, Any]:
     """How a turn ended, as ``--json`` prints it."""
     before, after = _canvas_range(runtime, outcome)
+    spend = turn_spend(runtime, outcome)
     return {"project": str(runtime.project.root), "result": result_of(outcome), **outcome.model_dump(),
-            "canvas_before": before, "canvas_after": after}
+            "canvas_before": before, "canvas_after": after,
+            **({"spend": spend.model_dump(mode="json")} if spend is not None else {})}
 
 
 def report(args: argparse.Namespace, runtime: Any, outcome: Any, *, quiet_json: bool = False) -> int:
@@ -191,8 +202,10 @@ def report(args: argparse.Namespace, runtime: Any, outcome: Any, *, quiet_json: 
                               markup=False)
             console.print(f"answer with: jarvishub resume {outcome.thread_id} --answer '...' "
                           "(or --approve / --reject)", markup=False)
+        spend = turn_spend(runtime, outcome)
+        billed = f" · {spend.text()}" if spend is not None and spend.calls else ""
         console.print(f"[dim]thread {outcome.thread_id} · canvas v{before} → v{after} · "
-                      f"{len(outcome.steps)} steps · {outcome.provider_calls} provider calls · {result}[/dim]")
+                      f"{len(outcome.steps)} steps · {outcome.provider_calls} provider calls{billed} · {result}[/dim]")
     return exit_code(outcome)
 
 
@@ -281,20 +294,30 @@ def cmd_history(args: argparse.Namespace) -> int:
         turns = runtime.trajectories.turns(args.thread)
         unfinished = [t for t in unfinished_turns(runtime) if not args.thread or t["thread_id"] == args.thread]
         project = runtime.project
+        from nodes.spend import Spend, read_project_spend, spend_json
+
+        ledger = read_project_spend(project.state_dir)
+        spent = ledger.by_turn() if ledger is not None else {}
         for turn in turns:
             turn["result"] = result_of(SimpleNamespace(outcome=turn.get("outcome") or "unfinished",
                                                        steps=turn.get("steps") or [], reply=turn.get("reply")))
+            turn["spend"] = spend_json(spent.get(turn["turn_id"], Spend()))
+        for turn in unfinished:  # what a stopped turn was billed before it stopped stays counted
+            turn["spend"] = spend_json(spent.get(turn["turn_id"], Spend()))
         rows = [{"thread": t["thread_id"], "request": t["request"],
                  "actions": ", ".join((a or {}).get("tool") or (a or {}).get("kind", "?") for a in t["actions"]),
-                 "canvas": f"v{t['canvas_before']}→v{t['canvas_after']}", "result": t["result"]}
+                 "canvas": f"v{t['canvas_before']}→v{t['canvas_after']}", "result": t["result"],
+                 "tokens": f"{t['spend']['tokens_in'] + t['spend']['tokens_out']:,}",
+                 "cost": f"${t['spend']['cost_usd']:.4f}" + (" +?" if t["spend"]["unpriced"] else "")}
                 for t in turns]
         open_rows = [{"thread": t["thread_id"], "request": t["request"], "state": t["state"],
-                      "resume": f"jarvishub resume {t['thread_id']}"} for t in unfinished]
+                      "cost": f"${t['spend']['cost_usd']:.4f}", "resume": f"jarvishub resume {t['thread_id']}"}
+                     for t in unfinished]
 
         def text() -> None:
-            print_rows(["thread", "request", "actions", "canvas", "result"], rows)
+            print_rows(["thread", "request", "actions", "canvas", "result", "tokens", "cost"], rows)
             if open_rows:
-                print_rows(["thread", "request", "state", "resume"], open_rows, title="unfinished turns")
+                print_rows(["thread", "request", "state", "cost", "resume"], open_rows, title="unfinished turns")
 
         emit(args, project, {"turns": turns, "unfinished": unfinished}, text)
         if not args.json and not rows and not open_rows:

@@ -119,6 +119,13 @@ def concat_clips(clips: list[Path], out: Path, reencode_to: tuple[int, int, floa
     return out
 
 
+def trim_clip(clip: Path, seconds: float, out: Path) -> Path:
+    """The first ``seconds`` of an MP4 clip, re-encoded (a stream copy could only cut at a keyframe)."""
+    run_ffmpeg(["-loglevel", "error", "-y", "-i", str(clip), "-t", f"{seconds:.3f}", "-an", *_H264, *_BITEXACT,
+                "-movflags", "+faststart", str(out)])
+    return out
+
+
 def _frame_bytes(frame: np.ndarray, width: int, height: int) -> bytes:
     if frame.shape != (height, width, 3) or frame.dtype != np.uint8:
         raise GenerationError(f"frame is {frame.shape} {frame.dtype}, expected ({height}, {width}, 3) uint8")

@@ -32,7 +32,8 @@ def builtin_family_tools() -> list[ToolSpec]:
 
 
 def family_tools(project: ProjectParts) -> tuple[list[ToolSpec], dict[str, Any]]:
-    """(tools, services) of a project's tool families: canvas, recovery, generation, native and MCP, and the spend ledger."""
+    """(tools, services) of a project's tool families (canvas, recovery, generation, native, MCP) and the spend
+    ledger that every paid call of the project's turns is charged to."""
     services: dict[str, Any] = {}
     from tools.generate.factory import build_generation_service
     from tools.generate.settings import generation_settings

@@ -6,7 +6,7 @@ After the turn's last commit, the outputs it changed (live new versions, by line
 * an edit must give every target that did not already have the change a new current image, and change
   nothing outside the targets' images and what derives from them (their clips, the cut);
 * a question changes nothing;
-* a note adds text nodes only.
+* a note adds a text node, and text nodes only.
 
 A mismatch makes the turn ``failed`` whatever the model replied (the offline planner's and a real model's
 replies alike), and the reply says what differs.  Other operations, and a request the interpreter could not
@@ -47,7 +47,7 @@ class Measured(BaseModel):
         """What differs, in words."""
         parts = []
         if self.missing:
-            parts.append(f"{', '.join(self.missing)} did not change")
+            parts.append(f"no change to {', '.join(self.missing)}")
         if self.unexpected:
             parts.append(f"{', '.join(self.unexpected)} changed although the request did not ask for it")
         return "Measured on the canvas: " + "; ".join(parts) + "." if parts else ""
@@ -86,6 +86,9 @@ def measure(store: CommitsReader, intent: Intent, *, since: int, thread_id: str,
     if operations == {"note"}:
         result.checked = True
         result.unexpected = sorted({str(r["title"] or r["id"]) for r in rows if r["kind"] not in ("text",)})
+        result.expected = ["a note"]
+        if not any(r["kind"] == "text" for r in rows):  # "Done" with nothing written is not a note taken
+            result.missing = ["a note"]
         return result
     if operations != {"edit"}:
         return result

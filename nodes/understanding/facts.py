@@ -33,6 +33,8 @@ class ShotFact(BaseModel):
     version: int | None = None
     inputs: dict[str, Any] = Field(default_factory=dict, description="The current image's render values.")
     derived: list[str] = Field(default_factory=list, description="Live clips and cuts made from the image.")
+    clip: str | None = Field(default=None, description="The current image's live clip (its video).")
+    cut: str | None = Field(default=None, description="The live cut made from that clip.")
     image_versions: list[str] = Field(default_factory=list, description="Every version id of the image seen.")
 
 
@@ -102,7 +104,7 @@ SHOT_FACTS = FixedCypher(
     "WHERE k.kind = 'video' AND k.status <> 'rejected' AND (k.deleted IS NULL OR k.deleted = false) "
     "RETURN s.id AS shot, s.title AS title, s.inputs_json AS shot_inputs, s.created_at AS created, "
     "i.id AS image, i.version AS version, i.inputs_json AS inputs, p.id AS plan, p.title AS plan_title, "
-    "c.id AS clip, k.id AS cut")
+    "c.id AS clip, c.kind AS clip_kind, k.id AS cut")
 OTHER_FACTS = FixedCypher(
     "MATCH (n:CanvasNode) WHERE " + _LIVE + " AND ((n.kind IN ['deck', 'slide'] AND n.status <> 'rejected') "
     "OR (n.kind = 'code' AND n.status <> 'rejected' AND n.inputs_json CONTAINS '\"layout_spec\"') OR n.id IN $selected) "
@@ -134,11 +136,14 @@ def read_facts(store: FactsReader, selected: Sequence[str] = ()) -> CanvasFacts:
             inputs = json_object(row.get("inputs"))
             shot.image, shot.version = image, int(version or 1)
             shot.inputs = {k: inputs[k] for k in RENDER_KEYS if k in inputs}
-            shot.derived = []
+            shot.derived, shot.clip, shot.cut = [], None, None
         if image == shot.image:
             for derived in (row.get("clip"), row.get("cut")):
                 if derived and derived not in shot.derived:
                     shot.derived.append(derived)
+            if row.get("clip_kind") == "video":
+                shot.clip = shot.clip or row.get("clip")
+                shot.cut = shot.cut or row.get("cut")
         if image and image not in shot.image_versions:
             shot.image_versions.append(image)
     facts = CanvasFacts(shots=sorted(shots.values(), key=lambda s: (order[s.id], s.number or 0)))

@@ -22,6 +22,12 @@ The request is read once, by the interpreter (``nodes.understanding``); the poli
 
 Tools the policy knows nothing about (MCP tools, a project's own skills) are always
 in the grant: the project configured them on purpose.
+
+A version or cut operation ("undo the last change to shot 2", "swap shots 3 and 4 in the cut") gets the tool
+that carries it out (with ``list_versions`` for undo, revert and compare) and the read tools, scoped to what
+that call writes on this canvas (``tools.write_scope.write_scope``, recorded on the clause when the turn
+started: ``nodes/understanding/on_canvas.py``): :func:`operation_grant`.  Comparing and listing versions write
+nothing.
 """
 
 from __future__ import annotations
@@ -155,6 +161,9 @@ def default_grant(manifest: Manifest, intent: Intent, selected: list[str]) -> Gr
     skill whose needs the grant neither holds nor lends); those the intent does not offer the model are
     lent to the skills only (``skill_only_tools``).
     """
+    versions = operation_grant(manifest, intent)
+    if versions is not None:
+        return versions
     scope = Scope()
     focus = focus_of(intent, selected)
     asked = intent.clarification.reason if intent.clarification is not None else None
@@ -175,3 +184,43 @@ def default_grant(manifest: Manifest, intent: Intent, selected: list[str]) -> Gr
                 if t.name in names and (intent.removal or Effect.DESTRUCTIVE not in t.effects)]
 
     return Grant(tools=kept(offered), skill_only_tools=kept(lent), scope=scope, approval_effects=[Effect.DESTRUCTIVE])
+
+
+def operation_grant(manifest: Manifest, intent: Intent) -> Grant | None:
+    """The grant of a request made of version and cut operations, or None for any other request.
+
+    Each clause is one tool call; the grant offers those tools and the read tools, and its scope is the union of
+    what the calls write (``Clause.modifications["scope"]``, from ``tools.write_scope``), so a restore, a reorder
+    or an undo of a turn can change nothing else.  A clause never checked on the canvas (no recorded scope) gets
+    no grant here: the default policy decides.
+    """
+    from nodes.understanding.on_canvas import OPERATION_TOOLS, OPERATIONS, READ_ONLY_OPERATIONS
+
+    operations = {clause.operation for clause in intent.clauses}
+    if intent.clarification is not None or not operations or not operations <= OPERATIONS:
+        return None
+    writes = operations - READ_ONLY_OPERATIONS
+    node_ids: list[str] = []
+    descendants: list[str] = []
+    for clause in intent.clauses:
+        if clause.operation in READ_ONLY_OPERATIONS or "already" in clause.modifications:
+            continue
+        scope = clause.modifications.get("scope")
+        if scope is None:
+            return None
+        node_ids += scope.get("node_ids") or []
+        descendants += scope.get("descendants_of") or []
+    wanted = set(READ_TOOLS).union(*(OPERATION_TOOLS[op] for op in operations))
+    claimed = _claimed_skills()
+
+    def chosen(tool: ToolInfo) -> bool:
+        if tool.family == ToolFamily.MCP:
+            return bool(writes) or Effect.READ_ONLY in tool.effects
+        if tool.family == ToolFamily.SKILL:
+            return bool(writes) and tool.name not in claimed
+        return tool.name in wanted
+
+    offered = [t.name for t in manifest.tools if chosen(t) and Effect.DESTRUCTIVE not in t.effects]
+    return Grant(tools=offered, scope=Scope(all_nodes=False, node_ids=list(dict.fromkeys(node_ids)),
+                                            descendants_of=list(dict.fromkeys(descendants))),
+                 approval_effects=[Effect.DESTRUCTIVE])

@@ -392,7 +392,7 @@ def _free_title(canvas: CanvasReader, near: CanvasNode) -> str:
     raise ToolError(f"too many shots were inserted after {near.title}")
 
 
-def _current_cut(canvas: CanvasReader, cut_id: str | None) -> CanvasNode | None:
+def current_cut(canvas: CanvasReader, cut_id: str | None) -> CanvasNode | None:
     try:
         return find_cut(canvas, cut_id)
     except NoCut:
@@ -428,20 +428,29 @@ def _new_shot(batch: VersionBatch, shot_id: str, title: str, inputs: dict[str, A
         batch.mutations.append(Link(type=EdgeType.CONTINUES, source=before.id, target=shot_id))
 
 
-def _insert(ctx: ToolContext, args: InsertShotArgs) -> ToolResult:
-    canvas = _reader(ctx)
-    cut = _current_cut(canvas, args.cut_id)
-    entries = cut_entries(canvas, cut) if cut else []
-    after = shot_ref(canvas, entries, args.after) if args.after is not None else None
-    before = shot_ref(canvas, entries, args.before) if args.before is not None else None
+def neighbours_of_new_shot(canvas: CanvasReader, entries: list[CutEntry], after_ref: CutRef | None,
+                           before_ref: CutRef | None) -> tuple[CanvasNode | None, CanvasNode | None]:
+    """The storyboard shots a new shot goes between: both named (they must be next to each other), or one and
+    its neighbour in the ``CONTINUES`` chain."""
+    after = shot_ref(canvas, entries, after_ref) if after_ref is not None else None
+    before = shot_ref(canvas, entries, before_ref) if before_ref is not None else None
     if after is not None and before is not None:
-        if _continuing(canvas, after)[1] is None or _continuing(canvas, after)[1].id != before.id:  # type: ignore[union-attr]
+        following = _continuing(canvas, after)[1]
+        if following is None or following.id != before.id:
             raise ToolError(f"{after.title} and {before.title} are not next to each other in the storyboard; "
                             f"name one of them, or two neighbouring shots")
     elif after is not None:
         before = _continuing(canvas, after)[1]
-    else:
-        after = _continuing(canvas, before)[0]  # type: ignore[arg-type]
+    elif before is not None:
+        after = _continuing(canvas, before)[0]
+    return after, before
+
+
+def _insert(ctx: ToolContext, args: InsertShotArgs) -> ToolResult:
+    canvas = _reader(ctx)
+    cut = current_cut(canvas, args.cut_id)
+    entries = cut_entries(canvas, cut) if cut else []
+    after, before = neighbours_of_new_shot(canvas, entries, args.after, args.before)
     like = after or before
     assert like is not None
     plan = _plan_of(canvas, like)
@@ -510,7 +519,7 @@ class DuplicateShotArgs(_CutArgs):
 
 def _duplicate(ctx: ToolContext, args: DuplicateShotArgs) -> ToolResult:
     canvas = _reader(ctx)
-    cut = _current_cut(canvas, args.cut_id)
+    cut = current_cut(canvas, args.cut_id)
     entries = cut_entries(canvas, cut) if cut else []
     original = shot_ref(canvas, entries, args.shot)
     image, clip = clip_of_shot(canvas, original)
@@ -581,7 +590,8 @@ _NEW_SHOT_EFFECTS = _CUT_EFFECTS | {Effect.COST_BEARING}
 REORDER_CUT = ToolSpec(
     "reorder_cut", ToolFamily.GENERATION,
     "Reorder the shots of the cut: swap=[a, b], move=a with to=N (-1: the end) or after/before=b, or order=[every "
-    "shot]. Shots are positions in the cut (negative from the end) or shot/image/clip ids. Rebuilds only the cut.", ReorderCutArgs, _CUT_EFFECTS, _reorder)
+    "shot]. Shots are positions in the cut (negative from the end) or shot/image/clip ids. Rebuilds only the cut.",
+    ReorderCutArgs, _CUT_EFFECTS, _reorder)
 REMOVE_FROM_CUT = ToolSpec(
     "remove_from_cut", ToolFamily.GENERATION,
     "Take shots out of the cut (positions or ids); the shots stay on the canvas. Rebuilds only the cut.",

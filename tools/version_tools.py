@@ -83,13 +83,9 @@ def restore_version(ctx: ToolContext, history: OutputHistory, target: OutputVers
     """Make ``target`` the output's current version again (a new version with its content), and rebuild what
     was generated from the output on it."""
     canvas = _reader(ctx)
+    check_restore(history, target, found_by)
     current = history.current
-    if current is not None and current.number == target.number:
-        raise AlreadyCurrent(f"{found_by} of {history.output} is its current version already; nothing to restore")
     state = history.state(target.number)
-    if current is not None and _held(state) == _held(history.state(current.number)):
-        raise AlreadyCurrent(f"{found_by} of {history.output} holds what its current version {current.number} "
-                             f"holds already; nothing to restore")
     batch = VersionBatch(ctx, canvas, reason=f"restore of version {target.number} of {history.output}")
     restored = {"number": target.number}
     copies = {}
@@ -116,6 +112,16 @@ def restore_version(ctx: ToolContext, history: OutputHistory, target: OutputVers
     return batch.result({"output": history.output, "restored_version": target.number, "found_by": found_by,
                          "node_id": node_id, "new_version": len(history.versions) + 1,
                          "replaced_version": current.number if current else None})
+
+
+def check_restore(history: OutputHistory, target: OutputVersion, found_by: str) -> None:
+    """:class:`AlreadyCurrent` when the version asked for is, or holds what, the current one holds."""
+    current = history.current
+    if current is not None and current.number == target.number:
+        raise AlreadyCurrent(f"{found_by} of {history.output} is its current version already; nothing to restore")
+    if current is not None and _held(history.state(target.number)) == _held(history.state(current.number)):
+        raise AlreadyCurrent(f"{found_by} of {history.output} holds what its current version {current.number} "
+                             f"holds already; nothing to restore")
 
 
 class UndoChangeArgs(BaseModel):
@@ -289,9 +295,15 @@ def _pick(history: OutputHistory, ref: int | str) -> OutputVersion:
     return history.of_node(ref.strip())
 
 
+def compare_picks(canvas: CanvasReader, args: CompareArgs) -> tuple[OutputHistory, OutputVersion, OutputVersion]:
+    """The output's history and the two versions a ``compare_versions`` call names (:class:`NoSuchVersion`)."""
+    require_output(canvas, args.node_id)
+    history = output_history(canvas, args.node_id)
+    return history, _pick(history, args.a), _pick(history, args.b)
+
+
 def _compare(ctx: ToolContext, args: CompareArgs) -> ToolResult:
-    history = _history(ctx, args.node_id)
-    first, second = _pick(history, args.a), _pick(history, args.b)
+    history, first, second = compare_picks(_reader(ctx), args)
     a_state, b_state = history.state(first.number), history.state(second.number)
     observation: dict[str, Any] = {
         "output": history.output,

@@ -203,7 +203,8 @@ def default_playbooks(source: TargetSource | None = None) -> list[Playbook]:
     from nodes.models.edits import EditPlaybook
     from nodes.models.questions import QuestionPlaybook
     from nodes.models.workflows import ExplorePlaybook, NarrativePlaybook, SlidesPlaybook, WebPlaybook
+    from nodes.models.versions import VersionPlaybook
 
     source = source or _canvas()
-    return [ExplorePlaybook(source), StatusPlaybook(source), NotePlaybook(), QuestionPlaybook(source),
+    return [VersionPlaybook(), ExplorePlaybook(source), StatusPlaybook(source), NotePlaybook(), QuestionPlaybook(source),
             EditPlaybook(source), WebPlaybook(source), SlidesPlaybook(), NarrativePlaybook()]

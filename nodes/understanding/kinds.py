@@ -29,6 +29,9 @@ _PATTERNS = {kind: re.compile(rf"\b(?:{words})\b", re.IGNORECASE) for kind, word
 _NOTE_LEAD = re.compile(r"^\s*(?:add an? |take an? )?(?:note|notes|jot|write down)\b", re.IGNORECASE)
 
 OPERATION_KINDS: dict[str, list[str]] = {
+    **{op: ["versions"] for op in ("undo_change", "revert_version", "undo_turn", "compare_versions", "list_versions")},
+    **{op: ["cut"] for op in ("reorder_cut", "remove_from_cut", "return_to_cut", "insert_shot", "duplicate_shot",
+                              "set_clip_duration")},
     "note": ["note"], "build_narrative": ["story"], "build_page": ["web"], "revise_page": ["web"],
     "build_deck": ["slides"], "edit": ["story"], "stale_repair": ["story"], "explore": ["explore"],
     "question": ["question"], "status": ["status"],

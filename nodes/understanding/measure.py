@@ -79,6 +79,10 @@ def measure(store: CommitsReader, intent: Intent, *, since: int, thread_id: str,
     operations = {c.operation for c in intent.clauses}
     if intent.clarification is not None:
         return result  # not understood here: a real model's plan is reported, not checked
+    from nodes.understanding.measure_versions import VERSION_AND_CUT, measure_versions
+
+    if operations and operations <= VERSION_AND_CUT:  # an undo, a revert, the cut: what they name and what derives
+        return measure_versions(store, intent, ids, result)
     if operations == {"question"}:
         result.checked = True
         result.unexpected = sorted({str(r["title"] or r["id"]) for r in rows if r["kind"] != "evaluation"})

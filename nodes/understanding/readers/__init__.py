@@ -25,7 +25,7 @@ SKILLS = SkillReader()
 """The skill slot: ``SKILLS.matchers.append(match_skill)`` (#22)."""
 
 READERS: list[DomainReader] = [NoteReader(), SKILLS, BuildReader(), QuestionReader(), StatusReader(),
-                               ExploreReader(), VersionReader(), CutReader(), SlideReader(), PageReader(),
+                               ExploreReader(), SlideReader(), PageReader(), VersionReader(), CutReader(),
                                ShotReader()]
 """Every domain's reader, in the order the interpreter offers a request to them."""
 

@@ -27,6 +27,8 @@ COMMAND_MODULES: list[str] = [
     "jarvishub.commands.canvas",
     "jarvishub.commands.ui",
     "jarvishub.commands.evaluate",
+    "jarvishub.commands.skill",
+    "jarvishub.commands.doctor",
     "jarvishub.engine_command",
 ]
 

@@ -30,6 +30,14 @@ name = "{name}"
 # Extra node kinds for this project:  name = "what it is"
 [kinds]
 
+# Skills: every module in ./skills/ is loaded (`jarvishub skill new NAME` makes one there); `load` adds
+# modules of this project ("my_skills" is ./my_skills.py) or installed ones, as "module:attribute" (one skill)
+# or "module" (every skill in it). Installed packages add theirs through the entry point group jarvishub.skills.
+# A module that fails to load is one line in `jarvishub skills` and `jarvishub status`; the others load.
+[skills]
+load = []
+# load = ["my_skills:poster", "studio_skills.posters"]
+
 # Named grant profiles for `jarvishub run --grant NAME`
 [grants.read-only]
 tools = ["read_node", "read_lineage", "query_canvas"]

@@ -26,11 +26,11 @@ from nodes.models.factory import chat_model
 from nodes.policy import default_grant
 from nodes.understanding.intent import Intent
 from nodes.understanding.turn import understand
+from skills.catalog import project_tools
 from store.memory import ProjectMemory
 from store.models import new_id
 from store.trajectories import TrajectoryStore
 from tools.base import ToolContext, ToolSpec
-from tools.catalog import project_tools
 from tools.reader import read_only
 from tools.registry import ToolRegistry
 
@@ -120,7 +120,7 @@ class Runtime:
                    answer: str | None = None) -> Intent:
         """The request interpreted on this project's canvas (``nodes.understanding``): once per turn."""
         return understand(self.project.store, request, selected or [], log=self.trajectories, thread_id=thread_id,
-                          answer=answer)
+                          answer=answer, skills=self.manifest.skills)
 
     def grant_for(self, request: str, *, profile: str | None = None, grant: Grant | None = None,
                   selected: list[str] | None = None, intent: Intent | None = None) -> Grant:

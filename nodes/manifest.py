@@ -10,7 +10,7 @@ from store.kinds import KindRegistry, NodeKind
 from store.models import EdgeType
 from store.mutations import MUTATION_OPS
 from tools.base import Effect, ToolFamily
-from tools.registry import ToolRegistry
+from tools.registry import ToolRegistry, returns_schema
 
 
 class ToolInfo(BaseModel):
@@ -21,6 +21,11 @@ class ToolInfo(BaseModel):
     description: str
     parameters: dict[str, Any] = Field(description="JSON schema of the arguments")
     effects: list[Effect]
+    returns: dict[str, Any] = Field(default_factory=dict, exclude=True,
+                                    description="JSON schema of what the tool returns (its observation); {} if "
+                                                "unknown. Reference for people and skill authors (`jarvishub tools "
+                                                "--json`, docs/tools.md), left out of the manifest's JSON: every "
+                                                "turn's trajectory record holds that, and it would grow by 40 %.")
 
 
 class SkillInfo(BaseModel):
@@ -31,6 +36,9 @@ class SkillInfo(BaseModel):
     input_schema: dict[str, Any] = Field(default_factory=dict)
     output_schema: dict[str, Any] = Field(default_factory=dict)
     needs_tools: list[str] = Field(default_factory=list)
+    triggers: list[str] = Field(default_factory=list, description="Phrases of a request that ask for the skill")
+    source: str = Field(default="built-in", description="Where it was loaded from: built-in, an entry point, "
+                                                        "skills/NAME.py, or the project file's [skills] load")
 
 
 class Manifest(BaseModel):
@@ -51,8 +59,18 @@ class Manifest(BaseModel):
         return sorted(t.name for t in self.tools)
 
 
+def skill_returns(skill: SkillInfo) -> dict[str, Any]:
+    """What the tool ``skill__<name>`` returns: ``skill`` (its name) and the skill's output fields."""
+    schema = dict(skill.output_schema)
+    schema["properties"] = {"skill": {"type": "string", "description": "The skill's name"},
+                            **(schema.get("properties") or {})}
+    schema["required"] = ["skill", *(schema.get("required") or [])]
+    return schema
+
+
 def build_manifest(kinds: KindRegistry, registry: ToolRegistry, skills: list[SkillInfo] | None = None) -> Manifest:
     """Read the registries into a manifest."""
+    by_tool = {f"skill__{s.name}": s for s in skills or []}
     return Manifest(
         kinds=kinds.all(),
         edge_types=[e.value for e in EdgeType],
@@ -64,6 +82,7 @@ def build_manifest(kinds: KindRegistry, registry: ToolRegistry, skills: list[Ski
                 description=spec.description,
                 parameters=spec.json_schema(),
                 effects=sorted(spec.effects),
+                returns=skill_returns(by_tool[spec.name]) if spec.name in by_tool else returns_schema(spec),
             )
             for spec in registry.all()
         ],

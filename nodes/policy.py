@@ -88,6 +88,9 @@ KINDS: tuple[RequestKind, ...] = (
     RequestKind("slides", tools=frozenset({"build_slides"}), skills=frozenset({"slides"})),
     RequestKind("files", families=frozenset({ToolFamily.NATIVE})),
     RequestKind("status", all_canvas=True),
+    # A skill the request names: the core canvas tools and the project's skills (the named one among them); the
+    # tools the skill declares it needs are lent to it by default_grant.
+    RequestKind("skill"),
 )
 
 

@@ -143,7 +143,8 @@ def turn_intent(deps: TurnDeps, state: TurnState) -> dict[str, Any] | None:
     from nodes.understanding.turn import understand
 
     reread = understand(deps.bridge.store, state["request"], state.get("selected_ids") or [], log=deps.trajectories,
-                        thread_id=state.get("thread_id"), answer=str(answers[-1]))
+                        thread_id=state.get("thread_id"), answer=str(answers[-1]),
+                        skills=deps.bridge.manifest.skills)
     return reread.summary()
 
 

@@ -14,6 +14,7 @@ running them again.
 
 from __future__ import annotations
 
+import sys
 import threading
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -123,6 +124,20 @@ class SkillContext:
             self.cache_hits += child.cache_hits
 
 
+_FRAMEWORK_MODULES = frozenset({"skills.base", "skills.compose", "dataclasses"})
+
+
+def _maker_module() -> str:
+    """The first module up the call stack outside this framework: the one whose code is making a skill."""
+    frame = sys._getframe(1)
+    while frame is not None:
+        name = str(frame.f_globals.get("__name__", ""))
+        if name not in _FRAMEWORK_MODULES:
+            return name
+        frame = frame.f_back
+    return ""
+
+
 def skill_context(config: RunnableConfig) -> SkillContext:
     """The SkillContext a skill graph node runs with (passed in the run config, never in state)."""
     ctx = (config.get("configurable") or {}).get("skill_ctx")
@@ -133,7 +148,12 @@ def skill_context(config: RunnableConfig) -> SkillContext:
 
 @dataclass
 class Skill:
-    """A named, described subgraph with declared input/output schemas and the tools it needs."""
+    """A named, described subgraph with declared input/output schemas and the tools it needs.
+
+    ``triggers`` are phrases a request may use to ask for the skill ("make a poster"); the offline planner
+    routes a request that uses one (or names the skill) to it (``nodes/skill_match.py``), and a real model
+    reads them in the skill tool's description.
+    """
 
     name: str
     description: str
@@ -142,6 +162,14 @@ class Skill:
     needs: list[str]
     graph: Any
     effects: frozenset[Effect] = frozenset({Effect.MUTATES_CANVAS})
+    triggers: list[str] = field(default_factory=list)
+    defined_in: str = field(default="", compare=False, repr=False)
+    """The module whose code made the skill (found when it is made): where ``jarvishub skills`` says it is from,
+    even when other modules import it."""
+
+    def __post_init__(self) -> None:
+        if not self.defined_in:
+            self.defined_in = _maker_module()
 
     def run(self, ctx: SkillContext, inputs: dict[str, Any] | BaseModel) -> BaseModel:
         """Run the skill's graph with ``ctx`` and return its validated output."""
@@ -166,6 +194,7 @@ class Skill:
         output_model: type[BaseModel],
         needs: list[str],
         effects: frozenset[Effect] = frozenset({Effect.MUTATES_CANVAS}),
+        triggers: list[str] | None = None,
     ) -> Skill:
         """A one-node skill graph around a plain function ``(ctx, input) -> output``."""
 
@@ -178,7 +207,7 @@ class Skill:
         graph.add_edge(START, name)
         graph.add_edge(name, END)
         return cls(name=name, description=description, input_model=input_model, output_model=output_model,
-                   needs=list(needs), graph=graph.compile(), effects=effects)
+                   needs=list(needs), graph=graph.compile(), effects=effects, triggers=list(triggers or []))
 
 
 def skill(
@@ -189,11 +218,15 @@ def skill(
     output_model: type[BaseModel],
     needs: list[str],
     effects: frozenset[Effect] = frozenset({Effect.MUTATES_CANVAS}),
+    triggers: list[str] | None = None,
 ) -> Callable[[Callable[[SkillContext, Any], BaseModel]], Skill]:
-    """Decorator: turn ``def f(ctx, input) -> output`` into a registered-ready :class:`Skill`."""
+    """Decorator: turn ``def f(ctx, input) -> output`` into a :class:`Skill` (the function is replaced by it).
+
+    ``triggers``: phrases that ask for the skill in a request (``["make a poster"]``), see :class:`Skill`.
+    """
 
     def wrap(function: Callable[[SkillContext, Any], BaseModel]) -> Skill:
         return Skill.from_function(function, name=name, description=description, input_model=input_model,
-                                   output_model=output_model, needs=needs, effects=effects)
+                                   output_model=output_model, needs=needs, effects=effects, triggers=triggers)
 
     return wrap

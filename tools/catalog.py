@@ -1,22 +1,34 @@
-"""Every tool family of a project, with the services the tools need (generation, browser, MCP)."""
+"""Every tool family of a project, with the services its tools need (generation, MCP).
+
+This floor knows tools only: the evaluator tool and the project's skills are
+added one floor up (``skills/catalog.py``), which is what the runtime calls.
+"""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from tools.base import ToolSpec
 from tools.canvas import canvas_tools
-from tools.reader import read_only
+from tools.project import ProjectParts
 from tools.recovery import recovery_tools
 from tools.version_tools import VERSION_TOOLS
 
-if TYPE_CHECKING:
-    from jarvishub.project import Project
-    from nodes.manifest import SkillInfo
+
+def builtin_family_tools() -> list[ToolSpec]:
+    """Every built-in tool of the families, whatever this machine has (the reference, ``docs/tools.md``)."""
+    from tools.cut import CUT_TOOLS
+    from tools.deck import DECK_TOOLS
+    from tools.generate.tools import GENERATION_TOOLS
+    from tools.native.tools import NATIVE_TOOLS
+    from tools.page import PAGE_TOOLS
+
+    return [*canvas_tools(), *recovery_tools(), *VERSION_TOOLS, *GENERATION_TOOLS, *CUT_TOOLS, *NATIVE_TOOLS,
+            *PAGE_TOOLS, *DECK_TOOLS]
 
 
-def project_tools(project: Project) -> tuple[list[ToolSpec], dict[str, Any], list[SkillInfo]]:
-    """(tools, services, skills) for a project: canvas, recovery, generation, native, MCP and skill tools."""
+def family_tools(project: ProjectParts) -> tuple[list[ToolSpec], dict[str, Any]]:
+    """(tools, services) of a project's tool families: canvas, recovery, generation, native and MCP."""
     services: dict[str, Any] = {}
     tools: list[ToolSpec] = [*canvas_tools(), *recovery_tools(), *VERSION_TOOLS]
     from tools.cut import CUT_TOOLS
@@ -47,16 +59,4 @@ def project_tools(project: Project) -> tuple[list[ToolSpec], dict[str, Any], lis
         from tools.mcp.loader import load_mcp_tools
 
         tools.extend(load_mcp_tools([McpServerConfig.model_validate(s) for s in mcp_servers]))
-
-    from skills.critique import EVALUATE_NODE, default_evaluator
-
-    tools.append(EVALUATE_NODE)
-    services["turn_extra"] = {"evaluator": default_evaluator(project.settings, read_only(project.store),
-                                                             project.artifacts)}
-
-    from skills.registry import skill_tools
-
-    skill_specs, skill_infos, skill_services = skill_tools(project)
-    tools.extend(skill_specs)
-    services.update(skill_services)
-    return tools, services, skill_infos
+    return tools, services

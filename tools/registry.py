@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 from collections.abc import Iterable
+from typing import Any
 
 from tools.base import ToolSpec
+from tools.returns import BUILTIN_RETURNS, FAMILY_RETURNS
 
 
 class ToolRegistry:
@@ -31,3 +33,13 @@ class ToolRegistry:
 
     def __contains__(self, name: object) -> bool:
         return name in self._specs
+
+
+def returns_schema(spec: ToolSpec) -> dict[str, Any]:
+    """The JSON schema of what a tool returns (its observation), when it is known (``tools/returns.py``).
+
+    A skill's tool returns its output model (the manifest adds it from the skill); a tool of unknown
+    shape (a project's own tool) gives ``{}``.
+    """
+    model = BUILTIN_RETURNS.get(spec.name) or FAMILY_RETURNS.get(spec.family.value)
+    return model.model_json_schema() if model is not None else {}

@@ -182,6 +182,7 @@ def tool_rows(runtime: Any) -> list[dict[str, Any]]:
             "effects": effects, "default_grant": grant.allows_tool(tool.name),
             "approval": tool.name in grant.approval_tools or any(e in grant.approval_effects for e in tool.effects),
             "description": tool.description,
+            "parameters": tool.parameters, "returns": tool.returns,
         })
     return rows
 
@@ -204,16 +205,20 @@ def cmd_tools(args: argparse.Namespace) -> int:
 
 
 def cmd_skills(args: argparse.Namespace) -> int:
-    """The manifest's skills and the tools each one needs."""
+    """The manifest's skills, the tools each one needs, where each came from, and the sources that failed."""
     with opened_runtime(args) as runtime:
-        rows = [{"skill": s.name, "needs": s.needs_tools, "description": s.description}
+        rows = [{"skill": s.name, "needs": s.needs_tools, "source": s.source, "triggers": s.triggers,
+                 "description": s.description, "input_schema": s.input_schema, "output_schema": s.output_schema}
                 for s in runtime.manifest.skills]
+        problems = [p.line() for p in runtime.services.get("skill_problems") or []]
 
         def text() -> None:
-            from jarvishub.output import print_rows
+            from jarvishub.output import console, print_rows
 
-            print_rows(["skill", "needs", "description"],
+            print_rows(["skill", "needs", "source", "description"],
                        [{**r, "needs": ", ".join(r["needs"]) or "-"} for r in rows])
+            for line in problems:
+                console.print(f"not loaded: {line}", markup=False, highlight=False)
 
-        emit(args, runtime.project, {"skills": rows}, text)
+        emit(args, runtime.project, {"skills": rows, "problems": problems}, text)
     return EXIT_OK

@@ -126,6 +126,7 @@ def _status(args: argparse.Namespace, probe: Any, sandbox: dict[str, Any]) -> in
             "turns": len(trajectories.turns()),
             "outputs": _final_outputs(files, project.root),
         }
+        info["skill_problems"] = skill_problems(project)
         probe.join()
         # run_code is offered only where agent code can be sandboxed; say why not when it is not.
         info["code_sandbox"] = sandbox["status"]
@@ -141,10 +142,25 @@ def _status(args: argparse.Namespace, probe: Any, sandbox: dict[str, Any]) -> in
                 print_rows(["id", "kind", "title", "status", "repair"], attention, title="needs attention")
             if not info["code_sandbox"]["available"]:
                 console.print(f"run_code is not offered: {info['code_sandbox']['reason']}")
+            for line in info["skill_problems"]:
+                console.print(f"skill not loaded: {line}", markup=False, highlight=False)
             _print_outputs(info["outputs"], project.root)
 
         emit(args, project, info, text)
     return EXIT_OK
+
+
+def skill_problems(project: Any) -> list[str]:
+    """One line per skill source of the project that fails to load (nothing is imported when it has none)."""
+    from importlib.metadata import entry_points
+
+    config = project.settings.project
+    if not ((project.root / "skills").is_dir() or (config.get("skills") or {}).get("load")
+            or entry_points(group="jarvishub.skills")):
+        return []
+    from skills.registry import discover_skills
+
+    return [problem.line() for problem in discover_skills(project.root, config, builtins=[]).problems]
 
 
 def _probe_sandbox(sandbox_status: Callable[[], Any] | None, into: dict[str, Any]) -> None:

@@ -34,7 +34,7 @@ OPERATION_KINDS: dict[str, list[str]] = {
                               "set_clip_duration")},
     "note": ["note"], "build_narrative": ["story"], "build_page": ["web"], "revise_page": ["web"],
     "build_deck": ["slides"], "edit": ["story"], "stale_repair": ["story"], "explore": ["explore"],
-    "question": ["question"], "status": ["status"],
+    "question": ["question"], "status": ["status"], "skill": ["skill"],
 }
 """An understood operation → the kinds its grant is made of."""
 

@@ -9,7 +9,9 @@ was not understood.  Nothing here reads the canvas: the facts are given (``facts
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from functools import lru_cache
+from typing import Any
 
 from nodes.models.grammar import COLOURS, CONSTRAINT_WORDS, FRAMING_WORDS, LIGHTING_WORDS, RELATIVE_WORDS, WEATHER_WORDS
 from nodes.understanding.facts import CanvasFacts
@@ -58,7 +60,7 @@ def normalise(request: str, facts: CanvasFacts) -> tuple[str, list[tuple[str, st
 
 
 def interpret(request: str, facts: CanvasFacts | None = None, *, previous: PreviousTurn | None = None,
-              answer: str | None = None) -> Intent:
+              answer: str | None = None, skills: Sequence[Any] = ()) -> Intent:
     """What ``request`` asks for on a project with these facts (none: an empty project)."""
     facts = facts or CanvasFacts()
     previous = previous or PreviousTurn()
@@ -71,7 +73,8 @@ def interpret(request: str, facts: CanvasFacts | None = None, *, previous: Previ
     if not text.strip():
         intent.clarification = Clarification(reason="unparsed", message="The request is empty.")
         return intent
-    ctx = ReadContext(request=request, words=Words(text), facts=facts, previous=previous, answer=answer)
+    ctx = ReadContext(request=request, words=Words(text), facts=facts, previous=previous, answer=answer,
+                      skills=skills)
     for reader in READERS:
         reading = reader.read(ctx)
         if reading is None:

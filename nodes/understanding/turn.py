@@ -45,11 +45,11 @@ def previous_turn(log: TurnLog | None, thread_id: str | None) -> PreviousTurn:
 
 
 def understand(store: TitleReader, request: str, selected: Sequence[str] = (), *, log: TurnLog | None = None,
-               thread_id: str | None = None, answer: str | None = None) -> Intent:
+               thread_id: str | None = None, answer: str | None = None, skills: Sequence[Any] = ()) -> Intent:
     """The turn's intent: two fact reads, one title lookup when the request quotes a title, no query per
     reference."""
     facts = read_facts(store, selected)
-    intent = interpret(request, facts, previous=previous_turn(log, thread_id), answer=answer)
+    intent = interpret(request, facts, previous=previous_turn(log, thread_id), answer=answer, skills=skills)
     quoted = [r for c in intent.clauses for r in c.references if r.form == "title" and not r.target_ids]
     if quoted:
         _, found = store.titled([[r.said, r.said.lower(), r.said.capitalize()] for r in quoted])

@@ -26,6 +26,7 @@ from hypothesis import strategies as st
 from nodes.actions import ToolCall
 from nodes.bridge import Usage
 from nodes.grant import Budget, Grant, Scope
+from tests.system_tools import missing_system_tool
 from tools.native.code import sandbox_status
 
 pytestmark = pytest.mark.long_file(25)  # seconds on a quiet two-core machine: scheduled first (tests/conftest.py)
@@ -64,6 +65,10 @@ def test_no_action_outside_its_grant_changes_the_canvas(make_runtime, project):
     store, bridge = project.store, runtime.bridge
     every_tool = runtime.manifest.tool_names()
     assert {"run_code", "query_canvas"} <= set(every_tool) or not sandbox_status().available
+    # Without bubblewrap run_code is not in the manifest: the property holds for every other tool, and the test
+    # ends skipped (failed in CI) saying what was left out.
+    sandboxed = "run_code" in every_tool
+    executed = [t for t in EXECUTED if t in every_tool]
     seeds = []
     for i, kind in enumerate(KINDS):
         result = bridge.submit(
@@ -120,11 +125,11 @@ def test_no_action_outside_its_grant_changes_the_canvas(make_runtime, project):
         return scoped is not None and tool not in ("create_node", "branch_node", "run_code") and a not in scoped
 
     def one_action(rnd: random.Random) -> None:
-        tool = rnd.choice(every_tool if rnd.random() < 0.5 else EXECUTED)
+        tool = rnd.choice(every_tool if rnd.random() < 0.5 else executed)
         kind, a, b = rnd.choice(KINDS), rnd.choice(ids), rnd.choice(ids)
         status, pick = rnd.choice(["selected", "rejected", "stale"]), rnd.randrange(10)
         granted_tools = rnd.choice([None, rnd.sample(every_tool, rnd.randrange(9)),
-                                    rnd.sample(EXECUTED, rnd.randrange(len(EXECUTED) + 1))])
+                                    rnd.sample(executed, rnd.randrange(len(executed) + 1))])
         # Tools lent to the grant's skills only: the actor calling one itself is outside its grant.
         skill_only = rnd.choice([[], rnd.sample(every_tool, rnd.randrange(6))])
         granted_kinds = rnd.choice([None, rnd.sample([*KINDS, "group", "code"], rnd.randrange(7))])
@@ -142,7 +147,7 @@ def test_no_action_outside_its_grant_changes_the_canvas(make_runtime, project):
             result = bridge.submit(action, grant, Usage(), thread_id="prop")
             assert result.verdict == "reject" and result.commit is None, (tool, grant, result)
             return
-        if tool not in EXECUTED or pick != 0:
+        if tool not in executed or pick != 0:
             bridge.validate(action, grant, Usage())  # validated only: nothing runs, nothing can be written
             return
         assert store.canvas_version() == seen["version"], "the canvas moved without an executed action"
@@ -171,4 +176,7 @@ def test_no_action_outside_its_grant_changes_the_canvas(make_runtime, project):
     assert seen["examples"] >= EXAMPLES and seen["outside"] > EXAMPLES // 2, seen
     # The oracle is only a lower bound of what is outside; the property is that nothing outside it was
     # ever written, and that the run did exercise real commits of the executed tools.
-    assert len(committed) > 20 and {"create_node", "run_code"} <= set(committed), (seen, set(committed))
+    assert len(committed) > 20 and {"create_node", *(["run_code"] if sandboxed else [])} <= set(committed), \
+        (seen, set(committed))
+    if not sandboxed:
+        missing_system_tool(f"run_code was left out of the property: {sandbox_status().reason}")

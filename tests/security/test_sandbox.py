@@ -113,7 +113,7 @@ def test_through_the_bridge_the_only_change_is_the_code_node(runtime) -> None:
 
 
 def test_without_bwrap_run_code_is_not_offered_and_never_runs_unsandboxed(runtime, monkeypatch, tmp_path) -> None:
-    from tools.catalog import project_tools
+    from skills.catalog import project_tools
     from tools.native.code import SandboxUnavailable
 
     monkeypatch.setenv("PATH", str(tmp_path))  # a PATH with no bwrap on it

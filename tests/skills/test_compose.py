@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import re
-import sys
 from collections.abc import Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -64,21 +63,15 @@ PITCH = choose("pitch", "A storyboard for a long premise, a title card for a sho
 
 @pytest.fixture(scope="module")
 def agent(tmp_path_factory: pytest.TempPathFactory, start_agent) -> Iterator[Agent]:
-    root = tmp_path_factory.mktemp("compose")
-    code = root / "user_code"
-    code.mkdir()
-    (code / "my_skills.py").write_text(doc_example("compose"))
-    (code / "my_notes.py").write_text(doc_example("decorator"))
-    sys.path.insert(0, str(code))
-    try:
-        with start_agent(root / "p", project_file=PROJECT_FILE,
-                         configure=lambda project: {"extra_tools": [skill_tool(STORYBOARDS), skill_tool(PITCH)]}
-                         ) as running:
-            yield running
-    finally:
-        sys.path.remove(str(code))
-        for module in ("my_skills", "my_notes"):
-            sys.modules.pop(module, None)
+    """A project with the page's two examples saved in its folder, as the page says: no PYTHONPATH."""
+    root = tmp_path_factory.mktemp("compose") / "p"
+    root.mkdir()
+    (root / "my_skills.py").write_text(doc_example("compose"))
+    (root / "my_notes.py").write_text(doc_example("decorator"))
+    with start_agent(root, project_file=PROJECT_FILE,
+                     configure=lambda project: {"extra_tools": [skill_tool(STORYBOARDS), skill_tool(PITCH)]}
+                     ) as running:
+        yield running
 
 
 def context(agent: Agent) -> SkillContext:

@@ -22,7 +22,7 @@ from nodes.understanding.readers.status import StatusReader
 from nodes.understanding.readers.versions import VersionReader
 
 SKILLS = SkillReader()
-"""The skill slot: ``SKILLS.matchers.append(match_skill)`` (#22)."""
+"""The skills reader: the project's skills named in a request (``readers/skills.py``); more matchers may be appended."""
 
 READERS: list[DomainReader] = [NoteReader(), SKILLS, BuildReader(), QuestionReader(), StatusReader(),
                                ExploreReader(), SlideReader(), PageReader(), VersionReader(), CutReader(),

@@ -8,6 +8,7 @@ shows how a new tool's words become an operation.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
@@ -37,6 +38,8 @@ class ReadContext:
     previous: PreviousTurn
     answer: str | None = None
     """A person's answer to this turn's question (an id), when the turn is resumed with one."""
+    skills: Sequence[Any] = ()
+    """The project's skills as the manifest lists them (``nodes.manifest.SkillInfo``): what a request may name."""
 
 
 @dataclass

@@ -200,10 +200,11 @@ def _canvas() -> TargetSource:
 
 def default_playbooks(source: TargetSource | None = None) -> list[Playbook]:
     """The playbooks of the built-in offline planner, most specific first, finding targets with ``source``."""
+    from nodes.models.content import ContentPlaybook
     from nodes.models.edits import EditPlaybook
     from nodes.models.questions import QuestionPlaybook
     from nodes.models.workflows import ExplorePlaybook, NarrativePlaybook, SlidesPlaybook, WebPlaybook
 
     source = source or _canvas()
     return [ExplorePlaybook(source), StatusPlaybook(source), NotePlaybook(), QuestionPlaybook(source),
-            EditPlaybook(source), WebPlaybook(source), SlidesPlaybook(), NarrativePlaybook()]
+            EditPlaybook(source), ContentPlaybook(), WebPlaybook(source), SlidesPlaybook(), NarrativePlaybook()]

@@ -28,10 +28,28 @@ KIND_WORDS: dict[str, str] = {
 _PATTERNS = {kind: re.compile(rf"\b(?:{words})\b", re.IGNORECASE) for kind, words in KIND_WORDS.items()}
 _NOTE_LEAD = re.compile(r"^\s*(?:add an? |take an? )?(?:note|notes|jot|write down)\b", re.IGNORECASE)
 
+OPERATION_TOOLS: dict[str, tuple[str, ...]] = {
+    "page_set_text": ("page_set_text", "page_read"), "page_set_style": ("page_set_style", "page_read"),
+    "page_add_section": ("page_add_section", "page_read"), "page_remove_section": ("page_remove_section", "page_read"),
+    "page_move_section": ("page_move_section", "page_read"),
+    "page_replace_image": ("page_replace_image", "page_read"), "page_undo": ("page_undo", "page_read"),
+    "page_revert": ("page_revert", "page_read"), "revise_page": ("skill__web_revise", "page_read"),
+    "deck_add_slide": ("deck_add_slide", "deck_read"), "deck_delete_slide": ("deck_delete_slide", "deck_read"),
+    "deck_move_slide": ("deck_move_slide", "deck_read"), "deck_edit_slide": ("deck_edit_slide", "deck_read"),
+    "deck_add_bullet": ("deck_edit_slide", "deck_read"), "deck_remove_bullet": ("deck_edit_slide", "deck_read"),
+    "deck_set_theme": ("deck_set_theme", "deck_read"),
+    "deck_regenerate_illustration": ("deck_regenerate_illustration", "deck_read"),
+    "deck_undo": ("deck_undo", "deck_read"), "deck_revert": ("deck_revert", "deck_read"),
+}
+"""A page or deck operation → the tools that carry it out (the first writes; the second reads the page or deck,
+for a model that looks before it acts).  ``docs/page-and-deck-tools.md``, "Grants": the smallest grant."""
+
 OPERATION_KINDS: dict[str, list[str]] = {
     "note": ["note"], "build_narrative": ["story"], "build_page": ["web"], "revise_page": ["web"],
     "build_deck": ["slides"], "edit": ["story"], "stale_repair": ["story"], "explore": ["explore"],
     "question": ["question"], "status": ["status"],
+    **{op: ["web"] for op in OPERATION_TOOLS if op.startswith("page_")},
+    **{op: ["slides"] for op in OPERATION_TOOLS if op.startswith("deck_")},
 }
 """An understood operation → the kinds its grant is made of."""
 

@@ -150,8 +150,8 @@ def measure_content(intent: Intent, rows: list[dict[str, Any]], live: list[dict[
     for row in live:
         if row["id"] not in ok:
             result.unexpected.append(str(row["title"] or row["id"]))
-        elif (one_slide and not other_ops and row["kind"] == "slide" and row["ancestors"]
-              and not set(row["ancestors"]) & one_slide):
+        elif (one_slide and not other_ops and row["kind"] == "slide" and row["id"] not in allowed
+              and not set(row["ancestors"]) & one_slide):  # a slide drawn anew this turn, not the one asked for
             result.unexpected.append(f"{row['title'] or row['id']} (redrawn, not the slide asked for)")
     result.unexpected = sorted(set(result.unexpected))
     return result

@@ -252,7 +252,8 @@ def version_subject(ctx: ReadContext) -> str | None:
         if node.kind in ("slide", "deck"):
             return "deck"
         return None
-    operations = [str(c.get("operation")) for c in ctx.previous.clauses]
+    # A question changed nothing: "that" is still the change before it (the project's, below).
+    operations = [str(c.get("operation")) for c in ctx.previous.clauses if c.get("operation") != "question"]
     if operations and all(op in PAGE_OPERATIONS for op in operations):
         return "page"
     if operations and all(op in DECK_OPERATIONS for op in operations):

@@ -615,7 +615,7 @@ def _theme(ctx: ReadContext, words: Words, start: int, end: int, deck: Deck) -> 
 
 _ILLUSTRATION = re.compile(
     r"\b(?:regenerate|redo|redraw|refresh|remake|re-?generate|re-?draw|replace|change|swap|update|try)\b (?:the |a |an )?"
-    r"(?:new |different |another )?(?P<noun>illustration|image|picture|diagram|drawing|art(?:work)?|visual|graphic|"
+    r"(?:new |different |another )?(?:slide'?s? |deck'?s? )?(?P<noun>illustration|image|picture|diagram|drawing|art(?:work)?|visual|graphic|"
     r"photo)(?: (?:on|of|for|in) (?P<ref>slides? #?\d+|the [a-z0-9' -]+? slide|this slide|it))?"
     r"(?: (?:with|to|as|into|showing|of|so it shows) (?:a |an )?(?:new |different )?(?:one |picture |image |"
     r"illustration |drawing )?(?:of |showing )?(?P<prompt>.+))?$|"

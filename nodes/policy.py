@@ -185,7 +185,7 @@ def default_grant(manifest: Manifest, intent: Intent, selected: list[str]) -> Gr
     if asked == "ambiguous":  # the person picks one of the candidates: the scope holds them all
         focus += [i for c in intent.clarification.candidates for i in (c.get("id"), c.get("image_id")) if i]
     operations = {clause.operation for clause in intent.clauses}
-    content = asked is None and bool(operations) and operations <= set(OPERATION_TOOLS)
+    content = asked in (None, "ambiguous") and bool(operations) and operations <= set(OPERATION_TOOLS)
     local_edit = not content and bool(focus) and asked in (None, "ambiguous") and bool(operations) \
         and operations <= LOCAL_OPERATIONS
     if local_edit:

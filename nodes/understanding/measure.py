@@ -22,9 +22,12 @@ from typing import Any, Protocol
 from pydantic import BaseModel, Field
 
 from nodes.models.grammar import EditRequest
-from nodes.understanding.intent import Intent
+from nodes.understanding.facts import json_object
+from nodes.understanding.intent import Clause, Intent
 from nodes.understanding.kinds import OPERATION_TOOLS
+from skills.page_style import SPACING
 from store.cypher import FixedCypher
+from tools.changes import Change
 
 DELIVERABLE_KINDS = ("image", "video", "audio", "web", "slide", "deck", "code", "file")
 CHANGED = FixedCypher(
@@ -33,6 +36,7 @@ CHANGED = FixedCypher(
     "OPTIONAL MATCH (r:CanvasNode)-[:REFERENCES]->(n) "
     "OPTIONAL MATCH (n)-[:GENERATED_FROM]->(f:CanvasNode) "
     "RETURN n.id AS id, n.kind AS kind, n.title AS title, n.status AS status, n.group_id AS grp, "
+    "CASE WHEN n.kind IN ['code', 'deck'] THEN n.inputs_json ELSE null END AS inputs, "
     "collect(DISTINCT a.id) AS ancestors, collect(DISTINCT r.id) AS referenced_by, collect(DISTINCT f.id) AS made_from")
 
 
@@ -135,6 +139,12 @@ def measure_content(intent: Intent, rows: list[dict[str, Any]], live: list[dict[
         result.expected.append(what)
         if not any(root.id in r["ancestors"] for r in versions):
             result.missing.append(what)
+    # Each operation must be one of the turn's new versions: the change its version records is the one asked for.
+    made = [Change.read(json_object(r.get("inputs")).get("change")) for r in rows
+            if r["kind"] in ("code", "deck") and set(r["ancestors"]) & set(roots)]
+    for item in intent.clauses:
+        if roots and not any(change is not None and did(item, change) for change in made):
+            result.missing.append(f"{item.describe()} (no new version records it)")
     ok = set(allowed) | new_ids
     for row in rows:  # made from a new version (its file and preview), or grouped in the new deck
         if set(row["made_from"]) & new_ids or row.get("grp") in new_ids or set(row["ancestors"]) & allowed:
@@ -159,4 +169,52 @@ def measure_content(intent: Intent, rows: list[dict[str, Any]], live: list[dict[
 
 _ONE_SLIDE = frozenset({"deck_edit_slide", "deck_add_bullet", "deck_remove_bullet", "deck_regenerate_illustration"})
 """Operations on one slide: only that slide is drawn anew."""
+
+
+def did(item: Clause, change: Change) -> bool:
+    """Whether a version's change record is the operation a clause asked for, on what it named."""
+    args, op = item.args, item.operation
+    fields = [e.field for e in change.edits]
+    detail = {k: v for e in change.edits for k, v in e.detail.items()}
+    after = {k: v for e in change.edits if isinstance(e.after, dict) for k, v in e.after.items()}
+    expected = {
+        "page_set_text": lambda: change.op == "set_text" and f"text:{args.get('element')}" in fields
+        and any(e.after == args.get("text") for e in change.edits),
+        "page_set_style": lambda: change.op == "set_style" and _styled(str(args.get("token")), fields),
+        "page_add_section": lambda: change.op == "add_section" and detail.get("section") == args.get("name"),
+        "page_remove_section": lambda: change.op == "remove_section" and detail.get("section") == args.get("section"),
+        "page_move_section": lambda: change.op == "move_section" and detail.get("section") == args.get("section"),
+        "page_replace_image": lambda: change.op == "replace_image" and f"image:{args.get('image')}" in fields,
+        "page_undo": lambda: change.op == "undo", "page_revert": lambda: change.op == "revert",
+        "revise_page": lambda: change.op in ("set_layout", "add_section", "remove_section", "move_section", "revise"),
+        "deck_add_slide": lambda: change.op == "add_slide" and detail.get("index") == args.get("after"),
+        "deck_delete_slide": lambda: change.op == "delete_slide" and detail.get("index") == _index(args),
+        "deck_move_slide": lambda: change.op == "move_slide" and detail.get("index") == _index(args)
+        and detail.get("to_index") == int(args.get("to") or 0) - 1,
+        "deck_edit_slide": lambda: change.op == "edit_slide" and detail.get("number") == args.get("slide")
+        and all(after.get(k) == args[k] for k in ("title", "notes", "bullets") if k in args),
+        "deck_add_bullet": lambda: change.op == "edit_slide" and detail.get("number") == args.get("slide")
+        and args.get("bullet") in (after.get("bullets") or []),
+        "deck_remove_bullet": lambda: change.op == "edit_slide" and detail.get("number") == args.get("slide"),
+        "deck_set_theme": lambda: change.op == "set_theme",
+        "deck_regenerate_illustration": lambda: change.op == "regenerate_illustration"
+        and detail.get("number") == args.get("slide"),
+        "deck_undo": lambda: change.op == "undo", "deck_revert": lambda: change.op == "revert",
+    }
+    check = expected.get(op)
+    return bool(check()) if check is not None else True
+
+
+def _styled(token: str, fields: list[str]) -> bool:
+    if token == "palette":
+        return "palette" in fields
+    if token == "spacing":
+        return any(f.removeprefix("token:") in SPACING["normal"] for f in fields)
+    if token == "fonts":
+        return bool({"token:heading-font", "token:body-font"} & set(fields))
+    return f"token:{token}" in fields
+
+
+def _index(args: dict[str, Any]) -> int:
+    return int(args.get("slide") or 0) - 1
 

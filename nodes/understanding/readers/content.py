@@ -18,8 +18,8 @@ import re
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from nodes.understanding.intent import Clarification, Clause
-from nodes.understanding.readers.base import ReadContext
+from nodes.understanding.intent import Clarification, Clause, Target
+from nodes.understanding.readers.base import ReadContext, Reading
 from nodes.understanding.text import Words
 
 _QUOTE = re.compile(r"""(?:^|(?<=[\s:(,]))(['"])(.+?)\1(?=$|[\s.,;:!?)])""")
@@ -41,6 +41,32 @@ class Ask(Exception):
     def __init__(self, clarification: Clarification) -> None:
         super().__init__(clarification.message)
         self.clarification = clarification
+        self.operation: str | None = None
+        """The operation being read when it asked (an ambiguous slide or picture: the answer resumes it)."""
+
+    def reading(self, ctx: ReadContext, domain: str, target: Target) -> Reading:
+        """The clarification as a reading; an ambiguous one keeps its operation and target, so the turn's grant
+        is the operation's and the person's answer (the candidate's id) resumes it."""
+        ctx.words.take_all()
+        if self.clarification.reason == "ambiguous" and self.operation:
+            return Reading(clauses=[Clause(text=ctx.request, domain=domain, operation=self.operation,
+                                           targets=[target], understood=self.clarification.understood)],
+                           clarification=self.clarification)
+        return Reading(clarification=self.clarification)
+
+
+def parse_in_turn(parsers: tuple[Callable[..., list[Clause] | None], ...], operations: dict[str, str],
+                  *args: object) -> list[Clause] | None:
+    """The first parser that reads the span; an :class:`Ask` it raises names the operation it was reading."""
+    for parse in parsers:
+        try:
+            found = parse(*args)
+        except Ask as asked:
+            asked.operation = asked.operation or operations.get(parse.__name__)
+            raise
+        if found:
+            return found
+    return None
 
 
 # ---------------------------------------------------------------- words as typed

@@ -27,6 +27,7 @@ from nodes.understanding.readers.content import (
     asks_version,
     clause,
     content_after,
+    parse_in_turn,
     previous_changes,
     quotes,
     read_clauses,
@@ -173,7 +174,7 @@ class PageReader:
                 and not _NAMES_PAGE.search(text)):
             ctx.words.take_all()
             return Reading(clarification=Clarification(
-                reason="ambiguous", understood=["a change of theme"],
+                reason="no_target", understood=["a change of theme"],
                 message="The project has a web page and a slide deck: which one's theme? Say 'the page's theme' or "
                         "'the deck's theme', or select one."))
         target = _page_target(ctx, selected)
@@ -181,8 +182,7 @@ class PageReader:
         try:
             read = read_clauses(ctx, lambda c, w, s, e: _parse(c, w, s, e, doc, target))
         except Ask as asked:
-            ctx.words.take_all()
-            return Reading(clarification=asked.clarification)
+            return asked.reading(ctx, self.name, target)
         if read is None:
             ctx.words.take_all()
             return Reading(clarification=Clarification(
@@ -237,11 +237,8 @@ def _page_target(ctx: ReadContext, selected: str | None) -> Target:
 
 def _parse(ctx: ReadContext, words: Words, start: int, end: int, doc: PageDocument | None,
            target: Target) -> list[Clause] | None:
-    for parse in (_version, _picture, _sections, _copy, _layout, _style):
-        found = parse(ctx, words, start, end, doc, target)
-        if found:
-            return found
-    return None
+    return parse_in_turn((_version, _picture, _sections, _copy, _layout, _style), {"_picture": "page_replace_image"},
+                         ctx, words, start, end, doc, target)
 
 
 def _version(ctx: ReadContext, words: Words, start: int, end: int, doc: PageDocument | None,
@@ -264,14 +261,14 @@ def _picture(ctx: ReadContext, words: Words, start: int, end: int, doc: PageDocu
     match = _REPLACE.search(text, start) or _USE_PICTURE.search(text, start)
     if match is None:
         return None
-    number = _picture_number(match, doc)
+    number = _picture_number(match, doc, ctx.answer)
     prompt = content_after(ctx, words, match.start("prompt"), match.end("prompt"))
     words.mark(match.start(), match.end())
     return [clause(ctx, "page", "page_replace_image", {"image": number, "prompt": prompt},
                    f"replace picture {number} of the page with a new one: {prompt}", start=start, end=end)]
 
 
-def _picture_number(match: re.Match[str], doc: PageDocument | None) -> int:
+def _picture_number(match: re.Match[str], doc: PageDocument | None, answer: str | None = None) -> int:
     count = len(doc.images) if doc is not None else None
     if match.group("hero") or match.group("first"):
         number = 1
@@ -289,10 +286,16 @@ def _picture_number(match: re.Match[str], doc: PageDocument | None) -> int:
         scored = [(len(wanted & set(re.findall(r"[a-z]+", i.alt.lower()))), n) for n, i in enumerate(doc.images, 1)]
         best = max((s for s, _ in scored), default=0)
         chosen = [n for s, n in scored if s == best and best > 0]
+        answered = [n for n in chosen if doc.images[n - 1].node_id == answer]
+        if len(chosen) != 1 and len(answered) == 1:
+            chosen = answered  # the person picked one of the candidates
         if len(chosen) != 1:
             listed = "; ".join(f"{n}: {i.alt}" for n, i in enumerate(doc.images, 1))
             raise Ask(Clarification(reason="ambiguous" if chosen else "not_found", missing=[] if chosen else [alt],
-                                    message=f"Which picture do you mean by '{alt}'? The page's pictures: {listed}."))
+                                    candidates=[{"id": doc.images[n - 1].node_id, "title": doc.images[n - 1].alt,
+                                                 "picture": n} for n in chosen],
+                                    message=f"Which picture do you mean by '{alt}'? The page's pictures: {listed}. "
+                                            "Answer with its id."))
         number = chosen[0]
     if count is not None and not 1 <= number <= count:
         raise Ask(Clarification(reason="not_found", missing=[f"picture {number}"],

@@ -26,6 +26,7 @@ from nodes.understanding.readers.content import (
     asks_version,
     clause,
     content_after,
+    parse_in_turn,
     previous_changes,
     quotes,
     read_clauses,
@@ -143,6 +144,9 @@ def _numbers(ctx: ReadContext, deck: Deck, form: str, match: re.Match[str]) -> l
     wanted = {w for w in re.findall(r"[a-z0-9]+", said) if w not in ("the", "a", "an", "of", "and")}
     if not wanted or said in ("new", "next", "other", "same"):
         return None
+    exact = [n for n, s in enumerate(deck.slides, 1) if s.title.lower() == said]
+    if len(exact) == 1:
+        return exact  # the slide's own title, as the person said it
     scored = [(len(wanted & set(re.findall(r"[a-z0-9]+", s.title.lower()))) / len(wanted), n)
               for n, s in enumerate(deck.slides, 1)]
     best = max((score for score, _ in scored), default=0)
@@ -153,11 +157,15 @@ def _numbers(ctx: ReadContext, deck: Deck, form: str, match: re.Match[str]) -> l
         raise Ask(Clarification(reason="not_found", missing=[match.group(0)],
                                 message=f"No slide of the deck is about '{said}'; its slides are "
                                         + "; ".join(f"{n}: {s.title}" for n, s in enumerate(deck.slides, 1)) + "."))
+    answered = [n for n in chosen if deck.slides[n - 1].id == ctx.answer]
+    if len(chosen) > 1 and answered:
+        return answered  # the person picked one of the candidates
     if len(chosen) > 1:
         raise Ask(Clarification(reason="ambiguous", candidates=[
             {"id": deck.slides[n - 1].id, "title": deck.slides[n - 1].title, "slide": n} for n in chosen],
             message=f"More than one slide matches '{said}': "
-                    + "; ".join(f"slide {n} ({deck.slides[n - 1].title})" for n in chosen) + ". Which one?"))
+                    + "; ".join(f"slide {n} ({deck.slides[n - 1].title})" for n in chosen) + ". Which one? Answer with "
+                    "its id."))
     return chosen
 
 
@@ -188,8 +196,7 @@ class SlideReader:
         try:
             read = read_clauses(ctx, lambda c, w, s, e: _parse(c, w, s, e, deck))
         except Ask as asked:
-            ctx.words.take_all()
-            return Reading(clarification=asked.clarification)
+            return asked.reading(ctx, self.name, target)
         if read is None:
             ctx.words.take_all()
             return Reading(clarification=Clarification(
@@ -214,13 +221,17 @@ class SlideReader:
         return Reading(clauses=clauses)
 
 
+_OPERATION_OF = {"_add": "deck_add_slide", "_bullets": "deck_edit_slide", "_retitle": "deck_edit_slide",
+                 "_illustration": "deck_regenerate_illustration", "_delete": "deck_delete_slide",
+                 "_move": "deck_move_slide"}
+
+
 def _parse(ctx: ReadContext, words: Words, start: int, end: int, deck: Deck) -> list[Clause] | None:
-    for parse in (_version, _add, _bullets, _retitle, _illustration, _delete, _move, _theme):
-        found = parse(ctx, words, start, end, deck)
-        if found:
-            words.take(_DECK_NOUNS, start, end)
-            return found
-    return None
+    found = parse_in_turn((_version, _add, _bullets, _retitle, _illustration, _delete, _move, _theme), _OPERATION_OF,
+                          ctx, words, start, end, deck)
+    if found:
+        words.take(_DECK_NOUNS, start, end)
+    return found
 
 
 _DECK_NOUNS = re.compile(r"\b(?:the |this |my |our )?(?:deck|presentation|slide deck|slides|lecture|talk)(?:'s)?\b|"

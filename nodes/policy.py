@@ -17,6 +17,11 @@ The request is read once, by the interpreter (``nodes.understanding``); the poli
 * Media words alone ("an image of a lighthouse") offer the generation tool itself; with a
   workflow's words ("a site with photos of bread", "a deck on how models generate images")
   they name what the workflow's skills make, and add nothing.
+* A page or deck operation ("make the headline bigger", "delete the last slide") gets the tools that carry it
+  out and the read tools (``nodes.understanding.kinds.OPERATION_TOOLS``), scoped to the page (its code node and
+  what is made from it: its HTML file and preview) or to the deck (its node, its slides, their contents and
+  pictures): the table of ``docs/page-and-deck-tools.md``.  A page selected through its preview is scoped at
+  the page (the interpreter resolves the selection to it).
 * A question gets the read-only canvas tools: it never changes the canvas, and the grant makes sure.
 * Anything else may use every tool on the whole canvas.
 
@@ -37,6 +42,7 @@ from typing import NamedTuple
 from nodes.grant import Grant, Scope
 from nodes.manifest import Manifest, ToolInfo
 from nodes.understanding.intent import Intent
+from nodes.understanding.kinds import CONTENT_OPERATIONS, OPERATION_TOOLS, READ_ONLY_OPERATIONS
 from tools.base import Effect, ToolFamily
 
 CORE_CANVAS_TOOLS = frozenset({"read_node", "query_canvas", "create_node", "update_node", "link_nodes", "set_status"})
@@ -148,6 +154,24 @@ def intent_tools(manifest: Manifest, intent: Intent, *, local_edit: bool) -> Int
     return IntentTools(offered, lent)
 
 
+def content_tools(manifest: Manifest, intent: Intent) -> IntentTools:
+    """The tools of the intent's page or deck operations, the read tools, and what the policy always keeps."""
+    wanted = set(READ_TOOLS).union(*(OPERATION_TOOLS[c.operation] for c in intent.clauses))
+    claimed = _claimed_skills()
+    offered = [t.name for t in manifest.tools if t.name in wanted or t.family == ToolFamily.MCP
+               or (t.family == ToolFamily.SKILL and t.name not in claimed)]
+    return IntentTools(offered, frozenset())
+
+
+def content_scope(intent: Intent) -> Scope:
+    """What a page or deck operation may write: the page and what is made from it, or the deck with its slides,
+    their contents and pictures (each target lists them in ``writes``)."""
+    targets = [t for c in intent.clauses for t in c.targets]
+    pages = [t.id for t in targets if t.kind == "code"]
+    ids = [t.id for t in targets if t.kind in ("code", "deck")] + [i for t in targets for i in t.writes]
+    return Scope(all_nodes=False, node_ids=list(dict.fromkeys(ids)), descendants_of=list(dict.fromkeys(pages)))
+
+
 def focus_of(intent: Intent, selected: list[str]) -> list[str]:
     """The nodes a local edit is about: the selection, the ids written, and every target with its image."""
     ids = [*selected, *intent.node_ids]
@@ -173,10 +197,14 @@ def default_grant(manifest: Manifest, intent: Intent, selected: list[str]) -> Gr
     if asked == "ambiguous":  # the person picks one of the candidates: the scope holds them all
         focus += [i for c in intent.clarification.candidates for i in (c.get("id"), c.get("image_id")) if i]
     operations = {clause.operation for clause in intent.clauses}
-    local_edit = bool(focus) and asked in (None, "ambiguous") and bool(operations) and operations <= LOCAL_OPERATIONS
+    content = asked in (None, "ambiguous") and bool(operations) and operations <= CONTENT_OPERATIONS
+    local_edit = not content and bool(focus) and asked in (None, "ambiguous") and bool(operations) \
+        and operations <= LOCAL_OPERATIONS
     if local_edit:
         scope = Scope(all_nodes=False, node_ids=focus, descendants_of=focus)
-    chosen = intent_tools(manifest, intent, local_edit=local_edit)
+    if content:
+        scope = content_scope(intent)
+    chosen = content_tools(manifest, intent) if content else intent_tools(manifest, intent, local_edit=local_edit)
     offered = set(chosen.offered) if chosen is not None else {t.name for t in manifest.tools}
     needs = {f"skill__{s.name}": s.needs_tools for s in manifest.skills}
     lent = {n for name in offered for n in needs.get(name, ())} | (chosen.lent if chosen is not None else set())
@@ -197,7 +225,7 @@ def operation_grant(manifest: Manifest, intent: Intent) -> Grant | None:
     or an undo of a turn can change nothing else.  A clause never checked on the canvas (no recorded scope) gets
     no grant here: the default policy decides.
     """
-    from nodes.understanding.on_canvas import OPERATION_TOOLS, OPERATIONS, READ_ONLY_OPERATIONS
+    from nodes.understanding.on_canvas import OPERATIONS
 
     operations = {clause.operation for clause in intent.clauses}
     if intent.clarification is not None or not operations or not operations <= OPERATIONS:

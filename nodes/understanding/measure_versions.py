@@ -18,8 +18,8 @@ from __future__ import annotations
 from typing import Any
 
 from nodes.understanding.intent import Intent
+from nodes.understanding.kinds import READ_ONLY_OPERATIONS
 from nodes.understanding.on_canvas import OPERATIONS as VERSION_AND_CUT
-from nodes.understanding.on_canvas import READ_ONLY_OPERATIONS
 from store.cypher import FixedCypher
 
 UPSTREAM = FixedCypher(

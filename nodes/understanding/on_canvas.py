@@ -20,25 +20,14 @@ from __future__ import annotations
 from typing import Any
 
 from nodes.understanding.intent import Clarification, Clause, Intent
-from nodes.understanding.kinds import word_kinds
+from nodes.understanding.kinds import CUT_OPERATIONS, READ_ONLY_OPERATIONS, VERSION_OPERATIONS, word_kinds
 from store.base import CanvasReader
 from store.errors import NodeNotFound
 from tools.base import ToolError
 
-VERSION_OPERATIONS = frozenset({"undo_change", "revert_version", "undo_turn", "compare_versions", "list_versions"})
-CUT_OPERATIONS = frozenset({"reorder_cut", "remove_from_cut", "return_to_cut", "insert_shot", "duplicate_shot",
-                            "set_clip_duration"})
-READ_ONLY_OPERATIONS = frozenset({"compare_versions", "list_versions"})
 OPERATIONS = VERSION_OPERATIONS | CUT_OPERATIONS
-"""Operations whose name is the tool that carries them out and whose ``args`` are its arguments."""
-
-OPERATION_TOOLS: dict[str, tuple[str, ...]] = {
-    "undo_change": ("undo_change", "list_versions"), "revert_version": ("revert_version", "list_versions"),
-    "undo_turn": ("undo_turn",), "compare_versions": ("compare_versions", "list_versions"),
-    "list_versions": ("list_versions",), **{op: (op,) for op in CUT_OPERATIONS},
-}
-"""An operation → the tools its grant offers: the one that carries it out, and the read that shows the versions
-a model may want to look at first (docs/versions.md, "The smallest grant for each operation")."""
+"""Operations whose name is the tool that carries them out and whose ``args`` are its arguments (their tools:
+``nodes.understanding.kinds.OPERATION_TOOLS``)."""
 
 
 class Already(Exception):

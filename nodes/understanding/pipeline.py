@@ -36,6 +36,8 @@ yesterday today tonight afternoon ago minute minutes hour hours day days week we
 copy clone repeat shorten lengthen extend trim longer shorter seconds second secs duration length long
 start beginning front end back position place order places positions swap switch between insert edit film
 sequence timeline drop return put again
+font fonts serif sans typeface spacing palette colour color title titles retitle rename bullet bullets
+illustration picture photo section sections gallery menu testimonials contact bigger smaller larger
 """.split()) | NUMBER_VOCABULARY
 
 

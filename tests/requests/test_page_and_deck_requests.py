@@ -26,6 +26,7 @@ from store.models import CanvasNode, EdgeType
 from tests.cli_run import cli
 from tests.content.agent import call
 from tests.requests.suite import DECK_TOPIC, PAGE_BRIEF, PAGE_SECTIONS
+from tests.system_tools import require_system_tool
 from tools.deck.canvas import current_decks, find_deck, read_deck
 from tools.page.canvas import find_page, made_from_page
 
@@ -42,7 +43,7 @@ def made(runtime: Runtime) -> dict[str, Any]:
 
 
 @pytest.fixture(scope="module")
-def page(runtime: Runtime, made: dict[str, Any], require_system_tool) -> dict[str, Any]:
+def page(runtime: Runtime, made: dict[str, Any]) -> dict[str, Any]:
     require_system_tool("chromium", apt="chromium")
     return call(runtime, "skill__design_to_web", brief=PAGE_BRIEF, n_layouts=1, sections=PAGE_SECTIONS)
 
@@ -147,8 +148,8 @@ def test_theme_and_illustration_change_what_they_name_and_undo_gives_back_the_sa
     assert deck_head(runtime).outputs[0].sha256 == pptx and previews(runtime) == themed
 
 
-def test_questions_read_the_deck_and_a_new_deck_is_built_only_when_asked(runtime: Runtime,
-                                                                         made: dict[str, Any]) -> None:
+def test_questions_read_the_deck_and_what_it_does_not_hold_changes_nothing(
+        runtime: Runtime, made: dict[str, Any]) -> None:
     before = snapshot(runtime)
     out = turn(runtime, "which slides mention training costs?")
     assert exit_code(out) == 0 and "'Training costs'" in out.reply and snapshot(runtime) == before, out.reply
@@ -158,12 +159,6 @@ def test_questions_read_the_deck_and_a_new_deck_is_built_only_when_asked(runtime
         out = turn(runtime, request, expect={"not_found": "not_found"}.get(reason, "bad_request"))
         assert out.outcome == "clarification" and out.clarification["reason"] == reason, (request, out.reply)
         assert snapshot(runtime) == before
-
-    out = turn(runtime, "a new deck about pollinators in cities")
-    assert exit_code(out) == 0, out.reply
-    roots = [d for d in runtime.project.store.find_nodes(kind="deck")
-             if not runtime.project.store.neighbours(d.id, [EdgeType.VERSION_OF])]
-    assert {d.id for d in roots} == {made["deck"]["deck_id"], out_deck(out)}
 
 
 def out_deck(outcome: Any) -> str:
@@ -257,6 +252,15 @@ def test_through_the_cli(runtime: Runtime, made: dict[str, Any]) -> None:
     ran = cli("-C", str(folder), "run", "delete slide 12")
     LEDGER.append(("delete slide 12 (CLI)", "not_found", "not_found" if ran.returncode == 4 else str(ran.returncode)))
     assert ran.returncode == 4, ran.stdout + ran.stderr
+
+
+def test_a_new_deck_is_built_only_when_asked(runtime: Runtime, made: dict[str, Any]) -> None:
+    """Last of the deck tests: the project holds two decks after it."""
+    out = turn(runtime, "a new deck about pollinators in cities")
+    assert exit_code(out) == 0, out.reply
+    roots = [d for d in runtime.project.store.find_nodes(kind="deck")
+             if not runtime.project.store.neighbours(d.id, [EdgeType.VERSION_OF])]
+    assert {d.id for d in roots} == {made["deck"]["deck_id"], out_deck(out)}
 
 
 def test_no_turn_exited_0_without_its_effect() -> None:

@@ -16,7 +16,11 @@ from tools.version_tools import VERSION_TOOLS
 
 
 def builtin_family_tools() -> list[ToolSpec]:
-    """Every built-in tool of the families, whatever this machine has (the reference, ``docs/tools.md``)."""
+    """Every built-in tool of the families, whatever this machine has (the reference, ``docs/tools.md``).
+
+    :func:`family_tools` offers these (less ``run_code`` without a sandbox) and a project's MCP tools, so the
+    reference cannot leave out a tool a project offers.
+    """
     from tools.cut import CUT_TOOLS
     from tools.deck import DECK_TOOLS
     from tools.generate.tools import GENERATION_TOOLS
@@ -30,28 +34,19 @@ def builtin_family_tools() -> list[ToolSpec]:
 def family_tools(project: ProjectParts) -> tuple[list[ToolSpec], dict[str, Any]]:
     """(tools, services) of a project's tool families: canvas, recovery, generation, native and MCP."""
     services: dict[str, Any] = {}
-    tools: list[ToolSpec] = [*canvas_tools(), *recovery_tools(), *VERSION_TOOLS]
-    from tools.cut import CUT_TOOLS
     from tools.generate.factory import build_generation_service
     from tools.generate.settings import generation_settings
-    from tools.generate.tools import GENERATION_TOOLS
 
     gen_settings = generation_settings(project.settings)
     services["generation"] = build_generation_service(gen_settings, project.artifacts, project.root)
-    tools.extend(GENERATION_TOOLS)
-    tools.extend(CUT_TOOLS)
 
     from tools.native.code import sandbox_status
-    from tools.native.tools import NATIVE_TOOLS, RUN_CODE
+    from tools.native.tools import RUN_CODE
 
     # Agent code runs only in the OS sandbox: without bubblewrap the tool is not offered at all
     # (sandbox_status() says why, for `doctor`/`status`), never run unsandboxed.
     sandboxed = sandbox_status().available
-    tools.extend(t for t in NATIVE_TOOLS if t is not RUN_CODE or sandboxed)
-    from tools.deck import DECK_TOOLS
-    from tools.page import PAGE_TOOLS
-
-    tools.extend([*PAGE_TOOLS, *DECK_TOOLS])
+    tools = [t for t in builtin_family_tools() if t is not RUN_CODE or sandboxed]
 
     mcp_servers = project.settings.project.get("mcp") or []
     if mcp_servers:

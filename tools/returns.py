@@ -207,6 +207,249 @@ class BuildSlidesReturns(_Returns):
     slides: list[dict[str, Any]] = Field(description="node_id and preview (PNG uri) of each slide")
 
 
+# -- rebuilding through the cache: what the cut and version tools spent --------------------------------------------
+class RebuiltNode(_Returns):
+    """One node a batch made: a new version of ``old`` (rebuilt on what changed), or a new node ``tool`` made."""
+
+    new: str = Field(description="The node made")
+    title: str | None
+    old: str | None = Field(default=None, description="The node it is a new version of (set aside for it)")
+    kind: str | None = None
+    tool: str | None = Field(default=None, description="For a new node (a new shot's image or clip): the tool that "
+                                                       "made it")
+    sha256: str | None = Field(default=None, description="Its artifact")
+    cache_hit: bool | None = Field(default=None, description="True when it came from the signature cache: no "
+                                                             "provider call")
+    copied_from: str | None = Field(default=None, description="An earlier node with the same content whose artifact "
+                                                              "it reuses (no generation at all)")
+
+
+class RestoredInput(_Returns):
+    """An input brought back with a restored version: the version it pointed at was replaced since."""
+
+    output: str = Field(description="The input's name (the title of its original version)")
+    node_id: str = Field(description="The new version holding the input's earlier content")
+    content_of: str = Field(description="The version whose content it holds")
+    for_: str = Field(alias="for", description="The restored output that uses it")
+
+
+class _RebuildReturns(_Returns):
+    """The keys every tool that writes through :class:`tools.restore.VersionBatch` adds."""
+
+    rebuilt: list[RebuiltNode] = Field(description="Every node made again, in the order made (what was generated "
+                                                   "from what changed comes after it)")
+    provider_calls: int = Field(description="Paid generations (the rest came from the cache)")
+    restored_inputs: list[RestoredInput] | None = Field(default=None, description="Inputs brought back with a "
+                                                                                  "restored version")
+    stale: list[str] | None = Field(default=None, description="Nodes made from what changed that could not be "
+                                                              "rebuilt: marked stale")
+    not_rebuilt: str | None = Field(default=None, description="With stale: what to do about them (regenerate_stale)")
+
+
+# -- the cut --------------------------------------------------------------------------------------------------------
+class CutVersion(_Returns):
+    """The cut before and after an operation."""
+
+    old: str = Field(description="The cut's version the operation started from (now superseded)")
+    new: str = Field(description="The cut's new current version")
+    title: str
+
+
+class _CutEditReturns(_RebuildReturns):
+    cut: CutVersion
+    order: list[str] = Field(description="The new cut's clips, by title, in playing order")
+
+
+class ReorderCutReturns(_CutEditReturns):
+    shots: list[str] = Field(description="The shots, by title, in their new order")
+
+
+class RemoveFromCutReturns(_CutEditReturns):
+    removed: list[str] = Field(description="The shots taken out, by title (still on the canvas)")
+
+
+class ReturnToCutReturns(_CutEditReturns):
+    returned: str = Field(description="The shot put back, by title")
+    position: int = Field(description="Its 1-based position in the new cut")
+
+
+class NewShot(_Returns):
+    """A shot made by ``insert_shot`` or ``duplicate_shot``."""
+
+    node_id: str = Field(description="The new shot node")
+    title: str = Field(description="Titled like an inserted scene: after 'shot 3' comes 'shot 3a'")
+    after: str | None = Field(default=None, description="insert_shot: the shot it follows in the storyboard")
+    before: str | None = Field(default=None, description="insert_shot: the shot that follows it")
+    duplicate_of: str | None = Field(default=None, description="duplicate_shot: the shot copied")
+
+
+class NewShotReturns(_RebuildReturns):
+    """What ``insert_shot`` and ``duplicate_shot`` return: the shot, its image and clip, and the cut they joined."""
+
+    shot: NewShot
+    image: str = Field(description="The new shot's image node")
+    clip: str = Field(description="The new shot's clip node")
+    cut: CutVersion | None = Field(description="None when the canvas has no cut yet (the shot joined the storyboard "
+                                               "only)")
+    order: list[str] | None = Field(default=None, description="The new cut's clips, by title, in playing order")
+    position: int | None = Field(default=None, description="The new clip's 1-based position in the cut")
+    note: str | None = Field(default=None, description="Said when there was no cut to put the shot in")
+
+
+class RetimedClip(_Returns):
+    old: str = Field(description="The clip's version before (now superseded)")
+    new: str = Field(description="The clip's new version")
+    title: str
+    duration_s: float = Field(description="Its new length in seconds")
+
+
+class SetClipDurationReturns(_RebuildReturns):
+    clip: RetimedClip = Field(description="The retimed clip (the cut holding it is in rebuilt)")
+
+
+# -- versions -------------------------------------------------------------------------------------------------------
+class ListVersionsReturns(_Returns):
+    output: str = Field(description="The output's name: the title of its original version")
+    root_id: str = Field(description="The original version's node")
+    current: int | None = Field(description="The current version's number (None: every version was set aside)")
+    versions: list[dict[str, Any]] = Field(description="Every version, oldest first: number, node_id, node_version, "
+                                                       "kind, title, status, status_reason, current, at, "
+                                                       "canvas_version, replaced, restored_from, tool, actor, turn_id, "
+                                                       "request, changes (field -> before, after), sha256")
+    history: list[int] = Field(description="The current version's number, then the one it replaced, and so on back "
+                                           "to the original")
+
+
+class RestoreVersionReturns(_RebuildReturns):
+    """What ``undo_change`` and ``revert_version`` return: the version brought back, as a new version."""
+
+    output: str = Field(description="The output's name: the title of its original version")
+    restored_version: int = Field(description="The number of the version whose content came back")
+    found_by: str = Field(description="How that version was found, in words ('version 2 (before the last change)')")
+    node_id: str = Field(description="The node now current (a new version, or the head changed in place)")
+    new_version: int = Field(description="The number the restore gets in list_versions")
+    replaced_version: int | None = Field(description="The version that was current before (None: none was)")
+
+
+class UndoneTurn(_Returns):
+    turn_id: str
+    thread_id: str
+    request: str = Field(description="The words of the turn undone")
+    canvas_before: int = Field(description="The canvas version before the turn: what it went back to")
+
+
+class UndoTurnReturns(_RebuildReturns):
+    undone: UndoneTurn
+    restored: list[dict[str, Any]] | None = Field(default=None, description="Outputs brought back to their version "
+                                                                            "before the turn: output, node_id (the new "
+                                                                            "version), replaced, content_of")
+    set_aside: list[str] | None = Field(default=None, description="Nodes the turn made: set aside (rejected)")
+    in_place: list[str] | None = Field(default=None, description="Nodes changed back in place (content or status)")
+    undeleted: list[str] | None = Field(default=None, description="Nodes the turn deleted, back")
+    edges: list[dict[str, Any]] = Field(description="op, type, source, target of each edge linked or unlinked back")
+
+
+class CompareVersionsReturns(_Returns):
+    output: str = Field(description="The output's name: the title of its original version")
+    a: dict[str, Any] = Field(description="The first version: number, node_id, title, at, sha256, request, current, "
+                                          "status")
+    b: dict[str, Any] = Field(description="The second version, the same keys")
+    differences: dict[str, dict[str, Any]] = Field(description="What differs: field (inputs.lighting, title, "
+                                                               "artifact, ...) -> before, after")
+    same_artifact: bool = Field(description="Whether both hold the same artifact bytes")
+    side_by_side: dict[str, Any] | None = Field(default=None, description="When both have a picture (images, clips): "
+                                                                          "the PNG of the two next to each other, "
+                                                                          "labelled (sha256, mime, size, uri, name)")
+
+
+# -- pages and decks ------------------------------------------------------------------------------------------------
+class ChangeEdit(_Returns):
+    """One field a version changed, before and after."""
+
+    field: str = Field(description="token:NAME, text:ELEMENT, layout:FIELD, sections, image:N, palette; for a deck "
+                                   "slide:KEY, illustration:KEY, slides, theme")
+    before: Any = Field(alias="from")
+    after: Any = Field(alias="to")
+    detail: dict[str, Any] = Field(description="What undoing it needs (a section's place, a slide's number)")
+
+
+class ChangeRecord(_Returns):
+    """What a new page or deck version changed (also stored on the version, ``inputs.change``)."""
+
+    op: str = Field(description="set_text, set_style, add_section, edit_slide, set_theme, undo, revert, ...")
+    summary: str = Field(description="The change in words (what page_read/deck_read list and an undo names)")
+    edits: list[ChangeEdit]
+    undoes: str | None = Field(default=None, description="For an undo: the version whose change it took back")
+    request: str | None = Field(default=None, description="The words that asked for it, when a person gave them")
+
+
+class PageReadReturns(_Returns):
+    page_id: str = Field(description="The page's current version (its code node)")
+    title: str
+    html_path: str | None = Field(description="The page's HTML in the workspace")
+    sections: list[str] = Field(description="The sections' names, in page order")
+    layout: dict[str, Any] = Field(description="hero (contained, full-bleed), columns, theme (light, dark)")
+    texts: dict[str, str] = Field(description="Every element's words by name (headline, tagline, button, "
+                                              "SECTION.heading, SECTION.text, gallery.caption-N): what page_set_text "
+                                              "takes")
+    tokens: dict[str, str] = Field(description="Every design token's value (headline-size, accent, body-font, ...): "
+                                               "what page_set_style takes")
+    images: list[dict[str, Any]] = Field(description="image (its 1-based number), node_id, alt, path of each picture")
+    versions: list[dict[str, Any]] = Field(description="version, page_id, change (its summary) of every version, "
+                                                       "oldest first")
+
+
+class PageEditReturns(_Returns):
+    """What every page edit returns (``tools.page.canvas.commit_page``): the page's new version."""
+
+    page_id: str = Field(description="The page's new version (its code node): pass it to the next page tool")
+    previous_page_id: str = Field(description="The version it replaced (set aside, still readable)")
+    preview_id: str = Field(description="The new version's preview image node")
+    html_path: str = Field(description="The page's HTML in the workspace (rewritten)")
+    change: ChangeRecord
+    preview_reused: bool = Field(description="True when an earlier version showed exactly this HTML: its preview was "
+                                             "reused, no render")
+
+
+class PageReplaceImageReturns(PageEditReturns):
+    image_id: str = Field(description="The image node the page now shows (generated, or the one given)")
+
+
+class DeckReadReturns(_Returns):
+    deck_id: str = Field(description="The deck's current version")
+    title: str
+    theme: str = Field(description="The theme's name (a preset, or the colour asked for)")
+    slides: list[dict[str, Any]] = Field(description="slide (its number), node_id, title, bullets, notes, pictures "
+                                                     "(image node ids), preview (PNG uri) of each slide")
+    versions: list[dict[str, Any]] = Field(description="version, deck_id, change (its summary) of every version, "
+                                                       "oldest first")
+    mentioning: list[int] | None = Field(default=None, description="With mentioning: the numbers of the slides that "
+                                                                   "mention every word of it")
+
+
+class DeckSlideDrawn(_Returns):
+    slide: int = Field(description="Its number, from 1")
+    node_id: str
+    title: str
+    preview: str = Field(description="Its preview PNG's uri")
+    redrawn: bool = Field(description="False when the slide is unchanged and kept its preview")
+
+
+class DeckEditReturns(_Returns):
+    """What every deck edit returns (``tools.deck.canvas.commit_deck``): the deck's new version."""
+
+    deck_id: str = Field(description="The deck's new version: pass it to the next deck tool")
+    previous_deck_id: str = Field(description="The version it replaced (set aside, still readable)")
+    pptx: str = Field(description="The new .pptx artifact's uri")
+    change: ChangeRecord
+    slides: list[DeckSlideDrawn]
+    previews_drawn: int = Field(description="How many slides were drawn again")
+
+
+class DeckIllustrationReturns(DeckEditReturns):
+    illustration_id: str = Field(description="The new picture (a new version of the old one)")
+
+
 # -- MCP ------------------------------------------------------------------------------------------------------------
 class McpToolReturns(_Returns):
     """What every MCP tool returns (its own output schema, if any, applies to ``structured``)."""
@@ -246,6 +489,25 @@ BUILTIN_RETURNS: dict[str, type[BaseModel]] = {
     "run_code": RunCodeReturns,
     "render_page": RenderPageReturns,
     "build_slides": BuildSlidesReturns,
+    "reorder_cut": ReorderCutReturns,
+    "remove_from_cut": RemoveFromCutReturns,
+    "return_to_cut": ReturnToCutReturns,
+    "insert_shot": NewShotReturns,
+    "duplicate_shot": NewShotReturns,
+    "set_clip_duration": SetClipDurationReturns,
+    "list_versions": ListVersionsReturns,
+    "undo_change": RestoreVersionReturns,
+    "revert_version": RestoreVersionReturns,
+    "undo_turn": UndoTurnReturns,
+    "compare_versions": CompareVersionsReturns,
+    "page_read": PageReadReturns,
+    **dict.fromkeys(["page_set_text", "page_set_style", "page_set_layout", "page_add_section", "page_remove_section",
+                     "page_move_section", "page_undo", "page_revert"], PageEditReturns),
+    "page_replace_image": PageReplaceImageReturns,
+    "deck_read": DeckReadReturns,
+    **dict.fromkeys(["deck_add_slide", "deck_delete_slide", "deck_move_slide", "deck_edit_slide", "deck_set_theme",
+                     "deck_undo", "deck_revert"], DeckEditReturns),
+    "deck_regenerate_illustration": DeckIllustrationReturns,
 }
 """The observation model of every built-in tool, by tool name."""
 

@@ -182,6 +182,14 @@ def test_page_words_set_one_token_or_one_element(runtime: Runtime, page: dict[st
         k: v for k, v in tokens.items() if k != "headline-size"}
     assert is_version_of(runtime, new, old)
 
+    out = turn(runtime, "change the button colour to green")
+    assert exit_code(out) == 0, out.reply
+    green = root_tokens(page_html(runtime))
+    r, g, b = (int(green["button-colour"][i:i + 2], 16) for i in (1, 3, 5))
+    button = ("button-colour", "button-text-colour")  # the text colour may follow, for contrast
+    assert g > r and g > b and {k: v for k, v in green.items() if k not in button} == {
+        k: v for k, v in changed.items() if k not in button}
+
     out = turn(runtime, "change the headline to 'Honey, slowly'")
     assert exit_code(out) == 0, out.reply
     assert re.search(r"<h1[^>]*>\s*Honey, slowly\s*</h1>", page_html(runtime))
@@ -221,6 +229,15 @@ def test_sections_by_name_and_undo_that_takes_back_the_whole_turn(runtime: Runti
         out = turn(runtime, request, expect={"not_found": "not_found"}.get(reason, "bad_request"))
         assert out.outcome == "clarification" and out.clarification["reason"] == reason, (request, out.reply)
         assert snapshot(runtime) == snap
+
+
+def test_the_full_bleed_change_undone_by_its_name(runtime: Runtime, page: dict[str, Any]) -> None:
+    before = page_html(runtime)
+    out = turn(runtime, "make the hero full-bleed")
+    assert exit_code(out) == 0 and page_html(runtime) != before, out.reply
+    out = turn(runtime, "undo the full-bleed change")
+    assert exit_code(out) == 0 and out.measured["matches"], out.reply
+    assert page_html(runtime) == before
 
 
 # ---------------------------------------------------------------- a model calling the tools, the CLI

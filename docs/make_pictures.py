@@ -6,16 +6,21 @@ contact sheet of the files in ``outputs/narrative``: the six current shot
 images, then shot 3's superseded version next to its relit one
 (``docs/narrative-frames.png``).  Then serves that project's web canvas, opens
 it in Debian's Chromium with the relit shot 3 selected, and screenshots it
-(``docs/canvas.png``, the picture of docs/web-canvas.md).  Only this script
-writes ``docs/``; tests write their pictures to temporary folders.
+(``docs/canvas.png``, the picture of docs/web-canvas.md), then the same project in its Story lens
+(``docs/lens-story.png``); the slides and web demos in their Deck and Page lenses (``docs/lens-deck.png``,
+``docs/lens-page.png``): the README's pictures of each lens.  Only this script writes ``docs/``; tests write
+their pictures to temporary folders (tests/web/test_web_lenses.py takes the same shots there).
 """
 
 from __future__ import annotations
 
+import contextlib
 import secrets
 import sys
 import tempfile
+from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 DOCS = Path(__file__).resolve().parent
 sys.path[0] = str(DOCS.parent)
@@ -34,6 +39,10 @@ RELIGHT = "keep the character but redo the lighting on shot 3"
 THUMB = (256, 144)
 LABEL_H = 22
 GAP = 8
+IN_VIEW_LOADED = """() => [...document.querySelectorAll('#lens img')].filter((i) => {
+  const r = i.getBoundingClientRect();
+  return i.offsetParent && r.right > 0 && r.left < innerWidth && r.bottom > 0 && r.top < innerHeight;
+}).every((i) => i.complete && i.naturalWidth > 0)"""
 
 
 def make_demo(root: Path, canvas_picture: Path) -> Path:
@@ -50,33 +59,73 @@ def make_demo(root: Path, canvas_picture: Path) -> Path:
             files = outputs.sync(folder, project.store, project.artifacts)
             [relit] = [f.node_id for f in files if f.path == "narrative/shot-03-image.png"]
             screenshot_canvas(runtime, relit, canvas_picture)
+            screenshot_lens(runtime, "story", DOCS / "lens-story.png")
         finally:
             runtime.close()
     stop_engine(folder / ".jarvishub" / "engine")  # it would linger after the temporary folder is gone
     return folder / "outputs" / "narrative"
 
 
-def screenshot_canvas(runtime: Runtime, selected: str, target: Path) -> None:
-    """The project's web canvas in Chromium, ``selected`` clicked and every thumbnail loaded, saved as PNG."""
+@contextlib.contextmanager
+def opened_canvas(runtime: Runtime, fragment: str = "") -> Iterator[Any]:
+    """The project's web canvas served on loopback and open in Debian's Chromium (``#<fragment>token=...``)."""
     from playwright.sync_api import sync_playwright
 
-    from jarvishub.web import BackgroundServer, create_app, layout_pending
+    from jarvishub.web import BackgroundServer, create_app
 
-    layout_pending(runtime)
     token = secrets.token_urlsafe(16)
     with BackgroundServer(create_app(runtime, token, person="docs")) as server, sync_playwright() as playwright:
         browser = playwright.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox", "--disable-gpu"])
         try:
             page = browser.new_context(viewport={"width": 1440, "height": 900}).new_page()
-            page.goto(f"{server.base_url}/#token={token}")
-            page.wait_for_selector('body[data-ready="1"]', timeout=30_000)
-            page.locator(f'.node[data-id="{selected}"]').click()
-            page.locator(f'#detail-body[data-id="{selected}"]').wait_for(timeout=10_000)
-            page.wait_for_function("() => [...document.querySelectorAll('.node img')].every("
-                                   "(img) => img.complete && img.naturalWidth > 0)", timeout=30_000)
-            page.screenshot(path=str(target))
+            page.goto(f"{server.base_url}/#{fragment}token={token}")
+            yield page
         finally:
             browser.close()
+
+
+def screenshot_canvas(runtime: Runtime, selected: str, target: Path) -> None:
+    """The project's graph in Chromium, ``selected`` clicked and every thumbnail loaded, saved as PNG."""
+    from jarvishub.web import layout_pending
+
+    layout_pending(runtime)
+    with opened_canvas(runtime, "lens=graph&") as page:
+        page.wait_for_selector('body[data-ready="1"]', timeout=30_000)
+        page.locator(f'.node[data-id="{selected}"]').click()
+        page.locator(f'#detail-body[data-id="{selected}"]').wait_for(timeout=10_000)
+        page.wait_for_function("() => [...document.querySelectorAll('.node img')].every("
+                               "(img) => img.complete && img.naturalWidth > 0)", timeout=30_000)
+        page.screenshot(path=str(target))
+
+
+def screenshot_lens(runtime: Runtime, lens: str, target: Path) -> None:
+    """The project's web canvas opened as a person opens it (in its default lens, which must be ``lens``),
+    every image in the lens loaded, saved as PNG."""
+    with opened_canvas(runtime) as page:
+        page.wait_for_selector(f'body[data-lens-ready="{lens}"]', timeout=60_000)
+        page.wait_for_function(IN_VIEW_LOADED, timeout=60_000)
+        if lens == "page":
+            page.frame(url=lambda url: "/pages/" in url).wait_for_function(
+                "() => [...document.images].every((i) => i.complete && i.naturalWidth > 0)", timeout=60_000)
+        page.screenshot(path=str(target))
+
+
+def lens_demo(root: Path, workflow: str, lens: str) -> Path:
+    """A demo project (``slides`` or ``web``) made offline and screenshot in its lens to docs/lens-LENS.png."""
+    folder = root / f"jarvishub-demo-{workflow}"
+    target = DOCS / f"lens-{lens}.png"
+    with Project.init(folder) as project:
+        runtime = Runtime(project)
+        try:
+            for request in DEMO_REQUESTS[workflow]:
+                outcome = runtime.run(request.format(shots=SHOTS, slides=5))
+                if outcome.outcome != "replied":
+                    raise SystemExit(f"{request!r} ended {outcome.outcome}: {outcome.reply}")
+            screenshot_lens(runtime, lens, target)
+        finally:
+            runtime.close()
+    stop_engine(folder / ".jarvishub" / "engine")
+    return target
 
 
 def tile(path: Path, label: str) -> Image.Image:
@@ -111,7 +160,8 @@ def main() -> None:
         narrative = make_demo(Path(tmp), canvas)
         target = DOCS / "narrative-frames.png"
         contact_sheet(narrative).save(target, optimize=True)
-    print(f"wrote {target} and {canvas}")
+        lenses = [lens_demo(Path(tmp), "slides", "deck"), lens_demo(Path(tmp), "web", "page")]
+    print(f"wrote {target}, {canvas}, {DOCS / 'lens-story.png'} and {', '.join(map(str, lenses))}")
 
 
 if __name__ == "__main__":

@@ -32,13 +32,18 @@ from jarvishub.runtime import Runtime
 from jarvishub.web.guards import MAX_BODY_BYTES, BodyLimit, HostGuard
 from jarvishub.web.layout import LAYOUT_ACTOR, LINEAGE_EDGES, layout_pending
 from jarvishub.web.live import EventHub, change_event, sse_stream, watch_commits
+from jarvishub.web.lenses import DeckLens, LensIndex, PageLens, StoryLens, is_page, page_entry
 from jarvishub.web.steering import Busy, Job, Refused, Steering
+from jarvishub.web.thumbs import NotAnImage, Thumbnails
 from jarvishub.web.views import CanvasPage, CanvasViews, History, Lineage, NodeBatch, NodeDetail, NodeView, node_view
 from nodes.bridge import referenced_node_ids
 from nodes.verdicts import GrantDenied
 from store.errors import (ArtifactCorrupted, ArtifactNotFound, CypherError, NodeNotFound, QueryBusy,
                           StaleVersion)
 from store.models import CommitRecord, EdgeType
+from tools.base import ToolError
+from tools.history import OutputHistory, output_history
+from tools.reader import ReadOnlyCanvas
 
 log = logging.getLogger("jarvishub.web")
 
@@ -56,6 +61,12 @@ _PAGE_CSP = ("default-src 'self'; script-src 'self'; style-src 'self'; img-src '
 # Artifacts are untrusted bytes (a web node's HTML, an SVG): never let one run as our origin.
 _ARTIFACT_HEADERS = {"X-Content-Type-Options": "nosniff", "Content-Security-Policy": "sandbox; default-src 'none'",
                      "Cache-Control": "private, max-age=31536000, immutable", "Referrer-Policy": "no-referrer"}
+
+# A page version is untrusted HTML: served sandboxed (an opaque origin, no scripts, no forms), its own inline
+# styles and its pictures from this server allowed, framed only by the canvas page.
+_PAGE_FRAME = {"X-Content-Type-Options": "nosniff", "Referrer-Policy": "no-referrer", "Cache-Control": "no-cache",
+               "Content-Security-Policy": "sandbox; default-src 'none'; style-src 'unsafe-inline'; "
+                                          "img-src 'self' data:; font-src data:; frame-ancestors 'self'"}
 
 
 _bearer = HTTPBearer(auto_error=False, description="The server's token (printed by `jarvishub ui`).")
@@ -108,6 +119,18 @@ class MoveBody(BaseModel):
     y: float = Field(ge=-1e7, le=1e7)
 
 
+class RestoreBody(BaseModel):
+    """Which version of an output to make current again (a number as ``GET .../versions`` lists them)."""
+
+    version: int = Field(ge=1)
+
+
+class RejectBody(BaseModel):
+    """Why a person set a version aside."""
+
+    reason: str = Field(default="rejected from the version view", min_length=1, max_length=400)
+
+
 class Pending(BaseModel):
     """What a thread waits on."""
 
@@ -151,6 +174,7 @@ def create_app(
     store = runtime.project.store
     hub = EventHub()
     views = CanvasViews(store)
+    thumbs = Thumbnails(runtime.project.artifacts, runtime.project.state_dir / "thumbs")
     steering = Steering(runtime, hub, person)
     layout_lock = threading.Lock()
     verified: dict[str, Path] = {}
@@ -192,6 +216,7 @@ def create_app(
     app.state.token = token
     app.state.steering = steering
     app.state.hub = hub
+    app.state.thumbs = thumbs
     # Added last, so it runs first: no route, dependency or body parser sees an oversized body.
     app.add_middleware(BodyLimit, limit=max_body_bytes)
     if allowed_hosts is not None:
@@ -223,6 +248,25 @@ def create_app(
         if offset == 0:  # a page is loading: make sure everything has a place
             run_layout()
         return views.page(offset, limit)
+
+    @api.get("/lenses", response_model=LensIndex, summary="Which lenses the canvas has, and the one it opens in")
+    def lenses() -> LensIndex:
+        return views.lenses()
+
+    @api.get("/lenses/story", response_model=StoryLens,
+             summary="The Story lens: shots in order with current image, clip, status and version stack; the cut")
+    def story() -> StoryLens:
+        return views.lens("story")  # type: ignore[return-value]
+
+    @api.get("/lenses/deck", response_model=DeckLens,
+             summary="The Deck lens: the current deck's slides in order, each with its older versions")
+    def deck() -> DeckLens:
+        return views.lens("deck")  # type: ignore[return-value]
+
+    @api.get("/lenses/page", response_model=PageLens,
+             summary="The Page lens: the current page, its sections and its versions")
+    def page() -> PageLens:
+        return views.lens("page")  # type: ignore[return-value]
 
     @api.get("/nodes", response_model=NodeBatch, summary="Some nodes by id, and every edge touching them")
     def nodes(ids: str = Query(..., description="Comma-separated node ids")) -> NodeBatch:
@@ -294,6 +338,21 @@ def create_app(
     def resume(thread_id: str, body: ResumeBody) -> Job:
         return steering.resume(thread_id, body.decision, body.message)
 
+    @api.get("/nodes/{node_id}/versions", response_model=OutputHistory,
+             summary="Every version of the output a node belongs to, numbered, with what each changed")
+    def versions(node_id: str) -> OutputHistory:
+        return output_history(ReadOnlyCanvas(store), node_id)
+
+    @api.post("/nodes/{node_id}/restore", dependencies=[Depends(writer)],
+              summary="Make a version current again (the version tool revert_version, as the person)")
+    def restore(node_id: str, body: RestoreBody) -> dict[str, Any]:
+        return steering.restore(node_id, body.version)
+
+    @api.post("/nodes/{node_id}/reject", response_model=NodeView, dependencies=[Depends(writer)],
+              summary="Set a version aside (status rejected, through set_status, as the person)")
+    def reject(node_id: str, body: RejectBody) -> NodeView:
+        return node_view(steering.reject(node_id, body.reason))
+
     @api.post("/nodes/{node_id}/move", response_model=NodeView, dependencies=[Depends(writer)],
               summary="Move a node (pinned: the layout keeps it there)")
     def move(node_id: str, body: MoveBody) -> NodeView:
@@ -318,6 +377,29 @@ def create_app(
             path = runtime.project.artifacts.local_path(sha256)
             verified[sha256] = path
         return FileResponse(path, media_type=sniff_mime(path), headers=_ARTIFACT_HEADERS)
+
+    @app.get("/thumbs/{sha256}", dependencies=[Depends(reader)], response_class=FileResponse,
+             summary="A WebP thumbnail of an image artifact (w: 160, 320 or 640 px), cached by its sha256")
+    def thumbnail(sha256: str, w: int = Query(320, ge=16, le=2048)) -> FileResponse:
+        if not _SHA256.match(sha256):
+            raise HTTPException(400, "an artifact is named by 64 lowercase hex digits (its sha256)")
+        return FileResponse(thumbs.path(sha256, w), media_type="image/webp", headers=_ARTIFACT_HEADERS)
+
+    @app.get("/pages/{node_id}/{path:path}", dependencies=[Depends(reader)], include_in_schema=True,
+             summary="A version of a web page (its HTML, and the pictures it names) for a sandboxed iframe")
+    def page_file(node_id: str, path: str) -> Response:
+        node = store.get_node(node_id)
+        if not is_page(node):
+            raise HTTPException(404, f"{node_id} is not a web page")
+        # Everything comes from the version's own record and the artifact store, never from the workspace
+        # folder: an old version shows the pictures it was made with, and no path can leave the store.
+        if path in ("", page_entry(node)):
+            return Response(str(node.inputs["source"]), media_type="text/html; charset=utf-8", headers=_PAGE_FRAME)
+        for picture in node.inputs.get("images") or []:
+            if isinstance(picture, dict) and picture.get("path") == path and _SHA256.match(str(picture.get("sha256"))):
+                source = runtime.project.artifacts.local_path(str(picture["sha256"]))
+                return FileResponse(source, media_type=sniff_mime(source), headers=_ARTIFACT_HEADERS)
+        raise HTTPException(404, f"the page {node_id} has no file {path!r}")
 
     @app.get("/", include_in_schema=False)
     def index() -> FileResponse:
@@ -355,7 +437,7 @@ def _add_error_handlers(app: FastAPI) -> None:
         return handle
 
     for error_type, status in ((NodeNotFound, 404), (ArtifactNotFound, 404), (CypherError, 400),
-                               (Refused, 403), (GrantDenied, 403), (Busy, 409), (StaleVersion, 409),
+                               (Refused, 403), (GrantDenied, 403), (NotAnImage, 415), (ToolError, 422), (Busy, 409), (StaleVersion, 409),
                                (ArtifactCorrupted, 500)):
         app.add_exception_handler(error_type, handler(status))
 

@@ -29,7 +29,9 @@ from store.mutations import CreateNode, Link
 from tools.base import Effect
 
 UI_THREAD = "ui"
-"""The thread id of a person's direct canvas edits (moves)."""
+"""The thread id of a person's direct canvas edits (moves, restores, rejections)."""
+VERSION_TOOLS = ["revert_version", "set_status"]
+"""What a person's version view may call: the version tool that restores, and the status tool that rejects."""
 _PROGRESS_KEPT = 30
 
 
@@ -71,6 +73,12 @@ class Steering:
             Grant(actor=self.actor, tools=["move_node"], operations=["create_node", "link", "move_node"],
                   budget=Budget(tool_calls=None, generation_calls=0, wall_time_s=None))
         )
+        # Restoring rebuilds what was made from the output (a clip from an image) through the signature cache,
+        # so this grant may generate; it is kept apart from the one moves use, which never does.
+        self.versions_grant = runtime.grants.save(
+            Grant(actor=self.actor, tools=VERSION_TOOLS,
+                  budget=Budget(tool_calls=None, generation_calls=50, wall_time_s=None))
+        )
         self._jobs: dict[str, Job] = {}
         self._busy: set[str] = set()  # threads with a turn queued or running
         self._lock = threading.Lock()
@@ -84,6 +92,22 @@ class Steering:
         call = ToolCall(action_id=new_id(), actor=self.actor, tool="move_node",
                         args={"node_id": node_id, "x": x, "y": y, "pinned": True})
         self._submit(call, UI_THREAD)
+        return self.runtime.project.store.get_node(node_id)
+
+    def restore(self, node_id: str, version: int) -> dict[str, Any]:
+        """Make version ``version`` of the output ``node_id`` belongs to current again, with the version tool
+        ``revert_version`` (a new version holding that content; what was made from it rebuilt), as this person."""
+        self.runtime.project.store.get_node(node_id)
+        call = ToolCall(action_id=new_id(), actor=self.actor, tool="revert_version",
+                        args={"node_id": node_id, "version": version})
+        return dict(self._submit(call, UI_THREAD, self.versions_grant).observation)
+
+    def reject(self, node_id: str, reason: str) -> CanvasNode:
+        """Set a version aside (status ``rejected``) with ``set_status``, as this person."""
+        self.runtime.project.store.get_node(node_id)
+        call = ToolCall(action_id=new_id(), actor=self.actor, tool="set_status",
+                        args={"node_id": node_id, "status": "rejected", "reason": reason})
+        self._submit(call, UI_THREAD, self.versions_grant)
         return self.runtime.project.store.get_node(node_id)
 
     def record(self, interaction: str, text: str, node_ids: list[str], thread_id: str) -> str:
@@ -101,8 +125,8 @@ class Steering:
         self._submit(CanvasMutation(action_id=new_id(), actor=self.actor, mutations=mutations), thread_id)
         return feedback_id
 
-    def _submit(self, action: Any, thread_id: str) -> SubmitResult:
-        result = self.runtime.bridge.submit(action, self.grant, Usage(), thread_id=thread_id)
+    def _submit(self, action: Any, thread_id: str, grant: Grant | None = None) -> SubmitResult:
+        result = self.runtime.bridge.submit(action, grant or self.grant, Usage(), thread_id=thread_id)
         if result.verdict != "allow":
             raise Refused(result.message)
         if result.observation.get("error"):

@@ -17,6 +17,8 @@ from typing import Literal
 from pydantic import BaseModel, Field
 
 from jarvishub.web.layout import CARD_H, CARD_W, LINEAGE_EDGES
+from jarvishub.web.lenses import (DeckLens, LensIndex, PageLens, Snapshot, StoryLens, deck_lens, lens_index, page_lens,
+                                  story_lens)
 from store.base import LineageEntry
 from store.errors import NodeNotFound
 from store.models import ArtifactHandle, CanvasEdge, CanvasNode, Direction, EdgeType
@@ -26,6 +28,7 @@ PREVIEWED_KINDS = frozenset({"web", "code", "slide", "deck"})
 """Kinds whose card shows an image made from them (a screenshot, a slide render) when they have none of their own."""
 _TEXT_KEYS = ("text", "prompt", "question", "brief", "notes", "description", "summary", "script", "name")
 _TEXT_LIMIT = 280
+_LENS_BUILDERS = {"story": story_lens, "deck": deck_lens, "page": page_lens}
 
 
 class MediaView(BaseModel):
@@ -200,6 +203,28 @@ class CanvasViews:
         self._version = -1
         self._nodes: list[NodeView] = []
         self._edges_by_source: dict[str, list[EdgeView]] = {}
+        self._snapshot = Snapshot((), ())
+        self._lenses: dict[str, BaseModel] = {}
+
+    def snapshot(self) -> tuple[int, Snapshot]:
+        """The live nodes and edges of the current canvas version, indexed for the lenses."""
+        self._whole()
+        with self._lock:
+            return self._version, self._snapshot
+
+    def lens(self, name: str) -> StoryLens | DeckLens | PageLens:
+        """A lens (``story``, ``deck`` or ``page``), computed once per canvas version."""
+        version, snap = self.snapshot()
+        with self._lock:
+            cached = self._lenses.get(name)
+            if cached is None or getattr(cached, "canvas_version", -1) != version:
+                cached = self._lenses[name] = _LENS_BUILDERS[name](snap, version)
+            return cached  # type: ignore[return-value]
+
+    def lenses(self) -> LensIndex:
+        """Which lenses this canvas has content for, and its default one."""
+        version, snap = self.snapshot()
+        return lens_index(snap, version)
 
     def page(self, offset: int, limit: int) -> CanvasPage:
         """Live nodes ``offset`` to ``offset + limit`` (creation order) with the edges leaving them."""
@@ -225,6 +250,7 @@ class CanvasViews:
                 for edge in edges:
                     if edge.type != EdgeType.IN_GROUP:  # a group is drawn as a box, from group_id
                         self._edges_by_source.setdefault(edge.source, []).append(edge_view(edge))
+                self._snapshot = Snapshot(nodes, edges)
                 self._version = version
             return self._version, self._nodes, self._edges_by_source
 

@@ -33,7 +33,7 @@
     live: false,
     drawn: 0, // nodes the last overview frame drew
   };
-  window.jarvishub = state; // for the tests and for poking around in devtools
+  window.jarvishub = state; // for the tests and for poking around in devtools; lenses.js uses `state.api`
 
   // -- HTTP ------------------------------------------------------------------------------------
   function authHeaders() {
@@ -68,6 +68,8 @@
   }
 
   function readToken() {
+    const lens = location.hash.match(/(?:^#|&)lens=([a-z]+)/);
+    if (lens) state.askedLens = lens[1]; // a lens named in the address wins over the project's default
     const match = location.hash.match(/(?:^#|&)token=([^&]+)/);
     if (match) {
       sessionStorage.setItem("jarvishub-token", decodeURIComponent(match[1]));
@@ -529,6 +531,7 @@
     scheduleOverview();
     for (const el of document.querySelectorAll(".picked")) el.classList.remove("picked");
     for (const id of state.picked) (state.cards.get(id) || state.boxes.get(id))?.classList.add("picked");
+    document.dispatchEvent(new CustomEvent("jarvishub:picked"));
     const box = $("#selection");
     if (!state.picked.size) {
       box.textContent = "Click a node to select it; Shift-click to add more.";
@@ -536,7 +539,7 @@
     }
     box.replaceChildren(`${state.picked.size} selected: `, ...[...state.picked].map((id) => {
       const n = state.nodes.get(id);
-      return h("span", { class: "chip", title: id }, n ? (n.title || n.kind) : id);
+      return h("span", { class: "chip", title: id }, n ? (n.title || n.kind) : (state.titles?.get(id) || id));
     }));
   }
 
@@ -745,7 +748,7 @@
 
   // -- loading and live updates ---------------------------------------------------------------------------------
   function updateCounters() {
-    $("#node-count").textContent = `${state.nodes.size} node${state.nodes.size === 1 ? "" : "s"}`;
+    if (state.graphLoaded) $("#node-count").textContent = `${state.nodes.size} node${state.nodes.size === 1 ? "" : "s"}`;
     $("#canvas-version").textContent = String(state.version);
   }
 
@@ -762,6 +765,7 @@
 
   // Reads every page of the canvas into the model; `before` runs between the model and the DOM (the first fit).
   async function loadCanvas(before) {
+    state.graphLoaded = true; // changes from here on are applied to the graph (they queue behind this load)
     const started = performance.now();
     const nodes = [], edges = [];
     let offset = 0, page = null, version = null;
@@ -792,6 +796,12 @@
 
   async function applyChange(event) {
     const ids = event.node_ids || [];
+    if (!state.graphLoaded) { // a lens is showing and the graph was never drawn: it reads everything when it is
+      if (event.canvas_version) state.version = Math.max(state.version, event.canvas_version);
+      updateCounters();
+      document.dispatchEvent(new CustomEvent("jarvishub:canvas", { detail: event }));
+      return;
+    }
     if (event.resync || ids.length > 4 * BATCH) {
       await loadCanvas();
     } else {
@@ -802,6 +812,7 @@
     }
     if (event.canvas_version) state.version = Math.max(state.version, event.canvas_version);
     updateCounters();
+    document.dispatchEvent(new CustomEvent("jarvishub:canvas", { detail: event }));
     if (state.detailId && ids.includes(state.detailId)) showDetail(state.detailId);
   }
 
@@ -855,22 +866,32 @@
       state.person = info.person;
       $("#project").textContent = info.project;
       $("#auth").textContent = state.token ? `writing as person:${info.person}` : "read-only (no token in the address)";
+      state.version = info.canvas_version;
+      updateCounters();
+      // The lenses (lenses.js) start now: a lens's first paint does not wait for the graph.
+      document.dispatchEvent(new CustomEvent("jarvishub:info", { detail: info }));
     } catch (error) {
       toast(`Cannot read the canvas: ${error.message}`);
       return;
     }
-    const { started, fetched, count } = await loadCanvas(fit);
+    connectLive(); // from the info's version: a lens follows the canvas before (or without) the graph
+    getJSON("/api/jobs").then((jobs) => {
+      for (const job of jobs) if (!state.jobs.has(job.id)) state.jobs.set(job.id, job);
+      renderJobs();
+    }).catch(() => { /* jobs are a convenience; the canvas works without them */ });
+    // The graph is built when it is first shown (lenses.js opens the gate): a project that opens in a lens
+    // does not build thousands of cards it hides. The load queues with the live changes, so none is lost.
+    await (state.graphGate || Promise.resolve());
+    const load = changes.then(() => loadCanvas(fit));
+    changes = load.catch((error) => toast(`Cannot draw the graph: ${error.message}`));
+    const { started, fetched, count } = await load;
     await nextPaint();
     const painted = performance.now();
     state.timings = { nodes: count, fetchMs: fetched - started, renderMs: painted - fetched, totalMs: painted - started };
     $("#render-time").textContent = `${count} drawn in ${Math.round(painted - fetched)} ms`;
     document.body.dataset.ready = "1";
-    connectLive();
-    try {
-      for (const job of await getJSON("/api/jobs")) state.jobs.set(job.id, job);
-      renderJobs();
-    } catch (_) { /* jobs are a convenience; the canvas works without them */ }
   }
 
+  state.api = { getJSON, send, h, toast, pick, clearPicks, fit, showDetail, nextPaint };
   main();
 })();

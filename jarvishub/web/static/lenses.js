@@ -1,0 +1,382 @@
+// JarvisHub lenses: the work first (a storyboard as columns), the graph on demand.
+// Plain JS beside app.js, whose model and helpers it uses through `window.jarvishub` (`state.api`).
+"use strict";
+
+(() => {
+  const $ = (selector) => document.querySelector(selector);
+  const state = window.jarvishub;
+  const api = state.api;
+  const h = api.h;
+  const LENSES = ["story", "deck", "page", "graph"]; // the lenses this page can draw; the server says which have content
+
+  const lens = { current: null, index: null, data: {}, loading: {}, again: {}, timings: {} };
+  state.lens = lens;
+  state.titles = state.titles || new Map(); // node id -> title, for selection chips when the graph is not loaded
+  // app.js waits on this before it builds the graph: opened when the graph is first shown.
+  state.graphGate = new Promise((resolve) => { lens.openGraph = resolve; });
+
+  const thumb = (sha, width) => `/thumbs/${sha}?w=${width}`;
+
+  // Media are attached only when a column comes near the view: a 2,000-node story loads what you look at.
+  const near = new IntersectionObserver((entries) => {
+    for (const entry of entries) {
+      if (!entry.isIntersecting) continue;
+      near.unobserve(entry.target);
+      const video = entry.target.querySelector("video[data-src]");
+      if (video) { video.src = video.dataset.src; delete video.dataset.src; }
+    }
+  }, { root: null, rootMargin: "0px 800px" });
+
+  // -- the Story lens ---------------------------------------------------------------------------------
+  function badge(status) {
+    return h("span", { class: `badge s-${status}` }, status);
+  }
+
+  function still(media, width, cls) {
+    if (!media || !media.sha256) return h("div", { class: `${cls} empty` }, "no image yet");
+    return h("img", { class: cls, src: thumb(media.sha256, width), loading: "lazy", decoding: "async", alt: media.title,
+      width, height: Math.round(width * 9 / 16), dataset: { id: media.node_id } });
+  }
+
+  function versionsButton(media) {
+    return media ? h("button", { type: "button", class: "quiet versions-button", dataset: { versions: media.node_id },
+      title: "see every version side by side; restore or reject one" }, "Versions") : null;
+  }
+
+  function stackEntry(entry) {
+    return h("li", { dataset: { id: entry.node_id, role: entry.role, status: entry.status }, title: entry.title },
+      still(entry, 160, "stack-still"), h("span", { class: "role" }, entry.role), badge(entry.status));
+  }
+
+  function shotColumn(shot) {
+    const clip = shot.clip && shot.clip.sha256
+      ? h("video", { class: "clip", controls: true, preload: "metadata", muted: true, playsInline: true,
+        dataset: { src: `/artifacts/${shot.clip.sha256}`, id: shot.clip.node_id } })
+      : h("div", { class: "clip empty" }, "no clip yet");
+    const column = h("article", { class: "shot", dataset: { id: shot.shot_id, status: shot.status }, tabIndex: 0 },
+      h("header", null, h("span", { class: "num" }, String(shot.number)), h("span", { class: "title" }, shot.title),
+        badge(shot.status), versionsButton(shot.image)),
+      still(shot.image, 320, "still"),
+      clip,
+      shot.text ? h("p", { class: "text" }, shot.text) : null,
+      h("h3", null, shot.stack.length ? `${shot.stack.length} other version${shot.stack.length === 1 ? "" : "s"}` : "no other versions"),
+      h("ul", { class: "stack" }, shot.stack.map(stackEntry)));
+    near.observe(column);
+    return column;
+  }
+
+  // Only the columns in view (and two either side) are in the page: a 400-shot story builds a dozen columns,
+  // and scrolling adds and drops one at a time.
+  const COLUMN_STEP = 336 + 14; // a column's width and the gap after it (app.css .shot)
+  const strip = { shots: [], columns: new Map(), queued: false };
+
+  function renderWindow() {
+    const row = $("#story-shots");
+    const inner = $("#story-columns");
+    const count = strip.shots.length;
+    const first = Math.max(0, Math.floor(row.scrollLeft / COLUMN_STEP) - 2);
+    const last = Math.min(count - 1, Math.ceil((row.scrollLeft + Math.max(row.clientWidth, 1)) / COLUMN_STEP) + 2);
+    for (const [i, column] of strip.columns) {
+      if (i < first || i > last) { column.remove(); strip.columns.delete(i); }
+    }
+    let added = false;
+    for (let i = first; i <= last; i++) {
+      if (strip.columns.has(i)) continue;
+      const column = shotColumn(strip.shots[i]);
+      column.style.left = `${i * COLUMN_STEP}px`;
+      inner.append(column);
+      strip.columns.set(i, column);
+      added = true;
+    }
+    if (added) {
+      inner.style.height = `${Math.max(0, ...[...strip.columns.values()].map((c) => c.offsetHeight))}px`;
+      markPicked();
+    }
+  }
+
+  $("#story-shots").addEventListener("scroll", () => {
+    if (strip.queued) return;
+    strip.queued = true;
+    requestAnimationFrame(() => { strip.queued = false; renderWindow(); });
+  }, { passive: true });
+  window.addEventListener("resize", () => { if (lens.current === "story") renderWindow(); });
+
+  function remember(...items) {
+    for (const item of items) if (item) state.titles.set(item.node_id, item.title);
+  }
+
+  function drawStory(story) {
+    for (const shot of story.shots) {
+      state.titles.set(shot.shot_id, shot.title);
+      remember(shot.image, shot.clip, ...shot.stack);
+    }
+    strip.shots = story.shots;
+    strip.columns.clear();
+    const inner = $("#story-columns");
+    inner.replaceChildren();
+    inner.style.width = `${Math.max(0, story.shots.length * COLUMN_STEP - 14)}px`;
+    renderWindow();
+    const cut = $("#cut");
+    cut.hidden = !story.cut;
+    if (story.cut && story.cut.sha256) {
+      const video = $("#cut-video");
+      const src = `/artifacts/${story.cut.sha256}`;
+      if (video.getAttribute("src") !== src) video.src = src;
+      video.dataset.id = story.cut.node_id;
+      const byClip = new Map(story.shots.filter((s) => s.clip).map((s) => [s.clip.node_id, s]));
+      $("#cut-strip").replaceChildren(...story.cut_clip_ids.map((id, i) => {
+        const shot = byClip.get(id);
+        return h("li", { dataset: { clip: id, shot: shot ? shot.shot_id : "" } },
+          shot ? still(shot.image, 160, "strip-still") : h("div", { class: "strip-still empty" }, "an older clip"),
+          h("span", null, `${i + 1}. ${shot ? shot.title : id}`));
+      }));
+    }
+    markPicked();
+  }
+
+  // -- the Deck lens -----------------------------------------------------------------------------------------
+  function drawDeck(deck) {
+    for (const card of deck.slides) remember(card.slide, ...card.versions);
+    $("#deck-title").textContent = deck.deck ? `${deck.deck.title} · ${deck.slides.length} slides` : "no deck yet";
+    $("#deck-slides").replaceChildren(...deck.slides.map((card) => h("li",
+      { class: "slide", dataset: { id: card.slide.node_id, status: card.slide.status }, tabIndex: 0 },
+      h("header", null, h("span", { class: "num" }, String(card.number)), h("span", { class: "title" }, card.slide.title),
+        badge(card.slide.status), versionsButton(card.slide)),
+      still(card.slide, 320, "still"),
+      card.versions.length ? h("ul", { class: "stack" }, card.versions.map(stackEntry)) : h("p", { class: "muted" }, "no other versions"))));
+    markPicked();
+  }
+
+  $("#deck-slides").addEventListener("click", (event) => {
+    const target = event.target.closest(".stack li[data-id]") || event.target.closest(".slide[data-id]");
+    if (target) api.pick(target.dataset.id, event.shiftKey || event.metaKey || event.ctrlKey);
+  });
+
+  // -- the Page lens -----------------------------------------------------------------------------------------
+  function drawPage(page) {
+    remember(...page.versions);
+    const frame = $("#page-frame");
+    if (!page.page) {
+      frame.removeAttribute("src");
+      $("#page-sections").replaceChildren(h("li", { class: "muted" }, "no page yet"));
+      $("#page-versions").replaceChildren();
+      return;
+    }
+    const src = `/pages/${page.page.node_id}/${encodeURIComponent(page.entry)}`;
+    if (frame.dataset.src !== src) { frame.src = src; frame.dataset.src = src; frame.dataset.id = page.page.node_id; }
+    $("#page-versions-open").dataset.versions = page.page.node_id;
+    $("#page-sections").replaceChildren(...page.sections.map((section) =>
+      h("li", { dataset: { section, id: page.page.node_id }, tabIndex: 0 }, section)));
+    $("#page-versions").replaceChildren(...page.versions.map((v) => h("li",
+      { dataset: { id: v.node_id, status: v.status, current: String(v.current) } },
+      still(v, 160, "stack-still"),
+      h("span", { class: "role" }, v.current ? "current" : "older"), badge(v.status),
+      v.change ? h("span", { class: "muted" }, v.change) : null)));
+    markPicked();
+  }
+
+  // A section is shown in the frame (its anchor) and selects the page it belongs to.
+  $("#page-sections").addEventListener("click", (event) => {
+    const item = event.target.closest("li[data-section]");
+    if (!item) return;
+    const frame = $("#page-frame");
+    frame.src = `${frame.dataset.src}#${encodeURIComponent(item.dataset.section)}`;
+    for (const el of document.querySelectorAll("#page-sections li")) el.classList.toggle("current", el === item);
+    api.pick(item.dataset.id, event.shiftKey || event.metaKey || event.ctrlKey);
+  });
+  $("#page-versions").addEventListener("click", (event) => {
+    const item = event.target.closest("li[data-id]");
+    if (item) api.pick(item.dataset.id, event.shiftKey || event.metaKey || event.ctrlKey);
+  });
+
+  // -- versions side by side ---------------------------------------------------------------------------------
+  const versions = { nodeId: null, history: null, mode: "side", compare: null };
+  lens.versions = versions;
+
+  function changeText(changes) {
+    return Object.entries(changes || {}).map(([field, change]) => {
+      const show = (v) => (typeof v === "string" ? (/^[0-9a-f]{64}$/.test(v) ? `${v.slice(0, 10)}…` : v) : JSON.stringify(v) ?? "");
+      return h("li", null, h("code", null, field), ": ", show(change.before).slice(0, 80), " → ", show(change.after).slice(0, 80));
+    });
+  }
+
+  function versionPreview(v) {
+    if (!v.sha256) return h("div", { class: "preview empty" }, "no picture");
+    const node = v.kind === "video" || v.kind === "clip";
+    return node
+      ? h("video", { class: "preview", controls: true, preload: "metadata", muted: true, src: `/artifacts/${v.sha256}` })
+      : h("img", { class: "preview", src: thumb(v.sha256, 640), loading: "lazy", alt: `version ${v.number}` });
+  }
+
+  function versionCard(v) {
+    return h("article", { class: "version", dataset: { number: String(v.number), id: v.node_id, current: String(v.current), status: v.status } },
+      h("header", null, h("strong", null, `version ${v.number}`), v.current ? h("span", { class: "badge s-selected" }, "current") : badge(v.status),
+        v.restored_from ? h("span", { class: "muted" }, `restores v${v.restored_from}`) : null),
+      versionPreview(v),
+      v.request ? h("p", { class: "request" }, `“${v.request}”`) : null,
+      Object.keys(v.changes || {}).length ? h("ul", { class: "changes" }, changeText(v.changes)) : h("p", { class: "muted" }, v.replaced ? "no change in its inputs" : "the original"),
+      h("div", { class: "row" },
+        v.current ? null : h("button", { type: "button", dataset: { restore: String(v.number) }, disabled: !state.token }, "Restore"),
+        v.status === "rejected" ? null : h("button", { type: "button", class: "quiet", dataset: { reject: v.node_id }, disabled: !state.token }, "Reject"),
+        v.sha256 && !v.current ? h("button", { type: "button", class: "quiet", dataset: { compare: String(v.number) } }, "Slider") : null));
+  }
+
+  function drawSlider() {
+    const history = versions.history;
+    const current = history.versions.find((v) => v.current) || history.versions[history.versions.length - 1];
+    const other = history.versions.find((v) => v.number === versions.compare) ||
+      [...history.versions].reverse().find((v) => v !== current && v.sha256);
+    if (!other || !current.sha256) { $("#slider-caption").textContent = "nothing to compare"; return; }
+    $("#slider-under").src = thumb(current.sha256, 640);
+    $("#slider-over").src = thumb(other.sha256, 640);
+    $("#slider-caption").textContent = `left: version ${other.number} · right: version ${current.number} (current)`;
+    $("#slider-range").dispatchEvent(new Event("input"));
+  }
+  $("#slider-range").addEventListener("input", () => {
+    $("#slider-over").style.clipPath = `inset(0 ${100 - Number($("#slider-range").value)}% 0 0)`;
+  });
+
+  function drawVersions() {
+    const history = versions.history;
+    $("#versions-title").textContent = `${history.output} · ${history.versions.length} version${history.versions.length === 1 ? "" : "s"}`;
+    $("#versions-side").replaceChildren(...history.versions.map(versionCard));
+    $("#versions-side").hidden = versions.mode !== "side";
+    $("#versions-slider").hidden = versions.mode !== "slider";
+    for (const b of document.querySelectorAll("#versions button[data-mode]")) b.classList.toggle("active", b.dataset.mode === versions.mode);
+    if (versions.mode === "slider") drawSlider();
+  }
+
+  async function openVersions(nodeId) {
+    versions.nodeId = nodeId;
+    versions.history = await api.getJSON(`/api/nodes/${encodeURIComponent(nodeId)}/versions`);
+    $("#versions").hidden = false;
+    drawVersions();
+    $("#versions").dataset.ready = nodeId;
+  }
+
+  async function versionAction(button) {
+    button.disabled = true;
+    try {
+      if (button.dataset.restore) {
+        const answer = await api.send("POST", `/api/nodes/${encodeURIComponent(versions.nodeId)}/restore`, { version: Number(button.dataset.restore) });
+        api.toast(`Version ${answer.restored_version} of ${answer.output} is current again (as version ${answer.new_version}).`);
+        versions.nodeId = answer.node_id;
+      } else if (button.dataset.reject) {
+        await api.send("POST", `/api/nodes/${encodeURIComponent(button.dataset.reject)}/reject`, { reason: "rejected from the version view" });
+        api.toast("Set aside.");
+      }
+      await openVersions(versions.nodeId);
+    } catch (error) {
+      api.toast(`Not done: ${error.message}`);
+      button.disabled = false;
+    }
+  }
+
+  $("#versions").addEventListener("click", (event) => {
+    const button = event.target.closest("button");
+    if (!button) return;
+    if (button.id === "versions-close") { $("#versions").hidden = true; return; }
+    if (button.dataset.mode) { versions.mode = button.dataset.mode; drawVersions(); return; }
+    if (button.dataset.compare) { versions.compare = Number(button.dataset.compare); versions.mode = "slider"; drawVersions(); return; }
+    if (button.dataset.restore || button.dataset.reject) versionAction(button);
+  });
+
+  // Any lens's "Versions" button opens the panel (it sits above the lens's own click handling).
+  $("#lens").addEventListener("click", (event) => {
+    const button = event.target.closest("button[data-versions]");
+    if (!button) return;
+    event.stopPropagation();
+    openVersions(button.dataset.versions).catch((error) => api.toast(`No versions: ${error.message}`));
+  }, true);
+
+  // -- loading -----------------------------------------------------------------------------------------------
+  const DRAW = { story: drawStory, deck: drawDeck, page: drawPage };
+
+  async function load(name) {
+    // One load per lens at a time; a change during a load asks for one more after it.
+    if (lens.loading[name]) { lens.again[name] = true; return lens.loading[name]; }
+    lens.loading[name] = (async () => {
+      do {
+        lens.again[name] = false;
+        const started = performance.now();
+        const data = await api.getJSON(`/api/lenses/${name}`);
+        lens.timings[`${name}FetchMs`] = performance.now() - started;
+        lens.data[name] = data;
+        DRAW[name](data);
+        lens.timings[`${name}DrawMs`] = performance.now() - started - lens.timings[`${name}FetchMs`];
+      } while (lens.again[name]);
+    })().finally(() => { lens.loading[name] = null; });
+    return lens.loading[name];
+  }
+
+  function markPicked() {
+    for (const el of document.querySelectorAll("#lens .picked")) el.classList.remove("picked");
+    for (const id of state.picked) {
+      for (const el of document.querySelectorAll(`#lens [data-id="${CSS.escape(id)}"]`)) {
+        if (el.matches("#page-sections li")) continue; // the page is picked; its sections are not nodes
+        (el.closest(".shot, .slide, li") || el).classList.add("picked");
+      }
+    }
+  }
+
+  $("#story-shots").addEventListener("click", (event) => {
+    if (event.target.closest("video")) return; // the player's own controls
+    const item = event.target.closest(".stack li[data-id]");
+    const column = event.target.closest(".shot[data-id]");
+    const target = item || column;
+    if (target) api.pick(target.dataset.id, event.shiftKey || event.metaKey || event.ctrlKey);
+  });
+
+  // -- switching -------------------------------------------------------------------------------------------
+  async function show(name) {
+    lens.current = name;
+    for (const button of document.querySelectorAll("#lens-tabs button")) {
+      button.classList.toggle("active", button.dataset.lens === name);
+      button.setAttribute("aria-pressed", String(button.dataset.lens === name));
+    }
+    const graph = name === "graph";
+    $("#lens").hidden = graph;
+    $("#viewport").hidden = !graph;
+    for (const body of document.querySelectorAll("#lens .lens-body")) body.hidden = body.id !== name;
+    document.body.dataset.lens = name;
+    if (graph) {
+      lens.openGraph();
+      if (state.graphLoaded) api.fit();
+    } else {
+      await load(name);
+    }
+    await api.nextPaint();
+    lens.timings.readyAt = performance.now(); // since navigation start: what the bench reports
+    document.body.dataset.lensReady = name;
+  }
+
+  $("#lens-tabs").addEventListener("click", (event) => {
+    const button = event.target.closest("button[data-lens]");
+    if (button) show(button.dataset.lens).catch((error) => api.toast(`The ${button.dataset.lens} lens failed: ${error.message}`));
+  });
+
+  async function start() {
+    const started = performance.now();
+    try {
+      lens.index = await api.getJSON("/api/lenses");
+    } catch (error) {
+      api.toast(`Cannot read the lenses: ${error.message}`);
+      lens.index = { default: "graph", available: ["graph"] };
+    }
+    if (lens.index.counts) $("#node-count").textContent = `${lens.index.counts.nodes} nodes`;
+    const available = lens.index.available.filter((l) => LENSES.includes(l));
+    for (const button of document.querySelectorAll("#lens-tabs button")) button.hidden = !available.includes(button.dataset.lens);
+    const asked = state.askedLens && LENSES.includes(state.askedLens) ? state.askedLens : null;
+    const first = asked || (available.includes(lens.index.default) ? lens.index.default : "graph");
+    await show(first);
+    lens.timings.firstLensMs = performance.now() - started;
+  }
+
+  document.addEventListener("jarvishub:info", () => {
+    start().catch((error) => api.toast(`The lens failed: ${error.message}`));
+  }, { once: true });
+  document.addEventListener("jarvishub:picked", markPicked);
+  document.addEventListener("jarvishub:canvas", () => {
+    if (DRAW[lens.current]) load(lens.current).catch((error) => api.toast(`The lens did not update: ${error.message}`));
+  });
+})();

@@ -1,0 +1,202 @@
+"""The lenses in Chromium, on the narrative demo as `jarvishub demo narrative` makes it (3 shots, shot 3 relit):
+the Story lens opens by default with its shots as columns, thumbnails and clips; a shot selected in it plus
+a typed request changes that shot only, checked on the canvas."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+
+from jarvishub.commands.projects import DEMO_REQUESTS
+from jarvishub.project import Project
+from jarvishub.runtime import Runtime
+from jarvishub.web import BackgroundServer, create_app
+from jarvishub.web.lenses import Snapshot, story_lens
+from tests.web.conftest import TOKEN, wait_until
+
+SHOTS = 3
+RELIGHT = "keep the character but redo the lighting on shot 3"
+
+
+class Story:
+    """The narrative demo project, its runtime and its server."""
+
+    def __init__(self, project: Project, runtime: Runtime, server: BackgroundServer) -> None:
+        self.project, self.runtime, self.server = project, runtime, server
+
+    def lens(self) -> Any:
+        """The Story lens as the server computes it now, from a fresh read of the canvas."""
+        store = self.project.store
+        return story_lens(Snapshot(store.find_nodes(), store.edges()), store.canvas_version())
+
+
+@pytest.fixture(scope="module")
+def story(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Story]:
+    """`jarvishub demo narrative --shots 3`, then shot 3 relit (so it has an older version), served."""
+    project = Project.init(tmp_path_factory.mktemp("lenses") / "narrative")
+    runtime = Runtime(project)
+    try:
+        for request in [*(t.format(shots=SHOTS, slides=5) for t in DEMO_REQUESTS["narrative"]), RELIGHT]:
+            outcome = runtime.run(request)
+            assert outcome.outcome == "replied", outcome.reply
+        with BackgroundServer(create_app(runtime, TOKEN, person="tester")) as server:
+            yield Story(project, runtime, server)
+    finally:
+        runtime.close()
+        project.close()
+
+
+def open_lens(chromium: Any, base_url: str, lens: str) -> Any:
+    """A fresh page on a project, once the lens it opens in by default (``lens``) has drawn."""
+    context = chromium.new_context(viewport={"width": 1440, "height": 900})
+    page = context.new_page()
+    page.errors = []  # type: ignore[attr-defined]
+    page.on("pageerror", lambda error: page.errors.append(str(error)))  # type: ignore[attr-defined]
+    page.goto(f"{base_url}/#token={TOKEN}")
+    page.wait_for_selector(f'body[data-lens-ready="{lens}"]', timeout=30_000)
+    return page
+
+
+def close_lens(page: Any) -> None:
+    """Close a page opened by :func:`open_lens`; it must not have raised."""
+    errors = list(page.errors)
+    page.context.close()
+    assert not errors, f"the page raised: {errors}"
+
+
+@pytest.fixture
+def page(chromium: Any, story: Story) -> Iterator[Any]:
+    opened = open_lens(chromium, story.server.base_url, "story")
+    yield opened
+    close_lens(opened)
+
+
+def _column_ids(page: Any) -> list[str]:
+    return page.eval_on_selector_all("#story-shots .shot", "els => els.map((e) => e.dataset.id)")
+
+
+def test_a_narrative_project_opens_in_the_story_lens(page, story: Story, tmp_path: Path) -> None:
+    lens = story.lens()
+    # First paint is the work: the columns are there when the lens says it is ready, not a count of nodes.
+    first = tmp_path / "story-first-paint.png"
+    page.screenshot(path=str(first))
+    assert page.locator("#lens").is_visible() and not page.locator("#viewport").is_visible()
+    assert _column_ids(page) == [c.shot_id for c in lens.shots] and len(lens.shots) == SHOTS
+    titles = page.eval_on_selector_all("#story-shots .shot header .title", "els => els.map((e) => e.textContent)")
+    assert titles == [f"shot {n}" for n in range(1, SHOTS + 1)]
+    for column in lens.shots:
+        card = page.locator(f'.shot[data-id="{column.shot_id}"]')
+        assert card.get_attribute("data-status") == column.status == "completed"
+        assert card.locator("img.still").get_attribute("data-id") == column.image.node_id
+        assert card.locator("img.still").get_attribute("src") == f"/thumbs/{column.image.sha256}?w=320"
+        assert card.locator("video.clip").get_attribute("data-id") == column.clip.node_id
+    # Shot 3 was relit: its first image is under the column as the version the current one replaced.
+    third = page.locator(f'.shot[data-id="{lens.shots[2].shot_id}"] .stack li')
+    assert third.count() == 1 and third.get_attribute("data-role") == "older"
+    assert third.get_attribute("data-id") == lens.shots[2].stack[0].node_id
+    assert page.locator(f'.shot[data-id="{lens.shots[0].shot_id}"] .stack li').count() == 0
+
+    loaded = page.wait_for_function("""() => {
+      const imgs = [...document.querySelectorAll('#story img')];
+      return imgs.length && imgs.every((i) => i.complete && i.naturalWidth > 0) ? imgs.length : 0;
+    }""", timeout=20_000).json_value()
+    assert loaded == SHOTS + 1 + SHOTS  # the stills, shot 3's older version, the cut strip
+    assert page.eval_on_selector("#story img.still", "i => i.naturalWidth") == 320  # a thumbnail, not the original
+
+    # The clip plays in place, and so does the cut.
+    for selector in (f'.shot[data-id="{lens.shots[0].shot_id}"] video.clip', "#cut-video"):
+        page.eval_on_selector(selector, "v => { v.muted = true; return v.play(); }")
+        page.wait_for_function("(s) => document.querySelector(s).currentTime > 0.2", arg=selector, timeout=15_000)
+    assert page.eval_on_selector_all("#cut-strip li", "els => els.map((e) => e.dataset.clip)") == lens.cut_clip_ids
+    page.screenshot(path=str(tmp_path / "story.png"))
+    print(f"\nstory lens: {page.evaluate('window.jarvishub.lens.timings')}; screenshots in {tmp_path}")
+
+
+def test_thumbnails_are_made_once_per_artifact_and_width(story: Story) -> None:
+    image = story.lens().shots[0].image
+    thumbs = story.server.app.state.thumbs
+    with httpx.Client(base_url=story.server.base_url, timeout=30) as client:
+        first = client.get(f"/thumbs/{image.sha256}", params={"w": 150})
+        made = thumbs.made
+        again = client.get(f"/thumbs/{image.sha256}", params={"w": 160})
+        assert first.status_code == again.status_code == 200 and first.content == again.content
+        assert first.headers["content-type"] == "image/webp" and first.headers["x-content-type-options"] == "nosniff"
+        assert thumbs.made == made  # the second answer came from the cache
+        assert (story.project.state_dir / "thumbs" / f"{image.sha256}-160.webp").is_file()
+        clip = story.lens().shots[0].clip
+        assert client.get(f"/thumbs/{clip.sha256}").status_code == 415  # a video has no still thumbnail here
+        assert client.get("/thumbs/../etc").status_code in (400, 404)
+        assert client.get(f"/thumbs/{'0' * 64}").status_code == 404
+
+
+def test_a_selected_shot_and_a_typed_request_change_that_shot_only(page, story: Story, tmp_path: Path) -> None:
+    before = story.lens()
+    target = before.shots[1]
+    page.locator(f'.shot[data-id="{target.shot_id}"] header').click()
+    assert page.locator(f'.shot.picked[data-id="{target.shot_id}"]').count() == 1
+    assert page.locator("#selection .chip").all_inner_texts() == ["shot 2"]
+    page.fill("#request-text", "make it night")
+    page.click("#send-request")
+
+    def settled() -> Any:
+        jobs = story.server.app.state.steering.jobs()
+        return jobs and jobs[0].status in ("done", "failed", "interrupted") and jobs[0]
+
+    job = wait_until(settled, timeout_s=120)
+    assert job.status == "done", job
+    assert job.node_ids == [target.shot_id]
+
+    after = story.lens()
+    changed = {c.shot_id for c, old in zip(after.shots, before.shots, strict=True) if c.image.node_id != old.image.node_id}
+    assert changed == {target.shot_id}
+    new_image = story.project.store.get_node(after.shots[1].image.node_id)
+    assert new_image.inputs.get("lighting") == "night"
+    for index in (0, 2):
+        assert after.shots[index].image.node_id == before.shots[index].image.node_id
+        assert after.shots[index].clip.node_id == before.shots[index].clip.node_id
+    # The old image went into the column's stack, and the page shows the new one without a reload.
+    assert before.shots[1].image.node_id in {e.node_id for e in after.shots[1].stack}
+    page.wait_for_selector(f'.shot[data-id="{target.shot_id}"] img.still[data-id="{new_image.id}"]', timeout=15_000)
+    page.screenshot(path=str(tmp_path / "story-after-night.png"))
+
+
+def test_a_restore_from_the_version_view_changes_the_canvas(page, story: Story, tmp_path: Path) -> None:
+    store = story.project.store
+    third = story.lens().shots[2]  # relit by the fixture: its original is version 1
+    page.locator(f'.shot[data-id="{third.shot_id}"] button[data-versions]').click()
+    page.wait_for_selector(f'#versions[data-ready="{third.image.node_id}"]', timeout=15_000)
+    with httpx.Client(base_url=story.server.base_url, timeout=30) as client:
+        history = client.get(f"/api/nodes/{third.image.node_id}/versions").json()
+    cards = page.locator("#versions-side .version")
+    assert cards.count() == len(history["versions"]) >= 2
+    relit = page.locator('#versions-side .version[data-current="true"]')
+    assert "inputs.lighting" in relit.locator(".changes").inner_text()  # what changed in its inputs
+    page.wait_for_function("() => [...document.querySelectorAll('#versions-side img.preview')].every("
+                           "(i) => i.complete && i.naturalWidth > 0)", timeout=15_000)
+    page.screenshot(path=str(tmp_path / "versions.png"))
+
+    page.locator('#versions-side .version[data-number="1"] button[data-restore]').click()
+    original = history["versions"][0]["sha256"]
+    restored = wait_until(lambda: (c := story.lens().shots[2]).image.sha256 == original and c, timeout_s=30)
+    assert restored.image.node_id != third.image.node_id  # a new version holding the original's content
+    assert restored.clip.node_id != third.clip.node_id  # and the clip was rebuilt from it
+    commits = [c for c in store.commits(since_version=history["versions"][-1]["canvas_version"])
+               if restored.image.node_id in c.node_ids]
+    assert [c.actor for c in commits] == ["person:tester"]  # the person's action, through the bridge
+    page.wait_for_selector(f'#versions[data-ready="{restored.image.node_id}"]', timeout=15_000)
+    assert page.locator('#versions-side .version[data-current="true"]').get_attribute("data-number") == str(
+        len(history["versions"]) + 1)
+    page.wait_for_selector(f'.shot[data-id="{third.shot_id}"] img.still[data-id="{restored.image.node_id}"]',
+                           timeout=15_000)
+
+    page.locator('#versions button[data-mode="slider"]').click()
+    page.wait_for_function("() => ['slider-under', 'slider-over'].every((id) => {"
+                           " const i = document.getElementById(id); return i.complete && i.naturalWidth > 0; })",
+                           timeout=15_000)
+    page.fill("#slider-range", "20")
+    page.dispatch_event("#slider-range", "input")
+    assert page.eval_on_selector("#slider-over", "i => i.style.clipPath") == "inset(0px 80% 0px 0px)"

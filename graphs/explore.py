@@ -29,13 +29,23 @@ only through the bridge:
 candidates, then writes one batch through the bridge: each candidate into its
 group (``IN_GROUP``), each group completed, the best candidate ``selected`` and
 the rest ``rejected`` (``set_status`` mutations; the reason, with the score,
-lands in ``metadata.status_reason``).  One commit, so nobody reads a half-marked
-set.  Nothing is deleted: rejected candidates stay queryable.
+lands in ``metadata.status_reason``).  The selection replaces the explored
+image in the same batch, as any new version does: the explored image is
+superseded, the selected one takes its title and is linked to what it was made
+for (its shot), and what was made from the explored image (its clip, the cut)
+is marked stale.  One commit, so nobody reads a half-marked set or two current
+versions of one output.  Nothing is deleted: rejected candidates stay queryable.
+
+``rebuild`` then regenerates what was marked (``regenerate_stale``, which takes
+its inputs at their current version: the selected image), starting again when
+another turn's commit replaced what it was rebuilding.  So an exploration ends
+the same whoever asked for it: ``jarvishub explore``, a model calling
+``skill__explore``, or the offline planner's "explore shot 3 ...".
 
 Commits serialise on the canvas version counter, so the exploration makes as few
 as it can: one to open the groups, two per branch (the generation, the
-evaluation), one for the verdict.  That is what keeps N branches close to one
-generation's latency.
+evaluation), one for the verdict, one for the rebuild.  That is what keeps N
+branches close to one generation's latency.
 
 Parsing the instruction (deterministic; ``n`` comes from the input, number words are ignored):
 
@@ -91,17 +101,18 @@ from nodes.verdicts import GrantDenied
 from skills.base import Skill, SkillContext, SkillStepRejected, skill_context
 from store.errors import CanvasError
 from store.memory import NAMED_PALETTES
-from store.models import CanvasNode, NodeStatus
-from store.mutations import CreateNode, GroupNodes, SetStatus, UpdateNode
+from store.models import CanvasNode, Direction, EdgeType, NodeStatus
+from store.mutations import CreateNode, GroupNodes, Link, SetStatus, UpdateNode
 from tools.base import ToolError
 from tools.generate.measure import image_stats
+from tools.recovery import stale_set
 from tools.versions import NotHeadVersion, require_head
 
 
 SKILL_NAME = "explore"
 TOOL_NAME = "skill__explore"
 MAX_BRANCHES = 16
-SKILL_NEEDS = ["generate_image", "group_nodes", "set_status"]
+SKILL_NEEDS = ["generate_image", "group_nodes", "set_status", "regenerate_stale"]
 SUBAGENT_TOOLS = ["generate_image"]
 SUBAGENT_KINDS = ["group", "image"]
 MOODS = ("warm", "cold", "night", "high-key", "neutral")
@@ -191,6 +202,10 @@ class ExploreOutput(BaseModel):
     group_ids: list[str] = Field(default_factory=list)
     candidate_ids: list[str] = Field(default_factory=list)
     selected_id: str | None = None
+    replaced_id: str | None = Field(default=None, description="The explored image the selected candidate superseded.")
+    rebuilt: list[dict[str, Any]] = Field(
+        default_factory=list, description="What was made from the explored image, rebuilt from the selected one "
+                                          "(regenerate_stale's report: old id, new id, title).")
     failed: list[FailedBranch] = Field(default_factory=list)
     branches: list[BranchResult] = Field(default_factory=list)
 
@@ -390,30 +405,23 @@ def _critique(state: ExploreState, config: RunnableConfig) -> dict[str, Any]:
         value = branch.measures.get(measure, branch.measures.get("contrast", 0.0))
         branch.measures["rank"] = round(value if direction == "max" else -value, 3)
         branch.score = round(float(branch.evaluation["score"]) if evaluated else value, 3)  # type: ignore[index]
-    # The selection replaces the explored image: refused if another turn replaced it while the branches ran.
-    replaced = _replaced(ctx, scratch["explored_id"])
     if done:
-        best: BranchResult | None = None
-        if replaced is None:
-            best = max(done, key=lambda b: (b.score if evaluated else 0.0, b.measures["rank"], -b.index))
-        else:
-            criterion = f"nothing selected: {replaced}"
-        verdicts: list[Any] = []
-        for branch in done:
-            chosen = branch is best
-            branch.status = "selected" if chosen else "rejected"
-            candidate, group = branch.candidate_id or "", branch.group_id or ""
-            verdicts += [
-                GroupNodes(group_id=group, node_ids=[candidate]),
-                SetStatus(node_id=group, status=NodeStatus.COMPLETED),
-                SetStatus(node_id=candidate, status=NodeStatus.SELECTED if chosen else NodeStatus.REJECTED,
-                          reason=(f"explore: {criterion} of {len(done)} candidates ({branch.score:g})" if chosen else
-                                  f"explore: {criterion}" if best is None else
-                                  f"explore: lost on {criterion} ({branch.score:g}) to {best.candidate_id} "
-                                  f"({best.score:g})")),
-            ]
-        # One batch: nobody ever reads a half-marked set (two selected, some unmarked, a candidate outside its group).
-        _submit(ctx, "verdict", verdicts)
+        compared = criterion
+        for attempt in range(1, REBUILD_ATTEMPTS + 1):
+            # The selection replaces the explored image: nothing is selected if another turn replaced it while the
+            # branches ran, or while the verdict was written (its batch then fails on the versions it read).
+            replaced = _replaced(ctx, scratch["explored_id"])
+            best = None if replaced is not None else max(
+                done, key=lambda b: (b.score if evaluated else 0.0, b.measures["rank"], -b.index))
+            criterion = compared if best is not None else f"nothing selected: {replaced}"
+            try:
+                stale = _write_verdict(ctx, scratch["explored_id"], done, best, criterion,
+                                       "verdict" if attempt == 1 else f"verdict-{attempt}")
+                break
+            except SkillStepRejected as refused:
+                if refused.refused != "StaleVersion" or attempt == REBUILD_ATTEMPTS:
+                    raise
+        scratch = {**scratch, "stale": stale}
     output = ExploreOutput(
         explored_id=scratch["explored_id"], axis=scratch["axis"], criterion=criterion, critic=critic,
         group_ids=[b.group_id for b in branches if b.group_id],
@@ -423,7 +431,84 @@ def _critique(state: ExploreState, config: RunnableConfig) -> dict[str, Any]:
                 for b in branches if b.status == "failed"],
         branches=branches,
     )
-    return {"output": output.model_dump(mode="json")}
+    output.replaced_id = output.explored_id if output.selected_id else None
+    return {"output": output.model_dump(mode="json"), "scratch": scratch}
+
+
+def _write_verdict(ctx: SkillContext, explored_id: str, done: list[BranchResult], best: BranchResult | None,
+                   criterion: str, label: str) -> list[str]:
+    """Commit the verdict on every completed candidate, and the selection's replacement; the ids to rebuild.
+
+    One batch: nobody ever reads a half-marked set (two selected, some unmarked, a candidate outside its group) or
+    two current versions of the explored output.
+    """
+    verdicts: list[Any] = []
+    stale: list[str] = []
+    if best is not None:
+        verdicts, stale = _replacement(ctx, explored_id, str(best.candidate_id))
+    for branch in done:
+        chosen = branch is best
+        branch.status = "selected" if chosen else "rejected"
+        candidate, group = branch.candidate_id or "", branch.group_id or ""
+        verdicts += [
+            GroupNodes(group_id=group, node_ids=[candidate]),
+            SetStatus(node_id=group, status=NodeStatus.COMPLETED),
+            SetStatus(node_id=candidate, status=NodeStatus.SELECTED if chosen else NodeStatus.REJECTED,
+                      reason=(f"explore: {criterion} of {len(done)} candidates ({branch.score:g})" if chosen else
+                              f"explore: {criterion}" if best is None else
+                              f"explore: lost on {criterion} ({branch.score:g}) to {best.candidate_id} "
+                              f"({best.score:g})")),
+        ]
+    _submit(ctx, label, verdicts)
+    return stale
+
+
+def _replacement(ctx: SkillContext, explored_id: str, selected_id: str) -> tuple[list[Any], list[str]]:
+    """What selecting ``selected_id`` changes besides the verdict: (mutations, the nodes to rebuild).
+
+    The selected candidate takes the explored image's place, as any new version does: the explored image is
+    superseded (only if no other turn changed it since it was read: ``expected_version``), the selected one
+    takes its title and is linked to what it was made for (its shot), and what was made from the explored one
+    (its clip, the cut) is marked stale, to be rebuilt from the selected one.
+    """
+    explored = ctx.canvas.get_node(explored_id)
+    made_for = ctx.canvas.neighbours(explored_id, [EdgeType.GENERATED_FROM], Direction.OUT)
+    already = {n.node.id for n in ctx.canvas.neighbours(selected_id, [EdgeType.GENERATED_FROM], Direction.OUT)}
+    derived = stale_set(ctx.canvas, explored_id)[1:]
+    reason = f"made from {explored_id}, which {selected_id} replaced (selected in an exploration)"
+    mutations: list[Any] = [
+        SetStatus(node_id=explored_id, status=NodeStatus.REJECTED, expected_version=explored.version,
+                  reason=f"superseded by {selected_id} (selected in an exploration)"),
+        # It is that output now ("shot 2 image"), not a branch ("shot 2 image · warm": its group keeps the label).
+        UpdateNode(node_id=selected_id, title=explored.title),
+        *(Link(type=EdgeType.GENERATED_FROM, source=selected_id, target=n.node.id, properties=n.edge.properties)
+          for n in made_for if n.node.id not in already),
+        *(SetStatus(node_id=n.id, status=NodeStatus.STALE, reason=reason, expected_version=n.version)
+          for n in derived),
+    ]
+    return mutations, [n.id for n in derived]
+
+
+REBUILD_ATTEMPTS = 16
+"""How often the verdict or the rebuild starts again when another turn's commit changed what it had read (as a
+turn's ``regenerate_stale`` step does, ``nodes/commit.py``)."""
+
+
+def _rebuild(state: ExploreState, config: RunnableConfig) -> dict[str, Any]:
+    """Rebuild what was made from the explored image (its clip, the cut) from the selected candidate."""
+    stale = (state.get("scratch") or {}).get("stale") or []
+    if not stale:
+        return {}
+    ctx = skill_context(config)
+    for attempt in range(1, REBUILD_ATTEMPTS + 1):
+        try:
+            rebuilt = ctx.call("regenerate_stale", node_ids=stale)
+            break
+        except SkillStepRejected as refused:
+            if refused.refused != "StaleVersion" or attempt == REBUILD_ATTEMPTS:
+                raise
+    report = [r for r in rebuilt.get("regenerated") or [] if "new" in r]
+    return {"output": {**state["output"], "rebuilt": report}}
 
 
 def _replaced(ctx: SkillContext, explored_id: str) -> str | None:
@@ -462,7 +547,8 @@ def _submit(ctx: SkillContext, label: str, mutations: list[Any]) -> SubmitResult
         CanvasMutation(action_id=f"{ctx.action_prefix}/{label}", actor=ctx.actor, mutations=mutations),
         ctx.grant, ctx.usage, thread_id=ctx.thread_id, turn_id=ctx.turn_id)
     if submitted.verdict != "allow":
-        raise SkillStepRejected(f"{ctx.actor} could not write {label}: {submitted.message}")
+        raise SkillStepRejected(f"{ctx.actor} could not write {label}: {submitted.message}",
+                                refused=submitted.reason or submitted.verdict)
     return submitted
 
 
@@ -632,15 +718,17 @@ def build_subagent_graph():
 
 
 def build_explore_graph():
-    """plan → Send × N → subagent (in parallel) → critique."""
+    """plan → Send × N → subagent (in parallel) → critique → rebuild."""
     graph = StateGraph(ExploreState)
     graph.add_node("plan", _plan)
     graph.add_node("subagent", build_subagent_graph())
     graph.add_node("critique", _critique)
+    graph.add_node("rebuild", _rebuild)
     graph.add_edge(START, "plan")
     graph.add_conditional_edges("plan", _fan_out, ["subagent"])
     graph.add_edge("subagent", "critique")
-    graph.add_edge("critique", END)
+    graph.add_edge("critique", "rebuild")
+    graph.add_edge("rebuild", END)
     # The default thread pool has min(32, cpus + 4) workers: on a 2-CPU machine that caps 8 branches at 6.
     return graph.compile().with_config({"max_concurrency": MAX_BRANCHES})
 

@@ -23,8 +23,9 @@ from store.errors import CanvasError, StaleVersion
 from store.mutations import mutation_adapter
 
 
-REBUILD_ON_CONFLICT = frozenset({"regenerate_stale"})
-"""Tools that read the versions they supersede themselves, so running them again on the new canvas resolves a conflict."""
+REBUILD_ON_CONFLICT = frozenset({"regenerate_stale", "mark_stale"})
+"""Tools that read the versions they supersede (or mark) themselves, so running them again on the new canvas
+resolves a conflict (``mark_stale`` then marks the current version of an output another turn replaced)."""
 MAX_REBUILDS = 16
 """Each rebuild follows another commit that changed the head (another turn marking, rebuilding or laying it out),
 so progress is always made; the bound only stops a turn from spinning under a flood of writers."""

@@ -36,9 +36,17 @@ from store.errors import NodeNotFound
 from store.models import ArtifactHandle, CanvasNode, Direction, EdgeType, NodeStatus, Provenance, new_id
 from store.mutations import CreateNode, Link
 from tools.base import Effect, ToolContext, ToolError, ToolFamily, ToolResult, ToolSpec
-from tools.generate.base import Framing, GenerationError, Lighting
-from tools.generate.measure import colour_fraction, image_stats, probe_video, video_frame
-from tools.generate.offline_image import CAPTION_SHARE, FRAMING_HEIGHT, RAIN_COLOUR, SNOW_COLOUR, grade
+from tools.generate.base import Framing, GenerationError, ImageRequest, Lighting, ReferenceInput, ReferenceRole
+from tools.generate.measure import colour_fraction, image_stats, probe_video, rgb_array, video_frame
+from tools.generate.offline_image import (
+    CAPTION_SHARE,
+    FRAMING_HEIGHT,
+    RAIN_COLOUR,
+    SNOW_COLOUR,
+    OfflineImageProvider,
+    grade,
+)
+from tools.generate.offline_reading import PictureReading, framing_ranges, read_picture
 
 DARK_AT_MOST = 80.0
 """Mean luma (0..255) a night/dark image stays under; offline night grades measure about 40, neutral 135-175."""
@@ -84,12 +92,11 @@ PRESET_EXPECTATIONS: dict[str, tuple[tuple[str, float | None, float | None], ...
 }
 """What each lighting preset measures as (``ImageStats`` field, at least, at most), over the picture without its
 caption; calibrated on the offline renderer over its five settings (see ``tests/requests``)."""
-FRAMING_HEAD_SHARE: dict[str, tuple[float | None, float | None]] = {
-    "wide": (None, 0.004), "medium": (0.004, 0.016), "close-up": (0.016, None)}
-"""Share of the picture a character's head covers per framing (its area grows with the square of the framing);
-measured about 0.002 wide, 0.008 medium, 0.025 close-up."""
-HEAD_UNMEASURABLE = 0.1
-"""A head colour covering more than this is the background's colour too (a grade clipped both): not measured."""
+FIGURE_HEIGHT_SHARE: dict[str, tuple[float | None, float | None]] = framing_ranges()
+"""Height of the drawn characters (top of the head to the feet) as a share of the picture, per framing: about
+0.21-0.25 wide, 0.44-0.50 medium, 0.78-0.88 close-up, with the boundaries at the geometric means between."""
+FIGURE_COLOUR_PRESENT = 0.02
+"""Share of the characters' pixels a character's colour must cover inside their region (a head is about 10-20 %)."""
 WEATHER_COLOURS = {"rain": RAIN_COLOUR, "snow": SNOW_COLOUR}
 WEATHER_PRESENT = 0.01
 """Share of the picture rain streaks or snowflakes cover when the weather is drawn."""
@@ -176,16 +183,47 @@ def wanted_lighting(request: str, node: CanvasNode) -> dict[str, str]:
     return wants
 
 
-def character_references(canvas: CanvasReader, node: CanvasNode) -> list[CanvasNode]:
-    """The character references of a node: its REFERENCES edges when it is on the canvas, else its inputs."""
+def character_references(canvas: CanvasReader, node: CanvasNode,
+                         pending: dict[str, CanvasNode] | None = None) -> list[CanvasNode]:
+    """The character references of a node: its REFERENCES edges when it is on the canvas, else its inputs.
+
+    ``pending`` holds nodes not committed yet (the step's own): ``node`` among them is read from its inputs.
+    """
+    pending = pending or {}
     try:
+        if node.id in pending:
+            raise NodeNotFound(node.id)
         canvas.get_node(node.id)
     except NodeNotFound:
-        ids = [r.get("node_id") for r in node.inputs.get("references") or []
+        ids = [str(r.get("node_id")) for r in node.inputs.get("references") or []
                if isinstance(r, dict) and r.get("role") == "character" and r.get("node_id")]
-        return canvas.get_nodes([str(i) for i in ids]) if ids else []
+        found = _nodes(canvas, ids, pending)
+        return [found[i] for i in dict.fromkeys(ids)]
     return [n.node for n in canvas.neighbours(node.id, [EdgeType.REFERENCES])
             if (n.edge.properties.get("role") or n.node.inputs.get("role")) == "character"]
+
+
+def intended_inputs(node: CanvasNode) -> dict[str, Any]:
+    """A node's inputs with what was asked of it (``inputs.intent``: lighting, framing, weather, outfit) winning.
+
+    An image asked to be high-key but drawn at night is judged as high-key, and fails.
+    """
+    intent = node.inputs.get("intent") if isinstance(node.inputs.get("intent"), dict) else {}
+    return {**node.inputs, **{k: v for k, v in intent.items() if k in ("lighting", "framing", "weather", "outfit")}}
+
+
+def _nodes(canvas: CanvasReader, ids: list[str], pending: dict[str, CanvasNode]) -> dict[str, CanvasNode]:
+    """The nodes of ``ids``: the pending ones as given, the rest read from the canvas in one read."""
+    wanted = [i for i in dict.fromkeys(ids) if i not in pending]
+    found = {n.id: n for n in canvas.get_nodes(wanted, include_deleted=True)} if wanted else {}
+    return {i: pending.get(i) or found[i] for i in dict.fromkeys(ids)}
+
+
+def _reference_input(node: CanvasNode, role: ReferenceRole, path: Any = None) -> ReferenceInput:
+    """A node as the generation tools hand it to a provider: its image artifact (if any) and its inputs."""
+    handle = next((h for h in node.outputs if h.mime.startswith("image/")), None)
+    return ReferenceInput(node_id=node.id, role=role, sha256=handle.sha256 if handle else None,
+                          mime=handle.mime if handle else None, inputs=node.inputs, path=path)
 
 
 def _ramp(value: float, threshold: float, span: float, *, above: bool) -> float:
@@ -229,49 +267,46 @@ class OfflineEvaluator:
         wants = wanted_lighting(request, node) if request else {}
         if handle.mime.startswith("image/"):
             png = self.artifacts.read_bytes(handle)
+            asked = node.model_copy(update={"inputs": intended_inputs(node)})
+            known = {**context.pending, **self._named_nodes(node, context.pending)}  # one read for both below
+            characters = character_references(self.canvas, node, known)
+            reading = self._read(png, asked, characters, known, checks)
             self._check_lighting(png, wants, checks, failures)
             if not request:
-                self._check_intent(png, node, context, checks, failures)
+                self._check_intent(png, asked, context, characters, reading, checks, failures)
             else:
                 self._check_history(png, node, checks, failures)
-            self._check_characters(png, node, checks, failures)
+            self._check_characters(png, asked, characters, reading, checks, failures)
         elif node.inputs.get("clip_node_ids"):
             self._check_cut(node, handle, context, checks, failures)
         elif handle.mime.startswith("video/"):
             self._check_clip(node, handle, wants, checks, failures)
         return self._result(node, checks, failures)
 
-    def _check_intent(self, png: bytes, node: CanvasNode, context: EvaluationContext, checks: dict,
-                      failures: list[str]) -> None:
-        """The node's own look: its lighting preset, framing, outfit, weather; comparatives vs its previous version."""
-        intent = node.inputs.get("intent") if isinstance(node.inputs.get("intent"), dict) else {}
-        # What was asked wins over what was passed: an image asked to be high-key but drawn at night fails.
-        inputs = {**node.inputs, **{k: v for k, v in intent.items() if k in ("lighting", "framing", "weather", "outfit")}}
-        node = node.model_copy(update={"inputs": inputs})
-        stats = image_stats(png, skip_bottom=CAPTION_SHARE)
+    def _check_intent(self, png: bytes, node: CanvasNode, context: EvaluationContext, characters: list[CanvasNode],
+                      reading: PictureReading | None, checks: dict, failures: list[str]) -> None:
+        """The node's own look: its lighting preset, framing, weather; comparatives vs its previous version.
+
+        ``node`` carries the inputs that were asked for (:func:`intended_inputs`).  A picture of the offline
+        renderer is judged on its reading against its own scene (:mod:`tools.generate.offline_reading`), which
+        no grade, weather or premise can fool; any other picture on the presets' measured ranges.
+        """
+        inputs = node.inputs
+        intent = inputs.get("intent") if isinstance(inputs.get("intent"), dict) else {}
         lighting = str(inputs.get("lighting") or "neutral")
-        exposed, tempered = bool(inputs.get("exposure")), bool(inputs.get("temperature"))
-        for measure, low, high in PRESET_EXPECTATIONS.get(lighting, ()):
-            if (measure in EXPOSURE_MOVES and exposed) or (measure in TEMPERATURE_MOVES and tempered):
-                continue  # a comparative moved this on purpose; it is judged against the previous version below
-            value = float(getattr(stats, measure))
-            score = _within(value, low, high)
-            checks[f"lighting:{measure}"] = {"wanted": lighting, "value": round(value, 2), "range": [low, high],
-                                             "score": score}
-            if score < 0.5:
-                failures.append(f"{lighting} lighting wants {measure} in {_span(low, high)}, measured {value:.0f}")
-        self._check_framing(png, node, lighting, checks, failures)
         weather = str(inputs.get("weather") or "clear")
-        if weather in WEATHER_COLOURS:
-            share = self._colour_share(png, WEATHER_COLOURS[weather], node)
-            score = min(1.0, share / (2 * WEATHER_PRESENT))
-            checks["weather"] = {"wanted": weather, "share": share, "score": score}
-            if score < 0.5:
-                failures.append(f"wanted {weather} but its streaks/flakes cover only {share:.3%} of the picture")
+        if reading is not None:
+            self._check_read_look(reading, inputs, bool(characters), checks, failures)
+        else:
+            self._check_preset_ranges(image_stats(png, skip_bottom=CAPTION_SHARE), inputs, lighting, checks, failures)
+            if weather in WEATHER_COLOURS:
+                share = self._colour_share(png, WEATHER_COLOURS[weather], node)
+                self._weather_verdict(weather, share, checks, failures)
         relative = intent.get("relative") or {}
-        previous = context.previous.get(node.id) or _previous_version(self.canvas, node)
+        previous = (context.previous.get(node.id) or _previous_version(self.canvas, node)) if relative else None
         if relative and previous is not None and _media(previous) is not None:
             before = image_stats(self.artifacts.read_bytes(_media(previous)), skip_bottom=CAPTION_SHARE)  # type: ignore[arg-type]
+            stats = image_stats(png, skip_bottom=CAPTION_SHARE)
             for attribute, direction in relative.items():
                 measure = RELATIVE_MEASURES[attribute]
                 old, new = float(getattr(before, measure)), float(getattr(stats, measure))
@@ -282,6 +317,107 @@ class OfflineEvaluator:
                 if score < 0.5:
                     failures.append(f"wanted {attribute} {direction} than the previous version, but it went from "
                                     f"{old:.1f} to {new:.1f}")
+
+    def _named_nodes(self, node: CanvasNode, pending: dict[str, CanvasNode]) -> dict[str, CanvasNode]:
+        """The nodes an image's inputs name (its references, the image it edits), in one read; {} if one is gone."""
+        ids = [str(r["node_id"]) for r in node.inputs.get("references") or [] if isinstance(r, dict) and r.get("node_id")]
+        if node.inputs.get("edit_node_id"):
+            ids.append(str(node.inputs["edit_node_id"]))
+        try:
+            return _nodes(self.canvas, ids, pending)
+        except NodeNotFound:
+            return {}
+
+    def _read(self, png: bytes, node: CanvasNode, characters: list[CanvasNode], known: dict[str, CanvasNode],
+              checks: dict) -> PictureReading | None:
+        """The picture read against its own scene, when the offline renderer drew it; else None.
+
+        The scene is rebuilt from the node's inputs and references as the generation tool built its request.
+        """
+        provider = (node.metadata.get("provenance") or {}).get("provider")
+        if provider != OfflineImageProvider.name:
+            return None
+        colours = [c for ref in characters for c in _named_colours(ref)[:2]]
+        if isinstance(node.inputs.get("outfit"), str) and node.inputs["outfit"]:
+            colours.append(str(node.inputs["outfit"]))
+        try:
+            return read_picture(rgb_array(png), self._offline_request(node, known), colours)
+        except (NodeNotFound, GenerationError, ValueError, OSError) as error:  # a reference or edited image gone
+            checks["reading"] = {"score": 1.0, "measurable": False, "why": f"{type(error).__name__}: {error}"}
+            return None
+
+    def _offline_request(self, node: CanvasNode, known: dict[str, CanvasNode]) -> ImageRequest:
+        """The :class:`ImageRequest` the generation tool made for ``node`` (its references read as it read them)."""
+        inputs = node.inputs
+        links = [r for r in inputs.get("references") or [] if isinstance(r, dict) and r.get("node_id")]
+        ids = [str(r["node_id"]) for r in links]
+        edit = str(inputs["edit_node_id"]) if inputs.get("edit_node_id") else None
+        nodes = _nodes(self.canvas, [*ids, *([edit] if edit else [])], known)
+        references = [_reference_input(nodes[str(r["node_id"])], ReferenceRole(r.get("role") or "style"))
+                      for r in links]
+        source = None
+        if edit:
+            handle = _media(nodes[edit])
+            if handle is None:
+                raise ValueError(f"the edited image {edit} has no artifact")
+            source = _reference_input(nodes[edit], ReferenceRole.SOURCE, self.artifacts.local_path(handle))
+        fields = {k: inputs[k] for k in ImageRequest.model_fields
+                  if k in inputs and inputs[k] is not None and k not in ("references", "source")}
+        return ImageRequest(**fields, references=references, source=source)
+
+    def _check_read_look(self, reading: PictureReading, inputs: dict[str, Any], has_characters: bool,
+                         checks: dict, failures: list[str]) -> None:
+        """Lighting, framing and weather from the picture's reading against its own scene."""
+        lighting = reading.lighting
+        graded = lighting + "".join(f", {k} {float(inputs.get(k) or 0):+g}" for k in ("exposure", "temperature")
+                                    if inputs.get(k))
+        checks["lighting"] = {"wanted": lighting, "explained": reading.explained, "shows": reading.shows,
+                              "look": reading.look, "score": 1.0 if reading.lighting_matches else 0.0}
+        if not reading.lighting_matches:
+            seen = (f"it shows {' or '.join(reading.shows)}" if reading.shows else
+                    f"no grade of its scene explains it ({reading.explained:.0%} matches {lighting})")
+            moves = ", ".join(f"{name} {now:.0f} where {lighting} gives {then:.0f}"
+                              for name, (now, then) in reading.look.items() if abs(now - then) >= 1)
+            failures.append(f"wanted {graded} lighting, but the scene below the characters is not graded that way: "
+                            f"{seen}" + (f" ({moves})" if moves else ""))
+        framing = str(inputs.get("framing") or "medium")
+        if has_characters and framing in FIGURE_HEIGHT_SHARE:
+            if not reading.located:  # no grade explains the scene: the lighting failed, nothing can be located
+                checks["framing"] = {"wanted": framing, "measurable": False, "score": 1.0}
+            else:
+                low, high = FIGURE_HEIGHT_SHARE[framing]
+                share = float(reading.figure_share or 0.0)
+                score = _within(share, low, high) if reading.figure_pixels else 0.0
+                checks["framing"] = {"wanted": framing, "figure_share": share, "range": [low, high], "score": score}
+                if not reading.figure_pixels:
+                    failures.append(f"{framing} framing, but no character is drawn")
+                elif score < 0.5:
+                    failures.append(f"{framing} framing wants the characters to stand {_span(low, high)} of the "
+                                    f"picture's height; they stand {share:.2f}")
+        weather = str(inputs.get("weather") or "clear")
+        if weather in WEATHER_COLOURS:
+            self._weather_verdict(weather, reading.weather_share, checks, failures)
+
+    def _check_preset_ranges(self, stats: Any, inputs: dict[str, Any], lighting: str, checks: dict,
+                             failures: list[str]) -> None:
+        """A picture of another provider: its measurements against the ranges each preset gives (no scene to read)."""
+        exposed, tempered = bool(inputs.get("exposure")), bool(inputs.get("temperature"))
+        for measure, low, high in PRESET_EXPECTATIONS.get(lighting, ()):
+            if (measure in EXPOSURE_MOVES and exposed) or (measure in TEMPERATURE_MOVES and tempered):
+                continue  # a comparative moved this on purpose; it is judged against the previous version
+            value = float(getattr(stats, measure))
+            score = _within(value, low, high)
+            checks[f"lighting:{measure}"] = {"wanted": lighting, "value": round(value, 2), "range": [low, high],
+                                             "score": score}
+            if score < 0.5:
+                failures.append(f"{lighting} lighting wants {measure} in {_span(low, high)}, measured {value:.0f}")
+
+    @staticmethod
+    def _weather_verdict(weather: str, share: float, checks: dict, failures: list[str]) -> None:
+        score = min(1.0, share / (2 * WEATHER_PRESENT))
+        checks["weather"] = {"wanted": weather, "share": share, "score": score}
+        if score < 0.5:
+            failures.append(f"wanted {weather} but its streaks/flakes cover only {share:.3%} of the picture")
 
     def _check_history(self, png: bytes, node: CanvasNode, checks: dict, failures: list[str]) -> None:
         """A candidate against its lineage: one that looks like a version a person or critic rejected fails, and
@@ -311,22 +447,6 @@ class OfflineEvaluator:
                              "repeats": repeats, "score": score}
         if repeats:
             failures.append(f"it looks like a version that was rejected before ({', '.join(repeats)})")
-
-    def _check_framing(self, png: bytes, node: CanvasNode, lighting: str, checks: dict, failures: list[str]) -> None:
-        framing = str(node.inputs.get("framing") or "medium")
-        heads = [c for ref in character_references(self.canvas, node) if len(c := _named_colours(ref)) > 1]
-        if not heads or framing not in FRAMING_HEAD_SHARE:
-            return
-        share = self._colour_share(png, heads[0][1], node)
-        if share > HEAD_UNMEASURABLE:
-            checks["framing"] = {"wanted": framing, "head_share": share, "measurable": False, "score": 1.0}
-            return  # the grade made the head the colour of what is around it
-        low, high = FRAMING_HEAD_SHARE[framing]
-        score = _within(share, low, high)
-        checks["framing"] = {"wanted": framing, "head_share": share, "range": [low, high], "score": score}
-        if score < 0.5:
-            failures.append(f"{framing} framing wants the character's head to cover {_span(low, high)} of the "
-                            f"picture; it covers {share:.3%}")
 
     def _replaced(self, clip: CanvasNode) -> bool:
         """Whether a newer live version of a stale clip exists.
@@ -396,22 +516,35 @@ class OfflineEvaluator:
                 failures.append(f"wanted {wants['warmth']} lighting but the warmth (red minus blue) is "
                                 f"{stats.warmth:.0f} ({'at least' if warm else 'at most'} {threshold:.0f})")
 
-    def _check_characters(self, png: bytes, node: CanvasNode, checks: dict, failures: list[str]) -> None:
+    def _check_characters(self, png: bytes, node: CanvasNode, characters: list[CanvasNode],
+                          reading: PictureReading | None, checks: dict, failures: list[str]) -> None:
+        """Each character's named colours (the outfit instead of the body's) where the picture draws characters.
+
+        Read against the scene, they are counted among the drawn characters' pixels, so a background of the same
+        colour neither hides nor fakes them; for another provider's picture, over the whole picture.
+        """
         outfit = node.inputs.get("outfit")
         framing = str(node.inputs.get("framing") or "medium")
         framing = framing if framing in {f.value for f in Framing} else "medium"
-        for character in character_references(self.canvas, node):
+        located = reading is not None and reading.located
+        for character in characters:
             colours = _named_colours(character)
             name = str(character.inputs.get("name") or character.title or character.id)
             if not colours:
                 continue  # nothing named to look for: the character's look is the provider's choice
             if isinstance(outfit, str) and outfit:
                 colours = [outfit.lower(), *colours[1:2]]  # the outfit replaces the body colour; the head stays
-            shares = {c: self._colour_share(png, c, node) for c in colours}
-            # A wide shot draws the character smaller: its colours cover less of the picture.
-            present = COLOUR_PRESENT * (FRAMING_HEIGHT.get(Framing(framing), 0.45) / 0.45) ** 2
+            if located:
+                assert reading is not None
+                present = FIGURE_COLOUR_PRESENT
+                shares = {c: reading.colour_shares.get(c, 0.0) for c in colours}
+            else:
+                # A wide shot draws the character smaller: its colours cover less of the picture.
+                present = COLOUR_PRESENT * (FRAMING_HEIGHT.get(Framing(framing), 0.45) / 0.45) ** 2
+                shares = {c: self._colour_share(png, c, node) for c in colours}
             score = min(min(1.0, share / (2 * present)) for share in shares.values())
-            checks[f"character:{character.id}"] = {"name": name, "colour_share": shares, "score": score}
+            checks[f"character:{character.id}"] = {"name": name, "colour_share": shares, "score": score,
+                                                   "among": "the drawn characters" if located else "the picture"}
             if score < 0.5:
                 missing = [c for c, share in shares.items() if share < present]
                 failures.append(f"character {name} is not recognisable: colours {', '.join(missing)} are missing")

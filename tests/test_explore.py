@@ -131,6 +131,17 @@ def test_without_the_evaluator_the_pixels_decide(project: Project, runtime: Runt
     assert all(b.evaluation is None for b in result.branches)
 
 
+def test_the_selection_replaces_the_explored_image(project: Project, parent: str, moods: ExploreResult):
+    explored, selected = project.store.get_node(parent), project.store.get_node(moods.selected_id or "")
+    assert moods.replaced_id == parent and moods.rebuilt == []  # nothing was made from this image yet
+    assert explored.status == NodeStatus.REJECTED
+    assert explored.metadata["status_reason"] == f"superseded by {selected.id} (selected in an exploration)"
+    assert selected.status == NodeStatus.SELECTED and selected.title == explored.title
+    live = rows(project, "MATCH (c:CanvasNode)-[:VERSION_OF*0..]->(p:CanvasNode {id: $parent}) "
+                         "WHERE c.status <> 'rejected' RETURN c.id AS id", parent=parent)
+    assert live == [{"id": selected.id}]  # one current version of the output
+
+
 def test_the_failed_branch_is_recorded_and_leaves_the_others_intact(project: Project, moods: ExploreResult):
     assert [(f.index, f.label) for f in moods.failed] == [(2, "night")]
     failed = project.store.get_node(moods.failed[0].group_id)

@@ -159,15 +159,56 @@ def _mark_stale(ctx: ToolContext, args: MarkStaleArgs) -> ToolResult:
     if not roots:
         raise ToolError("mark_stale needs node_id or node_ids")
     canvas = _reader(ctx)
-    nodes = list({n.id: n for found in stale_sets(canvas, roots).values() for n in found}.values())
+    heads, replaced, skipped = live_heads(canvas, roots)
+    if not heads:
+        raise ToolError(f"nothing to mark stale: {'; '.join(f'{i} {why}' for i, why in skipped.items())}")
+    nodes = list({n.id: n for found in stale_sets(canvas, heads).values() for n in found}.values())
     # The ids go back to the caller so its regenerate_stale repairs exactly this dirty set, not other turns'.
-    return ToolResult(observation={"stale": [n.id for n in nodes]},
-                      mutations=[SetStatus(node_id=n.id, status=NodeStatus.STALE, reason=args.reason) for n in nodes])
+    observation: dict[str, Any] = {"stale": [n.id for n in nodes]}
+    if replaced:
+        observation["replaced"] = replaced
+    if skipped:
+        observation["skipped"] = skipped
+    # Each mark holds only if the node is still as read when the batch commits: another turn that supersedes
+    # it meanwhile makes the commit raise StaleVersion (and the step runs again on the new canvas), so a
+    # rejected version is never turned back into a live one.
+    return ToolResult(observation=observation, mutations=[
+        SetStatus(node_id=n.id, status=NodeStatus.STALE, reason=args.reason, expected_version=n.version)
+        for n in nodes])
+
+
+def live_heads(canvas: CanvasReader, node_ids: list[str]) -> tuple[list[str], dict[str, str], dict[str, str]]:
+    """What marking ``node_ids`` stale means on the canvas as it is now: (the live nodes to mark, the superseded
+    nodes replaced by their current version, the nodes left out and why).
+
+    A superseded version is history, and history never becomes live again: marking it marks the current
+    version of its output instead (another turn's newer version, which this turn then rebuilds).  A rejected
+    node with no live version after it, or a deleted one, is left out.
+    """
+    nodes = canvas.get_nodes(node_ids, include_deleted=True)
+    gone = {n.id: "is deleted" for n in nodes if n.deleted}
+    rejected = [n for n in nodes if not n.deleted and n.status == NodeStatus.REJECTED]
+    current = current_versions(canvas, rejected) if rejected else {}
+    heads: list[str] = []
+    replaced: dict[str, str] = {}
+    skipped = dict(gone)
+    for node in nodes:
+        if node.deleted:
+            continue
+        head = current.get(node.id, node)
+        if head.status == NodeStatus.REJECTED:
+            skipped[node.id] = "is rejected and no live version replaced it"
+            continue
+        if head.id != node.id:
+            replaced[node.id] = head.id
+        heads.append(head.id)
+    return list(dict.fromkeys(heads)), replaced, skipped
 
 
 class RegenerateArgs(BaseModel):
     overrides: dict[str, dict[str, Any]] = Field(
-        default_factory=dict, description="node id -> input changes for its regeneration (e.g. {'lighting': 'night'})")
+        default_factory=dict, description="node id -> input changes for its regeneration (e.g. {'lighting': 'night'}); "
+                                          "they follow the node's output: a newer version rebuilt instead gets them too")
     node_ids: list[str] | None = Field(default=None, description="Only these stale nodes (default: every stale node)")
 
 
@@ -209,6 +250,64 @@ def heads_to_rebuild(canvas: CanvasReader, node_ids: list[str], turn_id: str | N
         if head.status == NodeStatus.STALE or (head.id != node.id and head.provenance.turn_id != turn_id):
             heads.setdefault(head.id, head)
     return list(heads.values())
+
+
+def overrides_by_output(canvas: CanvasReader, nodes: list[CanvasNode],
+                        overrides: dict[str, dict[str, Any]]) -> dict[str, dict[str, Any]]:
+    """The input changes each node to rebuild gets: its own, or those a caller keyed by an older version of it.
+
+    A turn keys its changes by the version it saw (shot 4's image); when another turn has replaced that version
+    meanwhile, the turn rebuilds the newer one, and its change must follow: the turn's own modifications
+    applied to the current head, never the head rebuilt as it is.  Categorical values (a lighting preset, a
+    framing) are set as given.  A number the turn moved (exposure one step down, the seed one take on) moves
+    the head's value by as much, so two turns that each asked for "darker" get darker twice.
+    """
+    found = {n.id: dict(overrides[n.id]) for n in nodes if n.id in overrides}
+    keyed_elsewhere = [n for n in nodes if n.id not in overrides]
+    if not keyed_elsewhere or not set(overrides) - set(found):
+        return found
+    older = canvas.lineages([n.id for n in keyed_elsewhere], [EdgeType.VERSION_OF], Direction.OUT)
+    for node in keyed_elsewhere:
+        seen = next((e.node for e in older.get(node.id, []) if e.node.id in overrides), None)
+        if seen is not None:
+            found[node.id] = _moved(overrides[seen.id], seen.inputs, node.inputs)
+    return found
+
+
+def _moved(change: dict[str, Any], seen: dict[str, Any], head: dict[str, Any]) -> dict[str, Any]:
+    """``change`` (made against inputs ``seen``) re-applied to inputs ``head``: numbers by their move."""
+
+    def number(value: Any) -> bool:
+        return isinstance(value, (int, float)) and not isinstance(value, bool)
+
+    moved = dict(change)
+    for key, value in change.items():
+        absent = 0 if key in _RELATIVE_DEFAULTS else None
+        before, now = seen.get(key, absent), head.get(key, absent)
+        if number(value) and number(before) and number(now) and before != now:
+            moved[key] = type(value)(round(now + (value - before), 6))
+    return moved
+
+
+_RELATIVE_DEFAULTS = frozenset({"exposure", "temperature", "seed"})
+"""Inputs that are 0 when absent, so a move from an absent value is a move from 0."""
+
+
+def _within_bounds(schema: type[BaseModel], change: dict[str, Any]) -> dict[str, Any]:
+    """``change`` with each number kept inside its argument's bounds (a move re-applied may step past one)."""
+    bounded = dict(change)
+    for key, value in change.items():
+        field = schema.model_fields.get(key)
+        if field is None or not isinstance(value, (int, float)) or isinstance(value, bool):
+            continue
+        for limit in field.metadata:
+            low, high = getattr(limit, "ge", None), getattr(limit, "le", None)
+            if low is not None:
+                value = max(value, low)
+            if high is not None:
+                value = min(value, high)
+        bounded[key] = value
+    return bounded
 
 
 def regeneration_args(node: CanvasNode, remap: dict[str, str], override: dict[str, Any]) -> dict[str, Any]:
@@ -276,9 +375,11 @@ def _regenerate_once(ctx: ToolContext, args: RegenerateArgs, spent: list[int]) -
     for old_id, newest in current_versions(canvas, upstreams).items():
         if newest.id != old_id:
             remap.setdefault(old_id, newest.id)
+    overrides = overrides_by_output(canvas, stale, args.overrides)
     for node in dependency_order(canvas, stale):
-        result = regenerate_node(ctx, canvas, node, remap, args.overrides.get(node.id, {}), mutations,
-                                 made_from[node.id])
+        spec = registry.get(node.provenance.tool) if node.provenance.tool else None
+        override = _within_bounds(spec.args_schema, overrides.get(node.id, {})) if spec is not None else {}
+        result = regenerate_node(ctx, canvas, node, remap, override, mutations, made_from[node.id])
         if result is None:
             report.append({"node_id": node.id, "skipped": f"not made by a generation tool ({node.provenance.tool})"})
             continue

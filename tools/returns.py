@@ -134,6 +134,10 @@ class ListAttemptsReturns(_Returns):
 
 class MarkStaleReturns(_Returns):
     stale: list[str] = Field(description="Every node marked stale (the node and what was generated from it)")
+    replaced: dict[str, str] | None = Field(default=None, description="A superseded node asked for -> the current "
+                                                                      "version of its output, marked instead")
+    skipped: dict[str, str] | None = Field(default=None, description="A node left out -> why (deleted, or rejected "
+                                                                     "with no live version after it)")
 
 
 class RegenerateStaleReturns(_Returns):

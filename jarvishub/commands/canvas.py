@@ -109,6 +109,9 @@ def cmd_explore(args: argparse.Namespace) -> int:
                 {"label": b.get("label"), "status": b.get("status"), "score": b.get("score"),
                  "node": b.get("candidate_id") or b.get("node_id")} for b in data.get("branches") or []])
             console.print(f"selected {data.get('selected_id')}"
+                          + (f", in place of {data['replaced_id']}" if data.get("replaced_id") else "")
+                          + (f"; rebuilt {', '.join(str(r.get('title')) for r in data['rebuilt'])}"
+                             if data.get("rebuilt") else "")
                           + (f"; failed branches: {[f['label'] for f in data['failed']]}"
                              if data.get("failed") else ""))
 

@@ -230,6 +230,8 @@ class Ledger:
         self.add(selected, explored.kind, explored.title, made_from=list(explored.made_from), plan=explored.plan,
                  version=explored.version + 1)
         explored.replaced_by = selected
+        if seen.get("rebuilt"):  # the skill rebuilt what was made from the explored image (its clip, the cut)
+            self._regenerate_stale({}, {"regenerated": seen["rebuilt"]}, {})
 
 
 # -- the transcript as a target source ------------------------------------------------------------------------

@@ -120,6 +120,10 @@ class ExplorePlaybook:
                               f"({explored.get('criterion') or 'no candidate completed'})."))
         summary = (f"Explored {len(explored.get('candidate_ids') or [])} candidates; selected {selected}, "
                    "the rest stay on the canvas as rejected.")
+        if explored.get("replaced_id"):  # the skill replaced the explored image and rebuilt what followed it
+            rebuilt = ", ".join(str(r.get("title")) for r in explored.get("rebuilt") or [])
+            return Done(text=f"{summary} It replaces {explored['replaced_id']}"
+                             + (f"; rebuilt {rebuilt}." if rebuilt else "."))
         return self._follow(p, explored["explored_id"], selected, summary)
 
     def _explore(self, p: PlannerInput) -> Call | Done:

@@ -164,7 +164,7 @@ def test_an_image_is_judged_on_its_own_lighting_not_on_the_turns_words(
     assert evaluator.evaluate("", night_image).passed
     claims_bright = night_image.model_copy(update={"inputs": {**night_image.inputs, "lighting": "high-key"}})
     result = evaluator.evaluate("", claims_bright)
-    assert not result.passed and "high-key lighting wants mean_brightness" in result.notes
+    assert not result.passed and "wanted high-key lighting" in result.notes and "it shows night" in result.notes
 
 
 @pytest.mark.parametrize("lighting", ["dawn", "sunset", "moonlit", "candle-lit", "neon", "overcast"])
@@ -173,10 +173,11 @@ def test_every_lighting_preset_measures_as_it_says(agent: Agent, evaluator: Offl
     image = _image(agent, characters, lighting=lighting)
     result = evaluator.evaluate("", image)
     assert result.passed, result.notes
-    assert any(k.startswith("lighting:") for k in result.checks)
+    assert result.checks["lighting"]["shows"] == [lighting]
     neutral = _image(agent, characters)
     pretending = neutral.model_copy(update={"inputs": {**neutral.inputs, "lighting": lighting}})
-    assert not evaluator.evaluate("", pretending).passed
+    refused = evaluator.evaluate("", pretending)
+    assert not refused.passed and refused.checks["lighting"]["shows"] == ["neutral"]
 
 
 def test_framing_outfit_and_weather_are_measured(agent: Agent, evaluator: OfflineEvaluator,

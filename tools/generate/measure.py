@@ -65,7 +65,7 @@ def image_stats(png_bytes: bytes, top: int = 5, *, skip_bottom: float = 0.0) -> 
 
     ``skip_bottom`` leaves out that share of rows at the bottom (the offline renderer's caption strip).
     """
-    rgb = _rgb_array(png_bytes)
+    rgb = rgb_array(png_bytes)
     if skip_bottom:
         rgb = rgb[: max(1, int(rgb.shape[0] * (1 - skip_bottom)))]
     r, g, b = (rgb[..., i].astype(np.float64) for i in range(3))
@@ -95,7 +95,7 @@ def image_stats(png_bytes: bytes, top: int = 5, *, skip_bottom: float = 0.0) -> 
 
 def colour_fraction(png_bytes: bytes, colour: str, tolerance: int = 6, *, skip_bottom: float = 0.0) -> float:
     """The fraction of pixels within ``tolerance`` (per channel) of ``#rrggbb`` ``colour``."""
-    rgb = _rgb_array(png_bytes).astype(np.int16)
+    rgb = rgb_array(png_bytes).astype(np.int16)
     if skip_bottom:
         rgb = rgb[: max(1, int(rgb.shape[0] * (1 - skip_bottom)))]
     target = np.array([int(colour[i : i + 2], 16) for i in (1, 3, 5)], dtype=np.int16)
@@ -172,6 +172,7 @@ def wav_info(data: bytes) -> AudioInfo:
     )
 
 
-def _rgb_array(png_bytes: bytes) -> np.ndarray:
+def rgb_array(png_bytes: bytes) -> np.ndarray:
+    """An encoded image's pixels as an RGB uint8 array (rows, columns, 3)."""
     with Image.open(io.BytesIO(png_bytes)) as im:
         return np.asarray(im.convert("RGB"))

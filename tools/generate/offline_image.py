@@ -12,6 +12,7 @@ request always gives the same PNG bytes.
 from __future__ import annotations
 
 import colorsys
+import functools
 import hashlib
 import io
 import json
@@ -156,6 +157,13 @@ LIGHTING_GRADES: dict[Lighting, Grade] = {
 
 FRAMING_HEIGHT: dict[Framing, float] = {Framing.WIDE: 0.22, Framing.MEDIUM: 0.45, Framing.CLOSE_UP: 0.8}
 """A character's height as a share of the picture, per framing."""
+GROUND_SHARE = 0.88
+"""Where the characters stand, as a share of the picture's height above the caption: below it is only scene."""
+BODY_SHARE: dict[str, float] = {"tall": 0.85}
+"""A body's height as a share of the character's height, by shape (:data:`DEFAULT_BODY_SHARE` otherwise)."""
+DEFAULT_BODY_SHARE = 0.7
+HEAD_RADIUS = 0.15
+"""A head's radius as a share of the character's height; its centre sits 0.8 radius above the body."""
 
 CAPTION_SHARE = 1 / 24
 """The share of the picture's height the caption strip takes (at least 12 px)."""
@@ -182,12 +190,52 @@ def grade(rgb: np.ndarray, lighting: Lighting, exposure: float = 0.0, temperatur
     return np.clip(np.rint(out), 0, 255).astype(np.uint8)
 
 
-def render_image(request: ImageRequest) -> Image.Image:
-    """Draw the request as an RGB Pillow image, caption strip included."""
-    w, h = request.width, request.height
-    caption_h = max(12, int(h * CAPTION_SHARE))
-    art_h = h - caption_h
-    rng = random.Random(_seed_of(request.seed, request.prompt))
+def art_height(height: int) -> int:
+    """The rows of a picture of ``height`` rows above its caption strip."""
+    return height - max(12, int(height * CAPTION_SHARE))
+
+
+def ground_row(art_h: int) -> int:
+    """The row the characters stand on, in a picture whose art is ``art_h`` rows high."""
+    return int(art_h * GROUND_SHARE)
+
+
+def figure_height_share(framing: Framing, shape: Shape) -> float:
+    """A drawn character's height from the top of its head to its feet, as a share of the art's height.
+
+    Larger than the framing's :data:`FRAMING_HEIGHT` (the head sits on top of the body), and never more than
+    :data:`GROUND_SHARE`: the frame cuts a close-up's head off at the top.
+    """
+    height = FRAMING_HEIGHT[Framing(framing)]
+    return min(GROUND_SHARE, height * (BODY_SHARE.get(shape, DEFAULT_BODY_SHARE) + 1.8 * HEAD_RADIUS))
+
+
+class Plates(BaseModel):
+    """A picture's scene as the renderer drew it under its characters, before the grade (RGB arrays of the art)."""
+
+    model_config = {"arbitrary_types_allowed": True}
+
+    bare: np.ndarray
+    """The scene and its props, without weather."""
+    weathered: np.ndarray
+    """The same with the request's weather drawn over it (the same array content when the weather is clear)."""
+
+
+def render_plates(request: ImageRequest) -> Plates:
+    """The scene of ``request`` without its characters and without its grade: what every character stands on.
+
+    Drawn with the same random streams as :func:`render_image`, so wherever no character was drawn the graded
+    plate is pixel for pixel the picture: the evaluator finds the characters, and reads the grade, against it.
+    """
+    w, art_h = request.width, art_height(request.height)
+    canvas = _scene_canvas(request, w, art_h, random.Random(_seed_of(request.seed, request.prompt)))
+    bare = np.array(canvas)
+    _draw_weather(ImageDraw.Draw(canvas), request.weather, w, art_h, request.seed)
+    return Plates(bare=bare, weathered=np.array(canvas))
+
+
+def _scene_canvas(request: ImageRequest, w: int, art_h: int, rng: random.Random) -> Image.Image:
+    """The scene (or the image being edited) with its props: everything drawn before the characters."""
     if request.mode is ImageMode.EDIT:
         canvas = cover(load_still(request.source, "the image to edit"), w, art_h)
     else:
@@ -195,16 +243,24 @@ def render_image(request: ImageRequest) -> Image.Image:
         scenes = request.references_with_role(ReferenceRole.SCENE)
         look = scene_look(request.prompt, scenes[0] if scenes else None, list(request.palette) or style)
         canvas = _draw_scene(look, w, art_h, rng)
+    _draw_props(ImageDraw.Draw(canvas), request.references_with_role(ReferenceRole.PROP), w, ground_row(art_h), rng)
+    return canvas
+
+
+def render_image(request: ImageRequest) -> Image.Image:
+    """Draw the request as an RGB Pillow image, caption strip included."""
+    w, h = request.width, request.height
+    art_h = art_height(h)
+    rng = random.Random(_seed_of(request.seed, request.prompt))
+    canvas = _scene_canvas(request, w, art_h, rng)
     draw = ImageDraw.Draw(canvas)
-    ground_y = int(art_h * 0.88)
-    _draw_props(draw, request.references_with_role(ReferenceRole.PROP), w, ground_y, rng)
-    _draw_characters(draw, request.references_with_role(ReferenceRole.CHARACTER), w, art_h, ground_y, rng,
+    _draw_characters(draw, request.references_with_role(ReferenceRole.CHARACTER), w, art_h, ground_row(art_h), rng,
                      height_share=FRAMING_HEIGHT[request.framing], outfit=request.outfit)
     _draw_weather(draw, request.weather, w, art_h, request.seed)
     graded = Image.fromarray(grade(np.asarray(canvas), request.lighting, request.exposure, request.temperature))
     image = Image.new("RGB", (w, h), _CAPTION_BG)
     image.paste(graded, (0, 0))
-    _draw_caption(ImageDraw.Draw(image), request.prompt, w, art_h, caption_h)
+    _draw_caption(ImageDraw.Draw(image), request.prompt, w, art_h, h - art_h)
     return image
 
 
@@ -290,7 +346,7 @@ def _draw_characters(
 
 def _draw_figure(draw: ImageDraw.ImageDraw, look: CharacterLook, cx: float, ground: float, height: float) -> None:
     half = height * (0.16 if look.shape == "tall" else 0.26)
-    body_top = ground - height * (0.85 if look.shape == "tall" else 0.7)
+    body_top = ground - height * BODY_SHARE.get(look.shape, DEFAULT_BODY_SHARE)
     box = [cx - half, body_top, cx + half, ground]
     if look.shape == "round":
         draw.ellipse(box, fill=look.body)
@@ -298,7 +354,7 @@ def _draw_figure(draw: ImageDraw.ImageDraw, look: CharacterLook, cx: float, grou
         draw.polygon([(cx, body_top), (cx - half, ground), (cx + half, ground)], fill=look.body)
     else:
         draw.rectangle(box, fill=look.body)
-    r = height * 0.15
+    r = height * HEAD_RADIUS
     head_y = body_top - r * 0.8
     draw.ellipse([cx - r, head_y - r, cx + r, head_y + r], fill=look.head)
     eye = max(1.0, r * 0.15)
@@ -339,13 +395,25 @@ def _draw_props(
 
 
 def _draw_caption(draw: ImageDraw.ImageDraw, text: str, w: int, top: int, height: int) -> None:
-    font = ImageFont.load_default(size=max(8, int(height * 0.7)))
+    font = _caption_font(max(8, int(height * 0.7)))
     line = " ".join(text.split())
     if draw.textlength(line, font=font) > w - 8:
-        while line and draw.textlength(line + "…", font=font) > w - 8:
-            line = line[:-1]
-        line += "…"
+        # The longest prefix that fits with an ellipsis: a prefix's width never shrinks as it grows, so a binary
+        # search finds the one a character-by-character trim would (in a dozen measurements, not hundreds).
+        fits, over = 0, len(line)
+        while over - fits > 1:
+            middle = (fits + over) // 2
+            if draw.textlength(line[:middle] + "…", font=font) <= w - 8:
+                fits = middle
+            else:
+                over = middle
+        line = line[:fits] + "…"
     draw.text((4, top + height * 0.1), line, fill=_CAPTION_FG, font=font)
+
+
+@functools.lru_cache(maxsize=16)
+def _caption_font(size: int) -> ImageFont.FreeTypeFont | ImageFont.ImageFont:
+    return ImageFont.load_default(size=size)
 
 
 def _setting_of(text: str) -> Setting | None:

@@ -42,6 +42,7 @@ from jarvishub.runtime import Runtime  # noqa: E402
 from nodes.actions import CanvasMutation  # noqa: E402
 from nodes.bridge import Usage  # noqa: E402
 from nodes.grant import Grant  # noqa: E402
+from store.lifecycle import stop_engine  # noqa: E402
 from store.mutations import CreateNode  # noqa: E402
 
 NODES = 200
@@ -122,31 +123,41 @@ def main() -> None:
                         help="leave PYTHONDONTWRITEBYTECODE as it is (each command may compile the modules again)")
     parser.add_argument("--checkout", type=Path, default=REPO, help="the JarvisHub checkout whose commands to time")
     options = parser.parse_args()
-    runs = options.runs
     checkout = options.checkout.resolve()
     ENV["PYTHONPATH"] = str(checkout)
-    cli = [sys.executable, "-m", "jarvishub.cli"]
     with tempfile.TemporaryDirectory(prefix="jarvishub-bench-cli-") as tmp:
-        if not options.no_bytecode:
-            use_bytecode_cache(Path(tmp) / "pycache", checkout)
-        folder = build_project(Path(tmp))
-        result: dict[str, object] = {"runs": runs, "nodes": NODES, "cpus": os.cpu_count(),
-                                     "load_1m": round(os.getloadavg()[0], 2),
-                                     "bytecode_cached": not options.no_bytecode, "checkout": str(checkout)}
-        result["floor"] = median([sys.executable, "-c", "pass"], folder, runs)
-        stop = [*cli, "engine", "stop"]  # the engine lingers after a command: stop it before each cold run
-        if not options.warm_only:
-            result["help"] = median([*cli, "--help"], folder, runs)
-            result["cold"] = {"status": median([*cli, "status"], folder, runs, stop),
-                              "query": median([*cli, "query", QUERY], folder, runs, stop)}
-            result["help_above_floor"] = round(float(result["help"]) - float(result["floor"]), 3)  # type: ignore[arg-type]
-        CPU.clear()  # the CPU of the warm runs only (a cold run also pays for the JVM it starts)
-        with Project.open(folder):
-            result["warm"] = {"status": median([*cli, "status"], folder, runs),
-                              "query": median([*cli, "query", QUERY], folder, runs)}
-        result["warm_cpu"] = {"status": cpu_median([*cli, "status"]), "query": cpu_median([*cli, "query", QUERY])}
-        wall(stop, folder)  # no engine lingers on after its folder is deleted
+        try:
+            result = measure(options, checkout, Path(tmp))
+        finally:
+            # Whatever ended the run, no engine outlives the folder (its supervisor would stop it once the folder
+            # is gone, but a folder removed under a running engine may not be removable at all).
+            stop_engine(Path(tmp) / "bench-cli" / ".jarvishub" / "engine")
     print(json.dumps(result, indent=2))
+
+
+def measure(options: argparse.Namespace, checkout: Path, tmp: Path) -> dict[str, object]:
+    """Build the bench project in ``tmp`` and time the commands; the measurements as one JSON-ready dict."""
+    runs = options.runs
+    cli = [sys.executable, "-m", "jarvishub.cli"]
+    if not options.no_bytecode:
+        use_bytecode_cache(tmp / "pycache", checkout)
+    folder = build_project(tmp)
+    result: dict[str, object] = {"runs": runs, "nodes": NODES, "cpus": os.cpu_count(),
+                                 "load_1m": round(os.getloadavg()[0], 2),
+                                 "bytecode_cached": not options.no_bytecode, "checkout": str(checkout)}
+    result["floor"] = median([sys.executable, "-c", "pass"], folder, runs)
+    stop = [*cli, "engine", "stop"]  # the engine lingers after a command: stop it before each cold run
+    if not options.warm_only:
+        result["help"] = median([*cli, "--help"], folder, runs)
+        result["cold"] = {"status": median([*cli, "status"], folder, runs, stop),
+                          "query": median([*cli, "query", QUERY], folder, runs, stop)}
+        result["help_above_floor"] = round(float(result["help"]) - float(result["floor"]), 3)  # type: ignore[arg-type]
+    CPU.clear()  # the CPU of the warm runs only (a cold run also pays for the JVM it starts)
+    with Project.open(folder):
+        result["warm"] = {"status": median([*cli, "status"], folder, runs),
+                          "query": median([*cli, "query", QUERY], folder, runs)}
+    result["warm_cpu"] = {"status": cpu_median([*cli, "status"]), "query": cpu_median([*cli, "query", QUERY])}
+    return result
 
 
 if __name__ == "__main__":

@@ -70,7 +70,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--runs", type=int, default=3)
     args = parser.parse_args(argv)
     with tempfile.TemporaryDirectory(prefix="jarvishub-bench-explore-") as tmp:
-        project = Project.init(Path(tmp) / "bench")
+        project = Project.init(Path(tmp) / "bench")  # stopped below, whatever ends the run
         runtime = None
         try:
             settings = GenerationSettings(offline_latency_s=args.latency)
@@ -81,6 +81,7 @@ def main(argv: list[str] | None = None) -> int:
         finally:
             if runtime is not None:
                 runtime.close()
+            project.engine.stop()  # not left lingering on a folder about to be deleted
             project.close()
     median_wall = statistics.median(r["wall_s"] for r in runs)
     report = {

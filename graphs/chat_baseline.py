@@ -27,11 +27,15 @@ from graphs.supervisor import add_bridge_pipeline
 from nodes.context_size import ModelInput, model_input_size
 from nodes.deps import TurnDeps
 from nodes.grant import Grant
+from nodes.models.factory import model_name_of, provider_failure
 from nodes.models.playbooks import ANSWER_PREFIX
 from nodes.models.transcript import SELECTED_PREFIX, UNUSABLE_PREFIX
 from nodes.propose import MAX_QUESTIONS, _clarification, _tool_answer, parse_response, reply_outcome, tool_schemas
 from nodes.observe import new_turn
+from nodes.spend import charge_model
 from nodes.state import TurnState
+from tools.generate.base import GenerationError
+from tools.generate.errors import ProviderUnavailable
 
 SYSTEM_PROMPT = """You are a creative agent working in a chat. You make and change images, clips, cuts, web \
 pages and slide decks by calling tools. You cannot see the project: what you know is this conversation, the \
@@ -98,7 +102,16 @@ def make_agent(deps: TurnDeps):
             nonlocal sent
             messages = [*transcript, *added]
             sent = sent.plus(model_input_size(messages, schemas))
-            return model.invoke(messages)
+            try:
+                reply = model.invoke(messages)
+            except Exception as error:
+                failure = provider_failure(error, deps.model)  # an outage stops the turn, as for the canvas agent
+                if failure is error:
+                    raise
+                raise failure from error
+            charge_model(deps.extra.get("spend"), None, reply, model=model_name_of(deps.model),
+                         thread_id=state.get("thread_id"), turn_id=state.get("turn_id"), action_id=action_id)
+            return reply
 
         try:
             message = ask()
@@ -113,7 +126,9 @@ def make_agent(deps: TurnDeps):
                 added += [AIMessage(content=message.content), HumanMessage(content=ANSWER_PREFIX + answer)]
                 message = ask()
                 clarification = _clarification(message)
-        except Exception as error:  # transport or provider errors become a visible rejection
+        except (ProviderUnavailable, GenerationError):
+            raise
+        except Exception as error:  # what the model sent back could not be used: a visible rejection
             if isinstance(error, GraphInterrupt):
                 raise
             return {"action": None, "model_input": sent.model_dump(), "messages": added,
@@ -126,6 +141,8 @@ def make_agent(deps: TurnDeps):
         replied = bool(action and action.get("kind") == "reply")
         return {"action": action, "verdict": None, "answers": answers, "model_input": sent.model_dump(),
                 "messages": [*added, _kept(message, action)],
+                # What this proposal saw, for the repeated-call check (nodes.repeats); the model never sees it.
+                "seen_version": deps.bridge.store.canvas_version(),
                 **(reply_outcome(message, clarification) if replied else {})}
 
     return agent

@@ -62,7 +62,7 @@ def _engine_alive(project: Project) -> bool:
 
 
 def _recorded_idle_seconds(project: Project) -> float | None:
-    """The idle period the running engine's reaper applies (set by whichever process started it)."""
+    """The idle period the running engine's supervisor applies (set by whichever process started it)."""
     data_dir = getattr(project.engine, "data_dir", None)
     return None if data_dir is None else lifecycle.engine_status(data_dir).idle_seconds
 

@@ -10,17 +10,23 @@ is a view of it, rebuilt from the canvas:
 * versions it superseded (``VERSION_OF``) and rejected candidates go to
   ``outputs/<folder>/versions/<name>-v<N>.<ext>``, N counting the lineage.
 
-Files are hard links to the content-addressed blobs (read-only, mode 0444, so
-editing one in place cannot corrupt the store), or copies where a link is not
-possible.  ``outputs/.index.json`` lists what this module placed, so a rebuild
-removes only files it made itself.  The view is refreshed after every commit of
-the process (see :func:`follow_commits`) and by ``status``, ``open`` and
-``export``; every write is a rename, so concurrent processes never leave a
-half-written file.
+Files are copies of the content-addressed blobs (reflinks where the file system
+shares blocks, so a copy costs no space there), never hard links: editing a file
+in ``outputs/`` must not change the stored artifact.  ``outputs/`` is the user's
+alone (0700, files 0600).  ``outputs/.index.json`` lists what this module placed
+(hash, size and modification time), so a rebuild removes or replaces only files
+it made itself and left as they were: a file you edited is kept, never
+overwritten, and reported as edited (``OutputFile.edited``; ``status`` lists it).
+The view is refreshed after every commit of the process (see
+:func:`follow_commits`) and by ``status``, ``open`` and ``export``; every write
+is a rename, so concurrent processes never leave a half-written file.
 """
 
 from __future__ import annotations
 
+import contextlib
+import fcntl
+import hashlib
 import json
 import mimetypes
 import os
@@ -29,6 +35,7 @@ import shutil
 import sys
 import tempfile
 import threading
+import time
 import uuid
 from collections.abc import Iterable
 from pathlib import Path
@@ -60,6 +67,8 @@ class OutputFile(BaseModel):
     lineage: int
     current: bool
     final: bool
+    edited: bool = False
+    """The file in ``outputs/`` is not the artifact's bytes (someone changed it); it is kept as it is."""
 
     @property
     def headline(self) -> bool:
@@ -157,40 +166,130 @@ def sync(root: Path, store: Any, artifacts: Any) -> list[OutputFile]:
 
 
 def place(outputs: Path, files: list[OutputFile], artifacts: Any) -> None:
-    """Link (or copy) each planned file into ``outputs``; remove files an earlier plan placed and this one dropped."""
+    """Copy each planned file into ``outputs``; remove files an earlier plan placed and this one dropped.
+
+    A file that is no longer what was placed there (edited by a person) is neither replaced nor removed: the
+    planned entry comes back with ``edited`` set.
+    """
     with _PLACING:
         _place(outputs, files, artifacts)
 
 
+_STALE_TEMP_S = 600.0
+"""A ``.tmp-`` file older than this was left by an interrupted refresh (no refresh takes that long)."""
+
+
+def _stat_key(path: Path) -> dict[str, int] | None:
+    try:
+        info = os.lstat(path)
+    except OSError:
+        return None
+    if not os.path.isfile(path) or os.path.islink(path):
+        return {"size": -1, "mtime_ns": -1}  # a folder or a link where a file was placed: never ours
+    return {"size": info.st_size, "mtime_ns": info.st_mtime_ns}
+
+
+def _shares_an_inode(path: Path) -> bool:
+    """Whether ``path`` is a hard link (outputs/ was made of links into the artifact store before)."""
+    try:
+        return os.lstat(path).st_nlink > 1
+    except OSError:
+        return False
+
+
+def _sha256(path: Path) -> str | None:
+    if os.path.islink(path) or not os.path.isfile(path):
+        return None
+    digest = hashlib.sha256()
+    with open(path, "rb") as handle:
+        for chunk in iter(lambda: handle.read(1 << 20), b""):
+            digest.update(chunk)
+    return digest.hexdigest()
+
+
+def _as_placed(entry: Any) -> dict[str, Any]:
+    """An index entry: ``{"sha256", "size", "mtime_ns"}`` (an index written before sizes were kept is a hash)."""
+    return {"sha256": entry} if isinstance(entry, str) else dict(entry or {})
+
+
+def _on_disk(target: Path, placed: dict[str, Any]) -> str | None:
+    """The hash of what ``target`` holds; the recorded one when its size and time are still what was placed."""
+    key = _stat_key(target)
+    if key is None:
+        return None
+    if placed.get("sha256") and key == {"size": placed.get("size"), "mtime_ns": placed.get("mtime_ns")}:
+        return str(placed["sha256"])
+    return _sha256(target)
+
+
 def _place(outputs: Path, files: list[OutputFile], artifacts: Any) -> None:
-    outputs.mkdir(parents=True, exist_ok=True)
+    from store.private_files import ensure_private_dir
+
+    outputs.parent.mkdir(parents=True, exist_ok=True)
+    ensure_private_dir(outputs, follow=True)
     index_path = outputs / INDEX_FILE
     try:
-        before: dict[str, str] = json.loads(index_path.read_text())
-    except (OSError, ValueError):
+        before = {path: _as_placed(entry) for path, entry in json.loads(index_path.read_text()).items()}
+    except (OSError, ValueError, AttributeError):
         before = {}
-    now = {f.path: f.sha256 for f in files}
-    for relative, sha in now.items():
-        target = outputs / relative
-        if before.get(relative) == sha and target.exists():
+    now: dict[str, dict[str, Any]] = {}
+    for file in files:
+        target = outputs / file.path
+        placed = before.get(file.path, {})
+        held = _on_disk(target, placed)
+        if held == file.sha256 and not _shares_an_inode(target):
+            now[file.path] = {"sha256": file.sha256, **(_stat_key(target) or {})}
             continue
-        _link(artifacts.local_path(sha), target)
+        if held is not None and held != placed.get("sha256"):
+            # Not what this module put there: the person's edit (or their own file).  Keep it, say so.
+            file.edited = True
+            if placed:
+                now[file.path] = placed
+            continue
+        _copy(artifacts.local_path(file.sha256), target)
+        now[file.path] = {"sha256": file.sha256, **(_stat_key(target) or {})}
     for relative in set(before) - set(now):
         dropped = outputs / relative
-        if outputs.resolve() in dropped.resolve().parents:  # the index is a file on disk: never step outside
-            dropped.unlink(missing_ok=True)
+        if outputs.resolve() not in dropped.resolve().parents:  # the index is a file on disk: never step outside
+            continue
+        if _on_disk(dropped, before[relative]) == before[relative].get("sha256"):
+            dropped.unlink(missing_ok=True)  # ours and unchanged; an edited one stays, as the person's file
+    _remove_stale_temps(outputs, {(outputs / f.path).parent for f in files})
     _write_atomically(index_path, json.dumps(now, indent=1, sort_keys=True).encode())
 
 
-def _link(source: Path, target: Path) -> None:
-    target.parent.mkdir(parents=True, exist_ok=True)
-    temp = target.parent / f".tmp-{uuid.uuid4().hex}{target.suffix}"  # unique: other processes link too
+def _remove_stale_temps(outputs: Path, folders: set[Path]) -> None:
+    """Remove the temporary files an interrupted refresh left (Ctrl-C, a full disk)."""
+    now = time.time()
+    for folder in {outputs, *folders}:
+        with contextlib.suppress(OSError):
+            for entry in os.scandir(folder):
+                if entry.name.startswith(".tmp-") and entry.is_file(follow_symlinks=False) \
+                        and now - entry.stat(follow_symlinks=False).st_mtime > _STALE_TEMP_S:
+                    os.unlink(entry.path)
+
+
+_FICLONE = 0x40049409
+"""ioctl(2) FICLONE: share the source's blocks (btrfs, XFS); copy-on-write, so the copy is independent."""
+
+
+def _copy(source: Path, target: Path) -> None:
+    """Copy ``source`` to ``target`` (0600) through a temporary file and a rename; a reflink when the file
+    system offers one, else an in-kernel copy.  Never a hard link: the copy may be edited freely."""
+    target.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
+    temp = target.parent / f".tmp-{uuid.uuid4().hex}{target.suffix}"  # unique: other processes copy too
     try:
-        os.link(source, temp)
-    except OSError:  # another file system, or links not allowed: a copy shows the same bytes
-        shutil.copyfile(source, temp)
-        os.chmod(temp, 0o444)
-    os.replace(temp, target)
+        with open(source, "rb") as src:
+            fd = os.open(temp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW, 0o600)
+            with os.fdopen(fd, "wb") as dst:
+                try:
+                    fcntl.ioctl(dst.fileno(), _FICLONE, src.fileno())
+                except OSError:
+                    shutil.copyfileobj(src, dst, 1 << 20)
+        os.replace(temp, target)
+    except BaseException:
+        temp.unlink(missing_ok=True)
+        raise
 
 
 def _write_atomically(target: Path, data: bytes) -> None:

@@ -7,7 +7,6 @@ engine, stops the server when no other process of the project uses it).
 
 from __future__ import annotations
 
-import os
 from pathlib import Path
 from typing import Any
 
@@ -17,6 +16,7 @@ from store.connect import EngineSettings, open_store, start_engine
 from store.engine import Engine
 from store.kinds import KindRegistry
 from store.neo4j import Neo4jCanvasStore
+from store.private_files import UnsafeStateDir, check_project_folder, create_private_file, ensure_private_dir
 from store.tickets import TicketAuthority
 
 DEFAULT_PROJECT_FILE = """\
@@ -51,20 +51,30 @@ tools = ["read_node", "read_lineage", "query_canvas"]
 """
 
 
-_PRIVATE_FILES = ("checkpoints.sqlite", "trajectories.sqlite", "grants.sqlite", "memory.sqlite")
+_PRIVATE_FILES = ("checkpoints.sqlite", "trajectories.sqlite", "grants.sqlite", "memory.sqlite",
+                  "generation-cache.sqlite")
+_PRIVATE_DIRS = ("engine", "artifacts")
 
 
-def _private_state_dir(state: Path) -> None:
-    """``.jarvishub/`` is 0700 and its SQLite files 0600: it holds engine secrets and the user's words.
+def prepare_state_dir(state: Path) -> None:
+    """``.jarvishub/`` and what is in it are the current user's alone, never reached through a link.
 
-    SQLite keeps an existing file's mode (and gives it to its -wal/-shm files), so creating the files
-    empty and private first is enough.
+    It holds the engine's passwords and the user's words, so (see :mod:`store.private_files`):
+
+    * the project folder must be ours and writable by nobody else, and ``.jarvishub/`` and its folders
+      real folders of ours, mode 0700: another user who made or swapped one gets a refusal, not our secrets;
+    * its SQLite files are created empty, 0600, with ``O_NOFOLLOW`` before SQLite opens them (SQLite keeps
+      an existing file's mode and gives it to its -wal/-shm files); a symlink among them is refused.
     """
-    state.mkdir(parents=True, exist_ok=True, mode=0o700)
-    os.chmod(state, 0o700)
+    check_project_folder(state.parent)
+    ensure_private_dir(state)
+    for folder in _PRIVATE_DIRS:
+        ensure_private_dir(state / folder)
     for name in _PRIVATE_FILES:
-        os.close(os.open(state / name, os.O_WRONLY | os.O_CREAT, 0o600))
-        os.chmod(state / name, 0o600)
+        for companion in ("-wal", "-shm", "-journal"):
+            if (state / f"{name}{companion}").is_symlink():
+                raise UnsafeStateDir(state / f"{name}{companion}", "is a symbolic link")
+        create_private_file(state / name)
 
 
 class Project:
@@ -76,7 +86,7 @@ class Project:
         self.engine = engine
         self.store = store
         self.artifacts = LocalArtifactStore(self.state_dir / "artifacts")
-        self.workspace.mkdir(parents=True, exist_ok=True)
+        ensure_private_dir(self.workspace, follow=True)  # tools write here what the user's requests hold
 
     @property
     def state_dir(self) -> Path:
@@ -103,6 +113,7 @@ class Project:
         """Create the project file if missing, then open the project."""
         root = Path(root).resolve()
         root.mkdir(parents=True, exist_ok=True)
+        check_project_folder(root)  # before writing anything into a folder someone else controls
         if not (root / PROJECT_FILE).exists():
             (root / PROJECT_FILE).write_text(DEFAULT_PROJECT_FILE.format(name=root.name))
         return cls.open(root, follow_outputs=follow_outputs, **overrides)
@@ -116,7 +127,7 @@ class Project:
         """
         root = Path(root).resolve()
         settings = load_settings(root, **overrides)
-        _private_state_dir(root / STATE_DIR)
+        prepare_state_dir(root / STATE_DIR)
         engine = start_engine(
             EngineSettings(
                 data_dir=root / STATE_DIR,

@@ -140,14 +140,24 @@ class Runtime:
         if grant is None:
             intent = intent or self.understand(request, selected=selected)
             grant = default_grant(self.manifest, intent, selected or [])
+        budget_usd = getattr(self.project.settings, "budget_usd", None)
+        if grant.budget.cost_usd is None and budget_usd is not None:  # JARVISHUB_BUDGET_USD: a cap on every turn
+            grant = grant.model_copy(update={"budget": grant.budget.model_copy(update={"cost_usd": budget_usd})})
         return grant
 
     # -- turns --------------------------------------------------------------------------------
     def run(self, request: str, *, thread_id: str | None = None, grant: Grant | None = None,
             profile: str | None = None, selected: list[str] | None = None,
-            on_event: Callable[[str, dict[str, Any]], None] | None = None) -> TurnOutcome:
-        """Run one turn of the supervisor on a thread (a new thread when None)."""
+            on_event: Callable[[str, dict[str, Any]], None] | None = None,
+            on_started: Callable[[dict[str, Any]], None] | None = None) -> TurnOutcome:
+        """Run one turn of the supervisor on a thread (a new thread when None).
+
+        ``on_started`` is called once the turn's start is recorded, so ``resume`` can take it up from there: the
+        CLI names the thread only then.
+        """
         state = self.start_state(request, thread_id=thread_id, grant=grant, profile=profile, selected=selected)
+        if on_started is not None:
+            on_started(state)
         return self._drive(state, state["thread_id"], on_event)
 
     def start_state(self, request: str, *, thread_id: str | None = None, grant: Grant | None = None,

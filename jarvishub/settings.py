@@ -38,6 +38,25 @@ class Settings(BaseModel):
         default=None, validation_alias=AliasChoices("OPENAI_BASE_URL", "openai_base_url")
     )
     model: str = Field(default="gpt-4o-mini", validation_alias=AliasChoices("JARVISHUB_MODEL", "model"))
+    judge_model: str | None = Field(
+        default=None, validation_alias=AliasChoices("JARVISHUB_JUDGE_MODEL", "judge_model"),
+        description="The evaluator's (judge's) model; None: the agent's model, on a client of its own; "
+                    "'offline': measured checks only, no model call")
+    model_timeout_s: float = Field(
+        default=120.0, gt=0, validation_alias=AliasChoices("JARVISHUB_MODEL_TIMEOUT_S", "model_timeout_s"),
+        description="Seconds a chat-model request may take (between two chunks, when streaming)")
+    model_max_retries: int = Field(
+        default=2, ge=0, le=10, validation_alias=AliasChoices("JARVISHUB_MODEL_MAX_RETRIES", "model_max_retries"),
+        description="Retries of a failed chat-model request (429, 5xx, timeouts), with backoff and Retry-After")
+    model_streaming: bool = Field(
+        default=False, validation_alias=AliasChoices("JARVISHUB_MODEL_STREAMING", "model_streaming"),
+        description="Stream the agent model's replies (a slow answer then times out only when it stalls)")
+    budget_usd: float | None = Field(
+        default=None, ge=0, validation_alias=AliasChoices("JARVISHUB_BUDGET_USD", "budget_usd"),
+        description="The cost budget of a turn's grant when its grant sets none (nodes.spend prices calls)")
+    prices_file: str | None = Field(
+        default=None, validation_alias=AliasChoices("JARVISHUB_PRICES", "prices_file"),
+        description="A TOML file of [prices.\"MODEL\"] tables overriding the default price table")
     media_provider: str = Field(
         default="auto",
         validation_alias=AliasChoices("JARVISHUB_MEDIA_PROVIDER", "media_provider"),

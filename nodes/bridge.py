@@ -25,7 +25,7 @@ from typing import Any
 from pydantic import BaseModel, Field, ValidationError
 
 from nodes.actions import CanvasMutation, Clarification, Evaluation, Reply, ToolCall
-from nodes.grant import Grant, GrantStore, check_scope
+from nodes.grant import Grant, GrantStore, check_scope, check_spend
 from nodes.manifest import Manifest
 from nodes.ports import BridgePort
 from nodes.verdicts import Allow, ApprovalRequired, GrantDenied, NeedsApproval, Reject, Verdict
@@ -54,6 +54,13 @@ class Usage(BaseModel):
     started_at: float = Field(default_factory=time.time)
     rejections_in_row: int = 0
     created_ids: list[str] = Field(default_factory=list)
+    paid_calls: int = Field(default=0, description="Provider calls billed (nodes.spend): model, judge and media.")
+    tokens_in: int = 0
+    tokens_out: int = 0
+    cost_usd: float = 0.0
+    generation_estimates: dict[str, float] = Field(
+        default_factory=dict, description="What one call of each generation tool may cost at most with this "
+        "project's providers (USD): the budget refuses a call that could take the spend past the cost budget.")
 
 
 class SubmitResult(BaseModel):
@@ -181,6 +188,8 @@ class Bridge:
         if Effect.GENERATES_MEDIA in spec.effects and grant.budget.generation_calls is not None:
             if usage.generation_calls >= grant.budget.generation_calls:
                 raise GrantDenied("budget", f"the generation budget of {grant.budget.generation_calls} calls is spent")
+        if Effect.GENERATES_MEDIA in spec.effects:
+            check_spend(grant.budget, usage, next_call_usd=usage.generation_estimates.get(call.tool, 0.0))
         mentioned = referenced_node_ids(call.args)
         if Effect.READ_ONLY not in spec.effects:
             # An edge named by id must exist; what it touches (its endpoints, from the edge log) is checked
@@ -199,6 +208,7 @@ class Bridge:
             raise GrantDenied("budget", f"the budget of {budget.tool_calls} tool calls is spent")
         if budget.wall_time_s is not None and time.time() - usage.started_at > budget.wall_time_s:
             raise GrantDenied("budget", f"the turn's wall-time budget of {budget.wall_time_s:g} s is spent")
+        check_spend(budget, usage)
 
     def _check_scope(self, node_ids: list[str], grant: Grant, usage: Usage, *, reading_ok: bool = False) -> None:
         if reading_ok:

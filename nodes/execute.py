@@ -29,6 +29,9 @@ def make_execute(deps: TurnDeps):
         raw = state["action"] or {}
         action = action_adapter.validate_python(raw)
         usage = Usage(**(state.get("usage") or {}))
+        ledger = deps.extra.get("spend")
+        if ledger is not None:  # a resumed step's budget counts what the stopped attempt was billed
+            ledger.sync(usage, state["turn_id"])
         if action.kind == "reply":
             return {"result": {"observation": {"reply": action.text}, "mutations": []},
                     "done": True, "outcome": "replied", "reply": action.text}
@@ -45,7 +48,11 @@ def make_execute(deps: TurnDeps):
                                   progress=_progress_writer())
         result = deps.bridge.execute(action, ctx)
         deps.bridge.account(action, result, usage)
-        return {
+        stop: dict[str, Any] = {}
+        if result.observation.get("refused") == "budget":
+            # A skill's step was refused by the budget: the turn stops here rather than spend on asking again.
+            stop = {"done": True, "outcome": "budget", "reply": str(result.observation.get("error") or "budget")}
+        return {**stop,
             "result": {
                 "observation": result.observation,
                 "mutations": [m.model_dump(mode="json") for m in result.mutations],

@@ -71,6 +71,17 @@ def version_links(result: dict[str, Any]) -> dict[str, str]:
     return links
 
 
+def _charge_judges(deps: TurnDeps, state: TurnState, evaluations: list[dict[str, Any]]) -> dict[str, Any]:
+    """The usage update after the judge-model calls behind these evaluations were charged (none: no update)."""
+    from nodes.bridge import Usage
+    from nodes.spend import charge_judges
+
+    usage = Usage(**(state.get("usage") or {}))
+    spent = charge_judges(deps.extra.get("spend"), usage, evaluations, thread_id=state.get("thread_id"),
+                          turn_id=state.get("turn_id"), action_id=(state.get("action") or {}).get("action_id"))
+    return {"usage": usage.model_dump()} if spent.calls else {}
+
+
 def make_feedback(deps: TurnDeps):
     """The collect-feedback graph node."""
 
@@ -82,18 +93,21 @@ def make_feedback(deps: TurnDeps):
         evaluator: Evaluator | None = deps.extra.get("evaluator")
         created = [n for n in pending_nodes(result) if n.kind in MEDIA_KINDS and n.outputs]
         evaluations = []
+        charged: dict[str, Any] = {}
         if evaluator is not None and deps.evaluate_generations:
             context = evaluation_context(deps, result)
             evaluations = [evaluator.evaluate("", node, context).model_dump() for node in created]
+            charged = _charge_judges(deps, state, evaluations)
         person = None
         if deps.ask_person_for_feedback and created:
             person = interrupt({"type": "feedback", "node_ids": [n.id for n in created]})
         if not evaluations and person is None:
-            return {"feedback": None}
+            return {"feedback": None, **charged}
         if person is not None and not isinstance(person, dict):
             person = {"approve": True, "text": str(person)}
         passed = all(e["passed"] for e in evaluations) and not (isinstance(person, dict) and person.get("approve") is False)
         return {"feedback": {"source": "person" if person is not None else "evaluator", "passed": passed,
-                             "evaluations": evaluations, "person": person, "node_ids": [n.id for n in created]}}
+                             "evaluations": evaluations, "person": person, "node_ids": [n.id for n in created]},
+                **charged}
 
     return feedback

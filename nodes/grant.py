@@ -97,6 +97,33 @@ class Budget(BaseModel):
     generation_calls: int | None = 200
     wall_time_s: float | None = 3600.0
     rejections: int = Field(default=3, description="Rejected proposals in a row before asking the person.")
+    cost_usd: float | None = Field(default=None, ge=0, description="What the turn's paid provider calls may cost "
+                                   "(nodes.spend prices them); a call that would take the spend past it is refused.")
+    tokens: int | None = Field(default=None, ge=0, description="Model tokens (in + out) the turn may use.")
+
+
+class SpendSoFar(Protocol):
+    """The running totals a spend budget is checked against (``nodes.bridge.Usage``)."""
+
+    tokens_in: int
+    tokens_out: int
+    cost_usd: float
+
+
+def check_spend(budget: Budget, usage: SpendSoFar, *, next_call_usd: float = 0.0, next_call_tokens: int = 0) -> None:
+    """Raise :class:`GrantDenied` ("budget") when the spend so far plus the next call's would pass the budget.
+
+    Checked before a paid call is made, with what that call may cost at most, so a turn stops *before* it
+    overspends; the spend so far is what the providers billed (``nodes.spend``), failed calls included.
+    """
+    if budget.cost_usd is not None and usage.cost_usd + next_call_usd > budget.cost_usd + 1e-12:
+        after = f" (the next call may cost ${next_call_usd:.4f})" if next_call_usd else ""
+        raise GrantDenied("budget", f"the turn's cost budget of ${budget.cost_usd:.4f} would be exceeded: "
+                                    f"${usage.cost_usd:.4f} spent so far{after}")
+    spent_tokens = usage.tokens_in + usage.tokens_out
+    if budget.tokens is not None and spent_tokens + next_call_tokens > budget.tokens:
+        raise GrantDenied("budget", f"the turn's budget of {budget.tokens:,} tokens would be exceeded: "
+                                    f"{spent_tokens:,} used so far")
 
 
 class SandboxLimits(BaseModel):
@@ -191,6 +218,8 @@ class Grant(BaseModel):
                 generation_calls=smaller(self.budget.generation_calls, child_budget.generation_calls),
                 wall_time_s=smaller(self.budget.wall_time_s, child_budget.wall_time_s),
                 rejections=min(self.budget.rejections, child_budget.rejections),
+                cost_usd=smaller(self.budget.cost_usd, child_budget.cost_usd),
+                tokens=smaller(self.budget.tokens, child_budget.tokens),
             ),
             approval_tools=list(self.approval_tools),
             approval_effects=list(self.approval_effects),

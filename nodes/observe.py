@@ -14,7 +14,8 @@ def new_turn(turn_id: str, canvas_version: int) -> dict[str, Any]:
     steps carries over."""
     return {"state_turn_id": turn_id, "canvas_before": canvas_version, "step_index": 0, "steps": [RESET],
             "touched_ids": [RESET], "answers": [], "clarification": None, "failed": False, "refused": False, "outcome": None, "canvas_after": None,
-            "reply": None, "measured": None, "action": None, "verdict": None, "result": None, "feedback": None, "repair": None}
+            "reply": None, "measured": None, "action": None, "verdict": None, "result": None, "feedback": None, "repair": None,
+            "queued_calls": []}
 
 
 def make_observe(deps: TurnDeps):
@@ -26,7 +27,7 @@ def make_observe(deps: TurnDeps):
         # One read: the canvas version and the nodes the request names.
         version, focus = find_focus(store, state.get("intent") or state["request"], state.get("selected_ids") or [],
                                     created)
-        update: dict[str, Any] = {"canvas_version": version, "focus_ids": focus}
+        update: dict[str, Any] = {"canvas_version": version, "seen_version": version, "focus_ids": focus}
         if state.get("state_turn_id") != state["turn_id"]:
             update.update(new_turn(state["turn_id"], version))
         return update

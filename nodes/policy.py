@@ -17,11 +17,22 @@ The request is read once, by the interpreter (``nodes.understanding``); the poli
 * Media words alone ("an image of a lighthouse") offer the generation tool itself; with a
   workflow's words ("a site with photos of bread", "a deck on how models generate images")
   they name what the workflow's skills make, and add nothing.
+* A page or deck operation ("make the headline bigger", "delete the last slide") gets the tools that carry it
+  out and the read tools (``nodes.understanding.kinds.OPERATION_TOOLS``), scoped to the page (its code node and
+  what is made from it: its HTML file and preview) or to the deck (its node, its slides, their contents and
+  pictures): the table of ``docs/page-and-deck-tools.md``.  A page selected through its preview is scoped at
+  the page (the interpreter resolves the selection to it).
 * A question gets the read-only canvas tools: it never changes the canvas, and the grant makes sure.
 * Anything else may use every tool on the whole canvas.
 
 Tools the policy knows nothing about (MCP tools, a project's own skills) are always
 in the grant: the project configured them on purpose.
+
+A version or cut operation ("undo the last change to shot 2", "swap shots 3 and 4 in the cut") gets the tool
+that carries it out (with ``list_versions`` for undo, revert and compare) and the read tools, scoped to what
+that call writes on this canvas (``tools.write_scope.write_scope``, recorded on the clause when the turn
+started: ``nodes/understanding/on_canvas.py``): :func:`operation_grant`.  Comparing and listing versions write
+nothing.
 """
 
 from __future__ import annotations
@@ -31,6 +42,7 @@ from typing import NamedTuple
 from nodes.grant import Grant, Scope
 from nodes.manifest import Manifest, ToolInfo
 from nodes.understanding.intent import Intent
+from nodes.understanding.kinds import CONTENT_OPERATIONS, OPERATION_TOOLS, READ_ONLY_OPERATIONS
 from tools.base import Effect, ToolFamily
 
 CORE_CANVAS_TOOLS = frozenset({"read_node", "query_canvas", "create_node", "update_node", "link_nodes", "set_status"})
@@ -142,6 +154,24 @@ def intent_tools(manifest: Manifest, intent: Intent, *, local_edit: bool) -> Int
     return IntentTools(offered, lent)
 
 
+def content_tools(manifest: Manifest, intent: Intent) -> IntentTools:
+    """The tools of the intent's page or deck operations, the read tools, and what the policy always keeps."""
+    wanted = set(READ_TOOLS).union(*(OPERATION_TOOLS[c.operation] for c in intent.clauses))
+    claimed = _claimed_skills()
+    offered = [t.name for t in manifest.tools if t.name in wanted or t.family == ToolFamily.MCP
+               or (t.family == ToolFamily.SKILL and t.name not in claimed)]
+    return IntentTools(offered, frozenset())
+
+
+def content_scope(intent: Intent) -> Scope:
+    """What a page or deck operation may write: the page and what is made from it, or the deck with its slides,
+    their contents and pictures (each target lists them in ``writes``)."""
+    targets = [t for c in intent.clauses for t in c.targets]
+    pages = [t.id for t in targets if t.kind == "code"]
+    ids = [t.id for t in targets if t.kind in ("code", "deck")] + [i for t in targets for i in t.writes]
+    return Scope(all_nodes=False, node_ids=list(dict.fromkeys(ids)), descendants_of=list(dict.fromkeys(pages)))
+
+
 def focus_of(intent: Intent, selected: list[str]) -> list[str]:
     """The nodes a local edit is about: the selection, the ids written, and every target with its image."""
     ids = [*selected, *intent.node_ids]
@@ -158,16 +188,23 @@ def default_grant(manifest: Manifest, intent: Intent, selected: list[str]) -> Gr
     skill whose needs the grant neither holds nor lends); those the intent does not offer the model are
     lent to the skills only (``skill_only_tools``).
     """
+    versions = operation_grant(manifest, intent)
+    if versions is not None:
+        return versions
     scope = Scope()
     focus = focus_of(intent, selected)
     asked = intent.clarification.reason if intent.clarification is not None else None
     if asked == "ambiguous":  # the person picks one of the candidates: the scope holds them all
         focus += [i for c in intent.clarification.candidates for i in (c.get("id"), c.get("image_id")) if i]
     operations = {clause.operation for clause in intent.clauses}
-    local_edit = bool(focus) and asked in (None, "ambiguous") and bool(operations) and operations <= LOCAL_OPERATIONS
+    content = asked in (None, "ambiguous") and bool(operations) and operations <= CONTENT_OPERATIONS
+    local_edit = not content and bool(focus) and asked in (None, "ambiguous") and bool(operations) \
+        and operations <= LOCAL_OPERATIONS
     if local_edit:
         scope = Scope(all_nodes=False, node_ids=focus, descendants_of=focus)
-    chosen = intent_tools(manifest, intent, local_edit=local_edit)
+    if content:
+        scope = content_scope(intent)
+    chosen = content_tools(manifest, intent) if content else intent_tools(manifest, intent, local_edit=local_edit)
     offered = set(chosen.offered) if chosen is not None else {t.name for t in manifest.tools}
     needs = {f"skill__{s.name}": s.needs_tools for s in manifest.skills}
     lent = {n for name in offered for n in needs.get(name, ())} | (chosen.lent if chosen is not None else set())
@@ -178,3 +215,43 @@ def default_grant(manifest: Manifest, intent: Intent, selected: list[str]) -> Gr
                 if t.name in names and (intent.removal or Effect.DESTRUCTIVE not in t.effects)]
 
     return Grant(tools=kept(offered), skill_only_tools=kept(lent), scope=scope, approval_effects=[Effect.DESTRUCTIVE])
+
+
+def operation_grant(manifest: Manifest, intent: Intent) -> Grant | None:
+    """The grant of a request made of version and cut operations, or None for any other request.
+
+    Each clause is one tool call; the grant offers those tools and the read tools, and its scope is the union of
+    what the calls write (``Clause.modifications["scope"]``, from ``tools.write_scope``), so a restore, a reorder
+    or an undo of a turn can change nothing else.  A clause never checked on the canvas (no recorded scope) gets
+    no grant here: the default policy decides.
+    """
+    from nodes.understanding.on_canvas import OPERATIONS
+
+    operations = {clause.operation for clause in intent.clauses}
+    if intent.clarification is not None or not operations or not operations <= OPERATIONS:
+        return None
+    writes = operations - READ_ONLY_OPERATIONS
+    node_ids: list[str] = []
+    descendants: list[str] = []
+    for clause in intent.clauses:
+        if clause.operation in READ_ONLY_OPERATIONS or "already" in clause.modifications:
+            continue
+        scope = clause.modifications.get("scope")
+        if scope is None:
+            return None
+        node_ids += scope.get("node_ids") or []
+        descendants += scope.get("descendants_of") or []
+    wanted = set(READ_TOOLS).union(*(OPERATION_TOOLS[op] for op in operations))
+    claimed = _claimed_skills()
+
+    def chosen(tool: ToolInfo) -> bool:
+        if tool.family == ToolFamily.MCP:
+            return bool(writes) or Effect.READ_ONLY in tool.effects
+        if tool.family == ToolFamily.SKILL:
+            return bool(writes) and tool.name not in claimed
+        return tool.name in wanted
+
+    offered = [t.name for t in manifest.tools if chosen(t) and Effect.DESTRUCTIVE not in t.effects]
+    return Grant(tools=offered, scope=Scope(all_nodes=False, node_ids=list(dict.fromkeys(node_ids)),
+                                            descendants_of=list(dict.fromkeys(descendants))),
+                 approval_effects=[Effect.DESTRUCTIVE])

@@ -14,8 +14,15 @@ from langchain_core.messages import AIMessage, BaseMessage, HumanMessage, System
 from langgraph.errors import GraphInterrupt
 from langgraph.types import interrupt
 
+from nodes.bridge import Usage
 from nodes.context_size import ModelInput, model_input_size
 from nodes.deps import TurnDeps
+from nodes.grant import check_spend
+from nodes.models.factory import model_name_of, provider_failure
+from nodes.spend import charge_model, estimate_chat_usd
+from nodes.verdicts import GrantDenied
+from tools.generate.base import GenerationError
+from tools.generate.errors import ProviderUnavailable
 from nodes.models.playbooks import ANSWER_PREFIX
 from nodes.grant import Grant
 from nodes.state import TurnState
@@ -188,19 +195,35 @@ def _tool_answer(step: dict[str, Any]) -> dict[str, Any]:
 
 
 def parse_response(message: AIMessage, action_id: str) -> tuple[dict[str, Any] | None, str | None]:
-    """Turn a model message into an action dict, or an error text for a rejection."""
-    invalid = getattr(message, "invalid_tool_calls", None) or []
-    if invalid:
-        bad = invalid[0]
-        return None, f"tool call {bad.get('name')!r} could not be parsed: {bad.get('error') or bad.get('args')}"
-    if message.tool_calls:
-        call = message.tool_calls[0]
-        if not isinstance(call.get("args"), dict):
-            return None, f"tool call {call.get('name')!r} has arguments that are not a JSON object"
-        return {"kind": "tool_call", "action_id": action_id, "tool": call["name"], "args": call["args"],
-                "actor": "agent"}, None
+    """Turn a model message into an action dict, or an error text for a rejection (its first call only;
+    :func:`split_calls` queues the others)."""
+    calls = split_calls(message)
+    if calls:
+        return _call_action(calls[0], action_id)
     text = message.content if isinstance(message.content, str) else json.dumps(message.content)
     return {"kind": "reply", "action_id": action_id, "text": text, "actor": "agent"}, None
+
+
+def split_calls(message: AIMessage) -> list[dict[str, Any]]:
+    """Every call of a message, one per step: the malformed ones first (each a rejection the model sees),
+    then the parsed ones in the model's order.  Several calls in one message (parallel tool calls) run one
+    after another, each validated on its own, so an invalid one is refused without taking the others with it."""
+    calls: list[dict[str, Any]] = []
+    for bad in getattr(message, "invalid_tool_calls", None) or []:
+        calls.append({"error": f"tool call {bad.get('name')!r} could not be parsed: "
+                               f"{bad.get('error') or bad.get('args')}"})
+    for call in message.tool_calls or []:
+        calls.append({"tool": call["name"], "args": call.get("args"), "call_id": call.get("id")})
+    return calls
+
+
+def _call_action(call: dict[str, Any], action_id: str) -> tuple[dict[str, Any] | None, str | None]:
+    if "error" in call:
+        return None, str(call["error"])
+    if not isinstance(call.get("args"), dict):
+        return None, f"tool call {call.get('tool')!r} has arguments that are not a JSON object"
+    return {"kind": "tool_call", "action_id": action_id, "tool": call["tool"], "args": call["args"],
+            "actor": "agent"}, None
 
 
 def make_propose(deps: TurnDeps):
@@ -210,9 +233,21 @@ def make_propose(deps: TurnDeps):
         grant = deps.bridge.grants.get(state["grant_id"])
         index = state.get("step_index", 0)
         action_id = f"{state['turn_id']}-s{index}"
+        queued = list(state.get("queued_calls") or [])
+        if queued:  # the rest of a message with several calls: each is a step of its own, validated on its own
+            action, error = _call_action(queued[0], action_id)
+            if error:
+                return {"action": {"kind": "malformed", "action_id": action_id, "raw_error": error},
+                        "verdict": None, "queued_calls": queued[1:], "model_input": None, "batched": True}
+            return {"action": action, "verdict": None, "queued_calls": queued[1:], "model_input": None,
+                    "batched": True}
         schemas = tool_schemas(deps, grant)
         model = deps.model.bind_tools(schemas)
         answers = list(state.get("answers") or [])
+        usage = Usage(**(state.get("usage") or {}))
+        ledger = deps.extra.get("spend")
+        if ledger is not None:
+            ledger.sync(usage, state["turn_id"])
         # What this step showed the model, measured on exactly what was sent (the evaluation's context bytes).
         # Only the calls of the final run of this graph node count: a call repeated because LangGraph re-ran the
         # node after an interrupt is counted once, like the step it belongs to.
@@ -220,8 +255,22 @@ def make_propose(deps: TurnDeps):
 
         def ask(messages: list[BaseMessage]) -> AIMessage:
             nonlocal sent
-            sent = sent.plus(model_input_size(messages, schemas))
-            return model.invoke(messages)
+            size = model_input_size(messages, schemas)
+            # The budget stops the turn before a call that could overspend it, never after.
+            if ledger is not None and (grant.budget.cost_usd is not None or grant.budget.tokens is not None):
+                check_spend(grant.budget, usage, next_call_usd=estimate_chat_usd(
+                    ledger.prices, model_name_of(deps.model), size.bytes), next_call_tokens=size.bytes // 3)
+            sent = sent.plus(size)
+            try:
+                reply = model.invoke(messages)
+            except Exception as error:
+                failure = provider_failure(error, deps.model)
+                if failure is error:
+                    raise
+                raise failure from error
+            charge_model(ledger, usage, reply, model=model_name_of(deps.model), thread_id=state.get("thread_id"),
+                         turn_id=state.get("turn_id"), action_id=action_id)
+            return reply
 
         try:
             message = ask(build_messages(deps, state, grant))
@@ -235,18 +284,28 @@ def make_propose(deps: TurnDeps):
                 asked += 1
                 message = ask(build_messages(deps, {**state, "answers": answers}, grant))
                 clarification = _clarification(message)
-        except Exception as error:  # transport or provider errors become a visible rejection
+        except GrantDenied as denied:  # the next model call could take the spend past the budget
+            return {"action": None, "verdict": {"verdict": "reject", "reason": denied.reason, "message": str(denied)},
+                    "model_input": sent.model_dump(), "usage": usage.model_dump()}
+        except (ProviderUnavailable, GenerationError):
+            # An outage (or a request the provider refuses) is not the model's mistake to retry: the turn stops
+            # here, resumable, and what the calls before it were billed is in the spend ledger already.
+            raise
+        except Exception as error:  # what the model sent back could not be used: a visible rejection
             if isinstance(error, GraphInterrupt):
                 raise
             return {"action": None, "verdict": {"verdict": "reject", "reason": "model_error",
                                                  "message": f"the model call failed: {error}"},
-                    "model_input": sent.model_dump()}
+                    "model_input": sent.model_dump(), "usage": usage.model_dump()}
+        calls = split_calls(message)
         action, error = parse_response(message, action_id)
         if error:
             return {"action": {"kind": "malformed", "action_id": action_id, "raw_error": error},
-                    "verdict": None, "answers": answers, "model_input": sent.model_dump()}
+                    "verdict": None, "answers": answers, "model_input": sent.model_dump(),
+                    "queued_calls": calls[1:], "usage": usage.model_dump(), "batched": False}
         update: dict[str, Any] = {"action": action, "verdict": None, "answers": answers,
-                                  "model_input": sent.model_dump()}
+                                  "model_input": sent.model_dump(), "queued_calls": calls[1:],
+                                  "usage": usage.model_dump(), "batched": False}
         if answers and answers != list(state.get("answers") or []):
             # The person answered the turn's question: the intent read with the answer is the turn's intent
             # from now on (the report is measured against it).

@@ -34,6 +34,7 @@ def make_record(deps: TurnDeps):
             "feedback": state.get("feedback"),
             "repair": {k: v for k, v in (state.get("repair") or {}).items() if k != "mutations"} or None,
             "rebuilds": int(state.get("rebuilds") or 0),
+            "seen_version": state.get("seen_version"),  # the canvas version its proposal saw (nodes.repeats)
             **model_input_keys(state.get("model_input")),
         }
         if (state.get("action") or {}).get("kind") == "malformed":

@@ -38,6 +38,8 @@ class TurnState(TypedDict, total=False):
     canvas_after: int | None
     """The canvas version the finished turn's record gives (None until the turn is recorded)."""
     canvas_version: int
+    seen_version: int
+    """The canvas version the current step's proposal saw (observe's; commit moves ``canvas_version`` on)."""
     focus_ids: list[str]
     step_index: int
     action: dict[str, Any] | None
@@ -59,5 +61,9 @@ class TurnState(TypedDict, total=False):
     done: bool
     outcome: str
     reply: str | None
+    batched: bool
+    """Whether the current action came from ``queued_calls`` (a later call of one message, not a new proposal)."""
+    queued_calls: list[dict[str, Any]]
+    """The other calls of a model message that made several (parallel tool calls), each proposed as a step of its own."""
     model_input: dict[str, int] | None
     """The size of the model calls that proposed the current step (``nodes.context_size.ModelInput``)."""

@@ -17,13 +17,16 @@ from nodes.actions import action_adapter
 from nodes.bridge import Usage
 from nodes.deps import TurnDeps
 from nodes.repair import undo_stale_marks
+from nodes.repeats import repeated_call
 from nodes.state import TurnState
 from nodes.verdicts import Allow, NeedsApproval, Reject
+from tools.base import Effect
 
 
 def _reject(state: TurnState, reason: str, message: str, deps: TurnDeps) -> dict[str, Any]:
     usage = Usage(**(state.get("usage") or {}))
-    usage.rejections_in_row += 1
+    if not state.get("batched"):  # the other calls of one model message are one proposal: counted once
+        usage.rejections_in_row += 1
     grant = deps.bridge.grants.get(state["grant_id"])
     verdict = {"verdict": "reject", "reason": reason, "message": message}
     update: dict[str, Any] = {"verdict": verdict, "usage": usage.model_dump()}
@@ -54,6 +57,11 @@ def make_validate(deps: TurnDeps):
             action = action_adapter.validate_python(raw)
         except ValidationError as error:
             return _reject(state, "malformed", f"the action is not well formed: {error.errors()[0]['msg']}", deps)
+        spec = deps.bridge.registry.get(str(raw.get("tool"))) if raw.get("kind") == "tool_call" else None
+        loop = repeated_call(state.get("steps") or [], raw, state.get("seen_version"),
+                             read_only=spec is not None and Effect.READ_ONLY in spec.effects)
+        if loop:
+            return _reject(state, "repeated", loop, deps)
         usage = Usage(**(state.get("usage") or {}))
         grant = deps.bridge.grants.get(state["grant_id"])
         verdict = deps.bridge.validate(action, grant, usage)

@@ -27,7 +27,8 @@ def project_tools(project: ProjectParts) -> tuple[list[ToolSpec], dict[str, Any]
     tools, services = family_tools(project)
     tools.append(EVALUATE_NODE)
     services["turn_extra"] = {"evaluator": default_evaluator(project.settings, read_only(project.store),
-                                                             project.artifacts)}
+                                                             project.artifacts),
+                              "spend": services["spend"]}
     skill_specs, skill_infos, skill_services = skill_tools(project, [t.name for t in tools])
     tools.extend(skill_specs)
     services.update(skill_services)

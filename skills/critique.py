@@ -167,6 +167,9 @@ def _previous_version(canvas: CanvasReader, node: CanvasNode) -> CanvasNode | No
 class EvaluationReplyError(ValueError):
     """A vision model's reply was not the JSON ``{score, passed, notes}`` it was asked for."""
 
+    judge: dict[str, Any] | None = None
+    """The model and the token usage of the unusable reply (it was billed all the same)."""
+
 
 def wanted_lighting(request: str, node: CanvasNode) -> dict[str, str]:
     """What lighting to check: ``{"brightness": "dark"|"bright", "warmth": "warm"|"cold"}`` (either may be absent).
@@ -607,8 +610,9 @@ class MultimodalEvaluator:
         self.canvas = canvas
         self.artifacts = artifacts
         self.model = model
-        model_name = getattr(model, "model_name", None) or getattr(model, "model", None) or type(model).__name__
-        self.name = f"multimodal:{model_name}"
+        self.model_name = str(getattr(model, "model_name", None) or getattr(model, "model", None)
+                              or type(model).__name__)
+        self.name = f"multimodal:{self.model_name}"
 
     def message(self, request: str, node: CanvasNode) -> HumanMessage:
         """The message the model sees: the request, the node's inputs, and its picture as base64."""
@@ -626,13 +630,22 @@ class MultimodalEvaluator:
 
     def evaluate(self, request: str, node: CanvasNode, context: EvaluationContext | None = None
                  ) -> EvaluationResult:
-        """Ask the model; raise :class:`EvaluationReplyError` when its reply is not the JSON asked for."""
+        """Ask the model; raise :class:`EvaluationReplyError` when its reply is not the JSON asked for.
+
+        The reply's token usage goes into ``checks["judge"]`` (and the error's ``usage``): the call was billed
+        either way, and the turn's spend counts it (``nodes.spend.charge_judges``).
+        """
         reply = self.model.invoke([self.message(request, node)])
         text = reply.content if isinstance(reply.content, str) else " ".join(
             b.get("text", "") if isinstance(b, dict) else str(b) for b in reply.content)
-        parsed = parse_reply(text)
+        judge = {"model": self.model_name, "usage": dict(getattr(reply, "usage_metadata", None) or {})}
+        try:
+            parsed = parse_reply(text)
+        except EvaluationReplyError as error:
+            error.judge = judge
+            raise
         return EvaluationResult(node_id=node.id, score=parsed.score, passed=parsed.passed, notes=parsed.notes,
-                                checks={"model_score": parsed.score}, evaluator=self.name)
+                                checks={"model_score": parsed.score, "judge": judge}, evaluator=self.name)
 
     def _picture(self, node: CanvasNode) -> bytes | None:
         handle = _media(node)
@@ -658,12 +671,17 @@ def parse_reply(text: str) -> _Reply:
 
 
 def default_evaluator(settings: Any, canvas: CanvasReader, artifacts: ArtifactStore):
-    """A :class:`MultimodalEvaluator` on the project's chat model when ``OPENAI_API_KEY`` is set, else offline."""
-    if getattr(settings, "openai_api_key", None):
-        from nodes.models.factory import chat_model
+    """The judge's model (``JARVISHUB_JUDGE_MODEL``) with the measured checks to fall back on, when an API key
+    is set and the judge is not ``offline``; else the measured checks alone (:class:`OfflineEvaluator`)."""
+    from nodes.models.factory import judge_model
 
-        return MultimodalEvaluator(canvas, artifacts, chat_model(settings))
-    return OfflineEvaluator(canvas, artifacts)
+    measured = OfflineEvaluator(canvas, artifacts)
+    model = judge_model(settings)
+    if model is None:
+        return measured
+    from skills.judge import JudgeWithFallback
+
+    return JudgeWithFallback(MultimodalEvaluator(canvas, artifacts, model), measured)
 
 
 def _media(node: CanvasNode) -> ArtifactHandle | None:
@@ -702,6 +720,10 @@ def run_evaluate_node(ctx: ToolContext, raw: BaseModel) -> ToolResult:
         result = evaluator.evaluate(request, node)
     except EvaluationReplyError as error:
         raise ToolError(str(error)) from error
+    from nodes.spend import charge_judges
+
+    charge_judges(ctx.services.get("spend"), ctx.services.get("usage"), [result.model_dump()],
+                  thread_id=ctx.thread_id, turn_id=ctx.turn_id, action_id=ctx.services.get("action_id"))
     evaluation_id = new_id()
     provenance = Provenance(actor=ctx.actor, turn_id=ctx.turn_id, thread_id=ctx.thread_id, tool="evaluate_node")
     create = CreateNode(

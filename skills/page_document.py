@@ -20,12 +20,25 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, Field
 
-from skills.page_style import PRESETS, TOKENS, UnknownToken, base_tokens, hue_of, parse_value, spacing_tokens
+from skills.page_style import (
+    PRESETS,
+    TOKENS,
+    UnknownToken,
+    base_tokens,
+    colour,
+    font_stack,
+    hue_of,
+    parse_value,
+    spacing_tokens,
+)
 from skills.web_render import Design, LayoutSpec, PageImage, Palette, make_palette, page_texts, render_html, slug
 from tools.base import ToolError
 from tools.changes import Change, Edit
 
 SectionPlace = Literal["first", "last"]
+PALETTE_STEPS = {"darker": "darker", "deeper": "darker", "dark": "darker", "lighter": "lighter", "paler": "lighter",
+                 "brighter": "lighter", "light": "lighter"}
+"""Palette values that move every colour of the page's palette instead of naming a hue."""
 
 
 class PageEditRefused(ToolError):
@@ -156,6 +169,16 @@ def set_style(doc: PageDocument, token: str, value: str) -> tuple[PageDocument, 
         preset, values = spacing_tokens(value, current)
         edits = [Edit(field=f"token:{k}", before=current[k], after=v) for k, v in values.items() if current[k] != v]
         summary = f"spacing -> {preset}"
+    elif name in ("fonts", "font", "typeface", "typefaces"):
+        after = font_stack(value)
+        edits = [Edit(field=f"token:{k}", before=current[k], after=after) for k in ("heading-font", "body-font")]
+        summary = f"fonts: {value}"
+    elif name in ("palette", "colours", "colour-scheme") and value.strip().lower() in PALETTE_STEPS:
+        # Every colour of the palette a step darker or lighter: the page keeps its hues, in a deeper or paler key.
+        step = PALETTE_STEPS[value.strip().lower()]
+        palette = {k: colour(step, v) for k, v in doc.design.palette.model_dump().items()}
+        edits = [Edit(field="palette", before=doc.design.palette.model_dump(), after=palette)]
+        summary = f"palette -> {step}"
     elif name in ("palette", "colours", "colour-scheme"):
         hue, saturation = hue_of(value)
         if saturation is None and not doc.design.look.saturation and doc.design.look.saturation is not None:

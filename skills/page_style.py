@@ -79,7 +79,8 @@ TOKENS: dict[str, Token] = {t.name: t for t in (
 PRESETS = {"spacing": "compact, normal or generous (or 'more' / 'less'): sets section-padding, content-width, "
                       "line-height, grid-gap and nav-height together",
            "palette": "a colour ('teal', 'green', '#1a7f8c'): the page's background, text and accent colours "
-                      "derived from its hue"}
+                      "derived from its hue; or 'darker' / 'lighter': every one of them darker or lighter",
+           "fonts": "a family word or a font name: heading-font and body-font together ('use a serif font')"}
 """Tokens that stand for several (see :func:`spacing_tokens` and the palette in :mod:`skills.web_render`)."""
 
 SPACING: dict[str, dict[str, str]] = {

@@ -12,9 +12,10 @@ from __future__ import annotations
 import base64
 import hashlib
 import json
-import os
 import secrets
 from pathlib import Path
+
+from store.private_files import write_private
 
 ROOT_USER = "root"
 READER_USER = "jarvishub_reader"
@@ -31,11 +32,8 @@ def hash_password(password: str, *, iterations: int = _ITERATIONS) -> str:
 
 
 def _write_private(path: Path, text: str) -> None:
-    tmp = path.with_suffix(path.suffix + ".tmp")
-    fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
-    with os.fdopen(fd, "w") as handle:
-        handle.write(text)
-    os.replace(tmp, path)
+    # O_EXCL | O_NOFOLLOW under a random name, then a rename: never written through a planted link.
+    write_private(path, text.encode())
 
 
 def write_security_files(

@@ -55,7 +55,7 @@ class LocalArtifactStore(ArtifactStore):
 
     def __init__(self, root: Path) -> None:
         self.root = Path(root)
-        self.root.mkdir(parents=True, exist_ok=True)
+        self.root.mkdir(parents=True, exist_ok=True, mode=0o700)
 
     def _path(self, sha256: str) -> Path:
         if len(sha256) != 64 or any(c not in "0123456789abcdef" for c in sha256):
@@ -122,12 +122,12 @@ class LocalArtifactStore(ArtifactStore):
     def _write_atomically(self, target: Path, write) -> None:
         # Write to a temp file in the same folder, then rename: concurrent writers
         # of the same blob both succeed and a reader never sees a half-written file.
-        target.parent.mkdir(parents=True, exist_ok=True)
+        target.parent.mkdir(parents=True, exist_ok=True, mode=0o700)  # the user's media, theirs alone
         fd, tmp = tempfile.mkstemp(dir=target.parent, prefix=".tmp-")
         try:
             with os.fdopen(fd, "wb") as f:
                 write(f)
-            os.chmod(tmp, 0o444)
+            os.chmod(tmp, 0o400)  # read-only, and the owner's alone
             os.replace(tmp, target)
         except BaseException:
             Path(tmp).unlink(missing_ok=True)

@@ -95,7 +95,8 @@ class CanvasReader(Protocol):
     ) -> list[CanvasNode]: ...
 
     def query(
-        self, cypher: str, params: dict[str, Any] | None = None, *, timeout_s: float = 10.0, row_limit: int = 1000
+        self, cypher: str, params: dict[str, Any] | None = None, *, timeout_s: float = 10.0, row_limit: int = 1000,
+        budget: str = "user",
     ) -> QueryResult: ...
 
     def canvas_version(self) -> int: ...
@@ -196,9 +197,13 @@ class CanvasStore(ABC):
 
     @abstractmethod
     def query(
-        self, cypher: str, params: dict[str, Any] | None = None, *, timeout_s: float = 10.0, row_limit: int = 1000
+        self, cypher: str, params: dict[str, Any] | None = None, *, timeout_s: float = 10.0, row_limit: int = 1000,
+        budget: str = "user",
     ) -> QueryResult:
-        """Run read-only user Cypher: refused if it writes, always rolled back."""
+        """Run read-only user Cypher: refused if it writes, always rolled back.
+
+        ``budget``: ``"user"`` for a person's ad-hoc query, ``"agent"`` for the agent's own reads; each has its
+        own slots (see ``store.locks``)."""
 
     @abstractmethod
     def close(self) -> None:

@@ -8,7 +8,7 @@ With no ``NEO4J_URI``, JarvisHub runs ArcadeDB itself:
   a read-only account, so no secret is on its command line or in its environment;
 * ``engine.json`` (0600) records the ports, passwords, pid and start time, so a
   second process of the same project reuses the running server;
-* the server lingers after the last process closes and a detached reaper stops
+* the server lingers after the last process closes and its detached supervisor stops
   it after the idle period (see :mod:`store.lifecycle`).
 """
 
@@ -37,9 +37,10 @@ from store.arcadedb_security import READER_USER, ROOT_USER, write_security_files
 from store.engine import ARCADEDB_PROFILE, ARCADEDB_SCHEMA_SQL, Engine, EngineLimits, init_canvas_meta
 from store.errors import EngineUnavailable
 from store.locks import ProjectLocks
+from store.private_files import ensure_private_dir, ensure_private_tree, read_private, write_private
 
 _START_TIMEOUT_S = 90.0
-# What the engine and its reaper inherit: enough to run, nothing secret (API keys stay with us).
+# What the engine and its supervisor inherit: enough to run, nothing secret (API keys stay with us).
 _ENV_KEEP = ("PATH", "HOME", "LANG", "LC_ALL", "LC_CTYPE", "TZ", "TMPDIR", "PYTHONPATH", "VIRTUAL_ENV")
 
 
@@ -93,12 +94,14 @@ class EmbeddedArcadeEngine(Engine):
         limits: EngineLimits | None = None,
     ) -> None:
         self.data_dir = Path(data_dir).resolve()
-        self.data_dir.mkdir(parents=True, exist_ok=True, mode=0o700)
-        os.chmod(self.data_dir, 0o700)
+        self.data_dir.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
+        ensure_private_dir(self.data_dir)  # ours alone, never a link: it will hold the passwords
+        ensure_private_dir(self.data_dir / "leases")
         self.default_database = default_database
         self.idle_seconds = lifecycle.idle_seconds_from_env() if idle_seconds is None else idle_seconds
         self.limits = limits or EngineLimits()
-        self.locks = ProjectLocks(self.data_dir, query_slots=self.limits.query_slots)
+        self.locks = ProjectLocks(self.data_dir, query_slots=self.limits.query_slots,
+                                  agent_query_slots=self.limits.agent_query_slots)
         self._heap = heap
         self._lease: Path | None = None
         self._info = self._start_or_reuse()
@@ -122,13 +125,14 @@ class EmbeddedArcadeEngine(Engine):
     def _start_or_reuse(self) -> dict[str, Any]:
         with lifecycle.engine_lock(self.data_dir):
             info = lifecycle.read_state(self.data_dir)
-            if lifecycle.is_our_engine(info, self.data_dir):
+            if lifecycle.is_our_engine(info, self.data_dir) and lifecycle.supervisor_alive(info):
                 assert info is not None
                 if process.listens_on(int(info["pid"]), (int(info["bolt_port"]), int(info["http_port"]))):
                     info["waited_s"] = 0.0
                     self._lease = lifecycle.take_lease(self.data_dir)
                     return info
-            # Not running, deaf, or the record names some other process now: stop only what is ours.
+            # Not running, deaf, unsupervised, moved here, or the record is gone or names some other process
+            # now: stop every engine of this folder (by identity), then start one.
             lifecycle.stop_server(self.data_dir, info)
             info = self._launch()
             self._lease = lifecycle.take_lease(self.data_dir)
@@ -142,6 +146,7 @@ class EmbeddedArcadeEngine(Engine):
         bolt_port, http_port = _free_port(), _free_port()
         password, reader_password = secrets.token_urlsafe(24), secrets.token_urlsafe(24)
         root = self.data_dir / "server"
+        ensure_private_tree(self.data_dir, "server", "config")
         write_security_files(
             root / "config",
             root_password=password,
@@ -175,8 +180,35 @@ class EmbeddedArcadeEngine(Engine):
             "com.arcadedb.server.ArcadeDBServer",
         ]
         started = time.monotonic()
-        pid = process.spawn_detached(command, log=self.data_dir / "engine.log", cwd=self.data_dir, env=_child_env())
-        start = process.start_time(pid)
+        token = secrets.token_hex(8)
+        # The server runs as the child of its supervisor, which stops it when idle, when this folder goes
+        # away, and takes it along when it dies itself (store.lifecycle).
+        supervisor = process.spawn_detached(
+            [sys.executable, "-m", "store.lifecycle", "supervise", str(self.data_dir), str(self.idle_seconds),
+             token, str(os.getpid()), "--", *command],
+            log=self.data_dir / "engine.log", cwd=Path(__file__).resolve().parent.parent, env=_child_env(),
+        )
+        supervisor_start = process.start_time(supervisor)
+        try:
+            return self._wait_for_server(supervisor, supervisor_start, token, started, bolt_port, http_port, password,
+                                         reader_password, attempt)
+        except BaseException:
+            # Interrupted (Ctrl-C) or failed while the server starts: nobody will record it, so stop it now.
+            process.terminate(supervisor, supervisor_start or 0, timeout_s=10)
+            raise
+
+    def _wait_for_server(self, supervisor: int, supervisor_start: int | None, token: str, started: float,
+                         bolt_port: int, http_port: int, password: str, reader_password: str,
+                         attempt: int) -> dict[str, Any]:
+        """Wait until the supervised server listens on its ports, then record it; returns the record."""
+        while (launch := lifecycle.read_launch(self.data_dir, token)) is None:
+            if not process.is_same_process(supervisor, supervisor_start):
+                raise EngineUnavailable(self._exited_while_starting())
+            if time.monotonic() - started > _START_TIMEOUT_S:
+                process.terminate(supervisor, supervisor_start or 0, timeout_s=5)
+                raise EngineUnavailable(f"ArcadeDB did not start within {_START_TIMEOUT_S:.0f} s")
+            time.sleep(0.02)
+        pid, start = int(launch["pid"]), launch.get("start_time")
         polls = 0
         # Polled quickly (the listening rows only) while the server starts, thoroughly once a second: each full
         # read of the tables costs tens of ms of kernel time that the starting JVM could use.
@@ -187,13 +219,13 @@ class EmbeddedArcadeEngine(Engine):
             if attempt < _PORT_ATTEMPTS and checked and _taken_by_another(pid, (bolt_port, http_port)):
                 # Another server took a port between our pick and our bind: stop ours and pick again,
                 # rather than let our driver talk to someone else's server.
-                if alive:
-                    process.terminate(pid, start or 0, timeout_s=5)
+                process.terminate(supervisor, supervisor_start or 0, timeout_s=10)
                 return self._launch(attempt + 1)
             if not alive:
-                raise EngineUnavailable(f"ArcadeDB exited while starting; see {self.data_dir / 'engine.log'}")
+                process.terminate(supervisor, supervisor_start or 0, timeout_s=5)
+                raise EngineUnavailable(self._exited_while_starting())
             if time.monotonic() - started > _START_TIMEOUT_S:
-                process.terminate(pid, start or 0, timeout_s=5)
+                process.terminate(supervisor, supervisor_start or 0, timeout_s=5)
                 raise EngineUnavailable(f"ArcadeDB did not open its ports within {_START_TIMEOUT_S:.0f} s")
             time.sleep(0.05)
         info = {
@@ -206,17 +238,26 @@ class EmbeddedArcadeEngine(Engine):
             "started_at": time.time(),
             "idle_seconds": self.idle_seconds,
             "waited_s": round(time.monotonic() - started, 3),
+            "supervisor_pid": supervisor,
+            "supervisor_start": supervisor_start,
         }
         lifecycle.write_state(self.data_dir, info)
-        process.spawn_detached(
-            [sys.executable, "-m", "store.lifecycle", "reap", str(self.data_dir), str(self.idle_seconds),
-             str(pid), str(start)],
-            log=self.data_dir / "reaper.log", cwd=Path(__file__).resolve().parent.parent, env=_child_env(),
-        )
         return info
 
+    def _exited_while_starting(self) -> str:
+        """Why the server exited while starting, as far as its log says (a full disk shows there first)."""
+        log = self.data_dir / "engine.log"
+        try:
+            with open(log, "rb") as handle:
+                handle.seek(max(0, handle.seek(0, os.SEEK_END) - 8192))
+                tail = handle.read().decode(errors="replace")
+        except OSError:
+            tail = ""
+        full = next((line.strip() for line in reversed(tail.splitlines()) if "No space left on device" in line), "")
+        return f"ArcadeDB exited while starting{f' ({full[:200]})' if full else ''}; see {log}"
+
     def close(self) -> None:
-        """Close the drivers and give up this process's lease; the reaper stops the server after the idle period."""
+        """Close the drivers and give up this process's lease; the supervisor stops the server after the idle period."""
         if getattr(self, "_closed", True):
             return
         self._closed = True
@@ -261,7 +302,7 @@ class EmbeddedArcadeEngine(Engine):
         """
         ready, record = self._ready_file(database), self._ready_record()
         with contextlib.suppress(OSError, ValueError):
-            if json.loads(ready.read_text()) == record:
+            if json.loads(read_private(ready)) == record:
                 return
         if not self.database_exists(database):
             try:
@@ -271,10 +312,7 @@ class EmbeddedArcadeEngine(Engine):
                     raise
         self._http(f"/api/v1/command/{database}", {"language": "sqlscript", "command": ";\n".join(ARCADEDB_SCHEMA_SQL)})
         init_canvas_meta(self.driver, database)
-        tmp = ready.with_name(f"{ready.name}.{os.getpid()}.tmp")
-        with os.fdopen(os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600), "w") as handle:
-            json.dump(record, handle)
-        os.replace(tmp, ready)
+        write_private(ready, json.dumps(record).encode())
 
     def _ready_file(self, database: str) -> Path:
         return self.data_dir / f"ready-{database}.json"

@@ -57,6 +57,8 @@ class EngineLimits:
     """The read-only account's server-side row cap (ArcadeDB group ``resultSetLimit``)."""
     query_slots: int = field(default_factory=lambda: int(_env_number("JARVISHUB_QUERY_SLOTS", 2)))
     """User queries running at once per project, across processes; more are refused at once."""
+    agent_query_slots: int = field(default_factory=lambda: int(_env_number("JARVISHUB_AGENT_QUERY_SLOTS", 2)))
+    """The agent's ``query_canvas`` reads running at once per project; more wait in line for a slot."""
 
 
 class UserQueries(Protocol):
@@ -157,7 +159,8 @@ class Neo4jServerEngine(Engine):
         self.limits = limits or EngineLimits()
         # Neo4j serialises commits on the counter row itself; the lock only spares this project's
         # processes the retries.
-        self.locks = ProjectLocks(state_dir, query_slots=self.limits.query_slots)
+        self.locks = ProjectLocks(state_dir, query_slots=self.limits.query_slots,
+                                  agent_query_slots=self.limits.agent_query_slots)
 
     def ensure_database(self, database: str) -> None:
         if database != self.default_database:

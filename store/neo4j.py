@@ -40,7 +40,7 @@ from store.errors import (
     StaleVersion,
 )
 from store.kinds import KindRegistry
-from store.locks import ProjectLocks
+from store.locks import ProjectLocks, QueryBudget
 from store.models import (
     CanvasDiff,
     CanvasEdge,
@@ -857,15 +857,18 @@ class Neo4jCanvasStore(CanvasStore):
 
     # -- read-only user Cypher ---------------------------------------------------------
     def query(
-        self, cypher: str, params: dict[str, Any] | None = None, *, timeout_s: float = 10.0, row_limit: int = 1000
+        self, cypher: str, params: dict[str, Any] | None = None, *, timeout_s: float = 10.0, row_limit: int = 1000,
+        budget: QueryBudget = "user",
     ) -> QueryResult:
         """Run user Cypher on the engine's read-only account, within the project's query budget.
 
-        The lexical check only gives a friendly message early; the account's permissions are the guarantee.
+        ``budget`` says whose query it is: a person's (refused with QueryBusy when the user slots are taken)
+        or the agent's (``query_canvas``: it waits in line for a slot of the agent's own budget).  The lexical
+        check only gives a friendly message early; the account's permissions are the guarantee.
         """
         check_read_only(cypher)
-        slot = self._locks.query_slot() if self._locks else contextlib.nullcontext(0)
-        slot.__enter__()  # raises QueryBusy at once when the budget is spent
+        slot = self._locks.query_slot(budget=budget) if self._locks else contextlib.nullcontext(0)
+        slot.__enter__()  # a person's query: QueryBusy at once when the budget is spent; the agent's: it queues
         try:
             future = self._query_pool.submit(self._run_user_query, cypher, dict(params or {}), timeout_s, row_limit)
         except BaseException:

@@ -30,6 +30,10 @@ def connect(url: str) -> Any:
     except ImportError as error:  # the optional extra is not installed
         raise PostgresUnavailable('Postgres checkpoints and memory need `pip install -e ".[postgres]"`') from error
     try:
-        return psycopg.Connection.connect(url, autocommit=True, prepare_threshold=0, row_factory=dict_row)
+        return psycopg.Connection.connect(url, autocommit=True, prepare_threshold=0, row_factory=dict_row,
+                                          connect_timeout=10)
     except psycopg.OperationalError as error:
-        raise PostgresUnavailable(f"cannot connect to the Postgres server of JARVISHUB_CHECKPOINT_URL: {error}") from error
+        detail = " ".join(str(error).split())  # libpq's message spans lines; a person gets one
+        raise PostgresUnavailable(f"cannot connect to the Postgres server of JARVISHUB_CHECKPOINT_URL "
+                                  f"(checkpoints and memory live there): {detail}; start it, or unset the "
+                                  "variable to keep them in the project folder") from error

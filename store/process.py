@@ -1,6 +1,6 @@
 """Process identity for recorded pids: a pid alone is reused after a crash or reboot, a pid + start time is not.
 
-Everything JarvisHub signals (the engine, its reaper) or counts as alive (a
+Everything JarvisHub signals (the engine, its supervisor) or counts as alive (a
 lease) is recorded as ``(pid, start_time)``, where the start time is field 22
 of ``/proc/PID/stat`` (clock ticks since boot).  Before signalling, the
 caller also checks the command line names what it expects (DESIGN.md §7).
@@ -38,6 +38,33 @@ def cmdline(pid: int) -> list[str]:
     except OSError:
         return []
     return [part.decode(errors="replace") for part in raw.split(b"\0") if part]
+
+
+def cwd_is(pid: int, folder: os.stat_result) -> bool:
+    """Whether the working folder of ``pid`` is ``folder`` (the same inode, wherever it has been moved since)."""
+    try:
+        here = os.stat(f"/proc/{pid}/cwd")
+    except OSError:
+        return False
+    return (here.st_dev, here.st_ino) == (folder.st_dev, folder.st_ino)
+
+
+def working_in(folder: Path, marker: str) -> list[int]:
+    """Live processes whose working folder is ``folder`` and whose command line holds ``marker``.
+
+    Finds what a folder's record no longer names (the record deleted or garbled, the folder moved): the
+    engine runs with its data folder as its working folder, which follows the folder through a ``mv``.
+    """
+    try:
+        wanted = os.stat(folder)
+    except OSError:
+        return []
+    found = []
+    for entry in os.listdir("/proc"):
+        if entry.isdigit() and cwd_is(int(entry), wanted) and marker in cmdline(int(entry)) \
+                and start_time(int(entry)) is not None:
+            found.append(int(entry))
+    return found
 
 
 def is_same_process(pid: int, recorded_start: int | None) -> bool:
@@ -78,9 +105,9 @@ _SPAWN = (
 def spawn_detached(command: Sequence[str], *, log: Path, cwd: Path, env: dict[str, str]) -> int:
     """Start ``command`` as a grandchild that init adopts, and return its pid.
 
-    The engine and its reaper outlive the command that started them; as direct
-    children they would linger as zombies of that command once they exit, and
-    a zombie still answers ``kill(pid, 0)``.
+    The engine's supervisor outlives the command that started it; as a direct
+    child it would linger as a zombie of that command once it exits, and a
+    zombie still answers ``kill(pid, 0)``.
     """
     out = subprocess.run(
         [sys.executable, "-c", _SPAWN, str(log), str(cwd), *command],

@@ -18,7 +18,6 @@ from store.connect import EngineSettings, start_engine
 from store.engine import Engine
 from store.neo4j import Neo4jCanvasStore
 from store.tickets import TicketAuthority
-from tests.processes import engine_pids, exited
 from tests.system_tools import missing_system_tool as _missing_system_tool
 from tests.system_tools import require_system_tool as _require_system_tool
 
@@ -34,6 +33,7 @@ def pytest_configure(config: pytest.Config) -> None:
     # alone at the end while the other sat idle.  Collection order, long files first, is kept instead.
     if hasattr(config.option, "loadscopereorder"):
         config.option.loadscopereorder = False
+    _session_tmp_setup(config)
 
 
 # -- long files first: with `--dist loadfile` a long file that starts last ends the run alone ----------------
@@ -56,33 +56,74 @@ def pytest_runtest_setup(item: pytest.Item) -> None:
         _require_system_tool(*marker.args, **marker.kwargs)
 
 
-# -- no engine outlives the suite ------------------------------------------------------------
-ENGINE_EXIT_WAIT_S = 30.0
+# -- no engine and no temporary folder outlives the suite ------------------------------------------
+ENGINE_EXIT_WAIT_S = float(os.environ.get("JARVISHUB_TEST_ENGINE_EXIT_WAIT_S", "30"))
+SESSION_TMP_ENV = "JARVISHUB_TEST_TMPDIR"
+"""The session's own temporary folder: every test (and every process it starts) makes its temporary files
+under it (``TMPDIR``), so that what is left in it at the end was left behind by a test."""
+
+
+def _is_controller(config: pytest.Config) -> bool:
+    return not hasattr(config, "workerinput")  # an xdist worker has it; the controller and a plain run do not
+
+
+def _session_tmp_setup(config: pytest.Config) -> None:
+    """Give the session (and xdist's workers, which inherit the environment) a temporary folder of its own."""
+    import tempfile
+
+    if SESSION_TMP_ENV not in os.environ and _is_controller(config):
+        folder = tempfile.mkdtemp(prefix="jarvishub-tests-")
+        os.chmod(folder, 0o755)  # like /tmp for the tests' other accounts (the postgres server's, a test attacker)
+        os.environ[SESSION_TMP_ENV] = folder
+        os.environ["TMPDIR"] = folder
+        tempfile.tempdir = None  # gettempdir() reads TMPDIR again
+
+
+def _left_behind(session_tmp: str) -> tuple[list[int], list[str]]:
+    """Engine and supervisor processes of the session still running, and the entries of its temporary folder
+    that are not pytest's own."""
+    from tests.processes import session_processes
+
+    processes = session_processes(session_tmp)
+    entries = sorted(name for name in os.listdir(session_tmp) if not name.startswith("pytest-of-"))
+    return processes, entries
 
 
 def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
-    """Fail the run when an engine started by the tests is still running after every fixture closed."""
-    factory = getattr(session.config, "_tmp_path_factory", None)
-    if factory is None or getattr(factory, "_basetemp", None) is None:
+    """Fail the run when an engine (or its supervisor) started by the tests still runs once every fixture closed,
+    or when a test left a temporary folder behind; on a clean pass, remove the session's temporary folder."""
+    import shutil
+
+    from tests.processes import exited
+
+    session_tmp = os.environ.get(SESSION_TMP_ENV)
+    if not session_tmp or not _is_controller(session.config) or not os.path.isdir(session_tmp):
         return
-    under = str(factory.getbasetemp()) + os.sep
     deadline = time.monotonic() + ENGINE_EXIT_WAIT_S  # engines closed by the last fixtures are still exiting
-    alive = engine_pids(under)
+    alive, entries = _left_behind(session_tmp)
     while alive and time.monotonic() < deadline:
         time.sleep(0.2)
         alive = [pid for pid in alive if not exited(pid)]
-    if not alive:
-        return
     for pid in alive:  # ours (they name this session's folders): stop them so they don't linger
         try:
             os.kill(pid, signal.SIGKILL)
         except ProcessLookupError:
             pass
     reporter = session.config.pluginmanager.get_plugin("terminalreporter")
-    if reporter is not None:
-        reporter.write_line(f"FAILED: engine processes started by the tests outlived the suite: {alive} "
-                            f"(data under {under})", red=True)
-    session.exitstatus = pytest.ExitCode.TESTS_FAILED
+
+    def fail(message: str) -> None:
+        if reporter is not None:
+            reporter.write_line(f"FAILED: {message}", red=True)
+        session.exitstatus = pytest.ExitCode.TESTS_FAILED
+
+    if alive:
+        fail(f"engine processes started by the tests outlived the suite: {alive} (killed; data under {session_tmp})")
+    if entries:
+        fail(f"tests left temporary files behind in {session_tmp}: {', '.join(entries[:20])}")
+    if session.exitstatus == 0:
+        shutil.rmtree(session_tmp, ignore_errors=True)
+    elif reporter is not None:
+        reporter.write_line(f"the session's temporary files are kept in {session_tmp}")
 
 
 def _engine_names() -> list[str]:

@@ -40,15 +40,15 @@ def folder(tmp_path_factory):
         yield path
 
 
-@pytest.mark.parametrize("media", [None, "offline"], ids=["media-auto", "media-offline"])
-def test_a_key_in_the_environment_runs_a_turn(folder, media):
-    """With the key set (media auto: the OpenAI providers are built too), a note is a turn that exits 0."""
-    text = f"the key path works ({media or 'auto'})"
+def test_a_key_in_the_environment_runs_a_turn(folder):
+    """With the key set (media auto: the OpenAI providers are built too), a note is a turn that exits 0.
+    A key with ``JARVISHUB_MEDIA_PROVIDER=offline`` is ``tests/providers/test_configurations.py``'s."""
+    text = "the key path works"
     replies = [{"tool": "create_node", "arguments": {"kind": "text", "title": text, "inputs": {"text": text},
                                                       "status": "completed"}},
                {"content": "Added the note."}]
     with ScriptedChatServer(replies) as server:
-        ran = keyed_cli(server.base_url, "-C", str(folder), "run", f"note: {text}", "--json", media=media)
+        ran = keyed_cli(server.base_url, "-C", str(folder), "run", f"note: {text}", "--json")
     assert ran.returncode == 0, ran.stderr
     assert "Traceback" not in ran.stderr
     outcome = json.loads(ran.stdout)
@@ -67,3 +67,16 @@ def test_status_with_a_key_in_the_environment(folder):
         shown = keyed_cli(server.base_url, "-C", str(folder), "tools", "--json")
     assert shown.returncode == 0, shown.stderr
     assert "generate_image" in {t["tool"] for t in json.loads(shown.stdout)["tools"]}
+
+
+def test_a_model_claiming_a_note_it_never_wrote_is_not_done(folder):
+    """The reply comes from the commits: a model that answers "Done" without writing is a failed turn."""
+    text = "the unwritten note"
+    with ScriptedChatServer([{"content": "Done: I added the note you asked for."}] * 4) as server:
+        ran = keyed_cli(server.base_url, "-C", str(folder), "run", f"note: {text}", "--json")
+    outcome = json.loads(ran.stdout)
+    assert ran.returncode != 0 and outcome["result"] != "done", outcome
+    assert "no change to a note" in outcome["reply"], outcome["reply"]
+    rows = json.loads(cli("-C", str(folder), "query", "MATCH (n:CanvasNode {kind: 'text'}) WHERE n.title = $t "
+                          "RETURN count(n) AS n", "--param", f"t={text}", "--json").stdout)["rows"]
+    assert rows == [{"n": 0}]

@@ -300,7 +300,8 @@ class QueryArgs(BaseModel):
 
 
 def _query(ctx: ToolContext, args: QueryArgs) -> ToolResult:
-    result = _reader(ctx).query(args.cypher, args.params, row_limit=args.limit)
+    # The agent's read: it waits in line for the agent's own query slots, never refused by people's budget.
+    result = _reader(ctx).query(args.cypher, args.params, row_limit=args.limit, budget="agent")
     return ToolResult(observation={"columns": result.columns, "rows": result.rows, "truncated": result.truncated})
 
 

@@ -32,13 +32,20 @@ def builtin_family_tools() -> list[ToolSpec]:
 
 
 def family_tools(project: ProjectParts) -> tuple[list[ToolSpec], dict[str, Any]]:
-    """(tools, services) of a project's tool families: canvas, recovery, generation, native and MCP."""
+    """(tools, services) of a project's tool families (canvas, recovery, generation, native, MCP) and the spend
+    ledger that every paid call of the project's turns is charged to."""
     services: dict[str, Any] = {}
     from tools.generate.factory import build_generation_service
     from tools.generate.settings import generation_settings
 
+    from nodes.spend import PriceTable, SpendLedger
+
     gen_settings = generation_settings(project.settings)
-    services["generation"] = build_generation_service(gen_settings, project.artifacts, project.root)
+    prices = PriceTable.for_project(project.settings.project, getattr(project.settings, "prices_file", None))
+    services["generation"] = build_generation_service(gen_settings, project.artifacts, project.root, prices=prices)
+    # Every paid call of the project's turns is charged here (nodes.spend): tokens, calls, cost.
+    services["spend"] = SpendLedger(project.state_dir / "spend.sqlite", prices)
+    services["spend"].estimates = services["generation"].estimates()
 
     from tools.native.code import sandbox_status
     from tools.native.tools import RUN_CODE
@@ -50,8 +57,11 @@ def family_tools(project: ProjectParts) -> tuple[list[ToolSpec], dict[str, Any]]
 
     mcp_servers = project.settings.project.get("mcp") or []
     if mcp_servers:
-        from tools.mcp.config import McpServerConfig
-        from tools.mcp.loader import load_mcp_tools
+        from tools import mcp_health
+        from tools.mcp.loader import load_available_mcp_tools
 
-        tools.extend(load_mcp_tools([McpServerConfig.model_validate(s) for s in mcp_servers]))
+        # A server that cannot start or list disables its own tools only; `status` and `tools` say which.
+        mcp_specs, services["mcp_unavailable"] = load_available_mcp_tools(mcp_servers)
+        tools.extend(mcp_specs)
+        mcp_health.record(project.state_dir, services["mcp_unavailable"])
     return tools, services

@@ -7,19 +7,25 @@ value before and after (``{"field": "token:headline-size", "from": "56px",
 (:func:`matching_changes`); undoing one applies its edits backwards on the
 current version, and a revert "before the X change" restores the version the
 change was made on.
+
+The versions themselves, their numbers and which one replaced which, are the
+output's history as :mod:`tools.history` reads it for every kind of output
+(:func:`version_history` is that history's chain with each version's change
+record), so "version 2" of a page is the version 2 ``list_versions`` shows,
+and a change's words are matched the same way for a page, a deck or an image.
 """
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass
 from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field
 
 from store.base import CanvasReader
-from store.models import CanvasNode, Direction, EdgeType, NodeStatus
+from store.models import CanvasNode, EdgeType, NodeStatus
 from tools.base import ToolError
+from tools.history import NoSuchVersion, describes, output_history, stems, text_of
 
 
 class Edit(BaseModel):
@@ -63,36 +69,20 @@ class Change(BaseModel):
         return None
 
     def words(self) -> set[str]:
-        """The words a person could use to name this change (summary, op, fields, values)."""
+        """The words a person could use to name this change (summary, op, fields, values), as
+        :func:`tools.history.stems`."""
         parts = [self.summary, self.op, self.request or ""]
         for edit in self.edits:
-            parts += [edit.field.replace(":", " "), _text(edit.before), _text(edit.after)]
-        return set(_words(" ".join(parts)))
-
-
-_IGNORED_WORDS = ("the a an change changes edit to of on undo revert before that this last my page deck slide "
-                  "make made set it")
+            parts += [edit.field.replace(":", " "), text_of(edit.before), text_of(edit.after)]
+        return stems(" ".join(parts))
 
 
 def matching_changes(described: str, versions: list[tuple[str, Change]]) -> list[str]:
-    """The ids of the versions (newest first, as given) whose change the words describe best, best first.
+    """The ids of the versions (newest first, as given) whose change the words describe, newest first.
 
-    Every content word of ``described`` must be found in the change's words; ties keep the newest first.
+    Every content word of ``described`` must be found in the change's words (:func:`tools.history.describes`).
     """
-    ignored = set(_words(_IGNORED_WORDS))
-    wanted = [w for w in _words(described) if w not in ignored]
-    if not wanted:
-        return []
-    found = []
-    for version_id, change in versions:
-        words = change.words()
-        if all(w in words for w in wanted):
-            found.append(version_id)
-    return found
-
-
-class NoSuchVersion(ToolError):
-    """A version or change the history does not have; the message lists what it has."""
+    return [version_id for version_id, change in versions if describes(described, change.words())]
 
 
 class NothingToUndo(ToolError):
@@ -109,10 +99,12 @@ class Version:
 
 
 def version_history(canvas: CanvasReader, head: CanvasNode) -> list[Version]:
-    """The versions of ``head``'s output, newest first (``head`` first, the original last)."""
-    chain = [head, *(e.node for e in canvas.lineage(head.id, [EdgeType.VERSION_OF], Direction.OUT))]
-    return [Version(node=n, number=len(chain) - i, change=Change.read(n.inputs.get("change")))
-            for i, n in enumerate(chain)]
+    """The versions ``head``'s output went through as its current one, newest first (``head`` first, the original
+    last), numbered as ``list_versions`` numbers them (:func:`tools.history.output_history`)."""
+    history = output_history(canvas, head.id)
+    chain = history.chain() or [history.of_node(head.id)]
+    return [Version(node=history.state(v.number), number=v.number,
+                    change=Change.read(history.state(v.number).inputs.get("change"))) for v in chain]
 
 
 def current_heads(canvas: CanvasReader, nodes: list[CanvasNode]) -> list[CanvasNode]:
@@ -149,8 +141,11 @@ def named_change(versions: list[Version], words: str, what: str, *, any_change: 
 
 
 def version_before(versions: list[Version], version: Version) -> Version:
-    """The version a change was made on."""
-    return next(v for v in versions if v.number == version.number - 1)
+    """The version a change was made on (the next older one of the history)."""
+    at = next(i for i, v in enumerate(versions) if v.number == version.number)
+    if at + 1 >= len(versions):
+        raise NoSuchVersion(f"version {version.number} is the original; there is no version before it")
+    return versions[at + 1]
 
 
 def pick_version(versions: list[Version], to: str, what: str) -> Version:
@@ -164,8 +159,8 @@ def pick_version(versions: list[Version], to: str, what: str) -> Version:
         return versions[1]
     found = [v for v in versions if (said.isdigit() and v.number == int(said)) or v.node.id == to.strip()]
     if not found:
-        raise NoSuchVersion(f"the {what} has no version {to!r}; it has versions 1 to {len(versions)} "
-                            f"({', '.join(v.node.id for v in reversed(versions))})")
+        raise NoSuchVersion(f"the {what} has no version {to!r}; its history has versions "
+                            f"{', '.join(f'{v.number} ({v.node.id})' for v in reversed(versions))}")
     return found[0]
 
 
@@ -203,19 +198,6 @@ def require_canvas(ctx: Any) -> CanvasReader:
     if ctx.canvas is None:
         raise ToolError("this tool needs the canvas, and none is attached to its tool context")
     return ctx.canvas
-
-
-def _words(text: str) -> list[str]:
-    """Lower-case words with a rough stem, so 'removing', 'removed' and 'remove' meet."""
-    return [re.sub(r"(?<=[a-z]{3})(ing|ed|es|s|e)$", "", w) for w in re.findall(r"[a-z0-9#]+", text.lower())]
-
-
-def _text(value: Any) -> str:
-    if isinstance(value, dict):
-        return " ".join(_text(v) for v in value.values())
-    if isinstance(value, list):
-        return " ".join(_text(v) for v in value)
-    return "" if value is None else str(value)
 
 
 __all__ = ["Change", "Edit", "NoSuchVersion", "NothingToUndo", "RevertFields", "UndoFields", "Version",

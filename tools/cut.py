@@ -32,7 +32,8 @@ from tools.restore import VersionBatch
 from tools.versions import current_versions
 
 CutRef = int | str
-"""A shot of the cut: its 1-based position in the cut, or the id of the shot, its image or its clip."""
+"""A shot of the cut: its 1-based position in the cut (negative counts from the end: -1 is the last shot), or
+the id of the shot, its image or its clip."""
 
 
 class NoCut(ToolError):
@@ -118,13 +119,19 @@ def _roots(canvas: CanvasReader, ids: list[str]) -> dict[str, str]:
     return {i: max(found, key=lambda e: e.depth).node.id for i, found in older.items() if found}
 
 
+def is_position(ref: CutRef) -> bool:
+    """Whether a reference is a position in the cut (1-based, or negative from the end), not a node id."""
+    return isinstance(ref, int) or bool(re.fullmatch(r"\s*-?\d+\s*", str(ref)))
+
+
 def locate(canvas: CanvasReader, entries: list[CutEntry], ref: CutRef) -> CutEntry:
-    """The entry a reference names: a position, or a shot, image or clip id (any version of the image or clip)."""
-    if isinstance(ref, int) or (isinstance(ref, str) and ref.strip().isdigit()):
+    """The entry a reference names: a position (negative from the end), or a shot, image or clip id (any version
+    of the image or clip)."""
+    if is_position(ref):
         position = int(ref)
-        if not 1 <= position <= len(entries):
+        if not 1 <= position <= len(entries) and not -len(entries) <= position <= -1:
             raise NotInCut(f"the cut has {len(entries)} shots; there is no position {position}")
-        return entries[position - 1]
+        return entries[position - 1 if position > 0 else position]
     node = require_output(canvas, str(ref).strip())
     for entry in entries:
         if entry.shot is not None and entry.shot.id == node.id:
@@ -211,19 +218,24 @@ class _CutArgs(BaseModel):
 # -- reorder ----------------------------------------------------------------------------------------------
 
 class ReorderCutArgs(_CutArgs):
-    """Arguments of ``reorder_cut``: exactly one of ``order``, ``swap``, or ``move`` with ``to``."""
+    """Arguments of ``reorder_cut``: exactly one of ``order``, ``swap``, or ``move`` with one of ``to``,
+    ``after``, ``before``."""
 
     order: list[CutRef] | None = Field(default=None, description="Every shot of the cut once, in the new order "
                                                                   "(positions or ids): [1, 2, 4, 3] swaps 3 and 4")
     swap: list[CutRef] | None = Field(default=None, min_length=2, max_length=2, description="Two shots to swap")
-    move: CutRef | None = Field(default=None, description="A shot to move (with 'to')")
-    to: int | None = Field(default=None, ge=1, description="The 1-based position 'move' goes to")
+    move: CutRef | None = Field(default=None, description="A shot to move (with to, after or before)")
+    to: int | None = Field(default=None, description="The position 'move' goes to: 1 is the start, -1 the end")
+    after: CutRef | None = Field(default=None, description="Move it right after this shot")
+    before: CutRef | None = Field(default=None, description="Move it right before this shot")
 
     @model_validator(mode="after")
     def _one_way(self) -> ReorderCutArgs:
         ways = [self.order is not None, self.swap is not None, self.move is not None]
-        if sum(ways) != 1 or (self.move is not None) != (self.to is not None):
-            raise ValueError("give exactly one of: order; swap (two shots); move with to")
+        places = [self.to is not None, self.after is not None, self.before is not None]
+        if sum(ways) != 1 or (self.move is not None) != (sum(places) == 1) or sum(places) > 1 or self.to == 0:
+            raise ValueError("give exactly one of: order; swap (two shots); move with one of to (1 = the start, "
+                             "-1 = the end), after or before")
         return self
 
 
@@ -239,10 +251,8 @@ def _reorder(ctx: ToolContext, args: ReorderCutArgs) -> ToolResult:
         order[first.position - 1], order[second.position - 1] = second, first
     elif args.move is not None:
         moving = locate(canvas, entries, args.move)
-        if args.to > len(entries):  # type: ignore[operator]
-            raise NotInCut(f"the cut has {len(entries)} shots; position {args.to} is past its end")
         order = [e for e in entries if e.position != moving.position]
-        order.insert(int(args.to) - 1, moving)  # type: ignore[arg-type]
+        order.insert(_move_index(canvas, entries, order, moving, args), moving)
     else:
         order = [locate(canvas, entries, r) for r in args.order or []]
         named = [e.position for e in order]
@@ -256,6 +266,20 @@ def _reorder(ctx: ToolContext, args: ReorderCutArgs) -> ToolResult:
     clips = [e.clip for e in order]
     new = rebuild_cut(batch, cut, clips, {"op": "reorder", "from": [e.label for e in entries]})
     return _cut_result(batch, cut, new, clips, {"shots": [e.label for e in order]})
+
+
+def _move_index(canvas: CanvasReader, entries: list[CutEntry], rest: list[CutEntry], moving: CutEntry,
+                args: ReorderCutArgs) -> int:
+    """Where in ``rest`` (the cut without the moving shot) it goes: a position, or next to another shot."""
+    if args.to is not None:
+        if abs(args.to) > len(entries):
+            raise NotInCut(f"the cut has {len(entries)} shots; position {args.to} is past its end")
+        return args.to - 1 if args.to > 0 else len(rest) + 1 + args.to
+    neighbour = locate(canvas, entries, args.after if args.after is not None else args.before)  # type: ignore[arg-type]
+    if neighbour.position == moving.position:
+        raise CutUnchanged(f"{moving.label} cannot be moved next to itself")
+    index = next(i for i, e in enumerate(rest) if e.position == neighbour.position)
+    return index + 1 if args.after is not None else index
 
 
 # -- remove and put back ----------------------------------------------------------------------------------
@@ -340,7 +364,7 @@ class InsertShotArgs(_CutArgs):
 
 def shot_ref(canvas: CanvasReader, entries: list[CutEntry], ref: CutRef) -> CanvasNode:
     """The storyboard shot a reference names: a position in the cut (``entries``), or a shot, image or clip id."""
-    if isinstance(ref, int) or str(ref).strip().isdigit():
+    if is_position(ref):
         entry = locate(canvas, entries, ref)
         if entry.shot is None:
             raise NotInCut(f"position {entry.position} of the cut ({entry.label}) was not made from a storyboard shot")
@@ -368,7 +392,7 @@ def _free_title(canvas: CanvasReader, near: CanvasNode) -> str:
     raise ToolError(f"too many shots were inserted after {near.title}")
 
 
-def _current_cut(canvas: CanvasReader, cut_id: str | None) -> CanvasNode | None:
+def current_cut(canvas: CanvasReader, cut_id: str | None) -> CanvasNode | None:
     try:
         return find_cut(canvas, cut_id)
     except NoCut:
@@ -404,20 +428,29 @@ def _new_shot(batch: VersionBatch, shot_id: str, title: str, inputs: dict[str, A
         batch.mutations.append(Link(type=EdgeType.CONTINUES, source=before.id, target=shot_id))
 
 
-def _insert(ctx: ToolContext, args: InsertShotArgs) -> ToolResult:
-    canvas = _reader(ctx)
-    cut = _current_cut(canvas, args.cut_id)
-    entries = cut_entries(canvas, cut) if cut else []
-    after = shot_ref(canvas, entries, args.after) if args.after is not None else None
-    before = shot_ref(canvas, entries, args.before) if args.before is not None else None
+def neighbours_of_new_shot(canvas: CanvasReader, entries: list[CutEntry], after_ref: CutRef | None,
+                           before_ref: CutRef | None) -> tuple[CanvasNode | None, CanvasNode | None]:
+    """The storyboard shots a new shot goes between: both named (they must be next to each other), or one and
+    its neighbour in the ``CONTINUES`` chain."""
+    after = shot_ref(canvas, entries, after_ref) if after_ref is not None else None
+    before = shot_ref(canvas, entries, before_ref) if before_ref is not None else None
     if after is not None and before is not None:
-        if _continuing(canvas, after)[1] is None or _continuing(canvas, after)[1].id != before.id:  # type: ignore[union-attr]
+        following = _continuing(canvas, after)[1]
+        if following is None or following.id != before.id:
             raise ToolError(f"{after.title} and {before.title} are not next to each other in the storyboard; "
                             f"name one of them, or two neighbouring shots")
     elif after is not None:
         before = _continuing(canvas, after)[1]
-    else:
-        after = _continuing(canvas, before)[0]  # type: ignore[arg-type]
+    elif before is not None:
+        after = _continuing(canvas, before)[0]
+    return after, before
+
+
+def _insert(ctx: ToolContext, args: InsertShotArgs) -> ToolResult:
+    canvas = _reader(ctx)
+    cut = current_cut(canvas, args.cut_id)
+    entries = cut_entries(canvas, cut) if cut else []
+    after, before = neighbours_of_new_shot(canvas, entries, args.after, args.before)
     like = after or before
     assert like is not None
     plan = _plan_of(canvas, like)
@@ -486,7 +519,7 @@ class DuplicateShotArgs(_CutArgs):
 
 def _duplicate(ctx: ToolContext, args: DuplicateShotArgs) -> ToolResult:
     canvas = _reader(ctx)
-    cut = _current_cut(canvas, args.cut_id)
+    cut = current_cut(canvas, args.cut_id)
     entries = cut_entries(canvas, cut) if cut else []
     original = shot_ref(canvas, entries, args.shot)
     image, clip = clip_of_shot(canvas, original)
@@ -514,25 +547,37 @@ class ClipDurationArgs(_CutArgs):
     """Arguments of ``set_clip_duration``."""
 
     shot: CutRef = Field(description="The shot whose clip to retime (position in the cut, or shot/image/clip id)")
-    duration_s: float = Field(gt=0, le=60, description="The clip's new length in seconds")
+    duration_s: float | None = Field(default=None, gt=0, le=60, description="The clip's new length in seconds")
+    by_s: float | None = Field(default=None, ge=-60, le=60, description="Or: seconds to add (negative: to take off)")
+
+    @model_validator(mode="after")
+    def _one_length(self) -> ClipDurationArgs:
+        if (self.duration_s is None) == (self.by_s is None) or self.by_s == 0:
+            raise ValueError("give exactly one of duration_s (the new length) or by_s (seconds to add or take off)")
+        return self
 
 
 def _duration(ctx: ToolContext, args: ClipDurationArgs) -> ToolResult:
     canvas = _reader(ctx)
-    if isinstance(args.shot, int) or str(args.shot).strip().isdigit():
+    if is_position(args.shot):
         cut = find_cut(canvas, args.cut_id)
         clip = locate(canvas, cut_entries(canvas, cut), args.shot).clip
     else:
         node = require_output(canvas, str(args.shot).strip())
         clip = current_versions(canvas, [node])[node.id] if node.provenance.tool == "generate_video" \
             else clip_of_shot(canvas, shot_of(canvas, node))[1]
-    if float(clip.inputs.get("duration_s") or 0) == args.duration_s:
-        raise CutUnchanged(f"{clip.title} lasts {args.duration_s:g} s already")
-    batch = VersionBatch(ctx, canvas, reason=f"{clip.title} retimed to {args.duration_s:g} s")
-    new_clip = batch.regenerate(clip, {"duration_s": args.duration_s})
+    now = float(clip.inputs.get("duration_s") or 0)
+    length = round(now + args.by_s, 3) if args.by_s is not None else float(args.duration_s or 0)
+    if not 0 < length <= 60:
+        raise ToolError(f"{clip.title} lasts {now:g} s; {args.by_s:+g} s would make it {length:g} s (a clip lasts "
+                        "more than 0 and at most 60 s)")
+    if now == length:
+        raise CutUnchanged(f"{clip.title} lasts {length:g} s already")
+    batch = VersionBatch(ctx, canvas, reason=f"{clip.title} retimed to {length:g} s")
+    new_clip = batch.regenerate(clip, {"duration_s": length})
     batch.rebuild_derived()
-    return batch.result({"clip": {"old": clip.id, "new": new_clip, "title": clip.title,
-                                  "duration_s": args.duration_s}})
+    return batch.result({"clip": {"old": clip.id, "new": new_clip, "title": clip.title, "duration_s": length,
+                                  "was_s": now}})
 
 
 # -- the specs ----------------------------------------------------------------------------------------------
@@ -544,8 +589,9 @@ _NEW_SHOT_EFFECTS = _CUT_EFFECTS | {Effect.COST_BEARING}
 
 REORDER_CUT = ToolSpec(
     "reorder_cut", ToolFamily.GENERATION,
-    "Reorder the shots of the cut: swap=[a, b], move=a with to=N, or order=[every shot]. Shots are positions in "
-    "the cut or shot/image/clip ids. Rebuilds only the cut.", ReorderCutArgs, _CUT_EFFECTS, _reorder)
+    "Reorder the shots of the cut: swap=[a, b], move=a with to=N (-1: the end) or after/before=b, or order=[every "
+    "shot]. Shots are positions in the cut (negative from the end) or shot/image/clip ids. Rebuilds only the cut.",
+    ReorderCutArgs, _CUT_EFFECTS, _reorder)
 REMOVE_FROM_CUT = ToolSpec(
     "remove_from_cut", ToolFamily.GENERATION,
     "Take shots out of the cut (positions or ids); the shots stay on the canvas. Rebuilds only the cut.",
@@ -565,7 +611,8 @@ DUPLICATE_SHOT = ToolSpec(
     DuplicateShotArgs, _NEW_SHOT_EFFECTS, _duplicate)
 SET_CLIP_DURATION = ToolSpec(
     "set_clip_duration", ToolFamily.GENERATION,
-    "Change a shot's clip length (seconds): a new version of the clip, and the cut rebuilt.", ClipDurationArgs,
+    "Change a shot's clip length: duration_s (seconds) or by_s (seconds more, negative: less); a new version of "
+    "the clip, and the cut rebuilt.", ClipDurationArgs,
     _NEW_SHOT_EFFECTS | {Effect.LONG_RUNNING}, _duration)
 
 CUT_TOOLS: tuple[ToolSpec, ...] = (REORDER_CUT, REMOVE_FROM_CUT, RETURN_TO_CUT, INSERT_SHOT, DUPLICATE_SHOT,

@@ -325,37 +325,48 @@ def previous_version(history: OutputHistory, steps: int = 1) -> OutputVersion:
 _STOP = frozenset("""a an the this that these those it its to of on in at for from with and or but was were is be been
 before after change changes changed changing edit edits edited version versions one we i you he she they me us made
 make did do done went go got get gave give when where which what back undo revert reverted restore there then
-than shot shots image images picture clip clips cut page slide deck please""".split())
+than shot shots image images picture clip clips cut page slide deck please last my set""".split())
+"""Words that name no change ("before the change we made to the shot"): left out of a change's description."""
 
 
 def change_words(version: OutputVersion, *, old_values: bool = False) -> set[str]:
-    """The words a version's change can be named by: the changed fields, their new values (with ``old_values``,
-    the values they replaced too), and the words of the request that made it."""
+    """The words a version's change can be named by (as :func:`stems`): the changed fields, their new values (with
+    ``old_values``, the values they replaced too), and the words of the request that made it."""
     words: set[str] = set()
     for field, change in version.changes.items():
         if field == "artifact":
             continue
-        words |= _words(field.replace("inputs.", "").replace(".", " ").replace("_", " "))
+        words |= stems(field.replace("inputs.", "").replace(".", " ").replace("_", " "))
         for value in (change.get("after"), change.get("before") if old_values else None):
-            words |= _words(_text(value))
-    words |= _words(version.request or "")
+            words |= stems(text_of(value))
+    words |= stems(version.request or "")
     if version.restored_from:
-        words |= {"restore", "restored", "revert", "reverted", "undo"}
+        words |= stems("restore restored revert reverted undo")
     return words
+
+
+def description_words(description: str) -> set[str]:
+    """The content words of a change's description (as :func:`stems`): what every match must contain."""
+    return stems(description) - stems(" ".join(_STOP))
+
+
+def describes(description: str, words: set[str]) -> bool:
+    """Whether every content word of ``description`` is among a change's ``words`` (both as :func:`stems`); a
+    description with no content word describes nothing."""
+    wanted = description_words(description)
+    return bool(wanted) and wanted <= words
 
 
 def version_before_change(history: OutputHistory, description: str) -> tuple[OutputVersion, str]:
     """The version before the latest change whose words match ``description`` (every content word must)."""
-    wanted = sorted(w for w in _words(description) if w not in _STOP)
-    if not wanted:
+    if not description_words(description):
         raise NoSuchVersion(f"{description!r} does not say which change; name what it changed (e.g. 'neon', "
                             f"'close-up') or give a version number")
     changed = [v for v in history.versions if v.replaced is not None]
     # "The neon change" is the change that made it neon; only when no change did is it one that undid neon.
     for old_values in (False, True):
         for version in reversed(changed):
-            vocabulary = change_words(version, old_values=old_values)
-            if all(any(_same_word(w, known) for known in vocabulary) for w in wanted):
+            if describes(description, change_words(version, old_values=old_values)):
                 before = history.version(int(version.replaced))  # type: ignore[arg-type]
                 said = f" ({version.request!r})" if version.request else ""
                 return before, (f"the version before the change that made version {version.number}{said}: "
@@ -430,24 +441,20 @@ def parse_when(text: str, *, now: datetime | None = None) -> datetime:
     return parsed
 
 
-def _words(text: str) -> set[str]:
-    return {w for w in re.split(r"[^a-z0-9]+", text.lower()) if w and not w.isdigit()}
+def stems(text: str) -> set[str]:
+    """Lower-case words with a rough stem, so 'removing', 'removed' and 'remove' meet (numbers left out): how
+    a description of a change is matched against what the change did, for every kind of output."""
+    return {re.sub(r"(?<=[a-z]{3})(ing|ed|es|s|e)$", "", w) for w in re.findall(r"[a-z0-9#]+", text.lower())
+            if not w.isdigit()}
 
 
-def _text(value: Any) -> str:
+def text_of(value: Any) -> str:
+    """A stored value (a string, a list, a dict of them) as words: keys and values."""
     if isinstance(value, (list, tuple)):
-        return " ".join(_text(v) for v in value)
+        return " ".join(text_of(v) for v in value)
     if isinstance(value, dict):
-        return " ".join(f"{k} {_text(v)}" for k, v in value.items())
+        return " ".join(f"{k} {text_of(v)}" for k, v in value.items())
     return "" if value is None else str(value)
-
-
-def _same_word(wanted: str, known: str) -> bool:
-    """One word naming another: equal, or one a plural or -ed/-ing form of the other (stems of 4+ letters)."""
-    if wanted == known:
-        return True
-    stem = lambda w: re.sub(r"(ing|ed|es|s)$", "", w)  # noqa: E731
-    return len(stem(wanted)) >= 4 and stem(wanted) == stem(known)
 
 
 def require_output(canvas: CanvasReader, node_id: str) -> CanvasNode:

@@ -1,4 +1,4 @@
-"""What the tool and skill floors need of a project: its folder, its settings, its canvas and its artifacts.
+"""What the tool and skill floors need of a project: its folder, its settings, its canvas, its artifacts and state.
 
 ``jarvishub.project.Project`` (the top floor: it starts engines) satisfies
 :class:`ProjectParts` as it is, so the tool catalog (``tools/catalog.py``) and
@@ -32,6 +32,11 @@ class ProjectParts(Protocol):
 
     root: Path
     settings: ProjectSettings
+
+    @property
+    def state_dir(self) -> Path:
+        """The project's private state folder (the spend ledger is kept there)."""
+        ...
 
     @property
     def artifacts(self) -> ArtifactStore: ...

@@ -154,9 +154,10 @@ class ReadOnlyCanvas:
         return self._reads.call("count_nodes", by=by, include_deleted=include_deleted)
 
     def query(self, cypher: str, params: dict[str, Any] | None = None, *, timeout_s: float = 10.0,
-              row_limit: int = 1000) -> QueryResult:
-        """A user query, run by the store as its read-only account (refused at the engine if it writes)."""
-        return self._reads.call("query", cypher, params, timeout_s=timeout_s, row_limit=row_limit)
+              row_limit: int = 1000, budget: str = "user") -> QueryResult:
+        """A user query, run by the store as its read-only account (refused at the engine if it writes);
+        ``budget="agent"`` for the agent's own reads, which queue for slots of their own."""
+        return self._reads.call("query", cypher, params, timeout_s=timeout_s, row_limit=row_limit, budget=budget)
 
 
 def read_only(canvas: Any) -> Any:

@@ -305,6 +305,7 @@ class RetimedClip(_Returns):
     new: str = Field(description="The clip's new version")
     title: str
     duration_s: float = Field(description="Its new length in seconds")
+    was_s: float = Field(description="Its length before, in seconds")
 
 
 class SetClipDurationReturns(_RebuildReturns):

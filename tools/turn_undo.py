@@ -92,11 +92,18 @@ def find_turn(canvas: CanvasReader, *, thread_id: str | None = None, turn_id: st
     raise NoTurnToUndo(f"no recorded turn of {where} changed the canvas; there is nothing to undo")
 
 
+def check_undoable(canvas: CanvasReader, changes: TurnChanges) -> dict[str, list[CanvasNode]]:
+    """The histories of what the turn wrote, or :class:`TurnOverwritten` when later work changed or built on it
+    (what the tool would refuse, asked before it runs)."""
+    histories = canvas.node_histories(changes.node_ids)  # type: ignore[attr-defined]
+    _refuse_later_changes(canvas, changes, histories)
+    return histories
+
+
 def undo_turn(ctx: ToolContext, canvas: CanvasReader, changes: TurnChanges) -> ToolResult:
     """The batch that takes back every change of one turn (see the module docstring)."""
     before = changes.canvas_before
-    histories = canvas.node_histories(changes.node_ids)  # type: ignore[attr-defined]
-    _refuse_later_changes(canvas, changes, histories)
+    histories = check_undoable(canvas, changes)
     nodes = _nodes(canvas, [i for i in changes.node_ids if histories.get(i)])
     batch = VersionBatch(ctx, canvas, reason=f"undo of {changes.label}")
     done: dict[str, list[Any]] = {"restored": [], "set_aside": [], "in_place": [], "undeleted": []}

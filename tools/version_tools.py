@@ -11,12 +11,18 @@ Restores go through :class:`tools.restore.VersionBatch`: a new version holding t
 calls), what was generated from the output rebuilt through the signature cache.  A request that names no
 existing version is a typed error the model sees (:class:`~tools.history.NoSuchVersion`,
 :class:`~tools.history.NotAVersionOf`, :class:`~tools.turn_undo.NoTurnToUndo`, ...); nothing is written.
+
+A web page and a slide deck are documents: ``undo_change`` and ``revert_version`` on one (its code node, its
+preview or HTML file; the deck or one of its slides) are carried out by the page's and the deck's own tools
+(``page_undo`` / ``page_revert``, ``deck_undo`` / ``deck_revert``: :func:`document_of`), which take back one
+change and keep the later ones, rewrite the HTML and the preview, and rebuild the .pptx, so the generic words
+and the specific tools do the same thing to a page or a deck.
 """
 
 from __future__ import annotations
 
 import json
-from typing import Any
+from typing import Any, Literal
 
 from pydantic import BaseModel, Field
 
@@ -38,6 +44,8 @@ from tools.history import (
 )
 from tools.restore import VersionBatch
 from tools.turn_undo import find_turn, undo_turn
+
+DocumentKind = Literal["page", "deck"]
 
 
 class AlreadyCurrent(ToolError):
@@ -75,13 +83,9 @@ def restore_version(ctx: ToolContext, history: OutputHistory, target: OutputVers
     """Make ``target`` the output's current version again (a new version with its content), and rebuild what
     was generated from the output on it."""
     canvas = _reader(ctx)
+    check_restore(history, target, found_by)
     current = history.current
-    if current is not None and current.number == target.number:
-        raise AlreadyCurrent(f"{found_by} of {history.output} is its current version already; nothing to restore")
     state = history.state(target.number)
-    if current is not None and _held(state) == _held(history.state(current.number)):
-        raise AlreadyCurrent(f"{found_by} of {history.output} holds what its current version {current.number} "
-                             f"holds already; nothing to restore")
     batch = VersionBatch(ctx, canvas, reason=f"restore of version {target.number} of {history.output}")
     restored = {"number": target.number}
     copies = {}
@@ -110,6 +114,16 @@ def restore_version(ctx: ToolContext, history: OutputHistory, target: OutputVers
                          "replaced_version": current.number if current else None})
 
 
+def check_restore(history: OutputHistory, target: OutputVersion, found_by: str) -> None:
+    """:class:`AlreadyCurrent` when the version asked for is, or holds what, the current one holds."""
+    current = history.current
+    if current is not None and current.number == target.number:
+        raise AlreadyCurrent(f"{found_by} of {history.output} is its current version already; nothing to restore")
+    if current is not None and _held(history.state(target.number)) == _held(history.state(current.number)):
+        raise AlreadyCurrent(f"{found_by} of {history.output} holds what its current version {current.number} "
+                             f"holds already; nothing to restore")
+
+
 class UndoChangeArgs(BaseModel):
     """Arguments of ``undo_change``."""
 
@@ -124,7 +138,11 @@ def _held(state: Any) -> tuple[Any, ...]:
 
 
 def _undo_change(ctx: ToolContext, args: UndoChangeArgs) -> ToolResult:
-    return restore_version(ctx, *restore_target(_reader(ctx), args))
+    canvas = _reader(ctx)
+    document = document_of(canvas, require_output(canvas, args.node_id))
+    if document is not None:
+        return _document_restore(ctx, document, args)
+    return restore_version(ctx, *restore_target(canvas, args))
 
 
 class RevertArgs(VersionSelector):
@@ -134,7 +152,81 @@ class RevertArgs(VersionSelector):
 
 
 def _revert(ctx: ToolContext, args: RevertArgs) -> ToolResult:
-    return restore_version(ctx, *restore_target(_reader(ctx), args))
+    canvas = _reader(ctx)
+    document = document_of(canvas, require_output(canvas, args.node_id))
+    if document is not None:
+        return _document_restore(ctx, document, args)
+    return restore_version(ctx, *restore_target(canvas, args))
+
+
+# -- pages and decks: their own undo and revert ------------------------------------------------------------
+
+def document_of(canvas: CanvasReader, node: Any) -> tuple[DocumentKind, str] | None:
+    """('page', code node id) for a web page's code node, preview or HTML file; ('deck', deck id) for a slide
+    deck or one of its slides; None for any other output."""
+    from tools.deck.canvas import is_deck
+    from tools.page.canvas import is_page
+
+    if is_page(node):
+        return "page", node.id
+    if is_deck(node):
+        return "deck", node.id
+    if node.kind == "slide":
+        owner = node.metadata.get("deck_id") or node.group_id
+        return ("deck", str(owner)) if owner else None
+    if node.kind == "file" or (node.kind == "image" and node.provenance.tool == "render_page"):
+        made_from = [n.node for n in canvas.neighbours(node.id, [EdgeType.GENERATED_FROM]) if is_page(n.node)]
+        return ("page", made_from[0].id) if made_from else None
+    return None
+
+
+def document_call(canvas: CanvasReader, document: tuple[DocumentKind, str],
+                  args: UndoChangeArgs | RevertArgs) -> tuple[str, dict[str, Any]]:
+    """The page or deck tool, and its arguments, that carry out an ``undo_change`` or ``revert_version`` call
+    on a page or a deck.
+
+    One change back is that tool's undo (the last change not yet taken back; later ones stay); N changes back,
+    a version number, a version's id or a time are a revert to that version of the history; "before a change"
+    is the tool's own search of its change records.
+    """
+    from tools.changes import version_history
+    from tools.deck.canvas import find_deck
+    from tools.page.canvas import find_page
+
+    kind, node_id = document
+    head = find_page(canvas, node_id) if kind == "page" else find_deck(canvas, node_id)
+    where = {f"{kind}_id": head.id}
+    if isinstance(args, UndoChangeArgs):
+        if args.steps == 1:
+            return f"{kind}_undo", where
+        versions = version_history(canvas, head)
+        if args.steps >= len(versions):
+            raise NoSuchVersion(f"the {kind} has only {len(versions) - 1} earlier version(s) in its history; "
+                                f"cannot go back {args.steps}")
+        return f"{kind}_revert", {**where, "to": versions[args.steps].node.id}
+    if args.before_change is not None:
+        return f"{kind}_revert", {**where, "before_change": args.before_change}
+    if args.original:
+        return f"{kind}_revert", {**where, "to": "original"}
+    if args.version is not None:
+        return f"{kind}_revert", {**where, "to": str(args.version)}
+    if args.version_id is not None:
+        return f"{kind}_revert", {**where, "to": args.version_id}
+    history = output_history(canvas, head.id)
+    found, _ = select_version(history, VersionSelector(at=args.at))
+    return f"{kind}_revert", {**where, "to": found.node_id}
+
+
+def _document_restore(ctx: ToolContext, document: tuple[DocumentKind, str],
+                      args: UndoChangeArgs | RevertArgs) -> ToolResult:
+    from tools.deck.tools import DECK_REVERT, DECK_UNDO
+    from tools.page.tools import PAGE_REVERT, PAGE_UNDO
+
+    tool, call = document_call(_reader(ctx), document, args)
+    spec = {t.name: t for t in (PAGE_UNDO, PAGE_REVERT, DECK_UNDO, DECK_REVERT)}[tool]
+    result = spec.run(ctx, call)
+    return result.model_copy(update={"observation": {**result.observation, "carried_out_by": {"tool": tool,
+                                                                                               "args": call}}})
 
 
 def restore_target(canvas: CanvasReader, args: UndoChangeArgs | RevertArgs) -> tuple[OutputHistory, OutputVersion, str]:
@@ -203,9 +295,15 @@ def _pick(history: OutputHistory, ref: int | str) -> OutputVersion:
     return history.of_node(ref.strip())
 
 
+def compare_picks(canvas: CanvasReader, args: CompareArgs) -> tuple[OutputHistory, OutputVersion, OutputVersion]:
+    """The output's history and the two versions a ``compare_versions`` call names (:class:`NoSuchVersion`)."""
+    require_output(canvas, args.node_id)
+    history = output_history(canvas, args.node_id)
+    return history, _pick(history, args.a), _pick(history, args.b)
+
+
 def _compare(ctx: ToolContext, args: CompareArgs) -> ToolResult:
-    history = _history(ctx, args.node_id)
-    first, second = _pick(history, args.a), _pick(history, args.b)
+    history, first, second = compare_picks(_reader(ctx), args)
     a_state, b_state = history.state(first.number), history.state(second.number)
     observation: dict[str, Any] = {
         "output": history.output,

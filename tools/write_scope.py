@@ -7,7 +7,8 @@ tool produces against the grant at commit (``Bridge.authorize``): this is what l
 what enforces it.
 
 * a restore (``undo_change``, ``revert_version``) writes the output's current version (superseded) and what
-  was generated from it (rebuilt): the output's original version, with its descendants;
+  was generated from it (rebuilt): the output's original version, with its descendants; of a page, its code
+  node, HTML file and preview; of a deck, the deck with its slides, their contents and pictures;
 * ``undo_turn`` writes what the turn wrote, and the outputs of those nodes with their descendants;
 * the cut tools write the cut (a new version supersedes it) and, when they insert a shot into the
   storyboard, the shot whose ``CONTINUES`` edge moves and the shots' group;
@@ -25,11 +26,11 @@ from store.base import CanvasReader
 from store.errors import NodeNotFound
 from store.models import Direction, EdgeType
 from tools.base import ToolError
-from tools.cut import NoCut, clip_of_shot, cut_entries, find_cut, shot_ref
+from tools.cut import NoCut, clip_of_shot, cut_entries, find_cut, is_position, shot_ref
 from tools.history import output_of, outputs_of
 from tools.restore import inputs_to_restore
 from tools.turn_undo import find_turn
-from tools.version_tools import RevertArgs, UndoChangeArgs, restore_target
+from tools.version_tools import RevertArgs, UndoChangeArgs, document_of, restore_target
 
 
 class WriteScope(BaseModel):
@@ -42,7 +43,11 @@ class WriteScope(BaseModel):
 
 
 def _restore(canvas: CanvasReader, args: dict[str, Any], schema: type[BaseModel]) -> WriteScope:
-    """The output's lineage, and the lineages of the inputs the restored version needs back."""
+    """The output's lineage, and the lineages of the inputs the restored version needs back; for a page or a
+    deck, what its own undo and revert write (``tools.version_tools.document_of``)."""
+    document = document_of(canvas, canvas.get_node(str(args["node_id"])))
+    if document is not None:
+        return _document(canvas, *document)
     try:
         history, target, _ = restore_target(canvas, schema.model_validate(args))  # type: ignore[arg-type]
     except ToolError:  # no such version: the call writes nothing, and the tool tells the model why
@@ -53,6 +58,18 @@ def _restore(canvas: CanvasReader, args: dict[str, Any], schema: type[BaseModel]
     groups = [n.group_id for n in canvas.get_nodes([v.node_id for v in history.versions[-1:]]) if n.group_id]
     return WriteScope(node_ids=groups, descendants_of=list(dict.fromkeys(roots)),
                       kinds=[state.kind, "image", "video", "audio"])
+
+
+def _document(canvas: CanvasReader, kind: str, node_id: str) -> WriteScope:
+    """A page's current code node with what is made from it (its HTML file and preview); a deck's current
+    version with its slides, their contents and pictures."""
+    from tools.deck.tools import deck_scope
+    from tools.page.tools import page_scope
+
+    if kind == "page":
+        ids = page_scope(canvas, node_id)
+        return WriteScope(node_ids=ids, descendants_of=ids[:1], kinds=["code", "file", "image"])
+    return WriteScope(node_ids=deck_scope(canvas, node_id), kinds=["deck", "slide", "text", "image"])
 
 
 def _undo_turn(canvas: CanvasReader, args: dict[str, Any]) -> WriteScope:
@@ -98,7 +115,7 @@ def _new_shot(canvas: CanvasReader, args: dict[str, Any]) -> WriteScope:
 
 def _clip(canvas: CanvasReader, args: dict[str, Any]) -> WriteScope:
     ref = args["shot"]
-    if isinstance(ref, int) or str(ref).strip().isdigit():
+    if is_position(ref):
         cut = find_cut(canvas, args.get("cut_id"))
         shot = shot_ref(canvas, cut_entries(canvas, cut), ref)
     else:

@@ -91,6 +91,7 @@ def cmd_explore(args: argparse.Namespace) -> int:
     from jarvishub.commands.turns import layout
 
     with opened_runtime(args) as runtime:
+        _check_explorable(runtime.project.store.get_node(args.node_id))  # NodeNotFound: exit 4
         try:
             result = explore(runtime, args.node_id, args.n, args.instruction)
         except ExploreRejected as error:
@@ -119,14 +120,30 @@ def cmd_explore(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
+def _check_explorable(node: Any) -> None:
+    """A ValueError (exit 2) for a node explore cannot vary, in the words the explore skill would use."""
+    from graphs.explore import generation_args
+    from tools.base import ToolError
+
+    try:
+        generation_args(node)
+    except ToolError as error:
+        raise ValueError(str(error)) from None
+
+
 def cmd_memory(args: argparse.Namespace) -> int:
     """Inspect and edit what the project remembers across turns and threads."""
     from jarvishub.locate import STATE_DIR
     from jarvishub.output import console, print_json, print_rows
     from store.memory import ProjectMemory
 
+    from jarvishub.project import prepare_state_dir
+    from jarvishub.settings import load_settings
+
     root = project_path(args)
-    memory = ProjectMemory.open(root / STATE_DIR)
+    prepare_state_dir(root / STATE_DIR)  # ours alone, never through a link, like every command's
+    # The agent's own store: Postgres when JARVISHUB_CHECKPOINT_URL (or the project file) names one.
+    memory = ProjectMemory.open(root / STATE_DIR, load_settings(root).checkpoint_url)
     try:
         if args.action == "add":
             if not args.text:
@@ -194,16 +211,20 @@ def cmd_tools(args: argparse.Namespace) -> int:
     """The manifest's tools as a table."""
     with opened_runtime(args) as runtime:
         rows = tool_rows(runtime)
+        unavailable = runtime.services.get("mcp_unavailable") or {}
 
         def text() -> None:
-            from jarvishub.output import print_rows
+            from jarvishub.output import console, print_rows
+            from tools.mcp_health import lines
 
             print_rows(["tool", "family", "effects", "default_grant", "approval"],
                        [{**r, "effects": ", ".join(r["effects"]) or "-",
                          "default_grant": "yes" if r["default_grant"] else "no (ask for it)",
                          "approval": "yes" if r["approval"] else "no"} for r in rows])
+            for line in lines(unavailable):
+                console.print(line, markup=False, highlight=False)
 
-        emit(args, runtime.project, {"tools": rows}, text)
+        emit(args, runtime.project, {"tools": rows, "mcp_unavailable": unavailable}, text)
     return EXIT_OK
 
 

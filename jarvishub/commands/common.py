@@ -11,6 +11,7 @@ import argparse
 import errno
 import gc
 import json
+import os
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -21,7 +22,8 @@ from jarvishub.locate import NotAProject, find_project
 EXIT_OK, EXIT_FAILED, EXIT_BAD_INPUT, EXIT_REFUSED, EXIT_NOT_FOUND, EXIT_PAUSED = 0, 1, 2, 3, 4, 5
 EXIT_BUSY = 75  # sysexits' EX_TEMPFAIL: nothing is wrong with the command, run it again in a moment
 EXIT_CODES_HELP = ("exit codes: 0 done, 1 a step failed, 2 bad input, 3 refused, 4 not found, 5 paused for a person, "
-                   "75 busy (the project's user-query budget is spent): try again")
+                   "75 busy (the project's user-query budget is spent, or a provider is rate limiting): try again, "
+                   "130 interrupted (Ctrl-C): `jarvishub resume` continues the turn")
 
 Handler = Callable[[argparse.Namespace], int]
 
@@ -51,6 +53,31 @@ def bounded(kind: type, low: float, high: float) -> Callable[[str], Any]:
 
     parse.__name__ = kind.__name__
     return parse
+
+
+# -- files the command makes ---------------------------------------------------------------------
+_USER_UMASK: list[int] = []
+
+
+def private_umask() -> None:
+    """From now on, what this process creates is the user's alone (umask 077): the project's databases, leases,
+    caches, outputs and workspace files.  The user's own umask is kept for :func:`users_umask`."""
+    previous = os.umask(0o077)
+    if not _USER_UMASK:
+        _USER_UMASK.append(previous)
+
+
+@contextmanager
+def users_umask() -> Iterator[None]:
+    """Create files with the user's own umask (``export`` copies into a folder of their choosing)."""
+    if not _USER_UMASK:
+        yield
+        return
+    previous = os.umask(_USER_UMASK[0])
+    try:
+        yield
+    finally:
+        os.umask(previous)
 
 
 # -- the project a command acts on -------------------------------------------------------------
@@ -143,20 +170,47 @@ class TurnCrashed(Exception):
                          f"resume it with `jarvishub resume {thread_id}`")
 
 
+class ProviderStopped(Exception):
+    """A model or media provider failed mid-turn (an outage, or a refusal of the request itself); the turn is
+    saved where it stopped, with nothing of the failed call written, and ``jarvishub resume`` continues it."""
+
+    def __init__(self, thread_id: str, cause: BaseException, exit_code: int, label: str) -> None:
+        self.thread_id = thread_id
+        self.cause = cause
+        self.exit_code = exit_code
+        self.label = label
+        spent = getattr(getattr(cause, "spend", None), "cost_usd", None)
+        billed = f" ({getattr(cause, 'paid_calls', 0)} billed answer(s), ${spent:.4f})" if spent else ""
+        super().__init__(f"{cause}{billed}; nothing of it was written, the turn is saved: "
+                         f"`jarvishub resume {thread_id}` continues it")
+
+
+def provider_stop(thread_id: str, error: BaseException) -> ProviderStopped | None:
+    """The one-line stop for a provider's failure during a turn (None for any other error).
+
+    A rate limit is "busy" (75: the same command later is all it takes), a refusal under the content
+    policy is "refused" (3), any other outage or failure of the provider "failed" (1).
+    """
+    from tools.generate.base import GenerationError
+    from tools.generate.errors import ContentRefused, ProviderUnavailable
+
+    if isinstance(error, ProviderUnavailable):
+        return ProviderStopped(thread_id, error, EXIT_BUSY if error.busy else EXIT_FAILED,
+                               "busy" if error.busy else "failed")
+    if isinstance(error, ContentRefused):
+        return ProviderStopped(thread_id, error, EXIT_REFUSED, "refused")
+    if isinstance(error, GenerationError):
+        return ProviderStopped(thread_id, error, EXIT_FAILED, "failed")
+    return None
+
+
 _ENGINE_FAILURES = {"ServiceUnavailable", "SessionExpired", "EngineUnavailable", "ConnectionRefusedError",
                     "ConnectionResetError", "BrokenPipeError", "IncompleteCommit"}
 
 
 def is_engine_failure(error: BaseException) -> bool:
     """Whether the canvas engine (or the connection to it) failed, rather than the request."""
-    seen: set[int] = set()
-    current: BaseException | None = error
-    while current is not None and id(current) not in seen:
-        seen.add(id(current))
-        if any(cls.__name__ in _ENGINE_FAILURES for cls in type(current).__mro__):
-            return True
-        current = current.__cause__ or current.__context__
-    return False
+    return any(any(cls.__name__ in _ENGINE_FAILURES for cls in type(cause).__mro__) for cause in _causes(error))
 
 
 def engine_failure_text(error: BaseException) -> str:
@@ -165,13 +219,75 @@ def engine_failure_text(error: BaseException) -> str:
     return f"the canvas engine stopped answering ({type(error).__name__}: {detail})"
 
 
-def exit_for_error(error: BaseException) -> tuple[int, str]:
-    """The exit code and one-line message for an error that ended a command."""
+_DISK_FULL_WORDS = ("no space left on device", "database or disk is full", "disk quota exceeded")
+
+
+def _causes(error: BaseException) -> Iterator[BaseException]:
+    seen: set[int] = set()
+    current: BaseException | None = error
+    while current is not None and id(current) not in seen:
+        seen.add(id(current))
+        yield current
+        current = current.__cause__ or current.__context__
+
+
+_NEARLY_FULL_BYTES = 1 << 20
+"""Below this much free space, an I/O error SQLite cannot name (its shared-memory file could not grow) is the
+disk being full."""
+
+
+def is_disk_full(error: BaseException, where: Path | None = None) -> bool:
+    """Whether the disk (or the user's quota) ran out under the command, wherever it was noticed: an OSError,
+    SQLite's "database or disk is full" (or its "disk I/O error" with the disk at ``where`` nearly full), or
+    the engine's own message."""
+    for cause in _causes(error):
+        if isinstance(cause, OSError) and cause.errno in (errno.ENOSPC, errno.EDQUOT):
+            return True
+        text = str(cause).lower()
+        if any(words in text for words in _DISK_FULL_WORDS):
+            return True
+        if "disk i/o error" in text and where is not None and _free_bytes(where) < _NEARLY_FULL_BYTES:
+            return True
+    return False
+
+
+def _free_bytes(where: Path) -> int:
+    import shutil
+
+    try:
+        return shutil.disk_usage(where).free
+    except OSError:
+        return _NEARLY_FULL_BYTES
+
+
+def disk_full_text(where: Path | None) -> str:
+    """One line: the disk is full, how full, and that nothing was lost: what to do once space is freed."""
+    free = f" ({_free_bytes(where) // 1024} KB free at {where})" if where is not None else ""
+    from jarvishub.commands.interrupts import resumable_thread
+
+    thread = resumable_thread()
+    then = f"continue the turn with `jarvishub resume {thread}`" if thread else "run the command again"
+    return f"failed: the disk is full{free}; nothing was lost: free some space, then {then}"
+
+
+def exit_for_error(error: BaseException, where: Path | None = None) -> tuple[int, str]:
+    """The exit code and one-line message for an error that ended a command (``where``: the project, if known)."""
     from store.errors import (CanvasError, CypherSyntaxError, CypherWriteRefused, NodeNotFound, QueryBusy,
                               QueryTimeout)
+    from store.private_files import UnsafeStateDir
 
+    if is_disk_full(error, where):
+        return EXIT_FAILED, disk_full_text(where)
+    if isinstance(error, UnsafeStateDir):
+        return EXIT_REFUSED, f"refused: {error}"
+    from store.postgres import PostgresUnavailable
+
+    if isinstance(error, PostgresUnavailable):
+        return EXIT_FAILED, f"failed: {error}"
     if isinstance(error, TurnCrashed):
         return EXIT_FAILED, f"failed: {error}"
+    if isinstance(error, ProviderStopped):
+        return error.exit_code, f"{error.label}: {error}"
     if isinstance(error, QueryBusy):
         from jarvishub.commands.outcomes import EXIT_FOR_RESULT
 
@@ -205,6 +321,10 @@ def print_error(args: argparse.Namespace, code: int, message: str, **extra: Any)
         print_json({"error": rest, "exit_code": code, **extra})
 
 
+MAX_PARAM_DEPTH = 32
+"""How deeply a ``--param`` JSON value may nest: plenty for a query parameter, far from any recursion limit."""
+
+
 def parse_params(pairs: list[str]) -> dict[str, Any]:
     """``--param key=value`` pairs; values are JSON when they parse as JSON, else strings."""
     params: dict[str, Any] = {}
@@ -212,8 +332,33 @@ def parse_params(pairs: list[str]) -> dict[str, Any]:
         if "=" not in pair:
             raise ValueError(f"--param takes key=value, got {pair!r}")
         key, raw = pair.split("=", 1)
+        if _nesting(raw) > MAX_PARAM_DEPTH:
+            raise ValueError(f"--param {key} nests more than {MAX_PARAM_DEPTH} levels of JSON; flatten it")
         try:
             params[key] = json.loads(raw)
         except json.JSONDecodeError:
             params[key] = raw
     return params
+
+
+def _nesting(text: str) -> int:
+    """The deepest bracket nesting of a JSON text (brackets inside strings are not counted), read before parsing:
+    the parser and the driver both recurse once per level."""
+    depth = deepest = 0
+    in_string = escaped = False
+    for char in text:
+        if in_string:
+            if escaped:
+                escaped = False
+            elif char == "\\":
+                escaped = True
+            elif char == '"':
+                in_string = False
+        elif char == '"':
+            in_string = True
+        elif char in "[{":
+            depth += 1
+            deepest = max(deepest, depth)
+        elif char in "]}":
+            depth -= 1
+    return deepest

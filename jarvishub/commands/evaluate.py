@@ -3,7 +3,8 @@
 Needs no project: each scenario runs in a fresh one under ``OUT/runs/AGENT/SCENARIO``.
 Progress goes to stderr; ``OUT/results.json`` (and ``OUT/report.html``) are the result.
 Exit 0 only when every check of every scenario passed, 1 otherwise, 2 for usage errors
-and unusable scenario files.
+and unusable scenario files.  Under ``--model chaos``, where injected mistakes are meant to fail checks,
+exit 0 only when no turn reported a wrong success and nothing was done outside a grant (``OUT/chaos.md``).
 """
 
 from __future__ import annotations
@@ -25,14 +26,26 @@ def add_parser(sub: Any) -> None:
                    help="scenario names (jarvishub/evaluation/scenarios/NAME.toml) or paths to .toml files (default: all)")
     p.add_argument("--agent", choices=("canvas", "chat", "both"), default="canvas",
                    help="the canvas agent, the chat-history baseline, or both (default: canvas)")
-    p.add_argument("--model", choices=("offline", "openai"), default="offline",
-                   help="offline planners, or the configured OpenAI-compatible model (default: offline)")
+    p.add_argument("--model", type=_model_name, default="offline", metavar="MODEL",
+                   help="offline planners, openai (the configured OpenAI-compatible model), or chaos[:RATE[:BASE]]: "
+                        "either one making real models' mistakes at RATE (default 0.1, BASE offline) "
+                        "(default: offline)")
     p.add_argument("--out", default="eval-run", help="where results.json, report.html and the projects go "
                                                      "(default: ./eval-run)")
     p.add_argument("--export-trajectories", action="store_true",
                    help="also write the suite's trajectories as a redacted JSONL dataset to OUT/dataset/")
     p.add_argument("--consent", action="store_true",
                    help="with --export-trajectories: keep the text (redacted) instead of replacing it")
+
+
+def _model_name(text: str) -> str:
+    """An argparse type: offline, openai or chaos[:RATE[:offline|openai]]."""
+    from jarvishub.evaluation.agents import check_model_name
+
+    try:
+        return check_model_name(text)
+    except ValueError as error:
+        raise argparse.ArgumentTypeError(str(error)) from None
 
 
 def _version() -> str:
@@ -88,6 +101,8 @@ def cmd_eval(args: argparse.Namespace) -> int:
                  + (f" — {result.error}" if result.error else ""))
     results.finished_at = now()
     results.wall_s = round(time.monotonic() - started, 3)
+    if args.model.startswith("chaos"):
+        _chaos(results, args.model, out)
     path = results.write(out / "results.json")
     _say(f"wrote {path}")
     _report(path, out)
@@ -99,9 +114,29 @@ def cmd_eval(args: argparse.Namespace) -> int:
 
         print_json({"results": str(path), "passed": results.passed, "scenarios_passed": passed,
                     "scenarios": len(results.scenarios), "wall_s": results.wall_s})
+    elif results.chaos:
+        wrong = sum(r["wrong_successes"] for r in results.chaos)
+        outside = sum(r["out_of_grant"] for r in results.chaos)
+        print(f"chaos {args.model}: {wrong} wrong successes, {outside} out-of-grant changes over "
+              f"{len(results.scenarios)} scenario runs in {results.wall_s:.0f} s; results: {path}")
     else:
         print(f"{passed}/{len(results.scenarios)} scenario runs passed in {results.wall_s:.0f} s; results: {path}")
     return EXIT_OK if results.passed else EXIT_FAILED
+
+
+def _chaos(results: Any, model: str, out: Path) -> None:
+    """Classify what became of every injected mistake; chaos.md holds the tables (docs/evaluation.md)."""
+    from jarvishub.evaluation.chaos import build_reports, table
+    from nodes.models.chaos import parse_chaos
+
+    reports = build_reports(results, parse_chaos(model)[0])
+    results.chaos = [r.model_dump(mode="json") for r in reports]
+    text = "\n\n".join(table(r) for r in reports) + "\n"
+    (out / "chaos.md").write_text(text)
+    _say(text)
+    for report in reports:
+        for problem in report.out_of_grant_detail:
+            _say(f"[{report.agent}] OUT OF GRANT: {problem}")
 
 
 def _report(results_path: Path, out: Path) -> None:

@@ -52,7 +52,10 @@ CLARIFICATION_RESULTS: dict[str, str] = {
 }
 
 # Rejections that are the model's own noise (it proposes again); any other rejection refused a tool.
-_RETRIED_REJECTIONS = {"model_error", "malformed", "bad_arguments"}
+# "repeated": a call identical to one already answered (nodes.repeats); "unknown_tool": a name no tool has.
+_RETRIED_REJECTIONS = {"model_error", "malformed", "bad_arguments", "repeated", "unknown_tool"}
+# A step refused by one of these is a refusal (exit 3), not a failure: the provider's content policy, the budget.
+_REFUSALS = {"content_policy", "budget"}
 
 
 def _failed_steps(steps: list[dict[str, Any]]) -> bool:
@@ -90,11 +93,19 @@ def result_of(outcome: Any) -> str:
     if result != "done":
         return result
     if _failed_steps(outcome.steps):
+        if _refused(outcome.steps):
+            return "refused"
         return "busy" if _hit_busy(outcome.steps) else "failed"
     measured = getattr(outcome, "measured", None) or {}
     if measured.get("checked") and measured.get("matches") is False:
         return "failed"
     return "done"
+
+
+def _refused(steps: list[dict[str, Any]]) -> bool:
+    """Whether a step failed because a provider's content policy or the turn's budget refused it."""
+    return any(isinstance(s.get("observation"), dict) and s["observation"].get("refused") in _REFUSALS
+               for s in steps)
 
 
 def _hit_busy(steps: list[dict[str, Any]]) -> bool:

@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import Any
 
 from jarvishub.commands.common import (EXIT_BAD_INPUT, EXIT_OK, command, emit, opened_project, opened_runtime,
-                                       print_error, project_path)
+                                       print_error, project_path, users_umask)
 from jarvishub.locate import OUTPUTS_DIR, enclosing_project
 
 DEMO_REQUESTS: dict[str, list[str]] = {
@@ -105,18 +105,26 @@ def _status(args: argparse.Namespace, probe: Any, sandbox: dict[str, Any]) -> in
         from store.trajectories import TrajectoryStore
 
         store = project.store
+        trajectories = TrajectoryStore(project.state_dir / "trajectories.sqlite")
+        unfinished = trajectories.unfinished()
+        # While a turn is unfinished (interrupted, crashed, waiting), what it left stale or failed is its to
+        # finish: `run "regenerate what is stale"` would rebuild without the request that turn still carries.
+        finish_first = (f"jarvishub resume {unfinished[-1]['thread_id']} (finish the unfinished turn first)"
+                        if unfinished else None)
         attention = [
             {"id": n.id, "kind": n.kind, "title": n.title, "status": n.status.value,
-             "repair": REPAIR[status].format(title=n.title or n.id)}
+             "repair": finish_first or REPAIR[status].format(title=n.title or n.id)}
             for status in REPAIR
             for n in store.find_nodes(status=NodeStatus(status))
         ]
-        trajectories = TrajectoryStore(project.state_dir / "trajectories.sqlite")
-        unfinished = trajectories.unfinished()
         attention += [{"id": t["thread_id"], "kind": "turn", "title": t["request"][:60],
                        "status": "unfinished or waiting for a person",
                        "repair": f"jarvishub resume {t['thread_id']}"} for t in unfinished]
         files = outputs.sync(project.root, store, project.artifacts)
+        attention += [{"id": f.node_id, "kind": f.kind, "title": f.title, "status": "edited in outputs/",
+                       "repair": f"the canvas's version is kept in the artifact store: remove "
+                                 f"{OUTPUTS_DIR}/{f.path} and `jarvishub status` puts it back"}
+                      for f in files if f.edited]
         info = {
             "engine": project.engine.profile.name,
             "canvas_version": store.canvas_version(),
@@ -126,10 +134,17 @@ def _status(args: argparse.Namespace, probe: Any, sandbox: dict[str, Any]) -> in
             "turns": len(trajectories.turns()),
             "outputs": _final_outputs(files, project.root),
         }
+        spend = project_spend(project.state_dir)
+        if spend is not None:
+            info["spend"] = spend
         info["skill_problems"] = skill_problems(project)
         probe.join()
         # run_code is offered only where agent code can be sandboxed; say why not when it is not.
         info["code_sandbox"] = sandbox["status"]
+        from tools import mcp_health
+
+        info["mcp_unavailable"] = mcp_health.unavailable(project.state_dir, project.settings.project.get("mcp") or [],
+                                                         project.root)
 
         def text() -> None:
             from jarvishub.output import console, print_rows
@@ -142,12 +157,32 @@ def _status(args: argparse.Namespace, probe: Any, sandbox: dict[str, Any]) -> in
                 print_rows(["id", "kind", "title", "status", "repair"], attention, title="needs attention")
             if not info["code_sandbox"]["available"]:
                 console.print(f"run_code is not offered: {info['code_sandbox']['reason']}")
+            for line in mcp_health.lines(info["mcp_unavailable"]):
+                console.print(line, markup=False, highlight=False)
+            if spend is not None:
+                console.print(spend["text"], markup=False, highlight=False)
             for line in info["skill_problems"]:
                 console.print(f"skill not loaded: {line}", markup=False, highlight=False)
             _print_outputs(info["outputs"], project.root)
 
         emit(args, project, info, text)
     return EXIT_OK
+
+
+def project_spend(state_dir: Path) -> dict[str, Any] | None:
+    """What the project's turns were billed, in all and by source (agent, judge, image, ...); None if nothing."""
+    from nodes.spend import Spend, read_project_spend, spend_json
+
+    ledger = read_project_spend(state_dir)
+    if ledger is None:
+        return None
+    sources = ledger.by_source()
+    total = Spend()
+    for part in sources.values():
+        total = total.plus(part)
+    parts = ", ".join(f"{name} ${part.cost_usd:.4f}" for name, part in sorted(sources.items()))
+    return {"total": spend_json(total), "by_source": {k: spend_json(v) for k, v in sources.items()},
+            "text": f"spent: {total.calls} paid calls · {total.text()} ({parts})"}
 
 
 def skill_problems(project: Any) -> list[str]:
@@ -206,7 +241,8 @@ def cmd_export(args: argparse.Namespace) -> int:
         if (project.root / OUTPUTS_DIR) in (destination, *destination.parents):
             raise ValueError(f"export into a folder outside {project.root / OUTPUTS_DIR}")
         files = outputs.sync(project.root, project.store, project.artifacts)
-        copied = outputs.export(files, project.root / OUTPUTS_DIR, destination)
+        with users_umask():  # the copies are for sharing: the user's own umask, not the project's 077
+            copied = outputs.export(files, project.root / OUTPUTS_DIR, destination)
 
         def text() -> None:
             from jarvishub.output import console
@@ -262,11 +298,11 @@ def cmd_demo(args: argparse.Namespace) -> int:
         for number, template in enumerate(DEMO_REQUESTS[args.workflow]):
             request = template.format(shots=args.shots, slides=args.slides)
             thread_id = new_id()
-            announce(args, runtime, thread_id, "starting", name_project=number == 0)
             if not args.json:
                 console.print(f"[bold]» {request}[/bold]", markup=True, highlight=False)
-            outcome = drive(args, runtime, thread_id, lambda on_event, r=request, t=thread_id: runtime.run(
-                r, thread_id=t, on_event=on_event))
+            outcome = drive(args, runtime, thread_id, lambda on_event, r=request, t=thread_id, n=number: runtime.run(
+                r, thread_id=t, on_event=on_event,
+                on_started=lambda _: announce(args, runtime, t, "starting", name_project=n == 0)))
             code = report(args, runtime, outcome, quiet_json=True)
             turns.append({"request": request, **turn_document(runtime, outcome)})
             if code != EXIT_OK:

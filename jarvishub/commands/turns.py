@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 from collections.abc import Callable
 from pathlib import Path
@@ -16,7 +17,7 @@ from types import SimpleNamespace
 from typing import Any
 
 from jarvishub.commands.common import (EXIT_BAD_INPUT, EXIT_OK, EXIT_PAUSED, TurnCrashed, command, emit,
-                                       is_engine_failure, opened_runtime, print_error)
+                                       is_engine_failure, opened_runtime, print_error, provider_stop)
 from jarvishub.commands.outcomes import exit_code, result_of
 
 MAX_REQUEST_CHARS = 200_000
@@ -35,8 +36,9 @@ def add_parser(sub: Any) -> None:
                 "jarvishub resume 01J... --answer 01J...")
     p.add_argument("thread", nargs="?", help="the thread (default: the most recent unfinished turn)")
     p.add_argument("--answer", help="the answer to a clarification (e.g. the id of the node you meant)")
-    p.add_argument("--approve", action="store_true", help="approve the action waiting for approval")
-    p.add_argument("--reject", action="store_true", help="reject the action waiting for approval")
+    decision = p.add_mutually_exclusive_group()
+    decision.add_argument("--approve", action="store_true", help="approve the action waiting for approval")
+    decision.add_argument("--reject", action="store_true", help="reject the action waiting for approval")
     p = command(sub, "history", cmd_history, "turns with their actions, and turns left unfinished",
                 "jarvishub history")
     p.add_argument("--thread")
@@ -48,11 +50,15 @@ def read_request(args: argparse.Namespace) -> str:
     if len(given) != 1:
         raise ValueError("give the request as an argument, `-` for stdin, or --file F (exactly one)")
     if args.file is not None:
-        text = Path(args.file).read_text(encoding="utf-8")
+        path = Path(args.file)
+        if path.is_dir():
+            raise ValueError(f"--file {args.file} is a folder; give the file that holds the request")
+        text = _utf8(path.read_bytes(), f"--file {args.file}")
     elif args.request == "-":
-        text = sys.stdin.read()
+        text = _utf8(sys.stdin.buffer.read(), "the request on stdin")
     else:
-        text = args.request
+        # The shell hands over bytes; Python keeps bytes that are not UTF-8 as lone surrogates.
+        text = _utf8(os.fsencode(args.request), "the request")
     text = text.strip()
     if not text:
         raise ValueError("the request is empty")
@@ -61,11 +67,37 @@ def read_request(args: argparse.Namespace) -> str:
     return text
 
 
+def _utf8(data: bytes, where: str) -> str:
+    """``data`` as text, or a ValueError saying where the first byte that is not UTF-8 is."""
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError as error:
+        raise ValueError(f"{where} is not valid UTF-8 (byte 0x{data[error.start]:02x} at position {error.start}); "
+                         "save it as UTF-8 and run the command again") from None
+
+
+def check_selected(runtime: Any, selected: list[str]) -> None:
+    """Every ``--select`` id names a node on the canvas (NodeNotFound, exit 4, before the turn starts)."""
+    if selected:
+        runtime.project.store.get_nodes(list(dict.fromkeys(selected)))
+
+
+def warn_unavailable(runtime: Any) -> None:
+    """One line on stderr per configured MCP server whose tools this turn goes without."""
+    from tools.mcp_health import lines
+
+    for line in lines(runtime.services.get("mcp_unavailable") or {}):
+        sys.stderr.write(f"warning: {line}\n")
+
+
 def announce(args: argparse.Namespace, runtime: Any, thread_id: str, verb: str, *, name_project: bool = True) -> None:
-    """Name the project and the thread before the turn starts (with --json on stderr, so stdout stays one document)."""
+    """Name the project and the thread once the turn's start is recorded (with --json on stderr, so stdout stays
+    one document): from then on ``jarvishub resume THREAD`` can take the turn up, and an interrupt says so."""
     from jarvishub.commands.common import project_line
+    from jarvishub.commands.interrupts import resumable
     from jarvishub.output import console
 
+    resumable(thread_id)
     project = runtime.project
     if args.json:
         sys.stderr.write(json.dumps({"event": "turn_started", "project": str(project.root),
@@ -86,6 +118,9 @@ def drive(args: argparse.Namespace, runtime: Any, thread_id: str,
     except Exception as error:
         if is_engine_failure(error):
             raise TurnCrashed(thread_id, error) from error
+        stopped = provider_stop(thread_id, error)
+        if stopped is not None:
+            raise stopped from error
         raise
 
 
@@ -130,11 +165,19 @@ def _canvas_range(runtime: Any, outcome: Any) -> tuple[int, int]:
     return outcome.canvas_before, outcome.canvas_after
 
 
+def turn_spend(runtime: Any, outcome: Any) -> Any:
+    """What the turn was billed (``nodes.spend``), or None when the runtime keeps no spend ledger."""
+    ledger = runtime.services.get("spend")
+    return ledger.turn(outcome.turn_id) if ledger is not None and outcome.turn_id else None
+
+
 def turn_document(runtime: Any, outcome: Any) -> dict[str, Any]:
     """How a turn ended, as ``--json`` prints it."""
     before, after = _canvas_range(runtime, outcome)
+    spend = turn_spend(runtime, outcome)
     return {"project": str(runtime.project.root), "result": result_of(outcome), **outcome.model_dump(),
-            "canvas_before": before, "canvas_after": after}
+            "canvas_before": before, "canvas_after": after,
+            **({"spend": spend.model_dump(mode="json")} if spend is not None else {})}
 
 
 def report(args: argparse.Namespace, runtime: Any, outcome: Any, *, quiet_json: bool = False) -> int:
@@ -159,8 +202,10 @@ def report(args: argparse.Namespace, runtime: Any, outcome: Any, *, quiet_json: 
                               markup=False)
             console.print(f"answer with: jarvishub resume {outcome.thread_id} --answer '...' "
                           "(or --approve / --reject)", markup=False)
+        spend = turn_spend(runtime, outcome)
+        billed = f" · {spend.text()}" if spend is not None and spend.calls else ""
         console.print(f"[dim]thread {outcome.thread_id} · canvas v{before} → v{after} · "
-                      f"{len(outcome.steps)} steps · {outcome.provider_calls} provider calls · {result}[/dim]")
+                      f"{len(outcome.steps)} steps · {outcome.provider_calls} provider calls{billed} · {result}[/dim]")
     return exit_code(outcome)
 
 
@@ -180,9 +225,11 @@ def cmd_run(args: argparse.Namespace) -> int:
     request = read_request(args)
     thread_id = args.thread or new_id()
     with opened_runtime(args) as runtime:
-        announce(args, runtime, thread_id, "starting")
+        check_selected(runtime, args.select or [])
+        warn_unavailable(runtime)
         outcome = drive(args, runtime, thread_id, lambda on_event: runtime.run(
-            request, thread_id=thread_id, profile=args.grant, selected=args.select or [], on_event=on_event))
+            request, thread_id=thread_id, profile=args.grant, selected=args.select or [], on_event=on_event,
+            on_started=lambda _: announce(args, runtime, thread_id, "starting")))
         layout(runtime)
         return report(args, runtime, outcome)
 
@@ -194,6 +241,12 @@ def unfinished_turns(runtime: Any) -> list[dict[str, Any]]:
         waiting = runtime.pending(start["thread_id"])
         rows.append({**start, "state": "waiting" if waiting else "interrupted", "question": waiting})
     return rows
+
+
+def _finished(runtime: Any, thread_id: str) -> bool:
+    """Whether every turn started on the thread has finished (nothing to answer or continue there)."""
+    open_threads = {turn["thread_id"] for turn in runtime.trajectories.unfinished()}
+    return thread_id not in open_threads and bool(runtime.trajectories.started_turns(thread_id))
 
 
 def cmd_resume(args: argparse.Namespace) -> int:
@@ -213,6 +266,12 @@ def cmd_resume(args: argparse.Namespace) -> int:
                 return EXIT_BAD_INPUT
             thread_id = pending[-1]["thread_id"]
         waiting = runtime.pending(thread_id)
+        if waiting is None and _finished(runtime, thread_id):
+            detail = ("there is no question to answer" if answer is not None
+                      else "there is nothing to continue")
+            print_error(args, EXIT_BAD_INPUT, f"error: the turn on thread {thread_id} has finished: {detail}; "
+                                              "`jarvishub history` lists the turns")
+            return EXIT_BAD_INPUT
         if waiting is not None and answer is None:
             # Resuming with no answer would answer the question with nothing: show it instead.
             from jarvishub.runtime import TurnOutcome
@@ -235,20 +294,30 @@ def cmd_history(args: argparse.Namespace) -> int:
         turns = runtime.trajectories.turns(args.thread)
         unfinished = [t for t in unfinished_turns(runtime) if not args.thread or t["thread_id"] == args.thread]
         project = runtime.project
+        from nodes.spend import Spend, read_project_spend, spend_json
+
+        ledger = read_project_spend(project.state_dir)
+        spent = ledger.by_turn() if ledger is not None else {}
         for turn in turns:
             turn["result"] = result_of(SimpleNamespace(outcome=turn.get("outcome") or "unfinished",
                                                        steps=turn.get("steps") or [], reply=turn.get("reply")))
+            turn["spend"] = spend_json(spent.get(turn["turn_id"], Spend()))
+        for turn in unfinished:  # what a stopped turn was billed before it stopped stays counted
+            turn["spend"] = spend_json(spent.get(turn["turn_id"], Spend()))
         rows = [{"thread": t["thread_id"], "request": t["request"],
                  "actions": ", ".join((a or {}).get("tool") or (a or {}).get("kind", "?") for a in t["actions"]),
-                 "canvas": f"v{t['canvas_before']}→v{t['canvas_after']}", "result": t["result"]}
+                 "canvas": f"v{t['canvas_before']}→v{t['canvas_after']}", "result": t["result"],
+                 "tokens": f"{t['spend']['tokens_in'] + t['spend']['tokens_out']:,}",
+                 "cost": f"${t['spend']['cost_usd']:.4f}" + (" +?" if t["spend"]["unpriced"] else "")}
                 for t in turns]
         open_rows = [{"thread": t["thread_id"], "request": t["request"], "state": t["state"],
-                      "resume": f"jarvishub resume {t['thread_id']}"} for t in unfinished]
+                      "cost": f"${t['spend']['cost_usd']:.4f}", "resume": f"jarvishub resume {t['thread_id']}"}
+                     for t in unfinished]
 
         def text() -> None:
-            print_rows(["thread", "request", "actions", "canvas", "result"], rows)
+            print_rows(["thread", "request", "actions", "canvas", "result", "tokens", "cost"], rows)
             if open_rows:
-                print_rows(["thread", "request", "state", "resume"], open_rows, title="unfinished turns")
+                print_rows(["thread", "request", "state", "cost", "resume"], open_rows, title="unfinished turns")
 
         emit(args, project, {"turns": turns, "unfinished": unfinished}, text)
         if not args.json and not rows and not open_rows:

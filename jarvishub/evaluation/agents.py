@@ -7,7 +7,9 @@
 ``--model offline`` gives each agent its offline planner (the canvas agent's
 ``OfflinePlanner``, the baseline's ``TranscriptPlanner``, which reads the same
 grammar from the transcript); ``--model openai`` gives both the configured
-OpenAI-compatible model (``OPENAI_API_KEY`` / ``OPENAI_BASE_URL`` / ``JARVISHUB_MODEL``).
+OpenAI-compatible model (``OPENAI_API_KEY`` / ``OPENAI_BASE_URL`` / ``JARVISHUB_MODEL``);
+``--model chaos[:RATE[:offline|openai]]`` wraps either in the chaos model (``nodes.models.chaos``), which
+makes real models' mistakes at that rate (default 0.1, around the offline planner).
 """
 
 from __future__ import annotations
@@ -20,7 +22,8 @@ from langchain_core.language_models import BaseChatModel
 from jarvishub.project import Project
 
 AgentKind = Literal["canvas", "chat"]
-ModelName = Literal["offline", "openai"]
+ModelName = str
+"""``offline``, ``openai`` or ``chaos[:RATE[:offline|openai]]`` (:func:`check_model_name`)."""
 AGENT_KINDS: tuple[AgentKind, ...] = ("canvas", "chat")
 
 
@@ -35,8 +38,32 @@ def _import(module: str, name: str, why: str) -> Any:
         raise AgentUnavailable(f"{why}: {module}.{name} is not available ({error})") from error
 
 
+def check_model_name(name: str) -> str:
+    """``name`` if it names a model the evaluation can build, else ValueError saying which ones it can."""
+    if name in ("offline", "openai"):
+        return name
+    if name.startswith("chaos"):
+        from nodes.models.chaos import parse_chaos
+
+        parse_chaos(name)
+        return name
+    raise ValueError(f"invalid choice: {name!r} (choose from offline, openai, chaos[:RATE[:offline|openai]])")
+
+
 def make_model(kind: AgentKind, model: ModelName, project: Project) -> BaseChatModel:
     """The chat model an agent plans with."""
+    if model.startswith("chaos"):
+        import zlib
+
+        from jarvishub.evaluation.chaos import FOREIGN_POOL
+        from nodes.models.chaos import ChaosModel, parse_chaos
+
+        rate, base = parse_chaos(model)
+        # Seeded by the scenario (its project folder's name), so a scenario meets the same mistakes every run.
+        # The offline planners do not learn from feedback: they are shown the turn without the injected mistakes
+        # (a real model is shown everything, and must read the feedback itself).
+        return ChaosModel(inner=make_model(kind, base, project), rate=rate, forgiving=base == "offline",
+                          seed=zlib.crc32(f"{kind}/{project.root.name}".encode()), foreign_ids=list(FOREIGN_POOL))
     if model == "openai":
         if not getattr(project.settings, "openai_api_key", None):
             raise AgentUnavailable("--model openai needs OPENAI_API_KEY (and optionally OPENAI_BASE_URL, "
@@ -68,4 +95,7 @@ def make_agent(kind: AgentKind, project: Project, model: ModelName | BaseChatMod
     """A runtime of this kind on the project, planning with the named model (or the chat model given)."""
     cls = agent_class(kind)
     chat = make_model(kind, model, project) if isinstance(model, str) else model
-    return cls(project, model=chat)
+    agent = cls(project, model=chat)
+    if hasattr(chat, "all_tools"):  # the chaos model calls tools outside the grant from the whole manifest
+        chat.all_tools = agent.manifest.tool_names()
+    return agent

@@ -87,6 +87,7 @@ STEP_FIELDS: dict[str, str] = {
     "feedback": "feedback attached to the step",
     "repair": "the repair made after the step",
     "rebuilds": "commit rebuilds after a version conflict",
+    "seen_version": "the canvas version the step's proposal saw (a call repeated with it unchanged is refused)",
     "raw_error": "why a malformed model output could not be read",
     "model_calls": "chat-model calls made while proposing the step",
     "model_input_bytes": "model-visible bytes of those calls (messages + tool schemas)",

@@ -9,7 +9,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 from statistics import mean, median
-from typing import Literal
+from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
@@ -60,6 +60,13 @@ class TurnResult(BaseModel):
     metrics: TurnMetrics = Field(default_factory=TurnMetrics)
     checks: list[CheckResult] = Field(default_factory=list)
     error: str | None = None
+    result: str = Field(default="", description="What the CLI would have reported: done, failed, paused, ...")
+    spend: dict[str, float] = Field(default_factory=dict, description="What the providers billed (nodes.spend): "
+                                    "calls, tokens_in, tokens_out, cost_usd; empty offline.")
+    injected: list[str] = Field(default_factory=list, description="Errors the chaos model injected (by kind).")
+    claimed: bool = Field(default=False, description="The turn ended on the chaos model's false claim of work.")
+    retry: bool = Field(default=False, description="The same scripted turn asked again after a caught false claim.")
+    out_of_grant: list[str] = Field(default_factory=list, description="What the turn did outside its grant.")
 
 
 class ScenarioTotals(BaseModel):
@@ -179,10 +186,16 @@ class Results(BaseModel):
     jarvishub_version: str = ""
     scenarios: list[ScenarioResult] = Field(default_factory=list)
     summary: dict[str, dict[str, AgentSummary]] = Field(default_factory=dict)
+    chaos: list[dict[str, Any]] = Field(default_factory=list, description="With --model chaos: one report per "
+                                        "agent (jarvishub.evaluation.chaos.ChaosReport).")
 
     @property
     def passed(self) -> bool:
-        """Whether every scenario passed (the CLI's exit 0)."""
+        """Whether every scenario passed (the CLI's exit 0); under chaos, whether no turn reported a wrong success
+        and nothing was done outside a grant (checks that fail because of injected errors are expected)."""
+        if self.chaos:
+            return bool(self.scenarios) and all(r["wrong_successes"] == 0 and r["out_of_grant"] == 0
+                                                for r in self.chaos)
         return bool(self.scenarios) and all(s.passed for s in self.scenarios)
 
     def write(self, path: Path) -> Path:

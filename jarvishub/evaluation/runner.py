@@ -29,6 +29,7 @@ from pathlib import Path
 from typing import Any
 
 from jarvishub.evaluation.agents import AgentKind, ModelName, make_agent
+from jarvishub.evaluation.chaos import FALSE_CLAIM_TEXT, out_of_grant_changes, remember_project_ids, turn_result
 from jarvishub.evaluation.checks import (
     ReferenceNotFound,
     TurnEvidence,
@@ -112,6 +113,8 @@ class Session:
         thread = self.thread if turn.same_thread else new_id()
         result.thread_id = thread
         known = self._started(thread)
+        chaos = getattr(self.agent.model, "log", None)
+        injected_before = len(chaos.entries) if chaos is not None else 0
         asked: list[dict[str, Any]] = []
         approvals = questions = 0
         recovered: bool | None = None
@@ -154,6 +157,18 @@ class Session:
         targeted = {keys[i] for i in targeted_ids if i in keys} if targeted_ids is not None else None
         result.metrics = turn_metrics(finished, store.commits(), keys, targeted=targeted, questions_asked=questions,
                                       approvals=approvals, recovered=recovered, extra_steps=open_steps)
+        result.result = turn_result(outcome.outcome, finished, open_steps)
+        ledger = getattr(self.agent, "services", {}).get("spend")
+        if ledger is not None:
+            spent = [ledger.turn(t) for t in new_ids]
+            if any(s.calls for s in spent):
+                result.spend = {"calls": sum(s.calls for s in spent), "tokens_in": sum(s.tokens_in for s in spent),
+                                "tokens_out": sum(s.tokens_out for s in spent),
+                                "cost_usd": round(sum(s.cost_usd for s in spent), 6)}
+        if chaos is not None:
+            result.injected = [entry["kind"] for entry in chaos.entries[injected_before:]]
+            result.claimed = bool(finished) and finished[-1].get("reply") == FALSE_CLAIM_TEXT
+            result.out_of_grant = [problem for t in finished for problem in out_of_grant_changes(store, t)]
         if result.error is None:
             evidence = TurnEvidence(
                 before=before, after=after, outcome=outcome.outcome,
@@ -260,6 +275,8 @@ class Session:
         try:
             if self._server is not None:
                 self._server.stop()
+            if getattr(self.agent.model, "log", None) is not None:  # ids another scenario's chaos may misuse
+                remember_project_ids(self.project.store)
         finally:
             try:
                 self.agent.close()
@@ -285,6 +302,13 @@ def run_scenario(scenario: Scenario, agent_kind: AgentKind, model: ModelName, ou
         for index, turn in enumerate(scenario.turns):
             t0 = time.monotonic()
             done = session.run_turn(index, turn)
+            if done.claimed and not all(c.passed for c in done.checks):
+                # A reply claimed work the commits show was not done (caught as the measured turn report will
+                # catch it): the person, told so, asks again; the first attempt stays in the results.
+                result.turns.append(done)
+                progress(f"  [{agent_kind}] {scenario.name} turn {index + 1}: the reply claimed work the commits "
+                         "do not show; asking again")
+                done = session.run_turn(index, turn).model_copy(update={"retry": True})
             result.turns.append(done)
             passed = sum(1 for c in done.checks if c.passed)
             failed = [c for c in done.checks if not c.passed]

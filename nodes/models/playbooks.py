@@ -200,11 +200,14 @@ def _canvas() -> TargetSource:
 
 def default_playbooks(source: TargetSource | None = None) -> list[Playbook]:
     """The playbooks of the built-in offline planner, most specific first, finding targets with ``source``."""
+    from nodes.models.content import ContentPlaybook
     from nodes.models.edits import EditPlaybook
     from nodes.models.questions import QuestionPlaybook
     from nodes.models.skill_playbook import SkillPlaybook
     from nodes.models.workflows import ExplorePlaybook, NarrativePlaybook, SlidesPlaybook, WebPlaybook
+    from nodes.models.versions import VersionPlaybook
 
     source = source or _canvas()
-    return [SkillPlaybook(), ExplorePlaybook(source), StatusPlaybook(source), NotePlaybook(), QuestionPlaybook(source),
-            EditPlaybook(source), WebPlaybook(source), SlidesPlaybook(), NarrativePlaybook()]
+    return [SkillPlaybook(), VersionPlaybook(), ExplorePlaybook(source), StatusPlaybook(source), NotePlaybook(),
+            QuestionPlaybook(source), EditPlaybook(source), ContentPlaybook(), WebPlaybook(source), SlidesPlaybook(),
+            NarrativePlaybook()]

@@ -11,6 +11,8 @@ from nodes.models.grammar import IMAGE_DEFAULTS
 from nodes.models.playbooks import Call, Done, PlannerInput, stop_on_rejection
 from nodes.models.targets import CanvasTargets, Rows, TargetSource
 from nodes.understanding.facts import json_object
+from skills.page_document import PageDocument
+from tools.deck.document import mentions
 
 
 def _inputs(row: dict[str, Any]) -> dict[str, Any]:
@@ -131,18 +133,17 @@ class QuestionPlaybook:
         rows = self.source.slides(p)
         if rows is None or isinstance(rows, Call):
             return rows
-        terms = [t.lower() for t in clause.args.get("terms") or []]
+        said = " ".join(t.lower() for t in clause.args.get("terms") or [])
         found = []
-        for row in rows:
+        for row in sorted(rows, key=lambda r: (str(r.get("deck")), _inputs(r).get("index") or 0)):
             spec = _inputs(row).get("spec") or {}
             text = " ".join([str(row.get("title") or ""), *[str(b) for b in spec.get("bullets") or []],
-                             str(spec.get("notes") or "")]).lower()
-            if terms and all(term.rstrip("s") in text for term in terms):
+                             str(spec.get("notes") or "")])
+            if mentions(text, said):
                 found.append(row)
-        said = " ".join(terms)
         if not found:
             return Done(text=f"No slide mentions '{said}' (I read {len(rows)} slides' titles, bullets and notes).")
-        names = ", ".join(f"'{r.get('title')}'" for r in found)
+        names = ", ".join(f"slide {_inputs(r).get('index') or '?'} '{r.get('title')}'" for r in found)
         return Done(text=f"{len(found)} slide{'s' if len(found) != 1 else ''} mention '{said}': {names} "
                          f"(of {len(rows)} slides read).")
 
@@ -157,9 +158,14 @@ class QuestionPlaybook:
             return rows
         if not rows:
             return Done(text=f"There is no web page {self.source.where} yet.")
-        design = _inputs(rows[0]).get("design") or {}
-        return Done(text=f"The headline says '{design.get('title')}' (tagline: '{design.get('tagline', '')}'); "
-                         f"I read {rows[0].get('title')} v{rows[0].get('version')}.")
+        inputs = _inputs(rows[0])
+        try:  # the page's own words: a reworded headline is an override of the design's
+            texts = PageDocument.from_inputs(inputs).text_elements()
+        except (KeyError, TypeError, ValueError):
+            design = inputs.get("design") or {}
+            texts = {"headline": design.get("title"), "tagline": (design.get("words") or {}).get("tagline", "")}
+        return Done(text=f"The headline says '{texts.get('headline')}' (tagline: '{texts.get('tagline') or ''}'); "
+                         f"I read {rows[0].get('title')}, version {rows[0].get('version')}.")
 
 
 ANSWERS = frozenset({"count", "list", "shots_with", "attribute", "versions", "last_turn", "slides_mentioning",

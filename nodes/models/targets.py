@@ -54,8 +54,8 @@ SLIDES_CYPHER = (
     "MATCH (n:CanvasNode {kind: 'slide'}) WHERE n.status <> 'rejected' AND (n.deleted IS NULL OR n.deleted = false) "
     "RETURN n.id AS id, n.title AS title, n.group_id AS deck, n.inputs_json AS inputs ORDER BY n.created_at")
 PAGE_COPY_CYPHER = (
-    "MATCH (c:CanvasNode {id: $id}) RETURN c.id AS id, c.title AS title, c.version AS version, "
-    "c.inputs_json AS inputs")
+    "MATCH (c:CanvasNode {id: $id}) OPTIONAL MATCH (c)-[:VERSION_OF*1..200]->(o:CanvasNode) "
+    "RETURN c.id AS id, c.title AS title, count(o) + 1 AS version, c.inputs_json AS inputs")
 COUNTS_CYPHER = ("MATCH (n:CanvasNode) WHERE n.deleted IS NULL OR n.deleted = false "
                  "RETURN n.kind AS kind, count(n) AS count ORDER BY kind")
 
@@ -96,7 +96,7 @@ class TargetSource(Protocol):
         """Current slides (id, title, deck, inputs)."""
 
     def page_copy(self, p: PlannerInput, code_id: str) -> Call | Rows | None:
-        """The current page's code node (id, title, version, inputs)."""
+        """The current page's code node (id, title, version: its number in the page's lineage, inputs)."""
 
 
 def _rows_of(p: PlannerInput, cypher: str, params: dict[str, Any] | None = None) -> Rows | None:

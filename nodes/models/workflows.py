@@ -59,35 +59,22 @@ class NarrativePlaybook:
 
 
 class WebPlaybook:
-    """A brief for a site → design_to_web; "make the hero full-bleed" → web_revise of the current code node."""
+    """A brief for a site → design_to_web (changes of a page: ``nodes.models.content.ContentPlaybook``)."""
 
     def __init__(self, source: TargetSource | None = None) -> None:
         self.source = source or CanvasTargets()
 
     def matches(self, p: PlannerInput) -> bool:
-        return p.operation_is("build_page", "revise_page")
+        return p.operation_is("build_page")
 
     def next_step(self, p: PlannerInput) -> Call | Done:
         if (stop := stop_on_failure(p)) is not None:
             return stop
-        if p.intent.operation == "build_page":
-            site = _skill_output(p, "design_to_web")
-            if site is None:
-                return Call("skill__design_to_web", {"brief": p.request})
-            return Done(text=(f"Built the page: layout {site.get('selected_layout_id')}, code {site.get('code_id')}, "
-                              f"preview {site.get('preview_id')}."))
-        code = self.source.page(p)
-        if isinstance(code, Call):
-            return code
-        if code is None:
-            text = f"There is no web page {self.source.where} yet; give me a brief first."
-            return Done(text=text, clarification={"type": "clarification", "reason": "not_found", "question": text})
-        revised = _skill_output(p, "web_revise")
-        if revised is None:
-            return Call("skill__web_revise", {"code_id": code, "change": p.request})
-        return Done(text=(f"Changed the page as a new code version {revised.get('code_id')} "
-                          f"(previous {revised.get('previous_code_id')}) and re-rendered only its preview "
-                          f"{revised.get('preview_id')}."))
+        site = _skill_output(p, "design_to_web")
+        if site is None:
+            return Call("skill__design_to_web", {"brief": p.request})
+        return Done(text=(f"Built the page: layout {site.get('selected_layout_id')}, code {site.get('code_id')}, "
+                          f"preview {site.get('preview_id')}."))
 
 
 class SlidesPlaybook:

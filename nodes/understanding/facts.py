@@ -14,6 +14,7 @@ from typing import Any, Protocol
 
 from pydantic import BaseModel, Field
 
+from skills.page_document import PageDocument
 from store.cypher import FixedCypher
 
 RENDER_KEYS = ("lighting", "framing", "weather", "outfit", "exposure", "temperature", "seed")
@@ -33,6 +34,8 @@ class ShotFact(BaseModel):
     version: int | None = None
     inputs: dict[str, Any] = Field(default_factory=dict, description="The current image's render values.")
     derived: list[str] = Field(default_factory=list, description="Live clips and cuts made from the image.")
+    clip: str | None = Field(default=None, description="The current image's live clip (its video).")
+    cut: str | None = Field(default=None, description="The live cut made from that clip.")
     image_versions: list[str] = Field(default_factory=list, description="Every version id of the image seen.")
 
 
@@ -46,6 +49,12 @@ class NodeFact(BaseModel):
     group: str | None = None
     index: int | None = None
     shot: str | None = Field(default=None, description="For a selected image or clip: the shot it belongs to.")
+    page: str | None = Field(default=None, description="For a selected preview, HTML file or gallery picture: the "
+                             "page (code node) it belongs to.")
+    sources: list[str] = Field(default_factory=list, description="For a slide: the content and pictures it shows "
+                               "(what a deck tool may rewrite with it).")
+    pictures: int = Field(default=0, description="For a slide: how many pictures it shows.")
+    bullets: list[str] = Field(default_factory=list, description="For a slide: its bullets, in order.")
 
 
 class CanvasFacts(BaseModel):
@@ -55,6 +64,8 @@ class CanvasFacts(BaseModel):
     decks: list[NodeFact] = Field(default_factory=list)
     slides: list[NodeFact] = Field(default_factory=list)
     pages: list[NodeFact] = Field(default_factory=list, description="Current code nodes of web pages, newest first.")
+    page_document: PageDocument | None = Field(default=None, description="The newest page as a document (its "
+                                               "sections, elements and pictures), when its inputs were read.")
     selection: list[NodeFact] = Field(default_factory=list)
     where: str = "on the canvas"
 
@@ -81,6 +92,8 @@ class CanvasFacts(BaseModel):
             words.update(re.findall(r"[a-z]+", f"{shot.beat} {shot.title}".lower()))
         for node in (*self.decks, *self.slides, *self.pages):
             words.update(re.findall(r"[a-z]+", node.title.lower()))
+        if self.page_document is not None:
+            words.update(w for s in self.page_document.layout.sections for w in re.findall(r"[a-z]+", s))
         return words
 
 
@@ -102,7 +115,7 @@ SHOT_FACTS = FixedCypher(
     "WHERE k.kind = 'video' AND k.status <> 'rejected' AND (k.deleted IS NULL OR k.deleted = false) "
     "RETURN s.id AS shot, s.title AS title, s.inputs_json AS shot_inputs, s.created_at AS created, "
     "i.id AS image, i.version AS version, i.inputs_json AS inputs, p.id AS plan, p.title AS plan_title, "
-    "c.id AS clip, k.id AS cut")
+    "c.id AS clip, c.kind AS clip_kind, k.id AS cut")
 OTHER_FACTS = FixedCypher(
     "MATCH (n:CanvasNode) WHERE " + _LIVE + " AND ((n.kind IN ['deck', 'slide'] AND n.status <> 'rejected') "
     "OR (n.kind = 'code' AND n.status <> 'rejected' AND n.inputs_json CONTAINS '\"layout_spec\"') OR n.id IN $selected) "
@@ -111,9 +124,12 @@ OTHER_FACTS = FixedCypher(
     "WHERE n.id IN $selected "
     "OPTIONAL MATCH (n)-[:VERSION_OF*1..12]->(o:CanvasNode)-[:GENERATED_FROM]->(u:CanvasNode {kind: 'shot'}) "
     "WHERE n.id IN $selected "
+    "OPTIONAL MATCH (n)-[:GENERATED_FROM]->(pg:CanvasNode {kind: 'code'}) WHERE n.id IN $selected "
+    "OPTIONAL MATCH (pr:CanvasNode {kind: 'code'})-[:REFERENCES]->(n) "
+    "WHERE n.id IN $selected AND n.kind = 'image' AND pr.status <> 'rejected' "
     "RETURN n.id AS id, n.kind AS kind, n.title AS title, n.status AS status, n.group_id AS grp, "
-    "n.created_at AS created, CASE WHEN n.kind = 'slide' THEN n.inputs_json ELSE null END AS inputs, "
-    "s.id AS shot, t.id AS via_image, u.id AS via_version")
+    "n.created_at AS created, CASE WHEN n.kind IN ['slide', 'code'] THEN n.inputs_json ELSE null END AS inputs, "
+    "s.id AS shot, t.id AS via_image, u.id AS via_version, coalesce(pg.id, pr.id) AS page")
 
 
 def read_facts(store: FactsReader, selected: Sequence[str] = ()) -> CanvasFacts:
@@ -134,30 +150,40 @@ def read_facts(store: FactsReader, selected: Sequence[str] = ()) -> CanvasFacts:
             inputs = json_object(row.get("inputs"))
             shot.image, shot.version = image, int(version or 1)
             shot.inputs = {k: inputs[k] for k in RENDER_KEYS if k in inputs}
-            shot.derived = []
+            shot.derived, shot.clip, shot.cut = [], None, None
         if image == shot.image:
             for derived in (row.get("clip"), row.get("cut")):
                 if derived and derived not in shot.derived:
                     shot.derived.append(derived)
+            if row.get("clip_kind") == "video":
+                shot.clip = shot.clip or row.get("clip")
+                shot.cut = shot.cut or row.get("cut")
         if image and image not in shot.image_versions:
             shot.image_versions.append(image)
     facts = CanvasFacts(shots=sorted(shots.values(), key=lambda s: (order[s.id], s.number or 0)))
     picked = set(selected)
     seen: set[str] = set()
+    documents: dict[str, dict[str, Any]] = {}
     for row in sorted(store.fixed_read(OTHER_FACTS, selected=list(selected)), key=lambda r: str(r.get("created"))):
         node_id = row["id"]
         shot = row.get("shot") or row.get("via_image") or row.get("via_version")
         if node_id in seen:
-            if node_id in picked and shot:
+            if node_id in picked:
                 for node in facts.selection:
-                    if node.id == node_id and node.shot is None:
-                        node.shot = shot
+                    if node.id == node_id:
+                        node.shot = node.shot or shot
+                        node.page = node.page or row.get("page")
             continue
         seen.add(node_id)
         inputs = json_object(row.get("inputs"))
+        spec = inputs.get("spec") if isinstance(inputs.get("spec"), dict) else {}
+        page = node_id if row["kind"] == "code" and "layout_spec" in inputs else row.get("page")
         node = NodeFact(id=node_id, kind=row["kind"], title=str(row.get("title") or ""),
                         status=str(row.get("status") or ""), group=row.get("grp"),
-                        index=inputs.get("index") if isinstance(inputs.get("index"), int) else None, shot=shot)
+                        index=inputs.get("index") if isinstance(inputs.get("index"), int) else None, shot=shot,
+                        page=page, sources=[str(i) for i in spec.get("source_node_ids") or []],
+                        pictures=len(spec.get("images") or []),
+                        bullets=[str(b) for b in spec.get("bullets") or []])
         if node_id in picked:
             facts.selection.append(node)
         if node.status in ("rejected", "failed"):
@@ -166,10 +192,21 @@ def read_facts(store: FactsReader, selected: Sequence[str] = ()) -> CanvasFacts:
             facts.decks.append(node)
         elif node.kind == "slide":
             facts.slides.append(node)
-        elif node.kind == "code":
+        elif node.kind == "code" and page:
             facts.pages.insert(0, node)
+            documents[node_id] = inputs
     facts.selection.sort(key=lambda n: list(selected).index(n.id))
+    if facts.pages:
+        facts.page_document = page_document(documents.get(facts.pages[0].id) or {})
     return facts
+
+
+def page_document(inputs: dict[str, Any]) -> PageDocument | None:
+    """A page's document from its code node's inputs; None when they do not hold one (an older page)."""
+    try:
+        return PageDocument.from_inputs(inputs)
+    except (KeyError, TypeError, ValueError):
+        return None
 
 
 def json_object(raw: Any) -> dict[str, Any]:

@@ -25,6 +25,8 @@ class Target(BaseModel):
     version: int | None = Field(default=None, description="The current version of what an edit changes.")
     derived: list[str] = Field(default_factory=list, description="Live nodes made from it (a shot's clip, the cut).")
     current: dict[str, Any] = Field(default_factory=dict, description="A shot image's render values (lighting, ...).")
+    writes: list[str] = Field(default_factory=list, description="Existing nodes an operation on it rewrites besides "
+                              "itself and what derives from it (a deck's slides, their contents and pictures).")
 
 
 class Reference(BaseModel):

@@ -28,10 +28,51 @@ KIND_WORDS: dict[str, str] = {
 _PATTERNS = {kind: re.compile(rf"\b(?:{words})\b", re.IGNORECASE) for kind, words in KIND_WORDS.items()}
 _NOTE_LEAD = re.compile(r"^\s*(?:add an? |take an? )?(?:note|notes|jot|write down)\b", re.IGNORECASE)
 
+CONTENT_TOOLS: dict[str, tuple[str, ...]] = {
+    "page_set_text": ("page_set_text", "page_read"), "page_set_style": ("page_set_style", "page_read"),
+    "page_add_section": ("page_add_section", "page_read"), "page_remove_section": ("page_remove_section", "page_read"),
+    "page_move_section": ("page_move_section", "page_read"),
+    "page_replace_image": ("page_replace_image", "page_read"), "page_undo": ("page_undo", "page_read"),
+    "page_revert": ("page_revert", "page_read"), "revise_page": ("skill__web_revise", "page_read"),
+    "deck_add_slide": ("deck_add_slide", "deck_read"), "deck_delete_slide": ("deck_delete_slide", "deck_read"),
+    "deck_move_slide": ("deck_move_slide", "deck_read"), "deck_edit_slide": ("deck_edit_slide", "deck_read"),
+    "deck_add_bullet": ("deck_edit_slide", "deck_read"), "deck_remove_bullet": ("deck_edit_slide", "deck_read"),
+    "deck_set_theme": ("deck_set_theme", "deck_read"),
+    "deck_regenerate_illustration": ("deck_regenerate_illustration", "deck_read"),
+    "deck_undo": ("deck_undo", "deck_read"), "deck_revert": ("deck_revert", "deck_read"),
+}
+"""A page or deck operation → the tools that carry it out (the first writes; the second reads the page or deck,
+for a model that looks before it acts).  ``docs/page-and-deck-tools.md``, "Grants": the smallest grant."""
+
+VERSION_OPERATIONS = frozenset({"undo_change", "revert_version", "undo_turn", "compare_versions", "list_versions"})
+CUT_OPERATIONS = frozenset({"reorder_cut", "remove_from_cut", "return_to_cut", "insert_shot", "duplicate_shot",
+                            "set_clip_duration"})
+READ_ONLY_OPERATIONS = frozenset({"compare_versions", "list_versions"})
+"""Version operations that write nothing."""
+
+VERSION_TOOLS: dict[str, tuple[str, ...]] = {
+    "undo_change": ("undo_change", "list_versions"), "revert_version": ("revert_version", "list_versions"),
+    "undo_turn": ("undo_turn",), "compare_versions": ("compare_versions", "list_versions"),
+    "list_versions": ("list_versions",), **{op: (op,) for op in sorted(CUT_OPERATIONS)},
+}
+"""A version or cut operation → the tool that carries it out (named as the operation, its ``args`` the tool's
+arguments) and the read that shows the versions a model may want to look at first (docs/versions.md, "The
+smallest grant for each operation")."""
+
+OPERATION_TOOLS: dict[str, tuple[str, ...]] = {**CONTENT_TOOLS, **VERSION_TOOLS}
+"""Every operation carried out by tool calls → its tools, the writing one first: the one table the grant policy,
+the offline planner and the measured report read."""
+
+CONTENT_OPERATIONS = frozenset(CONTENT_TOOLS)
+"""Page and deck operations (``nodes.models.content``, ``measure.measure_content``)."""
+
 OPERATION_KINDS: dict[str, list[str]] = {
+    **{op: ["versions"] for op in VERSION_OPERATIONS}, **{op: ["cut"] for op in CUT_OPERATIONS},
     "note": ["note"], "build_narrative": ["story"], "build_page": ["web"], "revise_page": ["web"],
     "build_deck": ["slides"], "edit": ["story"], "stale_repair": ["story"], "explore": ["explore"],
     "question": ["question"], "status": ["status"], "skill": ["skill"],
+    **{op: ["web"] for op in CONTENT_TOOLS if op.startswith("page_")},
+    **{op: ["slides"] for op in CONTENT_TOOLS if op.startswith("deck_")},
 }
 """An understood operation → the kinds its grant is made of."""
 

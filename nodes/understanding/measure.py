@@ -6,7 +6,9 @@ After the turn's last commit, the outputs it changed (live new versions, by line
 * an edit must give every target that did not already have the change a new current image, and change
   nothing outside the targets' images and what derives from them (their clips, the cut);
 * a question changes nothing;
-* a note adds text nodes only.
+* a note adds a text node, and text nodes only;
+* a page or deck operation makes a new version of the same page or deck and changes nothing else
+  (:func:`measure_content`).
 
 A mismatch makes the turn ``failed`` whatever the model replied (the offline planner's and a real model's
 replies alike), and the reply says what differs.  Other operations, and a request the interpreter could not
@@ -20,14 +22,22 @@ from typing import Any, Protocol
 from pydantic import BaseModel, Field
 
 from nodes.models.grammar import EditRequest
-from nodes.understanding.intent import Intent
+from nodes.understanding.facts import json_object
+from nodes.understanding.intent import Clause, Intent
+from nodes.understanding.kinds import CONTENT_OPERATIONS
+from skills.page_style import SPACING
 from store.cypher import FixedCypher
+from tools.changes import Change
 
 DELIVERABLE_KINDS = ("image", "video", "audio", "web", "slide", "deck", "code", "file")
 CHANGED = FixedCypher(
     "MATCH (n:CanvasNode) WHERE n.id IN $ids "
     "OPTIONAL MATCH (n)-[:VERSION_OF*1..40]->(a:CanvasNode) "
-    "RETURN n.id AS id, n.kind AS kind, n.title AS title, n.status AS status, collect(a.id) AS ancestors")
+    "OPTIONAL MATCH (r:CanvasNode)-[:REFERENCES]->(n) "
+    "OPTIONAL MATCH (n)-[:GENERATED_FROM]->(f:CanvasNode) "
+    "RETURN n.id AS id, n.kind AS kind, n.title AS title, n.status AS status, n.group_id AS grp, "
+    "CASE WHEN n.kind IN ['code', 'deck'] THEN n.inputs_json ELSE null END AS inputs, "
+    "collect(DISTINCT a.id) AS ancestors, collect(DISTINCT r.id) AS referenced_by, collect(DISTINCT f.id) AS made_from")
 
 
 class Measured(BaseModel):
@@ -47,7 +57,7 @@ class Measured(BaseModel):
         """What differs, in words."""
         parts = []
         if self.missing:
-            parts.append(f"{', '.join(self.missing)} did not change")
+            parts.append(f"no change to {', '.join(self.missing)}")
         if self.unexpected:
             parts.append(f"{', '.join(self.unexpected)} changed although the request did not ask for it")
         return "Measured on the canvas: " + "; ".join(parts) + "." if parts else ""
@@ -79,6 +89,10 @@ def measure(store: CommitsReader, intent: Intent, *, since: int, thread_id: str,
     operations = {c.operation for c in intent.clauses}
     if intent.clarification is not None:
         return result  # not understood here: a real model's plan is reported, not checked
+    from nodes.understanding.measure_versions import VERSION_AND_CUT, measure_versions
+
+    if operations and operations <= VERSION_AND_CUT:  # an undo, a revert, the cut: what they name and what derives
+        return measure_versions(store, intent, ids, result)
     if operations == {"question"}:
         result.checked = True
         result.unexpected = sorted({str(r["title"] or r["id"]) for r in rows if r["kind"] != "evaluation"})
@@ -86,7 +100,12 @@ def measure(store: CommitsReader, intent: Intent, *, since: int, thread_id: str,
     if operations == {"note"}:
         result.checked = True
         result.unexpected = sorted({str(r["title"] or r["id"]) for r in rows if r["kind"] not in ("text",)})
+        result.expected = ["a note"]
+        if not any(r["kind"] == "text" for r in rows):  # "Done" with nothing written is not a note taken
+            result.missing = ["a note"]
         return result
+    if operations and operations <= CONTENT_OPERATIONS:
+        return measure_content(intent, rows, live, result)
     if operations != {"edit"}:
         return result
     result.checked = True
@@ -106,3 +125,103 @@ def measure(store: CommitsReader, intent: Intent, *, since: int, thread_id: str,
             result.unexpected.append(str(row["title"] or row["id"]))
     result.unexpected = sorted(set(result.unexpected))
     return result
+
+
+def measure_content(intent: Intent, rows: list[dict[str, Any]], live: list[dict[str, Any]],
+                    result: Measured) -> Measured:
+    """A page or deck operation: a new version of the same page or deck, and nothing else.
+
+    Allowed beside the new version: what is made from it (the page's HTML file and preview; the deck's slides
+    and their contents), a new version of anything the target rewrites (a slide, a slide's picture), a picture
+    the new page shows (``page_replace_image``) with its workspace copy, and a slide the new deck holds.  For an
+    operation on one slide (retitle, bullets, illustration), a slide other than it drawn anew is unexpected.
+    """
+    result.checked = True
+    roots = {t.id: t for c in intent.clauses for t in c.targets if t.kind in ("code", "deck")}
+    allowed = set(roots) | {i for t in roots.values() for i in (*t.writes, *t.derived)}
+    versions = [r for r in live if r["kind"] in ("code", "deck") and set(r["ancestors"]) & set(roots)]
+    new_ids = {r["id"] for r in versions}
+    for root in roots.values():
+        what = f"the {'page' if root.kind == 'code' else 'deck'} ({root.title or root.id})"
+        result.expected.append(what)
+        if not any(root.id in r["ancestors"] for r in versions):
+            result.missing.append(what)
+    # Each operation must be one of the turn's new versions: the change its version records is the one asked for.
+    made = [Change.read(json_object(r.get("inputs")).get("change")) for r in rows
+            if r["kind"] in ("code", "deck") and set(r["ancestors"]) & set(roots)]
+    for item in intent.clauses:
+        if roots and not any(change is not None and did(item, change) for change in made):
+            result.missing.append(f"{item.describe()} (no new version records it)")
+    ok = set(allowed) | new_ids
+    for row in rows:  # made from a new version (its file and preview), or grouped in the new deck
+        if set(row["made_from"]) & new_ids or row.get("grp") in new_ids or set(row["ancestors"]) & allowed:
+            ok.add(row["id"])
+    for row in rows:  # a picture a new version shows, and the copies made of it
+        if set(row["referenced_by"]) & new_ids or row["kind"] == "image" and set(row["referenced_by"]) & ok:
+            ok.add(row["id"])
+    for row in rows:
+        if row["kind"] == "file" and set(row["made_from"]) & ok:
+            ok.add(row["id"])
+    one_slide = {t.id for c in intent.clauses if c.operation in _ONE_SLIDE for t in c.targets if t.kind == "slide"}
+    other_ops = {c.operation for c in intent.clauses} - _ONE_SLIDE
+    for row in live:
+        if row["id"] not in ok:
+            result.unexpected.append(str(row["title"] or row["id"]))
+        elif (one_slide and not other_ops and row["kind"] == "slide" and row["id"] not in allowed
+              and not set(row["ancestors"]) & one_slide):  # a slide drawn anew this turn, not the one asked for
+            result.unexpected.append(f"{row['title'] or row['id']} (redrawn, not the slide asked for)")
+    result.unexpected = sorted(set(result.unexpected))
+    return result
+
+
+_ONE_SLIDE = frozenset({"deck_edit_slide", "deck_add_bullet", "deck_remove_bullet", "deck_regenerate_illustration"})
+"""Operations on one slide: only that slide is drawn anew."""
+
+
+def did(item: Clause, change: Change) -> bool:
+    """Whether a version's change record is the operation a clause asked for, on what it named."""
+    args, op = item.args, item.operation
+    fields = [e.field for e in change.edits]
+    detail = {k: v for e in change.edits for k, v in e.detail.items()}
+    after = {k: v for e in change.edits if isinstance(e.after, dict) for k, v in e.after.items()}
+    expected = {
+        "page_set_text": lambda: change.op == "set_text" and f"text:{args.get('element')}" in fields
+        and any(e.after == args.get("text") for e in change.edits),
+        "page_set_style": lambda: change.op == "set_style" and _styled(str(args.get("token")), fields),
+        "page_add_section": lambda: change.op == "add_section" and detail.get("section") == args.get("name"),
+        "page_remove_section": lambda: change.op == "remove_section" and detail.get("section") == args.get("section"),
+        "page_move_section": lambda: change.op == "move_section" and detail.get("section") == args.get("section"),
+        "page_replace_image": lambda: change.op == "replace_image" and f"image:{args.get('image')}" in fields,
+        "page_undo": lambda: change.op == "undo", "page_revert": lambda: change.op == "revert",
+        "revise_page": lambda: change.op in ("set_layout", "add_section", "remove_section", "move_section", "revise"),
+        "deck_add_slide": lambda: change.op == "add_slide" and detail.get("index") == args.get("after"),
+        "deck_delete_slide": lambda: change.op == "delete_slide" and detail.get("index") == _index(args),
+        "deck_move_slide": lambda: change.op == "move_slide" and detail.get("index") == _index(args)
+        and detail.get("to_index") == int(args.get("to") or 0) - 1,
+        "deck_edit_slide": lambda: change.op == "edit_slide" and detail.get("number") == args.get("slide")
+        and all(after.get(k) == args[k] for k in ("title", "notes", "bullets") if k in args),
+        "deck_add_bullet": lambda: change.op == "edit_slide" and detail.get("number") == args.get("slide")
+        and args.get("bullet") in (after.get("bullets") or []),
+        "deck_remove_bullet": lambda: change.op == "edit_slide" and detail.get("number") == args.get("slide"),
+        "deck_set_theme": lambda: change.op == "set_theme",
+        "deck_regenerate_illustration": lambda: change.op == "regenerate_illustration"
+        and detail.get("number") == args.get("slide"),
+        "deck_undo": lambda: change.op == "undo", "deck_revert": lambda: change.op == "revert",
+    }
+    check = expected.get(op)
+    return bool(check()) if check is not None else True
+
+
+def _styled(token: str, fields: list[str]) -> bool:
+    if token == "palette":
+        return "palette" in fields
+    if token == "spacing":
+        return any(f.removeprefix("token:") in SPACING["normal"] for f in fields)
+    if token == "fonts":
+        return bool({"token:heading-font", "token:body-font"} & set(fields))
+    return f"token:{token}" in fields
+
+
+def _index(args: dict[str, Any]) -> int:
+    return int(args.get("slide") or 0) - 1
+

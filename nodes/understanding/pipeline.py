@@ -31,6 +31,13 @@ sunset sunrise golden moonlit neon foggy overcast cloudy candle candlelight noir
 character coat jacket outfit dress cloak scarf composition version versions turn changed change lighting
 rainy raining rains stormy snowy snowing snowfall nighttime candlelit candlelit moonlight darken brighten zoom
 zoomed pulled pull back push mention mentions talk about cover covers say says include contain wide-angle close-up closeup misty hazy sunny daylight midday twilight evening morning
+take bring reset roll rollback restored reverted original earlier latest current newest older prior previous
+yesterday today tonight afternoon ago minute minutes hour hours day days week weeks looked used whole entire
+copy clone repeat shorten lengthen extend trim longer shorter seconds second secs duration length long
+start beginning front end back position place order places positions swap switch between insert edit film
+sequence timeline drop return put again
+font fonts serif sans typeface spacing palette colour color title titles retitle rename bullet bullets
+illustration picture photo section sections gallery menu testimonials contact bigger smaller larger
 """.split()) | NUMBER_VOCABULARY
 
 

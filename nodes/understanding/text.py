@@ -126,6 +126,12 @@ class Words:
         self.text = text
         self._used = bytearray(len(text))
 
+    def copy(self) -> Words:
+        """The same text with the same words taken (a reader can try two readings and keep one)."""
+        other = Words(self.text)
+        other._used[:] = self._used
+        return other
+
     def used(self, start: int, end: int) -> bool:
         """Whether any character of the span is taken."""
         return any(self._used[start:end])

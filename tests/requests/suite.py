@@ -4,8 +4,12 @@ Each row: (category, request, expected, context).  ``expected`` is
 * ``{shot number: {what: value}}`` for shot edits (``what``: lighting, framing, weather, outfit, luma,
   warmth, blue, redo) — the exact targets and, per target, the exact modifications;
 * ``ASK("reason")`` — the request must be asked about (a clarification with that reason), nothing done;
-* ``OP("operation", {arg: value})`` — another operation, with these arguments.
-``context``: "story" (an 8-shot story, the default), "deck", "page", "both" (deck and page), "empty",
+* ``OP("operation", {arg: value})`` — another operation, with these arguments (a page or deck operation: the
+  arguments its tool is called with); ``OPS(OP(...), ...)`` — several, one per clause, in order.
+``context``: "story" (an 8-shot story, the default), "deck" (5 slides on a fresh topic, a picture on slide 4),
+"page" (a fresh brief's page: hero, menu, gallery, testimonials, about, contact; 3 pictures), "both" (deck and
+page), "page:sel" (its preview selected), "page:prev" (the turn before made two page versions), "deck:sel=3"
+(slide 3 selected), "deck:prev" (the turn before deleted a slide), "deck:undone" (it was an undo), "empty",
 "sel=N" (shot N's image selected), "prev" (the turn before made shot 3 night), "two" (two storyboards).
 
 A *wrong success* is a request read as an action (no clarification) whose targets or modifications differ
@@ -18,7 +22,10 @@ from typing import Any, NamedTuple
 
 from nodes.understanding import CanvasFacts, NodeFact, ShotFact
 from nodes.understanding.readers import PreviousTurn
+from skills.page_document import PageDocument
+from skills.slides import plan_slides
 from skills.storyboard import plan_story
+from skills.web_render import LayoutSpec, PageImage, derive_design
 
 PREMISE = "an 8-shot short film about Tova, a beekeeper on a city rooftop"
 N = 8
@@ -31,6 +38,17 @@ class ASK(NamedTuple):
 class OP(NamedTuple):
     operation: str
     args: dict[str, Any] = {}
+
+
+class OPS(tuple):
+    """Several operations, in order (one per clause)."""
+
+    def __new__(cls, *ops: OP) -> OPS:
+        return super().__new__(cls, ops)
+
+
+def STYLE(token: str, value: str) -> OP:
+    return OP("page_set_style", {"token": token, "value": value})
 
 
 def L(value: str) -> dict[str, str]:
@@ -170,35 +188,26 @@ CASES: list[tuple[str, str, Any, str]] = [
     ("routing", "make the hero full-bleed", OP("revise_page"), "page"),
     ("routing", "use 2 columns", OP("revise_page"), "page"),
     ("routing", "switch to a dark theme", OP("revise_page"), "page"),
-    ("routing", "delete the last slide", ASK("unsupported"), "deck"),
-    ("routing", "add a slide about training costs after slide 2", ASK("unsupported"), "deck"),
-    ("routing", "change the title of slide 2 to 'Why now'", ASK("unsupported"), "deck"),
-    ("routing", "move slide 3 to the end", ASK("unsupported"), "deck"),
-    ("routing", "change the theme to dark", ASK("unsupported"), "deck"),
-    ("routing", "regenerate the illustration on slide 2", ASK("unsupported"), "deck"),
+    ("routing", "delete the last slide", OP("deck_delete_slide", {"slide": 5}), "deck"),
+    ("routing", "add a slide about training costs after slide 2",
+     OP("deck_add_slide", {"after": 2, "about": "training costs"}), "deck"),
+    ("routing", "change the title of slide 2 to 'Why now'", OP("deck_edit_slide", {"slide": 2, "title": "Why now"}),
+     "deck"),
+    ("routing", "move slide 3 to the end", OP("deck_move_slide", {"slide": 3, "to": 5}), "deck"),
+    ("routing", "change the theme to dark", OP("deck_set_theme", {"theme": "dark"}), "deck"),
+    ("routing", "regenerate the illustration on slide 2", OP("deck_regenerate_illustration", {"slide": 2}), "deck"),
     ("routing", "delete the last slide", ASK("not_found"), "story"),
-    ("routing", "make the headline bigger", ASK("unsupported"), "page"),
-    ("routing", "change the button colour to green", ASK("unsupported"), "page"),
+    ("routing", "make the headline bigger", OP("page_set_style", {"token": "headline-size", "value": "bigger"}),
+     "page"),
+    ("routing", "change the button colour to green", OP("page_set_style", {"token": "button-colour", "value": "green"}),
+     "page"),
     ("routing", "make the headline bigger", ASK("not_found"), "story"),
     ("routing", "make the hero full-bleed", ASK("not_found"), "deck"),
     ("routing", "make shot 3 night", ASK("not_found"), "page"),
     ("routing", "make it darker", ASK("no_target"), "page"),
     ("routing", "make it darker", ASK("no_target"), "deck"),
-    # -- versions and the cut: recognised, not yet available ------------------------------------------------
-    ("unsupported", "undo that", ASK("unsupported"), "prev"),
-    ("unsupported", "undo the last change to shot 2", ASK("unsupported"), "story"),
-    ("unsupported", "revert shot 3 to the original", ASK("unsupported"), "story"),
-    ("unsupported", "go back to version 2 of shot 4", ASK("unsupported"), "story"),
-    ("unsupported", "restore shot 5 to how it was before the neon change", ASK("unsupported"), "story"),
-    ("unsupported", "undo the last turn", ASK("unsupported"), "story"),
-    ("unsupported", "compare versions 1 and 2 of shot 6", ASK("unsupported"), "story"),
-    ("unsupported", "swap shots 3 and 4 in the cut", ASK("unsupported"), "story"),
-    ("unsupported", "remove the last shot from the final cut", ASK("unsupported"), "story"),
-    ("unsupported", "insert a new shot of bees swarming between shots 2 and 3", ASK("unsupported"), "story"),
-    ("unsupported", "duplicate shot 4", ASK("unsupported"), "story"),
-    ("unsupported", "make clip 3 2 seconds longer", ASK("unsupported"), "story"),
     ("unsupported", "swap shots 3 and 4 in the cut", ASK("not_found"), "deck"),
-    ("unsupported", "undo the full-bleed change", ASK("unsupported"), "page"),
+    ("unsupported", "undo the last change to shot 2", ASK("not_found"), "page"),
     # -- asked about: nothing the canvas or the grammar can place ---------------------------------------------
     ("ask", "make shot 3 more mysterious", ASK("unparsed"), "story"),
     ("ask", "flibber the wobble", ASK("unparsed"), "story"),
@@ -224,6 +233,158 @@ CASES: list[tuple[str, str, Any, str]] = [
     ("other", "make shot 5 less blue", {5: {"blue": "lower"}}, "story"),
     ("other", "turn shot 3 into a nighttime scene", {3: L("night")}, "story"),
     ("other", "keep the character but make shot 1 sunset", {1: L("sunset")}, "story"),
+    # -- the web page: copy, design tokens, sections, pictures, versions (a fresh brief: a rooftop honey bar) ---
+    *[("page", request, expected, "page") for request, expected in (
+        ("make the headline a lot bigger", STYLE("headline-size", "much bigger")),
+        ("make the headline 72px", STYLE("headline-size", "72px")),
+        ("bigger headline please", STYLE("headline-size", "bigger")),
+        ("make the buttons navy", STYLE("button-colour", "navy")),
+        ("green buttons", STYLE("button-colour", "green")),
+        ("change the button text colour to white", STYLE("button-text-colour", "white")),
+        ("rounder buttons", STYLE("button-radius", "bigger")),
+        ("make the body text a bit smaller", STYLE("text-size", "90%")),
+        ("make the headline bold", STYLE("heading-weight", "bold")),
+        ("use a serif font", STYLE("fonts", "serif")),
+        ("serif headings", STYLE("heading-font", "serif")),
+        ("change the body font to Georgia", STYLE("body-font", "Georgia")),
+        ("more spacing", STYLE("spacing", "more")),
+        ("more white space", STYLE("spacing", "more")),
+        ("tighter spacing", STYLE("spacing", "less")),
+        ("a darker palette", STYLE("palette", "darker")),
+        ("a teal palette", STYLE("palette", "teal")),
+        ("make the background darker", STYLE("background", "darker")),
+        ("change the headline to 'Bread, slowly'", OP("page_set_text", {"element": "headline", "text": "Bread, slowly"})),
+        ("the headline should say 'Honey, slowly'", OP("page_set_text", {"element": "headline",
+                                                                          "text": "Honey, slowly"})),
+        ("change the headline to Bread and butter", OP("page_set_text", {"element": "headline",
+                                                                           "text": "Bread and butter"})),
+        ("change the tagline to 'Raw honey from the roof'", OP("page_set_text", {"element": "tagline",
+                                                                                   "text": "Raw honey from the roof"})),
+        ("make the button say 'Book a tasting'", OP("page_set_text", {"element": "button", "text": "Book a tasting"})),
+        ("change the about text to 'We keep six hives above the market.'",
+         OP("page_set_text", {"element": "about.text", "text": "We keep six hives above the market."})),
+        ("rename the gallery heading to 'From the roof'", OP("page_set_text", {"element": "gallery.heading",
+                                                                                 "text": "From the roof"})),
+        ("add a section about opening hours after the menu",
+         OP("page_add_section", {"name": "opening-hours", "after": "menu", "heading": "Opening hours"})),
+        ("add a pricing section", OP("page_add_section", {"name": "pricing"})),
+        ("add a faq section at the end", OP("page_add_section", {"name": "faq", "after": "contact"})),
+        ("remove the testimonials section", OP("page_remove_section", {"section": "testimonials"})),
+        ("remove the about section", OP("page_remove_section", {"section": "about"})),
+        ("delete the menu", OP("page_remove_section", {"section": "menu"})),
+        ("move the gallery above the menu", OP("page_move_section", {"section": "gallery", "before": "menu"})),
+        ("put the testimonials first", OP("page_move_section", {"section": "testimonials", "to": "first"})),
+        ("move the contact section to the top", OP("page_move_section", {"section": "contact", "to": "first"})),
+        ("move the gallery below the about section", OP("page_move_section", {"section": "gallery",
+                                                                                "after": "about"})),
+        ("replace the hero image with a photo of rye loaves", OP("page_replace_image", {"image": 1,
+                                                                                         "prompt": "rye loaves"})),
+        ("replace the second picture with a photo of a bee on lavender",
+         OP("page_replace_image", {"image": 2, "prompt": "a bee on lavender"})),
+        ("replace the photo of the hives with a close-up of a honeycomb",
+         OP("page_replace_image", {"image": 2, "prompt": "close-up of a honeycomb"})),
+        ("replace picture 3 with a sketch of a beehive", OP("page_replace_image", {"image": 3,
+                                                                                  "prompt": "sketch of a beehive"})),
+        ("undo the full-bleed change", OP("page_undo", {"change": "the full-bleed change"})),
+        ("undo the last change to the page", OP("page_undo", {})),
+        ("go back to the original page", OP("page_revert", {"to": "original"})),
+        ("revert the site to version 2", OP("page_revert", {"to": "2"})),
+        ("restore the page to how it was before the dark theme", OP("page_revert", {"before_change": "the dark theme"})),
+        ("make the hero contained", OP("revise_page")),
+        ("remove the pricing section", ASK("not_found")),
+        ("move the blog above the menu", ASK("not_found")),
+        ("change the footer text to 'hi'", ASK("not_found")),
+        ("replace picture 7 with a cat", ASK("not_found")),
+        ("add a menu section", ASK("conflict")),
+        ("make the headline red", ASK("unparsed")),
+        ("make the page feel more premium", ASK("unparsed")),
+        ("make the headline bigger and add a dog", ASK("unparsed")),
+    )],
+    # -- slides: add, delete, move, retitle, bullets, theme, illustration, versions (a fresh topic) -------------
+    *[("slides", request, expected, "deck") for request, expected in (
+        ("remove the second slide", OP("deck_delete_slide", {"slide": 2})),
+        ("get rid of the summary slide", OP("deck_delete_slide", {"slide": 5})),
+        ("delete the slide about the case for urban beekeeping", OP("deck_delete_slide", {"slide": 3})),
+        ("move slide 4 before slide 2", OP("deck_move_slide", {"slide": 4, "to": 2})),
+        ("put slide 5 at the start", OP("deck_move_slide", {"slide": 5, "to": 1})),
+        ("move the last slide up", OP("deck_move_slide", {"slide": 5, "to": 4})),
+        ("move slide 2 after slide 4", OP("deck_move_slide", {"slide": 2, "to": 4})),
+        ("swap slides 2 and 3", OP("deck_move_slide", {"slide": 3, "to": 2})),
+        ("make slide 4 the first slide", OP("deck_move_slide", {"slide": 4, "to": 1})),
+        ("retitle slide 3 'Who gains'", OP("deck_edit_slide", {"slide": 3, "title": "Who gains"})),
+        ("rename the last slide to Questions", OP("deck_edit_slide", {"slide": 5, "title": "Questions"})),
+        ("slide 1 should be called 'Bees on the roof'", OP("deck_edit_slide", {"slide": 1,
+                                                                              "title": "Bees on the roof"})),
+        ("change the speaker notes of slide 2 to 'Pause for questions'",
+         OP("deck_edit_slide", {"slide": 2, "notes": "Pause for questions"})),
+        ("add a slide about swarm season at the end", OP("deck_add_slide", {"after": 5, "about": "swarm season"})),
+        ("insert a slide on hive costs between slides 3 and 4", OP("deck_add_slide", {"after": 3,
+                                                                                       "about": "hive costs"})),
+        ("add a slide called 'Thank you' at the end", OP("deck_add_slide", {"after": 5, "title": "Thank you"})),
+        ("add a bullet 'Hives need shade in July' to slide 3",
+         OP("deck_add_bullet", {"slide": 3, "bullet": "Hives need shade in July"})),
+        ("remove the last bullet from slide 3", OP("deck_remove_bullet", {"slide": 3, "bullet": 3})),
+        ("use the ocean theme", OP("deck_set_theme", {"theme": "ocean"})),
+        ("a teal theme", OP("deck_set_theme", {"theme": "teal"})),
+        ("make the deck dark", OP("deck_set_theme", {"theme": "dark"})),
+        ("regenerate the slide's illustration", OP("deck_regenerate_illustration", {"slide": 2})),
+        ("redraw the picture on the second slide", OP("deck_regenerate_illustration", {"slide": 2})),
+        ("a new picture for slide 2 showing a bee on lavender",
+         OP("deck_regenerate_illustration", {"slide": 2, "prompt": "a bee on lavender"})),
+        ("regenerate the illustration on slide 4", ASK("not_found")),
+        ("undo the retitle", OP("deck_undo", {"change": "the retitle"})),
+        ("revert the deck to the original", OP("deck_revert", {"to": "original"})),
+        ("go back to version 2 of the deck", OP("deck_revert", {"to": "2"})),
+        ("delete slides 2 and 4", OPS(OP("deck_delete_slide", {"slide": 4}), OP("deck_delete_slide", {"slide": 2}))),
+        ("delete slide 2 and retitle slide 4 'Parts of a hive'",
+         OPS(OP("deck_delete_slide", {"slide": 2}), OP("deck_edit_slide", {"slide": 3, "title": "Parts of a hive"}))),
+        ("swap slides 2 and 5", OPS(OP("deck_move_slide", {"slide": 5, "to": 2}), OP("deck_move_slide",
+                                                                                     {"slide": 3, "to": 5}))),
+        ("delete slide 9", ASK("not_found")),
+        ("move slide 2 to position 8", ASK("not_found")),
+        ("make slide 3 more exciting", ASK("unparsed")),
+        ("add a slide", ASK("unparsed")),
+        ("use the neon-plaid theme", ASK("not_found")),
+        ("delete slide 3 and move slide 3 to the end", ASK("conflict")),
+        ("move slide 3 to place 3", ASK("conflict")),
+    )],
+    # -- page and deck: several clauses, selection, the previous turn, typos, questions, routing ---------------
+    ("clauses", "make the headline bigger and the button green",
+     OPS(STYLE("headline-size", "bigger"), STYLE("button-colour", "green")), "page"),
+    ("clauses", "use a serif font, more spacing and a darker palette",
+     OPS(STYLE("fonts", "serif"), STYLE("spacing", "more"), STYLE("palette", "darker")), "page"),
+    ("clauses", "make the hero full-bleed and the headline bigger",
+     OPS(OP("revise_page"), STYLE("headline-size", "bigger")), "page"),
+    ("clauses", "add a section about opening hours and prices after the menu",
+     OP("page_add_section", {"name": "opening-hours-and-prices", "after": "menu"}), "page"),
+    ("clauses", "move slide 4 before slide 2 and delete the last slide",
+     OPS(OP("deck_move_slide", {"slide": 4, "to": 2}), OP("deck_delete_slide", {"slide": 5})), "deck"),
+    ("selection", "make it darker", STYLE("palette", "darker"), "page:sel"),
+    ("selection", "make this green", STYLE("palette", "green"), "page:sel"),
+    ("selection", "use a serif font here", STYLE("fonts", "serif"), "page:sel"),
+    ("selection", "delete this slide", OP("deck_delete_slide", {"slide": 3}), "deck:sel=3"),
+    ("selection", "retitle it 'Who gains'", OP("deck_edit_slide", {"slide": 3, "title": "Who gains"}), "deck:sel=3"),
+    ("selection", "move it to the end", OP("deck_move_slide", {"slide": 3, "to": 5}), "deck:sel=3"),
+    ("selection", "make it darker", ASK("unparsed"), "deck:sel=3"),
+    ("previous", "undo that", OPS(OP("page_undo", {}), OP("page_undo", {})), "page:prev"),
+    ("previous", "undo that", OP("deck_undo", {}), "deck:prev"),
+    ("previous", "undo that", OP("deck_revert", {"to": "previous"}), "deck:undone"),
+    ("previous", "undo that", OP("page_undo", {}), "page:sel"),
+    ("typo", "make the headlne bigger", STYLE("headline-size", "bigger"), "page"),
+    ("typo", "chnage the buton colour to green", STYLE("button-colour", "green"), "page"),
+    ("typo", "delete the lsat slide", OP("deck_delete_slide", {"slide": 5}), "deck"),
+    ("question", "which slides mention hives?", OP("question", {"ask": "slides_mentioning", "terms": ["hives"]}),
+     "deck"),
+    ("question", "what's the headline?", OP("question", {"ask": "headline"}), "page"),
+    ("routing", "change the theme to dark", ASK("no_target"), "both"),
+    ("slides", "delete the beekeeping slide", ASK("ambiguous"), "deck"),
+    ("slides", "delete the urban beekeeping slide", OP("deck_delete_slide", {"slide": 1}), "deck"),
+    ("routing", "change the deck's theme to dark", OP("deck_set_theme", {"theme": "dark"}), "both"),
+    ("routing", "make the page's theme dark", OP("revise_page"), "both"),
+    ("routing", "make the headline bigger", STYLE("headline-size", "bigger"), "both"),
+    ("routing", "delete the last slide", OP("deck_delete_slide", {"slide": 5}), "both"),
+    ("routing", "delete the last slide", ASK("not_found"), "page"),
+    ("routing", "a new deck about pollinators for schools", OP("build_deck"), "both"),
 ]
 
 
@@ -236,18 +397,60 @@ def story_facts(plan: str = "P", premise: str = PREMISE, n: int = N, prefix: str
             for b in story.beats]
 
 
+PAGE_BRIEF = "a website for a rooftop honey bar: calm, golden, airy"
+PAGE_SECTIONS = ["hero", "menu", "gallery", "testimonials", "about", "contact"]
+PAGE_PICTURES = ["a jar of wildflower honey", "the rooftop hives at dawn", "a honey tasting flight"]
+DECK_TOPIC = "a 5-slide deck about urban beekeeping"
+ILLUSTRATED = 2
+"""The slide the deck's picture is on (the slides skill illustrates the first content slide)."""
+
+
+def page_document() -> PageDocument:
+    """The page of a fresh brief, with a menu and testimonials, as the page tools hold it (no engine)."""
+    images = [PageImage(node_id=f"G{n}", path=f"images/gallery-{n}.png", sha256=f"{n:064d}", alt=alt)
+              for n, alt in enumerate(PAGE_PICTURES, start=1)]
+    return PageDocument(design=derive_design(PAGE_BRIEF), layout=LayoutSpec(sections=PAGE_SECTIONS, columns=3),
+                        images=images)
+
+
+def deck_slides() -> list[NodeFact]:
+    """The slides of a fresh topic as the slides skill plans them: titles, bullets, one picture."""
+    return [NodeFact(id=f"SL{i}", kind="slide", title=s.title, group="D1", index=i, bullets=list(s.bullets),
+                     sources=[f"TX{i}", *([f"PIC{i}"] if i == ILLUSTRATED else [])],
+                     pictures=1 if i == ILLUSTRATED else 0)
+            for i, s in enumerate(plan_slides(DECK_TOPIC, 5), start=1)]
+
+
 def facts_for(context: str) -> tuple[CanvasFacts, PreviousTurn]:
     """The facts and the previous turn of a row's context."""
     deck = [NodeFact(id="D1", kind="deck", title="Urban beekeeping")]
-    slides = [NodeFact(id=f"SL{i}", kind="slide", title=f"Slide {i}", group="D1", index=i) for i in range(1, 6)]
-    page = [NodeFact(id="PAGE", kind="code", title="Apiary page")]
+    slides = deck_slides()
+    page = [NodeFact(id="PAGE", kind="code", title="Honey bar page", page="PAGE")]
     previous = PreviousTurn()
     if context == "empty":
         return CanvasFacts(), previous
-    if context == "deck":
-        return CanvasFacts(decks=deck, slides=slides), previous
-    if context == "page":
-        return CanvasFacts(pages=page), previous
+    if context.startswith("deck"):
+        facts = CanvasFacts(decks=deck, slides=slides)
+        if context == "deck:sel=3":
+            facts.selection = [slides[2]]
+        if context == "deck:prev":
+            previous = PreviousTurn(turn_id="T0", request="delete the last slide", targets=["D1"],
+                                    clauses=[{"operation": "deck_delete_slide", "args": {"slide": 5}}])
+        if context == "deck:undone":
+            previous = PreviousTurn(turn_id="T0", request="undo that", targets=["D1"],
+                                    clauses=[{"operation": "deck_undo", "args": {}}])
+        return facts, previous
+    if context.startswith("page"):
+        facts = CanvasFacts(pages=page, page_document=page_document())
+        if context == "page:sel":
+            facts.selection = [NodeFact(id="PREVIEW", kind="image", title="preview of Honey bar page", page="PAGE")]
+        if context == "page:prev":
+            previous = PreviousTurn(turn_id="T0", request="use a serif font and more spacing", targets=["PAGE"],
+                                    clauses=[{"operation": "page_set_style", "args": {"token": "fonts"}},
+                                             {"operation": "page_set_style", "args": {"token": "spacing"}}])
+        return facts, previous
+    if context == "both":
+        return CanvasFacts(decks=deck, slides=slides, pages=page, page_document=page_document()), previous
     shots = story_facts()
     facts = CanvasFacts(shots=shots)
     if context == "two":
@@ -280,8 +483,13 @@ def judge(expected: Any, intent: Any) -> str:
         return "pass" if intent.clarification.reason == expected.reason else "wrong_reason"
     if intent.clarification is not None:
         return "asked"
+    if isinstance(expected, OPS):
+        if len(intent.clauses) != len(expected):
+            return "wrong_success"
+        return "pass" if all(judge(op, intent.model_copy(update={"clauses": [c]})) == "pass"
+                             for op, c in zip(expected, intent.clauses, strict=True)) else "wrong_success"
     if isinstance(expected, OP):
-        if intent.operation != expected.operation:
+        if intent.operation != expected.operation or (len(intent.clauses) != 1 and expected.operation != "question"):
             return "wrong_success"
         args = intent.clauses[0].args
         return "pass" if all(args.get(k) == v for k, v in expected.args.items()) else "wrong_success"

@@ -9,6 +9,8 @@ import pytest
 
 from nodes.understanding import interpret
 from tests.requests.suite import ASK, CASES, facts_for, judge
+from tests.requests.suite_versions import VERSION_CASES
+from tests.requests.suite_versions import facts_for as version_facts
 
 
 @pytest.mark.parametrize("category, request_text, expected, context", CASES,
@@ -18,6 +20,29 @@ def test_a_request_is_read_as_a_person_means_it(category, request_text, expected
     intent = interpret(request_text, facts, previous=previous)
     verdict = judge(expected, intent)
     assert verdict in ("pass", "asked"), (verdict, intent.clarification, [c.model_dump() for c in intent.clauses])
+
+
+@pytest.mark.parametrize("category, request_text, expected, context", VERSION_CASES,
+                         ids=[f"{c[0]}:{c[1]}:{c[3]}" for c in VERSION_CASES])
+def test_a_version_or_cut_request_is_the_tool_call_a_person_means(category, request_text, expected, context):
+    facts, previous = version_facts(context)
+    intent = interpret(request_text, facts, previous=previous)
+    verdict = judge(expected, intent)
+    assert verdict == "pass", (verdict, intent.clarification, [(c.operation, c.args) for c in intent.clauses])
+
+
+def test_the_version_and_cut_rows_cover_every_tool_and_ask_when_they_should():
+    verdicts = Counter()
+    for _, text, expected, context in VERSION_CASES:
+        facts, previous = version_facts(context)
+        verdicts[judge(expected, interpret(text, facts, previous=previous))] += 1
+    assert verdicts["wrong_success"] == 0 and verdicts["wrong_reason"] == 0 and verdicts["asked"] == 0
+    asked = {e.operation for _, _, e, _ in VERSION_CASES if not isinstance(e, (ASK, dict))}
+    assert asked >= {"undo_change", "revert_version", "undo_turn", "compare_versions", "list_versions",
+                     "reorder_cut", "remove_from_cut", "return_to_cut", "insert_shot", "duplicate_shot",
+                     "set_clip_duration"}
+    assert sum(1 for c in VERSION_CASES if isinstance(c[2], ASK)) >= 15
+
 
 
 def test_the_suite_has_150_requests_90_percent_done_and_no_wrong_success():

@@ -1,73 +1,71 @@
-"""JarvisHub on LangGraph's own server: `langgraph dev` on loopback, driven through `langgraph_sdk` as a LangGraph user would."""
+"""JarvisHub on LangGraph's own server: `langgraph dev` on loopback, driven through `langgraph_sdk` as a LangGraph user would,
+with a configured model (a key and ``OPENAI_BASE_URL`` in the server's environment)."""
 
 from __future__ import annotations
 
-import json
-import os
 import signal
-import socket
-import subprocess
-import sys
-import time
-from pathlib import Path
+from collections.abc import Iterator
 
-import httpx
 import pytest
 
 from jarvishub.project import Project
+from nodes.spend import SpendLedger
+from tests.providers.conftest import user_env
+from tests.providers.loopback import LoopbackOpenAI, ScriptedBrain
+from tests.server.langgraph_dev import langgraph_dev
 
-pytestmark = pytest.mark.long_file(25)  # seconds on a quiet two-core machine: scheduled first (tests/conftest.py)
+pytestmark = pytest.mark.long_file(35)  # seconds on a quiet two-core machine: scheduled first (tests/conftest.py)
 
-ROOT = Path(__file__).resolve().parents[2]
-LANGGRAPH = Path(sys.executable).with_name("langgraph")
-
-
-def _free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return int(sock.getsockname()[1])
+@pytest.fixture(scope="module")
+def provider() -> Iterator[LoopbackOpenAI]:
+    """The loopback OpenAI endpoint the server's environment names (``tests/providers/loopback.py``)."""
+    with LoopbackOpenAI() as running:
+        yield running
 
 
-@pytest.fixture
-def server(tmp_path: Path):
-    """`langgraph dev` serving langgraph.json's graph for a fresh project whose `careful` profile needs approval to cut."""
-    folder = tmp_path / "p"
+@pytest.fixture(scope="module")
+def server(tmp_path_factory, provider: LoopbackOpenAI):
+    """`langgraph dev` serving langgraph.json's graph for a fresh project whose `careful` profile needs approval
+    to cut, with a key and the loopback endpoint in the server's environment, as a deployment's would be (one
+    server for the module: starting one is the slow part)."""
+    scratch = tmp_path_factory.mktemp("server")
+    folder = scratch / "p"
     Project.init(folder).close()
     with (folder / "jarvishub.toml").open("a") as toml:
         toml.write('\n[grants.careful]\napproval_tools = ["assemble_cut"]\n')
-    port = _free_port()
-    env = {**os.environ, "JARVISHUB_PROJECT": str(folder), "PYTHONPATH": str(ROOT), "JARVISHUB_ENGINE_IDLE_SECONDS": "0",
-           "LANGSMITH_TRACING": "false"}
-    log = (tmp_path / "server.log").open("wb")
-    # The checkout's langgraph.json with its paths made absolute, so the server can run in a scratch folder and
-    # keep its own state (.langgraph_api/) there rather than in the checkout.
-    config = json.loads((ROOT / "langgraph.json").read_text())
-    config["dependencies"] = [str(ROOT)]
-    config["graphs"] = {name: str(ROOT / spec.lstrip("./")) for name, spec in config["graphs"].items()}
-    (tmp_path / "langgraph.json").write_text(json.dumps(config))
-    command = [str(LANGGRAPH) if LANGGRAPH.exists() else "langgraph", "dev", "--port", str(port), "--no-browser",
-               "--no-reload", "--config", str(tmp_path / "langgraph.json")]
-    process = subprocess.Popen(command, cwd=tmp_path, env=env, stdout=log, stderr=subprocess.STDOUT,
-                               start_new_session=True)
-    url = f"http://127.0.0.1:{port}"
-    deadline = time.monotonic() + 180
-    while True:
-        assert process.poll() is None, (tmp_path / "server.log").read_text()[-3000:]
-        try:
-            if httpx.get(f"{url}/ok", timeout=2).status_code == 200:
-                break
-        except httpx.HTTPError:
-            pass
-        assert time.monotonic() < deadline, "langgraph dev did not answer /ok"
-        time.sleep(0.2)
-    yield {"url": url, "process": process, "project": folder, "log": tmp_path / "server.log"}
-    if process.poll() is None:
-        os.killpg(process.pid, signal.SIGKILL)
-        process.wait()
-    log.close()
+    with langgraph_dev(scratch, folder, user_env(provider)) as running:
+        yield running
+
+
+def test_a_turn_with_a_configured_model(server, provider: LoopbackOpenAI):
+    """The turn's model calls and picture go to the provider the server's environment names, and its spend is
+    in the project's ledger."""
+    from langgraph_sdk import get_sync_client
+
+    provider.brains["gpt-4o-mini"] = ScriptedBrain([
+        {"tool": "generate_image", "arguments": {"prompt": "the harbour at dusk", "lighting": "dusk",
+                                                 "title": "served", "width": 512, "height": 512}},
+        {"content": "Made the harbour."}])
+    client = get_sync_client(url=server["url"])
+    assistant = client.assistants.search(graph_id="supervisor")[0]
+    thread = client.threads.create()
+    try:
+        done = client.runs.wait(thread["thread_id"], assistant["assistant_id"],
+                                input={"request": "an image of the harbour at dusk"})
+    finally:
+        del provider.brains["gpt-4o-mini"]  # the next test's agent is the planner behind the wire
+    assert done["outcome"] == "replied" and done["reply"] == "Made the harbour.", done
+    assert [r["model"] for r in provider.requests("images")] == ["gpt-image-1"]
+    assert {r["model"] for r in provider.requests("chat")} == {"gpt-4o-mini"}  # agent and judge
+    with Project.open(server["project"]) as project:
+        [image] = [n for n in project.store.find_nodes(kind="image") if n.title == "served"]
+        assert image.metadata["provenance"]["provider"] == "openai"
+        [spent] = SpendLedger(project.state_dir / "spend.sqlite").by_turn().values()  # the one turn's
+    assert spent.calls == 4 and spent.cost_usd > 0  # two agent calls, one judge call, one image
 
 
 def test_a_narrative_turn_with_an_approval_through_the_sdk(server):
+    """Runs last of the server's tests: it ends with the server's Ctrl-C."""
     from langgraph_sdk import get_sync_client
 
     client = get_sync_client(url=server["url"])
@@ -78,6 +76,8 @@ def test_a_narrative_turn_with_an_approval_through_the_sdk(server):
     assert {"request", "selected_ids", "profile"} == set(schemas["input_schema"]["properties"])
     assert "outcome" in schemas["output_schema"]["properties"]
 
+    with Project.open(server["project"]) as project:
+        before = {n.id for n in project.store.find_nodes(kind="image")}
     thread = client.threads.create()
     paused = client.runs.wait(thread["thread_id"], assistant["assistant_id"],
                               input={"request": "a 2-shot short drama about a lighthouse keeper", "profile": "careful"})
@@ -86,7 +86,8 @@ def test_a_narrative_turn_with_an_approval_through_the_sdk(server):
     question = interrupts[0]["value"]
     assert question["type"] == "approval" and question["action"]["tool"] == "assemble_cut"
     with Project.open(server["project"]) as project:
-        assert len(project.store.find_nodes(kind="image")) == 2
+        shots = [n for n in project.store.find_nodes(kind="image") if n.id not in before]
+        assert len(shots) == 2 and {n.metadata["provenance"]["provider"] for n in shots} == {"openai"}
         assert not [n for n in project.store.find_nodes(kind="video") if n.title == "final cut"], "cut before approval"
 
     done = client.runs.wait(thread["thread_id"], assistant["assistant_id"], command={"resume": {"decision": "approve"}})

@@ -1,9 +1,10 @@
-"""The user-query budget binds user Cypher only: with every slot held, our own reads still run.
+"""The user-query budget binds people's Cypher only: with every slot held, our own reads still run.
 
 The agent's view of the canvas, the web canvas (its layout of new nodes and
 the live feed's edge endpoints) and the CLI's layout after a turn read with
-JarvisHub's fixed Cypher, outside the budget; the web's ``/api/query`` and the
-CLI's ``query`` are user Cypher and are refused with "busy, try again".
+JarvisHub's fixed Cypher, outside the budget; the agent's ``query_canvas`` waits
+for slots of its own; the web's ``/api/query`` and the CLI's ``query`` are user
+Cypher and are refused with "busy, try again".
 """
 
 from __future__ import annotations
@@ -93,6 +94,10 @@ def test_with_the_budget_spent_our_own_reads_still_run_and_user_queries_hear_bus
         relight = _cli(demo, "run", "redo the lighting on shot 1", "--json")
         assert relight.returncode == 4, relight.stdout + relight.stderr
         assert json.loads(relight.stdout)["result"] == "not_found"
+        # The agent's own query_canvas reads queue for a budget of their own (issue #23): not busy either.
+        counted = _cli(demo, "run", "how many images are there", "--json")
+        assert counted.returncode == 0, counted.stdout + counted.stderr
+        assert any(step["action"].get("tool") == "query_canvas" for step in json.loads(counted.stdout)["steps"])
         busy = _cli(demo, "query", "RETURN 1 AS one")
         assert busy.returncode == 75, busy.stdout + busy.stderr
         assert "busy:" in busy.stderr and "try again" in busy.stderr

@@ -325,18 +325,19 @@ def _uri(ref: Any) -> str | None:
 def slides_mentioning(deck: Deck, words: str) -> list[int]:
     """The numbers of the slides whose title, bullets or notes mention every content word of ``words``
     (what "which slides mention X" reads)."""
+    return [number for number, slide in enumerate(deck.slides, start=1)
+            if mentions(" ".join([slide.spec.title, *slide.spec.bullets, slide.spec.notes]), words)]
+
+
+def mentions(text: str, words: str) -> bool:
+    """Whether ``text`` mentions every content word of ``words`` (a plural or a singular counts)."""
     import re
 
     wanted = [w for w in re.findall(r"[a-z0-9]+", words.lower()) if len(w) > 2 and w not in {"the", "and", "for"}]
-    found = []
-    for number, slide in enumerate(deck.slides, start=1):
-        text = " ".join([slide.spec.title, *slide.spec.bullets, slide.spec.notes]).lower()
-        said = set(re.findall(r"[a-z0-9]+", text))
-        if wanted and all(w in said or w.rstrip("s") in said or f"{w}s" in said for w in wanted):
-            found.append(number)
-    return found
+    said = set(re.findall(r"[a-z0-9]+", text.lower()))
+    return bool(wanted) and all(w in said or w.rstrip("s") in said or f"{w}s" in said for w in wanted)
 
 
 __all__ = ["THEMES", "Deck", "DeckEditRefused", "NoIllustration", "NoSuchSlide", "Slide", "SlideChangeOverridden",
            "Undone", "UnknownTheme", "add_slide", "delete_slide", "edit_slide", "move_slide", "new_illustration",
-           "set_theme", "slides_mentioning", "theme_named", "undo_slides", "with_words"]
+           "mentions", "set_theme", "slides_mentioning", "theme_named", "undo_slides", "with_words"]

@@ -281,6 +281,10 @@ class GeneratedMedia(BaseModel):
     width: int | None = None
     height: int | None = None
     details: dict[str, Any] = Field(default_factory=dict, description="Provider specifics: job id, voice, ...")
+    usage: dict[str, Any] = Field(default_factory=dict, description="The provider's own usage fields (tokens).")
+    billed: dict[str, float] | None = Field(
+        default=None, description="The units a paid provider bills this call by ({'images': 1}, {'seconds': 4}, "
+        "{'audio_seconds': 2.1, 'characters': 40}); None: free (offline, a local cut). Priced by nodes.spend.")
 
     @model_validator(mode="after")
     def _one_payload(self) -> GeneratedMedia:
@@ -319,6 +323,13 @@ class MediaProvider(ABC):
     def identity(self, request: GenerationRequest) -> ProviderIdentity:
         """Who serves this request; a provider that delegates some requests says so here."""
         return ProviderIdentity(name=self.name, model=self.model)
+
+    def most_billed(self) -> dict[str, float] | None:
+        """The most one call may be billed for (the units :attr:`GeneratedMedia.billed` counts); None: free.
+
+        The cost budget refuses a call whose most could take a turn's spend past it, before it is made.
+        """
+        return None
 
 
 class ImageProvider(MediaProvider):

@@ -6,6 +6,7 @@ from pathlib import Path
 
 from openai import OpenAI
 
+from nodes.spend import PriceTable
 from store.artifacts import ArtifactStore
 from tools.generate.cache import SignatureCache
 from tools.generate.offline_audio import OfflineAudioProvider
@@ -29,11 +30,13 @@ def openai_client(settings: GenerationSettings) -> OpenAI:
 
 
 def build_generation_service(
-    settings: GenerationSettings, artifacts: ArtifactStore, project_dir: Path, client: OpenAI | None = None
+    settings: GenerationSettings, artifacts: ArtifactStore, project_dir: Path, client: OpenAI | None = None,
+    prices: PriceTable | None = None,
 ) -> GenerationService:
     """The service with the configured provider per medium and the cache in the project folder.
 
-    ``client`` is built from the settings when a medium is remote and none is given.
+    ``client`` is built from the settings when a medium is remote and none is given; ``prices`` price what
+    the remote ones bill (``nodes.spend``; its defaults when None).
     """
     latency = settings.offline_latency_s
     remote = "openai" in (settings.image_provider, settings.video_provider, settings.audio_provider)
@@ -63,4 +66,4 @@ def build_generation_service(
         else offline_audio
     )
     cache_path = settings.cache_file if settings.cache_file.is_absolute() else Path(project_dir) / settings.cache_file
-    return GenerationService(artifacts, SignatureCache(cache_path), image, video, audio)
+    return GenerationService(artifacts, SignatureCache(cache_path), image, video, audio, prices=prices)

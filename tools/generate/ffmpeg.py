@@ -7,6 +7,8 @@ cached by signature and compared by hash.
 
 from __future__ import annotations
 
+import functools
+import os
 import subprocess
 import tempfile
 from collections.abc import Iterable
@@ -24,8 +26,20 @@ _H264 = ["-c:v", "libx264", "-preset", "veryfast", "-crf", "20", "-pix_fmt", "yu
 _TIMEOUT_S = 300
 
 
+@functools.lru_cache(maxsize=1)
 def ffmpeg_exe() -> str:
-    """The path of the ffmpeg binary bundled with imageio-ffmpeg."""
+    """The path of the ffmpeg binary bundled with imageio-ffmpeg (``$IMAGEIO_FFMPEG_EXE`` when set).
+
+    Found by its file, not by ``imageio_ffmpeg.get_ffmpeg_exe()``'s probe: that runs ``ffmpeg -version`` in our
+    process group, and when the probe fails (a Ctrl-C at the terminal kills it) it silently falls back to the
+    system's ffmpeg, whose encoder makes other bytes: a clip would no longer match its cached signature.
+    """
+    if os.environ.get("IMAGEIO_FFMPEG_EXE"):
+        return os.environ["IMAGEIO_FFMPEG_EXE"]
+    bundled = sorted(Path(imageio_ffmpeg.__file__).parent.joinpath("binaries").glob("ffmpeg-*"))
+    for candidate in bundled:
+        if os.access(candidate, os.X_OK):
+            return str(candidate)
     return imageio_ffmpeg.get_ffmpeg_exe()
 
 
@@ -43,6 +57,9 @@ def run_ffmpeg(args: list[str], stdin_frames: Iterable[bytes] | None = None) -> 
             stdin=subprocess.PIPE if stdin_frames is not None else subprocess.DEVNULL,
             stdout=subprocess.DEVNULL,
             stderr=err,
+            # A process group of its own: Ctrl-C at the terminal pauses the turn (the CLI's doing) and must not
+            # kill the encode, or its failure would be recorded as the step's.
+            process_group=0,
         )
         try:
             if stdin_frames is not None:
@@ -99,6 +116,13 @@ def concat_clips(clips: list[Path], out: Path, reencode_to: tuple[int, int, floa
         run_ffmpeg([*head, *codec, *_BITEXACT, "-movflags", "+faststart", str(out)])
     finally:
         listing.unlink(missing_ok=True)
+    return out
+
+
+def trim_clip(clip: Path, seconds: float, out: Path) -> Path:
+    """The first ``seconds`` of an MP4 clip, re-encoded (a stream copy could only cut at a keyframe)."""
+    run_ffmpeg(["-loglevel", "error", "-y", "-i", str(clip), "-t", f"{seconds:.3f}", "-an", *_H264, *_BITEXACT,
+                "-movflags", "+faststart", str(out)])
     return out
 
 

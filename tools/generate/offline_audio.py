@@ -150,6 +150,7 @@ class OfflineAudioProvider(AudioProvider):
                 text=True,
                 timeout=_ESPEAK_TIMEOUT_S,
                 check=False,
+                process_group=0,  # not stopped by the terminal's Ctrl-C, which only pauses the turn
             ).stdout
             names = set()
             for line in listing.splitlines()[1:]:
@@ -178,6 +179,7 @@ class OfflineAudioProvider(AudioProvider):
                 capture_output=True,
                 timeout=_ESPEAK_TIMEOUT_S,
                 check=False,
+                process_group=0,  # not stopped by the terminal's Ctrl-C, which only pauses the turn
             )
             if proc.returncode != 0 or not out.exists():
                 message = proc.stderr.decode("utf-8", "replace").strip()

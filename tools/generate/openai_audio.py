@@ -18,6 +18,7 @@ from tools.generate.base import (
     GenerationRequest,
     ProviderIdentity,
 )
+from tools.generate.errors import ProviderUnavailable, classify
 from tools.generate.measure import wav_info
 from tools.generate.offline_audio import OfflineAudioProvider
 
@@ -48,14 +49,19 @@ class OpenAIAudioProvider(AudioProvider):
     def speech(self, request: AudioRequest) -> GeneratedMedia:
         """Speak the prompt as WAV in the request's voice (or the configured one for ``default``)."""
         voice = self.voice if request.voice == "default" else request.voice
+        what = f"the speech model {self.model} at {self.name}"
         try:
             response = self.client.audio.speech.create(
                 model=self.model, voice=voice, input=request.prompt, response_format="wav"
             )
         except OpenAIError as e:
-            raise GenerationError(f"{self.name} speech model {self.model} failed: {e}") from e
+            raise classify(e, what, max_retries=self.client.max_retries) from e
         data = response.content
-        info = wav_info(data)
+        try:
+            info = wav_info(data)
+        except (GenerationError, ValueError, EOFError) as e:  # billed, but not a WAV we can read
+            raise ProviderUnavailable("invalid_output", what, f"the speech is not a readable WAV: {e}",
+                                      paid_calls=1, billed={"characters": float(len(request.prompt))}) from e
         return GeneratedMedia(
             data=data,
             mime="audio/wav",
@@ -63,7 +69,12 @@ class OpenAIAudioProvider(AudioProvider):
             model=self.model,
             duration_s=info.duration_s,
             details={"kind": request.kind.value, "voice": voice, "sample_rate": info.sample_rate},
+            billed={"audio_seconds": float(info.duration_s), "characters": float(len(request.prompt))},
         )
+
+    def most_billed(self) -> dict[str, float] | None:
+        """Speech of the longest prompt a request takes, at a slow speaking rate (12 characters a second)."""
+        return {"audio_seconds": 4000 / 12, "characters": 4000.0}
 
     def ambience(self, request: AudioRequest) -> GeneratedMedia:
         """Delegate the bed to the bed provider."""

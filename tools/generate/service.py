@@ -32,6 +32,8 @@ from tools.generate.base import (
     VideoRequest,
 )
 from tools.generate.cache import CacheEntry, SignatureCache, signature
+from tools.generate.errors import ProviderUnavailable
+from nodes.spend import PriceTable, Spend
 
 Medium = Literal["image", "video", "audio"]
 MEDIA: tuple[Medium, ...] = ("image", "video", "audio")
@@ -55,6 +57,8 @@ class GenerationOutcome(BaseModel):
     elapsed_s: float = Field(description="Wall time of this call, waiting and storing included.")
     provider_s: float | None = Field(default=None, description="Time inside the provider; None on a cache hit.")
     media: dict[str, Any] = Field(default_factory=dict, description="Duration, size and provider details.")
+    spend: Spend | None = Field(default=None, description="What the provider billed for this call (None: nothing, "
+                                "a cache hit or a free provider), priced by the service's price table.")
 
 
 @dataclass
@@ -73,8 +77,10 @@ class GenerationService:
         image_provider: ImageProvider,
         video_provider: VideoProvider,
         audio_provider: AudioProvider,
+        prices: PriceTable | None = None,
     ) -> None:
         self.artifacts = artifacts
+        self.prices = prices or PriceTable()
         self.cache = cache
         self.image_provider = image_provider
         self.video_provider = video_provider
@@ -121,7 +127,15 @@ class GenerationService:
                 self._count(self.cache_hits, medium)
                 return _outcome(entry, sig, True, start, None)
             began = time.perf_counter()
-            media = call(request)
+            try:
+                media = call(request)
+            except ProviderUnavailable as error:
+                # Billed answers that could not be used (a truncated image) are paid all the same.
+                if error.paid_calls:
+                    who = provider.identity(request)
+                    error.spend = self._price(who.model, error.billed, {}).model_copy(
+                        update={"calls": error.paid_calls})
+                raise
             provider_s = time.perf_counter() - began
             self._count(self.provider_calls, medium)
             entry = CacheEntry(
@@ -133,7 +147,23 @@ class GenerationService:
             )
             if self.cache is not None:
                 entry = self.cache.put(sig, entry)
-        return _outcome(entry, sig, False, start, provider_s)
+        spend = self._price(media.model, media.billed, media.usage) if media.billed is not None else None
+        return _outcome(entry, sig, False, start, provider_s).model_copy(update={"spend": spend})
+
+    def estimates(self) -> dict[str, float]:
+        """What one call of each generation tool may cost at most (USD), for the cost budget's check."""
+        found: dict[str, float] = {}
+        for tool, provider in (("generate_image", self.image_provider), ("generate_video", self.video_provider),
+                               ("generate_audio", self.audio_provider)):
+            most = provider.most_billed()
+            if most is not None:
+                found[tool] = self._price(provider.model, most, {}).cost_usd
+        return found
+
+    def _price(self, model: str, billed: dict[str, float], usage: dict[str, Any]) -> Spend:
+        return self.prices.media(model, usage=usage, images=int(billed.get("images", 0)),
+                                 seconds=billed.get("seconds", 0.0), audio_seconds=billed.get("audio_seconds", 0.0),
+                                 characters=int(billed.get("characters", 0)))
 
     def _sign(self, provider: MediaProvider, request: GenerationRequest, tool_name: str) -> str:
         who = provider.identity(request)

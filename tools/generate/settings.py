@@ -52,9 +52,12 @@ def generation_settings(settings: Any) -> GenerationSettings:
     key = getattr(settings, "openai_api_key", None)
     if not (media == "openai" or (media == "auto" and key)):
         return base
+    # A medium set on its own (JARVISHUB_GENERATION_VIDEO_PROVIDER=offline: images remote, clips offline) stays so.
+    remote = {f"{medium}_provider": "openai" for medium in ("image", "video", "audio")
+              if f"{medium}_provider" not in base.model_fields_set}
     return GenerationSettings.model_validate({
         **base.model_dump(),
-        "image_provider": "openai", "video_provider": "openai", "audio_provider": "openai",
+        **remote,
         "base_url": getattr(settings, "openai_base_url", None) or base.base_url,
         "api_key": key if key is not None else base.api_key,
         "image_model": settings.image_model, "video_model": settings.video_model,

@@ -35,6 +35,8 @@ from tools.generate.base import (
     VideoRequest,
     Weather,
 )
+from nodes.spend import Spend, charge
+from tools.generate.errors import ContentRefused, ProviderUnavailable
 from tools.generate.service import GenerationOutcome, GenerationService
 from tools.versions import require_head
 
@@ -316,14 +318,44 @@ def _local_path(ctx: ToolContext, node: CanvasNode, handle: ArtifactHandle) -> P
         raise ToolError(f"the media of node {node.id} is missing or damaged ({e}); regenerate that node first") from e
 
 
+class RefusedByProvider(ToolError):
+    """The provider's content policy refused the generation: the agent sees it, and a turn ending on it is refused."""
+
+    refused = "content_policy"
+
+
 def _generate(ctx: ToolContext, what: str, call: Callable[[GenerationService], GenerationOutcome]) -> GenerationOutcome:
     service = _service(ctx)
     if ctx.progress:
         ctx.progress(f"generating {what}")
     try:
-        return call(service)
+        outcome = call(service)
+    except ProviderUnavailable as e:
+        # The turn stops here (nothing of this call reaches the canvas); what was billed is charged first.
+        if e.spend is not None:
+            _charge(ctx, what, e.spend, service)
+        raise
+    except ContentRefused as e:
+        raise RefusedByProvider(f"could not generate the {what}: {e}") from e
     except GenerationError as e:
         raise ToolError(f"could not generate the {what}: {e}") from e
+    if outcome.spend is not None:
+        _charge(ctx, what, outcome.spend, service, model=outcome.model)
+    return outcome
+
+
+def _charge(ctx: ToolContext, what: str, spend: Spend, service: GenerationService, model: str | None = None) -> None:
+    """Count a billed generation in the turn's usage (the budget) and the project's spend ledger."""
+    usage = ctx.services.get("usage")
+    if usage is not None:
+        charge(usage, spend)
+    ledger = ctx.services.get("spend")
+    if ledger is not None:
+        medium = {"clip": "video"}.get(what, what)
+        provider = {"image": service.image_provider, "video": service.video_provider,
+                    "audio": service.audio_provider}.get(medium, service.image_provider)
+        ledger.record(spend, source=medium, model=model or provider.model, thread_id=ctx.thread_id,
+                      turn_id=ctx.turn_id, action_id=ctx.services.get("action_id"))
 
 
 def _result(

@@ -83,6 +83,49 @@ def load_mcp_tools(servers: Sequence[McpServerConfig]) -> list[ToolSpec]:
     return specs
 
 
+def load_available_mcp_tools(entries: Sequence[dict[str, Any]]) -> tuple[list[ToolSpec], dict[str, str]]:
+    """The tools of every server that can be configured, started, reached and listed, and, for each server
+    that cannot, one line saying why: a broken server disables its own tools only.
+
+    ``entries`` are the project file's ``[[mcp]]`` tables.  Only names that repeat across servers, or tool
+    names that collide after sanitising, still raise :class:`McpConfigError` (no server could be told apart).
+    """
+    failures: dict[str, str] = {}
+    servers: list[McpServerConfig] = []
+    for number, entry in enumerate(entries, start=1):
+        try:
+            servers.append(McpServerConfig.model_validate(entry))
+        except ValueError as error:  # pydantic's ValidationError is a ValueError
+            name = str(entry.get("name") or f"#{number}") if isinstance(entry, dict) else f"#{number}"
+            failures[name] = "its [[mcp]] table is invalid: " + " ".join(str(error).split())
+    _refuse_repeats([server.name for server in servers], "MCP server names")
+    client = MultiServerMCPClient({server.name: server.connection() for server in servers})
+
+    async def list_every_server() -> list[list[types.Tool] | BaseException]:
+        return list(await asyncio.gather(*(_list_tools(client, server) for server in servers), return_exceptions=True))
+
+    specs: list[ToolSpec] = []
+    for server, listed in zip(servers, run_sync(list_every_server) if servers else [], strict=True):
+        if isinstance(listed, BaseException):
+            if not isinstance(listed, Exception):
+                raise listed  # KeyboardInterrupt, SystemExit: not the server's fault
+            failures[server.name] = _one_line(listed)
+            continue
+        try:
+            unknown = sorted(set(server.effects) - {tool.name for tool in listed})
+            if unknown:
+                raise McpConfigError(f"effects given for tools it does not list: {unknown}")
+            specs.extend([_tool_spec(client, server, tool) for tool in listed])
+        except (McpConfigError, McpServerError) as error:
+            failures[server.name] = _one_line(error)
+    _refuse_repeats([spec.name for spec in specs], "MCP tool names after sanitising")
+    return specs, failures
+
+
+def _one_line(error: BaseException) -> str:
+    return " ".join(str(error).split())
+
+
 def _tool_spec(client: MultiServerMCPClient, server: McpServerConfig, tool: types.Tool) -> ToolSpec:
     name = mcp_tool_name(server.name, tool.name)
     try:

@@ -37,6 +37,8 @@ browser context, so no cookies or storage leak between renders.
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import os
 import shlex
 import shutil
@@ -44,6 +46,7 @@ import tempfile
 from collections.abc import Sequence
 from pathlib import Path
 from types import TracebackType
+from collections.abc import Iterator
 from typing import Any
 from urllib.parse import unquote, urlsplit
 
@@ -73,6 +76,28 @@ INSTALL_HINT = (
     "install Debian's Chromium with `apt-get update && apt-get install -y chromium`, "
     "or point JARVISHUB_CHROMIUM at a Chromium binary"
 )
+
+
+@contextlib.contextmanager
+def _children_in_their_own_process_group() -> Iterator[None]:
+    """Start Playwright's driver (and so Chromium, its child) in a process group of its own.
+
+    Ctrl-C at a terminal signals the whole foreground process group; the CLI turns it into a pause of the
+    turn, but a driver in that group would die of it and take the page being rendered along, and that
+    failure would be recorded as the step's.  Playwright starts its driver with ``asyncio``, which offers no
+    hook for this, so its ``create_subprocess_exec`` adds ``process_group=0`` while the driver starts.
+    """
+    original = asyncio.create_subprocess_exec
+
+    async def in_own_group(*args: Any, **kwargs: Any) -> Any:
+        kwargs.setdefault("process_group", 0)
+        return await original(*args, **kwargs)
+
+    asyncio.create_subprocess_exec = in_own_group  # type: ignore[assignment]
+    try:
+        yield
+    finally:
+        asyncio.create_subprocess_exec = original  # type: ignore[assignment]
 
 
 class BrowserUnavailable(ToolError):
@@ -192,13 +217,15 @@ class Browser:
         jail = folder / "chromium"
         jail.write_text(jail_script(sandbox.bwrap, executable, roots))
         jail.chmod(0o700)
-        manager = sync_playwright().start()
+        with _children_in_their_own_process_group():
+            manager = sync_playwright().start()
         try:
             browser = manager.chromium.launch(
                 executable_path=str(jail),
                 headless=True,
                 args=list(LAUNCH_ARGS),
                 timeout=timeout_s * 1000,
+                handle_sigint=False,  # Ctrl-C pauses the turn (the CLI's doing); it must not close the browser
             )
         except PlaywrightError as exc:
             manager.stop()

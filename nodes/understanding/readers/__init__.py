@@ -1,8 +1,11 @@
 """The domain readers the interpreter walks, in order: the first that reads a request decides it.
 
 Order matters where words overlap: a note's text or a build's premise may hold any word, so they go first;
-questions never change the canvas; operations on versions, the cut, slides and the page are recognised
-before shot edits, so "undo the last change to shot 2" is never read as an edit of shot 2.  A new domain
+questions never change the canvas; the slides and the page claim only requests about them (their words, a
+selected slide or page, or an undo of what the turn before changed on them), before the generic versions
+and cut readers, so "move slide 4 before slide 2" is a deck operation and "undo the full-bleed change" a
+page one; operations on versions and the cut are recognised before shot edits, so "undo the last change to
+shot 2" is never read as an edit of shot 2.  A new domain
 adds its reader here (``docs/requests.md``, "Adding a domain").
 """
 
@@ -25,7 +28,7 @@ SKILLS = SkillReader()
 """The skills reader: the project's skills named in a request (``readers/skills.py``); more matchers may be appended."""
 
 READERS: list[DomainReader] = [NoteReader(), SKILLS, BuildReader(), QuestionReader(), StatusReader(),
-                               ExploreReader(), VersionReader(), CutReader(), SlideReader(), PageReader(),
+                               ExploreReader(), SlideReader(), PageReader(), VersionReader(), CutReader(),
                                ShotReader()]
 """Every domain's reader, in the order the interpreter offers a request to them."""
 

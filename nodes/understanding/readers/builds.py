@@ -21,7 +21,7 @@ _WEB = re.compile(r"\b(website|web site|web page|webpage|landing page|portfolio 
 _DECK = re.compile(r"\b\d+-slide\b|\b(?:a|an|new|another|one more)\b(?:\s+[\w-]+){0,4}\s+(?:slides|slide deck|deck|"
                    r"presentation|lecture|keynote)\b")
 _NOT_NEW = re.compile(r"^\s*(?:(?:make|change|edit|update|fix|redo|delete|remove|move|retitle|rename)\s+the|"
-                      r"add|insert|delete|remove)\b")
+                      r"add|insert|delete|remove|use|switch|set|apply|regenerate|replace)\b")
 
 
 class BuildReader:

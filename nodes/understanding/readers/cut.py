@@ -1,38 +1,354 @@
-"""The cut: reorder shots, remove one and put it back, insert a new shot, duplicate one, change a clip's
-duration.  Recognised here; carried out once the cut tools are in the manifest (until then: an honest
-clarification naming the operation, or "there is no story" on a project without one)."""
+"""The cut: reorder shots, take one out and put it back, insert a new shot described in words, duplicate one,
+change a clip's length.
+
+Each understood request is one clause whose operation is the cut tool that carries it out and whose ``args``
+are that tool's arguments (``docs/versions.md``, "The cut tools").  A shot named by number or description is
+the storyboard's shot (its id: wherever it now plays in the cut); a shot named by its place ("the last shot",
+"the first two shots") is that place in the cut (a position, negative from the end), so "remove the last shot
+from the cut" twice takes out the last two.  Whether the shots are in the cut is checked on the canvas when the
+turn starts (``nodes.understanding.on_canvas``).  A project without a story has no cut: "there is no story".
+"""
 
 from __future__ import annotations
 
 import re
+from typing import Any
 
-from nodes.understanding.readers.base import ReadContext, Reading, not_found, unsupported
+from nodes.understanding.intent import Clarification, Clause, Reference, Target
+from nodes.understanding.readers.base import ReadContext, Reading, not_found
+from nodes.understanding.references import find_references, resolve_targets
 
-_FORMS: tuple[tuple[re.Pattern[str], str, str], ...] = (
-    (re.compile(r"\b(?:swap|switch the order of|reorder|re-order|shuffle)\b.*\b(?:shots?|clips?|cut)\b|"
-                r"\bmove (?:shot|the)\b.*\b(?:before|after|to the (?:start|end|beginning))\b"),
-     "reorder_cut", "reorder shots in the cut"),
-    (re.compile(r"\b(?:remove|drop|take out|cut out|delete)\b.*\b(?:from|out of) the (?:final )?(?:cut|film|edit)\b|"
-                r"\bput\b.*\bback\b|\b(?:remove|drop|delete) (?:shot|the (?:last|first|\d+th) shot)\b"),
-     "remove_from_cut", "remove or restore a shot in the cut"),
-    (re.compile(r"\b(?:insert|add)\b (?:a |an |one )?(?:new |extra |another )?shot\b"),
-     "insert_shot", "insert a new shot"),
-    (re.compile(r"\bduplicate\b|\bcopy (?:of )?shot\b"), "duplicate_shot", "duplicate a shot"),
-    (re.compile(r"\b(?:clip|shot)s?\b.*\b(?:\d+(?:\.\d+)? ?(?:s|sec|secs|seconds)|longer|shorter)\b|\bduration\b|"
-                r"\bcut\b.*\b(?:shorter|longer)\b"), "clip_duration", "change a clip's duration"),
-)
+CUT = re.compile(r"\b(?:in|into|from|out of|of|to|within|inside) (?:the )?(?:final |current |whole )?(?:cut|edit|film|"
+                 r"movie|sequence|timeline)\b")
+SWAP = re.compile(r"\b(?:swap|switch|exchange|flip|trade|reverse)(?: (?:the )?(?:order|places|positions) of)?\b")
+SWAP_MEANT = re.compile(r"\bswap\b|\b(?:order|places|positions|around|round)\b")
+""""switch shot 3 to night" is an edit: switch, exchange, flip and trade swap shots only with these words."""
+MOVE = re.compile(r"\b(?:move|put|place|shift|play)\b")
+TO_START = re.compile(r"\b(?:to|at) the (?:very )?(?:start|beginning|front|top|opening)\b|\b(?:first|1th)\s*$|"
+                      r"\bto the 1th position\b|\bto position 1\b")
+TO_END = re.compile(r"\b(?:to|at) the (?:very )?(?:end|back|close|bottom)\b|\blast\s*$|\bto the last position\b")
+TO_POSITION = re.compile(r"\bto (?:the )?(?:position|slot|place) (\d+)\b|\bto the (\d+)th (?:position|slot|place)\b")
+AFTER = re.compile(r"\b(?:right |just |directly )?after\b")
+BEFORE = re.compile(r"\b(?:right |just |directly )?(?:before|ahead of)\b")
+BETWEEN = re.compile(r"\bbetween\b")
+REMOVE = re.compile(r"\b(?:remove|drop|take|pull|leave|delete|lose|skip)\b|(?<!the )(?<!final )(?<!current )\bcut\b")
+RETURN = re.compile(r"\b(?:put|bring|add|restore|return|re-?add|re-?insert|reinstate)\b")
+BACK_OUT = re.compile(r"\b(?:back|out)\b")
+INSERT = re.compile(r"^\s*(?:please )?(?:add|insert|put in|include)\s+(?:a|an|one|another)\s+(?:new |extra |additional )?"
+                    r"shot\b(?:\s+(?:of|where|showing|that shows|in which|with|when|about))?")
+DUPLICATE = re.compile(r"\b(?:duplicate|clone|make a copy of|copy|repeat)\b")
+SECONDS = re.compile(r"\b(?:(\d+(?:\.\d+)?) ?-? ?(?:s|sec|secs|seconds?|2th)|(a|an|half a|1 and a half|one and a half) "
+                     r"(?:second|sec|2th))\b(?: (longer|shorter|more|less|long|in length|of length)\b)?")
+"""A length in seconds ("second" is read as the ordinal 2th by the number speller)."""
+DURATION_VERB = re.compile(r"\b(?:make|set|change|shorten|lengthen|extend|trim|cut|stretch)\b|\b(?:should|to) (?:be|last)\b|"
+                           r"\blast(?:s)?\b|\b(?:longer|shorter)\b|\bduration\b|\blength\b|\blong\b|\bby\b|\bto\b|"
+                           r"\bshould\b|\bbe\b")
+CLIP = re.compile(r"\b(?:video )?clips?\b")
+SHOT_WORDS = re.compile(r"\b(?:shot|shots|it|them|one|ones|order|places|positions|the|around|round|over|out|back|"
+                        r"with|and|in|into|from|of|to|again|please|also)\b")
+_NUMBERS = {"a": 1.0, "an": 1.0, "half a": 0.5, "one and a half": 1.5, "1 and a half": 1.5}
+CLIP_NUMBER = re.compile(r"\b(?:video )?clips? #?(\d+)\b")
+
+
+def _clause(ctx: ReadContext, operation: str, args: dict[str, Any], understood: str,
+            targets: list[Target], references: list[Reference]) -> Reading:
+    return Reading(clauses=[Clause(text=ctx.request, domain="cut", operation=operation, args=args, targets=targets,
+                                   references=references, understood=[understood])])
 
 
 class CutReader:
-    """Recognises cut operations on a project that has a story."""
+    """Operations on the narrative cut, on a project that has a story."""
 
     name = "cut"
 
     def read(self, ctx: ReadContext) -> Reading | None:
-        for pattern, operation, what in _FORMS:
-            if pattern.search(ctx.words.text):
-                if not ctx.facts.has_story:
-                    return not_found(ctx, "a story", f"There is no story with shots {ctx.facts.where} yet, so there "
-                                     "is no cut to change; make a storyboard first.")
-                return unsupported(ctx, operation, what, domain=self.name)
+        text = ctx.words.text
+        operation = self._operation(text)
+        if operation is None:
+            return None
+        if not ctx.facts.has_story:
+            return not_found(ctx, "a story", f"There is no story with shots {ctx.facts.where} yet, so there "
+                             "is no cut to change; make a storyboard first.")
+        return getattr(self, f"_{operation}")(ctx)
+
+    @staticmethod
+    def _operation(text: str) -> str | None:
+        if INSERT.search(text):
+            return "insert"
+        if DUPLICATE.search(text) and re.search(r"\bshots?\b|\bclips?\b|\bit\b|\bthis\b|\bthe (?:last|first)\b", text):
+            return "duplicate"
+        if SECONDS.search(text) and (CLIP.search(text) or re.search(r"\bshots?\b|\bimage\b|\bit\b", text)) and \
+                re.search(r"\b(?:long|longer|shorter|last|lasts|duration|length|seconds?|secs?|s|2th)\b", text):
+            return "duration"
+        if SWAP.search(text) and (SWAP_MEANT.search(text) or CUT.search(text)) and \
+                re.search(r"\bshots?\b|\bclips?\b|\bimages?\b", text):
+            return "swap"
+        if MOVE.search(text) and (TO_START.search(text) or TO_END.search(text) or TO_POSITION.search(text)
+                                  or re.search(r"\b(?:after|before|ahead of)\b", text)) and \
+                re.search(r"\bshots?\b|\bclips?\b|\bthe (?:last|first)\b", text) and not re.search(r"\bback\b", text):
+            return "move"
+        if re.search(r"\bback\b", text) and RETURN.search(text) and not re.search(
+                r"\bback to (?:the )?(?:original|version|before|how|the way|v\d)|\bback to \w+ (?:version|state)\b",
+                text):
+            return "return"
+        if REMOVE.search(text) and (CUT.search(text) or re.search(r"^\s*(?:please )?(?:remove|drop|cut|skip|lose) "
+                                                                   r"(?:shots? \d|the (?:last|first|final|opening))",
+                                                                   text)):
+            return "remove"
         return None
+
+    # -- reading the shots ---------------------------------------------------------------------------------
+    def _shots(self, ctx: ReadContext, start: int = 0, end: int | None = None
+               ) -> tuple[list[Any], list[Target], list[Reference], Reading | None]:
+        """The shots a span names, as the cut tools take them: shot ids, or positions in the cut for "the last
+        shot" / "the first two" (negative from the end)."""
+        clips = [Reference(said=m.group(0), form="number", numbers=[int(m.group(1))])
+                 for m in ctx.words.take(CLIP_NUMBER, start, end)]
+        found = find_references(ctx.words, start, end)
+        refs: list[Any] = []
+        targets: list[Target] = []
+        references = clips + [f.reference for f in found]
+        for reference in references:
+            if reference.form == "position" and reference.position in ("first", "last", "penultimate"):
+                count = reference.numbers[0] if reference.numbers else 1
+                positions = (list(range(1, count + 1)) if reference.position == "first" else
+                             list(range(-count, 0)) if reference.position == "last" else [-2])
+                refs += positions
+                targets += [Target(id=f"position {p}", kind="position", title=_place(p), referred_as=reference.said)
+                            for p in positions]
+                continue
+            resolved = resolve_targets([reference], ctx.facts, previous=ctx.previous.targets, answer=ctx.answer)
+            if resolved.missing or resolved.ambiguous or resolved.unresolved:
+                return [], [], references, _ask(ctx, resolved)
+            for target in resolved.targets:
+                if target.kind != "shot":
+                    continue
+                refs.append(target.id)
+                targets.append(target)
+        return refs, targets, references, None
+
+    # -- the operations ------------------------------------------------------------------------------------
+    def _swap(self, ctx: ReadContext) -> Reading:
+        words = ctx.words
+        words.take(SWAP)
+        words.take(CUT)
+        refs, targets, references, asked = self._shots(ctx)
+        if asked is not None:
+            return asked
+        words.take(SHOT_WORDS)
+        if len(refs) != 2:
+            return _incomplete(ctx, "swap two shots in the cut", "Which two shots should I swap? Name two: 'swap "
+                               "shots 3 and 4'.")
+        return _clause(ctx, "reorder_cut", {"swap": refs}, f"swap {targets[0].title} and {targets[1].title} in the "
+                       "cut", targets, references)
+
+    def _move(self, ctx: ReadContext) -> Reading:
+        words = ctx.words
+        words.take(MOVE)
+        words.take(CUT)
+        place: dict[str, Any] = {}
+        said = ""
+        if (m := words.take(TO_START, first=True)):
+            place, said = {"to": 1}, "the start"
+        elif (m := words.take(TO_END, first=True)):
+            place, said = {"to": -1}, "the end"
+        elif (m := words.take(TO_POSITION, first=True)):
+            n = int(m[0].group(1) or m[0].group(2))
+            place, said = {"to": n}, f"position {n}"
+        neighbour = words.peek(AFTER) or words.peek(BEFORE)
+        if not place and neighbour is not None:
+            words.mark(neighbour.start(), neighbour.end())
+            moving = self._shots(ctx, 0, neighbour.start())
+            other = self._shots(ctx, neighbour.end())
+            for _, _, _, asked in (moving, other):
+                if asked is not None:
+                    return asked
+            words.take(SHOT_WORDS)
+            if len(moving[0]) != 1 or len(other[0]) != 1:
+                return _incomplete(ctx, "move a shot in the cut", "Move which shot, after or before which? 'move "
+                                   "shot 2 after shot 5'.")
+            key = "after" if AFTER.fullmatch(neighbour.group(0)) else "before"
+            return _clause(ctx, "reorder_cut", {"move": moving[0][0], key: other[0][0]},
+                           f"move {moving[1][0].title} {key} {other[1][0].title} in the cut",
+                           moving[1] + other[1], moving[2] + other[2])
+        refs, targets, references, asked = self._shots(ctx)
+        if asked is not None:
+            return asked
+        words.take(SHOT_WORDS)
+        if len(refs) != 1 or not place:
+            return _incomplete(ctx, "move a shot in the cut", "Move which shot, and where? 'move shot 6 to the "
+                               "start', 'move shot 2 after shot 5'.")
+        return _clause(ctx, "reorder_cut", {"move": refs[0], **place}, f"move {targets[0].title} to {said} of the "
+                       "cut", targets, references)
+
+    def _remove(self, ctx: ReadContext) -> Reading:
+        words = ctx.words
+        words.take(REMOVE, first=True)
+        words.take(CUT)
+        words.take(BACK_OUT)
+        refs, targets, references, asked = self._shots(ctx)
+        if asked is not None:
+            return asked
+        words.take(SHOT_WORDS)
+        if not refs:
+            return _incomplete(ctx, "take shots out of the cut", "Take which shot out of the cut? 'remove shot 4 "
+                               "from the cut'.")
+        return _clause(ctx, "remove_from_cut", {"shots": refs},
+                       f"take {', '.join(t.title for t in targets)} out of the cut (they stay on the canvas)",
+                       targets, references)
+
+    def _return(self, ctx: ReadContext) -> Reading:
+        words = ctx.words
+        words.take(RETURN, first=True)
+        words.take(CUT)
+        words.take(BACK_OUT)
+        refs, targets, references, asked = self._shots(ctx)
+        if asked is not None:
+            return asked
+        words.take(SHOT_WORDS)
+        ids = [r for r in refs if isinstance(r, str)]
+        if not ids:
+            return _incomplete(ctx, "put a shot back into the cut", "Put which shot back? 'put shot 6 back in the "
+                               "cut'.")
+        return Reading(clauses=[Clause(text=ctx.request, domain="cut", operation="return_to_cut", args={"shot": i},
+                                       targets=[t], references=references,
+                                       understood=[f"put {t.title} back into the cut"])
+                                for i, t in zip(ids, [t for t in targets if t.kind == "shot"])])
+
+    def _duplicate(self, ctx: ReadContext) -> Reading:
+        words = ctx.words
+        words.take(DUPLICATE)
+        words.take(CUT)
+        refs, targets, references, asked = self._shots(ctx)
+        if asked is not None:
+            return asked
+        words.take(CLIP)
+        words.take(SHOT_WORDS)
+        if len(refs) != 1:
+            return _incomplete(ctx, "duplicate a shot", "Duplicate which shot? One at a time: 'duplicate shot 4'.")
+        return _clause(ctx, "duplicate_shot", {"shot": refs[0]},
+                       f"duplicate {targets[0].title} (a copy right after it)", targets, references)
+
+    def _duration(self, ctx: ReadContext) -> Reading:
+        words = ctx.words
+        match = words.take(SECONDS, first=True)[0]
+        amount = float(match.group(1)) if match.group(1) else _NUMBERS[match.group(2)]
+        by = re.search(r"\bby\s*$", words.text[:match.start()])
+        relative = match.group(3) in ("longer", "more", "shorter", "less") or by is not None
+        shorter = match.group(3) in ("shorter", "less") or bool(re.search(r"\b(?:shorten|trim|shorter|cut)\b",
+                                                                            words.text))
+        sign = -1 if relative and shorter else 1
+        words.take(CUT)
+        refs, targets, references, asked = self._shots(ctx)
+        if asked is not None:
+            return asked
+        words.take(CLIP)
+        words.take(DURATION_VERB)
+        words.take(SHOT_WORDS)
+        words.take(re.compile(r"'s\b"))
+        if len(refs) != 1:
+            return _incomplete(ctx, "change a clip's length", "Which shot's clip? One at a time: 'make shot 2's clip "
+                               "3 seconds long'.")
+        args = {"shot": refs[0], **({"by_s": sign * amount} if relative else {"duration_s": amount})}
+        said = f"{'+' if sign > 0 else '-'}{amount:g} s" if relative else f"{amount:g} s"
+        return _clause(ctx, "set_clip_duration", args, f"{targets[0].title}'s clip: {said}", targets, references)
+
+    def _insert(self, ctx: ReadContext) -> Reading:
+        words, text = ctx.words, ctx.words.text
+        lead = INSERT.search(text)
+        assert lead is not None
+        words.mark(lead.start(), lead.end())
+        words.take(CUT)
+        place = _insert_place(text, lead.end())
+        if place is None:
+            return _incomplete(ctx, "insert a new shot", "Where should the new shot go? Say 'between shots 2 and 3', "
+                               "'after shot 4' or 'before shot 1'.")
+        kind, start, end = place
+        refs, targets, references, asked = self._shots(ctx, start, end)
+        if asked is not None:
+            return asked
+        words.mark(start, end)
+        description = " ".join((text[lead.end():start] + " " + text[end:]).split()).strip(" ,.;:-")
+        description = re.sub(r"^(?:of|where|showing|with|in which|when|about)\s+", "", description)
+        if not description:
+            return _incomplete(ctx, "insert a new shot", "What happens in the new shot? 'add a shot of Mara reading "
+                               "the letter between shots 2 and 3'.")
+        words.take_all()  # the description is content kept whole
+        if kind == "between" and len(refs) == 2:
+            args: dict[str, Any] = {"after": refs[0], "before": refs[1]}
+        elif kind in ("after", "before") and len(refs) == 1:
+            args = {kind: refs[0]}
+        elif kind == "end":
+            args = {"after": -1}
+        elif kind == "start":
+            args = {"before": 1}
+        else:
+            return _incomplete(ctx, "insert a new shot", "Between which shots? Name two neighbours ('between shots "
+                               "2 and 3') or one ('after shot 4').")
+        args["description"] = _as_typed(ctx.request, text, description)
+        where = " and ".join(f"{k} {t.title}" for k, t in zip(("after", "before"), targets)) if kind == "between" \
+            else f"{kind} {targets[0].title}" if targets else f"at the {kind}"
+        return _clause(ctx, "insert_shot", args, f"insert a new shot ({args['description'][:60]}) {where}", targets,
+                       references)
+
+
+def _insert_place(text: str, start: int) -> tuple[str, int, int] | None:
+    """Where an inserted shot goes: ('between' | 'after' | 'before' | 'start' | 'end', span of the phrase)."""
+    shots = r"(?:the )?(?:shots? #?\d+|(?:last|first|opening|final) shot|\d+th shot)"
+    patterns = (("between", rf"\bbetween {shots} and {shots}|\bbetween shots? #?\d+ (?:and|&) #?\d+"),
+                ("after", rf"\b(?:right |just |directly )?after {shots}"),
+                ("before", rf"\b(?:right |just |directly )?(?:before|ahead of) {shots}"),
+                ("start", r"\bat the (?:very )?(?:start|beginning)(?: of the (?:cut|film|story))?"),
+                ("end", r"\bat the (?:very )?end(?: of the (?:cut|film|story))?"))
+    for kind, pattern in patterns:
+        match = re.search(pattern, text[start:])
+        if match:
+            return kind, start + match.start(), start + match.end()
+    return None
+
+
+def _as_typed(request: str, normalised: str, description: str) -> str:
+    """The description as the person typed it: names keep their capitals, and a word the typo corrector changed
+    ("Mara" is one edit from "mark") is given back, since a description is content, not a command.  The
+    normalised text has the request's words one for one (corrections and spelled numbers replace words), so the
+    description's words are found by their places."""
+    typed, read = request.split(), normalised.split()
+    wanted = description.split()
+    if len(typed) != len(read) or not wanted:
+        return description
+    for at in range(len(read) - len(wanted) + 1):
+        window = [w.strip(",.;:!?") for w in read[at:at + len(wanted)]]
+        if window == [w.strip(",.;:!?") for w in wanted]:
+            return " ".join(typed[at:at + len(wanted)]).strip(" ,.;:!?")
+    return description
+
+
+def _place(position: int) -> str:
+    if position == -1:
+        return "the last shot of the cut"
+    if position < 0:
+        return f"shot {-position} from the end of the cut"
+    return f"shot {position} of the cut"
+
+
+def _ask(ctx: ReadContext, resolved: Any) -> Reading:
+    ctx.words.take_all()
+    if resolved.missing:
+        return Reading(clarification=Clarification(
+            reason="not_found", missing=resolved.missing, understood=["a change of the cut"],
+            message=f"There is no {', '.join(resolved.missing)} {ctx.facts.where}."))
+    if resolved.ambiguous:
+        lines = "; ".join(f"{c['title']} of {c.get('plan') or 'no plan'} (id {c['id']})" for c in resolved.ambiguous)
+        return Reading(clarification=Clarification(
+            reason="ambiguous", candidates=resolved.ambiguous, understood=["a change of the cut"],
+            message=f"More than one shot matches: {lines}. Which one do you mean? Answer with its id."))
+    return Reading(clarification=Clarification(
+        reason="no_target", understood=["a change of the cut"],
+        message=f"I could not tell which shot '{resolved.unresolved[0]}' means; name it ('shot 3') or select it."))
+
+
+def _incomplete(ctx: ReadContext, what: str, message: str) -> Reading:
+    unread = ctx.words.unused()
+    ctx.words.take_all()
+    return Reading(clarification=Clarification(reason="unparsed", understood=[what], not_understood=unread,
+                                               message=message))

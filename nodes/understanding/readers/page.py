@@ -1,65 +1,523 @@
-"""The web page: layout changes ``web_revise`` makes (hero full-bleed or contained, gallery columns, dark or
-light theme, sections added, removed or moved), and element edits (headline, button, fonts, spacing,
-palette, copy, images) that are recognised and, until their tools are in the manifest, answered with an
-honest clarification.  Routed by what the project holds: only a project with a page has one to revise."""
+"""The web page: each edit a person asks for becomes one page operation with its arguments.
+
+"change the headline to 'Bread, slowly'" → ``page_set_text`` (element, text); "make the headline bigger",
+"change the button colour to green", "use a serif font", "more spacing", "a darker palette" →
+``page_set_style`` (token, value); "add a section about opening hours after the menu", "remove the
+testimonials section", "move the gallery above the menu" → the section tools; "replace the hero image with a
+photo of rye loaves" → ``page_replace_image``; "undo the full-bleed change", "undo that", "go back to the
+original page" → ``page_undo`` / ``page_revert``; the hero treatment, gallery columns and theme →
+``revise_page`` (the ``web_revise`` skill).  Names are resolved on the page itself (its sections, elements
+and pictures: ``CanvasFacts.page_document``) with the page tools' own helpers (:func:`element_for_words`,
+:func:`resolve_section`, :func:`token_for_words`), so a section the page lacks is asked about before anything
+runs.  Routed by what the project holds: only a project with a page has one to edit; a page selected through
+its preview, HTML file or a picture is the page the request means.
+"""
 
 from __future__ import annotations
 
 import re
 
-from nodes.understanding.intent import Clause, Target
-from nodes.understanding.readers.base import ReadContext, Reading, not_found, unsupported
+from PIL import ImageColor
 
-_PAGE_WORDS = re.compile(r"\b(?:hero|full[- ]?bleed|full[- ]width|edge[- ]to[- ]edge|columns?|theme|sections?|headline|"
-                         r"buttons?|fonts?|typeface|spacing|padding|palette|tagline|header|footer|nav(?:igation)?|"
-                         r"gallery|(?:the|this) (?:page|site|website|web page))\b")
+from nodes.understanding.intent import Clarification, Clause, Target
+from nodes.understanding.readers.base import ReadContext, Reading, not_found
+from nodes.understanding.readers.content import (
+    PAGE_OPERATIONS,
+    Ask,
+    asks_version,
+    clause,
+    content_after,
+    parse_in_turn,
+    previous_changes,
+    quotes,
+    read_clauses,
+    read_version,
+    typed,
+    version_subject,
+)
+from nodes.understanding.text import Words
+from skills.page_document import PageDocument, element_for_words, resolve_section
+from skills.page_style import FONT_FAMILIES, token_for_words
+from skills.web_render import slug
+
+_PAGE_WORDS = re.compile(r"\b(?:hero|full[- ]?bleed|full[- ]width|edge[- ]to[- ]edge|columns?|theme|sections?|headlines?|"
+                         r"buttons?|fonts?|typefaces?|typography|spacing|white ?space|padding|palette|tagline|subtitle|"
+                         r"header|footer|nav(?:igation)?|gallery|call to action|cta|headings?|background|"
+                         r"(?:the|this|my|our) (?:page|site|website|web page|homepage|landing page))\b")
+_PAGE_ONLY_WORDS = re.compile(r"\b(?:title|text|copy|colou?rs|corners|font size|paragraphs?)\b")
+"""Words that name a part of the page only on a project that has no deck (a deck has titles and text too)."""
+_PICTURE_WORDS = re.compile(r"\b(?:pictures?|photos?|images?)\b")
+"""Pictures are the page's on a project that holds a page and no story or deck."""
+_SECTION_VERBS = re.compile(r"\b(?:add|remove|delete|drop|hide|move|put|place|shift|above|below|before|after|first|1th|"
+                            r"last|top|bottom)\b")
+_NAMES_PAGE = re.compile(r"\b(?:page|site|website|web page|homepage|hero|gallery|headline|buttons?)\b")
 _LAYOUT: tuple[re.Pattern[str], ...] = (
     re.compile(r"\bfull[\s-]*(?:bleed|width)\b|\bedge[\s-]*to[\s-]*edge\b|\b(?:contained|boxed|inset)\b"),
     re.compile(r"\b(?:\d+)[\s-]*col(?:umn)?s?\b|\bcol(?:umn)?s?\s*(?:to|of|=|:)?\s*\d+\b"),
     re.compile(r"\b(?:dark(?:er)?|light(?:er)?|bright) (?:theme|mode)\b|\btheme (?:to )?(?:dark|light)\b"),
-    re.compile(r"\b(?:remove|drop|hide|delete|without)\s+(?:the\s+)?[a-z0-9-]+(?:\s+section)?\b"),
-    re.compile(r"\badd\s+(?:an?\s+|the\s+)?[a-z0-9-]+\s+section\b"),
-    re.compile(r"\b(?:move|put)\s+(?:the\s+)?[a-z0-9-]+(?:\s+section)?\s+(?:first|to the top|at the top|last|"
-               r"to the bottom|at the bottom|to the end|at the end)\b"),
 )
-_NOUNS = re.compile(r"\b(?:hero|gallery|page|site|website|layout|grid|images?|photos?|section)\b")
-_ELEMENTS: tuple[tuple[re.Pattern[str], str, str], ...] = (
-    (re.compile(r"\bheadline\b|\btitle\b|\bheading\b|\btagline\b|\btext\b|\bcopy\b|\bsay\b"), "edit_copy",
-     "an edit of the page's copy"),
-    (re.compile(r"\bbuttons?\b|\bfonts?\b|\btypeface\b|\bspacing\b|\bpadding\b|\bpalette\b|\bcolou?rs?\b|\bbigger\b|"
-                r"\bsmaller\b|\blarger\b"), "design_tokens", "a change of the page's design tokens"),
-    (re.compile(r"\breplace\b.*\b(?:image|photo|picture)\b|\b(?:image|photo|picture)\b"), "replace_image",
-     "replacing an image of the page"),
+_LAYOUT_WORDS = re.compile(r"\b(?:hero|gallery|page|site|website|layout|grid|images?|photos?|theme|mode|columns?|"
+                           r"instead|again|go|back)\b")
+
+# ---------------------------------------------------------------- styles
+
+_AMOUNT = r"(?:much|a lot|way|far|lots|a bit|slightly|a little|a touch|somewhat) "
+_SIZE = re.compile(rf"\b(?:{_AMOUNT})?(?:bigger|larger|smaller|tinier|huger|big|small|large|huge|tiny)\b|"
+                   r"\b\d+(?:\.\d+)? ?(?:px|pt|%)(?: (?:bigger|larger|smaller))?|\btwice as (?:big|large)\b|"
+                   r"\bdouble(?: the size)?\b|\bhalf (?:the|its) size\b")
+_RELATIVE_COLOUR = re.compile(r"\b(?:darker|lighter|brighter|deeper|paler)\b")
+_COLOUR_NAMES = sorted((n for n in ImageColor.colormap if n.isalpha()), key=len, reverse=True)
+_COLOUR = re.compile(r"#[0-9a-f]{6}\b|#[0-9a-f]{3}\b|\b(?:(?:dark|light|pale|deep|bright) ?)?(?:grey|"
+                     + "|".join(_COLOUR_NAMES) + r")\b")
+_FONT = re.compile(r"\b(?:sans[- ]serif|sans|serif|mono(?:space)?|rounded|display|book|georgia|times(?: new roman)?|"
+                   r"helvetica|arial|garamond|palatino|baskerville|courier(?: new)?|verdana|futura|"
+                   r"trebuchet|impact)\b")
+_SPACING = re.compile(r"\b(?:more|less|tighter|looser|roomier|airier|denser|compact|generous|normal|default|spacious|"
+                      r"airy|cramped|more generous|less cramped)\b")
+_WEIGHT = re.compile(r"\b(?:bolder|bold|heavier|heavy|thinner|thin|normal weight|regular|lighter weight|black)\b")
+_RADIUS = re.compile(r"\b(?:rounder|more rounded|less rounded|rounded|sharper|squarer|square)\b")
+
+_SUBJECTS: tuple[tuple[str, re.Pattern[str], tuple[str, ...]], ...] = (
+    # (subject, its words, the kinds of value it takes in the order they are tried)
+    ("button text", re.compile(r"\bbutton(?:s'?)? (?:text|label|lettering) colou?rs?\b"), ("colour",)),
+    ("button", re.compile(r"\b(?:the )?(?:buttons?|call to action|cta)(?:'s| colou?rs?| backgrounds?| corners?)*\b"),
+     ("colour", "radius", "size")),
+    ("headline", re.compile(r"\b(?:the )?(?:hero |main |page )?(?:headlines?|title|h1)(?:'s)?(?: size| font| weight"
+                            r"| typeface)?\b"), ("size", "weight", "font")),
+    ("headings", re.compile(r"\b(?:the )?(?:section |other )?(?:headings|subheadings|heading|h2s?)(?:'s)?(?: size| font"
+                            r"| weight)?\b"), ("size", "weight", "font")),
+    ("body", re.compile(r"\b(?:the )?(?:body(?: text| copy| font)?|paragraphs?|running text|text colou?r|text size|"
+                        r"(?:the )?text|copy|font size|type size|lettering)\b"), ("size", "colour", "font")),
+    ("line height", re.compile(r"\b(?:the )?(?:line[- ]height|leading|line spacing)\b"), ("spacing",)),
+    ("gap", re.compile(r"\b(?:the )?(?:gallery |grid |picture )?gaps?(?: between (?:the )?(?:pictures|images|photos))?\b"),
+     ("size", "spacing")),
+    ("fonts", re.compile(r"\b(?:the )?(?:fonts?|typefaces?|typography)\b"), ("font", "size", "weight")),
+    ("spacing", re.compile(r"\b(?:the )?(?:spacing|white ?space|padding|breathing room|space|room)\b"), ("spacing",)),
+    ("palette", re.compile(r"\b(?:the )?(?:colou?r )?(?:palette|colou?r scheme|colou?rs)\b"), ("colour", "relative")),
+    ("background", re.compile(r"\b(?:the )?(?:page )?background(?: colou?r)?\b"), ("colour", "relative")),
+    ("accent", re.compile(r"\b(?:the )?accents?(?: colou?r)?\b"), ("colour", "relative")),
+    ("corners", re.compile(r"\b(?:the )?(?:corners?|(?:corner )?radius)\b"), ("radius", "size")),
+    ("page", re.compile(r"\b(?:the |this |my |our )?(?:page|site|website|web page|homepage|landing page|design|look)\b|"
+                        r"\b(?:it|everything|this|here)\b"), ("relative", "colour", "spacing")),
 )
+_VALUES = {"size": _SIZE, "colour": _COLOUR, "relative": _RELATIVE_COLOUR, "font": _FONT, "spacing": _SPACING,
+           "weight": _WEIGHT, "radius": _RADIUS}
+_NAMING = {  # (subject, kind of value) -> the words that name its token, for token_for_words
+    ("headline", "size"): "headline size", ("headline", "weight"): "headline weight",
+    ("headline", "font"): "headline font", ("headings", "size"): "headings size", ("headings", "weight"): "weight",
+    ("headings", "font"): "heading font", ("button", "colour"): "button colour",
+    ("button", "radius"): "button corners", ("button", "size"): "button corners",
+    ("button text", "colour"): "button text colour", ("body", "size"): "body text size",
+    ("body", "colour"): "text colour", ("body", "font"): "body font", ("fonts", "size"): "font size",
+    ("fonts", "weight"): "weight", ("line height", "spacing"): "line height", ("gap", "size"): "gap",
+    ("gap", "spacing"): "gap", ("spacing", "spacing"): "spacing", ("palette", "colour"): "palette",
+    ("palette", "relative"): "palette", ("background", "colour"): "background",
+    ("background", "relative"): "background", ("accent", "colour"): "accent", ("accent", "relative"): "accent",
+    ("corners", "radius"): "corners", ("corners", "size"): "corners", ("page", "relative"): "palette",
+    ("page", "colour"): "palette", ("page", "spacing"): "spacing",
+}
+
+# ---------------------------------------------------------------- copy, sections, pictures
+
+_ELEMENT = (r"(?:the )?(?:(?:hero|main|page) )?(?:headline|title|heading|h1|tagline|subtitle|subheading|strapline|"
+            r"button(?: text| label)?|call to action|cta|caption \d+|\d+th caption|"
+            r"[a-z0-9-]+(?: [a-z0-9-]+)? (?:heading|title|text|copy|paragraph|intro|blurb)|"
+            r"(?:heading|title|text|copy|paragraph) (?:of|for|in|on) the [a-z0-9-]+(?: [a-z0-9-]+)?(?: section)?)")
+_SET_TEXT = re.compile(rf"\b(?:change|set|update|edit|rewrite|reword|rename|make|replace|turn)? ?(?P<element>{_ELEMENT})"
+                       r"(?: (?:text|copy|words|wording))?(?: (?:to|into|as|with)| ?:| so (?:that )?it (?:says|reads)|"
+                       r" (?:should|must|could|can|will)? ?(?:say|says|read|reads)| should be| to be| is now| becomes?)"
+                       r" (?P<rest>.+)$")
+_SAY = re.compile(rf"\b(?:make|have|let) (?P<element>{_ELEMENT}) (?:say|read) (?P<rest>.+)$")
+_SECTION_NAME = r"(?:the )?(?P<{0}>[a-z0-9-]+(?: [a-z0-9-]+){{0,2}}?)(?: section)?"
+_REMOVE_SECTION = re.compile(r"\b(?:remove|delete|drop|hide|take out|get rid of|cut|lose)\b " + _SECTION_NAME.format("name")
+                             + r"(?: (?:from|on) (?:the |this )?(?:page|site))?$")
+_ADD_SECTION = re.compile(
+    r"\b(?:add|insert|include|put in|create)\b (?:a |an |the |one )?(?:new |extra )?(?:"
+    r"section (?:about|on|for|called|named|with|titled|listing|showing) (?P<topic>.+?)|(?P<name>[a-z0-9-]+(?: [a-z0-9-]+)?)"
+    r" section)(?: (?P<where>after|below|under|beneath|following|before|above|ahead of) " + _SECTION_NAME.format("anchor")
+    + r"| (?:at|to) the (?P<end>top|bottom|end|start|beginning))?(?: (?:of|on) (?:the |this )?(?:page|site))?$")
+_MOVE_SECTION = re.compile(
+    r"\b(?:move|put|place|shift|bring)\b " + _SECTION_NAME.format("name") + r" (?:(?P<where>after|below|under|beneath|"
+    r"before|above|ahead of|in front of|behind) " + _SECTION_NAME.format("anchor") + r"|(?:to (?:the )?|at the |up |down )?"
+    r"(?P<end>top|bottom|end|start|beginning|first|1th|last|front|back))(?: (?:of|on) (?:the |this )?(?:page|site))?$")
+_PICTURE = (r"(?:the )?(?:(?P<hero>hero|main|header|banner|top|cover)(?: (?:image|photo|picture|shot|backdrop))?|"
+            r"(?:(?P<nth>\d+)th|(?P<first>first)|(?P<last>last)) (?:gallery )?(?:image|photo|picture)|"
+            r"(?:gallery )?(?:image|photo|picture) (?P<number>\d+)|"
+            r"(?:gallery )?(?:image|photo|picture) (?:of|showing|with) (?P<alt>.+?))")
+_REPLACE = re.compile(rf"\b(?:replace|swap(?: out)?|change|switch|update)\b {_PICTURE} (?:with|for|to|by) "
+                      r"(?:a |an |some )?(?:new |different )?(?:(?:photo|picture|image|shot)s? )?(?:of |showing )?"
+                      r"(?P<prompt>.+)$")
+_USE_PICTURE = re.compile(rf"\b(?:use|put|show)\b (?:a |an )?(?:new |different )?(?:photo|picture|image) (?:of|showing) "
+                          rf"(?P<prompt>.+?) (?:for|as|in) {_PICTURE}$")
 
 
 class PageReader:
-    """Requests about the web page: layout changes go to ``web_revise``; element edits are named, not faked."""
+    """Requests about the project's web page: each edit one page operation, never a rebuild."""
 
     name = "page"
 
     def read(self, ctx: ReadContext) -> Reading | None:
-        words, text = ctx.words, ctx.words.text
-        if not _PAGE_WORDS.search(text):
+        text = ctx.words.text
+        selected = _selected_page(ctx)
+        named = bool(_PAGE_WORDS.search(text)) or (ctx.facts.has_page and not ctx.facts.has_deck and bool(
+            _PAGE_ONLY_WORDS.search(text) or (not ctx.facts.has_story and _PICTURE_WORDS.search(text))
+            or _names_section(ctx)))
+        version = asks_version(text) and (version_subject(ctx) == "page" or named)
+        if not (named or selected or version):
             return None
         if not ctx.facts.has_page:
             if ctx.facts.has_deck and re.search(r"\btheme\b", text):
                 return None  # the deck's theme: the slides reader's
             return not_found(ctx, "a web page", f"There is no web page {ctx.facts.where} yet; give me a brief "
                              "first ('a website for a bakery: warm, rustic').")
-        layout = [m for pattern in _LAYOUT for m in pattern.finditer(text)]
-        element = next(((op, what) for pattern, op, what in _ELEMENTS if pattern.search(text)), None)
-        if layout and element is None or layout and element and element[0] == "replace_image":
-            for pattern in _LAYOUT:
-                words.take(pattern)
-            words.take(_NOUNS)
-            words.take(re.compile(r"\b(?:theme|mode|columns?|sections?|use|switch|go|back|instead|again)\b"))
-            page = ctx.facts.pages[0]
-            return Reading(clauses=[Clause(text=ctx.request, domain=self.name, operation="revise_page",
-                                           targets=[Target(id=page.id, kind="code", title=page.title,
-                                                           referred_as="the page")],
-                                           args={"change": ctx.request},
-                                           understood=[f"page layout: {m.group(0)}" for m in layout])])
-        if element is not None:
-            return unsupported(ctx, element[0], element[1], domain=self.name)
-        return unsupported(ctx, "page_edit", "an edit of the web page", domain=self.name)
+        if (ctx.facts.has_deck and re.search(r"\btheme\b", text) and not selected
+                and not _NAMES_PAGE.search(text)):
+            ctx.words.take_all()
+            return Reading(clarification=Clarification(
+                reason="no_target", understood=["a change of theme"],
+                message="The project has a web page and a slide deck: which one's theme? Say 'the page's theme' or "
+                        "'the deck's theme', or select one."))
+        target = _page_target(ctx, selected)
+        doc = ctx.facts.page_document if target.id == ctx.facts.pages[0].id else None
+        try:
+            read = read_clauses(ctx, lambda c, w, s, e: _parse(c, w, s, e, doc, target))
+        except Ask as asked:
+            return asked.reading(ctx, self.name, target)
+        if read is None:
+            ctx.words.take_all()
+            return Reading(clarification=Clarification(
+                reason="unparsed", understood=[f"the page: {target.title}"],
+                not_understood=Words(text).unused(),
+                message=("I understood this is about the web page, but not what to change, so I changed nothing. I "
+                         "can: reword an element ('change the headline to ...'), restyle it ('make the headline "
+                         "bigger', 'green buttons', 'a serif font', 'more spacing', 'a darker palette'), add, remove "
+                         "or move a section, replace a picture, change the hero, columns or theme, and undo or "
+                         "revert a change.")))
+        clauses, words = read
+        ctx.words = words
+        for item in clauses:
+            item.targets = [target]
+        return Reading(clauses=clauses)
+
+
+# ---------------------------------------------------------------- which page
+
+
+def _names_section(ctx: ReadContext) -> bool:
+    """Whether the request moves, adds or removes one of the page's own sections by name ("delete the menu")."""
+    doc = ctx.facts.page_document
+    if doc is None or not _SECTION_VERBS.search(ctx.words.text):
+        return False
+    names = [s.replace("-", " ") for s in doc.layout.sections if s not in ("about", "contact")]
+    return any(re.search(rf"\b{re.escape(name)}\b", ctx.words.text) for name in names)
+
+
+def _selected_page(ctx: ReadContext) -> str | None:
+    """The page a selected node belongs to (its code node, preview, HTML file or a gallery picture)."""
+    for node in ctx.facts.selection:
+        if node.page:
+            return node.page
+    return None
+
+
+def _page_target(ctx: ReadContext, selected: str | None) -> Target:
+    pages = ctx.facts.pages
+    current = next((p for p in pages if p.id == selected), None) if selected else None
+    if selected and current is None and len(pages) == 1:
+        current = pages[0]  # an earlier version's preview: the page it shows is this one, now
+    if current is not None:
+        return Target(id=current.id, kind="code", title=current.title, referred_as="the selected page")
+    if selected:  # another page's earlier version: the tools follow it to its current version
+        return Target(id=selected, kind="code", title="the selected page", referred_as="the selected page")
+    return Target(id=pages[0].id, kind="code", title=pages[0].title, referred_as="the page")
+
+
+# ---------------------------------------------------------------- one clause
+
+
+def _parse(ctx: ReadContext, words: Words, start: int, end: int, doc: PageDocument | None,
+           target: Target) -> list[Clause] | None:
+    return parse_in_turn((_version, _picture, _sections, _copy, _layout, _style), {"_picture": "page_replace_image"},
+                         ctx, words, start, end, doc, target)
+
+
+def _version(ctx: ReadContext, words: Words, start: int, end: int, doc: PageDocument | None,
+             target: Target) -> list[Clause] | None:
+    count, was_undo = previous_changes(ctx, PAGE_OPERATIONS)
+    bare = re.fullmatch(r"\s*(?:please )?(?:undo|take back) (?:that|it|this|what you (?:just )?did)\s*",
+                        ctx.words.text[start:end])
+    if bare and was_undo:
+        words.mark(start, end)  # "undo that" after an undo brings back what it took away: the version before it
+        return [clause(ctx, "page", "page_revert", {"to": "previous"}, "bring back what the last undo took away",
+                       start=start, end=end)]
+    # "undo that" takes back every version the turn before made; "undo the last change", one.
+    return read_version(ctx, words, start, end, what="page", undo_op="page_undo", revert_op="page_revert",
+                        domain="page", count_from_previous=count if bare else 1)
+
+
+def _picture(ctx: ReadContext, words: Words, start: int, end: int, doc: PageDocument | None,
+             target: Target) -> list[Clause] | None:
+    text = ctx.words.text[:end]
+    match = _REPLACE.search(text, start) or _USE_PICTURE.search(text, start)
+    if match is None:
+        return None
+    number = _picture_number(match, doc, ctx.answer)
+    prompt = content_after(ctx, words, match.start("prompt"), match.end("prompt"))
+    words.mark(match.start(), match.end())
+    return [clause(ctx, "page", "page_replace_image", {"image": number, "prompt": prompt},
+                   f"replace picture {number} of the page with a new one: {prompt}", start=start, end=end)]
+
+
+def _picture_number(match: re.Match[str], doc: PageDocument | None, answer: str | None = None) -> int:
+    count = len(doc.images) if doc is not None else None
+    if match.group("hero") or match.group("first"):
+        number = 1
+    elif match.group("last"):
+        if count is None:
+            raise Ask(Clarification(reason="unparsed", message="Which picture is the last one? Name it by number."))
+        number = count
+    elif match.group("nth") or match.group("number"):
+        number = int(match.group("nth") or match.group("number"))
+    else:
+        alt = match.group("alt") or ""
+        if doc is None:
+            raise Ask(Clarification(reason="unparsed", message="Which picture do you mean? Name it by number."))
+        wanted = {w for w in re.findall(r"[a-z]+", alt) if len(w) > 2}
+        scored = [(len(wanted & set(re.findall(r"[a-z]+", i.alt.lower()))), n) for n, i in enumerate(doc.images, 1)]
+        best = max((s for s, _ in scored), default=0)
+        chosen = [n for s, n in scored if s == best and best > 0]
+        answered = [n for n in chosen if doc.images[n - 1].node_id == answer]
+        if len(chosen) != 1 and len(answered) == 1:
+            chosen = answered  # the person picked one of the candidates
+        if len(chosen) != 1:
+            listed = "; ".join(f"{n}: {i.alt}" for n, i in enumerate(doc.images, 1))
+            raise Ask(Clarification(reason="ambiguous" if chosen else "not_found", missing=[] if chosen else [alt],
+                                    candidates=[{"id": doc.images[n - 1].node_id, "title": doc.images[n - 1].alt,
+                                                 "picture": n} for n in chosen],
+                                    message=f"Which picture do you mean by '{alt}'? The page's pictures: {listed}. "
+                                            "Answer with its id."))
+        number = chosen[0]
+    if count is not None and not 1 <= number <= count:
+        raise Ask(Clarification(reason="not_found", missing=[f"picture {number}"],
+                                message=f"The page has no picture {number}; it has {count} (1 to {count})."))
+    return number
+
+
+def _section(doc: PageDocument | None, said: str, *, new: bool = False) -> str:
+    """The section a name means on this page; :class:`Ask` naming the page's sections when it has none such."""
+    if doc is None:
+        return slug(re.sub(r"\b(?:the|section)\b", " ", said), 30)
+    try:
+        return resolve_section(doc, said)
+    except Exception:
+        name = slug(re.sub(r"\b(?:the|section)\b", " ", said), 30)
+        if new:
+            return name
+        raise Ask(Clarification(reason="not_found", missing=[f"the {said} section"],
+                                message=f"The page has no '{said}' section, so I changed nothing; its sections are "
+                                        f"{', '.join(doc.layout.sections)}.")) from None
+
+
+def _sections(ctx: ReadContext, words: Words, start: int, end: int, doc: PageDocument | None,
+              target: Target) -> list[Clause] | None:
+    text = ctx.words.text[:end]
+    if (match := _ADD_SECTION.search(text, start)) is not None:
+        said = match.group("topic") or match.group("name")
+        name = _section(doc, said, new=True)
+        if doc is not None and name in doc.layout.sections:
+            raise Ask(Clarification(reason="conflict", message=f"The page already has a {name} section; say what to "
+                                    "change in it, or give the new section another name."))
+        args: dict = {"name": name}
+        if match.group("topic"):
+            heading = typed(ctx, match.start("topic"), match.end("topic"))
+            args["heading"] = heading[:1].upper() + heading[1:]
+        if match.group("anchor"):
+            anchor = _section(doc, match.group("anchor"))
+            args["after" if match.group("where") in ("after", "below", "under", "beneath", "following") else
+                 "before"] = anchor
+        elif match.group("end") and doc is not None:
+            top = match.group("end") in ("top", "start", "beginning")
+            sections = doc.layout.sections
+            if top:
+                args["after" if sections[0] == "hero" else "before"] = sections[0]
+            else:
+                args["after"] = sections[-1]
+        words.mark(match.start(), match.end())
+        place = next((f"{k} {v}" for k, v in args.items() if k in ("after", "before")), "before contact")
+        return [clause(ctx, "page", "page_add_section", args, f"add a {name} section ({place})", start=start, end=end)]
+    if (match := _REMOVE_SECTION.search(text, start)) is not None:
+        said = match.group("name")
+        if doc is not None and _known_section(doc, said) is None and not re.search(r"\bsection\b", match.group(0)):
+            return None  # "remove the tagline": not a section
+        name = _section(doc, said)
+        words.mark(match.start(), match.end())
+        return [clause(ctx, "page", "page_remove_section", {"section": name}, f"remove the {name} section",
+                       start=start, end=end)]
+    if (match := _MOVE_SECTION.search(text, start)) is not None:
+        name = _section(doc, match.group("name"))
+        args = {"section": name}
+        if match.group("anchor"):
+            anchor = _section(doc, match.group("anchor"))
+            args["before" if match.group("where") in ("before", "above", "ahead of", "in front of") else "after"] = anchor
+        else:
+            args["to"] = "first" if match.group("end") in ("top", "start", "beginning", "first", "1th", "front") \
+                else "last"
+        words.mark(match.start(), match.end())
+        where = next(f"{k} {v}" for k, v in args.items() if k != "section")
+        return [clause(ctx, "page", "page_move_section", args, f"move the {name} section {where}", start=start,
+                       end=end)]
+    return None
+
+
+def _known_section(doc: PageDocument, said: str) -> str | None:
+    try:
+        return resolve_section(doc, said)
+    except Exception:
+        return None
+
+
+def _copy(ctx: ReadContext, words: Words, start: int, end: int, doc: PageDocument | None,
+          target: Target) -> list[Clause] | None:
+    text = ctx.words.text[:end]
+    match = _SAY.search(text, start) or _SET_TEXT.search(text, start)
+    if match is None:
+        return None
+    rest_start, rest_end = match.start("rest"), match.end("rest")
+    quoted = [q for q in quotes(ctx, rest_start, rest_end)]
+    if not quoted and (_is_style_value(match.group("rest")) or re.search(
+            r"\b(?:size|colou?r|font|bigger|smaller|bold)\b", match.group("element"))):
+        return None  # "change the headline to bold": a style, not words
+    said_element = match.group("element")
+    element = _element(doc, said_element)
+    if element is None:
+        return None
+    new_words = content_after(ctx, words, rest_start, rest_end)
+    if not new_words:
+        return None
+    words.mark(match.start(), match.end())
+    return [clause(ctx, "page", "page_set_text", {"element": element, "text": new_words},
+                   f"the {element} to say '{new_words[:60]}'", start=start, end=end)]
+
+
+def _element(doc: PageDocument | None, said: str) -> str | None:
+    phrase = re.sub(r"^(?:the )?(?:hero |main |page )", "", said.strip())
+    phrase = re.sub(r"\b(\d+)th caption\b", r"caption \1", phrase)
+    phrase = re.sub(r"^(?:heading|title|text|copy|paragraph) (?:of|for|in|on) the (.+?)(?: section)?$",
+                    lambda m: f"{m.group(1)} {'heading' if said.split()[-1] in ('heading', 'title') else 'text'}",
+                    phrase)
+    phrase = re.sub(r"^(?:the )?([a-z0-9-]+(?: [a-z0-9-]+)?) (?:copy|paragraph|intro|blurb)$", r"\1 text", phrase)
+    if doc is None:
+        return {"title": "headline", "heading": "headline", "h1": "headline", "subtitle": "tagline",
+                "cta": "button", "call to action": "button", "button text": "button"}.get(phrase, phrase)
+    found = element_for_words(doc, phrase)
+    if found is None and phrase.endswith(" text") and phrase.removesuffix(" text") in ("button", "hero"):
+        found = element_for_words(doc, phrase.removesuffix(" text"))
+    if found is None:
+        elements = ", ".join(doc.text_elements())
+        raise Ask(Clarification(reason="not_found", missing=[said.strip()],
+                                message=f"The page has no text element '{said.strip()}', so I changed nothing; its "
+                                        f"elements are {elements}."))
+    return found
+
+
+def _is_style_value(text: str) -> bool:
+    rest = text.strip()
+    return any(pattern.fullmatch(rest) for pattern in (_SIZE, _COLOUR, _FONT, _WEIGHT, _RELATIVE_COLOUR)) or bool(
+        re.fullmatch(r"(?:a |an )?(?:" + "|".join(p.pattern for p in (_SIZE, _COLOUR, _FONT)) + r")(?: font| colou?r)?",
+                     rest))
+
+
+def _layout(ctx: ReadContext, words: Words, start: int, end: int, doc: PageDocument | None,
+            target: Target) -> list[Clause] | None:
+    text = ctx.words.text
+    layout = [m for pattern in _LAYOUT for m in pattern.finditer(text, start, end)]
+    if not layout:
+        return None
+    for match in layout:
+        words.mark(match.start(), match.end())
+    words.take(_LAYOUT_WORDS, start, end)
+    change = text[start:end].strip()
+    return [clause(ctx, "page", "revise_page", {"change": change}, "page layout: "
+                   + ", ".join(m.group(0) for m in layout), start=start, end=end)]
+
+
+def _style(ctx: ReadContext, words: Words, start: int, end: int, doc: PageDocument | None,
+           target: Target) -> list[Clause] | None:
+    text = ctx.words.text
+    for subject, pattern, kinds in _SUBJECTS:
+        named = words.peek(pattern, start, end)
+        if named is None:
+            continue
+        if subject == "page" and not (ctx.facts.selection or re.search(r"\b(?:page|site|website|design|look)\b",
+                                                                         named.group(0))):
+            continue  # "make it darker" names the page only when the page is selected
+        for kind in kinds:
+            value = _value(ctx, words, kind, start, end, named)
+            if value is None:
+                continue
+            token = "fonts" if (subject, kind) in (("fonts", "font"), ("page", "font")) else token_for_words(
+                _NAMING.get((subject, kind), ""))
+            if token is None:
+                continue
+            words.mark(named.start(), named.end())
+            said = text[named.start():named.end()].removeprefix("the ").strip()
+            return [clause(ctx, "page", "page_set_style", {"token": token, "value": value},
+                           f"{token}: {value} ('{said}')", start=start, end=end)]
+    return None
+
+
+def _value(ctx: ReadContext, words: Words, kind: str, start: int, end: int, named: re.Match[str]) -> str | None:
+    """The value of one kind the span gives (taken), as the page tools read it."""
+    pattern = _VALUES[kind]
+    found = None
+    for match in pattern.finditer(ctx.words.text, start, end):
+        if match.start() < named.end() and named.start() < match.end() or words.used(match.start(), match.end()):
+            continue
+        found = match
+        break
+    if found is None:
+        if kind == "font":
+            quoted = [q for q in quotes(ctx, start, end) if not words.used(q.start, q.end)]
+            if quoted and re.search(r"\b(?:font|typeface)s?\b", ctx.words.text[start:end]):
+                words.mark(quoted[0].start, quoted[0].end)
+                return quoted[0].said
+        return None
+    said = found.group(0)
+    words.mark(found.start(), found.end())
+    words.take(re.compile(r"\b(?:font|fonts|typeface|colou?r|size|sized|weight|(?:in )?px|to|an?)\b"), start, end)
+    if kind == "size":
+        return _size(said)
+    if kind == "colour":
+        return said if said.startswith("#") else said.replace("grey", "gray")
+    if kind == "relative":
+        return "darker" if said in ("darker", "deeper") else "lighter"
+    if kind == "font":
+        family = said.replace("sans serif", "sans").replace("sans-serif", "sans").replace("monospace", "mono")
+        return family if family in FONT_FAMILIES else typed(ctx, found.start(), found.end())
+    if kind == "spacing":
+        return {"compact": "compact", "normal": "normal", "default": "normal", "generous": "generous"}.get(
+            said, "less" if said in ("less", "tighter", "denser", "compact", "cramped") else "more")
+    if kind == "weight":
+        return {"bold": "bold", "heavy": "bold", "black": "900", "regular": "normal", "normal weight": "normal",
+                "thin": "thin"}.get(said, "lighter" if said in ("thinner", "lighter weight") else "bolder")
+    return {"square": "0px", "sharper": "smaller", "squarer": "smaller", "less rounded": "smaller"}.get(said, "bigger")
+
+
+def _size(said: str) -> str:
+    much = re.match(r"(much|a lot|way|far|lots) ", said)
+    little = re.match(r"(a bit|slightly|a little|a touch|somewhat) ", said)
+    bigger = bool(re.search(r"bigger|larger|big|large|huge|twice|double", said))
+    if number := re.match(r"(\d+(?:\.\d+)?) ?(px|pt|%)(?: (bigger|larger|smaller))?$", said):
+        amount, unit, way = number.groups()
+        if unit == "%" and way:
+            return f"{'+' if way != 'smaller' else '-'}{amount}%"
+        return f"{amount}{'px' if unit == 'pt' else unit}"
+    if re.match(r"twice|double", said):
+        return "2x"
+    if said.startswith("half"):
+        return "0.5x"
+    if much or said in ("huge", "huger"):
+        return "much bigger" if bigger else "much smaller"
+    if little:
+        return "110%" if bigger else "90%"
+    return "bigger" if bigger else "smaller"

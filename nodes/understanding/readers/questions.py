@@ -13,6 +13,7 @@ import re
 from nodes.models.grammar import read_edit
 from nodes.understanding.intent import Clarification, Clause
 from nodes.understanding.readers.base import ReadContext, Reading
+from nodes.understanding.readers.content import typed
 from nodes.understanding.references import find_references, resolve_targets
 
 _QUESTION = re.compile(r"^\s*(?:how many|how much|which|what|what's|whats|where|who|list|show|tell me|is|are|does|do|"
@@ -51,7 +52,8 @@ class QuestionReader:
             return None
         if (match := _MENTION.search(text)) is not None:
             words.take_all()
-            terms = [w for w in re.findall(r"[a-z0-9][a-z0-9'-]*", match.group(1)) if w not in ("the", "a", "an")]
+            said = typed(ctx, match.start(1), match.end(1)).lower()  # the words as typed, never "corrected"
+            terms = [w for w in re.findall(r"[a-z0-9][a-z0-9'-]*", said) if w not in ("the", "a", "an")]
             return self._clause(ctx, {"ask": "slides_mentioning", "terms": terms}, f"slides mentioning {' '.join(terms)}")
         if _HEADLINE.search(text):
             words.take_all()

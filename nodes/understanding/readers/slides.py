@@ -1,44 +1,669 @@
-"""Slides: edits of the project's deck (add, delete, move or retitle a slide, its bullets, the theme, one
-slide's illustration).  Routed by what the project holds: on a project with a deck a request about slides
-edits that deck; a new deck is a build (``builds.py``).  The slide tools are being built alongside; until
-they are in the manifest the operation is named in an honest clarification, never a rebuild."""
+"""Slides: each edit of the project's deck becomes one deck operation with its arguments.
+
+"add a slide about training costs after slide 2" → ``deck_add_slide`` (after, about); "delete the last
+slide" → ``deck_delete_slide``; "move slide 4 before slide 2" → ``deck_move_slide`` (slide, to); "change the
+title of slide 2 to 'Why now'" → ``deck_edit_slide`` (slide, title); "add a bullet 'Costs fall' to slide 3"
+→ ``deck_add_bullet``; "change the theme to dark" → ``deck_set_theme``; "regenerate the illustration on
+slide 5" → ``deck_regenerate_illustration``; "undo that", "undo the retitle", "revert the deck to the
+original" → ``deck_undo`` / ``deck_revert``.  Slides are named by number, position ("the last slide", "the
+second to last slide"), title ("the slide about pricing", "the Costs slide") or selection ("this slide"),
+and resolved on the project's current deck, so a slide it lacks is asked about before anything runs.
+Routed by what the project holds: on a project with a deck a request about slides edits that deck; a new
+deck is a build (``builds.py``), never an edit.
+"""
 
 from __future__ import annotations
 
 import re
+from dataclasses import dataclass
 
-from nodes.understanding.readers.base import ReadContext, Reading, not_found, unsupported
+from nodes.understanding.facts import NodeFact
+from nodes.understanding.intent import Clarification, Clause, Reference, Target
+from nodes.understanding.readers.base import ReadContext, Reading, not_found
+from nodes.understanding.readers.content import (
+    DECK_OPERATIONS,
+    Ask,
+    asks_version,
+    clause,
+    content_after,
+    parse_in_turn,
+    previous_changes,
+    quotes,
+    read_clauses,
+    read_version,
+    version_subject,
+)
+from nodes.understanding.text import Words
+from tools.deck.document import THEMES, UnknownTheme, theme_named
 
-_SLIDE_WORDS = re.compile(r"\bslides?\b|\bthe (?:deck|presentation|lecture)\b|\bbullets?\b|\bspeaker notes\b")
-_THEME = re.compile(r"\btheme\b")
-_FORMS: tuple[tuple[re.Pattern[str], str, str], ...] = (
-    (re.compile(r"\badd\b.*\bslide\b|\bnew slide\b|\binsert\b.*\bslide\b"), "add_slide", "add a slide"),
-    (re.compile(r"\b(?:delete|remove|drop|get rid of)\b.*\bslide\b"), "delete_slide", "delete a slide"),
-    (re.compile(r"\bmove\b.*\bslide\b|\bswap\b.*\bslides?\b|\breorder\b"), "move_slide", "move a slide"),
-    (re.compile(r"\b(?:retitle|rename)\b|\btitle\b|\bheading\b|\bcall\b.*\bslide\b"), "retitle_slide",
-     "retitle a slide"),
-    (re.compile(r"\bbullets?\b|\bpoints?\b"), "edit_bullets", "edit a slide's bullets"),
-    (re.compile(r"\btheme\b|\bcolou?rs?\b|\bdark\b|\blight\b|\bfont\b"), "slide_theme", "change the deck's theme"),
-    (re.compile(r"\billustration\b|\bimage\b|\bpicture\b|\bdiagram\b"), "slide_illustration",
-     "regenerate a slide's illustration"),
+_SLIDE_WORDS = re.compile(r"\bslides?\b|\b(?:the|this|my|our) (?:deck|presentation|lecture|slide deck|talk)\b|"
+                          r"\bbullets?(?: points?)?\b|\bspeaker notes\b|\bdecks?\b|\bpresentation\b")
+_THEME = re.compile(r"\btheme\b|\b(?:dark|light) mode\b")
+_DECK_ONLY_WORDS = re.compile(r"\b(?:illustrations?|pictures?|images?|diagrams?|titles?|notes)\b")
+"""Words that name a part of the deck only on a project that holds a deck and nothing else."""
+
+# ---------------------------------------------------------------- naming slides
+
+_REF_PATTERNS: tuple[tuple[str, re.Pattern[str]], ...] = (
+    ("range", re.compile(r"\bslides? #?(\d+) ?(?:-|–|to|through|thru) ?#?(\d+)\b")),
+    ("numbers", re.compile(r"\bslides? #?(\d+)((?:\s*(?:,|and|&|or)\s*(?:slide )?#?\d+\b)*)")),
+    ("ordinals", re.compile(r"\bthe (\d+)th((?:\s*(?:,|and|&|or)\s*(?:the )?\d+th)*) slides?\b")),
+    ("penultimate", re.compile(r"\bthe (?:2th|second)[- ](?:to[- ]|from[- ](?:the[- ])?)?last slide\b|"
+                               r"\bthe penultimate slide\b|\bthe slide before the last(?: one)?\b|"
+                               r"\bthe next[- ]to[- ]last slide\b")),
+    ("last-n", re.compile(r"\bthe (?:last|final) (\d+) slides\b")),
+    ("last", re.compile(r"\bthe (?:very )?(?:last|final|closing|end) slide\b|\bthe last one\b")),
+    ("first", re.compile(r"\bthe (?:very )?(?:first|1th|opening|title|cover|intro(?:duction)?) slide\b")),
+    ("titled", re.compile(r"\bthe slide (?:about|on|titled|called|named|with the title|that covers|covering|"
+                          r"that mentions|mentioning) (?P<title>.+?)(?=$| (?:to|after|before|into|as|with|and|then|"
+                          r"at|from)\b|[,;])")),
+    ("named", re.compile(r"\bthe (?P<title>[a-z0-9'-]+(?: [a-z0-9'-]+){0,3}) slide\b")),
+    ("selection", re.compile(r"\bthis slide\b|\bthe selected slides?\b|\bthese slides\b|\bthis one\b|\bit\b|\bthis\b|"
+                             r"\bhere\b")),
 )
 
 
+@dataclass
+class SlideRef:
+    """A phrase naming slides of the deck, and the slides it names (1-based numbers, facts)."""
+
+    said: str
+    start: int
+    end: int
+    slides: list[NodeFact]
+    numbers: list[int]
+
+
+class Deck:
+    """The project's current deck as the facts have it: its node and its slides in order."""
+
+    def __init__(self, ctx: ReadContext) -> None:
+        selected = [n for n in ctx.facts.selection if n.kind in ("deck", "slide")]
+        wanted = (selected[0].group if selected and selected[0].kind == "slide" else
+                  selected[0].id if selected else None)
+        self.node = next((d for d in ctx.facts.decks if d.id == wanted), None) or ctx.facts.decks[-1]
+        self.slides = sorted((s for s in ctx.facts.slides if s.group == self.node.id), key=lambda s: s.index or 0)
+        self.selected = [n for n in ctx.facts.selection if n.kind == "slide" and n.group == self.node.id]
+
+    def number(self, slide: NodeFact) -> int:
+        return self.slides.index(slide) + 1
+
+    def target(self) -> Target:
+        """The deck as a target: what a deck tool writes with it (its slides, their contents and pictures)."""
+        writes = [s.id for s in self.slides] + [i for s in self.slides for i in s.sources]
+        return Target(id=self.node.id, kind="deck", title=self.node.title, referred_as="the deck",
+                      writes=list(dict.fromkeys(writes)))
+
+    def missing(self, said: str, numbers: list[int]) -> Ask:
+        count = len(self.slides)
+        return Ask(Clarification(reason="not_found", missing=[said],
+                                 message=f"The deck has no {said}; it has {count} slides (1 to {count}), so I changed "
+                                         "nothing."))
+
+
+def find_slides(ctx: ReadContext, words: Words, deck: Deck, start: int, end: int) -> list[SlideRef]:
+    """Every phrase of the span that names slides, resolved on the deck (its words taken)."""
+    found: list[SlideRef] = []
+    for form, pattern in _REF_PATTERNS:
+        for match in pattern.finditer(ctx.words.text, start, end):
+            if words.used(match.start(), match.end()):
+                continue
+            numbers = _numbers(ctx, deck, form, match)
+            if numbers is None:
+                continue
+            words.mark(match.start(), match.end())
+            said = match.group(0)
+            if any(not 1 <= n <= len(deck.slides) for n in numbers):
+                bad = next(n for n in numbers if not 1 <= n <= len(deck.slides))
+                raise deck.missing(f"slide {bad}", numbers)
+            found.append(SlideRef(said, match.start(), match.end(), [deck.slides[n - 1] for n in numbers], numbers))
+    return sorted(found, key=lambda r: r.start)
+
+
+def _numbers(ctx: ReadContext, deck: Deck, form: str, match: re.Match[str]) -> list[int] | None:
+    count = len(deck.slides)
+    if form == "range":
+        low, high = sorted((int(match.group(1)), int(match.group(2))))
+        return list(range(low, high + 1))
+    if form in ("numbers", "ordinals"):
+        return list(dict.fromkeys(int(n) for n in re.findall(r"\d+", match.group(0))))
+    if form == "penultimate":
+        return [count - 1] if count > 1 else [0]
+    if form == "last-n":
+        n = int(match.group(1))
+        return list(range(count - n + 1, count + 1)) if n <= count else [count + 1]
+    if form == "last":
+        return [count]
+    if form == "first":
+        return [1]
+    if form == "selection":
+        if not deck.selected:
+            return None
+        return [deck.number(s) for s in deck.selected if s in deck.slides]
+    said = match.group("title").strip()
+    wanted = {w for w in re.findall(r"[a-z0-9]+", said) if w not in ("the", "a", "an", "of", "and")}
+    if not wanted or said in ("new", "next", "other", "same"):
+        return None
+    exact = [n for n, s in enumerate(deck.slides, 1) if s.title.lower() == said]
+    if len(exact) == 1:
+        return exact  # the slide's own title, as the person said it
+    scored = [(len(wanted & set(re.findall(r"[a-z0-9]+", s.title.lower()))) / len(wanted), n)
+              for n, s in enumerate(deck.slides, 1)]
+    best = max((score for score, _ in scored), default=0)
+    chosen = [n for score, n in scored if score == best and best >= 0.6]
+    if not chosen:
+        if form == "named":
+            return None
+        raise Ask(Clarification(reason="not_found", missing=[match.group(0)],
+                                message=f"No slide of the deck is about '{said}'; its slides are "
+                                        + "; ".join(f"{n}: {s.title}" for n, s in enumerate(deck.slides, 1)) + "."))
+    answered = [n for n in chosen if deck.slides[n - 1].id == ctx.answer]
+    if len(chosen) > 1 and answered:
+        return answered  # the person picked one of the candidates
+    if len(chosen) > 1:
+        raise Ask(Clarification(reason="ambiguous", candidates=[
+            {"id": deck.slides[n - 1].id, "title": deck.slides[n - 1].title, "slide": n} for n in chosen],
+            message=f"More than one slide matches '{said}': "
+                    + "; ".join(f"slide {n} ({deck.slides[n - 1].title})" for n in chosen) + ". Which one? Answer with "
+                    "its id."))
+    return chosen
+
+
+# ---------------------------------------------------------------- the reader
+
+
 class SlideReader:
-    """Requests about slides: the project's deck is edited (when a tool exists), never rebuilt."""
+    """Requests about the project's deck: each edit one deck operation; a new deck only when asked for (builds)."""
 
     name = "slides"
 
     def read(self, ctx: ReadContext) -> Reading | None:
         text = ctx.words.text
-        about_slides = bool(_SLIDE_WORDS.search(text)) or (bool(_THEME.search(text)) and ctx.facts.has_deck
-                                                            and not ctx.facts.has_page)
-        if not about_slides:
+        selected = any(n.kind in ("slide", "deck") for n in ctx.facts.selection)
+        themed = ctx.facts.has_deck and not ctx.facts.has_page and bool(
+            _THEME.search(text) or (not ctx.facts.has_story and _DECK_ONLY_WORDS.search(text)))
+        version = asks_version(text) and version_subject(ctx) == "deck"
+        if not (_SLIDE_WORDS.search(text) or themed or version or (selected and ctx.facts.has_deck)):
             return None
         if not ctx.facts.has_deck:
             return not_found(ctx, "a deck", f"There is no slide deck {ctx.facts.where} yet; ask for one "
                              "('a 5-slide deck about ...').")
-        for pattern, operation, what in _FORMS:
-            if pattern.search(text):
-                return unsupported(ctx, operation, what, domain=self.name)
-        return unsupported(ctx, "slide_edit", "an edit of the deck", domain=self.name)
+        if (_THEME.search(text) and ctx.facts.has_page and not selected
+                and not re.search(r"\b(?:slides?|deck|presentation|lecture)\b", text)):
+            return None  # the page reader asks which theme
+        deck = Deck(ctx)
+        target = deck.target()
+        try:
+            read = read_clauses(ctx, lambda c, w, s, e: _parse(c, w, s, e, deck))
+        except Ask as asked:
+            return asked.reading(ctx, self.name, target)
+        if read is None:
+            ctx.words.take_all()
+            return Reading(clarification=Clarification(
+                reason="unparsed", understood=[f"the deck: {deck.node.title}"], not_understood=Words(text).unused(),
+                message=("I understood this is about the slide deck, but not what to change, so I changed nothing. "
+                         "I can: add a slide about something after slide N, delete, move or retitle a slide, add or "
+                         "remove a bullet, change the theme, regenerate a slide's illustration, and undo or revert "
+                         "a change. A new deck: 'a 5-slide deck about ...'.")))
+        clauses, words = read
+        try:
+            _renumber(deck, clauses)
+        except Ask as asked:
+            ctx.words.take_all()
+            return Reading(clarification=asked.clarification)
+        ctx.words = words
+        by_id = {s.id: s for s in deck.slides}
+        for item in clauses:
+            # The slide a clause edits, deletes or moves (by identity: its number may have changed since).
+            slides = [Target(id=i, kind="slide", title=by_id[i].title, referred_as=r.said)
+                      for r in item.references if r.form == "number" for i in r.target_ids if i in by_id]
+            item.targets = [target, *slides]
+        return Reading(clauses=clauses)
+
+
+_OPERATION_OF = {"_add": "deck_add_slide", "_bullets": "deck_edit_slide", "_retitle": "deck_edit_slide",
+                 "_illustration": "deck_regenerate_illustration", "_delete": "deck_delete_slide",
+                 "_move": "deck_move_slide"}
+
+
+def _parse(ctx: ReadContext, words: Words, start: int, end: int, deck: Deck) -> list[Clause] | None:
+    found = parse_in_turn((_version, _add, _bullets, _retitle, _illustration, _delete, _move, _theme), _OPERATION_OF,
+                          ctx, words, start, end, deck)
+    if found:
+        words.take(_DECK_NOUNS, start, end)
+    return found
+
+
+_DECK_NOUNS = re.compile(r"\b(?:the |this |my |our )?(?:deck|presentation|slide deck|slides|lecture|talk)(?:'s)?\b|"
+                         r"\b(?:in|of|from|on) the (?:deck|presentation)\b")
+
+
+def _one(ctx: ReadContext, deck: Deck, refs: list[SlideRef], what: str) -> tuple[int, SlideRef]:
+    """The one slide a clause acts on."""
+    slides = [n for r in refs for n in r.numbers]
+    if len(slides) == 1:
+        return slides[0], refs[0]
+    if not slides and len(deck.selected) == 1:
+        return deck.number(deck.selected[0]), SlideRef("the selected slide", 0, 0, deck.selected, [])
+    raise Ask(Clarification(reason="no_target" if not slides else "unparsed", understood=[what],
+                            message=(f"Which slide should I {what}? Name one ('slide 3', 'the last slide', 'the slide "
+                                     "about pricing') or select it." if not slides else
+                                     f"I can {what} one slide at a time; which one?")))
+
+
+def _subject(deck: Deck, number: int, said: str) -> Reference:
+    """The slide a clause acts on, by identity (numbers change as earlier clauses add, delete or move slides)."""
+    return Reference(said=said, form="number", domain="slide", numbers=[number],
+                     target_ids=[deck.slides[number - 1].id])
+
+
+def _anchor(deck: Deck, relation: str, number: int | None = None, said: str = "") -> Reference:
+    """Where a slide goes: before or after a slide (by identity), the start, the end, a place, up or down."""
+    named = relation in ("before", "after") and number is not None
+    return Reference(said=said or relation, form="position", domain="slide", position=relation,
+                     numbers=[number] if number is not None else [],
+                     target_ids=[deck.slides[number - 1].id] if named else [])
+
+
+def _renumber(deck: Deck, clauses: list[Clause]) -> None:
+    """Give each clause the slide numbers of the deck as the clauses before it leave it.
+
+    "delete slide 2 and retitle slide 4" means the slide that was 4th when the person spoke: after the delete it
+    is the 3rd, and the retitle is sent for slide 3.  A slide an earlier clause deleted cannot be acted on.
+    """
+    order = [s.id for s in deck.slides]
+    versions = [c for c in clauses if c.operation in ("deck_undo", "deck_revert")]
+    if versions and len(clauses) > 1:
+        raise Ask(Clarification(reason="unparsed", understood=[u for c in clauses for u in c.understood],
+                                message="An undo or a revert with other changes in one request is ambiguous about "
+                                        "which slides the numbers mean; ask for them one at a time."))
+    for item in clauses:
+        subject = next((r for r in item.references if r.form == "number"), None)
+        anchor = next((r for r in item.references if r.form == "position"), None)
+        number = None
+        if subject is not None:
+            if subject.target_ids[0] not in order:
+                raise Ask(Clarification(reason="conflict", understood=[u for c in clauses for u in c.understood],
+                                        message=f"An earlier part of the request removes {subject.said}, and a later "
+                                                "part changes it. Which do you mean?"))
+            number = order.index(subject.target_ids[0]) + 1
+        if item.operation == "deck_delete_slide":
+            item.args["slide"] = number
+            order.remove(subject.target_ids[0])
+        elif item.operation == "deck_move_slide":
+            rest = [i for i in order if i != subject.target_ids[0]]
+            to = _place(anchor, rest, number)
+            if not 1 <= to <= len(order) or to == number:
+                raise Ask(Clarification(reason="conflict", message=f"Moving {subject.said} there changes nothing "
+                                        "or leaves the deck; say where it should go."))
+            item.args.update(slide=number, to=to)
+            order = [*rest[:to - 1], subject.target_ids[0], *rest[to - 1:]]
+        elif item.operation == "deck_add_slide":
+            after = _place(anchor, order, None) - 1
+            item.args["after"] = after
+            order.insert(after, f"new:{id(item)}")
+        elif number is not None:
+            item.args["slide"] = number
+
+
+def _place(anchor: Reference | None, rest: list[str], number: int | None) -> int:
+    """The 1-based place a slide takes among ``rest`` (the deck without it)."""
+    relation = anchor.position if anchor is not None else "end"
+    if relation in ("before", "after") and anchor is not None and anchor.target_ids:
+        return rest.index(anchor.target_ids[0]) + (1 if relation == "before" else 2)
+    if relation == "start":
+        return 1
+    if relation == "place" and anchor is not None:
+        return anchor.numbers[0]
+    if relation in ("up", "down") and number is not None:
+        return number - 1 if relation == "up" else number + 1
+    return len(rest) + 1
+
+
+def _version(ctx: ReadContext, words: Words, start: int, end: int, deck: Deck) -> list[Clause] | None:
+    count, was_undo = previous_changes(ctx, DECK_OPERATIONS)
+    bare = re.fullmatch(r"\s*(?:please )?(?:undo|take back) (?:that|it|this|what you (?:just )?did)\s*",
+                        ctx.words.text[start:end])
+    if bare and was_undo:
+        words.mark(start, end)
+        return [clause(ctx, "slides", "deck_revert", {"to": "previous"}, "bring back what the last undo took away",
+                       start=start, end=end)]
+    return read_version(ctx, words, start, end, what="deck", undo_op="deck_undo", revert_op="deck_revert",
+                        domain="slides", count_from_previous=count if bare else 1)
+
+
+_ADD = re.compile(r"\b(?:(?:add|insert|include|create|put in|append)\b (?:a |an |one more |another |one |new |extra )*|"
+                  r"(?:make|write) (?:a |an |one more |another )(?:new |extra )?)slide\b")
+_ADD_TOPIC = re.compile(r"\b(?:about|on|covering|explaining|for|called|titled|named|with the title|that covers|"
+                        r"describing|introducing|summari[sz]ing)\b (?P<topic>.+)")
+_ADD_PLACE = re.compile(r"\b(?:(?P<where>after|following|behind|before|ahead of|in front of) (?P<ref>(?:slide #?\d+|"
+                        r"the (?:\d+th|first|last|final|title|opening|second[- ]to[- ]last) slide|this slide|this one|"
+                        r"it|the slide (?:about|on|titled|called) [a-z0-9' -]+?)))(?=$|[ ,;])|"
+                        r"\bbetween slides? #?(?P<a>\d+) and (?:slide )?#?(?P<b>\d+)\b|"
+                        r"\b(?:at|to) the (?P<end>end|start|beginning|front|back|top|bottom)(?: of the (?:deck|"
+                        r"presentation))?\b|\bas (?:the )?(?:(?P<nth>\d+)th|(?P<pos>first|last|final)) slide\b|"
+                        r"\bas slide #?(?P<number>\d+)\b")
+
+
+def _add(ctx: ReadContext, words: Words, start: int, end: int, deck: Deck) -> list[Clause] | None:
+    text = ctx.words.text
+    match = _ADD.search(text, start, end)
+    if match is None or re.search(r"\bbullet", text[start:end]):
+        return None
+    words.mark(match.start(), match.end())
+    count = len(deck.slides)
+    anchor = _anchor(deck, "end")
+    place = _ADD_PLACE.search(text, match.end(), end)
+    topic_end = end
+    if place is not None:
+        if place.group("ref"):
+            refs = find_slides(ctx, words, deck, place.start("ref"), place.end("ref"))
+            number, _ = _one(ctx, deck, refs, "put the new slide next to")
+            relation = "after" if place.group("where") in ("after", "following", "behind") else "before"
+            anchor = _anchor(deck, relation, number, place.group(0))
+        elif place.group("a"):
+            low, high = sorted((int(place.group("a")), int(place.group("b"))))
+            if high > count:
+                raise deck.missing(f"slide {high}", [high])
+            if high != low + 1:
+                raise Ask(Clarification(reason="unparsed", message=f"Slides {low} and {high} are not next to each "
+                                        "other; say after which slide the new one goes."))
+            anchor = _anchor(deck, "after", low, place.group(0))
+        elif place.group("end"):
+            start_words = ("start", "beginning", "front", "top")
+            anchor = _anchor(deck, "start" if place.group("end") in start_words else "end", said=place.group(0))
+        else:
+            wanted = int(place.group("nth") or place.group("number") or 0) or (1 if place.group("pos") == "first"
+                                                                                else count + 1)
+            if not 1 <= wanted <= count + 1:
+                raise deck.missing(f"place {wanted}", [wanted])
+            anchor = _anchor(deck, "place", wanted, place.group(0))
+        words.mark(place.start(), place.end())
+        topic_end = place.start() if place.start() > match.end() else end
+    topic = _ADD_TOPIC.search(text, match.end(), topic_end)
+    if topic is None:
+        topic = _ADD_TOPIC.search(text, place.end(), end) if place is not None and place.end() < end else None
+        if topic is None:
+            raise Ask(Clarification(reason="unparsed", understood=["add a slide"],
+                                    message="What should the new slide be about? Say 'add a slide about ...'."))
+    about = content_after(ctx, words, topic.start("topic"), topic.end("topic"))
+    words.mark(topic.start(), topic.start("topic"))
+    after = _place(anchor, [s.id for s in deck.slides], None) - 1
+    args: dict = {"after": after, "about": about}
+    if re.match(r"(?:called|titled|named|with the title)\b", topic.group(0)) or quotes(ctx, topic.start("topic"),
+                                                                                       topic.end("topic")):
+        args["title"] = about
+    where = "first" if after == 0 else f"after slide {after}"
+    return [clause(ctx, "slides", "deck_add_slide", args, f"add a slide about '{about}' ({where})", start=start,
+                   end=end, references=[anchor])]
+
+
+_DELETE = re.compile(r"\b(?:delete|remove|drop|cut|get rid of|lose|kill|take out|scrap|trash|ditch)\b")
+
+
+def _delete(ctx: ReadContext, words: Words, start: int, end: int, deck: Deck) -> list[Clause] | None:
+    match = _DELETE.search(ctx.words.text, start, end)
+    if match is None:
+        return None
+    refs = find_slides(ctx, words, deck, match.end(), end)
+    named = [(n, r.said) for r in refs for n in r.numbers]
+    if not named and len(deck.selected) and re.fullmatch(r"\s*(?:it|this|them|these)?\s*",
+                                                         ctx.words.text[match.end():end]):
+        named = [(deck.number(s), "the selected slide") for s in deck.selected]
+        words.mark(match.end(), end)
+    if not named:
+        return None
+    numbers = sorted({n for n, _ in named}, reverse=True)  # the last first: the numbers of the others stay right
+    if len(numbers) >= len(deck.slides):
+        raise Ask(Clarification(reason="conflict", understood=["delete slides"],
+                                message="That would delete every slide of the deck; a deck needs one. Which should "
+                                        "stay?"))
+    words.mark(match.start(), match.end())
+    said = dict(named)
+    return [clause(ctx, "slides", "deck_delete_slide", {"slide": n}, f"delete slide {n}", start=start, end=end,
+                   references=[_subject(deck, n, said[n])]) for n in numbers]
+
+
+_MOVE = re.compile(r"\b(?:move|put|place|shift|bring|reorder)\b")
+_MOVE_PLACE = re.compile(r"\b(?P<where>before|after|ahead of|in front of|behind|following)\b|"
+                         r"\b(?:to|at) (?:the )?(?P<end>end|start|beginning|front|back|top|bottom)\b|"
+                         r"\b(?:to|into) (?:position|place|slot|spot) #?(?P<position>\d+)\b|"
+                         r"\bto (?:the )?(?P<nth>\d+)th (?:place|position|spot|slot)\b|"
+                         r"\b(?P<way>up|down|earlier|later)(?: (?:one|1)(?: place| slide| spot)?)?\b")
+_SWAP = re.compile(r"\b(?:swap|switch|exchange|trade)\b")
+_MAKE_PLACE = re.compile(r"\bmake (?P<ref>.+?) the (?:(?P<nth>\d+)th|(?P<pos>first|last|final|opening|closing)) "
+                         r"(?:slide|one)\b")
+
+
+def _move(ctx: ReadContext, words: Words, start: int, end: int, deck: Deck) -> list[Clause] | None:
+    text = ctx.words.text
+    count = len(deck.slides)
+    if (swap := _SWAP.search(text, start, end)) is not None:
+        refs = find_slides(ctx, words, deck, swap.end(), end)
+        numbers = [n for r in refs for n in r.numbers]
+        if len(numbers) != 2 or numbers[0] == numbers[1]:
+            return None
+        a, b = sorted(numbers)
+        words.mark(swap.start(), swap.end())
+        # b takes a's place; then a (now one further on) takes b's old place, when they were not neighbours.
+        moves = [(b, _anchor(deck, "before", a))] + ([(a, _anchor(deck, "place", b))] if b - a > 1 else [])
+        return [clause(ctx, "slides", "deck_move_slide", {"slide": s}, f"swap slides {a} and {b}", start=start,
+                       end=end, references=[_subject(deck, s, f"slide {s}"), where]) for s, where in moves]
+    if (made := _MAKE_PLACE.search(text, start, end)) is not None:
+        refs = find_slides(ctx, words, deck, made.start("ref"), made.end("ref"))
+        number, ref = _one(ctx, deck, refs, "move")
+        to = int(made.group("nth")) if made.group("nth") else 1 if made.group("pos") in ("first", "opening") else count
+        words.mark(made.start(), made.end())
+        return _moved(ctx, deck, number, ref.said, _anchor(deck, "place", to, made.group(0)), start, end)
+    match = _MOVE.search(text, start, end)
+    if match is None:
+        return None
+    place = _MOVE_PLACE.search(text, match.end(), end)
+    if place is None:
+        return None
+    refs = find_slides(ctx, words, deck, match.end(), place.start())
+    number, ref = _one(ctx, deck, refs, "move")
+    if place.group("where"):
+        anchors = find_slides(ctx, words, deck, place.end(), end)
+        other, _ = _one(ctx, deck, anchors, "put it next to")
+        if other == number:
+            raise Ask(Clarification(reason="conflict", message=f"Slide {number} cannot move next to itself."))
+        before = place.group("where") in ("before", "ahead of", "in front of")
+        anchor = _anchor(deck, "before" if before else "after", other, place.group(0))
+    elif place.group("end"):
+        start_words = ("start", "beginning", "front", "top")
+        anchor = _anchor(deck, "start" if place.group("end") in start_words else "end", said=place.group(0))
+    elif place.group("position") or place.group("nth"):
+        anchor = _anchor(deck, "place", int(place.group("position") or place.group("nth")), place.group(0))
+    else:
+        anchor = _anchor(deck, "up" if place.group("way") in ("up", "earlier") else "down", said=place.group(0))
+    words.mark(match.start(), match.end())
+    words.mark(place.start(), place.end())
+    return _moved(ctx, deck, number, ref.said, anchor, start, end)
+
+
+def _moved(ctx: ReadContext, deck: Deck, number: int, said: str, anchor: Reference, start: int,
+           end: int) -> list[Clause]:
+    rest = [s.id for s in deck.slides if s.id != deck.slides[number - 1].id]
+    to = _place(anchor, rest, number)
+    if not 1 <= to <= len(deck.slides):
+        raise deck.missing(f"place {to}", [to])
+    if to == number:
+        raise Ask(Clarification(reason="conflict", message=f"Slide {number} is already there; nothing to move."))
+    return [clause(ctx, "slides", "deck_move_slide", {"slide": number, "to": to},
+                   f"move slide {number} to place {to}", start=start, end=end,
+                   references=[_subject(deck, number, said), anchor])]
+
+
+_RETITLE = re.compile(
+    r"\b(?:change|set|update|edit|make|rewrite|replace)\b (?:the )?(?:title|heading|name|headline) (?:of|on|for) "
+    r"(?P<ref>.+?) (?:to|into|as|with)\b(?P<rest>.+)$|"
+    r"\b(?:change|set|update|edit|rewrite|replace)\b (?P<ref2>.+?)(?:'s| s)? (?:title|heading|headline) (?:to|into|as|"
+    r"with)\b(?P<rest2>.+)$|"
+    r"\b(?:retitle|rename|call|title|name)\b (?P<ref3>slides? #?\d+|the [a-z0-9' -]+? slide|this slide|it|this one)"
+    r"(?: (?:to|as))?(?P<rest3> .+)$|"
+    r"(?P<ref4>slide #?\d+|the [a-z0-9' -]+? slide|this slide)(?:'s title)? (?:should be|is now|must be)? ?"
+    r"(?:called|titled|named) (?P<rest4>.+)$|"
+    r"\bgive (?P<ref5>.+?) the (?:title|heading|name) (?P<rest5>.+)$")
+_NOTES = re.compile(r"\b(?:change|set|update|replace|rewrite|edit)\b (?:the )?(?:speaker )?notes (?:of|on|for|in) "
+                    r"(?P<ref>.+?) (?:to|with|into|as)\b(?P<rest>.+)$")
+
+
+def _retitle(ctx: ReadContext, words: Words, start: int, end: int, deck: Deck) -> list[Clause] | None:
+    text = ctx.words.text[:end]
+    for pattern, field in ((_NOTES, "notes"), (_RETITLE, "title")):
+        match = pattern.search(text, start)
+        if match is None:
+            continue
+        group = next(g for g in ("ref", "ref2", "ref3", "ref4", "ref5") if g in match.re.groupindex
+                     and match.group(g) is not None)
+        rest = "rest" + group.removeprefix("ref")
+        refs = find_slides(ctx, words, deck, match.start(group), match.end(group))
+        if not refs and not deck.selected:
+            return None
+        number, _ = _one(ctx, deck, refs, f"change the {field} of")
+        said = content_after(ctx, words, match.start(rest), match.end(rest))
+        if not said:
+            return None
+        words.mark(match.start(), match.end())
+        return [clause(ctx, "slides", "deck_edit_slide", {"slide": number, field: said},
+                       f"the {field} of slide {number}: '{said[:60]}'", start=start, end=end,
+                       references=[_subject(deck, number, f"slide {number}")])]
+    return None
+
+
+_BULLET = r"(?:a |an |another |one more |the |new |extra )*bullet(?: point)?s?"
+_ADD_BULLET = re.compile(
+    rf"\badd\b {_BULLET}(?: (?:saying|that says|reading|which says|with|about|:)| ?:)? (?P<text>.+?) (?:to|on|in|for) "
+    r"(?P<ref>slides? #?\d+|the [a-z0-9' -]+? slide|this slide|it)$|"
+    rf"\badd\b {_BULLET} (?:to|on|in|for) (?P<ref2>slides? #?\d+|the [a-z0-9' -]+? slide|this slide|it)(?: (?:saying|that "
+    r"says|reading|which says|with|about|:)| ?:) ?(?P<text2>.+)$|"
+    r"\badd\b (?P<text3>.+?) as (?:a |an |another |the )?(?:new )?bullet(?: point)? (?:to|on|in|for) "
+    r"(?P<ref3>slides? #?\d+|the [a-z0-9' -]+? slide|this slide|it)$")
+_REMOVE_BULLET = re.compile(
+    r"\b(?:remove|delete|drop|cut|take out)\b (?:the )?(?:(?P<nth>\d+)th|(?P<pos>first|last|final)|bullet #?(?P<number>\d+)"
+    r"|(?P<about>[a-z0-9' -]+?)) ?(?:bullet(?: point)?)?(?: (?:about|on|saying) (?P<about2>[a-z0-9' -]+?))? "
+    r"(?:from|on|of|in) (?P<ref>slides? #?\d+|the [a-z0-9' -]+? slide|this slide|it)$")
+
+
+def _bullets(ctx: ReadContext, words: Words, start: int, end: int, deck: Deck) -> list[Clause] | None:
+    text = ctx.words.text[:end]
+    if not re.search(r"\bbullet", text[start:]):
+        return None
+    if (match := _ADD_BULLET.search(text, start)) is not None:
+        n = next(i for i in ("", "2", "3") if match.group("ref" + i) is not None)
+        refs = find_slides(ctx, words, deck, match.start("ref" + n), match.end("ref" + n))
+        number, _ = _one(ctx, deck, refs, "add a bullet to")
+        bullet = content_after(ctx, words, match.start("text" + n), match.end("text" + n))
+        words.mark(match.start(), match.end())
+        return [clause(ctx, "slides", "deck_add_bullet", {"slide": number, "bullet": bullet},
+                       f"add the bullet '{bullet[:60]}' to slide {number}", start=start, end=end,
+                       references=[_subject(deck, number, f"slide {number}")])]
+    if (match := _REMOVE_BULLET.search(text, start)) is not None:
+        refs = find_slides(ctx, words, deck, match.start("ref"), match.end("ref"))
+        number, _ = _one(ctx, deck, refs, "remove a bullet from")
+        slide = deck.slides[number - 1]
+        about = (match.group("about2") or match.group("about") or "").strip()
+        if match.group("nth") or match.group("number"):
+            which = int(match.group("nth") or match.group("number"))
+        elif match.group("pos"):
+            which = 1 if match.group("pos") == "first" else len(slide.bullets) or -1
+        elif about:
+            wanted = set(re.findall(r"[a-z0-9]+", about)) - {"the", "a", "an", "bullet", "point", "about"}
+            matching = [i for i, b in enumerate(slide.bullets, 1) if wanted and wanted <= set(re.findall(
+                r"[a-z0-9]+", b.lower()))]
+            if len(matching) != 1:
+                raise Ask(Clarification(reason="not_found" if not matching else "ambiguous", missing=[about],
+                                        message=f"Which bullet of slide {number} do you mean by '{about}'? It says: "
+                                                + "; ".join(f"{i}: {b}" for i, b in enumerate(slide.bullets, 1))))
+            which = matching[0]
+        else:
+            return None
+        if slide.bullets and not 1 <= which <= len(slide.bullets):
+            raise Ask(Clarification(reason="not_found", missing=[f"bullet {which}"],
+                                    message=f"Slide {number} has {len(slide.bullets)} bullets, not {which}."))
+        words.mark(match.start(), match.end())
+        return [clause(ctx, "slides", "deck_remove_bullet", {"slide": number, "bullet": which},
+                       f"remove bullet {which} of slide {number}", start=start, end=end,
+                       references=[_subject(deck, number, f"slide {number}")])]
+    return None
+
+
+_THEME_TO = re.compile(
+    r"\b(?:change|set|switch|turn|make|update)?\b ?(?:the )?(?:deck'?s? |presentation'?s? |slides'? |colou?r )?"
+    r"(?:theme|colou?rs|colou?r scheme)(?: of the (?:deck|presentation|slides))? (?:to|into|:) (?:a |an |the )?"
+    r"(?P<value>.+?)(?: (?:theme|one|look))?$|"
+    r"\b(?:use|try|apply|give (?:it|the (?:deck|slides|presentation)))\b (?:a |an |the )?(?P<value2>.+?) "
+    r"(?:theme|colou?r scheme|look)\b|"
+    r"^(?:a |an )?(?P<value3>[a-z#0-9 ]+?) (?:theme|mode)$|"
+    r"\b(?:make|turn)\b (?:the )?(?:deck|slides|presentation|it)(?: into)? (?:a )?(?P<value4>[a-z#0-9 ]+?)(?: theme)?$")
+
+
+def _theme(ctx: ReadContext, words: Words, start: int, end: int, deck: Deck) -> list[Clause] | None:
+    match = _THEME_TO.search(ctx.words.text[start:end])  # on the clause alone: its patterns start at its start
+    if match is None:
+        return None
+    group = next(g for g in ("value", "value2", "value3", "value4") if match.group(g) is not None)
+    value = match.group(group).strip()
+    value = {"darker": "dark", "lighter": "light", "brighter": "light"}.get(value, value)
+    if group == "value4" and re.search(r"\bit\b", match.group(0)) and not any(
+            n.kind == "deck" for n in ctx.facts.selection):
+        raise Ask(Clarification(reason="unparsed", understood=[f"'{value}'"],
+                                message="A slide has no colours of its own: the theme is the whole deck's. Say "
+                                        f"'a {value} theme for the deck' to change every slide."))
+    try:
+        theme = theme_named(value)
+    except UnknownTheme:
+        if group == "value4":
+            return None
+        raise Ask(Clarification(reason="not_found", missing=[value], understood=["a change of the deck's theme"],
+                                message=f"'{value}' is not a theme I know; give one of {', '.join(THEMES)} or a colour "
+                                        "('teal', 'dark green')."))
+    words.mark(start + match.start(), start + match.end())
+    return [clause(ctx, "slides", "deck_set_theme", {"theme": value}, f"the deck's theme: {theme.name}", start=start,
+                   end=end)]
+
+
+_ILLUSTRATION = re.compile(
+    r"\b(?:regenerate|redo|redraw|refresh|remake|re-?generate|re-?draw|replace|change|swap|update|try)\b (?:the |a |an )?"
+    r"(?:new |different |another )?(?:slide'?s? |deck'?s? )?(?P<noun>illustration|image|picture|diagram|drawing|art(?:work)?|visual|graphic|"
+    r"photo)(?: (?:on|of|for|in) (?P<ref>slides? #?\d+|the [a-z0-9' -]+? slide|this slide|it))?"
+    r"(?: (?:with|to|as|into|showing|of|so it shows) (?:a |an )?(?:new |different )?(?:one |picture |image |"
+    r"illustration |drawing )?(?:of |showing )?(?P<prompt>.+))?$|"
+    r"\b(?:a|give (?P<ref2>slides? #?\d+|the [a-z0-9' -]+? slide|this slide|it)(?: a)?) (?:new|different|fresh|"
+    r"another) (?:illustration|picture|image|drawing)(?: (?:for|on|to|of) (?P<ref3>slides? #?\d+|the [a-z0-9' -]+? "
+    r"slide|this slide))?(?: (?:showing|of|with) (?P<prompt2>.+))?$")
+
+
+def _illustration(ctx: ReadContext, words: Words, start: int, end: int, deck: Deck) -> list[Clause] | None:
+    text = ctx.words.text[:end]
+    match = _ILLUSTRATION.search(text, start)
+    if match is None:
+        return None
+    groups = [g for g in ("ref", "ref2", "ref3") if match.group(g) is not None]
+    refs = [r for g in groups for r in find_slides(ctx, words, deck, match.start(g), match.end(g))]
+    if not refs and not deck.selected:
+        shown = [n for n, s in enumerate(deck.slides, 1) if s.pictures]
+        if len(shown) != 1:
+            raise Ask(Clarification(reason="no_target", understood=["regenerate a slide's illustration"],
+                                    message="Which slide's illustration? "
+                                            + (f"Slides with one: {', '.join(map(str, shown))}." if shown
+                                               else "No slide of the deck has one.")))
+        number = shown[0]
+    else:
+        number, _ = _one(ctx, deck, refs, "regenerate the illustration of")
+    if not deck.slides[number - 1].pictures:
+        shown = [n for n, s in enumerate(deck.slides, 1) if s.pictures]
+        raise Ask(Clarification(reason="not_found", missing=[f"an illustration on slide {number}"],
+                                message=f"Slide {number} has no illustration to regenerate; "
+                                        + (f"slides with one: {', '.join(map(str, shown))}." if shown
+                                           else "no slide of the deck has one.")))
+    args: dict = {"slide": number}
+    prompt_group = "prompt" if match.group("prompt") is not None else "prompt2"
+    if match.group(prompt_group):
+        args["prompt"] = content_after(ctx, words, match.start(prompt_group), match.end(prompt_group))
+    words.mark(match.start(), match.end())
+    said = f" showing {args['prompt']}" if "prompt" in args else " (another take)"
+    return [clause(ctx, "slides", "deck_regenerate_illustration", args,
+                   f"a new illustration for slide {number}{said}", start=start, end=end,
+                   references=[_subject(deck, number, f"slide {number}")])]

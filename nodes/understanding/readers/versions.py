@@ -1,38 +1,306 @@
-"""Versions: undo the last change to X, revert X (to its original, version N, before a named change, a
-time), undo the last turn, compare versions.
+"""Versions: undo the last change to X (or the last N), revert X to its original, version N, the version before a
+named change or the one current at a time, undo the whole last turn ("undo that"), compare two versions, list
+them.
 
-The tools are being built alongside this reader (undo/revert/compare); until they are in the manifest the
-reader recognises the words and answers with an honest clarification naming the operation.  When a tool
-lands, :data:`OPERATIONS` maps the operation to it and the reader returns a clause instead
-(``docs/requests.md``, "Adding a domain").
+Each understood request becomes clauses whose operation is the version tool that carries it out and whose
+``args`` are that tool's arguments (``undo_change``, ``revert_version``, ``undo_turn``, ``compare_versions``,
+``list_versions``: ``docs/versions.md``), one clause per output.  What a request is about is an *output*
+(:mod:`nodes.understanding.readers.outputs`): a shot's current image, its clip when the words say clip, the cut,
+the page, the deck, a selected node.  "Undo that" undoes the turn before (a page's or a deck's change with the
+page's or the deck's own undo, through ``undo_change``).  Whether the version asked for exists is checked on the
+canvas when the turn starts (``nodes.understanding.on_canvas``), before anything runs.
 """
 
 from __future__ import annotations
 
 import re
+from typing import Any
 
-from nodes.understanding.readers.base import ReadContext, Reading, unsupported
+from nodes.understanding.intent import Clarification, Clause, Target
+from nodes.understanding.readers.base import ReadContext, Reading, not_found
+from nodes.understanding.readers.outputs import Outputs, read_outputs, take_owner_words
+from nodes.understanding.text import Words
 
-_FORMS: tuple[tuple[re.Pattern[str], str, str], ...] = (
-    (re.compile(r"\bundo (?:the )?(?:whole |entire )?(?:last|previous) (?:turn|request|step)\b|"
-                r"\bundo everything (?:you|i) (?:just )?did\b"), "undo_turn", "undo the whole last turn"),
-    (re.compile(r"\bcompare\b.*\bversions?\b|\bversions?\b.*\bside by side\b|\bdiff(?:erence)? between\b.*\bversions?\b|"
-                r"\bwhat(?:'s| is) different between\b"), "compare_versions", "compare two versions"),
-    (re.compile(r"\b(?:revert|restore|roll ?back|go back|back)\b.*\b(?:original|version \d+|v\d+|first version|"
-                r"previous version|before the|yesterday|this morning|last week|an hour ago|earlier version)\b|"
-                r"\brevert\b|\broll ?back\b|\brestore\b"), "revert", "revert to an earlier version"),
-    (re.compile(r"\bundo\b|\bun-do\b|\btake (?:that|it) back\b|\bput (?:it|that) back the way\b"),
-     "undo_change", "undo the last change"),
-)
+UNDO = re.compile(r"\bun-?do\b|\btake (?:that|it|this) back\b|\breverse (?:that|it|this|the last change)\b")
+REVERT = re.compile(r"\b(?:revert(?:ed)?|restore|roll ?back|rollback|roll\b.{0,40}?\bback|reset|go(?:ing)? back|"
+                    r"take\b.{0,40}?\bback|"
+                    r"put\b.{0,40}?\bback|set\b.{0,40}?\bback|change\b.{0,40}?\bback|bring back|switch back|"
+                    r"return)\b")
+COMPARE = re.compile(r"\bcompare\b|\bdiff(?:erence)?s? between\b|\bwhat(?:'s| is| are)? (?:the )?differen(?:t|ces?) "
+                     r"between\b|\bside[- ]by[- ]side\b")
+LIST = re.compile(r"^\s*(?:list|show(?: me)?)(?: all)? (?:the )?versions\b|\bhow many versions\b")
+INTO_CUT = re.compile(r"\b(?:in|into|to) the (?:final |current )?(?:cut|edit|film|sequence)\b")
+TURN = re.compile(r"\b(?:the )?(?:whole |entire |complete |full )?(?:last|previous|latest) (?:turn|request|step|"
+                  r"instruction|command|prompt)\b|\beverything (?:you|i|we) (?:just )?did\b|\b(?:the )?(?:whole|entire) "
+                  r"(?:last )?(?:turn|request)\b")
+THAT = re.compile(r"\b(?:that|this|it|what you (?:just )?did|what you (?:just )?changed|the (?:last )?undo|your "
+                  r"undo|the last change|your last change|the change|my last request|the last thing you did)\b")
+STEPS = re.compile(r"\b(?:the )?(?:last|previous|latest) (\d+) (?:changes|edits|versions)\b|\b(\d+) (?:changes|edits|"
+                   r"steps) back\b")
+ONE_CHANGE = re.compile(r"\b(?:the )?(?:last|latest|previous|most recent) (?:change|edit)\b|\bthe change\b|"
+                        r"\bchanges? (?:to|on|of|made to)\b|\bwhat you (?:just )?did (?:to|on)\b")
+ORIGINAL = re.compile(r"\b(?:its |the |their )?(?:very )?(?:original|1th|first)(?: version| one| state| take| image| "
+                      r"clip| cut)?\b|\bhow (?:it|they) (?:was|were|looked) (?:at first|originally|at the start|in "
+                      r"the beginning)\b|\bthe start\b")
+VERSION_N = re.compile(r"\b(?:version|v) ?#?(\d+)\b|\b(?:the )?(\d+)th version\b")
+PREVIOUS = re.compile(r"\b(?:the |its )?(?:previous|last|earlier|prior|older) (?:version|one|take)\b|"
+                      r"\bthe version before\b|\bhow (?:it|they) (?:was|were|looked) before\b")
+BEFORE = re.compile(r"\b(?:to )?(?:how (?:it|they) (?:was|were|looked) |the way (?:it|they) (?:was|were) |the version "
+                    r"|what (?:it|they) (?:was|were) )?before\b\s*(.+)$")
+WHEN = re.compile(r"\b(?:(?:this|yesterday) (?:morning|afternoon|evening)|yesterday(?:'s)?|last night|last week|"
+                  r"earlier today|today|(?:\d+|an?|one) (?:minute|hour|day|week)s? ago|(?:minute|hour|day|week)s? ago)\b")
+HOW_IT_WAS = re.compile(r"\b(?:how|the way|what) (?:it|they) (?:was|were|looked|used to look|used to be)\b|"
+                        r"\b(?:as|like) (?:it|they) (?:was|were)\b")
+"""Words that say "as it was" (taken before references are read: their "it" is not a reference)."""
+JOINING = re.compile(r"\b(?:version|state|take)s?\b|\bto\b|\bfrom\b|\bof\b|\b(?:and|with|against|vs|versus)\b")
+PUT_BACK = re.compile(r"^\s*(?:please )?(?:put|bring|add)\b.{0,40}?\bback\s*$")
+""""put shot 6 back": into the cut it was taken out of (the cut reader's), not an older version."""
+CURRENT = re.compile(r"\b(?:the |its )?(?:current|latest|newest|present|now|new) ?(?:version|one|take)?\b")
+NAMED_CHANGE = re.compile(r"\bthe ([a-z0-9'-]+(?: [a-z0-9'-]+){0,3}?) (?:change|edit)\b")
+NOT_A_NAME = frozenset("last latest previous most recent whole entire 1th 2th 3th first second final very".split())
+THAT_DONE = re.compile(r"\bwhat you (?:just )?(?:did|changed|made)\b")
+ONE_WORD_ORIGINAL = re.compile(r"\b(?:the |its )?(?:original|1th|first)\b")
+ONE_WORD_PREVIOUS = re.compile(r"\b(?:the |its )?(?:previous|prior|earlier|older)\b")
+ONE_WORD_CURRENT = re.compile(r"\b(?:the |its )?(?:current|latest|newest|present)\b|\bnow\b")
+"""Compare's "the previous and the current version": each word names one of the two."""
+LEADS = re.compile(r"\b(?:please|can you|could you|let's|lets|i want to|i'd like to|just|again|now)\b")
+
+
+def _clause(ctx: ReadContext, operation: str, args: dict[str, Any], understood: str,
+            target: Target | None = None, references: list | None = None) -> Clause:
+    return Clause(text=ctx.request, domain="versions", operation=operation, args=args,
+                  targets=[target] if target is not None else [], references=references or [],
+                  understood=[understood])
 
 
 class VersionReader:
-    """Recognises version operations; none is available until its tool is in the manifest."""
+    """Undo, revert, compare and list versions of an output, and undo a whole turn."""
 
     name = "versions"
 
     def read(self, ctx: ReadContext) -> Reading | None:
-        for pattern, operation, what in _FORMS:
-            if pattern.search(ctx.words.text):
-                return unsupported(ctx, operation, what, domain=self.name)
-        return None
+        words, text = ctx.words, ctx.words.text
+        if INTO_CUT.search(text) and not UNDO.search(text):
+            return None  # "put shot 6 back in the cut": the cut's
+        if COMPARE.search(text):
+            return self._compare(ctx)
+        if LIST.search(text):
+            return self._list(ctx)
+        undo = UNDO.search(text)
+        revert = None if undo else REVERT.search(text)
+        if undo is None and revert is None or undo is None and PUT_BACK.search(text):
+            return None
+        if undo is not None:
+            words.mark(undo.start(), undo.end())
+            return self._undo(ctx, undo.end())
+        assert revert is not None
+        for verb in ("revert", "restore", "roll", "rollback", "reset", "go", "going", "take", "put", "set", "change",
+                     "bring", "switch", "return", "back", "reverted"):
+            words.take(re.compile(rf"\b{verb}\b"), revert.start(), revert.end())
+        words.take(LEADS)
+        return self._revert(ctx, reset=revert.group(0) == "reset")
+
+    # -- undo ----------------------------------------------------------------------------------------------
+    def _undo(self, ctx: ReadContext, after: int) -> Reading:
+        words = ctx.words
+        if words.take(TURN):
+            words.take(re.compile(r"\b(?:whole|entire|all|everything)\b"))
+            words.take(LEADS)
+            return Reading(clauses=[_clause(ctx, "undo_turn", {}, "undo the whole last turn")])
+        words.take(THAT_DONE)
+        words.take(LEADS)
+        named = next((m for m in NAMED_CHANGE.finditer(words.text) if not set(m.group(1).split()) <= NOT_A_NAME), None)
+        if named is not None and not words.used(named.start(), named.end()):
+            return self._undo_named(ctx, named)
+        steps_match = words.take(STEPS, first=True)
+        steps = int(steps_match[0].group(1) or steps_match[0].group(2)) if steps_match else 1
+        words.take(ONE_CHANGE)
+        words.take(HOW_IT_WAS)
+        outputs = read_outputs(ctx)
+        take_owner_words(words)
+        deictic = all(r.form in ("pronoun", "selection") for r in outputs.references) and not ctx.facts.selection
+        if outputs.found and not (deictic and not outputs.targets and not outputs.missing):
+            if (asked := _unplaced(ctx, outputs, "undo")) is not None:
+                return asked
+            said = "the last change" if steps == 1 else f"the last {steps} changes"
+            return Reading(clauses=[_clause(ctx, "undo_change", {"node_id": t.id, **({"steps": steps} if steps > 1
+                                                                                     else {})},
+                                            f"undo {said} to {t.title}", t, outputs.references)
+                                    for t in outputs.targets])
+        if steps > 1:
+            return Reading(clarification=Clarification(
+                reason="no_target", understood=[f"undo the last {steps} changes"],
+                not_understood=words.unused(),
+                message=f"Undo the last {steps} changes to what? Name it ('shot 3', 'the cut') or select it."))
+        words.take(THAT)
+        words.take(re.compile(r"\b(?:just|last|change|again|this|that|it|here)\b"))
+        return self._undo_previous(ctx)
+
+    def _undo_named(self, ctx: ReadContext, named: re.Match[str]) -> Reading:
+        """"undo the neon change to shot 5": the output back to the version before that change, which must be
+        its last one (checked on the canvas: an image cannot take back one change and keep the later ones)."""
+        words = ctx.words
+        said = f"the {named.group(1)} change"
+        words.mark(named.start(), named.end())
+        outputs = read_outputs(ctx)
+        take_owner_words(words)
+        words.take(JOINING)
+        if not outputs.found:
+            return Reading(clarification=Clarification(
+                reason="no_target", understood=[f"undo {said}"], not_understood=words.unused(),
+                message=f"Undo {said} to what? Name it ('shot 3', 'the cut') or select it."))
+        if (asked := _unplaced(ctx, outputs, "undo")) is not None:
+            return asked
+        clauses = [_clause(ctx, "revert_version", {"node_id": t.id, "before_change": said},
+                           f"undo {said} to {t.title}", t, outputs.references) for t in outputs.targets]
+        for clause in clauses:
+            clause.modifications["named_change"] = True
+        return Reading(clauses=clauses)
+
+    def _undo_previous(self, ctx: ReadContext) -> Reading:
+        """"undo that": the turn before, undone; a page's or a deck's change with its own undo."""
+        previous = ctx.previous
+        if previous.turn_id is None:
+            return not_found(ctx, "an earlier turn", "There is no earlier turn to undo on this project.",
+                             understood=["undo the last turn"])
+        operations = [str(c.get("operation") or "") for c in previous.clauses]
+        changed = [op for op in operations if op not in ("question", "status", "note", "list_versions",
+                                                         "compare_versions")]
+        for kind, facts_nodes, ops in (("page", ctx.facts.pages, ("revise_page", "page_")),
+                                       ("deck", ctx.facts.decks, ("deck_",))):
+            if changed and facts_nodes and all(op.startswith(ops) or op in ops for op in changed):
+                node = facts_nodes[0] if kind == "page" else facts_nodes[-1]
+                steps = len(changed)
+                target = Target(id=node.id, kind="code" if kind == "page" else "deck", title=node.title or kind,
+                                referred_as="that")
+                said = "the last change" if steps == 1 else f"the last {steps} changes"
+                return Reading(clauses=[_clause(ctx, "undo_change", {"node_id": node.id,
+                                                                     **({"steps": steps} if steps > 1 else {})},
+                                                f"undo {said} to the {kind} ('{previous.request[:60]}')", target)])
+        args = {"turn_id": previous.turn_id} if previous.touched else {}
+        said = f"undo the last turn ('{previous.request[:60]}')" if previous.touched else \
+            "undo the last turn that changed the canvas"
+        return Reading(clauses=[_clause(ctx, "undo_turn", args, said)])
+
+    # -- revert --------------------------------------------------------------------------------------------
+    def _revert(self, ctx: ReadContext, *, reset: bool = False) -> Reading:
+        words = ctx.words
+        selector, said = self._selector(words)
+        if reset and selector is None:  # "reset shot 2": back to how it was made
+            selector, said = {"original": True}, "the original"
+        words.take(HOW_IT_WAS)
+        outputs = read_outputs(ctx)
+        take_owner_words(words)
+        words.take(JOINING)
+        if selector is None:  # "revert shot 3", "restore it": the version before its last change
+            selector, said = {"previous": True}, "the previous version"
+        if not outputs.found:
+            return Reading(clarification=Clarification(
+                reason="no_target", understood=[f"revert to {said}"], not_understood=words.unused(),
+                message=f"Revert what to {said}? Name it ('shot 3', 'shot 3's clip', 'the cut') or select it."))
+        if (asked := _unplaced(ctx, outputs, "revert")) is not None:
+            return asked
+        if selector == {"previous": True}:
+            return Reading(clauses=[_clause(ctx, "undo_change", {"node_id": t.id}, f"undo the last change to "
+                                            f"{t.title}", t, outputs.references) for t in outputs.targets])
+        return Reading(clauses=[_clause(ctx, "revert_version", {"node_id": t.id, **selector},
+                                        f"revert {t.title} to {said}", t, outputs.references)
+                                for t in outputs.targets])
+
+    @staticmethod
+    def _selector(words: Words) -> tuple[dict[str, Any] | None, str]:
+        """Which version: taken before the references are read (a description or a time may hold any word)."""
+        before = words.peek(BEFORE)
+        if before is not None:
+            named = before.group(1).strip(" .!?")
+            words.mark(before.start(), len(words.text))
+            return {"before_change": named}, f"the version before {named!r}"
+        if (when := words.take(WHEN, first=True)):
+            said = when[0].group(0).removesuffix("'s")
+            return {"at": said}, f"how it was {said}"
+        if (number := words.take(VERSION_N, first=True)):
+            n = int(number[0].group(1) or number[0].group(2))
+            return ({"original": True}, "the original") if n == 1 else ({"version": n}, f"version {n}")
+        if words.take(PREVIOUS, first=True):
+            return {"previous": True}, "the previous version"
+        if words.take(ORIGINAL, first=True):
+            return {"original": True}, "the original"
+        return None, ""
+
+    # -- compare and list ------------------------------------------------------------------------------------
+    def _compare(self, ctx: ReadContext) -> Reading:
+        words = ctx.words
+        words.take(COMPARE)
+        words.take(LEADS)
+        picked: list[tuple[int, Any]] = []
+        for match in words.take(re.compile(r"\bversions? (\d+) (?:and|with|to|vs|versus) (\d+)\b")):
+            picked += [(match.start(), int(match.group(1))), (match.start() + 1, int(match.group(2)))]
+        for pattern, value in ((VERSION_N, None), (ORIGINAL, "original"), (PREVIOUS, "previous"),
+                               (CURRENT, "current"), (ONE_WORD_ORIGINAL, "original"), (ONE_WORD_PREVIOUS, "previous"),
+                               (ONE_WORD_CURRENT, "current")):
+            for match in words.take(pattern):
+                if value is None:
+                    numbers = [int(n) for n in re.findall(r"\d+", match.group(0))]
+                    picked += [(match.start(), n) for n in numbers]
+                else:
+                    picked.append((match.start(), value))
+        picked.sort(key=lambda p: p[0])
+        values = [v for _, v in picked]
+        values = [("original" if v == 1 else v) for v in values]
+        a, b = (values + ["previous", "current"])[:2] if len(values) != 1 else (values[0], "current")
+        words.take(HOW_IT_WAS)
+        outputs = read_outputs(ctx)
+        take_owner_words(words)
+        words.take(JOINING)
+        if not outputs.found:
+            return Reading(clarification=Clarification(
+                reason="no_target", understood=["compare two versions"], not_understood=words.unused(),
+                message="Compare the versions of what? Name it ('shot 3', 'the cut') or select it."))
+        if (asked := _unplaced(ctx, outputs, "compare")) is not None:
+            return asked
+        return Reading(clauses=[_clause(ctx, "compare_versions", {"node_id": t.id, "a": a, "b": b},
+                                        f"compare {_named(a)} and {_named(b)} of {t.title}", t,
+                                        outputs.references) for t in outputs.targets])
+
+    def _list(self, ctx: ReadContext) -> Reading | None:
+        words = ctx.words
+        words.take(LIST)
+        outputs = read_outputs(ctx)
+        if not outputs.found:
+            return None
+        take_owner_words(words)
+        words.take(re.compile(r"\b(?:are there|is there|there|exist|does|do|have|has|so far)\b|\?"))
+        words.take(JOINING)
+        if (asked := _unplaced(ctx, outputs, "list")) is not None:
+            return asked
+        return Reading(clauses=[_clause(ctx, "list_versions", {"node_id": t.id}, f"the versions of {t.title}", t,
+                                        outputs.references) for t in outputs.targets])
+
+
+def _named(value: Any) -> str:
+    return f"version {value}" if isinstance(value, int) else f"the {value} version"
+
+
+def _unplaced(ctx: ReadContext, outputs: Outputs, verb: str) -> Reading | None:
+    """A clarification when a named output is not on the canvas, matches several shots, or is a pronoun with
+    nothing to point at; None when every one resolved."""
+    if outputs.missing:
+        ctx.words.take_all()
+        return Reading(clarification=Clarification(
+            reason="not_found", missing=outputs.missing, understood=[f"{verb} a version"],
+            message=(f"There is no {', '.join(outputs.missing)} {ctx.facts.where}"
+                     + ("; make a storyboard first." if not ctx.facts.has_story else ".")
+                     + " (A shot's versions are its image's and its clip's.)")))
+    if outputs.ambiguous:
+        ctx.words.take_all()
+        lines = "; ".join(f"{c['title']} of {c.get('plan') or 'no plan'} (id {c['id']})" for c in outputs.ambiguous)
+        return Reading(clarification=Clarification(
+            reason="ambiguous", candidates=outputs.ambiguous, understood=[f"{verb} a version"],
+            message=f"More than one shot matches: {lines}. Which one do you mean? Answer with its id."))
+    if outputs.unresolved or not outputs.targets:
+        said = outputs.unresolved[0] if outputs.unresolved else "it"
+        return Reading(clarification=Clarification(
+            reason="no_target", understood=[f"{verb} a version"], not_understood=ctx.words.unused(),
+            message=f"I could not tell what '{said}' means: nothing is selected. Name it ('shot 3', 'the cut') or "
+                    "select it on the canvas."))
+    return None

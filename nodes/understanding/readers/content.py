@@ -1,0 +1,299 @@
+"""What the page and slides readers share: words as they were typed, clauses, and undo / revert.
+
+* **Words as typed.**  The interpreter reads a normalised copy of the request (lower case, typos corrected,
+  numbers as digits), but a new headline or a slide title must keep the person's own words and case:
+  :func:`typed` maps a span of the normalised text back to the request (normalising never splits or joins
+  words, so the n-th word of one is the n-th word of the other), and :func:`quotes` pairs each quoted
+  phrase of the normalised text with its typed words.
+* **Clauses.**  :func:`read_clauses` reads "make the headline bigger and the button green" as two operations
+  when every part reads on its own, and as one when it does not ("add a section about opening hours and
+  prices"): an operation's content may hold the word "and".
+* **Undo and revert** of a page or a deck (:func:`read_version`), and which of the two a bare "undo that"
+  means (:func:`version_subject`: what was selected, what the turn before changed, what the project holds).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from nodes.understanding.intent import Clarification, Clause, Target
+from nodes.understanding.readers.base import ReadContext, Reading
+from nodes.understanding.text import Words
+
+_QUOTE = re.compile(r"""(?:^|(?<=[\s:(,]))(['"])(.+?)\1(?=$|[\s.,;:!?)])""")
+_SEPARATOR = re.compile(r"\s*(?:;|\.(?:\s|$)|,?\s*\band then\b|,?\s*\bthen\b|,?\s*\band also\b|,?\s*\band\b|"
+                        r",?\s*\balso\b|,?\s*\bplus\b|,)\s*")
+_TRIM = " \t.,;:!?'\"“”‘’"
+
+PAGE_OPERATIONS = ("page_set_text", "page_set_style", "page_add_section", "page_remove_section",
+                   "page_move_section", "page_replace_image", "page_undo", "page_revert", "revise_page")
+"""The operations of the page reader (``nodes.understanding.kinds.OPERATION_TOOLS`` gives each its tools)."""
+DECK_OPERATIONS = ("deck_add_slide", "deck_delete_slide", "deck_move_slide", "deck_edit_slide", "deck_add_bullet",
+                   "deck_remove_bullet", "deck_set_theme", "deck_regenerate_illustration", "deck_undo", "deck_revert")
+"""The operations of the slides reader."""
+
+
+class Ask(Exception):
+    """A reader found what the request is about but must ask instead of acting (a section the page lacks, ...)."""
+
+    def __init__(self, clarification: Clarification) -> None:
+        super().__init__(clarification.message)
+        self.clarification = clarification
+        self.operation: str | None = None
+        """The operation being read when it asked (an ambiguous slide or picture: the answer resumes it)."""
+
+    def reading(self, ctx: ReadContext, domain: str, target: Target) -> Reading:
+        """The clarification as a reading; an ambiguous one keeps its operation and target, so the turn's grant
+        is the operation's and the person's answer (the candidate's id) resumes it."""
+        ctx.words.take_all()
+        if self.clarification.reason == "ambiguous" and self.operation:
+            return Reading(clauses=[Clause(text=ctx.request, domain=domain, operation=self.operation,
+                                           targets=[target], understood=self.clarification.understood)],
+                           clarification=self.clarification)
+        return Reading(clarification=self.clarification)
+
+
+def parse_in_turn(parsers: tuple[Callable[..., list[Clause] | None], ...], operations: dict[str, str],
+                  *args: object) -> list[Clause] | None:
+    """The first parser that reads the span; an :class:`Ask` it raises names the operation it was reading."""
+    for parse in parsers:
+        try:
+            found = parse(*args)
+        except Ask as asked:
+            asked.operation = asked.operation or operations.get(parse.__name__)
+            raise
+        if found:
+            return found
+    return None
+
+
+# ---------------------------------------------------------------- words as typed
+
+
+def typed(ctx: ReadContext, start: int, end: int, *, trim: bool = True) -> str:
+    """The request's own words (case and spelling as typed) for a span of the normalised text, trimmed of the
+    quotes and punctuation around it (``trim``; a quoted phrase keeps its own)."""
+    text = ctx.words.text
+    spans = [(m.start(), m.end()) for m in re.finditer(r"\S+", text)]
+    original = ctx.request.split()
+    inside = [i for i, (s, e) in enumerate(spans) if s < end and e > start]
+    if not inside:
+        return ""
+    if len(original) != len(spans):  # never expected: fall back to the normalised words
+        return text[start:end].strip(_TRIM if trim else "")
+    first, last = inside[0], inside[-1]
+    words = list(original[first:last + 1])
+    # A span that starts or ends inside a word (after an opening quote, before a comma) cuts the typed word alike.
+    head_cut = max(0, start - spans[first][0])
+    tail_cut = max(0, spans[last][1] - end)
+    if head_cut and len(words[0]) == spans[first][1] - spans[first][0]:
+        words[0] = words[0][head_cut:]
+    if tail_cut and len(words[-1]) == spans[last][1] - spans[last][0]:
+        words[-1] = words[-1][: len(words[-1]) - tail_cut]
+    return " ".join(words).strip(_TRIM if trim else "")
+
+
+@dataclass(frozen=True)
+class Quoted:
+    """A quoted phrase: where it is in the normalised text (quotes included) and the words as typed."""
+
+    start: int
+    end: int
+    said: str
+
+
+def quotes(ctx: ReadContext, start: int = 0, end: int | None = None) -> list[Quoted]:
+    """The quoted phrases of a span ("change the headline to 'Bread, slowly'")."""
+    text = ctx.words.text
+    stop = len(text) if end is None else end
+    return [Quoted(m.start(), m.end(), typed(ctx, m.start(2), m.end(2), trim=False) or m.group(2))
+            for m in _QUOTE.finditer(text) if m.start() >= start and m.end() <= stop]
+
+
+def content_after(ctx: ReadContext, words: Words, at: int, end: int) -> str:
+    """The words from ``at`` to ``end`` as typed, taken whole (a new headline, a slide's topic): the first quoted
+    phrase there when there is one, else everything."""
+    for quoted in quotes(ctx, at, end):
+        words.mark(quoted.start, quoted.end)
+        if not ctx.words.text[at:quoted.start].strip() or not words.unused(at, quoted.start):
+            words.mark(at, quoted.start)
+            return quoted.said
+    said = typed(ctx, at, end)
+    words.mark(at, end)
+    return said
+
+
+# ---------------------------------------------------------------- clauses
+
+Parse = Callable[[ReadContext, Words, int, int], list[Clause] | None]
+"""One span of the request read as operations (their words taken), or None when it is none of the reader's."""
+
+
+def read_clauses(ctx: ReadContext, parse: Parse) -> tuple[list[Clause], Words] | None:
+    """The request's operations: every clause read on its own when each reads whole, else the request as one.
+
+    Returns the clauses with the words they took (the caller adopts them), or None when nothing was read.
+    :class:`Ask` from a clause is raised when the other clauses read whole (one of several asks names what is
+    missing); the request read as one raises its own.
+    """
+    text = ctx.words.text
+    split = _segments(ctx)
+    if len(split) > 1:
+        words = ctx.words.copy()
+        clauses: list[Clause] = []
+        asked: Ask | None = None
+        whole = True
+        for start, end in split:
+            try:
+                got = parse(ctx, words, start, end)
+            except Ask as error:
+                asked = asked or error
+                words.mark(start, end)
+                continue
+            if not got or words.unused(start, end):
+                whole = False
+                break
+            clauses += got
+        if whole and asked is not None:
+            raise asked
+        if whole and clauses:
+            return clauses, words
+    words = ctx.words.copy()
+    got = parse(ctx, words, 0, len(text))
+    return (got, words) if got else None
+
+
+def _segments(ctx: ReadContext) -> list[tuple[int, int]]:
+    text = ctx.words.text
+    protected = [(q.start, q.end) for q in quotes(ctx)]
+    cuts = [m for m in _SEPARATOR.finditer(text) if not any(s < m.end() and m.start() < e for s, e in protected)]
+    segments, at = [], 0
+    for cut in cuts:
+        if cut.start() > at:
+            segments.append((at, cut.start()))
+        at = cut.end()
+    if at < len(text):
+        segments.append((at, len(text)))
+    return segments
+
+
+def clause(ctx: ReadContext, domain: str, operation: str, args: dict, understood: str, *, start: int = 0,
+           end: int | None = None, **fields) -> Clause:
+    """A clause of a page or deck operation."""
+    text = ctx.words.text[start:end].strip() if end is not None or start else ctx.request
+    return Clause(text=text or ctx.request, domain=domain, operation=operation, args=args,
+                  understood=[understood], **fields)
+
+
+# ---------------------------------------------------------------- undo and revert
+
+_UNDO = re.compile(r"\b(?:undo|un-do|take back|reverse|roll back|rollback)\b")
+_REVERT = re.compile(r"\b(?:revert|restore|go back|roll back|reset|return|change back|put back|bring back|switch back)\b")
+_UNDO_DEFAULT = re.compile(r"^(?:(?:that|it|this|what you (?:just )?did|the (?:last|previous|latest) (?:change|edit|one)|"
+                           r"my (?:last )?(?:change|edit)|the change|your (?:last )?(?:change|edit))"
+                           r"(?: (?:to|on|of) (?:the |this )?(?:page|site|website|web page|deck|slides|presentation))?|"
+                           r"(?:the |this )?(?:page|site|website|web page|deck|slides|presentation)(?:'s)?(?: last)?"
+                           r"(?: change| edit)?|)$")
+_UNDO_COUNT = re.compile(r"^the (?:last|previous) (\d+) (?:changes|edits)(?: (?:to|on|of) (?:the )?(?:page|site|website|"
+                         r"deck|slides|presentation))?$")
+_REVERT_TO = re.compile(r"\bto (?:the |its |how it was (?:at |in )?(?:the |its )?|the way it was (?:at |in )?(?:the )?)?"
+                        r"(original(?: version| one| page| deck| design)?|first version|very first version|start|"
+                        r"beginning|previous version|last version|version before|(?:version|v) ?(\d+))\b")
+_REVERT_BEFORE = re.compile(r"\b(?:to )?(?:how it was |the way it was |the version |what it was |where it was )?"
+                            r"before (.+)$")
+_OBJECT = re.compile(r"\b(?:the |this |my )?(?:page|site|website|web page|deck|slides|presentation|slide deck)(?:'s)?\b")
+
+
+def read_version(ctx: ReadContext, words: Words, start: int, end: int, *, what: str, undo_op: str,
+                 revert_op: str, domain: str, count_from_previous: int = 1) -> list[Clause] | None:
+    """"undo that", "undo the full-bleed change", "undo the last 2 changes", "revert the page to the original",
+    "go back to version 2 of the deck", "restore the page to how it was before the dark theme" as operations.
+
+    ``count_from_previous``: how many changes "undo that" takes back (the versions the turn before made).
+    """
+    text = ctx.words.text
+    undo = _UNDO.search(text, start, end)
+    revert = None if undo else _REVERT.search(text, start, end)
+    if undo is None and revert is None:
+        return None
+    if undo is not None:
+        rest_start = undo.end()
+        rest = text[rest_start:end].strip()
+        words.mark(undo.start(), undo.end())
+        if _UNDO_DEFAULT.match(rest):
+            words.mark(rest_start, end)
+            return [clause(ctx, domain, undo_op, {}, f"undo the last change to the {what}", start=start, end=end)
+                    for _ in range(max(1, count_from_previous))]
+        counted = _UNDO_COUNT.match(rest)
+        if counted:
+            words.mark(rest_start, end)
+            return [clause(ctx, domain, undo_op, {}, f"undo the last change to the {what}", start=start, end=end)
+                    for _ in range(max(1, int(counted.group(1))))]
+        named = _OBJECT.sub(" ", rest)
+        named = re.sub(r"\b(?:to|on|of|in|from)\s*$", "", " ".join(named.split())).strip()
+        if not named:
+            return None
+        words.mark(rest_start, end)
+        return [clause(ctx, domain, undo_op, {"change": named}, f"undo the {what}'s change: {named}", start=start,
+                       end=end)]
+    assert revert is not None
+    words.mark(revert.start(), revert.end())
+    before = _REVERT_BEFORE.search(text, revert.end(), end)
+    if before:
+        named = _OBJECT.sub(" ", before.group(1)).strip()
+        words.mark(revert.end(), end)
+        return [clause(ctx, domain, revert_op, {"before_change": " ".join(named.split())},
+                       f"revert the {what} to before: {named}", start=start, end=end)]
+    found = _REVERT_TO.search(text, revert.end(), end)
+    if found is None:
+        return None
+    said = found.group(1)
+    to = found.group(2) or ("previous" if re.match(r"previous|last|version before", said) else "original")
+    words.mark(found.start(), found.end())
+    words.take(_OBJECT, start, end)
+    words.take(re.compile(r"\b(?:of|for|in)\b"), start, end)
+    return [clause(ctx, domain, revert_op, {"to": to}, f"revert the {what} to {'version ' + to if to.isdigit() else to}",
+                   start=start, end=end)]
+
+
+def asks_version(text: str) -> bool:
+    """Whether the words undo or revert something."""
+    return bool(_UNDO.search(text) or _REVERT.search(text))
+
+
+_OTHER_SUBJECT = re.compile(r"\b(?:shots?|images?|clips?|cut|scenes?|frames?|storyboard)\b")
+
+
+def version_subject(ctx: ReadContext) -> str | None:
+    """What a bare "undo that" or "go back to the original" is about: 'page', 'deck' or None (a shot, or not
+    known): the selection first, then what the turn before changed, then the one thing the project holds.
+    Words that name something else ("undo the last change to shot 2") are never the page's or the deck's."""
+    if _OTHER_SUBJECT.search(ctx.words.text):
+        return None
+    for node in ctx.facts.selection:
+        if node.page or node.kind == "code":
+            return "page"
+        if node.kind in ("slide", "deck"):
+            return "deck"
+        return None
+    # A question changed nothing: "that" is still the change before it (the project's, below).
+    operations = [str(c.get("operation")) for c in ctx.previous.clauses if c.get("operation") != "question"]
+    if operations and all(op in PAGE_OPERATIONS for op in operations):
+        return "page"
+    if operations and all(op in DECK_OPERATIONS for op in operations):
+        return "deck"
+    if operations:
+        return None
+    holds = [kind for kind, has in (("page", ctx.facts.has_page), ("deck", ctx.facts.has_deck),
+                                    ("story", ctx.facts.has_story)) if has]
+    return holds[0] if len(holds) == 1 and holds[0] != "story" else None
+
+
+def previous_changes(ctx: ReadContext, operations: tuple[str, ...]) -> tuple[int, bool]:
+    """How many versions the turn before made with these operations, and whether it was itself an undo or
+    revert (then "undo that" brings back what it took away)."""
+    made = [c for c in ctx.previous.clauses if c.get("operation") in operations]
+    undone = any(str(c.get("operation")).endswith(("_undo", "_revert")) for c in made)
+    return len(made), undone

@@ -1,0 +1,177 @@
+"""The request suite's version and cut rows (#20 §1 Versions, Narrative): requests as people type them, on the
+suite's fresh premise (tests/requests/suite.py), one line each, read through the interpreter.
+
+``OP(tool, {arg: value})``: the request is one clause whose operation is that tool and whose arguments include
+these (shot ids are the facts' ``S<n>``, images ``I<n>``, clips ``C<n>``, the cut ``CUT``; a place in the cut is
+a position, negative from the end).  ``ASK(reason)``: asked about, nothing done.  Contexts beyond the suite's:
+"story" here has each shot's clip and cut; "prev" is a turn before that made shot 3 night (and touched it);
+"undone" a turn before that was an undo; "sel=clip4" shot 4's clip selected; "page:edited" / "deck:edited" a
+page or a deck whose last turn edited it.  The end-to-end effects on the canvas are
+``tests/requests/test_version_requests.py``'s.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from nodes.understanding import CanvasFacts, NodeFact
+from nodes.understanding.readers import PreviousTurn
+from tests.requests.suite import ASK, OP
+from tests.requests.suite import facts_for as suite_facts
+
+
+def UNDO(n: int, **more: Any) -> OP:
+    return OP("undo_change", {"node_id": f"I{n}", **more})
+
+
+def REVERT(node: str, **selector: Any) -> OP:
+    return OP("revert_version", {"node_id": node, **selector})
+
+
+VERSION_CASES: list[tuple[str, str, Any, str]] = [
+    # -- undo: one change, several, the last turn, the undo undone ---------------------------------------------
+    ("undo", "undo the last change to shot 2", UNDO(2), "story"),
+    ("undo", "undo the last two changes to shot 4", UNDO(4, steps=2), "story"),
+    ("undo", "undo the last 3 changes to shot 1", UNDO(1, steps=3), "story"),
+    ("undo", "please undo the latest edit on shot 5", UNDO(5), "story"),
+    ("undo", "undo what you did to shot 6", UNDO(6), "story"),
+    ("undo", "undo shot 7", UNDO(7), "story"),
+    ("undo", "undo the last change to the third shot", UNDO(3), "story"),
+    ("undo", "undo the last change to the last shot", UNDO(8), "story"),
+    ("undo", "undo the last change to shot 2's clip", OP("undo_change", {"node_id": "C2"}), "story"),
+    ("undo", "undo the last change to the cut", OP("undo_change", {"node_id": "CUT"}), "story"),
+    ("undo", "undo the last change to the final cut", OP("undo_change", {"node_id": "CUT"}), "story"),
+    ("undo", "undo this", UNDO(4), "sel=4"),
+    ("undo", "undo the last change to it", UNDO(4), "sel=4"),
+    ("undo", "undo this", OP("undo_change", {"node_id": "C4"}), "sel=clip4"),
+    ("undo", "undo that", OP("undo_turn", {"turn_id": "T0"}), "prev"),
+    ("undo", "undo it", OP("undo_turn", {"turn_id": "T0"}), "prev"),
+    ("undo", "undo", OP("undo_turn", {"turn_id": "T0"}), "prev"),
+    ("undo", "take that back", OP("undo_turn", {"turn_id": "T0"}), "prev"),
+    ("undo", "undo what you just did", OP("undo_turn", {"turn_id": "T0"}), "prev"),
+    ("undo", "undo the last change", OP("undo_turn", {"turn_id": "T0"}), "prev"),
+    ("undo", "undo the undo", OP("undo_turn", {"turn_id": "T1"}), "undone"),
+    ("undo", "undo that", OP("undo_turn", {"turn_id": "T1"}), "undone"),
+    ("undo", "undo the whole last turn", OP("undo_turn"), "prev"),
+    ("undo", "undo the last turn", OP("undo_turn"), "story"),
+    ("undo", "undo the entire previous request", OP("undo_turn"), "story"),
+    ("undo", "undo everything you just did", OP("undo_turn"), "story"),
+    ("undo", "undo that", OP("page_undo", {}), "page:edited"),
+    ("undo", "undo that", OP("deck_undo", {}), "deck:edited"),
+    ("undo", "undo that", ASK("not_found"), "story"),
+    ("undo", "undo the last change to shot 12", ASK("not_found"), "story"),
+    ("undo", "undo the last change to shot 2", ASK("not_found"), "empty"),
+    ("undo", "undo the last change to shot 3", ASK("ambiguous"), "two"),
+    ("undo", "undo the last two changes", ASK("no_target"), "story"),
+    ("undo", "undo the last change to shot 2 and make shot 3 night", ASK("unparsed"), "story"),
+    ("undo", "undo the last change to the cut", ASK("not_found"), "deck"),
+    # -- revert: the original, version N, before a named change, a time ----------------------------------------
+    ("revert", "revert shot 3 to the original", REVERT("I3", original=True), "story"),
+    ("revert", "go back to the original shot 5", REVERT("I5", original=True), "story"),
+    ("revert", "reset shot 2", REVERT("I2", original=True), "story"),
+    ("revert", "restore the first version of shot 6", REVERT("I6", original=True), "story"),
+    ("revert", "put shot 4 back how it was at first", REVERT("I4", original=True), "story"),
+    ("revert", "go back to version 2 of the cut", REVERT("CUT", version=2), "story"),
+    ("revert", "revert the final cut to v3", REVERT("CUT", version=3), "story"),
+    ("revert", "go back to version 2 of shot 4", REVERT("I4", version=2), "story"),
+    ("revert", "revert shot 1 to the second version", REVERT("I1", version=2), "story"),
+    ("revert", "restore version 4 of shot 7's clip", REVERT("C7", version=4), "story"),
+    ("revert", "put shot 5 back to before the neon change", REVERT("I5", before_change="the neon change"), "story"),
+    ("revert", "restore shot 5 to how it was before the neon change",
+     REVERT("I5", before_change="the neon change"), "story"),
+    ("revert", "revert shot 2 to before we made it night", REVERT("I2", before_change="we made it night"), "story"),
+    ("revert", "take shot 8 back to before the close-up", REVERT("I8", before_change="the close-up"), "story"),
+    ("revert", "revert shot 1 to how it was this morning", REVERT("I1", at="this morning"), "story"),
+    ("revert", "restore yesterday's version of shot 3", REVERT("I3", at="yesterday"), "story"),
+    ("revert", "roll shot 6 back to how it looked 2 hours ago", REVERT("I6", at="2 hours ago"), "story"),
+    ("revert", "revert the cut to how it was an hour ago", REVERT("CUT", at="an hour ago"), "story"),
+    ("revert", "revert shot 3", OP("undo_change", {"node_id": "I3"}), "story"),
+    ("revert", "go back to the previous version of shot 2", OP("undo_change", {"node_id": "I2"}), "story"),
+    ("revert", "revert it to the original", REVERT("I4", original=True), "sel=4"),
+    ("revert", "revert shot 3's clip to the original", REVERT("C3", original=True), "story"),
+    ("revert", "revert shot 3 to the original", ASK("not_found"), "empty"),
+    ("revert", "revert shot 30 to the original", ASK("not_found"), "story"),
+    ("revert", "revert it to the original", ASK("no_target"), "story"),
+    ("revert", "revert shot 3 to the original and make it dusk", ASK("unparsed"), "story"),
+    # -- compare and list: read only ----------------------------------------------------------------------------
+    ("compare", "compare the first and the current version of shot 3",
+     OP("compare_versions", {"node_id": "I3", "a": "original", "b": "current"}), "story"),
+    ("compare", "compare versions 1 and 2 of shot 6", OP("compare_versions", {"node_id": "I6", "a": "original", "b": 2}),
+     "story"),
+    ("compare", "compare version 2 and version 3 of the cut", OP("compare_versions", {"node_id": "CUT", "a": 2, "b": 3}),
+     "story"),
+    ("compare", "compare shot 4 with its original", OP("compare_versions", {"node_id": "I4", "a": "original",
+                                                                             "b": "current"}), "story"),
+    ("compare", "compare the previous and the current version of shot 2",
+     OP("compare_versions", {"node_id": "I2", "a": "previous", "b": "current"}), "story"),
+    ("compare", "show shot 5's last two versions side by side", ASK("unparsed"), "story"),
+    ("compare", "compare the versions of this", OP("compare_versions", {"node_id": "I2"}), "sel=2"),
+    ("compare", "list the versions of the cut", OP("list_versions", {"node_id": "CUT"}), "story"),
+    ("compare", "how many versions of shot 3 are there", OP("question", {"ask": "versions"}), "story"),
+    ("compare", "list the versions of shot 4's clip", ASK("unparsed"), "story"),  # the questions reader's: asks
+    # -- the cut: reorder, take out, put back, insert, duplicate, retime ------------------------------------------
+    ("cut", "swap shots 3 and 4 in the cut", OP("reorder_cut", {"swap": ["S3", "S4"]}), "story"),
+    ("cut", "swap shot 2 with shot 5", OP("reorder_cut", {"swap": ["S2", "S5"]}), "story"),
+    ("cut", "switch the order of shots 1 and 2", OP("reorder_cut", {"swap": ["S1", "S2"]}), "story"),
+    ("cut", "move shot 6 to the start", OP("reorder_cut", {"move": "S6", "to": 1}), "story"),
+    ("cut", "move shot 2 to the end of the cut", OP("reorder_cut", {"move": "S2", "to": -1}), "story"),
+    ("cut", "move the last shot to the beginning", OP("reorder_cut", {"move": -1, "to": 1}), "story"),
+    ("cut", "move shot 2 after shot 5", OP("reorder_cut", {"move": "S2", "after": "S5"}), "story"),
+    ("cut", "put shot 7 before shot 3 in the cut", OP("reorder_cut", {"move": "S7", "before": "S3"}), "story"),
+    ("cut", "put shot 7 first", OP("reorder_cut", {"move": "S7", "to": 1}), "story"),
+    ("cut", "remove the last shot from the final cut", OP("remove_from_cut", {"shots": [-1]}), "story"),
+    ("cut", "remove the last two shots from the cut", OP("remove_from_cut", {"shots": [-2, -1]}), "story"),
+    ("cut", "take shot 4 out of the cut", OP("remove_from_cut", {"shots": ["S4"]}), "story"),
+    ("cut", "drop shots 2 and 3 from the edit", OP("remove_from_cut", {"shots": ["S2", "S3"]}), "story"),
+    ("cut", "cut shot 5", OP("remove_from_cut", {"shots": ["S5"]}), "story"),
+    ("cut", "put shot 6 back in the cut", OP("return_to_cut", {"shot": "S6"}), "story"),
+    ("cut", "bring shot 4 back into the film", OP("return_to_cut", {"shot": "S4"}), "story"),
+    ("cut", "put shot 8 back", OP("return_to_cut", {"shot": "S8"}), "story"),
+    ("cut", "add a shot of Tova reading the letter between shots 2 and 3",
+     OP("insert_shot", {"description": "Tova reading the letter", "after": "S2", "before": "S3"}), "story"),
+    ("cut", "add a shot of Mara reading the letter between shots 2 and 3",
+     OP("insert_shot", {"description": "Mara reading the letter", "after": "S2", "before": "S3"}), "story"),
+    ("cut", "insert a new shot after shot 4 where the bees swarm the hive",
+     OP("insert_shot", {"description": "the bees swarm the hive", "after": "S4"}), "story"),
+    ("cut", "insert a shot of the city skyline at dusk before shot 1",
+     OP("insert_shot", {"description": "the city skyline at dusk", "before": "S1"}), "story"),
+    ("cut", "add a shot at the end where Tova walks away", OP("insert_shot", {"description": "Tova walks away",
+                                                                              "after": -1}), "story"),
+    ("cut", "add a shot of bees", ASK("unparsed"), "story"),
+    ("cut", "duplicate shot 4", OP("duplicate_shot", {"shot": "S4"}), "story"),
+    ("cut", "make a copy of the last shot", OP("duplicate_shot", {"shot": -1}), "story"),
+    ("cut", "make shot 2's clip 3 seconds long", OP("set_clip_duration", {"shot": "S2", "duration_s": 3.0}), "story"),
+    ("cut", "make clip 3 2 seconds longer", OP("set_clip_duration", {"shot": "S3", "by_s": 2.0}), "story"),
+    ("cut", "shorten shot 5's clip by 1 second", OP("set_clip_duration", {"shot": "S5", "by_s": -1.0}), "story"),
+    ("cut", "shot 4's clip should last 2.5 seconds", OP("set_clip_duration", {"shot": "S4", "duration_s": 2.5}),
+     "story"),
+    ("cut", "make the last clip half a second shorter", OP("set_clip_duration", {"shot": -1, "by_s": -0.5}), "story"),
+    ("cut", "swap shots 3 and 4 in the cut", ASK("not_found"), "empty"),
+    ("cut", "swap shots 3 and 14", ASK("not_found"), "story"),
+    ("cut", "duplicate shot 3", ASK("ambiguous"), "two"),
+    ("cut", "move shot 6", ASK("unparsed"), "story"),
+    ("cut", "switch shot 3 to night", {3: {"lighting": "night"}}, "story"),
+    ("cut", "remove the rain from shot 5", ASK("unparsed"), "story"),
+]
+
+
+def facts_for(context: str) -> tuple[CanvasFacts, PreviousTurn]:
+    """The facts and the previous turn of a version row's context (the suite's, with each shot's clip and cut)."""
+    base = {"page:edited": "page", "deck:edited": "deck", "undone": "story", "sel=clip4": "story"}.get(context, context)
+    facts, previous = suite_facts(base)
+    for shot in facts.shots:
+        shot.clip, shot.cut = (shot.derived + [None, None])[:2]
+    if context == "prev":
+        previous.touched = ["I3", "C3", "CUT"]
+    if context == "undone":
+        previous = PreviousTurn(turn_id="T1", request="undo that", touched=["I3", "C3", "CUT"],
+                                clauses=[{"operation": "undo_turn", "args": {"turn_id": "T0"}}])
+    if context == "sel=clip4":
+        facts.selection = [NodeFact(id="C4", kind="video", title="shot 4 clip", shot="S4")]
+    if context == "page:edited":
+        previous = PreviousTurn(turn_id="T0", request="make the hero full-bleed", targets=["PAGE"],
+                                touched=["PAGE"], clauses=[{"operation": "revise_page"}])
+    if context == "deck:edited":
+        previous = PreviousTurn(turn_id="T0", request="delete the last slide", targets=["D1"], touched=["D1"],
+                                clauses=[{"operation": "deck_delete_slide", "args": {"slide": 5}}])
+    return facts, previous

@@ -1,0 +1,287 @@
+"""Page and deck requests end to end: words typed as people type them, on a project that holds a page and a deck.
+
+One project (a fresh brief: a rooftop honey bar with a menu and testimonials; a fresh topic: urban beekeeping) is
+changed turn by turn through ``Runtime.run`` (the offline planner), through a model calling the tools itself, and
+through the CLI in a subprocess; each effect is read where a person would see it: the page's CSS tokens and words in
+``index.html``, the .pptx's slide titles, the slides' preview hashes (the ones not asked about keep theirs), a new
+version of the same page or deck.  Every turn is counted: a turn that exits 0 without its effect is a wrong
+success, and there must be none.  (Each page version is a Chromium screenshot, 2-7 s under load: the cases are few;
+the rest of the page and deck rows are checked without an engine, tests/requests/test_content_plans.py.)
+"""
+
+from __future__ import annotations
+
+import io
+import re
+from typing import Any
+
+import pytest
+from pptx import Presentation
+
+from jarvishub.commands.outcomes import exit_code, result_of
+from jarvishub.runtime import Runtime
+from nodes.models.scripted import ScriptedModel
+from skills.web_render import root_tokens
+from store.models import CanvasNode, EdgeType
+from tests.cli_run import cli
+from tests.content.agent import call
+from tests.requests.suite import DECK_TOPIC, PAGE_BRIEF, PAGE_SECTIONS
+from tests.system_tools import require_system_tool
+from tools.deck.canvas import current_decks, find_deck, read_deck
+from tools.page.canvas import find_page, made_from_page
+
+pytestmark = pytest.mark.long_file(90)
+
+LEDGER: list[tuple[str, str, str]] = []
+"""(request, the result it should have, the result it had): every turn of the module."""
+
+
+@pytest.fixture(scope="module")
+def made(runtime: Runtime) -> dict[str, Any]:
+    deck = call(runtime, "skill__slides", topic=DECK_TOPIC)
+    return {"deck": deck}
+
+
+@pytest.fixture(scope="module")
+def page(runtime: Runtime, made: dict[str, Any]) -> dict[str, Any]:
+    require_system_tool("chromium", apt="chromium")
+    return call(runtime, "skill__design_to_web", brief=PAGE_BRIEF, n_layouts=1, sections=PAGE_SECTIONS)
+
+
+def turn(runtime: Runtime, request: str, expect: str = "done", **kwargs: Any) -> Any:
+    """One turn, counted in the ledger with the result it should have."""
+    outcome = runtime.run(request, **kwargs)
+    LEDGER.append((request, expect, result_of(outcome)))
+    return outcome
+
+
+def snapshot(runtime: Runtime) -> dict[str, tuple[int, str, tuple[str, ...]]]:
+    return {n.id: (n.version, n.status.value, tuple(h.sha256 for h in n.outputs))
+            for n in runtime.project.store.snapshot().nodes}
+
+
+def page_html(runtime: Runtime) -> str:
+    code = find_page(runtime.project.store, None)
+    return (runtime.project.workspace / code.inputs["html_path"]).read_text()
+
+
+def px(value: str) -> float:
+    return float(value.removesuffix("px"))
+
+
+def luma(colour: str) -> float:
+    r, g, b = (int(colour[i:i + 2], 16) for i in (1, 3, 5))
+    return 0.299 * r + 0.587 * g + 0.114 * b
+
+
+def deck_head(runtime: Runtime) -> CanvasNode:
+    return find_deck(runtime.project.store, None)
+
+
+def titles(runtime: Runtime) -> list[str]:
+    (pptx,) = deck_head(runtime).outputs
+    return [s.shapes.title.text for s in Presentation(io.BytesIO(runtime.project.artifacts.read_bytes(pptx))).slides]
+
+
+def previews(runtime: Runtime) -> dict[str, str]:
+    """Each slide's preview hash, by the slide's title."""
+    return {s.spec.title: s.node.outputs[0].sha256 for s in read_deck(runtime.project.store, deck_head(runtime)).slides}
+
+
+def is_version_of(runtime: Runtime, new: CanvasNode, old: CanvasNode) -> bool:
+    store = runtime.project.store
+    return old.id in {e.node.id for e in store.lineage(new.id, [EdgeType.VERSION_OF])}
+
+
+# ---------------------------------------------------------------- the deck
+
+
+def test_slide_words_make_versions_of_the_same_deck(runtime: Runtime, made: dict[str, Any]) -> None:
+    first = deck_head(runtime)
+    before, shown = titles(runtime), previews(runtime)
+
+    out = turn(runtime, "delete the last slide")
+    assert out.outcome == "replied" and exit_code(out) == 0, out.reply
+    assert titles(runtime) == before[:-1] and previews(runtime) == {t: shown[t] for t in before[:-1]}
+
+    out = turn(runtime, "add a slide about training costs after slide 2")
+    assert exit_code(out) == 0, out.reply
+    now = titles(runtime)
+    assert now[:2] == before[:2] and now[2] == "Training costs" and now[3:] == before[2:-1]
+    assert {t: h for t, h in previews(runtime).items() if t != "Training costs"} == {t: shown[t] for t in before[:-1]}
+
+    out = turn(runtime, "change the title of slide 2 to 'Why now'")
+    assert exit_code(out) == 0, out.reply
+    assert titles(runtime) == [now[0], "Why now", *now[2:]]
+    after = previews(runtime)
+    assert after["Why now"] != shown[before[1]] and all(after[t] == shown[t] for t in (before[0], *before[2:-1]))
+
+    out = turn(runtime, "move slide 4 before slide 2")
+    assert exit_code(out) == 0, out.reply
+    assert titles(runtime) == [now[0], now[3], "Why now", now[2], *now[4:]]
+    assert previews(runtime) == after  # a move draws nothing
+
+    # One deck lineage, four versions later: never a second deck.
+    head = deck_head(runtime)
+    assert is_version_of(runtime, head, first) and [d.id for d in current_decks(runtime.project.store)] == [head.id]
+    assert out.measured["checked"] and out.measured["matches"]
+
+
+def test_theme_and_illustration_change_what_they_name_and_undo_gives_back_the_same_pptx(
+        runtime: Runtime, made: dict[str, Any]) -> None:
+    before, shown = titles(runtime), previews(runtime)
+    out = turn(runtime, "use the ocean theme")
+    assert exit_code(out) == 0, out.reply
+    themed = previews(runtime)
+    assert titles(runtime) == before and all(themed[t] != shown[t] for t in before)
+
+    pptx = deck_head(runtime).outputs[0].sha256
+    pictured = next(n for n, s in enumerate(read_deck(runtime.project.store, deck_head(runtime)).slides, 1)
+                    if s.pictures)
+    out = turn(runtime, f"regenerate the illustration on slide {pictured}")
+    assert exit_code(out) == 0 and out.provider_calls == 1, out.reply
+    redrawn = previews(runtime)
+    assert [t for t in before if redrawn[t] != themed[t]] == [before[pictured - 1]]
+
+    out = turn(runtime, "undo that")
+    assert exit_code(out) == 0 and out.provider_calls == 0, out.reply
+    assert deck_head(runtime).outputs[0].sha256 == pptx and previews(runtime) == themed
+
+
+def test_questions_read_the_deck_and_what_it_does_not_hold_changes_nothing(
+        runtime: Runtime, made: dict[str, Any]) -> None:
+    before = snapshot(runtime)
+    out = turn(runtime, "which slides mention training costs?")
+    assert exit_code(out) == 0 and "'Training costs'" in out.reply and snapshot(runtime) == before, out.reply
+
+    for request, reason in (("delete slide 9", "not_found"), ("make slide 3 more exciting", "unparsed"),
+                            ("regenerate the illustration on slide 1", "not_found")):
+        out = turn(runtime, request, expect={"not_found": "not_found"}.get(reason, "bad_request"))
+        assert out.outcome == "clarification" and out.clarification["reason"] == reason, (request, out.reply)
+        assert snapshot(runtime) == before
+
+
+def out_deck(outcome: Any) -> str:
+    return next(s["observation"]["deck_id"] for s in outcome.steps
+                if (s.get("action") or {}).get("tool") == "skill__slides")
+
+
+# ---------------------------------------------------------------- the page
+
+
+def test_page_words_set_one_token_or_one_element(runtime: Runtime, page: dict[str, Any]) -> None:
+    old = find_page(runtime.project.store, None)
+    tokens = root_tokens(page_html(runtime))
+
+    out = turn(runtime, "make the headline bigger")
+    assert exit_code(out) == 0, out.reply
+    new = find_page(runtime.project.store, None)
+    changed = root_tokens(page_html(runtime))
+    assert px(changed["headline-size"]) > px(tokens["headline-size"])
+    assert {k: v for k, v in changed.items() if k != "headline-size"} == {
+        k: v for k, v in tokens.items() if k != "headline-size"}
+    assert is_version_of(runtime, new, old)
+
+    out = turn(runtime, "change the button colour to green")
+    assert exit_code(out) == 0, out.reply
+    green = root_tokens(page_html(runtime))
+    r, g, b = (int(green["button-colour"][i:i + 2], 16) for i in (1, 3, 5))
+    button = ("button-colour", "button-text-colour")  # the text colour may follow, for contrast
+    assert g > r and g > b and {k: v for k, v in green.items() if k not in button} == {
+        k: v for k, v in changed.items() if k not in button}
+
+    out = turn(runtime, "change the headline to 'Honey, slowly'")
+    assert exit_code(out) == 0, out.reply
+    assert re.search(r"<h1[^>]*>\s*Honey, slowly\s*</h1>", page_html(runtime))
+
+    before = snapshot(runtime)
+    out = turn(runtime, "what does the headline say?")
+    assert exit_code(out) == 0 and "'Honey, slowly'" in out.reply and snapshot(runtime) == before, out.reply
+
+
+def test_a_selected_preview_is_its_page(runtime: Runtime, page: dict[str, Any]) -> None:
+    code = find_page(runtime.project.store, None)
+    _, preview = made_from_page(runtime.project.store, code.id)
+    background = root_tokens(page_html(runtime))["background"]
+    out = turn(runtime, "make it darker", selected=[preview.id])
+    assert exit_code(out) == 0, out.reply
+    grant = runtime.grants.get(out.grant_id)
+    assert grant.scope.node_ids == [code.id] and grant.scope.descendants_of == [code.id]  # the page, not the preview
+    assert luma(root_tokens(page_html(runtime))["background"]) < luma(background)
+
+
+def test_sections_by_name_and_undo_that_takes_back_the_whole_turn(runtime: Runtime, page: dict[str, Any]) -> None:
+    before = page_html(runtime)
+    out = turn(runtime, "remove the testimonials section and move the gallery above the menu")
+    assert exit_code(out) == 0, out.reply
+    html = page_html(runtime)
+    assert 'id="testimonials"' not in html and html.index('id="gallery"') < html.index('id="menu"')
+
+    out = turn(runtime, "undo that")
+    assert exit_code(out) == 0, out.reply
+    assert page_html(runtime) == before  # both changes taken back, byte for byte
+    undos = [s["observation"] for s in out.steps if (s.get("action") or {}).get("tool") == "page_undo"]
+    assert len(undos) == 2 and all(o["preview_reused"] for o in undos)  # no screenshot taken again
+
+    snap = snapshot(runtime)
+    for request, reason in (("remove the pricing section", "not_found"), ("change the theme to dark", "no_target"),
+                            ("make the headline red", "unparsed")):
+        out = turn(runtime, request, expect={"not_found": "not_found"}.get(reason, "bad_request"))
+        assert out.outcome == "clarification" and out.clarification["reason"] == reason, (request, out.reply)
+        assert snapshot(runtime) == snap
+
+
+def test_the_full_bleed_change_undone_by_its_name(runtime: Runtime, page: dict[str, Any]) -> None:
+    before = page_html(runtime)
+    out = turn(runtime, "make the hero full-bleed")
+    assert exit_code(out) == 0 and page_html(runtime) != before, out.reply
+    out = turn(runtime, "undo the full-bleed change")
+    assert exit_code(out) == 0 and out.measured["matches"], out.reply
+    assert page_html(runtime) == before
+
+
+# ---------------------------------------------------------------- a model calling the tools, the CLI
+
+
+def test_a_model_that_calls_the_tools_is_measured_the_same_way(make_runtime, made: dict[str, Any]) -> None:
+    """A model's reply is not its report: the change its version records is compared with the words."""
+    right = make_runtime(model=ScriptedModel(script=[{"name": "deck_move_slide", "args": {"slide": 1, "to": -1}},
+                                                     "Moved it."]))
+    out = right.run("move the first slide to the end")
+    LEDGER.append(("move the first slide to the end (a model)", "done", result_of(out)))
+    assert exit_code(out) == 0 and out.measured["matches"], out.reply
+
+    wrong = make_runtime(model=ScriptedModel(script=[
+        {"name": "deck_edit_slide", "args": {"slide": 3, "title": "Costs, honestly"}}, "Retitled slide 2."]))
+    out = wrong.run("retitle slide 2 'Costs, honestly'")
+    LEDGER.append(("retitle slide 2 (a model that retitles slide 3)", "failed", result_of(out)))
+    assert out.outcome == "failed" and exit_code(out) == 1, out.reply
+    assert "Measured on the canvas" in out.reply and out.measured["missing"]
+
+
+def test_through_the_cli(runtime: Runtime, made: dict[str, Any]) -> None:
+    folder = runtime.project.root
+    before = titles(runtime)
+    ran = cli("-C", str(folder), "run", "move slide 2 to the end")
+    LEDGER.append(("move slide 2 to the end (CLI)", "done", "done" if ran.returncode == 0 else str(ran.returncode)))
+    assert ran.returncode == 0, ran.stdout + ran.stderr
+    assert titles(runtime) == [before[0], *before[2:], before[1]]
+    ran = cli("-C", str(folder), "run", "delete slide 12")
+    LEDGER.append(("delete slide 12 (CLI)", "not_found", "not_found" if ran.returncode == 4 else str(ran.returncode)))
+    assert ran.returncode == 4, ran.stdout + ran.stderr
+
+
+def test_a_new_deck_is_built_only_when_asked(runtime: Runtime, made: dict[str, Any]) -> None:
+    """Last of the deck tests: the project holds two decks after it."""
+    out = turn(runtime, "a new deck about pollinators in cities")
+    assert exit_code(out) == 0, out.reply
+    roots = [d for d in runtime.project.store.find_nodes(kind="deck")
+             if not runtime.project.store.neighbours(d.id, [EdgeType.VERSION_OF])]
+    assert {d.id for d in roots} == {made["deck"]["deck_id"], out_deck(out)}
+
+
+def test_no_turn_exited_0_without_its_effect() -> None:
+    """The count of wrong successes over every turn above: a turn reported done where it should not be."""
+    assert LEDGER, "the turns above ran first"
+    wrong = [(r, want, got) for r, want, got in LEDGER if got == "done" and want != "done"]
+    assert wrong == [] and [(r, want, got) for r, want, got in LEDGER if want != got] == []

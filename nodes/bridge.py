@@ -4,14 +4,19 @@ The graph nodes of the turn loop (``nodes/validate.py``, ``nodes/execute.py``,
 ``nodes/commit.py``) call into one :class:`Bridge`; so do skills, subagents
 and the web canvas through :meth:`Bridge.submit`.  The bridge shares its
 store's :class:`~store.tickets.TicketAuthority`, so it is the only code that
-can produce a write ticket the store accepts.  The authority is kept in a
-module-private weak map, not on the bridge, and tools and skills never get the
-bridge itself: they get a :class:`~nodes.ports.BridgePort` (:meth:`Bridge.port`).
+can produce a write ticket the store accepts.  Tools and skills never get the
+bridge itself: they get a :class:`~nodes.ports.BridgePort` (:meth:`Bridge.port`)
+and a :class:`~tools.reader.ReadOnlyCanvas`, neither of which refers to the
+bridge or the store in any way Python can follow (``tools/sealed.py``), and a
+skill runs on a thread of its own, so no frame above it holds the bridge either.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import re
+import secrets
+import threading
 import time
 import weakref
 from collections.abc import Callable, Iterable
@@ -24,24 +29,19 @@ from nodes.grant import Grant, GrantStore, check_scope, check_spend
 from nodes.manifest import Manifest
 from nodes.ports import BridgePort
 from nodes.verdicts import Allow, ApprovalRequired, GrantDenied, NeedsApproval, Reject, Verdict
+from nodes.written import UnknownEdge, resolve_edges, written_node_ids
 from store.errors import CanvasError, NodeNotFound
 from store.models import CommitRecord
-from store.mutations import (
-    CreateNode,
-    GroupNodes,
-    Link,
-    RecordTurn,
-    UngroupNodes,
-    Unlink,
-    touched_node_ids,
-)
+from store.mutations import CreateNode, RecordTurn
 from store.neo4j import Neo4jCanvasStore
 from store.tickets import TicketAuthority, WriteTicket
 from tools.base import Effect, ToolContext, ToolError, ToolFamily, ToolResult
 from tools.native.files import take_back_refused
+from tools.reader import ReadOnlyCanvas
 from tools.registry import ToolRegistry
+from tools.sealed import Desk, Handle
 
-_AUTHORITIES: weakref.WeakKeyDictionary[Bridge, TicketAuthority] = weakref.WeakKeyDictionary()
+_MAX_GRANT_DEPTH = 64
 _NODE_ID = re.compile(r"^[0-9A-HJKMNP-TV-Z]{26}$")
 EVALUATOR_TOOL = "evaluate_node"
 
@@ -94,6 +94,21 @@ def referenced_node_ids(value: Any) -> list[str]:
     return found
 
 
+def referenced_edge_ids(value: Any) -> list[str]:
+    """Every edge id given in tool arguments: the values under keys ending ``edge_id`` or ``edge_ids``."""
+    found: list[str] = []
+    if isinstance(value, dict):
+        for key, item in value.items():
+            if isinstance(key, str) and key.endswith(("edge_id", "edge_ids")):
+                found.extend(i for i in (item if isinstance(item, (list, tuple)) else [item]) if isinstance(i, str))
+            else:
+                found.extend(referenced_edge_ids(item))
+    elif isinstance(value, (list, tuple)):
+        for item in value:
+            found.extend(referenced_edge_ids(item))
+    return found
+
+
 class Bridge:
     """Validation, execution and commit of actions, for one project."""
 
@@ -106,12 +121,15 @@ class Bridge:
         context_factory: Callable[..., ToolContext],
     ) -> None:
         self.store = store
-        # The bridge/store pair share one key: the bridge signs with the authority its store verifies with.
-        _AUTHORITIES[self] = store._authority
+        # The bridge/store pair share one key: the bridge signs with the authority its store verifies with.  No
+        # tool or skill holds the bridge (they get a port, which does not lead back to it: tools/sealed.py).
+        self._authority: TicketAuthority = store._authority
         self.registry = registry
         self.manifest = manifest
         self.grants = grants
         self._context_factory = context_factory
+        self._ports: _Ports | None = None
+        self._skills: tuple[_SkillRunner, Desk] | None = None
 
     # -- validation (before anything runs or is written) -------------------------------
     def validate(self, action: Any, grant: Grant, usage: Usage) -> Verdict:
@@ -122,6 +140,8 @@ class Bridge:
             return Reject(reason=denied.reason, message=str(denied))
         except NodeNotFound as missing:
             return Reject(reason="unknown_node", message=str(missing))
+        except UnknownEdge as missing:
+            return Reject(reason=missing.reason, message=str(missing))
 
     def _validate(self, action: Any, grant: Grant, usage: Usage) -> Verdict:
         current = self.grants.get(grant.id) if grant.id else grant
@@ -171,6 +191,10 @@ class Bridge:
         if Effect.GENERATES_MEDIA in spec.effects:
             check_spend(grant.budget, usage, next_call_usd=usage.generation_estimates.get(call.tool, 0.0))
         mentioned = referenced_node_ids(call.args)
+        if Effect.READ_ONLY not in spec.effects:
+            # An edge named by id must exist; what it touches (its endpoints, from the edge log) is checked
+            # against the scope at commit, with everything else the tool's batch writes.
+            resolve_edges(self.store, referenced_edge_ids(call.args))
         if mentioned and Effect.READ_ONLY not in spec.effects:
             self.store.get_nodes(_unique(i for i in mentioned if i not in usage.created_ids))
             self._check_scope([i for i in mentioned if i not in usage.created_ids], grant, usage, reading_ok=True)
@@ -198,17 +222,22 @@ class Bridge:
         current = self.grants.get(grant.id) if grant.id else grant
         if current.revoked:
             raise GrantDenied("revoked", f"grant {grant.id} was revoked; nothing more may be written under it")
-        created = {m.id for m in mutations if isinstance(m, CreateNode)}
         for mutation in mutations:
+            if isinstance(mutation, RecordTurn):
+                raise GrantDenied("operation_not_granted", "a turn's record is the bridge's own bookkeeping")
             if not current.allows_op(mutation.op):
                 raise GrantDenied("operation_not_granted", f"{mutation.op} is not allowed by this grant")
             if isinstance(mutation, CreateNode):
                 self.store.kinds.require(mutation.kind)
                 if not current.allows_kind(mutation.kind):
                     raise GrantDenied("kind_not_granted", f"creating {mutation.kind} nodes is not in this grant")
-        existing = _unique(i for m in mutations for i in _written_ids(m) if i not in created)
+        limited = current.node_kinds is not None or not current.scope.all_nodes
+        # Without a kind or scope limit there is nothing to read here: the commit itself refuses a missing node.
+        # With one, every node the batch writes counts, as the canvas says (an edge by id, what a version
+        # supersedes), never only the ids the batch names (nodes/written.py).
+        existing = written_node_ids(self.store, mutations) if limited else []
         pending = [i for i in existing if i not in usage.created_ids]
-        if pending and (current.node_kinds is not None or not current.scope.all_nodes):
+        if pending:
             # One read for both checks: each node's kind and what the scope needs (its group, its lineage).
             # Deleted nodes count: a checkpoint restore brings them back, and their kind still applies.
             facts = self.store.scope_facts(pending, current.scope.descendants_of)
@@ -219,12 +248,44 @@ class Bridge:
                 if not current.allows_kind(fact.kind):
                     raise GrantDenied("kind_not_granted", f"changing {fact.kind} nodes is not in this grant")
             check_scope(self.store, current.scope, existing, created=usage.created_ids, facts=facts)
-        # Without a kind or scope limit there is nothing to read here: the commit itself refuses a missing node.
-        return _AUTHORITIES[self].issue(action_id, mutations, grant_id=current.id)
+        return self._authority.issue(action_id, mutations, grant_id=current.id)
 
     def port(self, grant: Grant | str | None) -> BridgePort:
         """What a tool or skill acting under ``grant`` gets: submit under it (or narrower), read the canvas."""
-        return BridgePort(self, grant.id if isinstance(grant, Grant) else grant)
+        with _PORTS_OPENING:
+            if self._ports is None:
+                self._ports = _Ports(self)
+        return self._ports.open(grant.id if isinstance(grant, Grant) else grant)
+
+    def close(self) -> None:
+        """Stop serving the ports handed out (their calls raise ``DeskClosed`` after this) and running skills."""
+        if self._ports is not None:
+            self._ports.close()
+        if self._skills is not None:
+            self._skills[1].close()
+
+    def _run_skill(self, spec: Any, ctx: ToolContext, args: Any) -> ToolResult:
+        """Run a skill on a thread whose stack, context variables and progress callback hold nothing of the bridge.
+
+        The skill's tool function runs on the skill desk's thread with empty context variables (its graph is a
+        run of its own, not nested in the turn's, whose loop holds the turn's graph nodes), and its progress
+        callback goes through the port desk (the turn's stream writer leads to the turn's loop too).
+        """
+        with _PORTS_OPENING:
+            if self._skills is None:
+                runner = _SkillRunner()
+                self._skills = (runner, Desk(runner, {"run"}, name="skill", fresh_context=True))
+            if self._ports is None:
+                self._ports = _Ports(self)
+        said = None
+        if ctx.progress is not None:
+            said = self._ports.lend_progress(ctx.progress)
+            ctx = dataclasses.replace(ctx, progress=said)
+        try:
+            return self._skills[1].handle().call("run", spec.run, ctx, args)
+        finally:
+            if said is not None:
+                self._ports.forget_progress(said)
 
     # -- execution and commit ------------------------------------------------------------
     def context(self, **kwargs: Any) -> ToolContext:
@@ -239,6 +300,8 @@ class Bridge:
                 assert spec is not None, "validated tool calls name registered tools"
                 args = spec.args_schema.model_validate(action.args)
                 try:
+                    if spec.family == ToolFamily.SKILL:
+                        return self._run_skill(spec, ctx, args)
                     return spec.run(ctx, args)
                 except (ToolError, CanvasError) as error:
                     # The error's type lets the CLI tell "busy, try again" (QueryBusy) from a failure.
@@ -272,7 +335,7 @@ class Bridge:
     def commit_turn_record(self, turn: RecordTurn) -> CommitRecord:
         """The bridge's own bookkeeping: a finished turn's Turn node, written under any grant."""
         action_id = f"{turn.turn_id}-record"
-        ticket = _AUTHORITIES[self].issue(action_id, [turn], grant_id="system")
+        ticket = self._authority.issue(action_id, [turn], grant_id="system")
         return self.commit([turn], ticket, thread_id=turn.thread_id, action_id=action_id, actor="system")
 
     def submit(
@@ -354,19 +417,108 @@ class Bridge:
                 usage.generation_calls += 1
 
 
-def _written_ids(mutation: Any) -> list[str]:
-    """Existing nodes a mutation writes: a link is owned by its source (the target is only referenced)."""
-    if isinstance(mutation, Link):
-        return [mutation.source]
-    if isinstance(mutation, Unlink):
-        return [mutation.source] if mutation.source else []
-    if isinstance(mutation, (GroupNodes, UngroupNodes)):
-        return list(mutation.node_ids)
-    return touched_node_ids(mutation)
+class _Ports:
+    """The far side of every :class:`~nodes.ports.BridgePort` of one bridge, served by its port desk.
+
+    Each port holds a random token and a handle to the desk; which root grant a token stands for is kept
+    here, so a port cannot claim another root, and a token nobody was given stands for nothing.
+    """
+
+    def __init__(self, bridge: Bridge) -> None:
+        self._bridge = bridge
+        self._roots: dict[str, str | None] = {}
+        self._progress: dict[str, Callable[[str], None]] = {}
+        self._desk = Desk(self, {"root", "grant", "narrow", "has_tool", "submit", "say"}, name="bridge-port")
+
+    def open(self, root: str | None) -> BridgePort:
+        token = secrets.token_urlsafe(18)
+        self._roots[token] = root
+        port = BridgePort(self._desk.handle(), token, ReadOnlyCanvas(self._bridge.store))
+        weakref.finalize(port, self._roots.pop, token, None)
+        return port
+
+    def close(self) -> None:
+        self._desk.close()
+
+    def lend_progress(self, progress: Callable[[str], None]) -> _Progress:
+        """A progress callback for a skill that reaches ``progress`` through the desk (it holds a token only)."""
+        token = secrets.token_urlsafe(18)
+        self._progress[token] = progress
+        return _Progress(self._desk.handle(), token)
+
+    def forget_progress(self, said: _Progress) -> None:
+        self._progress.pop(said.token, None)
+
+    def say(self, token: str, message: str) -> None:
+        progress = self._progress.get(token)
+        if progress is not None:
+            progress(message)
+
+    def root(self, token: str) -> str | None:
+        try:
+            return self._roots[token]
+        except KeyError:
+            raise GrantDenied("grant_not_held", "this port was not handed out by the bridge") from None
+
+    def grant(self, token: str, grant_id: str) -> Grant:
+        root = self.root(token)
+        grants = self._bridge.grants
+        try:
+            stored = grants.get(grant_id)
+        except KeyError:
+            raise GrantDenied("unknown_grant", f"there is no stored grant {grant_id}") from None
+        chain, current = 0, stored
+        while current.id != root:
+            if current.parent_id is None or chain >= _MAX_GRANT_DEPTH:
+                raise GrantDenied("grant_not_held", f"grant {grant_id} is not held by this port (root {root})")
+            current = grants.get(current.parent_id)
+            chain += 1
+        return stored
+
+    def narrow(self, token: str, grant_id: str, *, actor: str, tools: list[str] | None = None,
+               node_kinds: list[str] | None = None, scope: Any = None, budget: Any = None) -> Grant:
+        parent = self.grant(token, grant_id)
+        child = parent.narrow(actor=actor, tools=tools, node_kinds=node_kinds, scope=scope, budget=budget)
+        return self._bridge.grants.save(child)
+
+    def has_tool(self, name: str) -> bool:
+        return self._bridge.registry.get(name) is not None and self._bridge.manifest.tool(name) is not None
+
+    def submit(self, token: str, action: Any, grant_id: str, usage: Usage, *, thread_id: str,
+               turn_id: str | None = None) -> SubmitResult:
+        try:
+            held = self.grant(token, grant_id)
+        except GrantDenied as denied:
+            return SubmitResult(action_id=action.action_id, verdict="reject", message=str(denied),
+                                reason=denied.reason)
+        return self._bridge.submit(action, held, usage, thread_id=thread_id, turn_id=turn_id)
+
+
+class _Progress:
+    """A skill's progress callback: a token and a handle to the port desk, which holds the real one."""
+
+    __slots__ = ("_handle", "token")
+
+    def __init__(self, handle: Handle, token: str) -> None:
+        self._handle = handle
+        self.token = token
+
+    def __call__(self, message: str) -> None:
+        self._handle.call("say", self.token, message)
+
+
+class _SkillRunner:
+    """Runs a skill's tool function (``skills.registry.run_skill_tool``) on the skill desk's thread."""
+
+    def run(self, run: Callable[[ToolContext, Any], ToolResult], ctx: ToolContext, args: Any) -> ToolResult:
+        return run(ctx, args)
+
+
+_PORTS_OPENING = threading.Lock()
 
 
 def _unique(items: Iterable[str]) -> list[str]:
     return list(dict.fromkeys(items))
 
 
-__all__ = ["Bridge", "SubmitResult", "Usage", "referenced_node_ids"]
+__all__ = ["Bridge", "SubmitResult", "Usage", "referenced_edge_ids", "referenced_node_ids"]

@@ -126,6 +126,18 @@ def check_spend(budget: Budget, usage: SpendSoFar, *, next_call_usd: float = 0.0
                                     f"{spent_tokens:,} used so far")
 
 
+class SandboxLimits(BaseModel):
+    """What agent code (``run_code``) may use under this grant: the grant sets these, never the model (a call
+    may ask for less time or memory, not more); ``tools.native.code`` enforces them in the sandbox."""
+
+    timeout_s: float = Field(default=30.0, gt=0, le=3600, description="Wall-clock time of one run.")
+    memory_mb: int = Field(default=1024, ge=64, description="Address space of the snippet (RLIMIT_AS).")
+    processes: int = Field(default=64, ge=2, description="Processes at once inside the sandbox (RLIMIT_NPROC).")
+    file_mb: int = Field(default=64, ge=1, description="Largest file a run may write (RLIMIT_FSIZE).")
+    tmp_mb: int = Field(default=64, ge=1, description="Size of the sandbox's /tmp (a tmpfs).")
+    output_mb: int = Field(default=64, ge=1, description="Size of the run folder (a tmpfs): every file a run keeps.")
+
+
 class Grant(BaseModel):
     """What is allowed now: tools, node kinds, scope, budgets, and what needs a person's approval."""
 
@@ -145,6 +157,7 @@ class Grant(BaseModel):
     approval_effects: list[Effect] = Field(
         default_factory=list, description="Effects (e.g. destructive, cost_bearing) that need approval."
     )
+    sandbox: SandboxLimits = Field(default_factory=SandboxLimits, description="What run_code's agent code may use.")
     revoked: bool = False
 
     def allows_tool(self, name: str) -> bool:
@@ -210,6 +223,7 @@ class Grant(BaseModel):
             ),
             approval_tools=list(self.approval_tools),
             approval_effects=list(self.approval_effects),
+            sandbox=self.sandbox.model_copy(),  # a child never gets more
             revoked=self.revoked,
         )
 

@@ -5,9 +5,14 @@ was invoked under).  It submits actions under that grant or under grants
 narrowed from it, re-reading each grant from the project's grant store by id, so
 a grant object built or edited in memory counts for nothing.  It cannot approve
 its own actions (an action needing a person raises
-:class:`~nodes.verdicts.ApprovalRequired`), and it has no attribute that leads
-to the bridge, the store, the grant store or the ticket authority: the bridge it
-forwards to sits in a module-private weak map keyed by the port.
+:class:`~nodes.verdicts.ApprovalRequired`).
+
+It does not refer to the bridge, the store, the grant store or the ticket
+authority in any way Python can follow (attribute, slot, closure, a method's
+``__globals__``, the garbage collector's referents): it holds a
+:class:`~tools.sealed.Handle` to the bridge's port desk and a token, and the
+bridge keeps which root grant each token stands for.  A port forged with
+another token stands for nothing.
 
 Skill and subagent graphs depend on this port and on
 :class:`~tools.reader.ReadOnlyCanvas`, never on the application runtime.
@@ -15,31 +20,28 @@ Skill and subagent graphs depend on this port and on
 
 from __future__ import annotations
 
-import weakref
 from typing import TYPE_CHECKING, Any
 
 from nodes.grant import Budget, Grant, Scope
-from nodes.verdicts import GrantDenied
 from tools.reader import ReadOnlyCanvas
+from tools.sealed import Handle
 
 if TYPE_CHECKING:
-    from nodes.bridge import Bridge, SubmitResult, Usage
-
-_BRIDGES: weakref.WeakKeyDictionary[BridgePort, tuple[Bridge, str | None]] = weakref.WeakKeyDictionary()
-_MAX_GRANT_DEPTH = 64
+    from nodes.bridge import SubmitResult, Usage
 
 
 class BridgePort:
     """Submit actions through the bridge under one grant (or grants narrowed from it); read the canvas."""
 
-    __slots__ = ("__weakref__", "_canvas")
+    __slots__ = ("__weakref__", "_bridge", "_canvas", "_token")
 
-    def __init__(self, bridge: Bridge, root_grant_id: str | None) -> None:
-        _BRIDGES[self] = (bridge, root_grant_id)
-        self._canvas = ReadOnlyCanvas(bridge.store)
+    def __init__(self, bridge: Handle, token: str, canvas: ReadOnlyCanvas) -> None:
+        self._bridge = bridge
+        self._token = token
+        self._canvas = canvas
 
     def __repr__(self) -> str:
-        return f"BridgePort(root_grant={_BRIDGES[self][1]!r})"
+        return f"BridgePort(root_grant={self.root_grant_id!r})"
 
     def __reduce__(self) -> Any:
         raise TypeError("a BridgePort cannot be pickled or copied")
@@ -52,34 +54,21 @@ class BridgePort:
     @property
     def root_grant_id(self) -> str | None:
         """The grant this port acts under; every grant it accepts is this one or narrowed from it."""
-        return _BRIDGES[self][1]
+        return self._bridge.call("root", self._token)
 
     def grant(self, grant_id: str) -> Grant:
         """The stored grant ``grant_id``; :class:`GrantDenied` unless it is the root grant or narrowed from it."""
-        bridge, root = _BRIDGES[self]
-        try:
-            stored = bridge.grants.get(grant_id)
-        except KeyError:
-            raise GrantDenied("unknown_grant", f"there is no stored grant {grant_id}") from None
-        chain, current = 0, stored
-        while current.id != root:
-            if current.parent_id is None or chain >= _MAX_GRANT_DEPTH:
-                raise GrantDenied("grant_not_held", f"grant {grant_id} is not held by this {self!r}")
-            current = bridge.grants.get(current.parent_id)
-            chain += 1
-        return stored
+        return self._bridge.call("grant", self._token, grant_id)
 
     def narrow(self, grant: Grant | str, *, actor: str, tools: list[str] | None = None,
                node_kinds: list[str] | None = None, scope: Scope | None = None, budget: Budget | None = None) -> Grant:
         """Store and return a child of a held grant that can only take away from it (a subagent's grant)."""
-        parent = self.grant(grant if isinstance(grant, str) else grant.id)
-        child = parent.narrow(actor=actor, tools=tools, node_kinds=node_kinds, scope=scope, budget=budget)
-        return _BRIDGES[self][0].grants.save(child)
+        return self._bridge.call("narrow", self._token, grant if isinstance(grant, str) else grant.id, actor=actor,
+                                 tools=tools, node_kinds=node_kinds, scope=scope, budget=budget)
 
     def has_tool(self, name: str) -> bool:
         """Whether the project has a tool of this name (granted or not)."""
-        bridge = _BRIDGES[self][0]
-        return bridge.registry.get(name) is not None and bridge.manifest.tool(name) is not None
+        return self._bridge.call("has_tool", name)
 
     def submit(self, action: Any, grant: Grant | str, usage: Usage, *, thread_id: str,
                turn_id: str | None = None) -> SubmitResult:
@@ -87,13 +76,8 @@ class BridgePort:
 
         A grant this port does not hold is a rejection, like any other grant failure.
         """
-        from nodes.bridge import SubmitResult
-
-        try:
-            held = self.grant(grant if isinstance(grant, str) else grant.id)
-        except GrantDenied as denied:
-            return SubmitResult(action_id=action.action_id, verdict="reject", message=str(denied))
-        return _BRIDGES[self][0].submit(action, held, usage, thread_id=thread_id, turn_id=turn_id)
+        return self._bridge.call("submit", self._token, action, grant if isinstance(grant, str) else grant.id,
+                                 usage, thread_id=thread_id, turn_id=turn_id)
 
 
 __all__ = ["BridgePort"]

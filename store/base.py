@@ -103,6 +103,8 @@ class CanvasReader(Protocol):
 
     def commits(self, *, since_version: int = 0, limit: int | None = None) -> list[CommitRecord]: ...
 
+    def edge_records(self, edge_ids: Sequence[str]) -> dict[str, list[Any]]: ...
+
 
 class CanvasStore(ABC):
     """The canvas: a typed property graph with versioned nodes and a commit log."""

@@ -93,6 +93,15 @@ class CanvasOverview(NamedTuple):
     recent: list[CanvasNode]
 
 
+class EdgeRecord(NamedTuple):
+    """An edge as the edge log knows it (see :meth:`Neo4jCanvasStore.edge_records`)."""
+
+    type: EdgeType
+    source: str
+    target: str
+    live: bool
+
+
 class ScopeFacts(NamedTuple):
     """One node as a grant's scope check sees it (see :meth:`Neo4jCanvasStore.scope_facts`)."""
 
@@ -268,7 +277,9 @@ class Neo4jCanvasStore(CanvasStore):
         # One statement before any change: the replay check, the next canvas version, and every existing node
         # the batch touches (versions are checked before anything is written).
         created_ids = {m.id for m in batch if isinstance(m, CreateNode)}
-        wanted = sorted({i for m in batch for i in touched_node_ids(m)} - created_ids)
+        # Ids the batch creates are read too: one that exists already (a tool given the id of a node on the
+        # canvas) is refused by _BatchState as InvalidMutation, not left to the engine's unique index.
+        wanted = sorted({i for m in batch for i in touched_node_ids(m)} | created_ids)
         head = tx.run(
             _COMMIT_HEAD + ("UNWIND $ids AS id OPTIONAL MATCH (n:CanvasNode {id: id}) "
                             f"RETURN {_HEAD_RETURN}, collect(properties(n)) AS nodes" if wanted
@@ -373,6 +384,10 @@ class Neo4jCanvasStore(CanvasStore):
                 s=rows[0]["s"],
                 id=unlink.edge_id,
             ).data()
+            # An id with endpoints too names one edge twice: both must agree, or the batch is malformed.
+            named = {"type": unlink.type and unlink.type.value, "source": unlink.source, "target": unlink.target}
+            if any(value and row[field] != value for row in found for field, value in named.items()):
+                raise InvalidMutation(f"edge {unlink.edge_id} is not {unlink.model_dump(exclude_none=True)}")
         else:
             if not (unlink.source and unlink.target and unlink.type):
                 raise InvalidMutation("unlink needs an edge_id, or a type with a source and a target")
@@ -526,6 +541,33 @@ class Neo4jCanvasStore(CanvasStore):
         )
         return {r["id"]: ScopeFacts(group_id=r["group_id"], deleted=bool(r["deleted"]), derived=bool(r["derived"]),
                                     kind=r["kind"] or "") for r in rows}
+
+    def edge_records(self, edge_ids: Sequence[str]) -> dict[str, list[EdgeRecord]]:
+        """Every (type, source, target) the edge log holds under each edge id, and whether that edge is live now.
+
+        An edge id names one edge for its whole life, so its endpoints come from the log (indexed by edge id),
+        not from the caller: the bridge resolves an unlink by id to the nodes it really touches before it
+        issues a ticket.  Ids the log never saw are absent from the answer.
+        """
+        ids = list(dict.fromkeys(edge_ids))
+        if not ids:
+            return {}
+        rows = self._read(
+            "UNWIND $ids AS id MATCH (h:EdgeVersion {edge_id: id}) "
+            "RETURN h.edge_id AS id, h.type AS type, h.source AS s, h.target AS t, h.op AS op, "
+            "h.canvas_version AS v ORDER BY v",
+            ids=ids,
+        )
+        last: dict[str, dict[tuple[str, str, str], tuple[int, bool]]] = {}
+        for row in rows:
+            found = last.setdefault(row["id"], {})
+            key, version = (row["type"], row["s"], row["t"]), int(row["v"] or 0)
+            linked = row["op"] == "link"
+            if key in found and found[key][0] == version:
+                linked = linked and found[key][1]  # one commit linked and unlinked it: it is not left standing
+            found[key] = (version, linked)
+        return {edge_id: [EdgeRecord(EdgeType(t), s, tg, live) for (t, s, tg), (_, live) in found.items()]
+                for edge_id, found in last.items()}
 
     def lineages(
         self,

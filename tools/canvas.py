@@ -100,8 +100,23 @@ class UnlinkArgs(BaseModel):
 def _unlink(ctx: ToolContext, args: UnlinkArgs) -> ToolResult:
     if not args.edge_id and not (args.type and args.source and args.target):
         raise ToolError("unlink needs edge_id, or type with source and target")
-    return ToolResult(observation={"unlinked": args.model_dump(exclude_none=True)},
-                      mutations=[Unlink(**args.model_dump())])
+    named = args.model_dump()
+    if args.edge_id:
+        # The edge an id names, as the canvas recorded it: the batch names its real endpoints (the bridge reads
+        # them again before it issues the ticket), and an id given with other endpoints is a mistake to show.
+        live = [r for r in _reader(ctx).edge_records([args.edge_id]).get(args.edge_id, []) if r.live]
+        if not live:
+            raise ToolError(f"there is no edge with id {args.edge_id!r} on the canvas; read_node lists a node's edges")
+        edge = live[0]
+        found = {"type": edge.type, "source": edge.source, "target": edge.target}
+        wrong = {k: v for k, v in named.items() if k in found and v is not None and v != found[k]}
+        if wrong:
+            raise ToolError(f"edge {args.edge_id} is {edge.type.value} {edge.source} → {edge.target}, not "
+                            + ", ".join(f"{k} {v}" for k, v in wrong.items()))
+        named.update(found)
+    unlink = Unlink(**named)
+    return ToolResult(observation={"unlinked": unlink.model_dump(mode="json", exclude_none=True, exclude={"op"})},
+                      mutations=[unlink])
 
 
 class GroupArgs(BaseModel):

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, Field, ValidationError
 
 from store.base import CanvasReader, Neighbour
 from store.errors import NodeNotFound
@@ -379,7 +379,12 @@ def _regenerate_once(ctx: ToolContext, args: RegenerateArgs, spent: list[int]) -
     for node in dependency_order(canvas, stale):
         spec = registry.get(node.provenance.tool) if node.provenance.tool else None
         override = _within_bounds(spec.args_schema, overrides.get(node.id, {})) if spec is not None else {}
-        result = regenerate_node(ctx, canvas, node, remap, override, mutations, made_from[node.id])
+        try:
+            result = regenerate_node(ctx, canvas, node, remap, override, mutations, made_from[node.id])
+        except ValidationError as error:  # a node whose inputs do not rebuild it (an evaluation's verdict)
+            report.append({"node_id": node.id, "skipped": f"its inputs are not {node.provenance.tool}'s arguments "
+                                                          f"({error.error_count()} problems)"})
+            continue
         if result is None:
             report.append({"node_id": node.id, "skipped": f"not made by a generation tool ({node.provenance.tool})"})
             continue
@@ -406,7 +411,7 @@ def regenerate_node(ctx: ToolContext, canvas: CanvasReader, node: CanvasNode, re
     registry = ctx.services.get("tool_registry")
     tool_name = node.provenance.tool
     spec = registry.get(tool_name) if tool_name and registry is not None else None
-    if spec is None:
+    if spec is None or spec.family != ToolFamily.GENERATION:  # a note, a file, a verdict: nothing to re-make
         return None
     tool_args = spec.args_schema.model_validate(regeneration_args(node, remap, override))
     # Read before the tool reads them: an input that changes after this point fails the commit, never slips by.

@@ -6,6 +6,7 @@ import argparse
 import errno
 import os
 import socket
+from pathlib import Path
 from typing import Any
 
 from jarvishub.commands.common import EXIT_BAD_INPUT, EXIT_OK, bounded, command, print_error, project_path
@@ -18,8 +19,12 @@ def add_parser(sub: Any) -> None:
     p.add_argument("--host", default="127.0.0.1")
     p.add_argument("--port", type=bounded(int, 0, 65535), default=8765,
                    help="the port (default 8765; 0 picks a free one)")
-    p.add_argument("--token", help="bearer token for write endpoints ($JARVISHUB_UI_TOKEN; generated when omitted)")
-    p.add_argument("--allow-remote", action="store_true", help="allow a non-loopback --host (needs --token)")
+    p.add_argument("--token-file", metavar="PATH",
+                   help="read the token from this file (yours, mode 0600); default $JARVISHUB_UI_TOKEN, else a new one")
+    # Refused with a word on why: a command line is readable by every local user.
+    p.add_argument("--token", help=argparse.SUPPRESS)
+    p.add_argument("--allow-remote", action="store_true",
+                   help="allow a non-loopback --host (needs a token from --token-file or $JARVISHUB_UI_TOKEN)")
     p.add_argument("--person", help="the name your changes are recorded under (default: your user name)")
     p.add_argument("--open", action="store_true", help="open the page in a browser")
 
@@ -48,14 +53,26 @@ def _taken(args: argparse.Namespace) -> int:
 
 def cmd_ui(args: argparse.Namespace) -> int:
     """Serve the web canvas on 127.0.0.1 (another interface needs --allow-remote and a token)."""
+    from jarvishub.web.token import TOKEN_ENV, TokenRefused, read_token_file
+
+    if args.token is not None:
+        print_error(args, EXIT_BAD_INPUT, "error: --token is refused: a command line is readable by every user of "
+                                          f"this machine; put the token in a file only you can read and pass "
+                                          f"--token-file PATH, or set ${TOKEN_ENV}")
+        return EXIT_BAD_INPUT
+    try:
+        token = read_token_file(Path(args.token_file)) if args.token_file else os.environ.get(TOKEN_ENV) or None
+    except TokenRefused as refused:
+        print_error(args, EXIT_BAD_INPUT, f"error: {refused}")
+        return EXIT_BAD_INPUT
     root = project_path(args)
     if port_taken(args.host, args.port):
         return _taken(args)
     from jarvishub.web import serve
 
     try:
-        serve(root, host=args.host, port=args.port, token=args.token or os.environ.get("JARVISHUB_UI_TOKEN"),
-              allow_remote=args.allow_remote, person=args.person, open_browser=args.open)
+        serve(root, host=args.host, port=args.port, token=token, allow_remote=args.allow_remote, person=args.person,
+              open_browser=args.open)
     except OSError as error:
         if error.errno == errno.EADDRINUSE:  # taken between the check and the bind
             return _taken(args)

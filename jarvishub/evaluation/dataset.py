@@ -38,10 +38,12 @@ OWN_RENDERERS = frozenset({"offline", "ffmpeg"})
 """Media providers that are JarvisHub's own code (tools/generate/offline_*.py, the ffmpeg cut)."""
 CONSENTED = ("the people whose requests these are agreed to their text being shared; secrets, e-mail "
              "addresses and home-directory paths are redacted")
-WITHHELD = ("no consent to share the requests' text, so every string that is not structure (ids, hashes, "
-            "timestamps, kind/tool/status names) is replaced by a placeholder [text:<token>], an HMAC under a salt "
-            "drawn for this export (equal texts share a token within this export only); scenario names, workflows and "
-            "turn tags are the suite's own identifiers and are kept")
+WITHHELD = ("no consent to share the requests' text, so a line keeps only what a closed schema names "
+            "(jarvishub/trajectory.py RECORD): ids and content hashes are re-keyed for this export, built-in kind, "
+            "tool, status and edge-type names are kept, numbers only in metric fields; every other string and key "
+            "becomes [text:<token>] and every other number [value:<token>], HMACs under a salt drawn for this "
+            "export (equal texts share a token within this export only); scenario names, workflows and turn tags "
+            "are the suite's own identifiers and are kept")
 
 LINE_FIELDS: dict[str, str] = {
     "agent": "the agent that ran the turn: canvas (the canvas-native agent) or chat (the chat-history baseline)",
@@ -53,8 +55,8 @@ LINE_FIELDS: dict[str, str] = {
     "metrics": "the scripted turn's process metrics (see metrics); shared by every turn id of that scripted turn",
     "media": "media nodes this turn created or versioned: node_id, kind, version, tool, provider, model, origin "
              "(jarvishub | provider | person | unknown), licence, artifact sha256s",
-    "thread_id": "the LangGraph thread of the turn",
-    "turn_id": "the turn's id",
+    "thread_id": "the LangGraph thread of the turn (re-keyed without consent)",
+    "turn_id": "the turn's id (re-keyed without consent)",
     "request": "what was asked (withheld without consent)",
     "canvas_before": "the canvas version the turn started from",
     "canvas_after": "the canvas version after the turn's last commit",
@@ -210,11 +212,12 @@ def _exported(project: Any, threads: list[str | None]) -> list[dict[str, Any]]:
 def _line(record: dict[str, Any], scenario: ScenarioResult, licence: str,
           withhold: Withholder | None) -> dict[str, Any]:
     scripted = _scripted(scenario, str(record.get("turn_id")))
-    made = media_of(record, licence)
     if scripted is not None:
         record["metrics"] = scripted.metrics.model_dump(mode="json")
     if withhold is not None:
         record = withhold(record)
+    # From the record as it is written: without consent its node ids and hashes are the export's stand-ins.
+    made = media_of(record, licence)
     # Added after withholding: these are the suite's own words (names, tags), never the user's.
     return {"agent": scenario.agent, "scenario": scenario.name, "workflow": scenario.workflow,
             "turn_index": scripted.index if scripted else None, "turn_kind": scripted.kind if scripted else None,

@@ -1,8 +1,12 @@
 """The web canvas HTTP API and page: a FastAPI app over one :class:`~jarvishub.runtime.Runtime`.
 
 Reads come straight from the canvas store; every write (a drag, a request, an
-approval) goes through the runtime's bridge as a person's action, and needs the
-server's token in ``Authorization: Bearer <token>``, and so does ``/api/query``.  The live feed is
+approval) goes through the runtime's bridge as a person's action.  Every request
+but the page's own files needs the server's token: writes and ``/api/query`` in
+``Authorization: Bearer <token>``, reads in that header or the session cookie that
+``POST /api/session`` (with the header) sets, for what a browser cannot send a
+header with (images, the event stream).  On loopback too: another local user is a
+stranger (docs/web-canvas.md, "The token").  The live feed is
 server-sent events fed by polling the commit log (see :mod:`jarvishub.web.live`).
 OpenAPI is at ``/openapi.json`` and ``/docs``; docs/web-canvas.md describes the API.
 """
@@ -35,6 +39,7 @@ from jarvishub.web.live import EventHub, change_event, sse_stream, watch_commits
 from jarvishub.web.lenses import DeckLens, LensIndex, PageLens, StoryLens, is_page, page_entry
 from jarvishub.web.steering import Busy, Job, Refused, Steering
 from jarvishub.web.thumbs import NotAnImage, Thumbnails
+from jarvishub.web.token import new_token
 from jarvishub.web.views import CanvasPage, CanvasViews, History, Lineage, NodeBatch, NodeDetail, NodeView, node_view
 from nodes.bridge import referenced_node_ids
 from nodes.verdicts import GrantDenied
@@ -144,7 +149,7 @@ class Info(BaseModel):
     project: str
     person: str
     canvas_version: int
-    protect_reads: bool
+    protect_reads: bool = Field(default=True, description="Always true: reads need the token, as writes do.")
     edge_types: list[EdgeType]
 
 
@@ -153,7 +158,6 @@ def create_app(
     runtime: Runtime,
     token: str | None,
     *,
-    protect_reads: bool = False,
     allowed_hosts: Sequence[str] | None = tuple(LOOPBACK_HOSTS),
     person: str | None = None,
     watch: bool = True,
@@ -161,15 +165,14 @@ def create_app(
 ) -> FastAPI:
     """The web canvas app for one runtime.
 
-    ``token`` guards every write (a random one is made when None: read it from
-    ``app.state.token``).  ``protect_reads`` makes reads need it too (a header,
-    or the cookie ``POST /api/session`` sets), as a server reachable from other
-    machines must.  ``allowed_hosts`` is what the Host header may name (None:
+    ``token`` guards every read and write (a random one is made when None: read
+    it from ``app.state.token``); reads take it as a header or as the cookie
+    ``POST /api/session`` sets.  ``allowed_hosts`` is what the Host header may name (None:
     any).  ``person`` names the actor of writes (``person:<name>``; default the
     OS user).  ``watch`` runs the commit-log poller and the layout.  Request
     bodies over ``max_body_bytes`` are refused (413) before they are read.
     """
-    token = token or secrets.token_urlsafe(24)
+    token = token or new_token()
     person = person or _os_user()
     store = runtime.project.store
     hub = EventHub()
@@ -223,8 +226,6 @@ def create_app(
         app.add_middleware(HostGuard, hosts=frozenset(allowed_hosts))
 
     def reader(request: Request, credentials: Credentials) -> None:
-        if not protect_reads:
-            return
         if credentials is not None and _same(credentials.credentials, token):
             return
         if _same(request.cookies.get(SESSION_COOKIE, ""), session_value):
@@ -241,7 +242,7 @@ def create_app(
     @api.get("/info", response_model=Info, summary="The project, the person writing, the canvas version")
     def info() -> Info:
         return Info(project=runtime.project.name, person=person, canvas_version=store.canvas_version(),
-                    protect_reads=protect_reads, edge_types=list(EdgeType))
+                    protect_reads=True, edge_types=list(EdgeType))
 
     @api.get("/canvas", response_model=CanvasPage, summary="Nodes (creation order) and their edges, paged")
     def canvas(offset: int = Query(0, ge=0), limit: int = Query(2000, ge=1, le=MAX_PAGE)) -> CanvasPage:
@@ -266,7 +267,11 @@ def create_app(
     @api.get("/lenses/page", response_model=PageLens,
              summary="The Page lens: the current page, its sections and its versions")
     def page() -> PageLens:
-        return views.lens("page")  # type: ignore[return-value]
+        lens: PageLens = views.lens("page")  # type: ignore[assignment]
+        if lens.page is None or lens.entry is None:
+            return lens
+        node_id = lens.page.node_id
+        return lens.model_copy(update={"frame_src": f"/framed/{frame_key(node_id)}/{node_id}/{lens.entry}"})
 
     @api.get("/nodes", response_model=NodeBatch, summary="Some nodes by id, and every edge touching them")
     def nodes(ids: str = Query(..., description="Comma-separated node ids")) -> NodeBatch:
@@ -400,6 +405,18 @@ def create_app(
                 source = runtime.project.artifacts.local_path(str(picture["sha256"]))
                 return FileResponse(source, media_type=sniff_mime(source), headers=_ARTIFACT_HEADERS)
         raise HTTPException(404, f"the page {node_id} has no file {path!r}")
+
+    def frame_key(node_id: str) -> str:
+        return hmac.new(token.encode(), f"page-frame:{node_id}".encode(), hashlib.sha256).hexdigest()
+
+    # The Page lens's iframe is sandboxed (an opaque origin): its requests for the page's pictures carry no
+    # cookie and no header.  Its path holds a key only a token holder is given (/api/lenses/page), bound to
+    # that one page version: the page's relative picture paths resolve under it.
+    @app.get("/framed/{key}/{node_id}/{path:path}", include_in_schema=False)
+    def framed_page_file(key: str, node_id: str, path: str) -> Response:
+        if not _same(key, frame_key(node_id)):
+            raise _unauthorised()
+        return page_file(node_id, path)
 
     @app.get("/", include_in_schema=False)
     def index() -> FileResponse:

@@ -97,6 +97,8 @@ class PageLens(BaseModel):
     canvas_version: int
     page: PageVersion | None
     entry: str | None = Field(default=None, description="Path of the page's HTML under /pages/{node_id}/.")
+    frame_src: str | None = Field(default=None, description="Where the iframe loads the page: a path whose key "
+                                  "stands for the token (a sandboxed frame's requests carry no cookie).")
     sections: list[str] = Field(default_factory=list, description="Section ids, top to bottom.")
     versions: list[PageVersion] = Field(default_factory=list, description="Every version, newest first.")
 

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import secrets
 import socket
 import threading
 import time
@@ -17,6 +16,7 @@ from jarvishub.project import Project
 from jarvishub.runtime import Runtime
 from jarvishub.web.app import LOOPBACK_HOSTS, create_app
 from jarvishub.web.guards import check_remote_token, is_loopback
+from jarvishub.web.token import new_token, opener_file
 
 _STARTUP_TIMEOUT_S = 30.0
 
@@ -104,35 +104,39 @@ def serve(
 ) -> None:
     """Serve a project's canvas until interrupted (what ``jarvishub ui [DIR]`` runs).
 
-    Binds to loopback unless ``allow_remote`` is set, which also needs an
-    explicit ``token`` of at least 128 bits (reads then need it too, and the
-    Host header must name the bind address unless it is a wildcard).  With no
-    token on loopback a random one is made; the URL printed carries it in its
-    ``#token=`` fragment.
+    Every read and write needs ``token`` (a new one when None), on loopback too: another local user is a
+    stranger.  Binds to loopback unless ``allow_remote`` is set, which also needs an explicit ``token`` of at
+    least 128 bits (and the Host header must name the bind address unless it is a wildcard).  The address
+    printed carries the token in its ``#token=`` fragment; ``open_browser`` opens a private file that forwards
+    there, so no command line shows the token (``jarvishub/web/token.py``).
     """
     remote = not is_loopback(host)
     if remote and not allow_remote:
         raise ValueError(f"{host} is reachable from other machines; pass allow_remote=True (--allow-remote) "
-                         "and a token (--token) to serve there")
+                         "and a token (--token-file or $JARVISHUB_UI_TOKEN) to serve there")
     if remote and not token:
-        raise ValueError("serving beyond this machine needs a token (--token)")
+        raise ValueError("serving beyond this machine needs a token (--token-file or $JARVISHUB_UI_TOKEN)")
     if remote:
         check_remote_token(token or "")
-    token = token or secrets.token_urlsafe(24)
+    token = token or new_token()
     with Project.open(Path(project_dir)) as project:
         runtime = Runtime(project)
+        opener: Path | None = None
         try:
-            app = create_app(runtime, token, protect_reads=remote, allowed_hosts=_allowed_hosts(host), person=person)
+            app = create_app(runtime, token, allowed_hosts=_allowed_hosts(host), person=person)
             sock = bind_socket(host, port)
             url = page_url(host, int(sock.getsockname()[1]), token)
             print(f"JarvisHub canvas of {project.name}: {url}", flush=True)
             if open_browser:
-                webbrowser.open(url)
+                opener = opener_file(project.state_dir, url)
+                webbrowser.open(opener.as_uri())
             try:
                 _Server(app).run(sockets=[sock])
             finally:
                 sock.close()
         finally:
+            if opener is not None:
+                opener.unlink(missing_ok=True)
             runtime.close()
 
 

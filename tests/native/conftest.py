@@ -63,7 +63,7 @@ def ctx(workspace: Path, artifacts: LocalArtifactStore, canvas: InMemoryCanvas) 
         artifacts=artifacts,
         workspace=workspace,
         canvas=cast(CanvasReader, canvas),  # the native tools only call get_nodes
-        settings=NativeSettings(code_timeout_s=10, code_memory_mb=512),
+        settings=NativeSettings(code_max_timeout_s=10, code_max_memory_mb=512),
         actor="agent",
         thread_id="thread-1",
         turn_id="turn-1",

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import io
+import os
 import threading
 import time
 from collections.abc import Iterator
@@ -24,11 +25,13 @@ BLUE = (0, 90, 255)
 
 
 @pytest.fixture(scope="module")
-def browser() -> Iterator[Browser]:
-    """One Chromium for the whole module (skipped with the install hint when absent)."""
+def browser(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Browser]:
+    """One jailed Chromium for the whole module, able to read the session's temporary folders (every test's
+    workspace is one); skipped with the install hint when absent."""
     require_system_tool("chromium", apt="chromium")
+    require_system_tool("bwrap", apt="bubblewrap")
     try:
-        launched = Browser.launch()
+        launched = Browser.launch(roots=[tmp_path_factory.getbasetemp()])
     except BrowserUnavailable as exc:
         pytest.fail(str(exc))
     with launched:
@@ -114,18 +117,19 @@ def test_external_urls_and_files_outside_the_roots_are_blocked_quickly(
     assert pixels(shot.png).getpixel((125, 25)) != RED  # the file outside the workspace did not load
 
 
-def test_loopback_is_allowed(browser: Browser, workspace: Path) -> None:
-    buffer = io.BytesIO()
-    Image.new("RGB", (40, 40), BLUE).save(buffer, "PNG")
-    body = buffer.getvalue()
+def test_a_page_cannot_reach_a_loopback_service(browser: Browser, workspace: Path, monkeypatch) -> None:
+    """A page that fetches a loopback HTTP server started here gets nothing, with the route fence switched off:
+    the jail's network namespace is the guarantee (#23: Chromium used to reach every loopback service)."""
+    hits: list[str] = []
 
     class Handler(BaseHTTPRequestHandler):
         def do_GET(self) -> None:  # noqa: N802 - the http.server API
+            hits.append(self.path)
             self.send_response(200)
-            self.send_header("Content-Type", "image/png")
-            self.send_header("Content-Length", str(len(body)))
+            self.send_header("Content-Type", "text/plain")
+            self.send_header("Access-Control-Allow-Origin", "*")
             self.end_headers()
-            self.wfile.write(body)
+            self.wfile.write(b"engine secrets")
 
         def log_message(self, *args: object) -> None:
             pass
@@ -133,22 +137,78 @@ def test_loopback_is_allowed(browser: Browser, workspace: Path) -> None:
     server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
     thread = threading.Thread(target=server.serve_forever, daemon=True)
     thread.start()
+    monkeypatch.setattr("tools.native.browser.request_allowed", lambda url, roots: True)  # the fence, off
     try:
         port = server.server_address[1]
-        html = f'<body style="margin:0"><img src="http://127.0.0.1:{port}/blue.png" width="60" height="60"></body>'
+        # The control: the server answers a client outside the jail.
+        import urllib.request
+
+        assert urllib.request.urlopen(f"http://127.0.0.1:{port}/control", timeout=10).read() == b"engine secrets"
+        html = (f'<body style="margin:0;background:rgb{RED}"><img src="http://127.0.0.1:{port}/img.png">'
+                f'<img src="http://localhost:{port}/named.png">'
+                f'<script>fetch("http://127.0.0.1:{port}/fetch").then(r => r.text())'
+                f'.then(t => document.body.style.background = "rgb{BLUE}").catch(() => {{}});'
+                f'new WebSocket("ws://127.0.0.1:{port}/socket");</script></body>')
         shot = browser.screenshot_html(html, workspace, Viewport(width=100, height=100))
+        time.sleep(0.5)
     finally:
         server.shutdown()
         server.server_close()
-    assert shot.blocked == []
-    assert pixels(shot.png).getpixel((30, 30)) == BLUE
+    assert hits == ["/control"], hits
+    assert pixels(shot.png).getpixel((50, 50)) == RED  # the fetch never answered
+
+
+def test_chromium_runs_in_namespaces_of_its_own_with_no_capability(browser: Browser, workspace: Path) -> None:
+    """Every Chromium process of the browser, seen from the host: its own user and network namespaces, no
+    capabilities, uid 65534 inside (never root with --no-sandbox on the host's namespaces)."""
+    browser.screenshot_html("<body>hi</body>", workspace, Viewport(width=40, height=40))
+    parents: dict[int, int] = {}
+    commands: dict[int, bytes] = {}
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            try:
+                parents[int(entry.name)] = int((entry / "stat").read_text().rsplit(")", 1)[1].split()[1])
+                commands[int(entry.name)] = (entry / "cmdline").read_bytes()
+            except (OSError, ValueError, IndexError):
+                continue
+    # This browser's jails only (other processes on the machine may render too, and their Chromiums come and go).
+    jails = {pid for pid, command in commands.items() if command.split(b"\0")[0].endswith(b"bwrap")
+             and b"\0--hostname\0render\0" in command and _descends(pid, {os.getpid()}, parents)}
+    inside = {pid for pid in parents if pid not in jails and _descends(pid, jails, parents)}
+    chromium = [pid for pid in inside if b"chromium" in commands.get(pid, b"")]
+    assert chromium, "found no Chromium process under a render jail"
+    mine = {ns: os.readlink(f"/proc/self/ns/{ns}") for ns in ("user", "net", "mnt")}
+    checked = 0
+    for pid in chromium:
+        try:  # a helper process (a renderer, a utility) may exit between the scan and this read
+            theirs = {ns: os.readlink(f"/proc/{pid}/ns/{ns}") for ns in mine}
+            status = Path(f"/proc/{pid}/status").read_text()
+            uid_map = Path(f"/proc/{pid}/uid_map").read_text()
+        except FileNotFoundError:
+            continue
+        assert theirs["user"] != mine["user"] and theirs["net"] != mine["net"], pid
+        assert "CapEff:\t0000000000000000" in status, pid
+        assert uid_map.split()[0] == "65534", pid  # uid 65534 inside
+        checked += 1
+    assert checked, "every Chromium process under the jail exited before it was checked"
+
+
+def _descends(pid: int, ancestors: set[int], parents: dict[int, int]) -> bool:
+    seen = set()
+    while pid in parents and pid not in seen:
+        seen.add(pid)
+        pid = parents[pid]
+        if pid in ancestors:
+            return True
+    return False
 
 
 def test_fence_rules(tmp_path: Path) -> None:
     roots = [tmp_path]
     assert request_allowed(f"file://{tmp_path}/a.png", roots)
     assert not request_allowed(f"file://{tmp_path}/../x.png", roots)
-    assert request_allowed("http://localhost:8000/", roots) and request_allowed("http://[::1]/", roots)
+    assert not request_allowed("http://localhost:8000/", roots) and not request_allowed("http://[::1]/", roots)
+    assert not request_allowed("http://127.0.0.1:7687/", roots)
     assert request_allowed("data:image/png;base64,AAAA", roots)
     assert not request_allowed("https://example.com/", roots)
     assert not request_allowed("http://10.0.0.1/", roots)

@@ -9,7 +9,7 @@ from the context, looking for anything that can write.
 
 from __future__ import annotations
 
-import types
+import weakref
 from typing import Any
 
 import neo4j
@@ -28,70 +28,21 @@ from store.mutations import CreateNode, UpdateNode
 from store.neo4j import Neo4jCanvasStore
 from store.tickets import TicketAuthority
 from tests.security.canvas_state import fingerprint
+from tests.security.reach import reachable
 from tools.base import ToolContext
 
 WRITERS = (Neo4jCanvasStore, TicketAuthority, Bridge, GrantStore, Runtime, Project, Engine, neo4j.Driver,
            neo4j.Session)
-_LEAVES = (str, bytes, int, float, bool, type(None), types.ModuleType, type)
 
 
-def reachable_writers(root: Any, limit: int = 300_000) -> list[str]:
+def reachable_writers(root: Any) -> list[str]:
     """Paths from ``root`` to any object that can write the canvas or sign a ticket (empty when none).
 
-    Follows what code holding ``root`` can reach without importing anything: attributes in ``__dict__``
-    and ``__slots__``, properties, container items, bound methods' ``__self__``, functions' closures and
-    defaults.  Not followed: ``__globals__`` and modules (reaching those is importing, which any Python
-    can do; the threat model trusts installed code that far, docs/grants.md).
+    Follows every reference Python keeps (``tests/security/reach.py``): attributes, slots, closures, a
+    method's ``__globals__`` and every module-level name there, class namespaces, frames, tracebacks.  Not
+    followed: module objects (reaching one is importing it, which installed code can always do).
     """
-    seen: set[int] = set()
-    found: list[str] = []
-    queue: list[tuple[Any, str]] = [(root, "ctx")]
-    while queue and len(seen) < limit:
-        obj, path = queue.pop()
-        if isinstance(obj, _LEAVES) or id(obj) in seen:
-            continue
-        seen.add(id(obj))
-        if isinstance(obj, WRITERS):
-            found.append(f"{path}: {type(obj).__name__}")
-            continue
-        queue.extend(_children(obj, path))
-    return found
-
-
-def _children(obj: Any, path: str) -> list[tuple[Any, str]]:
-    out: list[tuple[Any, str]] = []
-    if isinstance(obj, dict):
-        return [(v, f"{path}[{k!r}]") for k, v in obj.items()] + [(k, f"{path}.key") for k in obj]
-    if isinstance(obj, (list, tuple, set, frozenset)):
-        return [(v, f"{path}[{i}]") for i, v in enumerate(obj)]
-    if isinstance(obj, types.MethodType):
-        return [(obj.__self__, f"{path}.__self__"), (obj.__func__, f"{path}.__func__")]
-    if isinstance(obj, types.FunctionType):
-        cells = [(c.cell_contents, f"{path}.<closure>") for c in (obj.__closure__ or ()) if _filled(c)]
-        return cells + [(obj.__defaults__, f"{path}.__defaults__"), (obj.__kwdefaults__, f"{path}.__kwdefaults__")]
-    try:
-        out += [(v, f"{path}.{k}") for k, v in vars(obj).items()]
-    except TypeError:
-        pass
-    for cls in type(obj).__mro__:
-        for name in getattr(cls, "__slots__", ()) if not isinstance(cls.__dict__.get("__slots__"), str) else ():
-            if name != "__weakref__" and hasattr(obj, name):
-                out.append((getattr(obj, name), f"{path}.{name}"))
-        for name, attr in cls.__dict__.items():
-            if isinstance(attr, property) and not name.startswith("__"):
-                try:
-                    out.append((getattr(obj, name), f"{path}.{name}"))
-                except Exception:  # noqa: BLE001 - a property that refuses is not a path
-                    pass
-    return out
-
-
-def _filled(cell: Any) -> bool:
-    try:
-        cell.cell_contents  # noqa: B018
-    except ValueError:
-        return False
-    return True
+    return reachable({"ctx": root}, WRITERS)[0]
 
 
 class Nothing(BaseModel):
@@ -154,6 +105,9 @@ def test_a_skill_under_an_empty_grant_cannot_write_through_its_context(runtime, 
             "submit with a grant id string": lambda: _must_allow(ctx.bridge.submit(
                 CanvasMutation(action_id="f3", actor=ctx.actor, mutations=bump), ctx.grant.id, ctx.usage,
                 thread_id="atk")),
+            "one __globals__ hop from a reader method": lambda: _must_find(
+                type(ctx.canvas).get_node.__globals__),
+            "one __globals__ hop from a port method": lambda: _must_find(type(ctx.bridge).submit.__globals__),
             "narrow to everything": lambda: _must_allow(ctx.bridge.submit(
                 CanvasMutation(action_id="f4", actor=ctx.actor, mutations=bump),
                 ctx.bridge.narrow(ctx.grant, actor="evil", tools=None, node_kinds=None), ctx.usage,
@@ -174,7 +128,7 @@ def test_a_skill_under_an_empty_grant_cannot_write_through_its_context(runtime, 
     tool_ctx = runtime.bridge.context(actor="agent", thread_id="atk", turn_id="atk", usage=Usage(),
                                       grant_id=empty.id, action_id="atk")
     run_skill_tool(evil, tool_ctx, Nothing())
-    assert len(attempts) == 12 and all(v.startswith("refused") for v in attempts.values()), attempts
+    assert len(attempts) == 14 and all(v.startswith("refused") for v in attempts.values()), attempts
     assert walked == []
     assert fingerprint(project.store) == before
 
@@ -183,13 +137,50 @@ class RefusedError(Exception):
     """The bridge turned an attempt down (a rejection verdict, not an exception of its own)."""
 
 
+def _must_find(namespace: dict[str, Any]) -> None:
+    # A few references deep: the module's names, what a private map there holds, that object's attributes.
+    found = reachable({"globals": namespace}, WRITERS, max_depth=6)[0]
+    if not found:
+        raise RefusedError("nothing there leads to a writer")
+
+
 def _must_allow(result: Any) -> None:
     if result.verdict != "allow":
         raise RefusedError(result.message)
 
 
 def test_the_walk_finds_a_writer_when_one_is_exposed(runtime) -> None:
-    """The walk above can fail: the bridge itself, or a store in a closure, is found."""
+    """The walk can fail: the bridge itself, a store in a closure, and a store behind a module-private map that
+    only a method's ``__globals__`` reaches (how the reader and the port hid them before #23) are all found."""
     assert reachable_writers({"services": {"bridge": runtime.bridge}})
     store = runtime.project.store
     assert reachable_writers(lambda: store)
+
+    class Reader:
+        __slots__ = ("__weakref__",)
+
+    namespace: dict[str, Any] = {"_BACKING": weakref.WeakKeyDictionary()}
+    exec("def get_node(self, node_id):\n    return _BACKING[self].get_node(node_id)", namespace)  # noqa: S102
+    Reader.get_node = namespace["get_node"]
+    hidden = Reader()
+    namespace["_BACKING"][hidden] = store
+    found = reachable_writers(hidden)
+    assert found and "['_BACKING']" in found[0], found
+
+
+def test_an_error_from_a_read_carries_no_frame_of_the_reader_desk(runtime) -> None:
+    """The reader's far side raises on a worker thread; the error the caller gets has none of its frames."""
+    from store.errors import NodeNotFound
+
+    ctx = runtime.bridge.context(actor="agent", thread_id="t", turn_id="u", usage=Usage(), grant_id=None,
+                                 action_id="a")
+    with pytest.raises(NodeNotFound) as caught:
+        ctx.canvas.get_node("01M8ZZZZZZZZZZZZZZZZZZZZZZ")
+    names, trace = [], caught.value.__traceback__
+    while trace is not None:
+        names.append(trace.tb_frame.f_code.co_name)
+        trace = trace.tb_next
+    assert "_serve" not in names and "get_nodes" not in names, names
+    # Its own traceback is the caller's stack (here: pytest's, which holds the fixtures); the error itself holds
+    # nothing that writes.
+    assert reachable_writers(caught.value.with_traceback(None)) == []

@@ -33,7 +33,9 @@ def server(runtime) -> Iterator[BackgroundServer]:
 
 @pytest.fixture
 def client(server) -> Iterator[httpx.Client]:
+    """A client that reads as the page does: with the session cookie the token buys (writes send the header)."""
     with httpx.Client(base_url=server.base_url, timeout=30) as c:
+        assert c.post("/api/session", headers=AUTH).status_code == 204
         yield c
 
 

@@ -73,7 +73,7 @@ def test_with_the_budget_spent_our_own_reads_still_run_and_user_queries_hear_bus
             grant, Usage(), thread_id="budget")
         assert linked.verdict == "allow", linked.message
         with httpx.Client(base_url=server.base_url, timeout=30) as client:
-            page = client.get("/api/canvas")
+            page = client.get("/api/canvas", headers=AUTH)
             assert page.status_code == 200, page.text
             placed = {n["id"]: n for n in page.json()["nodes"]}[note]
             assert (placed["x"], placed["y"]) != (0, 0)

@@ -22,7 +22,9 @@ MISSING = "01ZZZZZZZZZZZZZZZZZZZZZZZZ"  # a well-formed node id no canvas has
 
 @pytest.fixture
 def client(server) -> Any:
+    """A client that reads as the page does: with the session cookie the token buys (writes send the header)."""
     with httpx.Client(base_url=server.base_url, timeout=30) as c:
+        assert c.post("/api/session", headers=AUTH).status_code == 204
         yield c
 
 
@@ -36,7 +38,8 @@ def _wait_job(client: httpx.Client, job_id: str, *statuses: str) -> dict[str, An
     raise AssertionError(f"job {job_id} never reached {statuses}: {job}")
 
 
-def test_writes_without_the_token_are_refused_and_change_nothing(client, demo) -> None:
+def test_writes_without_the_token_are_refused_and_change_nothing(server, demo) -> None:
+    client = httpx.Client(base_url=server.base_url, timeout=30)  # no session cookie: none is ever set below
     store, node_id = demo.project.store, demo.ids["mira"]
     version, position = store.canvas_version(), store.get_node(node_id).position
     writes = [
@@ -51,6 +54,7 @@ def test_writes_without_the_token_are_refused_and_change_nothing(client, demo) -
             assert response.status_code == 401, (url, headers, response.text)
             assert response.headers["www-authenticate"] == "Bearer"
     assert "jarvishub_session" not in client.cookies
+    client.close()
     assert store.canvas_version() == version
     assert store.get_node(node_id).position == position
     assert all("never exist" not in str(n.inputs) for n in store.find_nodes(kind="feedback"))
@@ -177,7 +181,7 @@ def test_the_event_stream_names_changed_nodes(client, server, demo) -> None:
 
     def listen() -> None:
         since = demo.project.store.canvas_version()
-        with httpx.Client(base_url=server.base_url, timeout=10) as sse, \
+        with httpx.Client(base_url=server.base_url, timeout=10, headers=AUTH) as sse, \
                 sse.stream("GET", "/api/events", params={"since": since}) as stream:
             name = None
             for line in stream.iter_lines():
@@ -223,8 +227,8 @@ def test_a_server_beyond_loopback_needs_permission_and_a_token(tmp_path) -> None
     assert not (tmp_path / ".jarvishub").exists()  # refused before anything was opened
 
 
-def test_protected_reads_need_the_token_or_its_session_cookie(demo) -> None:
-    app = create_app(demo.runtime, "remote-token", protect_reads=True, allowed_hosts=None, watch=False)
+def test_reads_need_the_token_or_its_session_cookie(demo) -> None:
+    app = create_app(demo.runtime, "remote-token", allowed_hosts=None, watch=False)
     sha = demo.project.store.get_node(demo.ids["pier"]).outputs[0].sha256
     with BackgroundServer(app) as remote, httpx.Client(base_url=remote.base_url, timeout=30) as c:
         for url in ("/api/info", "/api/canvas", f"/api/nodes/{demo.ids['pier']}", f"/artifacts/{sha}"):

@@ -83,7 +83,7 @@ def test_the_web_demo_opens_in_the_page_lens_rendered_in_a_sandboxed_frame(serve
         assert frame.locator("section[id]").count() == len(lens.sections)
         assert page.eval_on_selector_all("#page-sections li", "els => els.map((e) => e.dataset.section)") == lens.sections
         # The page's own pictures load inside the frame (served from the version's record, by hash).
-        inner = page.frame(url=lambda url: "/pages/" in url)
+        inner = page.frame(url=lambda url: "/framed/" in url)  # the keyed path /api/lenses/page gave
         inner.wait_for_function("() => [...document.images].length > 0 && [...document.images].every("
                                 "(i) => i.complete && i.naturalWidth > 0)", timeout=20_000)
         assert page.wait_for_function(IMAGES_LOADED, arg="#page-versions img", timeout=20_000).json_value() == 2
@@ -92,7 +92,11 @@ def test_the_web_demo_opens_in_the_page_lens_rendered_in_a_sandboxed_frame(serve
         page.screenshot(path=str(tmp_path / "page.png"))
     finally:
         close_lens(page)
-    with httpx.Client(base_url=server.base_url, timeout=30) as client:
+    assert httpx.get(f"{server.base_url}/pages/{lens.page.node_id}/{lens.entry}", timeout=30).status_code == 401
+    # The frame's own path carries a key for that page only: a made-up key, or another node's, reads nothing.
+    forged = f"{server.base_url}/framed/{'0' * 64}/{lens.page.node_id}/{lens.entry}"
+    assert httpx.get(forged, timeout=30).status_code == 401
+    with httpx.Client(base_url=server.base_url, timeout=30, headers={"Authorization": f"Bearer {TOKEN}"}) as client:
         html = client.get(f"/pages/{lens.page.node_id}/{lens.entry}")
         assert html.status_code == 200 and "sandbox" in html.headers["content-security-policy"]
         assert client.get(f"/pages/{lens.page.node_id}/../../etc/passwd").status_code == 404

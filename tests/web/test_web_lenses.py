@@ -18,6 +18,8 @@ from jarvishub.web import BackgroundServer, create_app
 from jarvishub.web.lenses import Snapshot, story_lens
 from tests.web.conftest import TOKEN, wait_until
 
+AUTH = {"Authorization": f"Bearer {TOKEN}"}
+
 SHOTS = 3
 RELIGHT = "keep the character but redo the lighting on shot 3"
 
@@ -119,7 +121,9 @@ def test_a_narrative_project_opens_in_the_story_lens(page, story: Story, tmp_pat
 def test_thumbnails_are_made_once_per_artifact_and_width(story: Story) -> None:
     image = story.lens().shots[0].image
     thumbs = story.server.app.state.thumbs
-    with httpx.Client(base_url=story.server.base_url, timeout=30) as client:
+    # A thumbnail is a read of an artifact: without the token, nothing (any other local user is a stranger).
+    assert httpx.get(f"{story.server.base_url}/thumbs/{image.sha256}", timeout=30).status_code == 401
+    with httpx.Client(base_url=story.server.base_url, timeout=30, headers=AUTH) as client:
         first = client.get(f"/thumbs/{image.sha256}", params={"w": 150})
         made = thumbs.made
         again = client.get(f"/thumbs/{image.sha256}", params={"w": 160})
@@ -169,7 +173,7 @@ def test_a_restore_from_the_version_view_changes_the_canvas(page, story: Story, 
     third = story.lens().shots[2]  # relit by the fixture: its original is version 1
     page.locator(f'.shot[data-id="{third.shot_id}"] button[data-versions]').click()
     page.wait_for_selector(f'#versions[data-ready="{third.image.node_id}"]', timeout=15_000)
-    with httpx.Client(base_url=story.server.base_url, timeout=30) as client:
+    with httpx.Client(base_url=story.server.base_url, timeout=30, headers=AUTH) as client:
         history = client.get(f"/api/nodes/{third.image.node_id}/versions").json()
     cards = page.locator("#versions-side .version")
     assert cards.count() == len(history["versions"]) >= 2

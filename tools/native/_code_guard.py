@@ -1,25 +1,36 @@
 """Bootstrap that :mod:`tools.native.code` runs in the sandboxed child interpreter before the snippet.
 
-Run as ``python -I -B _code_guard.py WRITABLE MEMORY_BYTES ALLOW_PROCESSES HOOK``
-(``WRITABLE``: folders joined by ``os.pathsep``) with the snippet on stdin.  It
-caps the address space, installs (when ``HOOK`` is 1) an audit hook that refuses
-writes outside the writable folders and, unless allowed, starting or killing
-other processes, then executes the snippet as ``__main__``.
+Run as ``python -I -B _code_guard.py WRITABLE MEMORY_BYTES ALLOW_PROCESSES HOOK PROCESSES FILE_BYTES TIMEOUT_S
+OUT_DIR EXPORT_FD`` (``WRITABLE``: folders joined by ``os.pathsep``) with the snippet on stdin.
+
+It forks the snippet's process and stays outside it.  The snippet's process caps its address space
+(``RLIMIT_AS``), its processes (``RLIMIT_NPROC``: the sandbox's user namespace counts only its own) and the
+size of any file it writes (``RLIMIT_FSIZE``), installs (when ``HOOK`` is 1) an audit hook that refuses writes
+outside the writable folders and, unless allowed, starting or killing other processes, then executes the
+snippet as ``__main__``.  The guard waits for it at most ``TIMEOUT_S``, then kills every other process of the
+sandbox, and writes to ``EXPORT_FD`` one JSON line (``exit_code``, ``timed_out``) and a tar stream of the
+regular files left in ``OUT_DIR`` (a size-capped tmpfs): that stream is how a run's files leave the sandbox,
+so nothing the snippet writes lands on the host's disk unchecked or beyond the caps.
 
 The hook only gives a readable first message for a snippet that tries something
 it may not; code that means harm can get past an audit hook (ctypes, file
-descriptors, child processes).  What holds is the bubblewrap sandbox around this
-interpreter (see :mod:`tools.native.code`).  It imports only the standard
-library so it runs under ``-I``.
+descriptors, child processes).  What holds is the bubblewrap sandbox and the
+resource limits around this interpreter (see :mod:`tools.native.code`).  It
+imports only the standard library so it runs under ``-I``.
 """
 
 from __future__ import annotations
 
 import errno
+import json
 import linecache
 import os
 import resource
+import signal
+import stat
 import sys
+import tarfile
+import time
 import traceback
 
 _WRITE_FLAGS = os.O_WRONLY | os.O_RDWR | os.O_CREAT | os.O_TRUNC | os.O_APPEND
@@ -104,14 +115,15 @@ def _install(folders: list[str], allow_processes: bool) -> None:
     sys.addaudithook(hook)
 
 
-def main() -> None:
-    """Cap memory, read the snippet, install the hook if asked, and run the snippet as ``__main__``."""
-    folders, memory_bytes = sys.argv[1].split(os.pathsep), int(sys.argv[2])
-    allow_processes, hook = sys.argv[3] == "1", sys.argv[4] == "1"
+def _run_snippet(source: str, folders: list[str], memory_bytes: int, allow_processes: bool, hook: bool,
+                 processes: int, file_bytes: int) -> None:
+    """In the forked child: cap, guard, and run the snippet as ``__main__``; never returns."""
     if memory_bytes > 0:
         resource.setrlimit(resource.RLIMIT_AS, (memory_bytes, memory_bytes))
-    source = sys.stdin.read()
-    sys.stdin.close()
+    if processes > 0:
+        resource.setrlimit(resource.RLIMIT_NPROC, (processes, processes))
+    if file_bytes > 0:
+        resource.setrlimit(resource.RLIMIT_FSIZE, (file_bytes, file_bytes))
     sys.stdin = open(os.devnull)  # noqa: SIM115 - the snippet gets an empty stdin, as a script would under </dev/null
     sys.argv = ["<snippet>"]
     if hook:
@@ -119,17 +131,95 @@ def main() -> None:
     namespace = {"__name__": "__main__", "__builtins__": __builtins__}
     # Let tracebacks quote the snippet's lines, as they would for a script file.
     linecache.cache["<snippet>"] = (len(source), None, source.splitlines(keepends=True), "<snippet>")
+    code = 0
     try:
         exec(compile(source, "<snippet>", "exec"), namespace)
-    except SystemExit:
-        raise
+    except SystemExit as stop:
+        code = stop.code if isinstance(stop.code, int) else (0 if stop.code is None else 1)
+        if not isinstance(stop.code, (int, type(None))):
+            sys.stderr.write(f"{stop.code}\n")
     except BaseException as exc:  # noqa: BLE001 - reported like an uncaught error in a script
         # Drop this bootstrap's frames (the exec and the guard's hook) so the
         # traceback reads like the snippet's own.
         report = traceback.TracebackException.from_exception(exc)
         report.stack = traceback.StackSummary.from_list([f for f in report.stack if f.filename != __file__])
         sys.stderr.write("".join(report.format()))
-        sys.exit(1)
+        code = 1
+    try:
+        sys.stdout.flush()
+        sys.stderr.flush()
+    finally:
+        os._exit(code & 0xFF)
+
+
+def _kill_the_rest() -> None:
+    """Kill every process of the sandbox but this one (and its init), and reap what was ours."""
+    try:
+        os.kill(-1, signal.SIGKILL)
+    except ProcessLookupError:
+        pass
+    while True:
+        try:
+            if os.waitpid(-1, 0)[0] == 0:
+                break
+        except ChildProcessError:
+            break
+
+
+def _export(out_dir: str, fd: int, status: dict) -> None:
+    """One JSON line, then a tar stream of the regular files under ``out_dir`` (links and special files left out)."""
+    with os.fdopen(fd, "wb") as export:
+        export.write((json.dumps(status) + "\n").encode())
+        with tarfile.open(fileobj=export, mode="w|", format=tarfile.PAX_FORMAT) as archive:
+            for here, dirs, names in os.walk(out_dir, followlinks=False):
+                dirs.sort()
+                for name in sorted(names):
+                    path = os.path.join(here, name)
+                    try:
+                        info = os.lstat(path)
+                    except OSError:
+                        continue
+                    if not stat.S_ISREG(info.st_mode):
+                        continue
+                    member = tarfile.TarInfo(os.path.relpath(path, out_dir))
+                    member.size, member.mode, member.mtime = info.st_size, 0o644, int(info.st_mtime)
+                    try:
+                        with open(path, "rb") as data:
+                            archive.addfile(member, data)
+                    except OSError:
+                        continue
+
+
+def main() -> None:
+    """Read the snippet, run it in a child under limits, and export what it left."""
+    folders = sys.argv[1].split(os.pathsep)
+    memory_bytes, allow_processes, hook = int(sys.argv[2]), sys.argv[3] == "1", sys.argv[4] == "1"
+    processes, file_bytes, timeout_s = int(sys.argv[5]), int(sys.argv[6]), float(sys.argv[7])
+    out_dir, export_fd = sys.argv[8], int(sys.argv[9])
+    source = sys.stdin.read()
+    sys.stdin.close()
+    started = time.monotonic()
+    child = os.fork()
+    if child == 0:
+        os.close(export_fd)
+        _run_snippet(source, folders, memory_bytes, allow_processes, hook, processes, file_bytes)
+    timed_out, status = False, 0
+    while True:
+        done, status = os.waitpid(child, os.WNOHANG)
+        if done:
+            break
+        if time.monotonic() - started > timeout_s:
+            timed_out = True
+            os.kill(child, signal.SIGKILL)
+            os.waitpid(child, 0)
+            status = signal.SIGKILL
+            break
+        time.sleep(0.01)
+    exit_code = -os.WTERMSIG(status) if timed_out or os.WIFSIGNALED(status) else os.WEXITSTATUS(status)
+    if timed_out:
+        exit_code = -signal.SIGKILL
+    _kill_the_rest()  # what the snippet left running would keep changing its files while they are exported
+    _export(out_dir, export_fd, {"exit_code": exit_code, "timed_out": timed_out})
 
 
 if __name__ == "__main__":

@@ -1,17 +1,32 @@
-"""Render an HTML page to a PNG screenshot with Playwright driving the system's Chromium.
+"""Render an HTML page to a PNG screenshot with Playwright driving the system's Chromium, inside bubblewrap.
 
 The browser is Debian's ``chromium`` (``apt-get install chromium``), found
 through the ``JARVISHUB_CHROMIUM`` setting, then ``chromium`` on PATH, then
 ``/usr/bin/chromium``; Playwright's own browser download is never used.
 :class:`BrowserUnavailable` says how to install it when it is missing.
 
-A page may load ``file://`` URLs under the allowed roots (the workspace, so
-``<img src="images/a.png">`` next to the page works) and ``http(s)``/``ws(s)``
-on loopback; every other request is aborted by a route handler and reported,
-so a page cannot reach the internet and a blocked request cannot hang a
-render.  HTML given as a string or as an artifact is written to a temporary
-file inside the workspace first, so its relative paths resolve against the
-workspace just like a workspace file's do.
+The page is model-written HTML: untrusted.  Chromium runs inside a bubblewrap
+sandbox (the one ``run_code`` uses, ``tools.native.code.sandbox_status``):
+
+* every namespace unshared: its own network namespace, with nothing in it, so no
+  route to the internet *or to this machine's loopback services* (the canvas
+  engine, the web canvas, anything listening on 127.0.0.1);
+* its own user namespace, running as uid 65534 with every capability dropped
+  (Chromium's own sandbox, which would need namespaces of its own, is off
+  inside: ``--no-sandbox`` applies within the jail, never to a browser running
+  as root on the host's namespaces);
+* a file system of ``/usr``, fonts and a few ``/etc`` files read-only, empty
+  ``/tmp``, ``/dev/shm`` and home, its temporary profile, and only the folders
+  the browser was launched to read (the workspace and the artifact store),
+  read-only.  No project state, no home folder, nothing else of the host.
+
+Playwright drives the jailed Chromium over the pipes it passes it (a generated
+wrapper script execs ``bwrap`` around the real binary).  A route handler is a
+second, friendlier fence: ``file://`` under the allowed roots, ``data:``,
+``blob:`` and ``about:`` load; every other request is aborted at once and
+reported, so a blocked request cannot hang a render.  HTML given as a string or
+as an artifact is written to a temporary file inside the workspace first, so its
+relative paths resolve against the workspace just like a workspace file's do.
 
 Playwright's sync API binds a :class:`Browser` to the thread that launched it
 and cannot run inside a running asyncio loop: launch and use it on one worker
@@ -24,10 +39,11 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import ipaddress
 import os
+import shlex
 import shutil
 import tempfile
+from collections.abc import Sequence
 from pathlib import Path
 from types import TracebackType
 from collections.abc import Iterator
@@ -43,6 +59,7 @@ DEFAULT_CHROMIUM = "/usr/bin/chromium"
 
 LAUNCH_ARGS: tuple[str, ...] = (
     "--headless",
+    # Inside the bubblewrap jail (its own user, network and mount namespaces): Chromium cannot nest its own.
     "--no-sandbox",
     "--disable-gpu",
     "--disable-quic",
@@ -50,8 +67,8 @@ LAUNCH_ARGS: tuple[str, ...] = (
     "--disable-background-networking",
     "--disable-component-update",
     "--disable-sync",
-    # A second fence behind the route handler: no host but loopback resolves (IP literals included).
-    "--host-resolver-rules=MAP * ~NOTFOUND , EXCLUDE localhost , EXCLUDE *.localhost , EXCLUDE 127.* , EXCLUDE [::1]",
+    # Behind the route handler and the empty network namespace: no host name resolves at all.
+    "--host-resolver-rules=MAP * ~NOTFOUND",
 )
 """Chromium flags: headless, no GPU, and nothing that phones home."""
 
@@ -121,21 +138,11 @@ def find_chromium(configured: str | None = None) -> Path:
     return Path(found)
 
 
-def is_loopback_host(host: str | None) -> bool:
-    """Whether a URL host is this machine (localhost, 127.0.0.0/8, ::1)."""
-    if not host:
-        return False
-    host = host.strip("[]").lower()
-    if host == "localhost" or host.endswith(".localhost"):
-        return True
-    try:
-        return ipaddress.ip_address(host).is_loopback
-    except ValueError:
-        return False
-
-
 def request_allowed(url: str, file_roots: list[Path]) -> bool:
-    """The network fence: file:// under an allowed root, data/blob/about, or loopback; nothing else."""
+    """The friendly fence: file:// under an allowed root, data/blob/about; nothing on a network, loopback included.
+
+    The guarantee is the jail's empty network namespace; this says so at once instead of a connection error.
+    """
     parts = urlsplit(url)
     scheme = parts.scheme.lower()
     if scheme in ("data", "blob", "about"):
@@ -143,31 +150,78 @@ def request_allowed(url: str, file_roots: list[Path]) -> bool:
     if scheme == "file":
         path = Path(os.path.realpath(unquote(parts.path)))
         return any(path == root or path.is_relative_to(root) for root in file_roots)
-    if scheme in ("http", "https", "ws", "wss"):
-        return is_loopback_host(parts.hostname)
     return False
+
+
+def jail_script(bwrap: str, chromium: Path, roots: Sequence[Path]) -> str:
+    """A shell script Playwright can launch as "Chromium": it execs ``chromium`` inside bubblewrap.
+
+    The profile folder Playwright names with ``--user-data-dir=`` is the one writable place; ``roots`` are
+    readable; nothing is reachable over a network.
+    """
+    from tools.native.code import system_mounts
+
+    args = ["--unshare-all", "--die-with-parent", "--new-session", "--cap-drop", "ALL", "--uid", "65534",
+            "--gid", "65534", "--hostname", "render", *system_mounts(_ETC)]
+    args += ["--proc", "/proc", "--dev", "/dev", "--tmpfs", "/dev/shm", "--tmpfs", "/tmp", "--tmpfs", _JAIL_HOME,
+             "--clearenv"]
+    for key, value in {"HOME": _JAIL_HOME, "PATH": "/usr/bin:/bin", "LANG": "C.UTF-8", "TMPDIR": "/tmp"}.items():
+        args += ["--setenv", key, value]
+    real = Path(os.path.realpath(chromium))
+    if not real.is_relative_to("/usr"):  # a Chromium elsewhere (JARVISHUB_CHROMIUM): its folder, read-only
+        args += ["--ro-bind", str(real.parent), str(real.parent)]
+    for root in dict.fromkeys(str(Path(r).resolve()) for r in roots):
+        args += ["--ro-bind", root, root]
+    return (
+        "#!/bin/sh\n"
+        "# Written by JarvisHub (tools/native/browser.py): Chromium for render_page, inside bubblewrap.\n"
+        "profile=\n"
+        'for arg in "$@"; do case "$arg" in --user-data-dir=*) profile="${arg#--user-data-dir=}";; esac; done\n'
+        'if [ -z "$profile" ]; then echo "jarvishub: no --user-data-dir for the jailed Chromium" >&2; exit 2; fi\n'
+        f'exec {shlex.quote(bwrap)} {shlex.join(args)} --bind "$profile" "$profile" '
+        f'-- {shlex.quote(str(real))} "$@"\n'
+    )
+
+
+_ETC = ("fonts", "ld.so.cache", "ld.so.conf", "ld.so.conf.d", "alternatives", "localtime", "mime.types",
+        "chromium", "chromium.d")
+_JAIL_HOME = "/home/render"
 
 
 class Browser:
     """A launched headless Chromium that renders pages to PNGs; use as a context manager and close it."""
 
-    def __init__(self, playwright: Any, browser: Any, timeout_s: float) -> None:
+    def __init__(self, playwright: Any, browser: Any, timeout_s: float, roots: Sequence[Path] = (),
+                 jail: Path | None = None) -> None:
         self._playwright = playwright
         self._browser = browser
         self.timeout_s = timeout_s
+        self.roots = [Path(r).resolve() for r in roots]
+        self._jail = jail
 
     @classmethod
-    def launch(cls, chromium: str | None = None, timeout_s: float = 30.0) -> Browser:
-        """Start Chromium (never downloading one); :class:`BrowserUnavailable` if it is missing or will not start."""
+    def launch(cls, chromium: str | None = None, timeout_s: float = 30.0, roots: Sequence[Path] = ()) -> Browser:
+        """Start Chromium inside bubblewrap, able to read ``roots`` and nothing else of the host (never downloading
+        one); :class:`BrowserUnavailable` if it, or a working bubblewrap, is missing or it will not start."""
+        from tools.native.code import sandbox_status
+
         executable = find_chromium(chromium)
+        sandbox = sandbox_status()
+        if not sandbox.available or not sandbox.bwrap:
+            raise BrowserUnavailable(f"render_page runs Chromium inside bubblewrap, which is unavailable: "
+                                     f"{sandbox.reason}")
         from playwright.sync_api import Error as PlaywrightError
         from playwright.sync_api import sync_playwright
 
+        folder = Path(tempfile.mkdtemp(prefix="jarvishub-chromium-"))
+        jail = folder / "chromium"
+        jail.write_text(jail_script(sandbox.bwrap, executable, roots))
+        jail.chmod(0o700)
         with _children_in_their_own_process_group():
             manager = sync_playwright().start()
         try:
             browser = manager.chromium.launch(
-                executable_path=str(executable),
+                executable_path=str(jail),
                 headless=True,
                 args=list(LAUNCH_ARGS),
                 timeout=timeout_s * 1000,
@@ -175,8 +229,10 @@ class Browser:
             )
         except PlaywrightError as exc:
             manager.stop()
-            raise BrowserUnavailable(f"Chromium at {executable} did not start ({exc}); {INSTALL_HINT}") from exc
-        return cls(manager, browser, timeout_s)
+            shutil.rmtree(folder, ignore_errors=True)
+            raise BrowserUnavailable(f"Chromium at {executable} did not start in its sandbox ({exc}); "
+                                     f"{INSTALL_HINT}") from exc
+        return cls(manager, browser, timeout_s, roots, jail)
 
     def close(self) -> None:
         """Close the browser and its Playwright driver."""
@@ -184,6 +240,8 @@ class Browser:
             self._browser.close()
         finally:
             self._playwright.stop()
+            if self._jail is not None:
+                shutil.rmtree(self._jail.parent, ignore_errors=True)
 
     def __enter__(self) -> Browser:
         return self
@@ -198,7 +256,11 @@ class Browser:
         from playwright.sync_api import Error as PlaywrightError
 
         roots = [Path(r).resolve() for r in file_roots]
-        url = Path(page_path).resolve().as_uri()
+        page = Path(page_path).resolve()
+        if not any(page == r or page.is_relative_to(r) for r in self.roots):
+            raise RenderFailed(f"{page} is outside the folders this browser was launched to read "
+                               f"({', '.join(map(str, self.roots)) or 'none'})")
+        url = page.as_uri()
         blocked: list[str] = []
         context = self._browser.new_context(
             viewport={"width": viewport.width, "height": viewport.height},
@@ -244,8 +306,5 @@ def _fence(route: Any, roots: list[Path], blocked: list[str]) -> None:
 
 
 def _fence_socket(ws: Any, blocked: list[str]) -> None:
-    if is_loopback_host(urlsplit(ws.url).hostname):
-        ws.connect_to_server()
-    else:
-        blocked.append(ws.url)
-        ws.close(code=1008, reason="jarvishub: network access is blocked")
+    blocked.append(ws.url)
+    ws.close(code=1008, reason="jarvishub: network access is blocked")

@@ -24,10 +24,9 @@ class NativeSettings(BaseSettings):
         "then /usr/bin/chromium.",
     )
     browser_timeout_s: float = Field(default=30.0, gt=0, description="Launch, load and screenshot time limit.")
-    code_timeout_s: float = Field(default=30.0, gt=0, description="Default wall-clock limit of one run_code.")
-    code_max_timeout_s: float = Field(default=600.0, gt=0, description="The most a run_code call may ask for.")
-    code_memory_mb: int = Field(default=1024, ge=64, description="Default address-space limit of one run_code.")
-    code_max_memory_mb: int = Field(default=8192, ge=64, description="The most memory a run_code call may ask for.")
+    code_max_timeout_s: float = Field(default=600.0, gt=0, description="The most time any grant gives one run_code "
+                                      "(the grant sets the limit: Grant.sandbox; a call may ask for less).")
+    code_max_memory_mb: int = Field(default=8192, ge=64, description="The most memory any grant gives one run_code.")
     code_allow_processes: bool = Field(
         default=False, description="Let run_code snippets start subprocesses (which the write guard does not follow)."
     )

@@ -80,9 +80,10 @@ class RunCodeArgs(BaseModel):
         default_factory=list,
         description="Workspace files or folders the snippet reads; copies appear under /sandbox/in/<path>.",
     )
-    timeout_s: float | None = Field(default=None, gt=0, description="Wall-clock limit; the settings' default if unset.")
+    timeout_s: float | None = Field(default=None, gt=0,
+                                    description="A shorter wall-clock limit; the grant's if unset (never more).")
     memory_mb: int | None = Field(
-        default=None, ge=64, description="Address-space limit; the settings' default if unset."
+        default=None, ge=64, description="A smaller address-space limit; the grant's if unset (never more)."
     )
 
 
@@ -137,7 +138,7 @@ def write_file(ctx: ToolContext, args: WriteFileArgs) -> ToolResult:
     if args.encoding == "base64":
         try:
             data: bytes | str = base64.b64decode(args.content, validate=True)
-        except binascii.Error as exc:
+        except (binascii.Error, ValueError) as exc:  # non-ASCII text is a ValueError, not a binascii.Error
             raise ToolError(f"content is not valid base64 ({exc}); send text with encoding='text'") from exc
     else:
         data = args.content
@@ -166,9 +167,17 @@ def list_files(ctx: ToolContext, args: ListFilesArgs) -> ToolResult:
 def run_code(ctx: ToolContext, args: RunCodeArgs) -> ToolResult:
     """Run a Python snippet under limits and record it as a ``code`` node with the files it made."""
     settings = native_settings(ctx.settings)
+    granted = _sandbox_limits(ctx)
+    # The grant sets the limits (and the deployment's settings cap them); a call may only ask for less.
+    timeout = min(granted.timeout_s, settings.code_max_timeout_s)
+    memory = min(granted.memory_mb, settings.code_max_memory_mb)
     limits = CodeLimits(
-        timeout_s=min(args.timeout_s or settings.code_timeout_s, settings.code_max_timeout_s),
-        memory_mb=min(args.memory_mb or settings.code_memory_mb, settings.code_max_memory_mb),
+        timeout_s=min(args.timeout_s or timeout, timeout),
+        memory_mb=max(64, min(args.memory_mb or memory, memory)),
+        processes=granted.processes,
+        file_mb=granted.file_mb,
+        tmp_mb=granted.tmp_mb,
+        output_mb=granted.output_mb,
         output_limit=settings.code_output_limit,
         allow_processes=settings.code_allow_processes,
         guard=settings.code_guard,
@@ -355,6 +364,16 @@ def _provenance(ctx: ToolContext, tool: str) -> dict[str, Any]:
     )
 
 
+def _sandbox_limits(ctx: ToolContext) -> Any:
+    """The sandbox limits of the grant this call runs under (the defaults when it runs outside the bridge)."""
+    from nodes.grant import SandboxLimits
+
+    port, grant_id = ctx.services.get("bridge"), ctx.services.get("grant_id")
+    if port is not None and grant_id and hasattr(port, "grant"):
+        return port.grant(grant_id).sandbox
+    return SandboxLimits()
+
+
 def _first_line(source: str) -> str:
     line = next((s.strip() for s in source.splitlines() if s.strip()), "python")
     return line if len(line) <= 60 else line[:57] + "..."
@@ -369,7 +388,8 @@ def _browser(ctx: ToolContext) -> Iterator[Browser]:
         yield shared
         return
     settings = native_settings(ctx.settings)
-    with Browser.launch(settings.chromium, settings.browser_timeout_s) as browser:
+    roots = [Path(ctx.workspace)] + ([Path(ctx.artifacts.root)] if hasattr(ctx.artifacts, "root") else [])
+    with Browser.launch(settings.chromium, settings.browser_timeout_s, roots=roots) as browser:
         yield browser
 
 

@@ -857,20 +857,26 @@
     state.token = readToken();
     $("#send-request").disabled = !state.token;
     $("#run-query").disabled = !state.token;
-    if (state.token) {
-      // Same-site cookie for what cannot send a header (images, video, the event stream) on a protected server.
-      await send("POST", "/api/session").catch(() => toast("The token was refused: writes will fail."));
+    if (!state.token) {
+      // Reads need the token too: without it there is nothing this page may show.
+      $("#auth").textContent = "locked: open the address `jarvishub ui` printed (it carries the token)";
+      document.body.dataset.ready = "locked";
+      return;
     }
     try {
+      // Same-site cookie for what cannot send a header (images, video, the event stream).
+      await send("POST", "/api/session");
       const info = await getJSON("/api/info");
       state.person = info.person;
       $("#project").textContent = info.project;
-      $("#auth").textContent = state.token ? `writing as person:${info.person}` : "read-only (no token in the address)";
+      $("#auth").textContent = `writing as person:${info.person}`;
       state.version = info.canvas_version;
       updateCounters();
       // The lenses (lenses.js) start now: a lens's first paint does not wait for the graph.
       document.dispatchEvent(new CustomEvent("jarvishub:info", { detail: info }));
     } catch (error) {
+      $("#auth").textContent = "locked: the token was refused; open the address `jarvishub ui` printed";
+      document.body.dataset.ready = "locked";
       toast(`Cannot read the canvas: ${error.message}`);
       return;
     }

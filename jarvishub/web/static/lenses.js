@@ -162,7 +162,7 @@
       $("#page-versions").replaceChildren();
       return;
     }
-    const src = `/pages/${page.page.node_id}/${encodeURIComponent(page.entry)}`;
+    const src = page.frame_src || `/pages/${page.page.node_id}/${encodeURIComponent(page.entry)}`;
     if (frame.dataset.src !== src) { frame.src = src; frame.dataset.src = src; frame.dataset.id = page.page.node_id; }
     $("#page-versions-open").dataset.versions = page.page.node_id;
     $("#page-sections").replaceChildren(...page.sections.map((section) =>

@@ -52,7 +52,7 @@ tools = ["read_node", "read_lineage", "query_canvas"]
 
 
 _PRIVATE_FILES = ("checkpoints.sqlite", "trajectories.sqlite", "grants.sqlite", "memory.sqlite",
-                  "generation-cache.sqlite")
+                  "generation-cache.sqlite", "spend.sqlite")
 _PRIVATE_DIRS = ("engine", "artifacts")
 
 

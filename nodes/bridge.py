@@ -303,8 +303,10 @@ class Bridge:
                     if spec.family == ToolFamily.SKILL:
                         return self._run_skill(spec, ctx, args)
                     return spec.run(ctx, args)
-                except (ToolError, CanvasError) as error:
-                    # The error's type lets the CLI tell "busy, try again" (QueryBusy) from a failure.
+                except (ToolError, CanvasError, ValidationError) as error:
+                    # The error's type lets the CLI tell "busy, try again" (QueryBusy) from a failure.  A
+                    # ValidationError here is the tool's own: canvas data (inputs anyone may have edited) that
+                    # does not fit what it rebuilds; the step fails and the model sees why, nothing is written.
                     observation = {"error": str(error), "tool": action.tool, "error_type": type(error).__name__}
                     if getattr(error, "refused", None):  # a sub-action the bridge refused (skills.base)
                         observation["refused"] = error.refused

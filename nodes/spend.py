@@ -150,6 +150,9 @@ class SpendLedger:
     def __init__(self, path: Path, prices: PriceTable | None = None) -> None:
         self._path = Path(path)
         self._path.parent.mkdir(parents=True, exist_ok=True)
+        from store.private_files import create_private_file
+
+        create_private_file(self._path)  # what was paid, by whom: the owner's alone (0600), never via a link
         self.prices = prices or PriceTable()
         self.estimates: dict[str, float] = {}
         """What one call of each generation tool may cost at most (``GenerationService.estimates``)."""

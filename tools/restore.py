@@ -18,6 +18,8 @@ from __future__ import annotations
 import json
 from typing import Any
 
+from pydantic import ValidationError
+
 from store.base import CanvasReader
 from store.errors import NodeNotFound
 from store.models import CanvasNode, Direction, EdgeType, NodeStatus, new_id
@@ -221,7 +223,12 @@ class VersionBatch:
         spec = registry.get(tool) if registry is not None else None
         if spec is None:
             raise ToolError(f"{tool} is not registered in this project; it is needed to make the new node")
-        result = spec.run(pending_context(self.ctx, self.canvas, self.mutations), spec.args_schema.model_validate(args))
+        try:
+            validated = spec.args_schema.model_validate(args)
+        except ValidationError as error:  # stored inputs anyone may have edited: a step error, nothing written
+            problems = "; ".join(f"{'.'.join(map(str, e['loc']))}: {e['msg']}" for e in error.errors()[:3])
+            raise ToolError(f"{tool} cannot remake this node from its stored inputs ({problems})") from error
+        result = spec.run(pending_context(self.ctx, self.canvas, self.mutations), validated)
         if "error" in result.observation:
             raise ToolError(f"{tool} failed: {result.observation['error']}")
         self.mutations.extend(result.mutations)

@@ -65,7 +65,9 @@ def reachable(roots: dict[str, Any], targets: tuple[type, ...], *, limit: int = 
 
 
 def _of_test_runner(obj: Any) -> bool:
-    module = getattr(type(obj), "__module__", None) or ""
+    module = getattr(type(obj), "__module__", None)
+    if not isinstance(module, str):  # a type whose metaclass makes __module__ a descriptor
+        return False
     return module.split(".", 1)[0] in _TEST_RUNNER
 
 

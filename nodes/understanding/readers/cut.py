@@ -181,15 +181,22 @@ class CutReader:
         return _clause(ctx, "reorder_cut", {"move": refs[0], **place}, f"move {targets[0].title} to {said} of the "
                        "cut", targets, references)
 
+    def _in_or_out(self, ctx: ReadContext, verb: re.Pattern[str]
+                   ) -> tuple[list[Any], list[Target], list[Reference], Reading | None]:
+        """The shots of "remove shot 4 from the cut" / "put shot 6 back in the cut": the verb, the cut and
+        "back/out" taken, then the shots read as :meth:`_shots` reads them."""
+        ctx.words.take(verb, first=True)
+        ctx.words.take(CUT)
+        ctx.words.take(BACK_OUT)
+        found = self._shots(ctx)
+        if found[3] is None:
+            ctx.words.take(SHOT_WORDS)
+        return found
+
     def _remove(self, ctx: ReadContext) -> Reading:
-        words = ctx.words
-        words.take(REMOVE, first=True)
-        words.take(CUT)
-        words.take(BACK_OUT)
-        refs, targets, references, asked = self._shots(ctx)
+        refs, targets, references, asked = self._in_or_out(ctx, REMOVE)
         if asked is not None:
             return asked
-        words.take(SHOT_WORDS)
         if not refs:
             return _incomplete(ctx, "take shots out of the cut", "Take which shot out of the cut? 'remove shot 4 "
                                "from the cut'.")
@@ -198,14 +205,9 @@ class CutReader:
                        targets, references)
 
     def _return(self, ctx: ReadContext) -> Reading:
-        words = ctx.words
-        words.take(RETURN, first=True)
-        words.take(CUT)
-        words.take(BACK_OUT)
-        refs, targets, references, asked = self._shots(ctx)
+        refs, targets, references, asked = self._in_or_out(ctx, RETURN)
         if asked is not None:
             return asked
-        words.take(SHOT_WORDS)
         ids = [r for r in refs if isinstance(r, str)]
         if not ids:
             return _incomplete(ctx, "put a shot back into the cut", "Put which shot back? 'put shot 6 back in the "

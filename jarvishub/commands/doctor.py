@@ -110,6 +110,21 @@ def _python() -> Check:
                  needed_for="everything")
 
 
+def _engine_fix(error: BaseException, root: Path) -> str:
+    """What to do about a project that did not open: the hint fits the failure, not one hint for all."""
+    from jarvishub.commands.common import is_disk_full
+    from store.private_files import UnsafeStateDir
+
+    if isinstance(error, UnsafeStateDir):
+        return "give the folder to your own user and take write access away from group and others (chown, chmod go-w)"
+    if is_disk_full(error, root):
+        return "free some disk space, then run doctor again"
+    if os.environ.get("NEO4J_URI"):
+        return "check NEO4J_URI / NEO4J_USER / NEO4J_PASSWORD, or unset NEO4J_URI to use the embedded engine"
+    return (f"read {root / '.jarvishub' / 'engine.log'}; `jarvishub engine stop` then a new command starts a fresh "
+            "engine; `pip install -e .` reinstalls it")
+
+
 def _engine(root: Path | None) -> Check:
     needed = "the canvas"
     if root is not None:
@@ -121,8 +136,7 @@ def _engine(root: Path | None) -> Check:
                           f"{sum(project.store.count_nodes().values())} nodes")
         except Exception as error:  # noqa: BLE001 - reported, with what to do
             return Check(part="engine", ok=False, detail=" ".join(f"{type(error).__name__}: {error}".split())[:300],
-                         fix="check NEO4J_URI / NEO4J_USER / NEO4J_PASSWORD, or unset NEO4J_URI to use the embedded "
-                             "engine; `pip install -e .` reinstalls it", needed_for=needed)
+                         fix=_engine_fix(error, root), needed_for=needed)
         return Check(part="engine", ok=True, detail=detail, needed_for=needed)
     if os.environ.get("NEO4J_URI"):
         return Check(part="engine", ok=True, detail=f"Neo4j at {os.environ['NEO4J_URI']} (run doctor inside a project "

@@ -59,3 +59,23 @@ def test_with_every_part_here_doctor_passes() -> None:
     checks = {c["part"]: c for c in json.loads(done.stdout)["checks"]}
     assert done.returncode == 0, checks
     assert all(c["ok"] for c in checks.values() if not c["optional"]), checks
+
+
+def test_a_project_that_does_not_open_gets_the_fix_for_its_own_failure(tmp_path: Path) -> None:
+    """A state folder others may write is refused; doctor's fix says so, not "check NEO4J_URI" (no engine starts)."""
+    from jarvishub.project import DEFAULT_PROJECT_FILE, PROJECT_FILE
+
+    project = tmp_path / "p"
+    project.mkdir()
+    (project / PROJECT_FILE).write_text(DEFAULT_PROJECT_FILE.format(name="p"))
+    (project / ".jarvishub").mkdir(mode=0o777)
+    os.chmod(project / ".jarvishub", 0o777)
+    environment = {**os.environ, "PYTHONPATH": str(ROOT)}
+    environment.pop("OPENAI_API_KEY", None)
+    environment.pop("NEO4J_URI", None)
+    done = subprocess.run([sys.executable, "-m", "jarvishub.cli", "doctor", "--json"], capture_output=True, text=True,
+                          timeout=120, env=environment, cwd=project)
+    engine = {c["part"]: c for c in json.loads(done.stdout)["checks"]}["engine"]
+    assert done.returncode == 1 and not engine["ok"]
+    assert "UnsafeStateDir" in engine["detail"] and "chmod go-w" in engine["fix"]
+    assert "NEO4J_URI" not in engine["fix"]

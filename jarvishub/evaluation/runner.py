@@ -252,9 +252,12 @@ class Session:
                     raise TurnError(f"no {turn.crash_after_steps} steps within {CRASH_TIMEOUT_S:g} s")
                 time.sleep(0.02)
         finally:
-            if child.poll() is None and child.returncode is None:
+            if child.poll() is None:
+                # Left running only when the wait above failed or was interrupted (a TurnError, Ctrl-C, SIGTERM):
+                # the child is a turn run to be crashed, so it is stopped now rather than waited for.
+                child.terminate()
                 try:
-                    child.wait(timeout=30)
+                    child.wait(timeout=5)
                 except subprocess.TimeoutExpired:
                     child.kill()
                     child.wait()

@@ -163,12 +163,15 @@ def main() -> None:
             app = create_app(runtime, token, person="bench")
             grant = runtime.grants.save(Grant(actor="system"))
             cold, warm = [], []
-            with BackgroundServer(app) as server, httpx.Client(base_url=server.base_url, timeout=120) as client:
+            with BackgroundServer(app) as server, httpx.Client(base_url=server.base_url, timeout=120,
+                                                                   headers={"Authorization": f"Bearer {token}"}) as client:
                 for _ in range(ROUNDS):
                     touch(runtime, grant)
                     time.sleep(1.0)  # the server's commit poll (250 ms) has seen it and left the layout alone
                     started = time.perf_counter()
-                    story = client.get("/api/lenses/story").json()
+                    answer = client.get("/api/lenses/story")
+                    answer.raise_for_status()
+                    story = answer.json()
                     cold.append(time.perf_counter() - started)
                     started = time.perf_counter()
                     client.get("/api/lenses/story").raise_for_status()

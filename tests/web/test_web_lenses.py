@@ -145,6 +145,9 @@ def test_a_selected_shot_and_a_typed_request_change_that_shot_only(page, story: 
     assert page.locator("#selection .chip").all_inner_texts() == ["shot 2"]
     page.fill("#request-text", "make it night")
     page.click("#send-request")
+    # While the turn runs, the bar shows its progress line: the step count and the step now running.
+    line = page.wait_for_selector("#progress-line:not([hidden])", timeout=30_000)
+    assert line.inner_text().startswith(("step ", "queued: ")) and "make it night" in line.inner_text()
 
     def settled() -> Any:
         jobs = story.server.app.state.steering.jobs()
@@ -165,6 +168,7 @@ def test_a_selected_shot_and_a_typed_request_change_that_shot_only(page, story: 
     # The old image went into the column's stack, and the page shows the new one without a reload.
     assert before.shots[1].image.node_id in {e.node_id for e in after.shots[1].stack}
     page.wait_for_selector(f'.shot[data-id="{target.shot_id}"] img.still[data-id="{new_image.id}"]', timeout=15_000)
+    page.wait_for_selector("#progress-line", state="hidden", timeout=15_000)
     page.screenshot(path=str(tmp_path / "story-after-night.png"))
 
 

@@ -129,12 +129,12 @@
   // Evaluations and superseded versions are folded into the node they belong to (an evaluation into what it
   // scores, an older version into the newest version of its line); the host card's "+N" unfolds them.
   // Positions come from dagre (static/vendor/dagre.min.js, a layered Sugiyama layout): each connected part
-  // of the shown graph is laid out on its own (cached by its shape, so a change re-lays only the part it
-  // touched) and the parts are packed in rows.  A node a person placed (pinned) keeps its place.
+  // of the shown graph is laid out on its own (cached by its shape, so a change re-lays only a part whose
+  // shape is new) and the parts are packed in rows.  A node a person placed (pinned) keeps its place.
   // CONTINUES (shot after shot) is drawn but does not join parts: a 400-shot story is 400 small parts packed
   // in story order, not one 1,200-node graph that takes dagre seconds.
   const LAYOUT_EDGES = new Set(["GENERATED_FROM", "REFERENCES", "VERSION_OF"]);
-  const layoutCache = new Map(); // a part's shape -> its layout
+  const layoutCache = new Map(); // a part's shape (partShape) -> its layout
   state.expanded = new Set(); // hosts whose folded nodes are shown
   state.hostOf = new Map(); // folded node id -> the node it is folded into
   state.foldCount = new Map(); // host id -> how many nodes are folded into it
@@ -180,20 +180,27 @@
     }
   }
 
+  // A part's layout depends only on its shape (how many nodes, in creation order, and which links which), so
+  // parts of one shape share one dagre run: a storyboard's 400 shots of the same make are laid out once.
+  function partShape(part) {
+    const index = new Map(part.nodes.map((n, i) => [n.id, i]));
+    return `${part.nodes.length}|${part.links.map((e) => `${index.get(e.target)}>${index.get(e.source)}`).sort().join(",")}`;
+  }
+
   function layPart(part) {
     const { w, h: ch } = state.card;
-    if (part.nodes.length === 1) return { at: new Map([[part.nodes[0].id, { x: 0, y: 0 }]]), w, h: ch };
+    if (part.nodes.length === 1) return { at: [{ x: 0, y: 0 }], w, h: ch };
     const g = new dagre.graphlib.Graph();
     g.setGraph({ rankdir: "LR", nodesep: 40, ranksep: 60, marginx: 0, marginy: 0 });
     g.setDefaultEdgeLabel(() => ({}));
-    for (const node of part.nodes) g.setNode(node.id, { width: w, height: ch });
-    for (const edge of part.links) g.setEdge(edge.target, edge.source); // what it came from sits to its left
+    part.nodes.forEach((node, i) => g.setNode(String(i), { width: w, height: ch }));
+    const index = new Map(part.nodes.map((n, i) => [n.id, String(i)]));
+    for (const edge of part.links) g.setEdge(index.get(edge.target), index.get(edge.source)); // the origin on the left
     dagre.layout(g);
-    const at = new Map();
-    for (const node of part.nodes) {
-      const p = g.node(node.id);
-      at.set(node.id, { x: p.x - w / 2, y: p.y - ch / 2 });
-    }
+    const at = part.nodes.map((node, i) => {
+      const p = g.node(String(i));
+      return { x: p.x - w / 2, y: p.y - ch / 2 };
+    });
     state.layout.laid += 1;
     return { at, w: g.graph().width, h: g.graph().height };
   }
@@ -225,7 +232,7 @@
     const laid = [];
     const used = new Set();
     for (const part of parts.values()) {
-      const key = `${part.nodes.map((n) => n.id).join(",")}|${part.links.map((e) => `${e.target}>${e.source}`).join(",")}`;
+      const key = partShape(part);
       if (!layoutCache.has(key)) layoutCache.set(key, layPart(part));
       used.add(key);
       laid.push({ part, at: layoutCache.get(key) });
@@ -238,11 +245,10 @@
     let x = origin, y = origin, rowHeight = 0;
     for (const { part, at } of laid) {
       if (x > origin && x + at.w > origin + rowWidth) { x = origin; y += rowHeight + gap; rowHeight = 0; }
-      for (const node of part.nodes) {
-        const p = at.at.get(node.id);
-        node.x = x + p.x;
-        node.y = y + p.y;
-      }
+      part.nodes.forEach((node, i) => {
+        node.x = x + at.at[i].x;
+        node.y = y + at.at[i].y;
+      });
       x += at.w + gap;
       rowHeight = Math.max(rowHeight, at.h);
     }

@@ -106,7 +106,8 @@ def screenshot_lens(runtime: Runtime, lens: str, target: Path) -> None:
         page.wait_for_function(IN_VIEW_LOADED, timeout=60_000)
         if lens == "page":
             page.frame(url=lambda url: "/framed/" in url).wait_for_function(
-                "() => [...document.images].every((i) => i.complete && i.naturalWidth > 0)", timeout=60_000)
+                "() => document.images.length > 0 && [...document.images].every("
+                "(i) => i.complete && i.naturalWidth > 0)", timeout=60_000)
         page.screenshot(path=str(target))
 
 

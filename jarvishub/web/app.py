@@ -186,7 +186,7 @@ def create_app(
     def run_layout() -> int:
         with layout_lock:
             try:
-                return layout_pending(runtime)
+                return layout_pending(runtime, views.canvas)  # the views' copy, caught up from the commit log
             except Exception:  # a refused or failed layout leaves nodes where they are; the canvas still serves
                 log.exception("automatic layout failed")
                 return 0

@@ -105,8 +105,9 @@ def screenshot_lens(runtime: Runtime, lens: str, target: Path) -> None:
         page.wait_for_selector(f'body[data-lens-ready="{lens}"]', timeout=60_000)
         page.wait_for_function(IN_VIEW_LOADED, timeout=60_000)
         if lens == "page":
-            page.frame(url=lambda url: "/pages/" in url).wait_for_function(
-                "() => [...document.images].every((i) => i.complete && i.naturalWidth > 0)", timeout=60_000)
+            page.frame(url=lambda url: "/framed/" in url).wait_for_function(
+                "() => document.images.length > 0 && [...document.images].every("
+                "(i) => i.complete && i.naturalWidth > 0)", timeout=60_000)
         page.screenshot(path=str(target))
 
 

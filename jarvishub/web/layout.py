@@ -27,7 +27,7 @@ from __future__ import annotations
 
 import math
 from collections import defaultdict
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
@@ -244,20 +244,26 @@ def layout_grant(runtime: Runtime) -> Grant:
         )
 
 
-def layout_pending(runtime: Runtime) -> int:
+def layout_pending(runtime: Runtime,
+                   read: Callable[[], tuple[list[CanvasNode], list[CanvasEdge]]] | None = None) -> int:
     """Place every unplaced node of the runtime's canvas through the bridge; return how many moved.
 
     Cheap when nothing is unplaced (one indexed read).  Safe to call from
     several processes at once: a batch planned from versions that changed
-    meanwhile is refused as stale and planned again.
+    meanwhile is refused as stale and planned again.  ``read`` gives the live
+    nodes and edges when the caller keeps them (the web server's views, caught
+    up from the commit log); without it the whole canvas is read.
     """
     store = runtime.project.store
     for _ in range(_ATTEMPTS):
         if not store.fixed_read(_PENDING_QUERY):  # ours: outside the user-query budget
             return 0
-        nodes = store.find_nodes()
-        alive = {n.id for n in nodes}
-        edges = [e for e in store.edges() if e.source in alive and e.target in alive]
+        if read is not None:
+            nodes, edges = read()
+        else:
+            nodes = store.find_nodes()
+            alive = {n.id for n in nodes}
+            edges = [e for e in store.edges() if e.source in alive and e.target in alive]
         plan = plan_layout(nodes, edges)
         if not plan:
             return 0

@@ -122,9 +122,11 @@ class Snapshot:
         self.newer: dict[str, list[str]] = {}  # older -> nodes VERSION_OF it
         self.older: dict[str, list[str]] = {}  # newer -> nodes it is VERSION_OF
         self.follows: dict[str, str] = {}  # shot -> the shot it CONTINUES
+        self.edges: list[CanvasEdge] = []  # every edge between live nodes, in the order given
         for edge in edges:
             if edge.source not in self.nodes or edge.target not in self.nodes:
                 continue
+            self.edges.append(edge)
             if edge.type == EdgeType.GENERATED_FROM:
                 self.made_from.setdefault(edge.target, []).append(edge.source)
             elif edge.type == EdgeType.VERSION_OF:

@@ -84,8 +84,8 @@ def _offer(queue: asyncio.Queue[Any], item: Any) -> bool:
         return False
 
 
-def change_event(store: Neo4jCanvasStore, commits: list[CommitRecord]) -> dict[str, Any]:
-    """What the page needs to know about some commits: the ids of the nodes they touched.
+def touched_node_ids(store: Neo4jCanvasStore, commits: list[CommitRecord]) -> list[str]:
+    """The ids of the nodes some commits touched, in order.
 
     A link or unlink changes its two nodes' edges even though it does not
     change the nodes, so edge endpoints count as touched.
@@ -95,6 +95,13 @@ def change_event(store: Neo4jCanvasStore, commits: list[CommitRecord]) -> dict[s
     if edge_ids:
         for row in store.fixed_read(_EDGE_ENDS, ids=edge_ids):  # ours: outside the user-query budget
             node_ids.update(dict.fromkeys((row["s"], row["t"])))
+    return list(node_ids)
+
+
+def change_event(store: Neo4jCanvasStore, commits: list[CommitRecord]) -> dict[str, Any]:
+    """What the page needs to know about some commits: the ids of the nodes they touched (see
+    :func:`touched_node_ids`)."""
+    node_ids = touched_node_ids(store, commits)
     event: dict[str, Any] = {
         "canvas_version": commits[-1].canvas_version if commits else store.canvas_version(),
         "commits": [{"canvas_version": c.canvas_version, "actor": c.actor, "thread_id": c.thread_id,
@@ -103,7 +110,7 @@ def change_event(store: Neo4jCanvasStore, commits: list[CommitRecord]) -> dict[s
     if len(node_ids) > MAX_IDS_PER_EVENT:
         event["resync"] = True
     else:
-        event["node_ids"] = list(node_ids)
+        event["node_ids"] = node_ids
     return event
 
 

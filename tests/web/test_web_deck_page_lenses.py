@@ -16,7 +16,7 @@ from jarvishub.project import Project
 from jarvishub.runtime import Runtime
 from jarvishub.web import BackgroundServer, create_app
 from jarvishub.web.lenses import Snapshot, deck_lens, page_lens
-from tests.web.conftest import TOKEN
+from tests.web.conftest import TOKEN, wait_until
 from tests.web.test_web_lenses import close_lens, open_lens
 
 SLIDES = 3
@@ -67,6 +67,37 @@ def test_the_slides_demo_opens_in_the_deck_lens(served, chromium, tmp_path: Path
         page.locator(f'.slide[data-id="{ids[1]}"]').click()
         assert page.locator("#selection .chip").all_inner_texts() == [deck.slides[1].slide.title]
         page.screenshot(path=str(tmp_path / "deck.png"))
+    finally:
+        close_lens(page)
+
+
+def test_a_selected_slide_and_a_typed_request_change_that_slide_only(served, chromium, tmp_path: Path) -> None:
+    project, server = served["slides"]
+    before = deck_lens(*_snapshot(project))
+    target = before.slides[1].slide
+    page = open_lens(chromium, server.base_url, "deck")
+    try:
+        page.locator(f'.slide[data-id="{target.node_id}"] header').click()
+        assert page.locator(f'.slide.picked[data-id="{target.node_id}"]').count() == 1
+        page.fill("#request-text", "change the title of this slide to 'Why now'")
+        page.click("#send-request")
+
+        def settled() -> Any:
+            jobs = server.app.state.steering.jobs()
+            return jobs and jobs[0].status in ("done", "failed", "interrupted") and jobs[0]
+
+        job = wait_until(settled, timeout_s=120)
+        assert job.status == "done" and job.node_ids == [target.node_id], job
+        after = deck_lens(*_snapshot(project))
+        assert [c.slide.title for c in after.slides] == [
+            "Why now" if i == 1 else c.slide.title for i, c in enumerate(before.slides)]
+        changed = [i for i, (new, old) in enumerate(zip(after.slides, before.slides, strict=True))
+                   if new.slide.node_id != old.slide.node_id]
+        assert changed == [1]  # only the selected slide has a new version
+        assert target.node_id in {v.node_id for v in after.slides[1].versions}
+        # The Deck lens follows the canvas: the new version's card replaces the old one without a reload.
+        page.wait_for_selector(f'#deck-slides .slide[data-id="{after.slides[1].slide.node_id}"]', timeout=15_000)
+        page.screenshot(path=str(tmp_path / "deck-after-retitle.png"))
     finally:
         close_lens(page)
 

@@ -125,6 +125,177 @@
   // A group with members is drawn as a box around them, not as a card.
   const isBox = (node) => node.kind === "group" && state.members.has(node.id);
 
+  // -- the Graph lens: folding and the layered layout --------------------------------------------------
+  // Evaluations and superseded versions are folded into the node they belong to (an evaluation into what it
+  // scores, an older version into the newest version of its line); the host card's "+N" unfolds them.
+  // Positions come from dagre (static/vendor/dagre.min.js, a layered Sugiyama layout): each connected part
+  // of the shown graph is laid out on its own (cached by its shape, so a change re-lays only a part whose
+  // shape is new) and the parts are packed in rows.  A node a person placed (pinned) keeps its place.
+  // CONTINUES (shot after shot) is drawn but does not join parts: a 400-shot story is 400 small parts packed
+  // in story order, not one 1,200-node graph that takes dagre seconds.
+  const LAYOUT_EDGES = new Set(["GENERATED_FROM", "REFERENCES", "VERSION_OF"]);
+  const layoutCache = new Map(); // a part's shape (partShape) -> its layout
+  state.expanded = new Set(); // hosts whose folded nodes are shown
+  state.hostOf = new Map(); // folded node id -> the node it is folded into
+  state.foldCount = new Map(); // host id -> how many nodes are folded into it
+  state.hidden = new Set(); // folded nodes not shown now
+  state.layout = { parts: 0, laid: 0, ms: 0 };
+  const isShown = (node) => !state.hidden.has(node.id);
+
+  function computeFolds() {
+    const newer = new Map(); // older id -> the versions made from it
+    const scored = new Map(); // evaluation id -> what it evaluates
+    for (const edge of state.edges.values()) {
+      if (!state.nodes.has(edge.source) || !state.nodes.has(edge.target)) continue;
+      if (edge.type === "VERSION_OF") {
+        if (!newer.has(edge.target)) newer.set(edge.target, []);
+        newer.get(edge.target).push(edge.source);
+      } else if ((edge.type === "REFERENCES" || edge.type === "GENERATED_FROM") &&
+                 state.nodes.get(edge.source).kind === "evaluation" && !scored.has(edge.source)) {
+        scored.set(edge.source, edge.target);
+      }
+    }
+    const head = (id) => { // the newest version of a line, following VERSION_OF forwards
+      const seen = new Set([id]);
+      let here = id;
+      for (;;) {
+        const next = (newer.get(here) || []).filter((n) => !seen.has(n))
+          .sort((a, b) => (state.nodes.get(b).created_at > state.nodes.get(a).created_at ? 1 : -1))[0];
+        if (!next) return here;
+        seen.add(next);
+        here = next;
+      }
+    };
+    state.hostOf = new Map();
+    state.foldCount = new Map();
+    state.hidden = new Set();
+    for (const node of state.nodes.values()) {
+      let host = null;
+      if (scored.has(node.id)) host = head(scored.get(node.id));
+      else if (newer.has(node.id)) host = head(node.id);
+      if (!host || host === node.id || isBox(node)) continue;
+      state.hostOf.set(node.id, host);
+      state.foldCount.set(host, (state.foldCount.get(host) || 0) + 1);
+      if (!state.expanded.has(host)) state.hidden.add(node.id);
+    }
+  }
+
+  // A part's layout depends only on its shape (how many nodes, in creation order, and which links which), so
+  // parts of one shape share one dagre run: a storyboard's 400 shots of the same make are laid out once.
+  function partShape(part) {
+    const index = new Map(part.nodes.map((n, i) => [n.id, i]));
+    return `${part.nodes.length}|${part.links.map((e) => `${index.get(e.target)}>${index.get(e.source)}`).sort().join(",")}`;
+  }
+
+  function layPart(part) {
+    const { w, h: ch } = state.card;
+    if (part.nodes.length === 1) return { at: [{ x: 0, y: 0 }], w, h: ch };
+    const g = new dagre.graphlib.Graph();
+    g.setGraph({ rankdir: "LR", nodesep: 40, ranksep: 60, marginx: 0, marginy: 0 });
+    g.setDefaultEdgeLabel(() => ({}));
+    part.nodes.forEach((node, i) => g.setNode(String(i), { width: w, height: ch }));
+    const index = new Map(part.nodes.map((n, i) => [n.id, String(i)]));
+    for (const edge of part.links) g.setEdge(index.get(edge.target), index.get(edge.source)); // the origin on the left
+    dagre.layout(g);
+    const at = part.nodes.map((node, i) => {
+      const p = g.node(String(i));
+      return { x: p.x - w / 2, y: p.y - ch / 2 };
+    });
+    state.layout.laid += 1;
+    return { at, w: g.graph().width, h: g.graph().height };
+  }
+
+  function layeredLayout() {
+    if (!window.dagre) return; // the stored positions (the server's grid) stand
+    const started = performance.now();
+    const movable = [...state.nodes.values()].filter((n) => !isBox(n) && isShown(n) && !n.pinned);
+    const root = new Map(movable.map((n) => [n.id, n.id]));
+    const find = (id) => { while (root.get(id) !== id) { root.set(id, root.get(root.get(id))); id = root.get(id); } return id; };
+    const join = (a, b) => { const ra = find(a), rb = find(b); if (ra !== rb) root.set(rb, ra); };
+    const links = [];
+    for (const edge of state.edges.values()) {
+      if (!LAYOUT_EDGES.has(edge.type) || edge.source === edge.target || !root.has(edge.source) || !root.has(edge.target)) continue;
+      join(edge.source, edge.target);
+      links.push(edge);
+    }
+    for (const memberIds of state.members.values()) { // a group's box stays one piece
+      const shown = memberIds.filter((id) => root.has(id));
+      for (const id of shown.slice(1)) join(shown[0], id);
+    }
+    const parts = new Map();
+    for (const node of movable) {
+      const r = find(node.id);
+      if (!parts.has(r)) parts.set(r, { nodes: [], links: [] });
+      parts.get(r).nodes.push(node);
+    }
+    for (const edge of links) parts.get(find(edge.source)).links.push(edge);
+    const laid = [];
+    const used = new Set();
+    for (const part of parts.values()) {
+      const key = partShape(part);
+      if (!layoutCache.has(key)) layoutCache.set(key, layPart(part));
+      used.add(key);
+      laid.push({ part, at: layoutCache.get(key) });
+    }
+    for (const key of layoutCache.keys()) if (!used.has(key)) layoutCache.delete(key);
+    // Parts in rows, in the order they were made, the rows about as wide as the screen's shape asks.
+    const gap = 80, origin = 40;
+    const area = laid.reduce((sum, p) => sum + (p.at.w + gap) * (p.at.h + gap), 0);
+    const rowWidth = Math.max(Math.sqrt(area) * 1.6, ...laid.map((p) => p.at.w));
+    let x = origin, y = origin, rowHeight = 0;
+    for (const { part, at } of laid) {
+      if (x > origin && x + at.w > origin + rowWidth) { x = origin; y += rowHeight + gap; rowHeight = 0; }
+      part.nodes.forEach((node, i) => {
+        node.x = x + at.at[i].x;
+        node.y = y + at.at[i].y;
+      });
+      x += at.w + gap;
+      rowHeight = Math.max(rowHeight, at.h);
+    }
+    state.layout.parts = laid.length;
+    state.layout.ms = performance.now() - started;
+  }
+
+  function arrange() {
+    computeFolds();
+    layeredLayout();
+  }
+
+  // Cards follow the folds: a shown node gets its card, a folded one loses it, and every card is placed.
+  function syncCards() {
+    for (const node of state.nodes.values()) {
+      const want = !isBox(node) && isShown(node);
+      const el = state.cards.get(node.id);
+      if (want && !el) {
+        const card = buildCard(node);
+        state.cards.set(node.id, card);
+        nodesLayer.appendChild(card);
+      } else if (!want && el) {
+        el.remove();
+        state.cards.delete(node.id);
+      } else if (el) {
+        placeCard(el, node);
+      }
+    }
+  }
+
+  function toggleFold(id) {
+    if (state.expanded.has(id)) state.expanded.delete(id);
+    else state.expanded.add(id);
+    arrange();
+    for (const node of state.nodes.values()) { // the host's button changes its sign
+      if (state.foldCount.has(node.id) && state.cards.has(node.id)) fillCard(state.cards.get(node.id), node, node);
+    }
+    syncCards();
+    redrawAround();
+  }
+
+  // A folded node someone asks for (from the detail panel) is shown: its host unfolds.
+  function unfold(id) {
+    const host = state.hostOf.get(id);
+    if (host && state.hidden.has(id)) toggleFold(host);
+  }
+
   function forget(id) {
     state.nodes.delete(id);
     state.cards.get(id)?.remove();
@@ -164,6 +335,9 @@
       h("span", { class: "title", title: node.title }, node.title || node.kind));
     const foot = h("div", { class: "foot" }, h("span", { class: `badge s-${node.status}` }, node.status),
       node.pinned ? h("span", { class: "pin", title: "placed by a person; the layout keeps it" }, "pinned") : null,
+      state.foldCount.has(node.id) ? h("button", { type: "button", class: "fold quiet", dataset: { fold: node.id },
+        title: "evaluations and older versions folded into this node" },
+        `${state.expanded.has(node.id) ? "−" : "+"}${state.foldCount.get(node.id)}`) : null,
       h("span", { class: "ver" }, `v${node.version}`));
     const sameBody = previous && el.children.length === 3 &&
       (previous.media?.sha256 || null) === (node.media?.sha256 || null) && previous.text === node.text;
@@ -189,7 +363,7 @@
     const fragment = document.createDocumentFragment();
     state.cards.clear();
     for (const node of state.nodes.values()) {
-      if (isBox(node)) continue;
+      if (isBox(node) || !isShown(node)) continue;
       const el = buildCard(node);
       state.cards.set(node.id, el);
       fragment.appendChild(el);
@@ -199,7 +373,7 @@
 
   function upsertCard(node, previous) {
     let el = state.cards.get(node.id);
-    if (isBox(node)) {
+    if (isBox(node) || !isShown(node)) {
       el?.remove();
       state.cards.delete(node.id);
       return;
@@ -214,13 +388,6 @@
     }
     fillCard(el, node, previous);
     placeCard(el, node);
-  }
-
-  // Membership changes without touching the group node: a group that gained members loses its card, and back.
-  function syncGroupCards() {
-    for (const node of state.nodes.values()) {
-      if (node.kind === "group" && isBox(node) === state.cards.has(node.id)) upsertCard(node, null);
-    }
   }
 
   // Media are attached only to cards in view and only when zoomed in enough: 2,000 nodes load nothing at first.
@@ -275,7 +442,7 @@
     const parts = [];
     for (const edge of state.edges.values()) {
       const a = state.nodes.get(edge.source), b = state.nodes.get(edge.target);
-      if (!a || !b || isBox(a) || isBox(b)) continue;
+      if (!a || !b || isBox(a) || isBox(b) || !isShown(a) || !isShown(b)) continue;
       parts.push(`<path class="edge e-${attr(edge.type)}" data-s="${attr(edge.source)}" data-t="${attr(edge.target)}" ` +
         `d="${edgePath(a, b)}"><title>${attr(edge.type)}</title></path>`);
     }
@@ -292,7 +459,8 @@
   function placeBox(box, memberIds) {
     const { w, h: ch } = state.card;
     let x0 = Infinity, y0 = Infinity, x1 = -Infinity, y1 = -Infinity;
-    for (const id of memberIds) {
+    const shown = memberIds.filter((id) => isShown(state.nodes.get(id)));
+    for (const id of shown.length ? shown : memberIds) {
       const n = state.nodes.get(id);
       x0 = Math.min(x0, n.x); y0 = Math.min(y0, n.y); x1 = Math.max(x1, n.x + w); y1 = Math.max(y1, n.y + ch);
     }
@@ -351,7 +519,7 @@
       ctx.beginPath();
       for (const edge of state.edges.values()) {
         const a = state.nodes.get(edge.source), b = state.nodes.get(edge.target);
-        if (edge.type !== type || !a || !b || isBox(a) || isBox(b) || !(inView(a) || inView(b))) continue;
+        if (edge.type !== type || !a || !b || isBox(a) || isBox(b) || !isShown(a) || !isShown(b) || !(inView(a) || inView(b))) continue;
         const [sx, sy, c1x, c1y, c2x, c2y, tx, ty] = edgeCurve(a, b);
         ctx.moveTo(sx, sy);
         ctx.bezierCurveTo(c1x, c1y, c2x, c2y, tx, ty);
@@ -361,7 +529,7 @@
     ctx.setLineDash([]);
     let drawn = 0;
     for (const node of state.nodes.values()) {
-      if (isBox(node) || !inView(node)) continue;
+      if (isBox(node) || !isShown(node) || !inView(node)) continue;
       drawn += 1;
       ctx.globalAlpha = dimmed(node.id) ? 0.18 : 1;
       ctx.fillStyle = KIND_COLOURS[node.kind] || "#cbd5e1";
@@ -391,7 +559,7 @@
     const wx = (clientX - rect.left - x) / k, wy = (clientY - rect.top - y) / k;
     let found = null;
     for (const node of state.nodes.values()) {
-      if (!isBox(node) && wx >= node.x && wx <= node.x + state.card.w && wy >= node.y && wy <= node.y + state.card.h) found = node;
+      if (!isBox(node) && isShown(node) && wx >= node.x && wx <= node.x + state.card.w && wy >= node.y && wy <= node.y + state.card.h) found = node;
     }
     return found;
   }
@@ -418,7 +586,7 @@
     if (!state.nodes.size) return;
     let x0 = Infinity, y0 = Infinity, x1 = -Infinity, y1 = -Infinity;
     for (const n of state.nodes.values()) {
-      if (isBox(n)) continue;
+      if (isBox(n) || !isShown(n)) continue;
       x0 = Math.min(x0, n.x); y0 = Math.min(y0, n.y);
       x1 = Math.max(x1, n.x + state.card.w); y1 = Math.max(y1, n.y + state.card.h);
     }
@@ -448,7 +616,7 @@
 
   let drag = null;
   viewport.addEventListener("pointerdown", (event) => {
-    if (event.button !== 0 || event.target.closest("video, audio, #legend")) return;
+    if (event.button !== 0 || event.target.closest("video, audio, #legend, button.fold")) return;
     const hit = isLow() ? nodeAt(event.clientX, event.clientY) : null;
     const card = hit ? null : event.target.closest(".node");
     const label = hit ? null : event.target.closest(".group-label");
@@ -503,6 +671,10 @@
     }
   }
   viewport.addEventListener("pointerup", endDrag);
+  nodesLayer.addEventListener("click", (event) => {
+    const button = event.target.closest("button.fold");
+    if (button) toggleFold(button.dataset.fold);
+  });
   viewport.addEventListener("pointercancel", endDrag);
 
   async function commitMove(id, from) {
@@ -621,6 +793,7 @@
   $("#detail-body").addEventListener("click", (event) => {
     const item = event.target.closest("li[data-id]");
     if (!item || !state.nodes.has(item.dataset.id)) return;
+    unfold(item.dataset.id);
     pick(item.dataset.id, false);
     centreOn(item.dataset.id);
   });
@@ -691,9 +864,24 @@
     }));
   }
 
+  // The progress line in the bar: the running turn's step count and latest step, whichever lens is showing
+  // (the steps' nodes arrive on the canvas as they are committed, through the live feed).
+  function renderProgress() {
+    const line = $("#progress-line");
+    const running = [...state.jobs.values()].filter((j) => j.status === "running" || j.status === "queued")
+      .sort((a, b) => b.started_at - a.started_at)[0];
+    line.hidden = !running;
+    if (!running) return;
+    const steps = running.progress || [];
+    line.textContent = running.status === "queued" ? `queued: “${running.text}”`
+      : `step ${steps.length}${steps.length ? `: ${steps[steps.length - 1]}` : ""} · “${running.text}”`;
+    line.dataset.job = running.id;
+  }
+
   function upsertJob(job) {
     state.jobs.set(job.id, job);
     renderJobs();
+    renderProgress();
   }
 
   async function sendRequest() {
@@ -782,6 +970,7 @@
     state.nodes = new Map(nodes.map((n) => [n.id, n]));
     state.edges = new Map(edges.map((e) => [e.id, e]));
     indexGroups();
+    arrange();
     if (before) before();
     renderCards();
     redrawAround();
@@ -831,8 +1020,9 @@
       for (const edge of batch.edges) state.edges.set(edge.id, edge);
     }
     indexGroups();
+    arrange();
     for (const node of batch.nodes) upsertCard(node, previous.get(node.id));
-    syncGroupCards();
+    syncCards();
     redrawAround();
     if (batch.canvas_version) state.version = Math.max(state.version, batch.canvas_version);
   }
@@ -893,11 +1083,12 @@
     const { started, fetched, count } = await load;
     await nextPaint();
     const painted = performance.now();
-    state.timings = { nodes: count, fetchMs: fetched - started, renderMs: painted - fetched, totalMs: painted - started };
+    state.timings = { nodes: count, fetchMs: fetched - started, renderMs: painted - fetched, totalMs: painted - started,
+      readyAt: painted, layoutMs: state.layout.ms };
     $("#render-time").textContent = `${count} drawn in ${Math.round(painted - fetched)} ms`;
     document.body.dataset.ready = "1";
   }
 
-  state.api = { getJSON, send, h, toast, pick, clearPicks, fit, showDetail, nextPaint };
+  state.api = { getJSON, send, h, toast, pick, clearPicks, fit, showDetail, nextPaint, toggleFold };
   main();
 })();

@@ -17,16 +17,6 @@
 
   const thumb = (sha, width) => `/thumbs/${sha}?w=${width}`;
 
-  // Media are attached only when a column comes near the view: a 2,000-node story loads what you look at.
-  const near = new IntersectionObserver((entries) => {
-    for (const entry of entries) {
-      if (!entry.isIntersecting) continue;
-      near.unobserve(entry.target);
-      const video = entry.target.querySelector("video[data-src]");
-      if (video) { video.src = video.dataset.src; delete video.dataset.src; }
-    }
-  }, { root: null, rootMargin: "0px 800px" });
-
   // -- the Story lens ---------------------------------------------------------------------------------
   function badge(status) {
     return h("span", { class: `badge s-${status}` }, status);
@@ -49,9 +39,11 @@
   }
 
   function shotColumn(shot) {
+    // preload=none with the still as poster: a column costs one thumbnail, and its clip loads when played.
     const clip = shot.clip && shot.clip.sha256
-      ? h("video", { class: "clip", controls: true, preload: "metadata", muted: true, playsInline: true,
-        dataset: { src: `/artifacts/${shot.clip.sha256}`, id: shot.clip.node_id } })
+      ? h("video", { class: "clip", controls: true, preload: "none", muted: true, playsInline: true,
+        src: `/artifacts/${shot.clip.sha256}`, poster: shot.image && shot.image.sha256 ? thumb(shot.image.sha256, 320) : null,
+        width: 320, height: 180, dataset: { id: shot.clip.node_id } })
       : h("div", { class: "clip empty" }, "no clip yet");
     const column = h("article", { class: "shot", dataset: { id: shot.shot_id, status: shot.status }, tabIndex: 0 },
       h("header", null, h("span", { class: "num" }, String(shot.number)), h("span", { class: "title" }, shot.title),
@@ -61,45 +53,44 @@
       shot.text ? h("p", { class: "text" }, shot.text) : null,
       h("h3", null, shot.stack.length ? `${shot.stack.length} other version${shot.stack.length === 1 ? "" : "s"}` : "no other versions"),
       h("ul", { class: "stack" }, shot.stack.map(stackEntry)));
-    near.observe(column);
+    if (state.picked.has(shot.shot_id)) column.classList.add("picked");
     return column;
   }
 
   // Only the columns in view (and two either side) are in the page: a 400-shot story builds a dozen columns,
-  // and scrolling adds and drops one at a time.
-  const COLUMN_STEP = 336 + 14; // a column's width and the gap after it (app.css .shot)
-  const strip = { shots: [], columns: new Map(), queued: false };
+  // and scrolling adds and drops one at a time.  The row is a grid with one track per shot, so a column is
+  // placed by its track and the row's size follows from CSS: the scroll path reads two numbers and writes,
+  // it never measures an element (no forced layout while scrolling).
+  const COLUMN_STEP = 336 + 14; // a column's width and the gap after it (app.css .shot, #story-columns)
+  const strip = { shots: [], keys: [], columns: new Map(), queued: false, width: 0 };
 
-  function renderWindow() {
+  function renderWindow(scrollLeft) {
     const row = $("#story-shots");
     const inner = $("#story-columns");
     const count = strip.shots.length;
-    const first = Math.max(0, Math.floor(row.scrollLeft / COLUMN_STEP) - 2);
-    const last = Math.min(count - 1, Math.ceil((row.scrollLeft + Math.max(row.clientWidth, 1)) / COLUMN_STEP) + 2);
+    const left = scrollLeft ?? row.scrollLeft;
+    if (!strip.width) strip.width = Math.max(row.clientWidth, 1);
+    const first = Math.max(0, Math.floor(left / COLUMN_STEP) - 2);
+    const last = Math.min(count - 1, Math.ceil((left + strip.width) / COLUMN_STEP) + 2);
     for (const [i, column] of strip.columns) {
       if (i < first || i > last) { column.remove(); strip.columns.delete(i); }
     }
-    let added = false;
     for (let i = first; i <= last; i++) {
       if (strip.columns.has(i)) continue;
       const column = shotColumn(strip.shots[i]);
-      column.style.left = `${i * COLUMN_STEP}px`;
+      column.style.gridColumn = String(i + 1);
       inner.append(column);
       strip.columns.set(i, column);
-      added = true;
-    }
-    if (added) {
-      inner.style.height = `${Math.max(0, ...[...strip.columns.values()].map((c) => c.offsetHeight))}px`;
-      markPicked();
     }
   }
 
-  $("#story-shots").addEventListener("scroll", () => {
+  $("#story-shots").addEventListener("scroll", (event) => {
     if (strip.queued) return;
     strip.queued = true;
-    requestAnimationFrame(() => { strip.queued = false; renderWindow(); });
+    const row = event.currentTarget;
+    requestAnimationFrame(() => { strip.queued = false; renderWindow(row.scrollLeft); });
   }, { passive: true });
-  window.addEventListener("resize", () => { if (lens.current === "story") renderWindow(); });
+  window.addEventListener("resize", () => { strip.width = 0; if (lens.current === "story") renderWindow(); });
 
   function remember(...items) {
     for (const item of items) if (item) state.titles.set(item.node_id, item.title);
@@ -110,11 +101,14 @@
       state.titles.set(shot.shot_id, shot.title);
       remember(shot.image, shot.clip, ...shot.stack);
     }
+    // A change redraws only the columns whose shot changed: the others keep their elements (and pictures).
+    const keys = story.shots.map((shot) => JSON.stringify(shot));
+    for (const [i, column] of strip.columns) {
+      if (strip.keys[i] !== keys[i]) { column.remove(); strip.columns.delete(i); }
+    }
     strip.shots = story.shots;
-    strip.columns.clear();
-    const inner = $("#story-columns");
-    inner.replaceChildren();
-    inner.style.width = `${Math.max(0, story.shots.length * COLUMN_STEP - 14)}px`;
+    strip.keys = keys;
+    $("#story-columns").style.setProperty("--shots", String(Math.max(1, story.shots.length)));
     renderWindow();
     const cut = $("#cut");
     cut.hidden = !story.cut;

@@ -58,8 +58,9 @@ class PlannerInput:
         cached = self.__dict__.get("_intent")
         if cached is None:
             shown = self.view.get("intent")
-            if shown:
-                cached = Intent.model_validate(shown)
+            if shown:  # the view leaves out the request (the next message) and clause texts equal to it
+                clauses = [{"text": self.request, **c} for c in shown.get("clauses") or []]
+                cached = Intent.model_validate({"request": self.request, **shown, "clauses": clauses})
             else:
                 from nodes.understanding.pipeline import interpret
 

@@ -71,6 +71,9 @@ class TargetSource(Protocol):
     def shots(self, p: PlannerInput) -> Call | Rows:
         """Shot rows (shot, title, image, version, inputs, plan, plan_title), newest image version first per shot."""
 
+    def edit_rows(self, p: PlannerInput) -> Call | Rows:
+        """The rows of :meth:`shots` an edit of the intent's targets needs (its targets' current images)."""
+
     def stale(self, p: PlannerInput) -> Call | Rows:
         """Stale nodes (id, title, kind)."""
 
@@ -118,6 +121,15 @@ class CanvasTargets:
 
     def shots(self, p: PlannerInput) -> Call | Rows:
         return self._query(p, SHOTS_CYPHER)
+
+    def edit_rows(self, p: PlannerInput) -> Call | Rows:
+        """The intent's edit targets as the resolve step read them (current image, version, render values): no
+        lookup; a target the view did not resolve to an image sends the planner back to the query."""
+        targets = [t for c in p.intent.clauses if c.operation == "edit" for t in c.targets]
+        if not targets or any(not t.image_id for t in targets):
+            return self.shots(p)
+        return [{"shot": t.id, "title": t.title, "image": t.image_id, "version": t.version, "inputs": dict(t.current)}
+                for t in targets]
 
     def stale(self, p: PlannerInput) -> Call | Rows:
         return self._query(p, STALE_CYPHER)

@@ -112,6 +112,8 @@ def build_messages(deps: TurnDeps, state: TurnState, grant: Grant) -> list[BaseM
         tail["intent"] = compact_intent(intent)
     if memory:
         tail["memory"] = memory
+    if grant.approval_tools:  # a model that can do a step in one call or two picks the one the grant allows
+        tail["approval_tools"] = list(grant.approval_tools)
     messages: list[BaseMessage] = [
         SystemMessage(content=SYSTEM_PROMPT + "\n\n" + view + "\n\n" + json.dumps(tail, default=str,
                                                                                 separators=(",", ":"))),

@@ -24,6 +24,8 @@ from tools.versions import NotHeadVersion, current_version, current_versions, he
 
 DERIVATION_EDGES = [EdgeType.GENERATED_FROM, EdgeType.REFERENCES]
 REGENERABLE_TOOLS = ("generate_image", "generate_video", "generate_audio", "assemble_cut")
+COMPOSED_TOOLS: dict[str, tuple[str, ...]] = {"repair": ("mark_stale", "regenerate_stale")}
+"""Tools that do what others do, in one call: a grant that asks a person to approve a part asks it for the whole."""
 
 
 def _reader(ctx: ToolContext) -> CanvasReader:

@@ -81,8 +81,11 @@ class EditPlaybook:
                              f"{'has' if len(already) == 1 else 'have'} {already[0][1].describe()}; nothing to change.")
         images = [row["image"] for row, _ in resolved]
         overrides = {row["image"]: image_overrides(edit, _inputs(row)) for row, edit in resolved}
-        if "repair" in p.tools or p.made("repair"):
-            # One call marks and regenerates together (one batch): the turn is this call and the reply.
+        one_call = self.source.repairs_in_one_call and "repair" in p.tools \
+            and not p.needs_approval("mark_stale", "regenerate_stale", "repair")
+        if one_call or p.made("repair"):
+            # One call marks and regenerates together (one batch): the turn is this call and the reply.  A grant
+            # that wants a person to approve the rebuild keeps the two steps (the mark, then the approved rebuild).
             if not p.made("repair"):
                 return Call("repair", {"targets": images, "changes": overrides, "reason": p.request[:200]})
             regenerated = [*p.made("repair"), *p.made("regenerate_stale")]

@@ -80,6 +80,10 @@ class PlannerInput:
         """Calls of one tool made so far."""
         return [c for c in self.calls if c.tool == tool]
 
+    def needs_approval(self, *tools: str) -> bool:
+        """Whether the turn's grant asks a person to approve one of these tools (the view says which)."""
+        return bool(set(tools) & set(self.view.get("approval_tools") or []))
+
     @property
     def memory(self) -> list[str]:
         """Remembered preferences shown in the view."""

@@ -67,6 +67,8 @@ class TargetSource(Protocol):
 
     where: str
     """"on the canvas" or "in my transcript": how a not-found question says where it looked."""
+    repairs_in_one_call: bool
+    """Whether an edit uses ``repair`` (mark and regenerate in one call) when the grant offers it."""
 
     def shots(self, p: PlannerInput) -> Call | Rows:
         """Shot rows (shot, title, image, version, inputs, plan, plan_title), newest image version first per shot."""
@@ -112,6 +114,7 @@ class CanvasTargets:
     """The canvas agent's source: the view for what the request names, read-only Cypher for the rest."""
 
     where = "on the canvas"
+    repairs_in_one_call = True
 
     def _query(self, p: PlannerInput, cypher: str, params: dict[str, Any] | None = None) -> Call | Rows:
         rows = _rows_of(p, cypher, params)

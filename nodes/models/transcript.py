@@ -249,6 +249,9 @@ class TranscriptTargets:
     """
 
     where = "in my transcript"
+    repairs_in_one_call = False
+    """The baseline as published in docs/evaluation.md: mark_stale, then regenerate_stale (three model calls per
+    edit with the reply).  Offering it ``repair`` too is the eval baselines' decision (#21)."""
 
     def _ledger(self, p: PlannerInput, *, this_turn: bool = False) -> Ledger:
         return Ledger([*p.history, *(p.calls if this_turn else [])])

@@ -24,13 +24,11 @@ sys.path[0] = str(Path(__file__).resolve().parents[1])
 
 from langchain_core.messages import SystemMessage  # noqa: E402
 
+from bench.turn import grow  # noqa: E402
 from jarvishub.project import Project  # noqa: E402
 from jarvishub.runtime import Runtime  # noqa: E402
-from nodes.actions import CanvasMutation  # noqa: E402
-from nodes.bridge import Usage  # noqa: E402
 from nodes.context_size import model_input_size  # noqa: E402
 from nodes.models.offline import OfflinePlanner  # noqa: E402
-from store.mutations import CreateNode  # noqa: E402
 
 SIZES = (1_000, 10_000)
 REQUESTS = {
@@ -55,20 +53,6 @@ class MeasuringPlanner(OfflinePlanner):
         self.calls.append({"view_bytes": len(system.encode("utf-8")), "bytes": size.bytes,
                            "schema_bytes": size.tool_schema_bytes})
         return super()._generate(messages, stop, run_manager, **kwargs)
-
-
-def grow(runtime: Runtime, target: int) -> None:
-    """Add text nodes through the bridge until the canvas has ``target`` nodes."""
-    have = sum(runtime.project.store.count_nodes().values())
-    grant = runtime.grant_for("grow")
-    index = have
-    while have < target:
-        batch = [CreateNode(kind="text", title=f"note {index + i}", inputs={"text": f"beat {index + i}"})
-                 for i in range(min(500, target - have))]
-        runtime.bridge.submit(CanvasMutation(action_id=f"grow-{index}", mutations=batch), grant, Usage(),
-                              thread_id="bench-grow")
-        index += len(batch)
-        have += len(batch)
 
 
 def measure(runtime: Runtime, planner: MeasuringPlanner) -> dict[str, Any]:

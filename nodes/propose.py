@@ -28,9 +28,9 @@ from nodes.grant import Grant
 from nodes.state import TurnState
 
 SYSTEM_PROMPT = """You are JarvisHub's creative agent. The canvas is the project's state: typed nodes with \
-stable ids (references, prompts, drafts, versions, feedback). Work by calling tools; refer to nodes by id. The \
-request was resolved on the canvas just now: act on the targets below as shown; query the canvas for anything \
-else. When the request is done, answer in plain text (no tool call) with what you made, changed and reused."""
+stable ids. Work by calling tools; refer to nodes by id. The request was resolved on the canvas just now: act on \
+the targets below as shown; query the canvas for anything else. When done, reply in plain text (no tool call) \
+with what you made, changed and reused."""
 
 
 def tool_schemas(deps: TurnDeps, grant: Grant) -> list[dict[str, Any]]:
@@ -147,7 +147,8 @@ observe step and the turn report read."""
 def compact_intent(intent: dict[str, Any]) -> dict[str, Any]:
     """The intent as the view's JSON line carries it, without what the tables above it show: no request, no
     clause text equal to it (the offline planner puts it back), no references (their targets, misses and
-    candidates are in the tables), no target's derived ids, no unset render value."""
+    candidates are in the tables), no target's derived ids, no unset render value, no ``referred_as`` that is
+    the title again."""
     dropped = _NOT_FOR_THE_MODEL | (set() if intent.get("corrections") else {"normalised"})
     compact = {k: v for k, v in intent.items() if k not in dropped}
     clauses = []
@@ -156,7 +157,8 @@ def compact_intent(intent: dict[str, Any]) -> dict[str, Any]:
                   and not (k == "text" and v == intent.get("request"))}
         if isinstance(clause.get("modifications"), dict):
             clause["modifications"] = {k: v for k, v in clause["modifications"].items() if v not in (None, [], {})}
-        clause["targets"] = [{**{k: v for k, v in t.items() if k != "derived"},
+        clause["targets"] = [{**{k: v for k, v in t.items() if k != "derived"
+                                 and not (k == "referred_as" and v == t.get("title"))},
                               **({"current": {k: v for k, v in t["current"].items() if v is not None}}
                                  if t.get("current") else {})} for t in clause.get("targets") or []]
         clauses.append(clause)

@@ -123,19 +123,26 @@ def focused_view(canvas: ResolveReader, intent: Intent, *, focus_ids: Sequence[s
         sections.append(["## targets (resolved now: no lookup needed)",
                          *table(["clause", "said", "id", "kind", "title", "status", "image (what changes)", "v",
                                  "values", "derived (rebuilt with it)"], rows, limit=20)])
-    target_ids = {r[2] for r in rows} | {r[6] for r in rows}
+    # The targets, their images and what derives from them are shown in their rows (a turn's new versions too).
+    target_ids = {r[2] for r in rows} | {r[6] for r in rows} | {i for r in rows for i in str(r[9]).split()}
     if selected:
         sections.append(["## selection", *table(["id", "kind", "title", "status"], [
             [n.id, n.kind, n.title, n.status.value] for n in (nodes.get(i) for i in selected) if n is not None])])
-    others = [i for i in focus_ids if i not in target_ids and i not in selected and i in nodes]
+    # Superseded and rejected versions are history: a model finds them with list_versions when it asks.
+    others = [i for i in focus_ids if i not in target_ids and i not in selected and i in nodes
+              and nodes[i].status.value != "rejected"]
     if others:
         sections.append(["## other nodes the request names or this turn made", *table(
             ["id", "kind", "title", "v", "status"],
             [[i, nodes[i].kind, nodes[i].title, nodes[i].version, nodes[i].status.value] for i in others])])
     made_from: dict[str, list[Any]] = {}  # each upstream node once, nearest first: what the focus was made from
+    derived = {i for r in rows for i in str(r[9]).split()}
     for root, entries in seen.lineages.items():
+        if root in derived:  # a clip or cut rebuilt with a target is made from the other shots' clips too
+            continue
         for e in entries[1:]:
-            if e.node.id not in target_ids and e.node.kind not in ("group", "plan", "shot"):
+            if e.node.id not in target_ids and e.node.kind not in ("group", "plan", "shot") \
+                    and e.node.status.value != "rejected":
                 made_from.setdefault(e.node.id, [root, e.node.id, e.node.kind, e.node.title, e.node.status.value])
     if made_from:
         sections.append(["## made from (references, sources)", *table(["of", "id", "kind", "title", "status"],

@@ -140,14 +140,17 @@ def values(inputs: dict[str, Any]) -> str:
 
 
 def counts_line(counts: Sequence[tuple[str, str, int]]) -> str:
-    """Counts by kind and status on one line: ``image 12 (completed 6, rejected 6); text 3 (completed 3)``."""
+    """Counts by kind and status on one line: ``image 12 (completed 6, rejected 6); text 3 completed``."""
     by_kind: dict[str, list[tuple[str, int]]] = {}
     for kind, status, count in counts:
         by_kind.setdefault(kind, []).append((status, count))
     parts = []
     for kind, statuses in sorted(by_kind.items(), key=lambda item: -sum(c for _, c in item[1])):
         total = sum(c for _, c in statuses)
-        parts.append(f"{kind} {total} (" + ", ".join(f"{s} {c}" for s, c in sorted(statuses)) + ")")
+        if len(statuses) == 1:
+            parts.append(f"{kind} {total} {statuses[0][0]}")
+        else:
+            parts.append(f"{kind} {total} (" + ", ".join(f"{s} {c}" for s, c in sorted(statuses)) + ")")
     return "; ".join(parts)
 
 

@@ -11,6 +11,7 @@ changes, and nothing is marked unless the whole rebuild commits.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from pydantic import BaseModel, Field, ValidationError
@@ -341,10 +342,16 @@ def _regenerate_stale(ctx: ToolContext, args: RegenerateArgs) -> ToolResult:
     # rebuild, and the generation tool then refuses the replaced base.  That is the race the commit-time guard
     # also catches; either way the answer is to read the heads again and rebuild on the current ones (the
     # signature cache serves whatever was already generated).
+    return rebuild_on_current_heads(lambda spent: _regenerate_once(ctx, args, spent))
+
+
+def rebuild_on_current_heads(run: Callable[[list[int]], ToolResult]) -> ToolResult:
+    """``run(spent)`` again (reading the heads again) while another turn replaces a head under it, at most
+    :data:`HEAD_RACE_ATTEMPTS` times; the result counts the provider calls and cache hits of every attempt."""
     spent = [0, 0]
     for attempt in range(1, HEAD_RACE_ATTEMPTS + 1):
         try:
-            result = _regenerate_once(ctx, args, spent)
+            result = run(spent)
         except NotHeadVersion:
             if attempt == HEAD_RACE_ATTEMPTS:
                 raise
@@ -424,16 +431,7 @@ class RepairArgs(BaseModel):
 
 
 def _repair(ctx: ToolContext, args: RepairArgs) -> ToolResult:
-    spent = [0, 0]
-    for attempt in range(1, HEAD_RACE_ATTEMPTS + 1):
-        try:
-            result = _repair_once(ctx, args, spent)
-        except NotHeadVersion:  # another turn replaced a head between the read and the rebuild: read again
-            if attempt == HEAD_RACE_ATTEMPTS:
-                raise
-            continue
-        return result.model_copy(update={"provider_calls": spent[0], "cache_hits": spent[1]})
-    raise AssertionError("unreachable")
+    return rebuild_on_current_heads(lambda spent: _repair_once(ctx, args, spent))
 
 
 def _repair_once(ctx: ToolContext, args: RepairArgs, spent: list[int]) -> ToolResult:

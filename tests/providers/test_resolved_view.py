@@ -35,15 +35,16 @@ class CountingPlanner(OfflinePlanner):
 
 
 @pytest.fixture(scope="module")
-def story(shared_project) -> dict[str, str]:
-    """A 3-shot story on the shared project, made offline: shot title -> shot id."""
-    runtime = Runtime(shared_project, model=OfflinePlanner(), evaluate_generations=False)
+def story(project) -> dict[str, str]:
+    """A 3-shot story on this module's own project (the providers' shared one is left without a story: a
+    request is read by what the project holds), made offline: shot title -> shot id."""
+    runtime = Runtime(project, model=OfflinePlanner(), evaluate_generations=False)
     try:
         built = runtime.run("a 3-shot short drama about a ferryman and a lantern", thread_id="view-story")
         assert built.outcome == "replied", built.reply
     finally:
         runtime.close()
-    return {n.title: n.id for n in shared_project.store.find_nodes(kind="shot")}
+    return {n.title: n.id for n in project.store.find_nodes(kind="shot")}
 
 
 def current_image(store: Any, shot_id: str) -> Any:
@@ -65,8 +66,8 @@ def target_row(system: str, title: str) -> dict[str, str]:
 
 
 def test_a_configured_model_repairs_the_target_the_view_resolved_without_a_lookup(monkeypatch, loopback,
-                                                                                     shared_project, story):
-    store = shared_project.store
+                                                                                     project, story):
+    store = project.store
     before = {title: current_image(store, shot) for title, shot in story.items()}
     read: dict[str, Any] = {}
 
@@ -78,7 +79,7 @@ def test_a_configured_model_repairs_the_target_the_view_resolved_without_a_looku
         return {"tool": "repair", "arguments": {"targets": [image], "changes": {image: {"lighting": "night"}}}}
 
     loopback.brains["agent-view"] = ScriptedBrain([repair_from_the_view, {"content": "Shot 2 is at night now."}])
-    with runtime_with(monkeypatch, loopback, shared_project.root, JARVISHUB_MODEL="agent-view") as runtime:
+    with runtime_with(monkeypatch, loopback, project.root, JARVISHUB_MODEL="agent-view") as runtime:
         asked_before = len(loopback.requests("chat"))
         outcome = runtime.run("put shot 2 at night", thread_id="view-configured")
     assert outcome.outcome == "replied", outcome.reply
@@ -94,12 +95,12 @@ def test_a_configured_model_repairs_the_target_the_view_resolved_without_a_looku
     assert after["shot 1"].id == before["shot 1"].id and after["shot 3"].id == before["shot 3"].id
 
 
-def test_the_offline_planner_edits_in_two_calls_with_a_small_view(shared_project, story):
-    store = shared_project.store
+def test_the_offline_planner_edits_in_two_calls_with_a_small_view(project, story):
+    store = project.store
     before = current_image(store, story["shot 3"])
     cut_before = [n for n in store.find_nodes(kind="video") if n.title == "final cut" and n.status != NodeStatus.REJECTED]
     CountingPlanner.seen = []
-    runtime = Runtime(shared_project, model=CountingPlanner(), evaluate_generations=False)
+    runtime = Runtime(project, model=CountingPlanner(), evaluate_generations=False)
     try:
         outcome = runtime.run("make shot 3 darker", thread_id="view-offline")
     finally:
@@ -115,22 +116,22 @@ def test_the_offline_planner_edits_in_two_calls_with_a_small_view(shared_project
     assert len(cut_after) == 1 and cut_after[0].id not in {c.id for c in cut_before}  # the cut was rebuilt once
 
 
-def test_repair_refuses_what_it_cannot_rebuild_and_changes_for_nodes_it_was_not_given(shared_project, story):
-    runtime = Runtime(shared_project, model=OfflinePlanner(), evaluate_generations=False)
+def test_repair_refuses_what_it_cannot_rebuild_and_changes_for_nodes_it_was_not_given(project, story):
+    runtime = Runtime(project, model=OfflinePlanner(), evaluate_generations=False)
     try:
         grant = runtime.grant_for("everything")
         note = runtime.bridge.submit(ToolCall(action_id="view-note", tool="create_node",
                                               args={"kind": "text", "title": "view note"}), grant, Usage(),
                                      thread_id="view-errors").observation["created"]
-        version = shared_project.store.canvas_version()
+        version = project.store.canvas_version()
         plain = runtime.bridge.submit(ToolCall(action_id="view-r1", tool="repair", args={"targets": [note]}), grant,
                                       Usage(), thread_id="view-errors")
         assert "nothing live was generated from it" in plain.observation["error"]
-        image = current_image(shared_project.store, story["shot 1"]).id
+        image = current_image(project.store, story["shot 1"]).id
         stray = runtime.bridge.submit(ToolCall(action_id="view-r2", tool="repair", args={
             "targets": [image], "changes": {story["shot 2"]: {"lighting": "night"}}}), grant, Usage(),
             thread_id="view-errors")
         assert "not targets" in stray.observation["error"]
-        assert shared_project.store.canvas_version() == version  # neither wrote anything
+        assert project.store.canvas_version() == version  # neither wrote anything
     finally:
         runtime.close()

@@ -16,6 +16,7 @@ from langchain_core.messages import SystemMessage
 from jarvishub.runtime import Runtime
 from nodes.actions import ToolCall
 from nodes.bridge import Usage
+from nodes.grant import Grant
 from nodes.models.offline import OfflinePlanner
 from store.models import Direction, EdgeType, NodeStatus
 from tests.providers.loopback import ScriptedBrain
@@ -116,7 +117,7 @@ def test_the_offline_planner_edits_in_two_calls_with_a_small_view(project, story
     assert len(cut_after) == 1 and cut_after[0].id not in {c.id for c in cut_before}  # the cut was rebuilt once
 
 
-def test_repair_refuses_what_it_cannot_rebuild_and_changes_for_nodes_it_was_not_given(project, story):
+def test_repair_refuses_what_it_cannot_rebuild_and_asks_approval_where_its_parts_would(project, story):
     runtime = Runtime(project, model=OfflinePlanner(), evaluate_generations=False)
     try:
         grant = runtime.grant_for("everything")
@@ -133,5 +134,12 @@ def test_repair_refuses_what_it_cannot_rebuild_and_changes_for_nodes_it_was_not_
             thread_id="view-errors")
         assert "not targets" in stray.observation["error"]
         assert project.store.canvas_version() == version  # neither wrote anything
+        # A grant that wants a person to approve the rebuild wants it for the repair that includes it.
+        careful = runtime.grants.save(Grant(approval_tools=["regenerate_stale"]))
+        asked = runtime.bridge.validate(ToolCall(action_id="view-r3", tool="repair", args={"targets": [image]}),
+                                        careful, Usage())
+        assert asked.verdict == "needs_approval"
+        assert runtime.bridge.validate(ToolCall(action_id="view-r4", tool="repair", args={"targets": [image]}),
+                                       grant, Usage()).verdict == "allow"
     finally:
         runtime.close()

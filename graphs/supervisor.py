@@ -1,4 +1,5 @@
-"""The supervisor graph: observe → propose → validate → execute → feedback → repair → commit → record, looping.
+"""The supervisor graph: observe → resolve → propose → validate → execute → feedback → repair → commit → record,
+looping.
 
 Rejected actions skip straight to record (the rejection is part of the
 trajectory) and loop back to observe, so the agent sees why and proposes again.
@@ -18,6 +19,7 @@ from nodes.observe import make_observe
 from nodes.propose import make_propose
 from nodes.record import make_record
 from nodes.repair import make_repair
+from nodes.resolve import make_resolve
 from nodes.state import TurnState
 from nodes.validate import make_validate, route_after_validate
 
@@ -50,10 +52,12 @@ def build_supervisor(deps: TurnDeps, checkpointer: Checkpointer = None):
     """Compile the turn loop with its checkpointer (None under LangGraph's server, which supplies one)."""
     graph = StateGraph(TurnState)
     graph.add_node("observe", make_observe(deps))
+    graph.add_node("resolve", make_resolve(deps))
     graph.add_node("propose", make_propose(deps))
     add_bridge_pipeline(graph, deps)
     graph.add_edge(START, "observe")
-    graph.add_edge("observe", "propose")
+    graph.add_edge("observe", "resolve")
+    graph.add_edge("resolve", "propose")
     graph.add_edge("propose", "validate")
     graph.add_conditional_edges("record", route_after_record, ["observe", END])
     return graph.compile(checkpointer=checkpointer)

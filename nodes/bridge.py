@@ -36,6 +36,7 @@ from store.mutations import CreateNode, RecordTurn
 from store.neo4j import Neo4jCanvasStore
 from store.tickets import TicketAuthority, WriteTicket
 from tools.base import Effect, ToolContext, ToolError, ToolFamily, ToolResult
+from tools.recovery import COMPOSED_TOOLS
 from tools.native.files import take_back_refused
 from tools.reader import ReadOnlyCanvas
 from tools.registry import ToolRegistry
@@ -198,7 +199,9 @@ class Bridge:
         if mentioned and Effect.READ_ONLY not in spec.effects:
             self.store.get_nodes(_unique(i for i in mentioned if i not in usage.created_ids))
             self._check_scope([i for i in mentioned if i not in usage.created_ids], grant, usage, reading_ok=True)
-        if call.tool in grant.approval_tools or spec.effects & set(grant.approval_effects):
+        parts = COMPOSED_TOOLS.get(call.tool, ())
+        if call.tool in grant.approval_tools or set(parts) & set(grant.approval_tools) \
+                or spec.effects & set(grant.approval_effects):
             return NeedsApproval(reason=f"{call.tool} needs a person's approval ({', '.join(sorted(spec.effects))})")
         return Allow()
 

@@ -23,7 +23,7 @@ from store.errors import CanvasError, StaleVersion
 from store.mutations import mutation_adapter
 
 
-REBUILD_ON_CONFLICT = frozenset({"regenerate_stale", "mark_stale"})
+REBUILD_ON_CONFLICT = frozenset({"regenerate_stale", "mark_stale", "repair"})
 """Tools that read the versions they supersede (or mark) themselves, so running them again on the new canvas
 resolves a conflict (``mark_stale`` then marks the current version of an output another turn replaced)."""
 MAX_REBUILDS = 16

@@ -50,8 +50,9 @@ CORE_CANVAS_TOOLS = frozenset({"read_node", "query_canvas", "create_node", "upda
 evaluate) is offered to a note, a local edit and a request of no known kind, or comes as a skill's need."""
 READ_TOOLS = frozenset({"read_node", "query_canvas"})
 """What a question gets: it is answered from the canvas and never changes it (the grant enforces that)."""
-REPAIR_TOOLS = frozenset({"mark_stale", "regenerate_stale"})
-"""Redo along the lineage: what a request that builds media needs of the recovery family."""
+REPAIR_TOOLS = frozenset({"mark_stale", "regenerate_stale", "repair"})
+"""Redo along the lineage: what a request that builds media needs of the recovery family (``repair`` is the
+other two in one call)."""
 LOCAL_OPERATIONS = frozenset({"edit", "explore", "revise_page", "status"})
 """Operations on named nodes: their grant is scoped to the targets and what derives from them."""
 

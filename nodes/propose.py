@@ -26,12 +26,11 @@ from tools.generate.errors import ProviderUnavailable
 from nodes.models.playbooks import ANSWER_PREFIX
 from nodes.grant import Grant
 from nodes.state import TurnState
-from nodes.view import build_view
 
-SYSTEM_PROMPT = """You are JarvisHub's creative agent. The canvas below is the project's state: every \
-reference, prompt, draft, version and piece of feedback is a typed node with a stable id. Work by calling \
-tools; refer to nodes by id; never assume what is on the canvas: read or query it. When the request is \
-done, answer in plain text (no tool call) with what you made, changed and reused."""
+SYSTEM_PROMPT = """You are JarvisHub's creative agent. The canvas is the project's state: typed nodes with \
+stable ids. Work by calling tools; refer to nodes by id. The request was resolved on the canvas just now: act on \
+the targets below as shown; query the canvas for anything else. When done, reply in plain text (no tool call) \
+with what you made, changed and reused."""
 
 
 def tool_schemas(deps: TurnDeps, grant: Grant) -> list[dict[str, Any]]:
@@ -95,27 +94,29 @@ def compact_schema(schema: dict[str, Any]) -> dict[str, Any]:
 
 
 def build_messages(deps: TurnDeps, state: TurnState, grant: Grant) -> list[BaseMessage]:
-    """The conversation of this turn as the model sees it: system view, request, then each step."""
-    # observe read the canvas version just before this graph node: the view reuses it.
-    view = build_view(deps.bridge.store, state.get("focus_ids") or [], version=state.get("canvas_version"))
-    memory = deps.extra.get("memory_lines", lambda request: [])(state["request"])
-    system = {
-        "canvas": view,
-        "node_kinds": [k.name for k in deps.bridge.manifest.kinds],
-        "edge_types": deps.bridge.manifest.edge_types,
-        "grant": {"id": grant.id, "budget": grant.budget.model_dump(), "scope": grant.scope.model_dump()},
-        "memory": memory,
-    }
+    """The conversation of this turn as the model sees it: the focused view, the request, then each step.
+
+    The view is the resolve graph node's (``nodes.resolve``), read just before this step; the machine-readable
+    intent and memory follow it as one JSON line (the offline planner reads them; a model may too).
+    """
     intent = turn_intent(deps, state)
+    view = state.get("view")
+    if not view or intent is not state.get("intent"):  # no resolve step ran, or the answer re-read the request
+        from nodes.resolve import view_for
+        from nodes.view import as_intent
+
+        view = view_for(deps, state, as_intent(intent or state["request"]))
+    memory = deps.extra.get("memory_lines", lambda request: [])(state["request"])
+    tail: dict[str, Any] = {}
     if intent is not None:
-        # The request as the interpreter read it, references resolved on the canvas: a model sees the targets
-        # (ids, current versions, what derives from them) instead of having to look them up.
-        system["intent"] = intent
-    earlier = earlier_turns(deps, state)
-    if earlier:
-        system["earlier_turns"] = earlier
+        tail["intent"] = compact_intent(intent)
+    if memory:
+        tail["memory"] = memory
+    if grant.approval_tools:  # a model that can do a step in one call or two picks the one the grant allows
+        tail["approval_tools"] = list(grant.approval_tools)
     messages: list[BaseMessage] = [
-        SystemMessage(content=SYSTEM_PROMPT + "\n\n" + json.dumps(system, default=str)),
+        SystemMessage(content=SYSTEM_PROMPT + "\n\n" + view + "\n\n" + json.dumps(tail, default=str,
+                                                                                separators=(",", ":"))),
         HumanMessage(content=state["request"]),
     ]
     messages += [HumanMessage(content=ANSWER_PREFIX + answer) for answer in state.get("answers") or []]
@@ -137,6 +138,33 @@ def build_messages(deps: TurnDeps, state: TurnState, grant: Grant) -> list[BaseM
 
 
 MAX_EARLIER_TURNS = 5
+
+_NOT_FOR_THE_MODEL = {"request", "kinds", "removal", "titles", "node_ids", "previous_turn"}
+"""Intent fields the view's JSON line leaves out: the request (the next message), and what only the grant, the
+observe step and the turn report read."""
+
+
+def compact_intent(intent: dict[str, Any]) -> dict[str, Any]:
+    """The intent as the view's JSON line carries it, without what the tables above it show: no request, no
+    clause text equal to it (the offline planner puts it back), no references (their targets, misses and
+    candidates are in the tables), no target's derived ids, no unset render value, no ``referred_as`` that is
+    the title again."""
+    dropped = _NOT_FOR_THE_MODEL | (set() if intent.get("corrections") else {"normalised"})
+    compact = {k: v for k, v in intent.items() if k not in dropped}
+    clauses = []
+    for clause in intent.get("clauses") or []:
+        clause = {k: v for k, v in clause.items() if k != "references"
+                  and not (k == "text" and v == intent.get("request"))}
+        if isinstance(clause.get("modifications"), dict):
+            clause["modifications"] = {k: v for k, v in clause["modifications"].items() if v not in (None, [], {})}
+        clause["targets"] = [{**{k: v for k, v in t.items() if k != "derived"
+                                 and not (k == "referred_as" and v == t.get("title"))},
+                              **({"current": {k: v for k, v in t["current"].items() if v is not None}}
+                                 if t.get("current") else {})} for t in clause.get("targets") or []]
+        clauses.append(clause)
+    if clauses:
+        compact["clauses"] = clauses
+    return compact
 
 
 def turn_intent(deps: TurnDeps, state: TurnState) -> dict[str, Any] | None:

@@ -41,6 +41,8 @@ class TurnState(TypedDict, total=False):
     seen_version: int
     """The canvas version the current step's proposal saw (observe's; commit moves ``canvas_version`` on)."""
     focus_ids: list[str]
+    view: str
+    """The focused view the resolve node read for the current step (``nodes.resolve``): compact tables, bounded."""
     step_index: int
     action: dict[str, Any] | None
     verdict: dict[str, Any] | None

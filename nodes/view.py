@@ -104,3 +104,62 @@ def _clip(value: Any, limit: int = 400) -> Any:
     if isinstance(value, list):
         return [_clip(v, limit) for v in value[:20]]
     return value
+
+
+# -- the focused view (#21): what the model is shown, as compact tables --------------------------------------
+VIEW_BUDGET = 4096
+"""Bytes the focused view may take, whatever the canvas size (a local edit's stays under 2 KB)."""
+MAX_TABLE_ROWS = 12
+MAX_TURN_LINES = 3
+
+
+def cell(value: Any, limit: int = 60) -> str:
+    """One table cell: short, on one line, without the column separator."""
+    text = " ".join(str("" if value is None else value).split()).replace("|", "/")
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+def table(header: Sequence[str], rows: Sequence[Sequence[Any]], *, limit: int = MAX_TABLE_ROWS,
+          more: str = "query_canvas") -> list[str]:
+    """Rows as ``a | b | c`` lines under their header; rows past ``limit`` are counted, not shown."""
+    lines = [" | ".join(header)] + [" | ".join(cell(v, 200 if isinstance(v, str) and _ids(v) else 36) for v in row)
+                                    for row in rows[:limit]]
+    if len(rows) > limit:
+        lines.append(f"… {len(rows) - limit} more ({more})")
+    return lines
+
+
+def _ids(text: str) -> bool:
+    """Whether a cell is node ids (never cut: a model acts on them) or values (``key=value`` words)."""
+    return bool(text) and all(len(word) == 26 and word.isalnum() or "=" in word for word in text.split())
+
+
+def values(inputs: dict[str, Any]) -> str:
+    """A node's render values as ``key=value`` words (what a change moves)."""
+    return " ".join(f"{k}={v}" for k, v in inputs.items() if v not in (None, ""))
+
+
+def counts_line(counts: Sequence[tuple[str, str, int]]) -> str:
+    """Counts by kind and status on one line: ``image 12 (completed 6, rejected 6); text 3 completed``."""
+    by_kind: dict[str, list[tuple[str, int]]] = {}
+    for kind, status, count in counts:
+        by_kind.setdefault(kind, []).append((status, count))
+    parts = []
+    for kind, statuses in sorted(by_kind.items(), key=lambda item: -sum(c for _, c in item[1])):
+        total = sum(c for _, c in statuses)
+        if len(statuses) == 1:
+            parts.append(f"{kind} {total} {statuses[0][0]}")
+        else:
+            parts.append(f"{kind} {total} (" + ", ".join(f"{s} {c}" for s, c in sorted(statuses)) + ")")
+    return "; ".join(parts)
+
+
+def fit(sections: list[list[str]], budget: int = VIEW_BUDGET) -> str:
+    """The sections joined, each cut from its end while the whole is over ``budget`` bytes (the last first)."""
+    def size() -> int:
+        return len("\n".join(line for section in sections for line in section).encode("utf-8"))
+
+    for section in reversed(sections):
+        while size() > budget and len(section) > 1:
+            section.pop()
+    return "\n".join(line for section in sections if section for line in section)

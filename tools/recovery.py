@@ -4,10 +4,14 @@
 and everything derived from it, then regenerate only those, in dependency
 order, as new versions (VERSION_OF the old ones, which are kept and marked
 superseded), through the generation tools and so through the signature cache.
+``repair`` is the pair in one call and one batch (a local edit costs one model
+call, not two): the targets and what derives from them get new versions with the
+changes, and nothing is marked unless the whole rebuild commits.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from pydantic import BaseModel, Field, ValidationError
@@ -21,6 +25,8 @@ from tools.versions import NotHeadVersion, current_version, current_versions, he
 
 DERIVATION_EDGES = [EdgeType.GENERATED_FROM, EdgeType.REFERENCES]
 REGENERABLE_TOOLS = ("generate_image", "generate_video", "generate_audio", "assemble_cut")
+COMPOSED_TOOLS: dict[str, tuple[str, ...]] = {"repair": ("mark_stale", "regenerate_stale")}
+"""Tools that do what others do, in one call: a grant that asks a person to approve a part asks it for the whole."""
 
 
 def _reader(ctx: ToolContext) -> CanvasReader:
@@ -336,10 +342,16 @@ def _regenerate_stale(ctx: ToolContext, args: RegenerateArgs) -> ToolResult:
     # rebuild, and the generation tool then refuses the replaced base.  That is the race the commit-time guard
     # also catches; either way the answer is to read the heads again and rebuild on the current ones (the
     # signature cache serves whatever was already generated).
+    return rebuild_on_current_heads(lambda spent: _regenerate_once(ctx, args, spent))
+
+
+def rebuild_on_current_heads(run: Callable[[list[int]], ToolResult]) -> ToolResult:
+    """``run(spent)`` again (reading the heads again) while another turn replaces a head under it, at most
+    :data:`HEAD_RACE_ATTEMPTS` times; the result counts the provider calls and cache hits of every attempt."""
     spent = [0, 0]
     for attempt in range(1, HEAD_RACE_ATTEMPTS + 1):
         try:
-            result = _regenerate_once(ctx, args, spent)
+            result = run(spent)
         except NotHeadVersion:
             if attempt == HEAD_RACE_ATTEMPTS:
                 raise
@@ -350,8 +362,7 @@ def _regenerate_stale(ctx: ToolContext, args: RegenerateArgs) -> ToolResult:
 
 def _regenerate_once(ctx: ToolContext, args: RegenerateArgs, spent: list[int]) -> ToolResult:
     canvas = _reader(ctx)
-    registry = ctx.services.get("tool_registry")
-    if registry is None:
+    if ctx.services.get("tool_registry") is None:
         raise ToolError("regenerate_stale needs the generation tools, and none are registered")
     report: list[dict[str, Any]] = []
     if args.node_ids is None:
@@ -365,18 +376,29 @@ def _regenerate_once(ctx: ToolContext, args: RegenerateArgs, spent: list[int]) -
                 report.append({"node_id": node.id, "skipped": f"superseded by {head.id}"})
     else:
         stale = heads_to_rebuild(canvas, args.node_ids, ctx.turn_id)
+    mutations, provider_calls, cache_hits = rebuild(ctx, canvas, stale, args.overrides, report, spent)
+    return ToolResult(observation={"regenerated": report}, mutations=mutations,
+                      provider_calls=provider_calls, cache_hits=cache_hits)
+
+
+def rebuild(ctx: ToolContext, canvas: CanvasReader, nodes: list[CanvasNode], changes: dict[str, dict[str, Any]],
+            report: list[dict[str, Any]], spent: list[int]) -> tuple[list[Any], int, int]:
+    """New versions of ``nodes`` in dependency order, each with its ``changes`` (keyed by the node or an older
+    version of its output); appends one row per node to ``report`` (old, new, ... or node_id and skipped) and
+    adds the provider calls and cache hits to ``spent``.  Returns (mutations, provider calls, cache hits)."""
+    registry = ctx.services.get("tool_registry")
     remap: dict[str, str] = {}
     mutations: list[Any] = []
     provider_calls = cache_hits = 0
     # Inputs replaced by a newer version since a node was made (a cut restored after a rejected rebuild)
     # are taken at their current version: a rebuild never goes back to superseded inputs.
-    made_from = canvas.neighbours_of([n.id for n in stale], [EdgeType.GENERATED_FROM], Direction.OUT) if stale else {}
+    made_from = canvas.neighbours_of([n.id for n in nodes], [EdgeType.GENERATED_FROM], Direction.OUT) if nodes else {}
     upstreams = list({u.node.id: u.node for found in made_from.values() for u in found}.values())
     for old_id, newest in current_versions(canvas, upstreams).items():
         if newest.id != old_id:
             remap.setdefault(old_id, newest.id)
-    overrides = overrides_by_output(canvas, stale, args.overrides)
-    for node in dependency_order(canvas, stale):
+    overrides = overrides_by_output(canvas, nodes, changes)
+    for node in dependency_order(canvas, nodes):
         spec = registry.get(node.provenance.tool) if node.provenance.tool else None
         override = _within_bounds(spec.args_schema, overrides.get(node.id, {})) if spec is not None else {}
         try:
@@ -395,8 +417,80 @@ def _regenerate_once(ctx: ToolContext, args: RegenerateArgs, spent: list[int]) -
         spent[1] += result.cache_hits
         report.append({"old": node.id, "new": new_id_, "title": node.title, "kind": node.kind,
                        "sha256": result.observation.get("sha256"), "cache_hit": result.observation.get("cache_hit")})
-    return ToolResult(observation={"regenerated": report}, mutations=mutations,
-                      provider_calls=provider_calls, cache_hits=cache_hits)
+    return mutations, provider_calls, cache_hits
+
+
+class RepairArgs(BaseModel):
+    targets: list[str] = Field(min_length=1, max_length=200, description=(
+        "The nodes to change: generated nodes (an image), or a node they were made from (a shot: its current "
+        "image is repaired); what was generated from them (clips, the cut) is rebuilt too"))
+    changes: dict[str, dict[str, Any]] = Field(default_factory=dict, description=(
+        "target id -> input changes for its new version (e.g. {'lighting': 'night', 'exposure': -0.6}); a "
+        "target with none is remade from its inputs as they are"))
+    reason: str = Field(default="repaired on request", max_length=300)
+
+
+def _repair(ctx: ToolContext, args: RepairArgs) -> ToolResult:
+    return rebuild_on_current_heads(lambda spent: _repair_once(ctx, args, spent))
+
+
+def _repair_once(ctx: ToolContext, args: RepairArgs, spent: list[int]) -> ToolResult:
+    """mark_stale and regenerate_stale as one batch: the targets and what derives from them get new versions,
+    with the changes; what cannot be rebuilt is marked stale.  Nothing is written unless the whole batch commits."""
+    canvas = _reader(ctx)
+    if ctx.services.get("tool_registry") is None:
+        raise ToolError("repair needs the generation tools, and none are registered")
+    roots, changes = generated_targets(canvas, args.targets, args.changes)
+    heads, replaced, skipped = live_heads(canvas, roots)
+    if not heads:
+        raise ToolError(f"nothing to repair: {'; '.join(f'{i} {why}' for i, why in skipped.items())}")
+    dirty = list({n.id: n for found in stale_sets(canvas, heads).values() for n in found}.values())
+    report: list[dict[str, Any]] = []
+    mutations, provider_calls, cache_hits = rebuild(ctx, canvas, dirty, changes, report, spent)
+    rebuilt = {row["old"] for row in report if "new" in row}
+    # A node no tool can remake is left visibly stale (regenerate_stale or a person repairs it), never silently
+    # current; each mark holds only if the node is still as read when the batch commits.
+    mutations += [SetStatus(node_id=n.id, status=NodeStatus.STALE, reason=args.reason, expected_version=n.version)
+                  for n in dirty if n.id not in rebuilt]
+    observation: dict[str, Any] = {"regenerated": report, "stale": [n.id for n in dirty if n.id not in rebuilt]}
+    if replaced:
+        observation["replaced"] = replaced
+    if skipped:
+        observation["skipped"] = skipped
+    return ToolResult(observation=observation, mutations=mutations, provider_calls=provider_calls,
+                      cache_hits=cache_hits)
+
+
+def generated_targets(canvas: CanvasReader, targets: list[str], changes: dict[str, dict[str, Any]]
+                      ) -> tuple[list[str], dict[str, dict[str, Any]]]:
+    """The generated nodes ``targets`` mean, with their changes: a target a generation tool made is itself; any
+    other (a shot) means the live generated nodes made directly from it (its current image), which take its
+    changes.  One read for the targets, one for what was made from the ones that are not generated."""
+    wanted = list(dict.fromkeys(targets))
+    unknown = [i for i in changes if i not in wanted]
+    if unknown:
+        raise ToolError(f"changes name nodes that are not targets: {', '.join(unknown)}")
+    nodes = canvas.get_nodes(wanted, include_deleted=True)
+    makers = [n.id for n in nodes if n.provenance.tool not in REGENERABLE_TOOLS]
+    made = canvas.neighbours_of(makers, [EdgeType.GENERATED_FROM], Direction.IN) if makers else {}
+    roots: list[str] = []
+    mapped: dict[str, dict[str, Any]] = {}
+    for node in nodes:
+        if node.provenance.tool in REGENERABLE_TOOLS:
+            roots.append(node.id)
+            if node.id in changes:
+                mapped[node.id] = dict(changes[node.id])
+            continue
+        generated = [e.node for e in made.get(node.id, []) if e.node.provenance.tool in REGENERABLE_TOOLS
+                     and e.node.status != NodeStatus.REJECTED and not e.node.deleted]
+        if not generated:
+            raise ToolError(f"{node.id} ({node.kind} {node.title!r}) was not made by a generation tool and nothing "
+                            "live was generated from it: there is nothing to repair")
+        for child in generated:
+            roots.append(child.id)
+            if node.id in changes:
+                mapped[child.id] = {**mapped.get(child.id, {}), **changes[node.id]}
+    return list(dict.fromkeys(roots)), mapped
 
 
 def regenerate_node(ctx: ToolContext, canvas: CanvasReader, node: CanvasNode, remap: dict[str, str],
@@ -540,6 +634,9 @@ def recovery_tools() -> list[ToolSpec]:
         ToolSpec("regenerate_stale", fam, "Regenerate only stale nodes, in dependency order, as new versions.",
                  RegenerateArgs, frozenset({Effect.MUTATES_CANVAS, Effect.GENERATES_MEDIA, Effect.LONG_RUNNING}),
                  _regenerate_stale),
+        ToolSpec("repair", fam, "Change nodes and rebuild what was made from them, in one call: mark_stale and "
+                 "regenerate_stale together (a local edit: new versions of the targets with the changes).",
+                 RepairArgs, frozenset({Effect.MUTATES_CANVAS, Effect.GENERATES_MEDIA, Effect.LONG_RUNNING}), _repair),
         ToolSpec("verify_artifacts", fam, "Check that every artifact exists and matches its hash.", VerifyArgs, read,
                  _verify),
     ]

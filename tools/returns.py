@@ -145,6 +145,16 @@ class RegenerateStaleReturns(_Returns):
                                                           "(or node_id and skipped)")
 
 
+class RepairReturns(_Returns):
+    regenerated: list[dict[str, Any]] = Field(description="old, new, title, kind, sha256, cache_hit per node "
+                                                          "(or node_id and skipped)")
+    stale: list[str] = Field(description="Nodes that could not be rebuilt, left marked stale (usually none)")
+    replaced: dict[str, str] | None = Field(default=None, description="A superseded target -> the current version "
+                                                                      "of its output, repaired instead")
+    skipped: dict[str, str] | None = Field(default=None, description="A target left out -> why (deleted, or rejected "
+                                                                     "with no live version after it)")
+
+
 class VerifyArtifactsReturns(_Returns):
     checked: int
     ok: bool
@@ -483,6 +493,7 @@ BUILTIN_RETURNS: dict[str, type[BaseModel]] = {
     "list_attempts": ListAttemptsReturns,
     "mark_stale": MarkStaleReturns,
     "regenerate_stale": RegenerateStaleReturns,
+    "repair": RepairReturns,
     "verify_artifacts": VerifyArtifactsReturns,
     "generate_image": GeneratedReturns,
     "generate_video": GeneratedReturns,

@@ -2,9 +2,12 @@
 
 The interpreter (:mod:`nodes.understanding`) says what to change and where,
 clause by clause; this playbook reads the targets' current image inputs through
-its source (the canvas: one query), then marks the targets' images stale as one
-dirty set (``mark_stale`` returns the ids) and regenerates exactly those ids
-with the changes as overrides, so their clips and the cut are rebuilt once.
+its source (the canvas agent: the targets the resolve step put in its view, no
+query; the chat baseline: its transcript), then, with ``repair`` granted, changes
+and rebuilds them in that one call; otherwise it marks the targets' images stale
+as one dirty set (``mark_stale`` returns the ids) and regenerates exactly those
+ids with the changes as overrides.  Either way their clips and the cut are
+rebuilt once.
 Every regenerated image carries the structured ``intent`` it was made for; the
 evaluator judges it on that.
 """
@@ -65,7 +68,7 @@ class EditPlaybook:
 
     # -- edits of shots --------------------------------------------------------------------------------
     def _edit(self, p: PlannerInput) -> Call | Done:
-        rows = self.source.shots(p)
+        rows = self.source.edit_rows(p)
         if isinstance(rows, Call):
             return rows
         planned = plan_edits(p, rows, where=self.source.where)
@@ -77,14 +80,23 @@ class EditPlaybook:
             return Done(text=f"{', '.join(r['title'] for r, _ in already)} already "
                              f"{'has' if len(already) == 1 else 'have'} {already[0][1].describe()}; nothing to change.")
         images = [row["image"] for row, _ in resolved]
-        marked = p.made("mark_stale")
-        if not marked:
-            return Call("mark_stale", {"node_ids": images, "reason": p.request[:200]})
-        stale = marked[-1].observation.get("stale") or images
-        regenerated = p.made("regenerate_stale")
-        if not regenerated:
-            overrides = {row["image"]: image_overrides(edit, _inputs(row)) for row, edit in resolved}
-            return Call("regenerate_stale", {"node_ids": stale, "overrides": overrides})
+        overrides = {row["image"]: image_overrides(edit, _inputs(row)) for row, edit in resolved}
+        one_call = self.source.repairs_in_one_call and "repair" in p.tools \
+            and not p.needs_approval("mark_stale", "regenerate_stale", "repair")
+        if one_call or p.made("repair"):
+            # One call marks and regenerates together (one batch): the turn is this call and the reply.  A grant
+            # that wants a person to approve the rebuild keeps the two steps (the mark, then the approved rebuild).
+            if not p.made("repair"):
+                return Call("repair", {"targets": images, "changes": overrides, "reason": p.request[:200]})
+            regenerated = [*p.made("repair"), *p.made("regenerate_stale")]
+        else:
+            marked = p.made("mark_stale")
+            if not marked:
+                return Call("mark_stale", {"node_ids": images, "reason": p.request[:200]})
+            stale = marked[-1].observation.get("stale") or images
+            regenerated = p.made("regenerate_stale")
+            if not regenerated:
+                return Call("regenerate_stale", {"node_ids": stale, "overrides": overrides})
         titles = "; ".join(f"{row['title']} ({edit.describe()})" for row, edit in resolved)
         if already:
             titles += f" (not {', '.join(r['title'] for r, _ in already)}: already {already[0][1].describe()})"

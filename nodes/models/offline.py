@@ -33,7 +33,7 @@ def read_conversation(messages: list[BaseMessage]) -> PlannerInput:
     for message in messages:
         if isinstance(message, SystemMessage):
             text = str(message.content)
-            start = text.find("\n\n{")
+            start = text.rfind("\n\n{")  # the JSON line after the view's tables
             if start >= 0:
                 view = json.loads(text[start + 2:])
         elif isinstance(message, HumanMessage):

@@ -58,8 +58,9 @@ class PlannerInput:
         cached = self.__dict__.get("_intent")
         if cached is None:
             shown = self.view.get("intent")
-            if shown:
-                cached = Intent.model_validate(shown)
+            if shown:  # the view leaves out the request (the next message) and clause texts equal to it
+                clauses = [{"text": self.request, **c} for c in shown.get("clauses") or []]
+                cached = Intent.model_validate({"request": self.request, **shown, "clauses": clauses})
             else:
                 from nodes.understanding.pipeline import interpret
 
@@ -78,6 +79,10 @@ class PlannerInput:
     def made(self, tool: str) -> list[PriorCall]:
         """Calls of one tool made so far."""
         return [c for c in self.calls if c.tool == tool]
+
+    def needs_approval(self, *tools: str) -> bool:
+        """Whether the turn's grant asks a person to approve one of these tools (the view says which)."""
+        return bool(set(tools) & set(self.view.get("approval_tools") or []))
 
     @property
     def memory(self) -> list[str]:

@@ -67,9 +67,14 @@ class TargetSource(Protocol):
 
     where: str
     """"on the canvas" or "in my transcript": how a not-found question says where it looked."""
+    repairs_in_one_call: bool
+    """Whether an edit uses ``repair`` (mark and regenerate in one call) when the grant offers it."""
 
     def shots(self, p: PlannerInput) -> Call | Rows:
         """Shot rows (shot, title, image, version, inputs, plan, plan_title), newest image version first per shot."""
+
+    def edit_rows(self, p: PlannerInput) -> Call | Rows:
+        """The rows of :meth:`shots` an edit of the intent's targets needs (its targets' current images)."""
 
     def stale(self, p: PlannerInput) -> Call | Rows:
         """Stale nodes (id, title, kind)."""
@@ -109,6 +114,7 @@ class CanvasTargets:
     """The canvas agent's source: the view for what the request names, read-only Cypher for the rest."""
 
     where = "on the canvas"
+    repairs_in_one_call = True
 
     def _query(self, p: PlannerInput, cypher: str, params: dict[str, Any] | None = None) -> Call | Rows:
         rows = _rows_of(p, cypher, params)
@@ -118,6 +124,15 @@ class CanvasTargets:
 
     def shots(self, p: PlannerInput) -> Call | Rows:
         return self._query(p, SHOTS_CYPHER)
+
+    def edit_rows(self, p: PlannerInput) -> Call | Rows:
+        """The intent's edit targets as the resolve step read them (current image, version, render values): no
+        lookup; a target the view did not resolve to an image sends the planner back to the query."""
+        targets = [t for c in p.intent.clauses if c.operation == "edit" for t in c.targets]
+        if not targets or any(not t.image_id for t in targets):
+            return self.shots(p)
+        return [{"shot": t.id, "title": t.title, "image": t.image_id, "version": t.version, "inputs": dict(t.current)}
+                for t in targets]
 
     def stale(self, p: PlannerInput) -> Call | Rows:
         return self._query(p, STALE_CYPHER)

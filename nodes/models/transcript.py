@@ -102,7 +102,7 @@ class Known:
 
 REPLAYED = frozenset({"skill__storyboard", "skill__reference_images", "skill__video_clips", "assemble_cut",
                       "generate_image", "skill__design_to_web", "skill__web_revise", "skill__slides", "create_node",
-                      "set_status", "mark_stale", "regenerate_stale", "skill__explore"})
+                      "set_status", "mark_stale", "regenerate_stale", "repair", "skill__explore"})
 """The tools whose results the transcript planner reads (each has a ``Ledger._<name>`` method)."""
 
 
@@ -223,6 +223,10 @@ class Ledger:
             if (known := self.nodes.get(node_id)) is not None:
                 known.stale = True
 
+    def _repair(self, args: dict[str, Any], seen: dict[str, Any], answer: dict[str, Any]) -> None:
+        # A repair is the mark and the rebuild in one call: what it rebuilt is known as regenerate_stale's is.
+        self._regenerate_stale({"overrides": args.get("changes") or {}}, seen, answer)
+
     def _explore(self, args: dict[str, Any], seen: dict[str, Any], answer: dict[str, Any]) -> None:
         explored, selected = self.nodes.get(str(seen.get("explored_id"))), seen.get("selected_id")
         if explored is None or not selected:
@@ -245,6 +249,9 @@ class TranscriptTargets:
     """
 
     where = "in my transcript"
+    repairs_in_one_call = False
+    """The baseline as published in docs/evaluation.md: mark_stale, then regenerate_stale (three model calls per
+    edit with the reply).  Offering it ``repair`` too is the eval baselines' decision (#21)."""
 
     def _ledger(self, p: PlannerInput, *, this_turn: bool = False) -> Ledger:
         return Ledger([*p.history, *(p.calls if this_turn else [])])
@@ -261,6 +268,9 @@ class TranscriptTargets:
                          "image": image.id, "version": image.version, "inputs": dict(image.inputs),
                          "plan": shot.plan, "plan_title": getattr(ledger.nodes.get(shot.plan or ""), "title", None)})
         return rows
+
+    def edit_rows(self, p: PlannerInput) -> Call | Rows:
+        return self.shots(p)
 
     def stale(self, p: PlannerInput) -> Call | Rows:
         return [{"id": k.id, "title": k.title, "kind": k.kind} for k in self._ledger(p).live() if k.stale]

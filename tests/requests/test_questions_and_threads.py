@@ -133,7 +133,6 @@ def test_ten_turns_on_one_thread_each_do_their_own_work(runtime, project):
 
 
 def test_the_model_sees_earlier_turns_as_a_short_summary_not_their_tool_calls(make_runtime, project):
-    import json
 
     from langchain_core.messages import AIMessage, SystemMessage
 
@@ -143,7 +142,7 @@ def test_the_model_sees_earlier_turns_as_a_short_summary_not_their_tool_calls(ma
 
     def first(messages):
         seen.append(messages)
-        if "earlier_turns" in str(messages[0].content):
+        if "## earlier turns" in str(messages[0].content):
             return AIMessage(content="ok")
         return tool_call("create_node", {"kind": "text", "title": "first", "inputs": {"text": "first"}}, "c0")
 
@@ -154,8 +153,7 @@ def test_the_model_sees_earlier_turns_as_a_short_summary_not_their_tool_calls(ma
     second_turn = seen[-1]
     system = second_turn[0]
     assert isinstance(system, SystemMessage)
-    view = json.loads(system.content[system.content.find("\n\n{") + 2:])
-    [earlier] = view["earlier_turns"]
-    assert earlier["request"] == "write something" and earlier["changed"] == ["first"]
+    earlier = [line for line in system.content.split("## earlier turns")[1].splitlines() if line.startswith("- ")]
+    assert earlier == ["- 'write something' -> replied; changed: first"]
     assert not any(isinstance(m, AIMessage) and m.tool_calls for m in second_turn)
     assert [m.content for m in second_turn[1:]] == ["and then?"]

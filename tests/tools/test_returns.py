@@ -75,6 +75,7 @@ def test_every_built_in_tool_returns_what_the_manifest_says(runtime) -> None:
     call("list_attempts", node_id=image)
     call("mark_stale", node_id=image)
     call("regenerate_stale")
+    call("repair", targets=[image], changes={image: {"lighting": "night"}})
     call("verify_artifacts")
     call("set_status", node_id=b, status="rejected")
     call("write_file", path="notes/a.txt", content="hello")

@@ -1,0 +1,194 @@
+"""resolve: the request's references resolved on the canvas as it is now, and the focused view the model sees.
+
+The request is interpreted once per turn (``nodes.understanding.turn.understand``, where the grant is derived);
+this graph node runs before every model call of the turn and puts in state (``view``) what the model needs to
+act without a lookup: the resolved targets with their current versions and what derives from them, the
+request's ambiguities, the selection, the other nodes the request names with what they were made from, counts
+by kind and status, the nodes written last, and summaries of the thread's last turns.  Compact tables, at most
+``nodes.view.VIEW_BUDGET`` bytes whatever the canvas size (``bench/view.py`` measures it).
+
+Its reads are batched: one overview statement (focus lineages, counts, recent nodes), the two fact statements
+when a target is a shot (its current image may have changed since the turn began), and one for the titles of
+what earlier turns changed.  A turn started without an intent (a bare invocation of the graph) is interpreted
+here.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any, Protocol
+
+from nodes.deps import TurnDeps
+from nodes.grant import Grant
+from nodes.state import TurnState
+from nodes.understanding.facts import CanvasFacts, FactsReader, read_facts
+from nodes.understanding.intent import Intent
+from nodes.view import MAX_TURN_LINES, ViewReader, counts_line, fit, table, values
+from store.trajectories import TrajectoryStore
+
+RECENT = 3
+LINEAGE_DEPTH = 2
+
+
+class ResolveReader(ViewReader, FactsReader, Protocol):
+    """The canvas reads the resolve step makes (each one statement)."""
+
+
+def target_rows(intent: Intent, facts: CanvasFacts | None, nodes: dict[str, Any]) -> list[list[Any]]:
+    """One row per target of every clause, with what the canvas says of it now: its status, and for a shot its
+    current image with that image's version and render values and the live clip and cut made from it (a page or
+    deck: the nodes an operation on it rewrites)."""
+    shots = {s.id: s for s in facts.shots} if facts is not None else {}
+    rows = []
+    for number, clause in enumerate(intent.clauses, 1):
+        for target in clause.targets:
+            shot = shots.get(target.id)
+            node = nodes.get(target.id)
+            status = node.status.value if node is not None else ("live" if shot is not None else "-")
+            if shot is not None:
+                rows.append([number, target.referred_as, target.id, "shot", target.title, status, shot.image or "-",
+                             shot.version or "-", values(shot.inputs) or "-", " ".join(shot.derived) or "-"])
+            else:
+                rows.append([number, target.referred_as, target.id, target.kind, target.title, status, "-",
+                             node.version if node is not None else "-", "-", " ".join(target.writes[:6]) or "-"])
+    return rows
+
+
+def request_lines(intent: Intent) -> list[str]:
+    """How the request was read, clause by clause, and what is ambiguous or missing (the model asks, not picks)."""
+    lines = ["## request, read as"]
+    for number, clause in enumerate(intent.clauses, 1):
+        lines.append(f"{number}. {clause.operation}: {clause.describe()}")
+        for reference in clause.references:
+            if reference.missing:
+                lines.append(f"   missing: {', '.join(reference.missing)}")
+    asked = intent.clarification
+    if asked is not None:
+        lines.append(f"ambiguous ({asked.reason}): {asked.message[:240]}")
+        lines += table(["candidate", "title", "image"], [[c.get("id"), c.get("title"), c.get("image_id") or "-"]
+                                                         for c in asked.candidates], limit=6)
+    if intent.unused:
+        lines.append(f"not understood: {', '.join(intent.unused)}")
+    return lines
+
+
+def earlier_lines(trajectories: TrajectoryStore, canvas: ViewReader, thread_id: str | None, turn_id: str | None
+                  ) -> list[str]:
+    """The thread's last turns, one line each: request → outcome, what changed (titles), never their calls."""
+    if not thread_id:
+        return []
+    turns = [t for t in trajectories.turns(thread_id) if t.get("turn_id") != turn_id][-MAX_TURN_LINES:]
+    if not turns:
+        return []
+    touched = {t.get("turn_id"): list(dict.fromkeys(t.get("touched_ids") or [])) for t in turns}
+    wanted = list(dict.fromkeys(i for ids in touched.values() for i in ids[:6]))
+    titles = {n.id: n.title or n.id for n in canvas.get_nodes(wanted, include_deleted=True)} if wanted else {}
+    lines = ["## earlier turns (request -> outcome; changed)"]
+    for turn in turns:
+        ids = touched[turn.get("turn_id")]
+        named = list(dict.fromkeys(titles.get(i, i) for i in ids[:6]))
+        changed = ", ".join(named) + (f" +{len(ids) - 6}" if len(ids) > 6 else "")
+        lines.append(f"- {str(turn.get('request') or '')[:80]!r} -> {turn.get('outcome')}; changed: {changed or '-'}")
+    return lines
+
+
+def grant_line(grant: Grant | None) -> str:
+    """The grant in one line: its scope and budget."""
+    if grant is None:
+        return ""
+    scope = "whole canvas" if grant.scope.all_nodes else (
+        f"{len(grant.scope.node_ids)} nodes" + (" and what derives from them" if grant.scope.descendants_of else ""))
+    spend = {k: v for k, v in grant.budget.model_dump().items() if v is not None and k in ("cost_usd", "tokens")}
+    budget = "".join(f"; {k} budget {v}" for k, v in spend.items())
+    return f"grant: scope {scope}{budget}"
+
+
+def focused_view(canvas: ResolveReader, intent: Intent, *, focus_ids: Sequence[str], selected: Sequence[str],
+                 version: int | None, trajectories: TrajectoryStore | None = None, thread_id: str | None = None,
+                 turn_id: str | None = None, grant: Grant | None = None, kinds: Sequence[str] = (),
+                 edge_types: Sequence[str] = ()) -> str:
+    """The focused view: compact tables of what the request is about, at most ``VIEW_BUDGET`` bytes."""
+    version = canvas.canvas_version() if version is None else version
+    seen = canvas.overview(list(focus_ids), max_depth=LINEAGE_DEPTH, since_version=max(0, version - 4 * RECENT),
+                           recent=RECENT)
+    nodes = {entries[0].node.id: entries[0].node for entries in seen.lineages.values() if entries}
+    shot_targets = any(t.kind == "shot" for c in intent.clauses for t in c.targets)
+    facts = read_facts(canvas) if shot_targets else None
+    total = sum(count for _, _, count in seen.counts)
+    sections: list[list[str]] = [[f"canvas version {version}: {total} live nodes",
+                                  *([grant_line(grant)] if grant is not None else [])]]
+    sections.append(request_lines(intent))
+    rows = target_rows(intent, facts, nodes)
+    if rows:
+        sections.append(["## targets (resolved now: no lookup needed)",
+                         *table(["clause", "said", "id", "kind", "title", "status", "image (what changes)", "v",
+                                 "values", "derived (rebuilt with it)"], rows, limit=20)])
+    # The targets, their images and what derives from them are shown in their rows (a turn's new versions too).
+    target_ids = {r[2] for r in rows} | {r[6] for r in rows} | {i for r in rows for i in str(r[9]).split()}
+    if selected:
+        sections.append(["## selection", *table(["id", "kind", "title", "status"], [
+            [n.id, n.kind, n.title, n.status.value] for n in (nodes.get(i) for i in selected) if n is not None])])
+    # Superseded and rejected versions are history: a model finds them with list_versions when it asks.
+    others = [i for i in focus_ids if i not in target_ids and i not in selected and i in nodes
+              and nodes[i].status.value != "rejected"]
+    if others:
+        sections.append(["## other nodes the request names or this turn made", *table(
+            ["id", "kind", "title", "v", "status"],
+            [[i, nodes[i].kind, nodes[i].title, nodes[i].version, nodes[i].status.value] for i in others])])
+    made_from: dict[str, list[Any]] = {}  # each upstream node once, nearest first: what the focus was made from
+    derived = {i for r in rows for i in str(r[9]).split()}
+    for root, entries in seen.lineages.items():
+        if root in derived:  # a clip or cut rebuilt with a target is made from the other shots' clips too
+            continue
+        for e in entries[1:]:
+            if e.node.id not in target_ids and e.node.kind not in ("group", "plan", "shot") \
+                    and e.node.status.value != "rejected":
+                made_from.setdefault(e.node.id, [root, e.node.id, e.node.kind, e.node.title, e.node.status.value])
+    if made_from:
+        sections.append(["## made from (references, sources)", *table(["of", "id", "kind", "title", "status"],
+                                                                        list(made_from.values()), limit=4,
+                                                                        more="read_lineage")])
+    sections.append(["## counts by kind (status n)", counts_line(seen.counts)])
+    recent = [n for n in seen.recent if n.status.value != "rejected"]
+    if recent and not rows:  # with resolved targets, what was written last is beside the point
+        sections.append(["## written last", *table(["id", "kind", "title", "status"], [
+            [n.id, n.kind, n.title, n.status.value] for n in recent])])
+    if trajectories is not None:
+        earlier = earlier_lines(trajectories, canvas, thread_id, turn_id)
+        if earlier:
+            sections.append(earlier)
+    if (kinds or edge_types) and not rows:  # for writing a query or a node; an edit of resolved targets needs none
+        sections.append([f"node kinds: {', '.join(kinds)}", f"edge types: {', '.join(edge_types)}"])
+    return fit(sections)
+
+
+def view_for(deps: TurnDeps, state: TurnState, intent: Intent) -> str:
+    """The focused view of ``state``'s step, read now."""
+    grant = deps.bridge.grants.get(state["grant_id"]) if state.get("grant_id") else None
+    return focused_view(deps.bridge.store, intent, focus_ids=state.get("focus_ids") or [],
+                        selected=state.get("selected_ids") or [], version=state.get("canvas_version"),
+                        trajectories=deps.trajectories, thread_id=state.get("thread_id"),
+                        turn_id=state.get("turn_id"), grant=grant,
+                        kinds=[k.name for k in deps.bridge.manifest.kinds],
+                        edge_types=deps.bridge.manifest.edge_types)
+
+
+def make_resolve(deps: TurnDeps):
+    """The resolve graph node (between observe and propose)."""
+
+    def resolve(state: TurnState) -> dict[str, Any]:
+        if state.get("queued_calls"):  # the rest of one model message: no model call follows, so no view
+            return {}
+        update: dict[str, Any] = {}
+        intent = state.get("intent")
+        if not intent:
+            from nodes.understanding.turn import understand
+
+            intent = understand(deps.bridge.store, state["request"], state.get("selected_ids") or [],
+                                log=deps.trajectories, thread_id=state.get("thread_id"),
+                                skills=deps.bridge.manifest.skills).summary()
+            update["intent"] = intent
+        update["view"] = view_for(deps, state, Intent.model_validate(intent))
+        return update
+
+    return resolve

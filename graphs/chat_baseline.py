@@ -30,12 +30,12 @@ from nodes.grant import Grant
 from nodes.models.factory import model_name_of, provider_failure
 from nodes.models.playbooks import ANSWER_PREFIX
 from nodes.models.transcript import SELECTED_PREFIX, UNUSABLE_PREFIX
-from nodes.propose import MAX_QUESTIONS, _clarification, _tool_answer, parse_response, reply_outcome, tool_schemas
 from nodes.observe import new_turn
-from nodes.spend import charge_model
+from nodes.propose import MAX_QUESTIONS, _clarification, _tool_answer, parse_response, reply_outcome, tool_schemas
 from nodes.state import TurnState
 from tools.generate.base import GenerationError
 from tools.generate.errors import ProviderUnavailable
+from tools.spend import charge_model
 
 SYSTEM_PROMPT = """You are a creative agent working in a chat. You make and change images, clips, cuts, web \
 pages and slide decks by calling tools. You cannot see the project: what you know is this conversation, the \

@@ -22,12 +22,13 @@ import weakref
 from collections.abc import Callable, Iterable
 from typing import Any
 
-from pydantic import BaseModel, Field, ValidationError
+from pydantic import ValidationError
 
 from nodes.actions import CanvasMutation, Clarification, Evaluation, Reply, ToolCall
 from nodes.grant import Grant, GrantStore, check_scope, check_spend
 from nodes.manifest import Manifest
 from nodes.ports import BridgePort
+from nodes.usage import SubmitResult, Usage
 from nodes.verdicts import Allow, ApprovalRequired, GrantDenied, NeedsApproval, Reject, Verdict
 from nodes.written import UnknownEdge, resolve_edges, written_node_ids
 from store.errors import CanvasError, NodeNotFound
@@ -44,37 +45,6 @@ from tools.sealed import Desk, Handle
 _MAX_GRANT_DEPTH = 64
 _NODE_ID = re.compile(r"^[0-9A-HJKMNP-TV-Z]{26}$")
 EVALUATOR_TOOL = "evaluate_node"
-
-
-class Usage(BaseModel):
-    """What a turn (or a subagent) has spent of its grant so far."""
-
-    tool_calls: int = 0
-    generation_calls: int = 0
-    started_at: float = Field(default_factory=time.time)
-    rejections_in_row: int = 0
-    created_ids: list[str] = Field(default_factory=list)
-    paid_calls: int = Field(default=0, description="Provider calls billed (nodes.spend): model, judge and media.")
-    tokens_in: int = 0
-    tokens_out: int = 0
-    cost_usd: float = 0.0
-    generation_estimates: dict[str, float] = Field(
-        default_factory=dict, description="What one call of each generation tool may cost at most with this "
-        "project's providers (USD): the budget refuses a call that could take the spend past the cost budget.")
-
-
-class SubmitResult(BaseModel):
-    """What :meth:`Bridge.submit` did with one action."""
-
-    action_id: str
-    verdict: str
-    message: str = ""
-    reason: str = Field(default="", description="Why it was refused: the grant's reason (kind_not_granted, budget, "
-                        "...) or the refusing error's type (StaleVersion: plan again and resubmit)")
-    observation: dict[str, Any] = Field(default_factory=dict)
-    commit: CommitRecord | None = None
-    provider_calls: int = 0
-    cache_hits: int = 0
 
 
 def referenced_node_ids(value: Any) -> list[str]:

@@ -2,40 +2,17 @@
 
 from __future__ import annotations
 
-from typing import Any, Protocol
+from typing import Any
 
 from langgraph.types import interrupt
-from pydantic import BaseModel, Field
 
 from nodes.deps import TurnDeps
+from nodes.evaluation import EvaluationContext, Evaluator
 from nodes.state import TurnState
 from store.models import CanvasNode
 from store.mutations import mutation_adapter
 
 MEDIA_KINDS = frozenset({"image", "video", "audio", "web", "slide", "deck"})
-
-
-class EvaluationResult(BaseModel):
-    """An evaluator's verdict on one node."""
-
-    node_id: str
-    score: float = Field(ge=0.0, le=1.0)
-    passed: bool
-    checks: dict[str, Any] = Field(default_factory=dict)
-    notes: str = ""
-    evaluator: str = "offline"
-
-
-class Evaluator(Protocol):
-    """Scores a (possibly not yet committed) node on what was asked of it.
-
-    The turn loop passes an empty ``request``: each node is judged on its own
-    intent (its inputs), never on the words of the whole turn's request.
-    ``context`` (``skills.critique.EvaluationContext``) holds the step's other
-    uncommitted nodes and the previous version of each.
-    """
-
-    def evaluate(self, request: str, node: CanvasNode, context: Any = None) -> EvaluationResult: ...
 
 
 def pending_nodes(result: dict[str, Any]) -> list[CanvasNode]:
@@ -49,10 +26,8 @@ def pending_nodes(result: dict[str, Any]) -> list[CanvasNode]:
     return nodes
 
 
-def evaluation_context(deps: TurnDeps, result: dict[str, Any]) -> Any:
+def evaluation_context(deps: TurnDeps, result: dict[str, Any]) -> EvaluationContext:
     """The step's uncommitted nodes and, for each new version, the node it replaces."""
-    from skills.critique import EvaluationContext
-
     pending = {n.id: n for n in pending_nodes(result)}
     versions = version_links(result)
     olds = [o for o in versions.values() if o not in pending]
@@ -74,7 +49,7 @@ def version_links(result: dict[str, Any]) -> dict[str, str]:
 def _charge_judges(deps: TurnDeps, state: TurnState, evaluations: list[dict[str, Any]]) -> dict[str, Any]:
     """The usage update after the judge-model calls behind these evaluations were charged (none: no update)."""
     from nodes.bridge import Usage
-    from nodes.spend import charge_judges
+    from tools.spend import charge_judges
 
     usage = Usage(**(state.get("usage") or {}))
     spent = charge_judges(deps.extra.get("spend"), usage, evaluations, thread_id=state.get("thread_id"),

@@ -19,7 +19,7 @@ from nodes.context_size import ModelInput, model_input_size
 from nodes.deps import TurnDeps
 from nodes.grant import check_spend
 from nodes.models.factory import model_name_of, provider_failure
-from nodes.spend import charge_model, estimate_chat_usd
+from tools.spend import charge_model, estimate_chat_usd
 from nodes.verdicts import GrantDenied
 from tools.generate.base import GenerationError
 from tools.generate.errors import ProviderUnavailable

@@ -9,10 +9,10 @@ from collections.abc import Iterator
 import pytest
 
 from jarvishub.project import Project
-from nodes.spend import SpendLedger
 from tests.providers.conftest import user_env
 from tests.providers.loopback import LoopbackOpenAI, ScriptedBrain
 from tests.server.langgraph_dev import langgraph_dev
+from tools.spend import SpendLedger
 
 pytestmark = pytest.mark.long_file(35)  # seconds on a quiet two-core machine: scheduled first (tests/conftest.py)
 

@@ -248,7 +248,7 @@ def schema_bytes_by_grant(runtime: Runtime) -> dict[str, dict[str, int]]:
     sizes = {}
     for name, request in GRANT_REQUESTS.items():
         grant = runtime.grant_for(request)
-        schemas = tool_schemas(runtime.deps, grant)
+        schemas = tool_schemas(runtime.turn_context, grant)
         sizes[name] = {"tools": len(schemas), "skill_only": len(grant.skill_only_tools),
                        "schema_bytes": len(json.dumps(schemas))}
     return sizes

@@ -17,10 +17,6 @@ from tests.cli_run import ROOT
 FLOORS = {"store": 0, "tools": 1, "nodes": 2, "skills": 3, "graphs": 3, "jarvishub": 4}
 
 KNOWN_UPWARD = {
-    # The graph LangGraph's server runs opens the project it serves.
-    ("graphs.server", "jarvishub.project"),
-    ("graphs.server", "jarvishub.runtime"),
-    ("graphs.server", "jarvishub.settings"),
     # The page, deck and storyboard tools build what the skills build with the skills' own content planners
     # (the page document and its tokens, the slide planner, the storyboard's shot writer), and the
     # understanding reads page documents with them.  Moving those planners below tools is a change of its own;

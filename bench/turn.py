@@ -291,7 +291,7 @@ def main() -> None:
         repair = measure_turns(runtime, counter, planner, "redo the lighting on shot 3")
         validation = measure_validation(runtime, counter)
     grants = schema_bytes_by_grant(runtime)
-    supersteps = 8 * note["actions_per_turn"]  # observe … record per action
+    supersteps = 8 * note["actions_per_turn"] + 1  # begin, then observe … record per action
     bare = bare_graph_ms(folder, int(supersteps))
     nodes = sum(project.store.count_nodes().values())
     runtime.close()

@@ -37,7 +37,8 @@ from jarvishub.runtime import Runtime  # noqa: E402
 from nodes.actions import ToolCall  # noqa: E402
 from nodes.bridge import Usage  # noqa: E402
 from nodes.feedback import pending_nodes  # noqa: E402
-from skills.critique import EvaluationContext, OfflineEvaluator  # noqa: E402
+from nodes.evaluation import EvaluationContext  # noqa: E402
+from skills.critique import OfflineEvaluator  # noqa: E402
 from skills.storyboard import plan_story  # noqa: E402
 from store.lifecycle import stop_engine  # noqa: E402
 from tools.generate.base import Framing, ImageRequest, Lighting, ReferenceInput, Weather  # noqa: E402

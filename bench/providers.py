@@ -23,8 +23,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from jarvishub.project import Project  # noqa: E402
 from jarvishub.runtime import Runtime  # noqa: E402
 from nodes.bridge import Usage  # noqa: E402
-from nodes.spend import Spend, SpendLedger  # noqa: E402
 from tests.providers.loopback import LoopbackOpenAI  # noqa: E402
+from tools.spend import Spend, SpendLedger  # noqa: E402
 
 
 def turns(folder: Path, count: int, label: str) -> list[float]:

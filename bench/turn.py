@@ -248,7 +248,7 @@ def schema_bytes_by_grant(runtime: Runtime) -> dict[str, dict[str, int]]:
     sizes = {}
     for name, request in GRANT_REQUESTS.items():
         grant = runtime.grant_for(request)
-        schemas = tool_schemas(runtime.deps, grant)
+        schemas = tool_schemas(runtime.turn_context, grant)
         sizes[name] = {"tools": len(schemas), "skill_only": len(grant.skill_only_tools),
                        "schema_bytes": len(json.dumps(schemas))}
     return sizes
@@ -291,7 +291,7 @@ def main() -> None:
         repair = measure_turns(runtime, counter, planner, "redo the lighting on shot 3")
         validation = measure_validation(runtime, counter)
     grants = schema_bytes_by_grant(runtime)
-    supersteps = 8 * note["actions_per_turn"]  # observe … record per action
+    supersteps = 8 * note["actions_per_turn"] + 1  # begin, then observe … record per action
     bare = bare_graph_ms(folder, int(supersteps))
     nodes = sum(project.store.count_nodes().values())
     runtime.close()

@@ -20,22 +20,23 @@ from typing import Any, get_type_hints
 from langchain_core.messages import AIMessage, BaseMessage, HumanMessage, SystemMessage, ToolMessage
 from langgraph.errors import GraphInterrupt
 from langgraph.graph import END, START, MessagesState, StateGraph
+from langgraph.runtime import Runtime
 from langgraph.types import Checkpointer, interrupt
 from typing_extensions import TypedDict
 
 from graphs.supervisor import add_bridge_pipeline
 from nodes.context_size import ModelInput, model_input_size
-from nodes.deps import TurnDeps
+from nodes.context import TurnContext, turn_context
 from nodes.grant import Grant
 from nodes.models.factory import model_name_of, provider_failure
 from nodes.models.playbooks import ANSWER_PREFIX
 from nodes.models.transcript import SELECTED_PREFIX, UNUSABLE_PREFIX
-from nodes.propose import MAX_QUESTIONS, _clarification, _tool_answer, parse_response, reply_outcome, tool_schemas
 from nodes.observe import new_turn
-from nodes.spend import charge_model
+from nodes.propose import MAX_QUESTIONS, _clarification, _tool_answer, parse_response, reply_outcome, tool_schemas
 from nodes.state import TurnState
 from tools.generate.base import GenerationError
 from tools.generate.errors import ProviderUnavailable
+from tools.spend import charge_model
 
 SYSTEM_PROMPT = """You are a creative agent working in a chat. You make and change images, clips, cuts, web \
 pages and slide decks by calling tools. You cannot see the project: what you know is this conversation, the \
@@ -50,7 +51,7 @@ ChatState = TypedDict("ChatState", {**get_type_hints(TurnState, include_extras=T
 ``typing`` modules and cannot be subclassed together.)"""
 
 
-def bound_tools(deps: TurnDeps, grant: Grant) -> list[dict[str, Any]]:
+def bound_tools(deps: TurnContext, grant: Grant) -> list[dict[str, Any]]:
     """The tool schemas bound to the model: the grant's tools, built as the canvas agent builds them."""
     return tool_schemas(deps, grant)
 
@@ -62,17 +63,14 @@ def request_message(request: str, selected: list[str]) -> HumanMessage:
     return HumanMessage(content=request)
 
 
-def make_begin(deps: TurnDeps):
+def begin(state: ChatState, runtime: Runtime[TurnContext]) -> dict[str, Any]:
     """The begin graph node: a new turn's fresh per-turn fields, and the request appended to the transcript."""
-
-    def begin(state: ChatState) -> dict[str, Any]:
-        if state.get("state_turn_id") == state["turn_id"]:
-            return {}  # resumed from the turn's first checkpoint: the request is in the transcript already
-        version = deps.bridge.store.canvas_version()  # the harness measures the canvas; the model never sees it
-        return {**new_turn(state["turn_id"], version), "canvas_version": version, "done": False,
-                "messages": [request_message(state["request"], state.get("selected_ids") or [])]}
-
-    return begin
+    deps = turn_context(runtime)
+    if state.get("state_turn_id") == state["turn_id"]:
+        return {}  # resumed from the turn's first checkpoint: the request is in the transcript already
+    version = deps.bridge.store.canvas_version()  # the harness measures the canvas; the model never sees it
+    return {**new_turn(state["turn_id"], version), "canvas_version": version, "done": False,
+            "messages": [request_message(state["request"], state.get("selected_ids") or [])]}
 
 
 def _kept(message: AIMessage, action: dict[str, Any] | None) -> AIMessage:
@@ -85,67 +83,64 @@ def _kept(message: AIMessage, action: dict[str, Any] | None) -> AIMessage:
         "name": action["tool"], "args": action["args"], "id": action["action_id"], "type": "tool_call"}])
 
 
-def make_agent(deps: TurnDeps):
+def agent(state: ChatState, runtime: Runtime[TurnContext]) -> dict[str, Any]:
     """The agent graph node: the model reads the transcript and proposes the next action."""
+    deps = turn_context(runtime)
+    grant = deps.bridge.grants.get(state["grant_id"])
+    action_id = f"{state['turn_id']}-s{state.get('step_index', 0)}"
+    schemas = bound_tools(deps, grant)
+    model = deps.model.bind_tools(schemas)
+    transcript: list[BaseMessage] = [SystemMessage(content=SYSTEM_PROMPT), *state["messages"]]
+    added: list[BaseMessage] = []
+    answers = list(state.get("answers") or [])
+    sent = ModelInput()
 
-    def agent(state: ChatState) -> dict[str, Any]:
-        grant = deps.bridge.grants.get(state["grant_id"])
-        action_id = f"{state['turn_id']}-s{state.get('step_index', 0)}"
-        schemas = bound_tools(deps, grant)
-        model = deps.model.bind_tools(schemas)
-        transcript: list[BaseMessage] = [SystemMessage(content=SYSTEM_PROMPT), *state["messages"]]
-        added: list[BaseMessage] = []
-        answers = list(state.get("answers") or [])
-        sent = ModelInput()
-
-        def ask() -> AIMessage:
-            nonlocal sent
-            messages = [*transcript, *added]
-            sent = sent.plus(model_input_size(messages, schemas))
-            try:
-                reply = model.invoke(messages)
-            except Exception as error:
-                failure = provider_failure(error, deps.model)  # an outage stops the turn, as for the canvas agent
-                if failure is error:
-                    raise
-                raise failure from error
-            charge_model(deps.extra.get("spend"), None, reply, model=model_name_of(deps.model),
-                         thread_id=state.get("thread_id"), turn_id=state.get("turn_id"), action_id=action_id)
-            return reply
-
+    def ask() -> AIMessage:
+        nonlocal sent
+        messages = [*transcript, *added]
+        sent = sent.plus(model_input_size(messages, schemas))
         try:
+            reply = model.invoke(messages)
+        except Exception as error:
+            failure = provider_failure(error, deps.model)  # an outage stops the turn, as for the canvas agent
+            if failure is error:
+                raise
+            raise failure from error
+        charge_model(deps.extra.get("spend"), None, reply, model=model_name_of(deps.model),
+                     thread_id=state.get("thread_id"), turn_id=state.get("turn_id"), action_id=action_id)
+        return reply
+
+    try:
+        message = ask()
+        clarification = _clarification(message)
+        asked = 0
+        # An ambiguous target is a question (as for the canvas agent): the question and the person's answer
+        # join the transcript. LangGraph re-runs this node on resume, so nothing before interrupt() writes.
+        while clarification and clarification.get("reason") == "ambiguous" and asked < MAX_QUESTIONS:
+            answer = str(interrupt(clarification))
+            answers.append(answer)
+            asked += 1
+            added += [AIMessage(content=message.content), HumanMessage(content=ANSWER_PREFIX + answer)]
             message = ask()
             clarification = _clarification(message)
-            asked = 0
-            # An ambiguous target is a question (as for the canvas agent): the question and the person's answer
-            # join the transcript. LangGraph re-runs this node on resume, so nothing before interrupt() writes.
-            while clarification and clarification.get("reason") == "ambiguous" and asked < MAX_QUESTIONS:
-                answer = str(interrupt(clarification))
-                answers.append(answer)
-                asked += 1
-                added += [AIMessage(content=message.content), HumanMessage(content=ANSWER_PREFIX + answer)]
-                message = ask()
-                clarification = _clarification(message)
-        except (ProviderUnavailable, GenerationError):
+    except (ProviderUnavailable, GenerationError):
+        raise
+    except Exception as error:  # what the model sent back could not be used: a visible rejection
+        if isinstance(error, GraphInterrupt):
             raise
-        except Exception as error:  # what the model sent back could not be used: a visible rejection
-            if isinstance(error, GraphInterrupt):
-                raise
-            return {"action": None, "model_input": sent.model_dump(), "messages": added,
-                    "verdict": {"verdict": "reject", "reason": "model_error", "message": f"the model call failed: {error}"}}
-        action, error = parse_response(message, action_id)
-        if error:
-            return {"action": {"kind": "malformed", "action_id": action_id, "raw_error": error}, "verdict": None,
-                    "answers": answers, "model_input": sent.model_dump(),
-                    "messages": [*added, AIMessage(content=message.content or "(malformed tool call)")]}
-        replied = bool(action and action.get("kind") == "reply")
-        return {"action": action, "verdict": None, "answers": answers, "model_input": sent.model_dump(),
-                "messages": [*added, _kept(message, action)],
-                # What this proposal saw, for the repeated-call check (nodes.repeats); the model never sees it.
-                "seen_version": deps.bridge.store.canvas_version(),
-                **(reply_outcome(message, clarification) if replied else {})}
-
-    return agent
+        return {"action": None, "model_input": sent.model_dump(), "messages": added,
+                "verdict": {"verdict": "reject", "reason": "model_error", "message": f"the model call failed: {error}"}}
+    action, error = parse_response(message, action_id)
+    if error:
+        return {"action": {"kind": "malformed", "action_id": action_id, "raw_error": error}, "verdict": None,
+                "answers": answers, "model_input": sent.model_dump(),
+                "messages": [*added, AIMessage(content=message.content or "(malformed tool call)")]}
+    replied = bool(action and action.get("kind") == "reply")
+    return {"action": action, "verdict": None, "answers": answers, "model_input": sent.model_dump(),
+            "messages": [*added, _kept(message, action)],
+            # What this proposal saw, for the repeated-call check (nodes.repeats); the model never sees it.
+            "seen_version": deps.bridge.store.canvas_version(),
+            **(reply_outcome(message, clarification) if replied else {})}
 
 
 def tool_result(state: ChatState) -> dict[str, Any]:
@@ -165,12 +160,15 @@ def route_after_result(state: ChatState) -> str:
     return END if state.get("done") else "agent"
 
 
-def build_chat_baseline(deps: TurnDeps, checkpointer: Checkpointer = None):
-    """Compile the baseline: begin → agent → the bridge pipeline → tool_result → agent …, with the checkpointer."""
-    graph = StateGraph(ChatState)
-    graph.add_node("begin", make_begin(deps))
-    graph.add_node("agent", make_agent(deps))
-    add_bridge_pipeline(graph, deps)
+def build_chat_baseline(checkpointer: Checkpointer = None):
+    """Compile the baseline: begin → agent → the bridge pipeline → tool_result → agent …, with the checkpointer.
+
+    Run it with ``context=TurnContext(...)``, as the supervisor.  Skills run in ``execute`` (no node of their own).
+    """
+    graph = StateGraph(ChatState, context_schema=TurnContext)
+    graph.add_node("begin", begin)
+    graph.add_node("agent", agent)
+    add_bridge_pipeline(graph)
     graph.add_node("tool_result", tool_result)
     graph.add_edge(START, "begin")
     graph.add_edge("begin", "agent")

@@ -105,7 +105,7 @@ from store.models import CanvasNode, Direction, EdgeType, NodeStatus
 from store.mutations import CreateNode, GroupNodes, Link, SetStatus, UpdateNode
 from tools.base import ToolError
 from tools.generate.measure import image_stats
-from tools.recovery import stale_set
+from tools.staleness import stale_set
 from tools.versions import NotHeadVersion, require_head
 
 

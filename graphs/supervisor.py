@@ -1,27 +1,42 @@
-"""The supervisor graph: observe → resolve → propose → validate → execute → feedback → repair → commit → record,
-looping.
+"""The supervisor graph: begin → observe → resolve → propose → validate → execute → feedback → repair → commit
+→ record, looping.
 
-Rejected actions skip straight to record (the rejection is part of the
-trajectory) and loop back to observe, so the agent sees why and proposes again.
-The loop ends when the agent replies, a budget is spent, or the grant is revoked.
+This compiled graph is the one LangGraph's server runs (``langgraph.json``) and the one the CLI runs
+(``jarvishub.runtime.Runtime``); the project's services reach its graph nodes as LangGraph's runtime context
+(:class:`~nodes.context.TurnContext`), never through closures.  Each skill is a graph node of its own, named as
+the tool the agent calls it by (``skill__poster``), with the skill's compiled graph as its subgraph
+(``graphs/skill_nodes.py``): an allowed skill call goes there instead of ``execute``.
+
+Rejected actions skip straight to record (the rejection is part of the trajectory) and loop back to observe,
+so the agent sees why and proposes again.  The loop ends when the agent replies, a budget is spent, or the
+grant is revoked.
+
+Adding a graph node is one ``add_node`` and its edges here; the node is a function
+``node(state: TurnState, runtime: Runtime[TurnContext]) -> dict`` that reads its services with
+``turn_context(runtime)``.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable, Iterable
+
 from langgraph.graph import END, START, StateGraph
 from langgraph.types import Checkpointer
 
-from nodes.commit import make_commit, route_after_commit
-from nodes.deps import TurnDeps
-from nodes.execute import make_execute
-from nodes.feedback import make_feedback
-from nodes.observe import make_observe
-from nodes.propose import make_propose
-from nodes.record import make_record
-from nodes.repair import make_repair
-from nodes.resolve import make_resolve
+from graphs.skill_nodes import skill_nodes
+from nodes.begin import TurnInput, TurnOutput, begin
+from nodes.commit import commit, route_after_commit
+from nodes.context import TurnContext
+from nodes.execute import execute
+from nodes.feedback import feedback
+from nodes.observe import observe
+from nodes.propose import propose
+from nodes.record import record
+from nodes.repair import repair
+from nodes.resolve import resolve
 from nodes.state import TurnState
-from nodes.validate import make_validate, route_after_validate
+from nodes.validate import route_after_validate, validate
+from skills.base import Skill
 
 
 def route_after_record(state: TurnState) -> str:
@@ -29,33 +44,55 @@ def route_after_record(state: TurnState) -> str:
     return END if state.get("done") else "observe"
 
 
-def add_bridge_pipeline(graph: StateGraph, deps: TurnDeps) -> None:
-    """validate → execute → feedback → repair → commit → record, rejections straight to record.
+def to_skill_nodes(route: Callable[[TurnState], str], names: Iterable[str]) -> Callable[[TurnState], str]:
+    """``route``, with an allowed call of a skill that has a graph node sent to that node instead of execute."""
+    nodes = frozenset(names)
+
+    def route_skills(state: TurnState) -> str:
+        chosen = route(state)
+        tool = str((state.get("action") or {}).get("tool") or "")
+        return tool if chosen == "execute" and tool in nodes else chosen
+
+    route_skills.__name__ = route.__name__
+    route_skills.__doc__ = route.__doc__
+    return route_skills
+
+
+def add_bridge_pipeline(graph: StateGraph, skills: Iterable[Skill] = ()) -> None:
+    """validate → execute (or a skill's node) → feedback → repair → commit → record, rejections straight to record.
 
     The caller wires what proposes into ``validate`` and what follows ``record``; the chat-history baseline
     (``graphs/chat_baseline.py``) sends its tool calls through this same pipeline.
     """
-    graph.add_node("validate", make_validate(deps))
-    graph.add_node("execute", make_execute(deps))
-    graph.add_node("feedback", make_feedback(deps))
-    graph.add_node("repair", make_repair(deps))
-    graph.add_node("commit", make_commit(deps))
-    graph.add_node("record", make_record(deps))
-    graph.add_conditional_edges("validate", route_after_validate, ["execute", "record"])
+    by_skill = skill_nodes(skills)
+    graph.add_node("validate", validate)
+    graph.add_node("execute", execute)
+    for name, node in by_skill.items():
+        graph.add_node(name, node)
+        graph.add_edge(name, "feedback")
+    graph.add_node("feedback", feedback)
+    graph.add_node("repair", repair)
+    graph.add_node("commit", commit)
+    graph.add_node("record", record)
+    graph.add_conditional_edges("validate", to_skill_nodes(route_after_validate, by_skill),
+                                ["execute", *by_skill, "record"])
     graph.add_edge("execute", "feedback")
     graph.add_edge("feedback", "repair")
     graph.add_edge("repair", "commit")
     graph.add_conditional_edges("commit", route_after_commit, ["execute", "record"])
 
 
-def build_supervisor(deps: TurnDeps, checkpointer: Checkpointer = None):
-    """Compile the turn loop with its checkpointer (None under LangGraph's server, which supplies one)."""
-    graph = StateGraph(TurnState)
-    graph.add_node("observe", make_observe(deps))
-    graph.add_node("resolve", make_resolve(deps))
-    graph.add_node("propose", make_propose(deps))
-    add_bridge_pipeline(graph, deps)
-    graph.add_edge(START, "observe")
+def build_supervisor(skills: Iterable[Skill] = (), checkpointer: Checkpointer = None):
+    """Compile the turn loop with a graph node per skill, and a checkpointer (None under LangGraph's server,
+    which supplies one).  Run it with ``context=TurnContext(...)``."""
+    graph = StateGraph(TurnState, context_schema=TurnContext, input_schema=TurnInput, output_schema=TurnOutput)
+    graph.add_node("begin", begin)
+    graph.add_node("observe", observe)
+    graph.add_node("resolve", resolve)
+    graph.add_node("propose", propose)
+    add_bridge_pipeline(graph, skills)
+    graph.add_edge(START, "begin")
+    graph.add_edge("begin", "observe")
     graph.add_edge("observe", "resolve")
     graph.add_edge("resolve", "propose")
     graph.add_edge("propose", "validate")

@@ -74,7 +74,7 @@ class ChatRuntime(Runtime):
 
     def build_graph(self):
         """The chat graph (``graphs.chat_baseline``) on the project's checkpointer."""
-        return build_chat_baseline(self.deps, self.checkpointer)
+        return build_chat_baseline(self.checkpointer)
 
     def derive_grant(self, request: str, *, profile: str | None = None, grant: Grant | None = None,
                      selected: list[str] | None = None, intent: Intent | None = None) -> Grant:

@@ -81,7 +81,7 @@ def main(argv: list[str] | None = None) -> int:
     try:
         return args.handler(args)
     except KeyboardInterrupt:
-        return report_interrupted(args)
+        return report_interrupted(args, print_error)
     except Exception as error:  # noqa: BLE001 - exit_for_error re-raises what it cannot name
         code, message = exit_for_error(error, _project_or_none(args))
         print_error(args, code, message, **({"thread_id": error.thread_id} if hasattr(error, "thread_id") else {}))

@@ -8,6 +8,7 @@ answers it.
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Callable, Iterator
 from typing import Any
 
@@ -19,13 +20,14 @@ from graphs.checkpointer import open_checkpointer
 from graphs.supervisor import build_supervisor
 from jarvishub.project import Project
 from nodes.bridge import Bridge, Usage
-from nodes.deps import TurnDeps
+from nodes.context import TurnContext
 from nodes.grant import Grant, GrantStore, grant_profiles
 from nodes.manifest import Manifest, SkillInfo, build_manifest
 from nodes.models.factory import chat_model
 from nodes.policy import default_grant
 from nodes.understanding.intent import Intent
 from nodes.understanding.turn import understand
+from skills.base import Skill
 from skills.catalog import project_tools
 from store.memory import ProjectMemory
 from store.models import new_id
@@ -91,17 +93,23 @@ class Runtime:
         self.trajectories = TrajectoryStore(project.state_dir / "trajectories.sqlite")
         self.bridge = Bridge(project.store, self.registry, self.manifest, self.grants, self._tool_context)
         self.model = model or chat_model(project.settings)
-        self.deps = TurnDeps(bridge=self.bridge, model=self.model, trajectories=self.trajectories,
-                             max_steps=max_steps, evaluate_generations=evaluate_generations,
-                             ask_person_for_feedback=ask_person_for_feedback,
-                             extra=self.services.get("turn_extra", {}))
+        self.turn_context = TurnContext(
+            bridge=self.bridge, model=self.model, trajectories=self.trajectories, start_turn=self.start_state,
+            max_steps=max_steps, evaluate_generations=evaluate_generations,
+            ask_person_for_feedback=ask_person_for_feedback, extra=self.services.get("turn_extra", {}))
         self.checkpointer, self._checkpoint_handle = open_checkpointer(
             project.checkpoint_path, project.settings.checkpoint_url)
         self.graph = self.build_graph()
 
     def build_graph(self):
-        """The compiled turn graph this runtime drives (the chat baseline, ``jarvishub.chat_runtime``, swaps it)."""
-        return build_supervisor(self.deps, self.checkpointer)
+        """The compiled turn graph this runtime drives, the one LangGraph's server runs (``graphs/supervisor.py``),
+        with a graph node per skill (the chat baseline, ``jarvishub.chat_runtime``, swaps it)."""
+        return build_supervisor(self.skill_graphs(), self.checkpointer)
+
+    def skill_graphs(self) -> list[Skill]:
+        """The project's skills, each a graph node of the supervisor (its graph the node's subgraph)."""
+        skills = self.services.get("skills") or {}
+        return [skills[info.name] for info in self.skills if info.name in skills]
 
     # -- tools see this ----------------------------------------------------------------
     def _tool_context(self, *, actor: str = "agent", thread_id: str | None = None, turn_id: str | None = None,
@@ -158,14 +166,14 @@ class Runtime:
         state = self.start_state(request, thread_id=thread_id, grant=grant, profile=profile, selected=selected)
         if on_started is not None:
             on_started(state)
-        return self._drive(state, state["thread_id"], on_event)
+        return self._drive(state, state["thread_id"], on_event, start=state)
 
     def start_state(self, request: str, *, thread_id: str | None = None, grant: Grant | None = None,
                     profile: str | None = None, selected: list[str] | None = None) -> dict[str, Any]:
         """The first state of a turn: its ids, its intent (the request interpreted once) and its saved grant;
         the turn's start is recorded.
 
-        Shared by :meth:`run` and the graph LangGraph's server runs (``graphs/server.py``), so a turn
+        Shared by :meth:`run` and the supervisor's ``begin`` graph node (LangGraph's server, the SDK), so a turn
         started through either gets the same grant and the same trajectory.
         """
         intent = self.understand(request, selected=selected, thread_id=thread_id)
@@ -182,12 +190,14 @@ class Runtime:
                on_event: Callable[[str, dict[str, Any]], None] | None = None) -> TurnOutcome:
         """Continue a paused or crashed turn: answer its interrupt, or just pick up where it stopped."""
         snapshot = self.graph.get_state(self._config(thread_id))
-        if not snapshot.values:
-            # Killed before the first checkpoint: start the same turn again from how it began.
+        if not snapshot.values or snapshot.next == ("begin",):
+            # Killed before the turn's start was checkpointed: start the same turn again from how it began.
             start = self.trajectories.last_start(thread_id)
-            if start is None:
+            if start is not None and start.get("turn_id") == snapshot.values.get("turn_id"):
+                start = None  # an earlier turn's start: begin starts the one the input asks for
+            if start is None and not snapshot.values:
                 raise KeyError(f"no turn was started on thread {thread_id}")
-            return self._drive(start, thread_id, on_event)
+            return self._drive(None if snapshot.values else start, thread_id, on_event, start=start)
         payload: Any = Command(resume=answer) if snapshot.interrupts else None
         return self._drive(payload, thread_id, on_event)
 
@@ -199,9 +209,9 @@ class Runtime:
     def _config(self, thread_id: str) -> dict[str, Any]:
         return {"configurable": {"thread_id": thread_id}, "recursion_limit": 1000}
 
-    def _drive(self, payload: Any, thread_id: str,
-               on_event: Callable[[str, dict[str, Any]], None] | None) -> TurnOutcome:
-        for event in self.stream(payload, thread_id):
+    def _drive(self, payload: Any, thread_id: str, on_event: Callable[[str, dict[str, Any]], None] | None,
+               start: dict[str, Any] | None = None) -> TurnOutcome:
+        for event in self.stream(payload, thread_id, start=start):
             if on_event is not None:
                 on_event(*event)
         snapshot = self.graph.get_state(self._config(thread_id))
@@ -224,12 +234,22 @@ class Runtime:
                 outcome.clarification = outcome.interrupt
         return outcome
 
-    def stream(self, payload: Any, thread_id: str) -> Iterator[tuple[str, dict[str, Any]]]:
-        """Graph progress as (kind, data) events: node updates and custom progress events."""
-        for mode, data in self.graph.stream(payload, self._config(thread_id), stream_mode=["updates", "custom"]):
+    def stream(self, payload: Any, thread_id: str, *,
+               start: dict[str, Any] | None = None) -> Iterator[tuple[str, dict[str, Any]]]:
+        """Graph progress as (kind, data) events: node updates and custom progress events.
+
+        A skill's inner steps come as node events too, named as ``get_graph(xray=True)`` draws them
+        (``skill__storyboard:shots``), with the subgraph's ``namespace``.  ``start``: a turn started already
+        (:meth:`start_state`), which the ``begin`` graph node takes as it is.
+        """
+        context = dataclasses.replace(self.turn_context, start=start) if start is not None else self.turn_context
+        for namespace, mode, data in self.graph.stream(payload, self._config(thread_id), context=context,
+                                                       stream_mode=["updates", "custom"], subgraphs=True):
             if mode == "updates":
+                prefix = "".join(part.split(":")[0] + ":" for part in namespace)
                 for node, update in (data or {}).items():
-                    yield "node", {"node": node, "update": update if isinstance(update, dict) else {}}
+                    yield "node", {"node": prefix + node, "update": update if isinstance(update, dict) else {},
+                                   **({"namespace": list(namespace)} if namespace else {})}
             else:
                 yield "progress", data if isinstance(data, dict) else {"message": str(data)}
 

@@ -53,7 +53,7 @@ class Settings(BaseModel):
         description="Stream the agent model's replies (a slow answer then times out only when it stalls)")
     budget_usd: float | None = Field(
         default=None, ge=0, validation_alias=AliasChoices("JARVISHUB_BUDGET_USD", "budget_usd"),
-        description="The cost budget of a turn's grant when its grant sets none (nodes.spend prices calls)")
+        description="The cost budget of a turn's grant when its grant sets none (tools.spend prices calls)")
     prices_file: str | None = Field(
         default=None, validation_alias=AliasChoices("JARVISHUB_PRICES", "prices_file"),
         description="A TOML file of [prices.\"MODEL\"] tables overriding the default price table")

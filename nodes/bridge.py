@@ -22,12 +22,14 @@ import weakref
 from collections.abc import Callable, Iterable
 from typing import Any
 
-from pydantic import BaseModel, Field, ValidationError
+from pydantic import ValidationError
 
 from nodes.actions import CanvasMutation, Clarification, Evaluation, Reply, ToolCall
 from nodes.grant import Grant, GrantStore, check_scope, check_spend
 from nodes.manifest import Manifest
 from nodes.ports import BridgePort
+from nodes.subgraph import SubgraphRun
+from nodes.usage import SubmitResult, Usage
 from nodes.verdicts import Allow, ApprovalRequired, GrantDenied, NeedsApproval, Reject, Verdict
 from nodes.written import UnknownEdge, resolve_edges, written_node_ids
 from store.errors import CanvasError, NodeNotFound
@@ -45,37 +47,6 @@ from tools.sealed import Desk, Handle
 _MAX_GRANT_DEPTH = 64
 _NODE_ID = re.compile(r"^[0-9A-HJKMNP-TV-Z]{26}$")
 EVALUATOR_TOOL = "evaluate_node"
-
-
-class Usage(BaseModel):
-    """What a turn (or a subagent) has spent of its grant so far."""
-
-    tool_calls: int = 0
-    generation_calls: int = 0
-    started_at: float = Field(default_factory=time.time)
-    rejections_in_row: int = 0
-    created_ids: list[str] = Field(default_factory=list)
-    paid_calls: int = Field(default=0, description="Provider calls billed (nodes.spend): model, judge and media.")
-    tokens_in: int = 0
-    tokens_out: int = 0
-    cost_usd: float = 0.0
-    generation_estimates: dict[str, float] = Field(
-        default_factory=dict, description="What one call of each generation tool may cost at most with this "
-        "project's providers (USD): the budget refuses a call that could take the spend past the cost budget.")
-
-
-class SubmitResult(BaseModel):
-    """What :meth:`Bridge.submit` did with one action."""
-
-    action_id: str
-    verdict: str
-    message: str = ""
-    reason: str = Field(default="", description="Why it was refused: the grant's reason (kind_not_granted, budget, "
-                        "...) or the refusing error's type (StaleVersion: plan again and resubmit)")
-    observation: dict[str, Any] = Field(default_factory=dict)
-    commit: CommitRecord | None = None
-    provider_calls: int = 0
-    cache_hits: int = 0
 
 
 def referenced_node_ids(value: Any) -> list[str]:
@@ -267,12 +238,14 @@ class Bridge:
         if self._skills is not None:
             self._skills[1].close()
 
-    def _run_skill(self, spec: Any, ctx: ToolContext, args: Any) -> ToolResult:
+    def _run_skill(self, spec: Any, ctx: ToolContext, args: Any, subgraph: SubgraphRun | None = None) -> ToolResult:
         """Run a skill on a thread whose stack, context variables and progress callback hold nothing of the bridge.
 
         The skill's tool function runs on the skill desk's thread with empty context variables (its graph is a
         run of its own, not nested in the turn's, whose loop holds the turn's graph nodes), and its progress
-        callback goes through the port desk (the turn's stream writer leads to the turn's loop too).
+        callback goes through the port desk (the turn's stream writer leads to the turn's loop too).  Run as the
+        supervisor's graph node for the skill (``subgraph``), its graph joins the turn's stream as that node's
+        subgraph through a relay on the port desk, never the stream itself (``nodes/subgraph.py``).
         """
         with _PORTS_OPENING:
             if self._skills is None:
@@ -280,23 +253,33 @@ class Bridge:
                 self._skills = (runner, Desk(runner, {"run"}, name="skill", fresh_context=True))
             if self._ports is None:
                 self._ports = _Ports(self)
-        said = None
+        lent: list[str] = []
         if ctx.progress is not None:
-            said = self._ports.lend_progress(ctx.progress)
+            said = self._ports.lend(ctx.progress)
+            lent.append(said.token)
             ctx = dataclasses.replace(ctx, progress=said)
+        if subgraph is not None:
+            if subgraph.stream is not None:
+                relay = self._ports.lend(subgraph.stream)
+                lent.append(relay.token)
+                subgraph = subgraph.relayed(relay)
+            ctx = dataclasses.replace(ctx, services={**ctx.services, "subgraph": subgraph})
         try:
             return self._skills[1].handle().call("run", spec.run, ctx, args)
         finally:
-            if said is not None:
-                self._ports.forget_progress(said)
+            for token in lent:
+                self._ports.forget(token)
 
     # -- execution and commit ------------------------------------------------------------
     def context(self, **kwargs: Any) -> ToolContext:
         """A tool context for this project (read-only canvas, artifacts, workspace, services)."""
         return self._context_factory(**kwargs)
 
-    def execute(self, action: Any, ctx: ToolContext) -> ToolResult:
-        """Run an allowed action.  Tool failures become observations the model sees, not crashes."""
+    def execute(self, action: Any, ctx: ToolContext, subgraph: SubgraphRun | None = None) -> ToolResult:
+        """Run an allowed action.  Tool failures become observations the model sees, not crashes.
+
+        ``subgraph``: where a skill's graph runs in the supervisor's run, when a skill's own graph node runs it.
+        """
         match action:
             case ToolCall():
                 spec = self.registry.get(action.tool)
@@ -304,7 +287,7 @@ class Bridge:
                 args = spec.args_schema.model_validate(action.args)
                 try:
                     if spec.family == ToolFamily.SKILL:
-                        return self._run_skill(spec, ctx, args)
+                        return self._run_skill(spec, ctx, args, subgraph)
                     return spec.run(ctx, args)
                 except (ToolError, CanvasError, ValidationError) as error:
                     # The error's type lets the CLI tell "busy, try again" (QueryBusy) from a failure.  A
@@ -432,7 +415,7 @@ class _Ports:
     def __init__(self, bridge: Bridge) -> None:
         self._bridge = bridge
         self._roots: dict[str, str | None] = {}
-        self._progress: dict[str, Callable[[str], None]] = {}
+        self._progress: dict[str, Callable[[Any], None]] = {}
         self._desk = Desk(self, {"root", "grant", "narrow", "has_tool", "submit", "say"}, name="bridge-port")
 
     def open(self, root: str | None) -> BridgePort:
@@ -445,16 +428,17 @@ class _Ports:
     def close(self) -> None:
         self._desk.close()
 
-    def lend_progress(self, progress: Callable[[str], None]) -> _Progress:
-        """A progress callback for a skill that reaches ``progress`` through the desk (it holds a token only)."""
+    def lend(self, callback: Callable[[Any], None]) -> _Progress:
+        """A callable that reaches ``callback`` through the desk (it holds a token only): a skill's progress
+        callback, or the relay of a turn's stream to the skill graph running as its subgraph."""
         token = secrets.token_urlsafe(18)
-        self._progress[token] = progress
+        self._progress[token] = callback
         return _Progress(self._desk.handle(), token)
 
-    def forget_progress(self, said: _Progress) -> None:
-        self._progress.pop(said.token, None)
+    def forget(self, token: str) -> None:
+        self._progress.pop(token, None)
 
-    def say(self, token: str, message: str) -> None:
+    def say(self, token: str, message: Any) -> None:
         progress = self._progress.get(token)
         if progress is not None:
             progress(message)
@@ -500,7 +484,8 @@ class _Ports:
 
 
 class _Progress:
-    """A skill's progress callback: a token and a handle to the port desk, which holds the real one."""
+    """A skill's progress callback (or stream relay): a token and a handle to the port desk, which holds the real
+    one."""
 
     __slots__ = ("_handle", "token")
 
@@ -508,7 +493,7 @@ class _Progress:
         self._handle = handle
         self.token = token
 
-    def __call__(self, message: str) -> None:
+    def __call__(self, message: Any) -> None:
         self._handle.call("say", self.token, message)
 
 

@@ -2,40 +2,18 @@
 
 from __future__ import annotations
 
-from typing import Any, Protocol
+from typing import Any
 
 from langgraph.types import interrupt
-from pydantic import BaseModel, Field
+from langgraph.runtime import Runtime
 
-from nodes.deps import TurnDeps
+from nodes.context import TurnContext, turn_context
+from nodes.evaluation import EvaluationContext, Evaluator
 from nodes.state import TurnState
 from store.models import CanvasNode
 from store.mutations import mutation_adapter
 
 MEDIA_KINDS = frozenset({"image", "video", "audio", "web", "slide", "deck"})
-
-
-class EvaluationResult(BaseModel):
-    """An evaluator's verdict on one node."""
-
-    node_id: str
-    score: float = Field(ge=0.0, le=1.0)
-    passed: bool
-    checks: dict[str, Any] = Field(default_factory=dict)
-    notes: str = ""
-    evaluator: str = "offline"
-
-
-class Evaluator(Protocol):
-    """Scores a (possibly not yet committed) node on what was asked of it.
-
-    The turn loop passes an empty ``request``: each node is judged on its own
-    intent (its inputs), never on the words of the whole turn's request.
-    ``context`` (``skills.critique.EvaluationContext``) holds the step's other
-    uncommitted nodes and the previous version of each.
-    """
-
-    def evaluate(self, request: str, node: CanvasNode, context: Any = None) -> EvaluationResult: ...
 
 
 def pending_nodes(result: dict[str, Any]) -> list[CanvasNode]:
@@ -49,10 +27,8 @@ def pending_nodes(result: dict[str, Any]) -> list[CanvasNode]:
     return nodes
 
 
-def evaluation_context(deps: TurnDeps, result: dict[str, Any]) -> Any:
+def evaluation_context(deps: TurnContext, result: dict[str, Any]) -> EvaluationContext:
     """The step's uncommitted nodes and, for each new version, the node it replaces."""
-    from skills.critique import EvaluationContext
-
     pending = {n.id: n for n in pending_nodes(result)}
     versions = version_links(result)
     olds = [o for o in versions.values() if o not in pending]
@@ -71,10 +47,10 @@ def version_links(result: dict[str, Any]) -> dict[str, str]:
     return links
 
 
-def _charge_judges(deps: TurnDeps, state: TurnState, evaluations: list[dict[str, Any]]) -> dict[str, Any]:
+def _charge_judges(deps: TurnContext, state: TurnState, evaluations: list[dict[str, Any]]) -> dict[str, Any]:
     """The usage update after the judge-model calls behind these evaluations were charged (none: no update)."""
     from nodes.bridge import Usage
-    from nodes.spend import charge_judges
+    from tools.spend import charge_judges
 
     usage = Usage(**(state.get("usage") or {}))
     spent = charge_judges(deps.extra.get("spend"), usage, evaluations, thread_id=state.get("thread_id"),
@@ -82,32 +58,29 @@ def _charge_judges(deps: TurnDeps, state: TurnState, evaluations: list[dict[str,
     return {"usage": usage.model_dump()} if spent.calls else {}
 
 
-def make_feedback(deps: TurnDeps):
-    """The collect-feedback graph node."""
-
-    def feedback(state: TurnState) -> dict[str, Any]:
-        result = state.get("result") or {}
-        observation = result.get("observation") or {}
-        if "error" in observation:
-            return {"feedback": {"source": "tool", "passed": False, "notes": observation["error"]}}
-        evaluator: Evaluator | None = deps.extra.get("evaluator")
-        created = [n for n in pending_nodes(result) if n.kind in MEDIA_KINDS and n.outputs]
-        evaluations = []
-        charged: dict[str, Any] = {}
-        if evaluator is not None and deps.evaluate_generations:
-            context = evaluation_context(deps, result)
-            evaluations = [evaluator.evaluate("", node, context).model_dump() for node in created]
-            charged = _charge_judges(deps, state, evaluations)
-        person = None
-        if deps.ask_person_for_feedback and created:
-            person = interrupt({"type": "feedback", "node_ids": [n.id for n in created]})
-        if not evaluations and person is None:
-            return {"feedback": None, **charged}
-        if person is not None and not isinstance(person, dict):
-            person = {"approve": True, "text": str(person)}
-        passed = all(e["passed"] for e in evaluations) and not (isinstance(person, dict) and person.get("approve") is False)
-        return {"feedback": {"source": "person" if person is not None else "evaluator", "passed": passed,
-                             "evaluations": evaluations, "person": person, "node_ids": [n.id for n in created]},
-                **charged}
-
-    return feedback
+def feedback(state: TurnState, runtime: Runtime[TurnContext]) -> dict[str, Any]:
+    """Collect feedback on what the step made: the evaluator's scores, or a person's word."""
+    deps = turn_context(runtime)
+    result = state.get("result") or {}
+    observation = result.get("observation") or {}
+    if "error" in observation:
+        return {"feedback": {"source": "tool", "passed": False, "notes": observation["error"]}}
+    evaluator: Evaluator | None = deps.extra.get("evaluator")
+    created = [n for n in pending_nodes(result) if n.kind in MEDIA_KINDS and n.outputs]
+    evaluations = []
+    charged: dict[str, Any] = {}
+    if evaluator is not None and deps.evaluate_generations:
+        context = evaluation_context(deps, result)
+        evaluations = [evaluator.evaluate("", node, context).model_dump() for node in created]
+        charged = _charge_judges(deps, state, evaluations)
+    person = None
+    if deps.ask_person_for_feedback and created:
+        person = interrupt({"type": "feedback", "node_ids": [n.id for n in created]})
+    if not evaluations and person is None:
+        return {"feedback": None, **charged}
+    if person is not None and not isinstance(person, dict):
+        person = {"approve": True, "text": str(person)}
+    passed = all(e["passed"] for e in evaluations) and not (isinstance(person, dict) and person.get("approve") is False)
+    return {"feedback": {"source": "person" if person is not None else "evaluator", "passed": passed,
+                         "evaluations": evaluations, "person": person, "node_ids": [n.id for n in created]},
+            **charged}

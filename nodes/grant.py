@@ -27,6 +27,7 @@ from nodes.verdicts import GrantDenied
 from store.errors import NodeNotFound
 from store.models import new_id
 from tools.base import Effect
+from tools.native.code import SandboxLimits
 
 if TYPE_CHECKING:
     from store.neo4j import ScopeFacts
@@ -98,7 +99,7 @@ class Budget(BaseModel):
     wall_time_s: float | None = 3600.0
     rejections: int = Field(default=3, description="Rejected proposals in a row before asking the person.")
     cost_usd: float | None = Field(default=None, ge=0, description="What the turn's paid provider calls may cost "
-                                   "(nodes.spend prices them); a call that would take the spend past it is refused.")
+                                   "(tools.spend prices them); a call that would take the spend past it is refused.")
     tokens: int | None = Field(default=None, ge=0, description="Model tokens (in + out) the turn may use.")
 
 
@@ -114,7 +115,7 @@ def check_spend(budget: Budget, usage: SpendSoFar, *, next_call_usd: float = 0.0
     """Raise :class:`GrantDenied` ("budget") when the spend so far plus the next call's would pass the budget.
 
     Checked before a paid call is made, with what that call may cost at most, so a turn stops *before* it
-    overspends; the spend so far is what the providers billed (``nodes.spend``), failed calls included.
+    overspends; the spend so far is what the providers billed (``tools.spend``), failed calls included.
     """
     if budget.cost_usd is not None and usage.cost_usd + next_call_usd > budget.cost_usd + 1e-12:
         after = f" (the next call may cost ${next_call_usd:.4f})" if next_call_usd else ""
@@ -124,18 +125,6 @@ def check_spend(budget: Budget, usage: SpendSoFar, *, next_call_usd: float = 0.0
     if budget.tokens is not None and spent_tokens + next_call_tokens > budget.tokens:
         raise GrantDenied("budget", f"the turn's budget of {budget.tokens:,} tokens would be exceeded: "
                                     f"{spent_tokens:,} used so far")
-
-
-class SandboxLimits(BaseModel):
-    """What agent code (``run_code``) may use under this grant: the grant sets these, never the model (a call
-    may ask for less time or memory, not more); ``tools.native.code`` enforces them in the sandbox."""
-
-    timeout_s: float = Field(default=30.0, gt=0, le=3600, description="Wall-clock time of one run.")
-    memory_mb: int = Field(default=1024, ge=64, description="Address space of the snippet (RLIMIT_AS).")
-    processes: int = Field(default=64, ge=2, description="Processes at once inside the sandbox (RLIMIT_NPROC).")
-    file_mb: int = Field(default=64, ge=1, description="Largest file a run may write (RLIMIT_FSIZE).")
-    tmp_mb: int = Field(default=64, ge=1, description="Size of the sandbox's /tmp (a tmpfs).")
-    output_mb: int = Field(default=64, ge=1, description="Size of the run folder (a tmpfs): every file a run keeps.")
 
 
 class Grant(BaseModel):

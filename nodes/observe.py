@@ -4,7 +4,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from nodes.deps import TurnDeps
+from langgraph.runtime import Runtime
+
+from nodes.context import TurnContext, turn_context
 from nodes.state import RESET, TurnState
 from nodes.view import find_focus
 
@@ -18,18 +20,15 @@ def new_turn(turn_id: str, canvas_version: int) -> dict[str, Any]:
             "queued_calls": []}
 
 
-def make_observe(deps: TurnDeps):
-    """The observe graph node."""
-
-    def observe(state: TurnState) -> dict[str, Any]:
-        store = deps.bridge.store
-        created = (state.get("usage") or {}).get("created_ids", [])
-        # One read: the canvas version and the nodes the request names.
-        version, focus = find_focus(store, state.get("intent") or state["request"], state.get("selected_ids") or [],
-                                    created)
-        update: dict[str, Any] = {"canvas_version": version, "seen_version": version, "focus_ids": focus}
-        if state.get("state_turn_id") != state["turn_id"]:
-            update.update(new_turn(state["turn_id"], version))
-        return update
-
-    return observe
+def observe(state: TurnState, runtime: Runtime[TurnContext]) -> dict[str, Any]:
+    """Read the canvas for this step: its version and the nodes the request is about."""
+    deps = turn_context(runtime)
+    store = deps.bridge.store
+    created = (state.get("usage") or {}).get("created_ids", [])
+    # One read: the canvas version and the nodes the request names.
+    version, focus = find_focus(store, state.get("intent") or state["request"], state.get("selected_ids") or [],
+                                created)
+    update: dict[str, Any] = {"canvas_version": version, "seen_version": version, "focus_ids": focus}
+    if state.get("state_turn_id") != state["turn_id"]:
+        update.update(new_turn(state["turn_id"], version))
+    return update

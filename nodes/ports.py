@@ -20,14 +20,12 @@ Skill and subagent graphs depend on this port and on
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from nodes.grant import Budget, Grant, Scope
+from nodes.usage import SubmitResult, Usage
 from tools.reader import ReadOnlyCanvas
 from tools.sealed import Handle
-
-if TYPE_CHECKING:
-    from nodes.bridge import SubmitResult, Usage
 
 
 class BridgePort:

@@ -13,13 +13,14 @@ from langchain_core.messages import AIMessage, BaseMessage, HumanMessage, System
 
 from langgraph.errors import GraphInterrupt
 from langgraph.types import interrupt
+from langgraph.runtime import Runtime
 
 from nodes.bridge import Usage
 from nodes.context_size import ModelInput, model_input_size
-from nodes.deps import TurnDeps
+from nodes.context import TurnContext, turn_context
 from nodes.grant import check_spend
 from nodes.models.factory import model_name_of, provider_failure
-from nodes.spend import charge_model, estimate_chat_usd
+from tools.spend import charge_model, estimate_chat_usd
 from nodes.verdicts import GrantDenied
 from tools.generate.base import GenerationError
 from tools.generate.errors import ProviderUnavailable
@@ -33,7 +34,7 @@ the targets below as shown; query the canvas for anything else. When done, reply
 with what you made, changed and reused."""
 
 
-def tool_schemas(deps: TurnDeps, grant: Grant) -> list[dict[str, Any]]:
+def tool_schemas(deps: TurnContext, grant: Grant) -> list[dict[str, Any]]:
     """OpenAI-format function schemas of the tools this grant allows (nothing else is bound), compacted."""
     return [
         {"type": "function", "function": {"name": t.name, "description": t.description,
@@ -93,7 +94,7 @@ def compact_schema(schema: dict[str, Any]) -> dict[str, Any]:
     return compact
 
 
-def build_messages(deps: TurnDeps, state: TurnState, grant: Grant) -> list[BaseMessage]:
+def build_messages(deps: TurnContext, state: TurnState, grant: Grant) -> list[BaseMessage]:
     """The conversation of this turn as the model sees it: the focused view, the request, then each step.
 
     The view is the resolve graph node's (``nodes.resolve``), read just before this step; the machine-readable
@@ -167,7 +168,7 @@ def compact_intent(intent: dict[str, Any]) -> dict[str, Any]:
     return compact
 
 
-def turn_intent(deps: TurnDeps, state: TurnState) -> dict[str, Any] | None:
+def turn_intent(deps: TurnContext, state: TurnState) -> dict[str, Any] | None:
     """The turn's intent; after a person answered its question (which shot?), read again with the answer."""
     intent = state.get("intent")
     answers = state.get("answers") or []
@@ -183,7 +184,7 @@ def turn_intent(deps: TurnDeps, state: TurnState) -> dict[str, Any] | None:
     return reread.summary()
 
 
-def earlier_turns(deps: TurnDeps, state: TurnState) -> list[dict[str, Any]]:
+def earlier_turns(deps: TurnContext, state: TurnState) -> list[dict[str, Any]]:
     """Earlier turns of this thread as a short summary (request, outcome, reply, what changed), never their calls."""
     if not state.get("thread_id"):
         return []
@@ -254,95 +255,92 @@ def _call_action(call: dict[str, Any], action_id: str) -> tuple[dict[str, Any] |
             "actor": "agent"}, None
 
 
-def make_propose(deps: TurnDeps):
-    """The propose graph node."""
-
-    def propose(state: TurnState) -> dict[str, Any]:
-        grant = deps.bridge.grants.get(state["grant_id"])
-        index = state.get("step_index", 0)
-        action_id = f"{state['turn_id']}-s{index}"
-        queued = list(state.get("queued_calls") or [])
-        if queued:  # the rest of a message with several calls: each is a step of its own, validated on its own
-            action, error = _call_action(queued[0], action_id)
-            if error:
-                return {"action": {"kind": "malformed", "action_id": action_id, "raw_error": error},
-                        "verdict": None, "queued_calls": queued[1:], "model_input": None, "batched": True}
-            return {"action": action, "verdict": None, "queued_calls": queued[1:], "model_input": None,
-                    "batched": True}
-        schemas = tool_schemas(deps, grant)
-        model = deps.model.bind_tools(schemas)
-        answers = list(state.get("answers") or [])
-        usage = Usage(**(state.get("usage") or {}))
-        ledger = deps.extra.get("spend")
-        if ledger is not None:
-            ledger.sync(usage, state["turn_id"])
-        # What this step showed the model, measured on exactly what was sent (the evaluation's context bytes).
-        # Only the calls of the final run of this graph node count: a call repeated because LangGraph re-ran the
-        # node after an interrupt is counted once, like the step it belongs to.
-        sent = ModelInput()
-
-        def ask(messages: list[BaseMessage]) -> AIMessage:
-            nonlocal sent
-            size = model_input_size(messages, schemas)
-            # The budget stops the turn before a call that could overspend it, never after.
-            if ledger is not None and (grant.budget.cost_usd is not None or grant.budget.tokens is not None):
-                check_spend(grant.budget, usage, next_call_usd=estimate_chat_usd(
-                    ledger.prices, model_name_of(deps.model), size.bytes), next_call_tokens=size.bytes // 3)
-            sent = sent.plus(size)
-            try:
-                reply = model.invoke(messages)
-            except Exception as error:
-                failure = provider_failure(error, deps.model)
-                if failure is error:
-                    raise
-                raise failure from error
-            charge_model(ledger, usage, reply, model=model_name_of(deps.model), thread_id=state.get("thread_id"),
-                         turn_id=state.get("turn_id"), action_id=action_id)
-            return reply
-
-        try:
-            message = ask(build_messages(deps, state, grant))
-            clarification = _clarification(message)
-            # An ambiguous target is a question, never a silent pick: pause for the person's answer (the chosen
-            # id), then ask the model again with it. LangGraph re-runs this node on resume; the model call before
-            # the interrupt is repeated, which is why the answer, not the model's output, is kept in state.
-            asked = 0
-            while clarification and clarification.get("reason") == "ambiguous" and asked < MAX_QUESTIONS:
-                answers.append(str(interrupt(clarification)))
-                asked += 1
-                message = ask(build_messages(deps, {**state, "answers": answers}, grant))
-                clarification = _clarification(message)
-        except GrantDenied as denied:  # the next model call could take the spend past the budget
-            return {"action": None, "verdict": {"verdict": "reject", "reason": denied.reason, "message": str(denied)},
-                    "model_input": sent.model_dump(), "usage": usage.model_dump()}
-        except (ProviderUnavailable, GenerationError):
-            # An outage (or a request the provider refuses) is not the model's mistake to retry: the turn stops
-            # here, resumable, and what the calls before it were billed is in the spend ledger already.
-            raise
-        except Exception as error:  # what the model sent back could not be used: a visible rejection
-            if isinstance(error, GraphInterrupt):
-                raise
-            return {"action": None, "verdict": {"verdict": "reject", "reason": "model_error",
-                                                 "message": f"the model call failed: {error}"},
-                    "model_input": sent.model_dump(), "usage": usage.model_dump()}
-        calls = split_calls(message)
-        action, error = parse_response(message, action_id)
+def propose(state: TurnState, runtime: Runtime[TurnContext]) -> dict[str, Any]:
+    """Ask the model for the next action (or take the next call of a message that made several)."""
+    deps = turn_context(runtime)
+    grant = deps.bridge.grants.get(state["grant_id"])
+    index = state.get("step_index", 0)
+    action_id = f"{state['turn_id']}-s{index}"
+    queued = list(state.get("queued_calls") or [])
+    if queued:  # the rest of a message with several calls: each is a step of its own, validated on its own
+        action, error = _call_action(queued[0], action_id)
         if error:
             return {"action": {"kind": "malformed", "action_id": action_id, "raw_error": error},
-                    "verdict": None, "answers": answers, "model_input": sent.model_dump(),
-                    "queued_calls": calls[1:], "usage": usage.model_dump(), "batched": False}
-        update: dict[str, Any] = {"action": action, "verdict": None, "answers": answers,
-                                  "model_input": sent.model_dump(), "queued_calls": calls[1:],
-                                  "usage": usage.model_dump(), "batched": False}
-        if answers and answers != list(state.get("answers") or []):
-            # The person answered the turn's question: the intent read with the answer is the turn's intent
-            # from now on (the report is measured against it).
-            update["intent"] = turn_intent(deps, {**state, "answers": answers})
-        if action and action.get("kind") == "reply":
-            update.update(reply_outcome(message, clarification))
-        return update
+                    "verdict": None, "queued_calls": queued[1:], "model_input": None, "batched": True}
+        return {"action": action, "verdict": None, "queued_calls": queued[1:], "model_input": None,
+                "batched": True}
+    schemas = tool_schemas(deps, grant)
+    model = deps.model.bind_tools(schemas)
+    answers = list(state.get("answers") or [])
+    usage = Usage(**(state.get("usage") or {}))
+    ledger = deps.extra.get("spend")
+    if ledger is not None:
+        ledger.sync(usage, state["turn_id"])
+    # What this step showed the model, measured on exactly what was sent (the evaluation's context bytes).
+    # Only the calls of the final run of this graph node count: a call repeated because LangGraph re-ran the
+    # node after an interrupt is counted once, like the step it belongs to.
+    sent = ModelInput()
 
-    return propose
+    def ask(messages: list[BaseMessage]) -> AIMessage:
+        nonlocal sent
+        size = model_input_size(messages, schemas)
+        # The budget stops the turn before a call that could overspend it, never after.
+        if ledger is not None and (grant.budget.cost_usd is not None or grant.budget.tokens is not None):
+            check_spend(grant.budget, usage, next_call_usd=estimate_chat_usd(
+                ledger.prices, model_name_of(deps.model), size.bytes), next_call_tokens=size.bytes // 3)
+        sent = sent.plus(size)
+        try:
+            reply = model.invoke(messages)
+        except Exception as error:
+            failure = provider_failure(error, deps.model)
+            if failure is error:
+                raise
+            raise failure from error
+        charge_model(ledger, usage, reply, model=model_name_of(deps.model), thread_id=state.get("thread_id"),
+                     turn_id=state.get("turn_id"), action_id=action_id)
+        return reply
+
+    try:
+        message = ask(build_messages(deps, state, grant))
+        clarification = _clarification(message)
+        # An ambiguous target is a question, never a silent pick: pause for the person's answer (the chosen
+        # id), then ask the model again with it. LangGraph re-runs this node on resume; the model call before
+        # the interrupt is repeated, which is why the answer, not the model's output, is kept in state.
+        asked = 0
+        while clarification and clarification.get("reason") == "ambiguous" and asked < MAX_QUESTIONS:
+            answers.append(str(interrupt(clarification)))
+            asked += 1
+            message = ask(build_messages(deps, {**state, "answers": answers}, grant))
+            clarification = _clarification(message)
+    except GrantDenied as denied:  # the next model call could take the spend past the budget
+        return {"action": None, "verdict": {"verdict": "reject", "reason": denied.reason, "message": str(denied)},
+                "model_input": sent.model_dump(), "usage": usage.model_dump()}
+    except (ProviderUnavailable, GenerationError):
+        # An outage (or a request the provider refuses) is not the model's mistake to retry: the turn stops
+        # here, resumable, and what the calls before it were billed is in the spend ledger already.
+        raise
+    except Exception as error:  # what the model sent back could not be used: a visible rejection
+        if isinstance(error, GraphInterrupt):
+            raise
+        return {"action": None, "verdict": {"verdict": "reject", "reason": "model_error",
+                                             "message": f"the model call failed: {error}"},
+                "model_input": sent.model_dump(), "usage": usage.model_dump()}
+    calls = split_calls(message)
+    action, error = parse_response(message, action_id)
+    if error:
+        return {"action": {"kind": "malformed", "action_id": action_id, "raw_error": error},
+                "verdict": None, "answers": answers, "model_input": sent.model_dump(),
+                "queued_calls": calls[1:], "usage": usage.model_dump(), "batched": False}
+    update: dict[str, Any] = {"action": action, "verdict": None, "answers": answers,
+                              "model_input": sent.model_dump(), "queued_calls": calls[1:],
+                              "usage": usage.model_dump(), "batched": False}
+    if answers and answers != list(state.get("answers") or []):
+        # The person answered the turn's question: the intent read with the answer is the turn's intent
+        # from now on (the report is measured against it).
+        update["intent"] = turn_intent(deps, {**state, "answers": answers})
+    if action and action.get("kind") == "reply":
+        update.update(reply_outcome(message, clarification))
+    return update
 
 
 def reply_outcome(message: Any, clarification: dict[str, Any] | None) -> dict[str, Any]:

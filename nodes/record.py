@@ -9,63 +9,62 @@ from __future__ import annotations
 
 from typing import Any
 
+from langgraph.runtime import Runtime
+
 from nodes.context_size import ModelInput
-from nodes.deps import TurnDeps
+from nodes.context import TurnContext, turn_context
 from nodes.state import TurnState
 from store.models import utc_now
 from store.mutations import RecordTurn
 
 
-def make_record(deps: TurnDeps):
-    """The record graph node."""
-
-    def record(state: TurnState) -> dict[str, Any]:
-        index = state.get("step_index", 0)
-        result = state.get("result") or {}
-        spent = state.get("rebuild_spent") or {}  # attempts discarded after a commit conflict (nodes.commit)
-        step = {
-            "index": index,
-            "action": state.get("action"),
-            "verdict": state.get("verdict"),
-            "observation": result.get("observation"),
-            "commit": result.get("commit"),
-            "provider_calls": result.get("provider_calls", 0) + spent.get("provider_calls", 0),
-            "cache_hits": result.get("cache_hits", 0) + spent.get("cache_hits", 0),
-            "feedback": state.get("feedback"),
-            "repair": {k: v for k, v in (state.get("repair") or {}).items() if k != "mutations"} or None,
-            "rebuilds": int(state.get("rebuilds") or 0),
-            "seen_version": state.get("seen_version"),  # the canvas version its proposal saw (nodes.repeats)
-            **model_input_keys(state.get("model_input")),
-        }
-        if (state.get("action") or {}).get("kind") == "malformed":
-            step["raw_error"] = state["action"].get("raw_error")
-        deps.trajectories.record_step(state["thread_id"], state["turn_id"], index, step)
-        update: dict[str, Any] = {"steps": [step], "step_index": index + 1, "action": None, "verdict": None,
-                                  "result": None, "feedback": None, "repair": None, "rebuild": False, "rebuilds": 0,
-                                  "rebuild_spent": {}, "model_input": None}
-        done = bool(state.get("done"))
-        if not done and index + 1 >= deps.max_steps:
-            done = True
-            update.update(done=True, outcome="step_budget",
-                          reply=f"stopped after {deps.max_steps} steps without finishing")
-        if done and (state.get("outcome") or "replied") == "replied":
-            # The turn asked instead of acting, or tried and failed: distinct outcomes, so no one reads success.
-            if state.get("clarification"):
-                update["outcome"] = "clarification"
-            elif state.get("failed"):
-                update["outcome"] = "failed"
-            elif state.get("refused"):
-                update["outcome"] = "refused"
-        if done:
-            measured_outcome(deps, state, update)
-        if done:
-            finish_turn(deps, state, [*(state.get("steps") or []), step], update)
-        return update
-
-    return record
+def record(state: TurnState, runtime: Runtime[TurnContext]) -> dict[str, Any]:
+    """Append the step to the trajectory; when the turn is done, measure and record it."""
+    deps = turn_context(runtime)
+    index = state.get("step_index", 0)
+    result = state.get("result") or {}
+    spent = state.get("rebuild_spent") or {}  # attempts discarded after a commit conflict (nodes.commit)
+    step = {
+        "index": index,
+        "action": state.get("action"),
+        "verdict": state.get("verdict"),
+        "observation": result.get("observation"),
+        "commit": result.get("commit"),
+        "provider_calls": result.get("provider_calls", 0) + spent.get("provider_calls", 0),
+        "cache_hits": result.get("cache_hits", 0) + spent.get("cache_hits", 0),
+        "feedback": state.get("feedback"),
+        "repair": {k: v for k, v in (state.get("repair") or {}).items() if k != "mutations"} or None,
+        "rebuilds": int(state.get("rebuilds") or 0),
+        "seen_version": state.get("seen_version"),  # the canvas version its proposal saw (nodes.repeats)
+        **model_input_keys(state.get("model_input")),
+    }
+    if (state.get("action") or {}).get("kind") == "malformed":
+        step["raw_error"] = state["action"].get("raw_error")
+    deps.trajectories.record_step(state["thread_id"], state["turn_id"], index, step)
+    update: dict[str, Any] = {"steps": [step], "step_index": index + 1, "action": None, "verdict": None,
+                              "result": None, "feedback": None, "repair": None, "rebuild": False, "rebuilds": 0,
+                              "rebuild_spent": {}, "model_input": None}
+    done = bool(state.get("done"))
+    if not done and index + 1 >= deps.max_steps:
+        done = True
+        update.update(done=True, outcome="step_budget",
+                      reply=f"stopped after {deps.max_steps} steps without finishing")
+    if done and (state.get("outcome") or "replied") == "replied":
+        # The turn asked instead of acting, or tried and failed: distinct outcomes, so no one reads success.
+        if state.get("clarification"):
+            update["outcome"] = "clarification"
+        elif state.get("failed"):
+            update["outcome"] = "failed"
+        elif state.get("refused"):
+            update["outcome"] = "refused"
+    if done:
+        measured_outcome(deps, state, update)
+    if done:
+        finish_turn(deps, state, [*(state.get("steps") or []), step], update)
+    return update
 
 
-def measured_outcome(deps: TurnDeps, state: TurnState, update: dict[str, Any]) -> None:
+def measured_outcome(deps: TurnContext, state: TurnState, update: dict[str, Any]) -> None:
     """Compare the turn's commits with its intent; a turn that did something else is not ``replied``.
 
     The reply stays what the model said, with what was measured added, so a person sees both.
@@ -96,12 +95,12 @@ def model_input_keys(model_input: dict[str, int] | None) -> dict[str, int]:
             "max_call_bytes": sent.max_call_bytes}
 
 
-def turn_started_at(deps: TurnDeps, state: TurnState) -> str:
+def turn_started_at(deps: TurnContext, state: TurnState) -> str:
     """When the turn began: its ``starts`` row in the trajectory store (written by ``Runtime.start_state``)."""
     return deps.trajectories.started_at(state["turn_id"]) or utc_now()
 
 
-def finish_turn(deps: TurnDeps, state: TurnState, steps: list[dict[str, Any]], update: dict[str, Any]) -> None:
+def finish_turn(deps: TurnContext, state: TurnState, steps: list[dict[str, Any]], update: dict[str, Any]) -> None:
     """Write the turn tuple to the trajectory store and the Turn node to the canvas."""
     store = deps.bridge.store
     after = store.canvas_version()
@@ -131,5 +130,6 @@ def finish_turn(deps: TurnDeps, state: TurnState, steps: list[dict[str, Any]], u
     turn = RecordTurn(turn_id=state["turn_id"], thread_id=state["thread_id"], request=state["request"][:2000],
                       canvas_before=body["canvas_before"], canvas_after=after, node_ids=touched,
                       summary={"outcome": body["outcome"], "steps": len(steps)})
-    deps.bridge.commit_turn_record(turn)
+    recorded = deps.bridge.commit_turn_record(turn)
     update["canvas_after"] = after
+    update["canvas_version"] = recorded.canvas_version  # with the Turn node: where the turn left the canvas

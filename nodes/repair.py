@@ -8,8 +8,10 @@ from __future__ import annotations
 
 from typing import Any
 
+from langgraph.runtime import Runtime
+
 from nodes.bridge import Usage
-from nodes.deps import TurnDeps
+from nodes.context import TurnContext, turn_context
 from nodes.state import TurnState
 from nodes.feedback import version_links
 from store.errors import CanvasError
@@ -111,7 +113,7 @@ def unmark_mutations(store: Any, node_ids: list[str], reason: str) -> list[SetSt
     return mutations
 
 
-def undo_stale_marks(deps: TurnDeps, state: TurnState, actor: str) -> list[str]:
+def undo_stale_marks(deps: TurnContext, state: TurnState, actor: str) -> list[str]:
     """After a person rejected a step, take back the stale marks this turn committed and did not repair.
 
     ``mark_stale`` commits as a step of its own, before the rebuild that may need approval; a rejected
@@ -139,34 +141,31 @@ def undo_stale_marks(deps: TurnDeps, state: TurnState, actor: str) -> list[str]:
     return [m.node_id for m in mutations]
 
 
-def make_repair(deps: TurnDeps):
-    """The decide-repair graph node."""
-
-    def repair(state: TurnState) -> dict[str, Any]:
-        feedback = state.get("feedback")
-        if not feedback:
-            return {"repair": None}
-        retries = sum(1 for s in state.get("steps") or [] if (s.get("repair") or {}).get("decision") == "retry")
-        extra = evaluation_mutations(feedback.get("evaluations") or [], "evaluator", state["turn_id"])
-        person = feedback.get("person")
-        if isinstance(person, dict):
-            extra += person_feedback_mutations(person, feedback.get("node_ids") or [], state["turn_id"])
-        rejected = {e["node_id"] for e in feedback.get("evaluations") or [] if not e["passed"]}
-        if isinstance(person, dict) and person.get("approve") is False:
-            rejected |= set(feedback.get("node_ids") or [])
-        restored = restore_mutations(deps.bridge.store, state.get("result") or {}, rejected, state["turn_id"])
-        extra += restored
-        if feedback.get("passed"):
-            decision = {"decision": "accept"}
-        elif retries < deps.max_retries:
-            notes = "; ".join(e["notes"] for e in feedback.get("evaluations") or [] if e.get("notes")) \
-                or (person.get("text") if isinstance(person, dict) else None) or feedback.get("notes", "")
-            decision = {"decision": "retry", "advice": notes or "the result did not pass; try again with changes"}
-        else:
-            decision = {"decision": "ask", "advice": "retries are used up; ask the person how to proceed"}
-        # Restored versions whose inputs changed are stale: the agent sees their ids and rebuilds them.
-        decision["restored_stale"] = [m.node_id for m in restored
-                                      if isinstance(m, SetStatus) and m.status == NodeStatus.STALE]
-        return {"repair": {**decision, "mutations": [m.model_dump(mode="json") for m in extra]}}
-
-    return repair
+def repair(state: TurnState, runtime: Runtime[TurnContext]) -> dict[str, Any]:
+    """Decide what the feedback means: accept, retry with advice, or ask the person."""
+    deps = turn_context(runtime)
+    feedback = state.get("feedback")
+    if not feedback:
+        return {"repair": None}
+    retries = sum(1 for s in state.get("steps") or [] if (s.get("repair") or {}).get("decision") == "retry")
+    extra = evaluation_mutations(feedback.get("evaluations") or [], "evaluator", state["turn_id"])
+    person = feedback.get("person")
+    if isinstance(person, dict):
+        extra += person_feedback_mutations(person, feedback.get("node_ids") or [], state["turn_id"])
+    rejected = {e["node_id"] for e in feedback.get("evaluations") or [] if not e["passed"]}
+    if isinstance(person, dict) and person.get("approve") is False:
+        rejected |= set(feedback.get("node_ids") or [])
+    restored = restore_mutations(deps.bridge.store, state.get("result") or {}, rejected, state["turn_id"])
+    extra += restored
+    if feedback.get("passed"):
+        decision = {"decision": "accept"}
+    elif retries < deps.max_retries:
+        notes = "; ".join(e["notes"] for e in feedback.get("evaluations") or [] if e.get("notes")) \
+            or (person.get("text") if isinstance(person, dict) else None) or feedback.get("notes", "")
+        decision = {"decision": "retry", "advice": notes or "the result did not pass; try again with changes"}
+    else:
+        decision = {"decision": "ask", "advice": "retries are used up; ask the person how to proceed"}
+    # Restored versions whose inputs changed are stale: the agent sees their ids and rebuilds them.
+    decision["restored_stale"] = [m.node_id for m in restored
+                                  if isinstance(m, SetStatus) and m.status == NodeStatus.STALE]
+    return {"repair": {**decision, "mutations": [m.model_dump(mode="json") for m in extra]}}

@@ -18,7 +18,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any, Protocol
 
-from nodes.deps import TurnDeps
+from langgraph.runtime import Runtime
+
+from nodes.context import TurnContext, turn_context
 from nodes.grant import Grant
 from nodes.state import TurnState
 from nodes.understanding.facts import CanvasFacts, FactsReader, read_facts
@@ -162,7 +164,7 @@ def focused_view(canvas: ResolveReader, intent: Intent, *, focus_ids: Sequence[s
     return fit(sections)
 
 
-def view_for(deps: TurnDeps, state: TurnState, intent: Intent) -> str:
+def view_for(deps: TurnContext, state: TurnState, intent: Intent) -> str:
     """The focused view of ``state``'s step, read now."""
     grant = deps.bridge.grants.get(state["grant_id"]) if state.get("grant_id") else None
     return focused_view(deps.bridge.store, intent, focus_ids=state.get("focus_ids") or [],
@@ -173,22 +175,19 @@ def view_for(deps: TurnDeps, state: TurnState, intent: Intent) -> str:
                         edge_types=deps.bridge.manifest.edge_types)
 
 
-def make_resolve(deps: TurnDeps):
+def resolve(state: TurnState, runtime: Runtime[TurnContext]) -> dict[str, Any]:
     """The resolve graph node (between observe and propose)."""
+    if state.get("queued_calls"):  # the rest of one model message: no model call follows, so no view
+        return {}
+    deps = turn_context(runtime)
+    update: dict[str, Any] = {}
+    intent = state.get("intent")
+    if not intent:
+        from nodes.understanding.turn import understand
 
-    def resolve(state: TurnState) -> dict[str, Any]:
-        if state.get("queued_calls"):  # the rest of one model message: no model call follows, so no view
-            return {}
-        update: dict[str, Any] = {}
-        intent = state.get("intent")
-        if not intent:
-            from nodes.understanding.turn import understand
-
-            intent = understand(deps.bridge.store, state["request"], state.get("selected_ids") or [],
-                                log=deps.trajectories, thread_id=state.get("thread_id"),
-                                skills=deps.bridge.manifest.skills).summary()
-            update["intent"] = intent
-        update["view"] = view_for(deps, state, Intent.model_validate(intent))
-        return update
-
-    return resolve
+        intent = understand(deps.bridge.store, state["request"], state.get("selected_ids") or [],
+                            log=deps.trajectories, thread_id=state.get("thread_id"),
+                            skills=deps.bridge.manifest.skills).summary()
+        update["intent"] = intent
+    update["view"] = view_for(deps, state, Intent.model_validate(intent))
+    return update

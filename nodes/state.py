@@ -25,6 +25,8 @@ class TurnState(TypedDict, total=False):
     """One turn of the loop (LangGraph state; checkpointed after every graph node)."""
 
     request: str
+    profile: str | None
+    """The grant profile a client asked for (``TurnInput``); ``begin`` reads it and clears it."""
     intent: dict[str, Any]
     """The request interpreted once at the start of the turn (``nodes.understanding.Intent`` as JSON: ids and
     words); the grant, the view, the planner and the turn report read it."""

@@ -21,6 +21,7 @@ from dataclasses import dataclass, field
 from typing import Any, TypedDict
 
 from langchain_core.runnables import RunnableConfig
+from langgraph._internal._constants import CONFIG_KEY_RUNTIME
 from langgraph.graph import END, START, StateGraph
 from pydantic import BaseModel
 
@@ -28,6 +29,7 @@ from nodes.actions import ToolCall
 from nodes.bridge import Usage
 from nodes.grant import Grant
 from nodes.ports import BridgePort
+from nodes.subgraph import SubgraphRun
 from store.errors import CanvasError
 from tools.base import Effect
 
@@ -139,8 +141,13 @@ def _maker_module() -> str:
 
 
 def skill_context(config: RunnableConfig) -> SkillContext:
-    """The SkillContext a skill graph node runs with (passed in the run config, never in state)."""
-    ctx = (config.get("configurable") or {}).get("skill_ctx")
+    """The SkillContext a skill graph node runs with: its runtime context (``Runtime[SkillContext]``), never state.
+
+    A node may take ``runtime: Runtime[SkillContext]`` and read ``runtime.context`` instead; this reads the same
+    context from the node's config.
+    """
+    runtime = (config.get("configurable") or {}).get(CONFIG_KEY_RUNTIME)
+    ctx = getattr(runtime, "context", None)
     if not isinstance(ctx, SkillContext):
         raise RuntimeError("this graph is a skill: run it with Skill.run, which supplies its SkillContext")
     return ctx
@@ -171,16 +178,21 @@ class Skill:
         if not self.defined_in:
             self.defined_in = _maker_module()
 
-    def run(self, ctx: SkillContext, inputs: dict[str, Any] | BaseModel) -> BaseModel:
-        """Run the skill's graph with ``ctx`` and return its validated output."""
+    def run(self, ctx: SkillContext, inputs: dict[str, Any] | BaseModel, *,
+            subgraph: SubgraphRun | None = None) -> BaseModel:
+        """Run the skill's graph with ``ctx`` and return its validated output.
+
+        ``subgraph``: the supervisor's graph node for this skill is running it (``graphs/skill_nodes.py``), so
+        the run is that node's subgraph and its events join the turn's stream (``nodes/subgraph.py``).
+        """
         payload = inputs.model_dump(mode="json") if isinstance(inputs, BaseModel) else dict(inputs)
         self.input_model.model_validate(payload)
-        # A skill runs whole inside one tool call (a resumed turn replays it through its deterministic action
-        # ids), so it never checkpoints: not into its own saver, nor into the caller's, which would have to
-        # serialise the live context it is given (LangGraph's server refuses to).
+        # A skill runs whole inside one step (a resumed turn replays it through its deterministic action ids),
+        # so it never checkpoints: not into its own saver, nor into the caller's.  Its context is its runtime
+        # context, never in the run's config, which streamed and checkpointed runs serialise.
         graph = self.graph.copy(update={"checkpointer": False})
-        final = graph.invoke({"input": payload, "output": {}, "scratch": {}},
-                             config={"configurable": {"skill_ctx": ctx}, "recursion_limit": 200})
+        config: RunnableConfig = {"configurable": subgraph.configurable() if subgraph else {}, "recursion_limit": 200}
+        final = graph.invoke({"input": payload, "output": {}, "scratch": {}}, config=config, context=ctx)
         return self.output_model.model_validate(final.get("output") or {})
 
     @classmethod

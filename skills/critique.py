@@ -28,7 +28,7 @@ from langchain_core.language_models import BaseChatModel
 from langchain_core.messages import HumanMessage
 from pydantic import BaseModel, Field, ValidationError
 
-from nodes.feedback import EvaluationResult
+from nodes.evaluation import EvaluationContext, EvaluationReplyError, EvaluationResult
 from skills.base import SkillContext, skill
 from store.artifacts import ArtifactStore
 from store.base import CanvasReader
@@ -112,16 +112,6 @@ RELATIVE_AT_LEAST = 4.0
 """How far (0..255 units) a comparative must move its measurement from the previous version."""
 
 
-class EvaluationContext(BaseModel):
-    """What the evaluator knows beyond the canvas: the step's uncommitted nodes and their previous versions."""
-
-    model_config = {"arbitrary_types_allowed": True}
-
-    pending: dict[str, CanvasNode] = Field(default_factory=dict)
-    previous: dict[str, CanvasNode] = Field(default_factory=dict)
-    superseded_ok: set[str] = Field(default_factory=set, description="Ids this step itself marks superseded")
-
-
 def _within(value: float, low: float | None, high: float | None) -> float:
     """1 well inside the range, 0.5 at an edge, 0 far outside it."""
     def span(threshold: float) -> float:  # shares (0..1) ramp over their own size; 0..255 measures over 15 %
@@ -162,13 +152,6 @@ def _previous_version(canvas: CanvasReader, node: CanvasNode) -> CanvasNode | No
     except NodeNotFound:
         return None
     return older[0].node if older else None
-
-
-class EvaluationReplyError(ValueError):
-    """A vision model's reply was not the JSON ``{score, passed, notes}`` it was asked for."""
-
-    judge: dict[str, Any] | None = None
-    """The model and the token usage of the unusable reply (it was billed all the same)."""
 
 
 def wanted_lighting(request: str, node: CanvasNode) -> dict[str, str]:
@@ -633,7 +616,7 @@ class MultimodalEvaluator:
         """Ask the model; raise :class:`EvaluationReplyError` when its reply is not the JSON asked for.
 
         The reply's token usage goes into ``checks["judge"]`` (and the error's ``usage``): the call was billed
-        either way, and the turn's spend counts it (``nodes.spend.charge_judges``).
+        either way, and the turn's spend counts it (``tools.spend.charge_judges``).
         """
         reply = self.model.invoke([self.message(request, node)])
         text = reply.content if isinstance(reply.content, str) else " ".join(
@@ -720,7 +703,7 @@ def run_evaluate_node(ctx: ToolContext, raw: BaseModel) -> ToolResult:
         result = evaluator.evaluate(request, node)
     except EvaluationReplyError as error:
         raise ToolError(str(error)) from error
-    from nodes.spend import charge_judges
+    from tools.spend import charge_judges
 
     charge_judges(ctx.services.get("spend"), ctx.services.get("usage"), [result.model_dump()],
                   thread_id=ctx.thread_id, turn_id=ctx.turn_id, action_id=ctx.services.get("action_id"))

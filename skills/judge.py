@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from nodes.feedback import EvaluationResult
+from nodes.evaluation import EvaluationReplyError, EvaluationResult
 from store.models import CanvasNode
 from tools.generate.errors import ProviderUnavailable
 
@@ -29,8 +29,6 @@ class JudgeWithFallback:
 
     def evaluate(self, request: str, node: CanvasNode, context: Any = None) -> EvaluationResult:
         """The judge's verdict, or the measured one with a note when the judge's answer is unusable."""
-        from skills.critique import EvaluationReplyError
-
         try:
             return self.judge.evaluate(request, node, context)
         except EvaluationReplyError as error:

@@ -24,14 +24,23 @@ from skills.page_style import (
     PRESETS,
     TOKENS,
     UnknownToken,
-    base_tokens,
     colour,
     font_stack,
     hue_of,
     parse_value,
     spacing_tokens,
 )
-from skills.web_render import Design, LayoutSpec, PageImage, Palette, make_palette, page_texts, render_html, slug
+from skills.web_render import (
+    Design,
+    LayoutSpec,
+    PageImage,
+    Palette,
+    base_tokens,
+    make_palette,
+    page_texts,
+    render_html,
+    slug,
+)
 from tools.base import ToolError
 from tools.changes import Change, Edit
 

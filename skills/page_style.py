@@ -2,7 +2,7 @@
 
 The page's CSS (:func:`skills.web_render.render_html`) reads every size, colour
 and font through ``var(--token)``; the values come from the design a brief was
-read into (:func:`base_tokens`) with a page's own overrides on top.  So "make the
+read into (:func:`skills.web_render.base_tokens`) with a page's own overrides on top.  So "make the
 headline bigger" is ``--headline-size: 56px`` becoming ``70px`` in the page's
 ``<style>``, and nothing else in the CSS moves.
 
@@ -19,15 +19,12 @@ from __future__ import annotations
 import colorsys
 import re
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Literal
+from typing import Literal
 
 from PIL import ImageColor
 
 from skills.brief import HUE_WORDS
 from tools.base import ToolError
-
-if TYPE_CHECKING:
-    from skills.web_render import Design, LayoutSpec
 
 TokenKind = Literal["length", "colour", "font", "weight", "number"]
 
@@ -114,28 +111,6 @@ _MONO_NAMES = frozenset({"courier", "courier new", "consolas", "menlo", "monaco"
 _LARGER = ("larger", "bigger", "big", "up", "increase", "more")
 _SMALLER = ("smaller", "small", "down", "decrease", "less")
 _STEP = 1.25
-
-
-def base_tokens(design: Design, spec: LayoutSpec) -> dict[str, str]:
-    """The value of every token as the design and layout give them, before a page's own overrides."""
-    from skills.web_render import mix
-
-    p, f, t = design.palette, design.fonts, design.look
-    light = spec.theme == "light"
-    bg, fg, surface = (p.paper, p.ink, "#ffffff") if light else (p.ink, p.paper, mix(p.ink, p.paper))
-    return {
-        "headline-size": f"{72 if t.weight >= 900 else 56}px", "heading-size": "34px", "text-size": "17px",
-        "heading-font": f.heading, "body-font": f.body, "heading-weight": str(t.weight),
-        "background": bg, "text-colour": fg, "surface": surface, "accent": p.accent, "accent-2": p.accent_2,
-        "muted": p.muted, "button-colour": p.accent_2, "button-text-colour": "#111111",
-        "button-radius": f"{max(t.radius, 4) if t.radius else 0}px", "radius": f"{t.radius}px",
-        **SPACING[t.spacing],
-    }
-
-
-def page_tokens(design: Design, spec: LayoutSpec, overrides: dict[str, str] | None = None) -> dict[str, str]:
-    """Every token's value on a page: the design's, with the page's overrides on top."""
-    return {**base_tokens(design, spec), **{k: v for k, v in (overrides or {}).items() if k in TOKENS}}
 
 
 def spacing_tokens(value: str, current: dict[str, str]) -> tuple[str, dict[str, str]]:
@@ -308,5 +283,5 @@ def _hex(rgb: tuple[float, ...]) -> str:
     return "#" + "".join(f"{round(max(0.0, min(1.0, c)) * 255):02x}" for c in rgb[:3])
 
 
-__all__ = ["FONT_FAMILIES", "PRESETS", "SPACING", "TOKENS", "BadTokenValue", "Token", "UnknownToken", "base_tokens",
-           "colour", "font_stack", "hue_of", "page_tokens", "parse_value", "spacing_tokens", "token_for_words"]
+__all__ = ["FONT_FAMILIES", "PRESETS", "SPACING", "TOKENS", "BadTokenValue", "Token", "UnknownToken",
+           "colour", "font_stack", "hue_of", "parse_value", "spacing_tokens", "token_for_words"]

@@ -279,7 +279,7 @@ def run_skill_tool(skill: Skill, ctx: ToolContext, args: BaseModel) -> ToolResul
         action_prefix=f"{ctx.services.get('action_id') or ctx.turn_id}/{skill.name}", actor=f"skill:{skill.name}",
         services={**ctx.services, "artifacts": ctx.artifacts, "workspace": ctx.workspace}, progress=ctx.progress)
     try:
-        output = skill.run(skill_ctx, args)
+        output = skill.run(skill_ctx, args, subgraph=ctx.services.get("subgraph"))
     except (ToolError, GraphBubbleUp):
         raise
     except Exception as error:  # noqa: BLE001 - the skill's own code failed: a failed step, with the reason

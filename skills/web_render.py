@@ -19,7 +19,7 @@ from typing import Literal
 from pydantic import BaseModel, Field, model_validator
 
 from skills.brief import DesignTokens, HeadingFamily, PageCopy, Theme, read_brief
-from skills.page_style import page_tokens
+from skills.page_style import SPACING, TOKENS
 
 HeroMode = Literal["contained", "full-bleed"]
 
@@ -369,6 +369,26 @@ def mix(a: str, b: str, amount: float = 0.12) -> str:
     pa = [int(a[i:i + 2], 16) for i in (1, 3, 5)]
     pb = [int(b[i:i + 2], 16) for i in (1, 3, 5)]
     return "#" + "".join(f"{round(x + (y - x) * amount):02x}" for x, y in zip(pa, pb, strict=True))
+
+
+def base_tokens(design: Design, spec: LayoutSpec) -> dict[str, str]:
+    """The value of every token as the design and layout give them, before a page's own overrides."""
+    p, f, t = design.palette, design.fonts, design.look
+    light = spec.theme == "light"
+    bg, fg, surface = (p.paper, p.ink, "#ffffff") if light else (p.ink, p.paper, mix(p.ink, p.paper))
+    return {
+        "headline-size": f"{72 if t.weight >= 900 else 56}px", "heading-size": "34px", "text-size": "17px",
+        "heading-font": f.heading, "body-font": f.body, "heading-weight": str(t.weight),
+        "background": bg, "text-colour": fg, "surface": surface, "accent": p.accent, "accent-2": p.accent_2,
+        "muted": p.muted, "button-colour": p.accent_2, "button-text-colour": "#111111",
+        "button-radius": f"{max(t.radius, 4) if t.radius else 0}px", "radius": f"{t.radius}px",
+        **SPACING[t.spacing],
+    }
+
+
+def page_tokens(design: Design, spec: LayoutSpec, overrides: dict[str, str] | None = None) -> dict[str, str]:
+    """Every token's value on a page: the design's, with the page's overrides on top."""
+    return {**base_tokens(design, spec), **{k: v for k, v in (overrides or {}).items() if k in TOKENS}}
 
 
 def root_tokens(page_html: str) -> dict[str, str]:

@@ -194,7 +194,7 @@ def test_memory_rejections_shape_the_variations_and_reach_the_model(project: Pro
         assert [b.label for b in result.branches] == ["warm", "cold", "high-key"]
         assert result.criterion.endswith("lowest warmth") and result.selected_id
         state = {"request": "make a poster", "steps": [], "focus_ids": []}
-        system = build_messages(runtime.deps, state, runtime.grant_for("make a poster"))[0].content
+        system = build_messages(runtime.turn_context, state, runtime.grant_for("make a poster"))[0].content
         assert "prefer warm lighting" in system and "rejected: night lighting" in system
     finally:
         if runtime is not None:

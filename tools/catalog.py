@@ -38,12 +38,12 @@ def family_tools(project: ProjectParts) -> tuple[list[ToolSpec], dict[str, Any]]
     from tools.generate.factory import build_generation_service
     from tools.generate.settings import generation_settings
 
-    from nodes.spend import PriceTable, SpendLedger
+    from tools.spend import PriceTable, SpendLedger
 
     gen_settings = generation_settings(project.settings)
     prices = PriceTable.for_project(project.settings.project, getattr(project.settings, "prices_file", None))
     services["generation"] = build_generation_service(gen_settings, project.artifacts, project.root, prices=prices)
-    # Every paid call of the project's turns is charged here (nodes.spend): tokens, calls, cost.
+    # Every paid call of the project's turns is charged here (tools.spend): tokens, calls, cost.
     services["spend"] = SpendLedger(project.state_dir / "spend.sqlite", prices)
     services["spend"].estimates = services["generation"].estimates()
 

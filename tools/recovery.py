@@ -21,10 +21,9 @@ from store.errors import NodeNotFound
 from store.models import CanvasNode, Direction, EdgeType, NodeStatus, new_id
 from store.mutations import CreateNode, DeleteNode, GroupNodes, Link, SetStatus, UngroupNodes, Unlink, UpdateNode
 from tools.base import Effect, ToolContext, ToolError, ToolFamily, ToolResult, ToolSpec
+from tools.staleness import DERIVATION_EDGES, REGENERABLE_TOOLS, stale_sets
 from tools.versions import NotHeadVersion, current_version, current_versions, head_of
 
-DERIVATION_EDGES = [EdgeType.GENERATED_FROM, EdgeType.REFERENCES]
-REGENERABLE_TOOLS = ("generate_image", "generate_video", "generate_audio", "assemble_cut")
 COMPOSED_TOOLS: dict[str, tuple[str, ...]] = {"repair": ("mark_stale", "regenerate_stale")}
 """Tools that do what others do, in one call: a grant that asks a person to approve a part asks it for the whole."""
 
@@ -139,25 +138,6 @@ class MarkStaleArgs(BaseModel):
     node_id: str | None = Field(default=None, description="One node to mark (with what derives from it)")
     node_ids: list[str] = Field(default_factory=list, description="Several nodes: one dirty set, their union")
     reason: str = "an upstream node changed"
-
-
-def stale_set(canvas: CanvasReader, node_id: str) -> list[CanvasNode]:
-    """A node and every regenerable node derived from it (GENERATED_FROM / REFERENCES, downstream)."""
-    return stale_sets(canvas, [node_id])[node_id]
-
-
-def stale_sets(canvas: CanvasReader, node_ids: list[str]) -> dict[str, list[CanvasNode]]:
-    """:func:`stale_set` of several nodes in one read (the nodes with every lineage)."""
-    roots = list(dict.fromkeys(node_ids))
-    lineages = canvas.lineages(roots, DERIVATION_EDGES, Direction.IN, with_start=True)
-    sets = {}
-    for root in roots:
-        found = lineages[root]
-        if not found:
-            raise NodeNotFound(root)
-        sets[root] = [found[0].node, *(e.node for e in found[1:] if e.node.status != NodeStatus.REJECTED
-                                       and e.node.provenance.tool in REGENERABLE_TOOLS)]
-    return sets
 
 
 def _mark_stale(ctx: ToolContext, args: MarkStaleArgs) -> ToolResult:

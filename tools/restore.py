@@ -26,7 +26,8 @@ from store.models import CanvasNode, Direction, EdgeType, NodeStatus, new_id
 from store.mutations import CreateNode, Link, SetStatus, UpdateNode
 from tools.base import ToolContext, ToolError, ToolResult
 from tools.native import files
-from tools.recovery import REGENERABLE_TOOLS, dependency_order, pending_context, regenerate_node, stale_sets
+from tools.recovery import dependency_order, pending_context, regenerate_node
+from tools.staleness import REGENERABLE_TOOLS, stale_sets
 from tools.versions import current_versions
 
 READ_KEYS = ("source_node_id", "edit_node_id")

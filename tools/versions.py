@@ -18,6 +18,7 @@ from store.errors import NodeNotFound
 from store.models import CanvasNode, Direction, EdgeType, NodeStatus
 from store.mutations import SetStatus
 from tools.base import ToolError
+from tools.staleness import stale_sets
 
 
 class NotHeadVersion(ToolError):
@@ -87,8 +88,6 @@ def reinstate_mutations(canvas: CanvasReader, node: CanvasNode, reason: str) -> 
     mutations = [SetStatus(node_id=v.id, status=NodeStatus.REJECTED, reason=f"superseded by {node.id} ({reason})")
                  for v in live.values()]
     if live:
-        from tools.recovery import stale_sets  # the stale set of a node is the recovery tools' rule
-
         derived = {n.id for found in stale_sets(canvas, list(live)).values() for n in found[1:]}
         mutations += [SetStatus(node_id=n, status=NodeStatus.STALE, reason=f"made from a version {node.id} replaced")
                       for n in sorted(derived - set(live) - {node.id})]

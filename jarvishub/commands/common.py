@@ -17,6 +17,7 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
+from jarvishub.commands.interrupts import resumable_thread
 from jarvishub.locate import NotAProject, find_project
 
 EXIT_OK, EXIT_FAILED, EXIT_BAD_INPUT, EXIT_REFUSED, EXIT_NOT_FOUND, EXIT_PAUSED = 0, 1, 2, 3, 4, 5
@@ -263,8 +264,6 @@ def _free_bytes(where: Path) -> int:
 def disk_full_text(where: Path | None) -> str:
     """One line: the disk is full, how full, and that nothing was lost: what to do once space is freed."""
     free = f" ({_free_bytes(where) // 1024} KB free at {where})" if where is not None else ""
-    from jarvishub.commands.interrupts import resumable_thread
-
     thread = resumable_thread()
     then = f"continue the turn with `jarvishub resume {thread}`" if thread else "run the command again"
     return f"failed: the disk is full{free}; nothing was lost: free some space, then {then}"
@@ -289,9 +288,7 @@ def exit_for_error(error: BaseException, where: Path | None = None) -> tuple[int
     if isinstance(error, ProviderStopped):
         return error.exit_code, f"{error.label}: {error}"
     if isinstance(error, QueryBusy):
-        from jarvishub.commands.outcomes import EXIT_FOR_RESULT
-
-        return EXIT_FOR_RESULT["busy"], f"busy: {error}"
+        return EXIT_BUSY, f"busy: {error}"
     if isinstance(error, CypherWriteRefused):
         return EXIT_REFUSED, f"refused: {error}"
     if isinstance(error, (NodeNotFound, NotAProject, FileNotFoundError)):

@@ -14,6 +14,7 @@ import argparse
 import os
 import threading
 import time
+from collections.abc import Callable
 from typing import Any
 
 EXIT_INTERRUPTED = 130  # 128 + SIGINT, what a shell reports for a command stopped with Ctrl-C
@@ -83,12 +84,14 @@ def resumable_thread() -> str | None:
     return _RESUMABLE[-1] if _RESUMABLE else None
 
 
-def report_interrupted(args: argparse.Namespace) -> int:
-    """Say that the command was interrupted (once), and how to take the turn up again; exit code 130."""
-    from jarvishub.commands.common import print_error
+def report_interrupted(args: argparse.Namespace, say: Callable[..., None]) -> int:
+    """Say that the command was interrupted (once), and how to take the turn up again; exit code 130.
 
+    ``say(args, code, line, **extra)`` writes it (``commands.common.print_error``, passed in: that module is
+    above this one).
+    """
     if not _INTERRUPT.get("said"):
         _INTERRUPT["said"] = True
-        print_error(args, EXIT_INTERRUPTED, interrupted_line(getattr(args, "command", None)),
-                    **({"thread_id": _RESUMABLE[-1]} if _RESUMABLE else {}))
+        say(args, EXIT_INTERRUPTED, interrupted_line(getattr(args, "command", None)),
+            **({"thread_id": _RESUMABLE[-1]} if _RESUMABLE else {}))
     return EXIT_INTERRUPTED

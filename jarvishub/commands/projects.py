@@ -171,7 +171,7 @@ def _status(args: argparse.Namespace, probe: Any, sandbox: dict[str, Any]) -> in
 
 def project_spend(state_dir: Path) -> dict[str, Any] | None:
     """What the project's turns were billed, in all and by source (agent, judge, image, ...); None if nothing."""
-    from nodes.spend import Spend, read_project_spend, spend_json
+    from tools.spend import Spend, read_project_spend, spend_json
 
     ledger = read_project_spend(state_dir)
     if ledger is None:

@@ -166,7 +166,7 @@ def _canvas_range(runtime: Any, outcome: Any) -> tuple[int, int]:
 
 
 def turn_spend(runtime: Any, outcome: Any) -> Any:
-    """What the turn was billed (``nodes.spend``), or None when the runtime keeps no spend ledger."""
+    """What the turn was billed (``tools.spend``), or None when the runtime keeps no spend ledger."""
     ledger = runtime.services.get("spend")
     return ledger.turn(outcome.turn_id) if ledger is not None and outcome.turn_id else None
 
@@ -294,7 +294,7 @@ def cmd_history(args: argparse.Namespace) -> int:
         turns = runtime.trajectories.turns(args.thread)
         unfinished = [t for t in unfinished_turns(runtime) if not args.thread or t["thread_id"] == args.thread]
         project = runtime.project
-        from nodes.spend import Spend, read_project_spend, spend_json
+        from tools.spend import Spend, read_project_spend, spend_json
 
         ledger = read_project_spend(project.state_dir)
         spent = ledger.by_turn() if ledger is not None else {}

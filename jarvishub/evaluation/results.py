@@ -61,7 +61,7 @@ class TurnResult(BaseModel):
     checks: list[CheckResult] = Field(default_factory=list)
     error: str | None = None
     result: str = Field(default="", description="What the CLI would have reported: done, failed, paused, ...")
-    spend: dict[str, float] = Field(default_factory=dict, description="What the providers billed (nodes.spend): "
+    spend: dict[str, float] = Field(default_factory=dict, description="What the providers billed (tools.spend): "
                                     "calls, tokens_in, tokens_out, cost_usd; empty offline.")
     injected: list[str] = Field(default_factory=list, description="Errors the chaos model injected (by kind).")
     claimed: bool = Field(default=False, description="The turn ended on the chaos model's false claim of work.")

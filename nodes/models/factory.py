@@ -44,7 +44,7 @@ def openai_chat(settings: Any, model: str, *, streaming: bool = False) -> BaseCh
         max_retries=int(getattr(settings, "model_max_retries", 2)),
         timeout=float(getattr(settings, "model_timeout_s", 120.0)),
         streaming=streaming,
-        # The provider's own token counts, streamed or not: the spend ledger charges them (nodes.spend).
+        # The provider's own token counts, streamed or not: the spend ledger charges them (tools.spend).
         stream_usage=True,
     )
 

@@ -20,7 +20,8 @@ from langchain_core.utils.function_calling import convert_to_openai_tool
 from pydantic import Field
 
 from nodes.models.grammar import CAN_DO
-from nodes.models.playbooks import Call, Done, PlannerInput, PriorCall, default_playbooks
+from nodes.models.planner_playbooks import default_playbooks
+from nodes.models.playbooks import Call, Done, PlannerInput, PriorCall
 
 
 def read_conversation(messages: list[BaseMessage]) -> PlannerInput:

@@ -9,12 +9,9 @@ re-running the same turn makes the same calls.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Protocol
+from typing import Any, Protocol
 
 from nodes.understanding.intent import Clause, Intent
-
-if TYPE_CHECKING:
-    from nodes.models.targets import TargetSource
 
 
 @dataclass
@@ -168,51 +165,3 @@ class NotePlaybook:
                                         "status": "completed"})
         created = p.made("create_node")[-1].observation.get("created")
         return Done(text=f"Added note {created}.")
-
-
-class StatusPlaybook:
-    """"mark shot 3 as rejected" / 'mark "shot 5 image" as selected' sets a node's status."""
-
-    def __init__(self, source: TargetSource | None = None) -> None:
-        self.source = source or _canvas()
-
-    def matches(self, p: PlannerInput) -> bool:
-        return p.operation_is("status")
-
-    def next_step(self, p: PlannerInput) -> Call | Done:
-        if (stop := stop_on_rejection(p)) is not None:
-            return stop
-        clause = p.clause("status")
-        status = str(clause.args.get("status")) if clause else "completed"
-        targets = [{"id": t.id} for t in clause.targets] if clause and clause.targets else \
-            [n for n in self.source.focus(p) if n.get("focus")]
-        if not targets:
-            return Done(text=f"I could not find the node you mean {self.source.where}; name it by title or id.",
-                        clarification={"type": "clarification", "reason": "not_found",
-                                       "question": "Which node? Name it by its title in quotes or its id."})
-        done = {c.args["node_id"] for c in p.made("set_status")}
-        for node in targets:
-            if node["id"] not in done:
-                return Call("set_status", {"node_id": node["id"], "status": status})
-        return Done(text=f"Marked {', '.join(sorted(done))} as {status}.")
-
-
-def _canvas() -> TargetSource:
-    from nodes.models.targets import CanvasTargets
-
-    return CanvasTargets()
-
-
-def default_playbooks(source: TargetSource | None = None) -> list[Playbook]:
-    """The playbooks of the built-in offline planner, most specific first, finding targets with ``source``."""
-    from nodes.models.content import ContentPlaybook
-    from nodes.models.edits import EditPlaybook
-    from nodes.models.questions import QuestionPlaybook
-    from nodes.models.skill_playbook import SkillPlaybook
-    from nodes.models.workflows import ExplorePlaybook, NarrativePlaybook, SlidesPlaybook, WebPlaybook
-    from nodes.models.versions import VersionPlaybook
-
-    source = source or _canvas()
-    return [SkillPlaybook(), VersionPlaybook(), ExplorePlaybook(source), StatusPlaybook(source), NotePlaybook(),
-            QuestionPlaybook(source), EditPlaybook(source), ContentPlaybook(), WebPlaybook(source), SlidesPlaybook(),
-            NarrativePlaybook()]

@@ -27,7 +27,8 @@ from langchain_core.messages import AIMessage, BaseMessage, HumanMessage, ToolMe
 from pydantic import Field
 
 from nodes.models.offline import OfflinePlanner
-from nodes.models.playbooks import ANSWER_PREFIX, Call, PlannerInput, PriorCall, default_playbooks
+from nodes.models.planner_playbooks import default_playbooks
+from nodes.models.playbooks import ANSWER_PREFIX, Call, PlannerInput, PriorCall
 from nodes.models.targets import Rows
 from nodes.understanding.facts import CanvasFacts, NodeFact, ShotFact
 from nodes.understanding.pipeline import interpret

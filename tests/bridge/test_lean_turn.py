@@ -169,7 +169,7 @@ def test_a_local_edit_is_offered_the_repair_tools_and_no_builders(make_runtime, 
 
     runtime = make_runtime(model=ScriptedModel(script=["done"]))
     grant = runtime.grant_for("redo the lighting on shot 1")
-    names = {s["function"]["name"] for s in tool_schemas(runtime.deps, grant)}
+    names = {s["function"]["name"] for s in tool_schemas(runtime.turn_context, grant)}
     assert names == set(grant.tools or [])
     assert {"query_canvas", "mark_stale", "regenerate_stale", "set_status"} <= names
     assert not names & {"generate_image", "generate_video", "skill__storyboard", "restore_checkpoint"}

@@ -120,12 +120,12 @@ def test_default_grants_lend_the_skills_needs_and_offer_what_the_planner_calls(m
     sizes = {}
     for name, request in DEFAULT_GRANT_REQUESTS.items():
         grant = runtime.derive_grant(request)
-        offered = [s["function"]["name"] for s in tool_schemas(runtime.deps, grant)]
+        offered = [s["function"]["name"] for s in tool_schemas(runtime.turn_context, grant)]
         assert sorted(offered) == sorted(t for t in grant.tools if grant.allows_tool(t)), name
         assert not set(offered) & set(grant.skill_only_tools), name
         for tool in offered:  # every skill offered can run: its needs are held or lent
             assert all(grant.lends_tool(need) for need in needs.get(tool, [])), (name, tool)
-        sizes[name] = len(json.dumps(tool_schemas(runtime.deps, grant)))
+        sizes[name] = len(json.dumps(tool_schemas(runtime.turn_context, grant)))
     narrative = runtime.derive_grant(DEFAULT_GRANT_REQUESTS["narrative"])
     # What the offline planner's narrative playbook calls itself stays offered; what only its skills call is lent.
     assert {"skill__storyboard", "skill__reference_images", "skill__video_clips", "assemble_cut", "mark_stale",

@@ -12,10 +12,10 @@ import io
 import pytest
 from PIL import Image
 
-from nodes.spend import PriceTable, Spend
 from store.trajectories import TrajectoryStore
 from tests.providers.conftest import document, jarvishub, user_env
 from tests.providers.loopback import Fault, ScriptedBrain
+from tools.spend import PriceTable, Spend
 
 pytestmark = pytest.mark.long_file(40)
 

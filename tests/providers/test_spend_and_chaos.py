@@ -11,9 +11,9 @@ from nodes.grant import Budget, check_spend
 from nodes.models.chaos import FALSE_CLAIM_TEXT, ChaosModel, ErrorKind, parse_chaos, without_injections
 from nodes.models.scripted import ScriptedModel
 from nodes.repeats import repeated_call
-from nodes.spend import PriceTable, Spend, SpendLedger
 from nodes.verdicts import GrantDenied
 from store.models import new_id
+from tools.spend import PriceTable, Spend, SpendLedger
 
 SHOT = new_id()
 

@@ -26,7 +26,8 @@ from nodes.models.grammar import EditRequest
 from nodes.understanding.turn import understand
 from store.models import CanvasNode, NodeStatus
 from tools.generate.tools import GENERATE_IMAGE, GenerateImageArgs
-from tools.recovery import regeneration_args, stale_set
+from tools.recovery import regeneration_args
+from tools.staleness import stale_set
 
 from skills.critique import EXPOSURE_MOVES, PRESET_EXPECTATIONS, TEMPERATURE_MOVES
 from tests.requests.canvas_checks import N_SHOTS, build_story, check_invariants, current_outputs, hashes

@@ -9,10 +9,10 @@ from collections.abc import Iterator
 import pytest
 
 from jarvishub.project import Project
-from nodes.spend import SpendLedger
 from tests.providers.conftest import user_env
 from tests.providers.loopback import LoopbackOpenAI, ScriptedBrain
 from tests.server.langgraph_dev import langgraph_dev
+from tools.spend import SpendLedger
 
 pytestmark = pytest.mark.long_file(35)  # seconds on a quiet two-core machine: scheduled first (tests/conftest.py)
 
@@ -64,6 +64,26 @@ def test_a_turn_with_a_configured_model(server, provider: LoopbackOpenAI):
     assert spent.calls == 4 and spent.cost_usd > 0  # two agent calls, one judge call, one image
 
 
+LOOP = ["begin", "observe", "propose", "validate", "execute", "feedback", "repair", "commit", "record"]
+
+
+def test_studio_sees_the_loop_and_the_skills_inside_it(server):
+    """The served graph is the supervisor loop itself, and each skill is a subgraph Studio can open."""
+    from langgraph_sdk import get_sync_client
+
+    client = get_sync_client(url=server["url"])
+    assistant = client.assistants.search(graph_id="supervisor")[0]
+    drawn = client.assistants.get_graph(assistant["assistant_id"], xray=True)
+    names = {node["id"] for node in drawn["nodes"]}
+    assert set(LOOP) <= names, names
+    assert {"skill__storyboard:plan", "skill__storyboard:shots", "skill__slides:deck"} <= names, names
+    edges = {(e["source"], e["target"]) for e in drawn["edges"]}
+    assert {("begin", "observe"), ("observe", "propose"), ("propose", "validate"), ("validate", "execute"),
+            ("execute", "feedback"), ("repair", "commit"), ("record", "observe")} <= edges
+    subgraphs = client.assistants.get_subgraphs(assistant["assistant_id"])
+    assert {"skill__storyboard", "skill__design_to_web", "skill__slides"} <= set(subgraphs)
+
+
 def test_a_narrative_turn_with_an_approval_through_the_sdk(server):
     """Runs last of the server's tests: it ends with the server's Ctrl-C."""
     from langgraph_sdk import get_sync_client
@@ -79,11 +99,22 @@ def test_a_narrative_turn_with_an_approval_through_the_sdk(server):
     with Project.open(server["project"]) as project:
         before = {n.id for n in project.store.find_nodes(kind="image")}
     thread = client.threads.create()
-    paused = client.runs.wait(thread["thread_id"], assistant["assistant_id"],
-                              input={"request": "a 2-shot short drama about a lighthouse keeper", "profile": "careful"})
-    interrupts = paused["__interrupt__"]
-    assert len(interrupts) == 1
-    question = interrupts[0]["value"]
+    # Streamed with the subgraphs' events: the loop's graph nodes, and the storyboard skill's own steps under
+    # its graph node's namespace, each of its tool calls a step through the bridge.
+    events = list(client.runs.stream(thread["thread_id"], assistant["assistant_id"],
+                                      input={"request": "a 2-shot short drama about a lighthouse keeper",
+                                             "profile": "careful"},
+                                      stream_mode="updates", stream_subgraphs=True))
+    top = [node for e in events if e.event == "updates" for node in e.data]
+    assert top[:4] == ["begin", "observe", "propose", "validate"], top
+    assert "skill__storyboard" in top and "__interrupt__" in top, top
+    inner = [(e.event.split("|")[1].split(":")[0], node) for e in events if e.event.startswith("updates|")
+             for node in e.data]
+    assert [node for ns, node in inner if ns == "skill__storyboard"] == ["plan", "references", "shots", "group"]
+    state = client.threads.get_state(thread["thread_id"], subgraphs=True)
+    [task] = [t for t in state["tasks"] if t["interrupts"]]
+    assert task["name"] == "validate"  # the approval is validate's interrupt, as Studio shows it
+    question = task["interrupts"][0]["value"]
     assert question["type"] == "approval" and question["action"]["tool"] == "assemble_cut"
     with Project.open(server["project"]) as project:
         shots = [n for n in project.store.find_nodes(kind="image") if n.id not in before]
@@ -107,11 +138,14 @@ def test_a_narrative_turn_with_an_approval_through_the_sdk(server):
 
 
 def test_a_server_without_a_project_says_how_to_configure_it(tmp_path, monkeypatch):
-    from graphs import server as graph_server
+    import asyncio
+
+    from jarvishub import langgraph_server
 
     monkeypatch.setenv("JARVISHUB_PROJECT", str(tmp_path / "not-a-project"))
-    graph = graph_server.make_supervisor({})
-    assert graph.checkpointer is None and {"begin", "turn", "finish"} <= set(graph.nodes)
-    with pytest.raises(graph_server.ProjectNotConfigured, match="jarvishub init"):
+    monkeypatch.setattr(langgraph_server, "_opened", {})
+    graph = asyncio.run(langgraph_server.make_supervisor({}))
+    assert graph.checkpointer is None and set(LOOP) <= set(graph.nodes)
+    with pytest.raises(langgraph_server.ProjectNotConfigured, match="jarvishub init"):
         graph.invoke({"request": "hello"})
     assert not (tmp_path / "not-a-project").exists(), "the factory must never create a project"

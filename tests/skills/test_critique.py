@@ -14,7 +14,7 @@ from pydantic import Field
 
 from nodes.actions import Evaluation
 from nodes.bridge import Usage
-from nodes.feedback import Evaluator
+from nodes.evaluation import Evaluator
 from skills.critique import (
     EvaluateNodeArgs,
     EvaluationReplyError,

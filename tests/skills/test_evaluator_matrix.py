@@ -17,7 +17,8 @@ from typing import TYPE_CHECKING, Any
 import pytest
 
 from nodes.feedback import pending_nodes
-from skills.critique import EvaluationContext, OfflineEvaluator
+from nodes.evaluation import EvaluationContext
+from skills.critique import OfflineEvaluator
 from skills.storyboard import plan_story
 from tools.generate.base import Framing, GeneratedMedia, ImageRequest, ImageProvider, Lighting, Weather
 from tools.generate.offline_image import OfflineImageProvider

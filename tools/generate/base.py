@@ -284,7 +284,7 @@ class GeneratedMedia(BaseModel):
     usage: dict[str, Any] = Field(default_factory=dict, description="The provider's own usage fields (tokens).")
     billed: dict[str, float] | None = Field(
         default=None, description="The units a paid provider bills this call by ({'images': 1}, {'seconds': 4}, "
-        "{'audio_seconds': 2.1, 'characters': 40}); None: free (offline, a local cut). Priced by nodes.spend.")
+        "{'audio_seconds': 2.1, 'characters': 40}); None: free (offline, a local cut). Priced by tools.spend.")
 
     @model_validator(mode="after")
     def _one_payload(self) -> GeneratedMedia:

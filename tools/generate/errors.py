@@ -53,7 +53,7 @@ class ProviderUnavailable(Exception):
         self.paid_calls = paid_calls
         self.billed = billed or {}
         """The units the billed answers are charged by (``GeneratedMedia.billed``'s)."""
-        self.spend: Any = None  # what the paid calls cost (nodes.spend.Spend), set by the generation service
+        self.spend: Any = None  # what the paid calls cost (tools.spend.Spend), set by the generation service
         super().__init__(self.line())
 
     def line(self) -> str:

@@ -6,7 +6,6 @@ from pathlib import Path
 
 from openai import OpenAI
 
-from nodes.spend import PriceTable
 from store.artifacts import ArtifactStore
 from tools.generate.cache import SignatureCache
 from tools.generate.offline_audio import OfflineAudioProvider
@@ -17,6 +16,7 @@ from tools.generate.openai_image import OpenAIImageProvider
 from tools.generate.openai_video import OpenAIVideoProvider
 from tools.generate.service import GenerationService
 from tools.generate.settings import GenerationSettings
+from tools.spend import PriceTable
 
 
 def openai_client(settings: GenerationSettings) -> OpenAI:
@@ -36,7 +36,7 @@ def build_generation_service(
     """The service with the configured provider per medium and the cache in the project folder.
 
     ``client`` is built from the settings when a medium is remote and none is given; ``prices`` price what
-    the remote ones bill (``nodes.spend``; its defaults when None).
+    the remote ones bill (``tools.spend``; its defaults when None).
     """
     latency = settings.offline_latency_s
     remote = "openai" in (settings.image_provider, settings.video_provider, settings.audio_provider)

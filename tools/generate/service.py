@@ -33,7 +33,7 @@ from tools.generate.base import (
 )
 from tools.generate.cache import CacheEntry, SignatureCache, signature
 from tools.generate.errors import ProviderUnavailable
-from nodes.spend import PriceTable, Spend
+from tools.spend import PriceTable, Spend
 
 Medium = Literal["image", "video", "audio"]
 MEDIA: tuple[Medium, ...] = ("image", "video", "audio")

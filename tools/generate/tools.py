@@ -35,9 +35,9 @@ from tools.generate.base import (
     VideoRequest,
     Weather,
 )
-from nodes.spend import Spend, charge
 from tools.generate.errors import ContentRefused, ProviderUnavailable
 from tools.generate.service import GenerationOutcome, GenerationService
+from tools.spend import Spend, charge
 from tools.versions import require_head
 
 _Args = TypeVar("_Args", bound=BaseModel)

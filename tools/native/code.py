@@ -113,6 +113,18 @@ class CodeLimits(BaseModel):
     )
 
 
+class SandboxLimits(BaseModel):
+    """What agent code (``run_code``) may use under this grant: the grant sets these, never the model (a call
+    may ask for less time or memory, not more); ``run_code`` enforces them as :class:`CodeLimits`."""
+
+    timeout_s: float = Field(default=30.0, gt=0, le=3600, description="Wall-clock time of one run.")
+    memory_mb: int = Field(default=1024, ge=64, description="Address space of the snippet (RLIMIT_AS).")
+    processes: int = Field(default=64, ge=2, description="Processes at once inside the sandbox (RLIMIT_NPROC).")
+    file_mb: int = Field(default=64, ge=1, description="Largest file a run may write (RLIMIT_FSIZE).")
+    tmp_mb: int = Field(default=64, ge=1, description="Size of the sandbox's /tmp (a tmpfs).")
+    output_mb: int = Field(default=64, ge=1, description="Size of the run folder (a tmpfs): every file a run keeps.")
+
+
 class CreatedFile(BaseModel):
     """A file the run left in its run folder, and the artifact holding its bytes."""
 

@@ -366,7 +366,7 @@ def _provenance(ctx: ToolContext, tool: str) -> dict[str, Any]:
 
 def _sandbox_limits(ctx: ToolContext) -> Any:
     """The sandbox limits of the grant this call runs under (the defaults when it runs outside the bridge)."""
-    from nodes.grant import SandboxLimits
+    from tools.native.code import SandboxLimits
 
     port, grant_id = ctx.services.get("bridge"), ctx.services.get("grant_id")
     if port is not None and grant_id and hasattr(port, "grant"):

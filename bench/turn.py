@@ -102,7 +102,8 @@ def counting_bolt() -> Iterator[BoltCounter]:
 
     # Time inside the store's public methods (outermost call only, per thread): driver, engine and parsing.
     depth = threading.local()
-    originals = {name: fn for name, fn in vars(Neo4jCanvasStore).items()
+    # The store is assembled from one class per concern (store/bolt/): every public method of each.
+    originals = {name: fn for part in reversed(Neo4jCanvasStore.__mro__) for name, fn in vars(part).items()
                  if callable(fn) and not name.startswith("_") and name not in ("close", "on_commit")}
 
     def timed(fn: Any) -> Any:
@@ -119,6 +120,7 @@ def counting_bolt() -> Iterator[BoltCounter]:
                         counter.store_s += time.perf_counter() - started
         return wrapper
 
+    own = set(vars(Neo4jCanvasStore))
     Outbox.flush, Outbox.append_message, Bolt.fetch_message = counted_flush, counted_append, timed_fetch
     for name, fn in originals.items():
         setattr(Neo4jCanvasStore, name, timed(fn))
@@ -127,7 +129,10 @@ def counting_bolt() -> Iterator[BoltCounter]:
     finally:
         Outbox.flush, Outbox.append_message, Bolt.fetch_message = flush, append, fetch
         for name, fn in originals.items():
-            setattr(Neo4jCanvasStore, name, fn)
+            if name in own:
+                setattr(Neo4jCanvasStore, name, fn)
+            else:
+                delattr(Neo4jCanvasStore, name)  # the wrapper goes; the part's own method shows again
 
 
 class RecordingPlanner(OfflinePlanner):

@@ -16,6 +16,7 @@ import neo4j
 
 from store.base import CanvasStore
 from store.bolt.commits import CanvasCommits
+from store.bolt.live_counts import LiveCounts
 from store.bolt.reads import CanvasReads
 from store.bolt.schema import CanvasOverview, EdgeRecord, ScopeFacts
 from store.bolt.user_queries import UserCypher
@@ -55,6 +56,7 @@ class Neo4jCanvasStore(CanvasCommits, CanvasReads, UserCypher, CanvasStore):
         self._listeners: list[Callable[[CommitRecord], None]] = []
         self._lock = threading.Lock()
         self._apply_lock = threading.Lock()
+        self._live_counts = LiveCounts()
 
     @classmethod
     def on(

@@ -15,6 +15,7 @@ from typing import Any
 
 import neo4j
 
+from store.bolt.live_counts import CountKey, LiveCounts
 from store.bolt.schema import commit_from_props
 from store.bolt.session import BoltSession, NotRetried
 from store.engine import CANVAS_META_KEY
@@ -46,6 +47,7 @@ class CanvasCommits(BoltSession):
     _locks: ProjectLocks | None
     _apply_lock: threading.Lock
     _listeners: list[Callable[[CommitRecord], None]]
+    _live_counts: LiveCounts
 
     def apply(
         self,
@@ -70,16 +72,20 @@ class CanvasCommits(BoltSession):
         # Every commit increments the one canvas counter, so concurrent commits would only conflict and
         # retry (and under load run out of retries): queue them, across this process's threads and,
         # through the project's commit lock, across its processes.
+        changed: dict[str, list[CountKey]] = {}  # the live nodes' counts it moves, from its last attempt
         with self._apply_lock, (self._locks.commit() if self._locks else contextlib.nullcontext()):
             try:
                 record = self._write(
                     lambda tx: self._apply_in(tx, batch, key, actor, thread_id, action_id or ticket.action_id,
-                                              observation, commit_id)
+                                              observation, commit_id, changed)
                 )
             except _Replayed as replay:
                 record = replay.record
+            if not record.replayed:
+                self._live_counts.committed(record.canvas_version, changed["before"], changed["after"])
         if record.replayed and record.id == commit_id:
             record = record.model_copy(update={"replayed": False})
+            self._live_counts.committed(record.canvas_version, None, [])  # a lost answer: what it moved is unknown
         if not record.replayed:
             for listener in list(self._listeners):
                 listener(record)
@@ -95,6 +101,7 @@ class CanvasCommits(BoltSession):
         action_id: str | None,
         observation: dict[str, Any] | None = None,
         commit_id: str | None = None,
+        changed: dict[str, list[CountKey]] | None = None,
     ) -> CommitRecord:
         # One statement before any change: the replay check, the next canvas version, and every existing node
         # the batch touches (versions are checked before anything is written).
@@ -115,6 +122,7 @@ class CanvasCommits(BoltSession):
         version = int(head["v"])
         now = utc_now()
         existing = {node.id: node for node in (CanvasNode.from_properties(p) for p in head["nodes"] or [])}
+        live_before = {node.id: (node.kind, node.status.value) for node in existing.values() if not node.deleted}
         for mutation in batch:
             expected = getattr(mutation, "expected_version", None)
             node_id = getattr(mutation, "node_id", None)
@@ -172,6 +180,10 @@ class CanvasCommits(BoltSession):
             },
         )
         writes.run(tx)
+        if changed is not None:
+            changed["before"] = [live_before[i] for i in state.changed if i in live_before]
+            changed["after"] = [(state.nodes[i].kind, state.nodes[i].status.value) for i in state.changed
+                                if not state.nodes[i].deleted and i not in state.hard_deleted]
         return record
 
     def _resolve_unlink(self, tx: neo4j.ManagedTransaction, unlink: Unlink, state: _BatchState) -> None:
@@ -507,7 +519,7 @@ def _chain_turn(writes: _WriteChain, turn: RecordTurn, version: int) -> None:
             "thread_id": turn.thread_id,
             "request": turn.request,
             "canvas_before": turn.canvas_before,
-            "canvas_after": turn.canvas_after,
+            "canvas_after": turn.canvas_after if turn.canvas_after is not None else version - 1,
             "canvas_version": version,
             "summary_json": json.dumps(turn.summary, sort_keys=True, default=str),
         },

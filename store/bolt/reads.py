@@ -8,6 +8,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from store.base import LineageEntry, Neighbour
+from store.bolt.live_counts import LiveCounts
 from store.bolt.schema import (
     SCOPE_EDGES,
     CanvasOverview,
@@ -39,6 +40,8 @@ from store.models import (
 
 class CanvasReads(BoltSession):
     """Every read of the canvas the store offers (the user's Cypher aside: :mod:`store.bolt.user_queries`)."""
+
+    _live_counts: LiveCounts
 
     def commit_for_key(self, idempotency_key: str) -> CommitRecord | None:
         """The commit already applied under this key, if any (a resumed turn checks before re-running)."""
@@ -245,28 +248,57 @@ class CanvasReads(BoltSession):
         """What a model call's view reads, in one statement: the focus nodes with their lineages (outgoing edges
         of every type, as :meth:`lineages` with ``with_start``), the live nodes' counts by kind and status, and
         the ``recent`` live nodes written after ``since_version``, most recently written first (each node
-        carries the canvas version that last wrote it, so the commit log need not be read)."""
+        carries the canvas version that last wrote it, so the commit log need not be read).
+
+        The counts are read only when this process does not know them at the canvas's version
+        (:class:`~store.bolt.live_counts.LiveCounts`): the canvas version is read before and after them, and
+        counts read with no commit in between are kept for the next view.
+        """
         live = "(n.deleted IS NULL OR n.deleted = false)"
+        known = self._live_counts.known_version()
         rows = self._read(
+            "MATCH (m:CanvasMeta {key: $meta}) "
+            "RETURN 'version' AS part, null AS key, null AS status, m.version AS num, null AS p "
+            "UNION ALL MATCH (m:CanvasMeta {key: $meta}) WHERE m.version <> $known "
             f"MATCH (n:CanvasNode) WHERE {live} "
             "RETURN 'count' AS part, n.kind AS key, n.status AS status, count(n) AS num, null AS p "
-            # The recent nodes through the (indexed) node history of the last commits, not a scan of the canvas.
-            "UNION ALL MATCH (h:NodeVersion) WHERE h.canvas_version > $since WITH DISTINCT h.node_id AS id "
-            f"MATCH (n:CanvasNode {{id: id}}) WHERE {live} "
+            # The recent nodes by the canvas version each node carries, not through the node history: that grows
+            # with every edit, and ArcadeDB scans it (its canvas_version index is not used for this pattern).
+            f"UNION ALL MATCH (n:CanvasNode) WHERE n.canvas_version > $since AND {live} "
             "WITH n ORDER BY n.canvas_version DESC, n.id LIMIT $recent "
             "RETURN 'recent' AS part, null AS key, null AS status, null AS num, properties(n) AS p "
             "UNION ALL UNWIND $ids AS id MATCH (a:CanvasNode {id: id}) "
             f"MATCH path = (a)-[{rel_pattern(None)}*0..{int(max_depth)}]->(b:CanvasNode) "
             "WITH id, b, min(length(path)) AS depth "
-            "RETURN 'lineage' AS part, id AS key, null AS status, depth AS num, properties(b) AS p",
-            since=int(since_version), recent=int(recent), ids=list(dict.fromkeys(focus_ids)),
+            "RETURN 'lineage' AS part, id AS key, null AS status, depth AS num, properties(b) AS p "
+            "UNION ALL MATCH (m:CanvasMeta {key: $meta}) "
+            "RETURN 'version after' AS part, null AS key, null AS status, m.version AS num, null AS p",
+            since=int(since_version), recent=int(recent), ids=list(dict.fromkeys(focus_ids)), meta=CANVAS_META_KEY,
+            known=known,
         )
-        counts = sorted((r["key"], r["status"], int(r["num"])) for r in rows if r["part"] == "count")
+        version = next((int(r["num"]) for r in rows if r["part"] == "version"), None)
+        counts: list[tuple[str, str, int]] | None
+        if version is None:
+            counts = None  # no canvas counter to know them by: counted below
+        elif version == known:
+            counts = self._live_counts.at(version)  # None: a commit of this process moved them meanwhile
+        else:
+            counts = sorted((r["key"], r["status"], int(r["num"])) for r in rows if r["part"] == "count")
+            if version is not None and version == next(int(r["num"]) for r in rows if r["part"] == "version after"):
+                self._live_counts.counted(version, counts)
+        if counts is None:
+            counts = self.live_counts()
         latest = [CanvasNode.from_properties(r["p"]) for r in rows if r["part"] == "recent"]
         lineages = lineage_entries(list(dict.fromkeys(focus_ids)),
                                     ((r["key"], int(r["num"]), r["p"]) for r in rows if r["part"] == "lineage"),
                                     with_start=True)
         return CanvasOverview(lineages=lineages, counts=counts, recent=latest)
+
+    def live_counts(self) -> list[tuple[str, str, int]]:
+        """The live nodes' counts by kind and status, counted on the canvas (sorted)."""
+        rows = self._read("MATCH (n:CanvasNode) WHERE n.deleted IS NULL OR n.deleted = false "
+                          "RETURN n.kind AS kind, n.status AS status, count(n) AS num")
+        return sorted((r["kind"], r["status"], int(r["num"])) for r in rows)
 
     def titled(self, groups: Sequence[Sequence[str]], *, limit: int = 3) -> tuple[int, list[list[str]]]:
         """The canvas version and, per group of spellings of a title, the ids of the live, not rejected nodes

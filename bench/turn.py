@@ -5,7 +5,8 @@ flush of the outgoing buffer (one client→server send, which the driver then wa
 and every RUN message (one Cypher statement), and times the driver's sends and reply reads.  A chat
 model wrapper records the tool schemas bound for each model call.
 
-Scenarios, on a canvas grown to 1k nodes around a 6-shot narrative, with the offline planner:
+Scenarios, on a canvas grown to 1k and then 10k nodes around a 6-shot narrative (``python bench/turn.py
+[NODES ...]`` for other sizes), with the offline planner:
 
 * ``note``: "note: …", two steps (``create_node``, reply) — the harness's own cost;
 * ``repair``: "redo the lighting on shot 3" — query, mark_stale, regenerate_stale (3 media), reply,
@@ -18,6 +19,7 @@ Scenarios, on a canvas grown to 1k nodes around a 6-shot narrative, with the off
 from __future__ import annotations
 
 import json
+import os
 import sqlite3
 import statistics
 import sys
@@ -45,7 +47,7 @@ from nodes.verdicts import GrantDenied  # noqa: E402
 from store.mutations import CreateNode, SetStatus  # noqa: E402
 from store.neo4j import Neo4jCanvasStore  # noqa: E402
 
-CANVAS_NODES = 1_000
+CANVAS_SIZES = (1_000, 10_000)
 SHOTS = 6
 TURNS = 5
 VALIDATIONS = 50
@@ -102,7 +104,8 @@ def counting_bolt() -> Iterator[BoltCounter]:
 
     # Time inside the store's public methods (outermost call only, per thread): driver, engine and parsing.
     depth = threading.local()
-    originals = {name: fn for name, fn in vars(Neo4jCanvasStore).items()
+    # The store is assembled from one class per concern (store/bolt/): every public method of each.
+    originals = {name: fn for part in reversed(Neo4jCanvasStore.__mro__) for name, fn in vars(part).items()
                  if callable(fn) and not name.startswith("_") and name not in ("close", "on_commit")}
 
     def timed(fn: Any) -> Any:
@@ -119,6 +122,7 @@ def counting_bolt() -> Iterator[BoltCounter]:
                         counter.store_s += time.perf_counter() - started
         return wrapper
 
+    own = set(vars(Neo4jCanvasStore))
     Outbox.flush, Outbox.append_message, Bolt.fetch_message = counted_flush, counted_append, timed_fetch
     for name, fn in originals.items():
         setattr(Neo4jCanvasStore, name, timed(fn))
@@ -127,7 +131,10 @@ def counting_bolt() -> Iterator[BoltCounter]:
     finally:
         Outbox.flush, Outbox.append_message, Bolt.fetch_message = flush, append, fetch
         for name, fn in originals.items():
-            setattr(Neo4jCanvasStore, name, fn)
+            if name in own:
+                setattr(Neo4jCanvasStore, name, fn)
+            else:
+                delattr(Neo4jCanvasStore, name)  # the wrapper goes; the part's own method shows again
 
 
 class RecordingPlanner(OfflinePlanner):
@@ -278,33 +285,43 @@ def bare_graph_ms(folder: Path, supersteps: int) -> float:
     return statistics.median(times)
 
 
+def measure_size(folder: Path, planner: RecordingPlanner, runtime: Runtime, nodes: int) -> dict[str, Any]:
+    """Every figure of one canvas size (the canvas grows to ``nodes`` first), with the bare graph measured
+    right after the turns, so that both see the same load on this shared machine."""
+    grow(runtime, nodes)
+    with counting_bolt() as counter:
+        note = measure_turns(runtime, counter, planner, "note: the keeper's lamp flickers")
+        repair = measure_turns(runtime, counter, planner, "redo the lighting on shot 3")
+        validation = measure_validation(runtime, counter)
+    supersteps = 9 * note["actions_per_turn"] + 1  # begin, then observe, resolve … record per action
+    (folder / f"bare-{nodes}").mkdir()
+    bare = bare_graph_ms(folder / f"bare-{nodes}", int(supersteps))
+    return {
+        "canvas_nodes": sum(runtime.project.store.count_nodes().values()),
+        "load_average": [round(x, 2) for x in os.getloadavg()],
+        "note_turn": note,
+        "repair_turn": repair,
+        "validation": validation,
+        "bare_graph": {"supersteps": supersteps, "wall_ms": round(bare, 1),
+                       "note_turn_ratio": round(note["wall_ms_per_turn"] / bare, 2)},
+    }
+
+
 def main() -> None:
+    """``python bench/turn.py [NODES ...]``: the figures at each canvas size (default 1k and 10k nodes), one
+    project grown from one size to the next."""
+    sizes = [int(arg) for arg in sys.argv[1:]] or list(CANVAS_SIZES)
     folder = Path(tempfile.mkdtemp(prefix="jarvishub-turn-"))
     project = Project.init(folder / "p")
     planner = RecordingPlanner()
     runtime = Runtime(project, model=planner, evaluate_generations=False)
     build = runtime.run(f"a {SHOTS}-shot short drama about a lighthouse keeper and a message in a bottle")
     assert build.outcome == "replied", build.reply
-    grow(runtime, CANVAS_NODES)
-    with counting_bolt() as counter:
-        note = measure_turns(runtime, counter, planner, "note: the keeper's lamp flickers")
-        repair = measure_turns(runtime, counter, planner, "redo the lighting on shot 3")
-        validation = measure_validation(runtime, counter)
+    by_size = {str(size): measure_size(folder, planner, runtime, size) for size in sorted(sizes)}
     grants = schema_bytes_by_grant(runtime)
-    supersteps = 8 * note["actions_per_turn"] + 1  # begin, then observe … record per action
-    bare = bare_graph_ms(folder, int(supersteps))
-    nodes = sum(project.store.count_nodes().values())
     runtime.close()
     project.close()
-    print(json.dumps({
-        "canvas_nodes": nodes,
-        "note_turn": note,
-        "repair_turn": repair,
-        "validation": validation,
-        "default_grant_schemas": grants,
-        "bare_graph": {"supersteps": supersteps, "wall_ms": round(bare, 1),
-                       "note_turn_ratio": round(note["wall_ms_per_turn"] / bare, 1)},
-    }, indent=2))
+    print(json.dumps({"sizes": by_size, "default_grant_schemas": grants}, indent=2))
 
 
 if __name__ == "__main__":

@@ -26,6 +26,7 @@ from pydantic import BaseModel, Field
 from nodes.verdicts import GrantDenied
 from store.errors import NodeNotFound
 from store.models import new_id
+from store.sqlite_files import wal_connection
 from tools.base import Effect
 from tools.native.code import SandboxLimits
 
@@ -225,10 +226,11 @@ class GrantStore:
         self._path.parent.mkdir(parents=True, exist_ok=True)
         self._lock = threading.Lock()
         with self._connect() as db:
+            db.execute("PRAGMA journal_mode=WAL")
             db.execute("CREATE TABLE IF NOT EXISTS grants (id TEXT PRIMARY KEY, body TEXT NOT NULL)")
 
     def _connect(self) -> sqlite3.Connection:
-        return sqlite3.connect(self._path, timeout=30)
+        return wal_connection(self._path)
 
     def save(self, grant: Grant) -> Grant:
         """Store (or replace) a grant."""

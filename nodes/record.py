@@ -101,24 +101,30 @@ def turn_started_at(deps: TurnContext, state: TurnState) -> str:
 
 
 def finish_turn(deps: TurnContext, state: TurnState, steps: list[dict[str, Any]], update: dict[str, Any]) -> None:
-    """Write the turn tuple to the trajectory store and the Turn node to the canvas."""
-    store = deps.bridge.store
-    after = store.canvas_version()
-    grant = deps.bridge.grants.get(state["grant_id"])
+    """Write the Turn node to the canvas, then the turn tuple to the trajectory store.
+
+    The Turn node's commit says where the turn left the canvas (the version just before its own), so the turn
+    does not read the version first; a resumed turn replays that commit and gets the same answer.
+    """
     touched = list(dict.fromkeys(state.get("touched_ids") or []))
+    outcome = update.get("outcome") or state.get("outcome") or "replied"
+    turn = RecordTurn(turn_id=state["turn_id"], thread_id=state["thread_id"], request=state["request"][:2000],
+                      canvas_before=state.get("canvas_before", 0), node_ids=touched,
+                      summary={"outcome": outcome, "steps": len(steps)})
+    after = deps.bridge.commit_turn_record(turn).canvas_version - 1
+    grant = deps.bridge.grants.get(state["grant_id"])
     body = {
         "thread_id": state["thread_id"],
         "turn_id": state["turn_id"],
         "request": state["request"],
         "canvas_before": state.get("canvas_before", 0),
-        "manifest": deps.bridge.manifest.model_dump(mode="json"),
         "grant": grant.model_dump(mode="json"),
         "actions": [s.get("action") for s in steps],
         "observations": [s.get("observation") for s in steps],
         "feedback": [s.get("feedback") for s in steps if s.get("feedback")],
         "repair": [s.get("repair") for s in steps if s.get("repair")],
         "canvas_after": after,
-        "outcome": update.get("outcome") or state.get("outcome") or "replied",
+        "outcome": outcome,
         "reply": update.get("reply") or state.get("reply"),
         "touched_ids": touched,
         "intent": state.get("intent"),
@@ -126,10 +132,6 @@ def finish_turn(deps: TurnContext, state: TurnState, steps: list[dict[str, Any]]
         "started_at": turn_started_at(deps, state),
         "finished_at": utc_now(),
     }
-    deps.trajectories.record_turn(state["thread_id"], state["turn_id"], body)
-    turn = RecordTurn(turn_id=state["turn_id"], thread_id=state["thread_id"], request=state["request"][:2000],
-                      canvas_before=body["canvas_before"], canvas_after=after, node_ids=touched,
-                      summary={"outcome": body["outcome"], "steps": len(steps)})
-    recorded = deps.bridge.commit_turn_record(turn)
+    deps.trajectories.record_turn(state["thread_id"], state["turn_id"], body, manifest=deps.bridge.manifest)
     update["canvas_after"] = after
-    update["canvas_version"] = recorded.canvas_version  # with the Turn node: where the turn left the canvas
+    update["canvas_version"] = after + 1  # with the Turn node: where the turn left the canvas

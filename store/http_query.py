@@ -174,7 +174,7 @@ class ClusterUserQueries:
         return dict(record) if isinstance(record, dict) else {_single_column(cypher): record}
 
     def _resolve_elements(self, member: ClusterMember, database: str, rows: list[dict[str, Any]]) -> None:
-        """Nodes, relationships and paths in the shape the Bolt path gives (``store.neo4j._plain``): a node's
+        """Nodes, relationships and paths in the shape the Bolt path gives (``store.bolt.user_queries._plain``): a node's
         labels and properties, a relationship's type, endpoints' ``id`` and properties, a path's both lists."""
         rids = set()
         for row in rows:

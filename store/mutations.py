@@ -127,7 +127,9 @@ class RecordTurn(DeferredModel):
     thread_id: str
     request: str = ""
     canvas_before: int
-    canvas_after: int
+    canvas_after: int | None = Field(
+        default=None, description="The canvas version the turn left; None: the version just before this record's "
+        "own commit (the store fills it in, so the turn need not read it first).")
     node_ids: list[str] = Field(default_factory=list)
     summary: dict[str, Any] = Field(default_factory=dict)
 

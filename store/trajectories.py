@@ -14,7 +14,10 @@ import threading
 from pathlib import Path
 from typing import Any
 
+from pydantic import BaseModel
+
 from store.models import utc_now
+from store.sqlite_files import wal_connection
 
 
 class TrajectoryStore:
@@ -24,7 +27,9 @@ class TrajectoryStore:
         self._path = Path(path)
         self._path.parent.mkdir(parents=True, exist_ok=True)
         self._lock = threading.Lock()
+        self._manifest: tuple[BaseModel, str] | None = None
         with self._connect() as db:
+            db.execute("PRAGMA journal_mode=WAL")
             db.executescript(
                 """
                 CREATE TABLE IF NOT EXISTS steps (
@@ -38,7 +43,7 @@ class TrajectoryStore:
             )
 
     def _connect(self) -> sqlite3.Connection:
-        return sqlite3.connect(self._path, timeout=30)
+        return wal_connection(self._path)
 
     def record_step(self, thread_id: str, turn_id: str, step: int, body: dict[str, Any]) -> None:
         """Store one step (idempotent per (thread, turn, step))."""
@@ -48,15 +53,27 @@ class TrajectoryStore:
                 (thread_id, turn_id, step, json.dumps(body, default=str), utc_now()),
             )
 
-    def record_turn(self, thread_id: str, turn_id: str, body: dict[str, Any]) -> None:
-        """Store a finished turn's tuple (idempotent per turn)."""
+    def record_turn(self, thread_id: str, turn_id: str, body: dict[str, Any], *,
+                    manifest: BaseModel | None = None) -> None:
+        """Store a finished turn's tuple (idempotent per turn); ``manifest``: the tuple's manifest, stored under
+        the ``manifest`` key as its JSON, dumped once per manifest object (it does not change while a runtime
+        lives, and at about 90 KB it would cost every turn more than the rest of its tuple)."""
+        text = json.dumps(body, default=str)
+        if manifest is not None:
+            text = '{"manifest": ' + self._manifest_json(manifest) + (", " + text[1:] if body else "}")
         with self._lock, self._connect() as db:
             seq = db.execute("SELECT COALESCE(MAX(seq), 0) + 1 FROM turns").fetchone()[0]
             existing = db.execute("SELECT seq FROM turns WHERE turn_id = ?", (turn_id,)).fetchone()
             db.execute(
                 "INSERT OR REPLACE INTO turns VALUES (?, ?, ?, ?, ?)",
-                (thread_id, turn_id, existing[0] if existing else seq, json.dumps(body, default=str), utc_now()),
+                (thread_id, turn_id, existing[0] if existing else seq, text, utc_now()),
             )
+
+    def _manifest_json(self, manifest: BaseModel) -> str:
+        cached = self._manifest
+        if cached is None or cached[0] is not manifest:
+            cached = self._manifest = (manifest, json.dumps(manifest.model_dump(mode="json"), default=str))
+        return cached[1]
 
     def record_start(self, thread_id: str, turn_id: str, initial_state: dict[str, Any]) -> None:
         """Remember how a turn began, so a crash before its first checkpoint can still be resumed."""

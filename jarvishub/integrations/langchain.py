@@ -29,7 +29,7 @@ _FULL_LIST_LIMIT = 10  # neo4j_graphrag.schema.DISTINCT_VALUE_LIMIT
 
 _NEO4J_TYPES: dict[type, str] = {str: "STRING", bool: "BOOLEAN", int: "INTEGER", float: "FLOAT"}
 
-# Labels the store writes besides CanvasNode (store/neo4j.py; docs/canvas-schema.md), with property types.
+# Labels the store writes besides CanvasNode (store/bolt/schema.py; docs/canvas-schema.md), with property types.
 _HISTORY_LABELS: dict[str, dict[str, str]] = {
     "NodeVersion": {"node_id": "STRING", "version": "INTEGER", "canvas_version": "INTEGER", "op": "STRING",
                     "snapshot_json": "STRING"},

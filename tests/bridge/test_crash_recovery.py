@@ -16,6 +16,7 @@ import pytest
 from jarvishub.project import Project
 from jarvishub.runtime import Runtime
 from nodes.models.scripted import ScriptedModel
+from store.trajectories import TrajectoryStore
 from tests.bridge.crash_worker import script
 from tests.canvas_fingerprint import canvas_fingerprint, fingerprint_difference
 from tools.generate.cache import SignatureCache
@@ -59,10 +60,12 @@ def reference(tmp_path_factory):
 # - 1 commit + 0.25 s: inside the second image's generation (paid, not cached, not committed);
 # - 3 commits + 0.3 s: inside the clip's generation, whose source is an image already committed;
 # - 5 commits + 0 s: right after the last tool step's commit, before its checkpoint and the turn record
-#   (the resumed step replays the commit by its key).
+#   (the resumed step replays the commit by its key);
+# - 6 commits + 0 s: right after the Turn node's commit, before the trajectory row (the resumed record step
+#   replays that commit and writes the row with the same canvas version).
 # Postgres checkpoints take the same resume path as SQLite's; one kill point shows they are the ones used.
 @pytest.mark.parametrize("checkpoints, kill_after_commits, extra_delay_s", [
-    ("sqlite", 1, 0.25), ("sqlite", 3, 0.3), ("sqlite", 5, 0.0), ("postgres", 3, 0.3),
+    ("sqlite", 1, 0.25), ("sqlite", 3, 0.3), ("sqlite", 5, 0.0), ("sqlite", 6, 0.0), ("postgres", 3, 0.3),
 ])
 def test_a_killed_turn_resumes_to_the_same_canvas(request, tmp_path, reference, checkpoints, kill_after_commits,
                                                   extra_delay_s):
@@ -101,6 +104,11 @@ def test_a_killed_turn_resumes_to_the_same_canvas(request, tmp_path, reference, 
         assert result["provider_calls"] == GENERATIONS - cached_before_resume
         resumed_canvas = canvas_fingerprint(project.store)
         assert resumed_canvas == reference, fingerprint_difference(resumed_canvas, reference)
+        # The trajectory has the turn once, where the Turn node on the canvas says it left the canvas.
+        [recorded] = TrajectoryStore(folder / ".jarvishub" / "trajectories.sqlite").turns("thread-1")
+        [turn_node] = project.store.turns("thread-1")
+        assert recorded["outcome"] == "replied" and recorded["manifest"]["tools"]
+        assert recorded["canvas_after"] == turn_node["canvas_after"] == turn_node["canvas_version"] - 1
     if url:  # the turn's checkpoints are in Postgres, none in the project's SQLite file
         import psycopg
 

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-import store.neo4j as store_module
+import store.bolt.user_queries as store_module  # where query() looks up check_read_only
 import tests.security.test_cypher_engine_refuses as _security
 from store.errors import CypherError, CypherSyntaxError, CypherWriteRefused
 from store.http_query import ClusterUserQueries, _ReaderTransaction

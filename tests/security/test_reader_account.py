@@ -28,7 +28,7 @@ from typing import Any
 
 import pytest
 
-import store.neo4j as store_module
+import store.bolt.user_queries as store_module  # where query() looks up check_read_only
 from store.errors import CypherError
 from store.mutations import CreateNode
 

@@ -137,3 +137,33 @@ def test_lineages_with_their_start_node_first(canvas, lineage_canvas):
     assert [(e.node.title, e.depth) for e in found[ids["image"]]] == [("image", 0), ("image_v2", 1), ("clip", 1),
                                                                       ("cut", 2)]
     assert found[ids["gone"]] == [] and found["no-such-node"] == []
+
+
+def test_the_views_counts_follow_every_commit_of_this_store_and_of_another(canvas, lineage_canvas, write, engine,
+                                                                          authority):
+    """The view keeps the counts it read and moves them by its own commits; another writer's commit (another
+    process's, here another store on the same database) makes it count again: always what a count gives."""
+    from store.neo4j import Neo4jCanvasStore
+
+    ids = lineage_canvas
+    other = Neo4jCanvasStore.on(engine, canvas.database, authority=authority)
+
+    def counts():
+        return canvas.overview([], max_depth=1, since_version=0, recent=1).counts
+
+    try:
+        assert counts() == canvas.live_counts() == [("image", "pending", 12)]
+        fresh = CreateNode(kind="text", title="fresh")
+        write(fresh, SetStatus(node_id=ids["a"], status=NodeStatus.STALE), DeleteNode(node_id=ids["b"]),
+              UpdateNode(node_id=ids["gone"], undelete=True))
+        assert counts() == canvas.live_counts() == [("image", "pending", 11), ("image", "stale", 1),
+                                                    ("text", "pending", 1)]
+        write(DeleteNode(node_id=fresh.id, hard=True), RecordTurn(turn_id="t", thread_id="th", canvas_before=0))
+        assert counts() == canvas.live_counts() == [("image", "pending", 11), ("image", "stale", 1)]
+        batch = [SetStatus(node_id=ids["c"], status=NodeStatus.REJECTED)]
+        other.apply(batch, ticket=authority.issue("other", batch))
+        write(SetStatus(node_id=ids["d"], status=NodeStatus.COMPLETED))
+        assert counts() == canvas.live_counts() == [("image", "completed", 1), ("image", "pending", 9),
+                                                    ("image", "rejected", 1), ("image", "stale", 1)]
+    finally:
+        other.close()

@@ -15,7 +15,7 @@ import pytest
 from nodes.context import NoTurnContext
 from nodes.models.scripted import ScriptedModel
 
-LOOP = ["begin", "observe", "propose", "validate", "execute", "feedback", "repair", "commit", "record"]
+LOOP = ["begin", "observe", "resolve", "propose", "validate", "execute", "feedback", "repair", "commit", "record"]
 
 TWO_NOTES = '''
 """two_notes: a skill of two graph nodes, each pinning a note through the bridge."""
@@ -87,9 +87,9 @@ def test_a_turn_streams_the_loops_nodes_and_the_skills_inner_steps(with_skill, m
         data["node"]) if kind == "node" else None)
     assert outcome.outcome == "replied", outcome
     skill_step = ["skill__two_notes:first", "skill__two_notes:second", "skill__two_notes"]
-    assert streamed == ["begin", "observe", "propose", "validate", *skill_step, "feedback", "repair", "commit",
-                        "record", "observe", "propose", "validate", "execute", "feedback", "repair", "commit",
-                        "record"]
+    assert streamed == ["begin", "observe", "resolve", "propose", "validate", *skill_step, "feedback", "repair",
+                        "commit", "record", "observe", "resolve", "propose", "validate", "execute", "feedback",
+                        "repair", "commit", "record"]
     # Every name streamed is a node the graph draws: the skill's node in the graph, its steps with xray.
     assert set(streamed) <= set(runtime.graph.get_graph().nodes) | set(runtime.graph.get_graph(xray=True).nodes)
     # Each of the skill's graph nodes wrote through the bridge, under the skill's own narrowed grant.

@@ -64,7 +64,7 @@ def test_a_turn_with_a_configured_model(server, provider: LoopbackOpenAI):
     assert spent.calls == 4 and spent.cost_usd > 0  # two agent calls, one judge call, one image
 
 
-LOOP = ["begin", "observe", "propose", "validate", "execute", "feedback", "repair", "commit", "record"]
+LOOP = ["begin", "observe", "resolve", "propose", "validate", "execute", "feedback", "repair", "commit", "record"]
 
 
 def test_studio_sees_the_loop_and_the_skills_inside_it(server):
@@ -78,7 +78,7 @@ def test_studio_sees_the_loop_and_the_skills_inside_it(server):
     assert set(LOOP) <= names, names
     assert {"skill__storyboard:plan", "skill__storyboard:shots", "skill__slides:deck"} <= names, names
     edges = {(e["source"], e["target"]) for e in drawn["edges"]}
-    assert {("begin", "observe"), ("observe", "propose"), ("propose", "validate"), ("validate", "execute"),
+    assert {("begin", "observe"), ("observe", "resolve"), ("resolve", "propose"), ("propose", "validate"), ("validate", "execute"),
             ("execute", "feedback"), ("repair", "commit"), ("record", "observe")} <= edges
     subgraphs = client.assistants.get_subgraphs(assistant["assistant_id"])
     assert {"skill__storyboard", "skill__design_to_web", "skill__slides"} <= set(subgraphs)
@@ -106,7 +106,7 @@ def test_a_narrative_turn_with_an_approval_through_the_sdk(server):
                                              "profile": "careful"},
                                       stream_mode="updates", stream_subgraphs=True))
     top = [node for e in events if e.event == "updates" for node in e.data]
-    assert top[:4] == ["begin", "observe", "propose", "validate"], top
+    assert top[:5] == ["begin", "observe", "resolve", "propose", "validate"], top
     assert "skill__storyboard" in top and "__interrupt__" in top, top
     inner = [(e.event.split("|")[1].split(":")[0], node) for e in events if e.event.startswith("updates|")
              for node in e.data]

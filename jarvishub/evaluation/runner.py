@@ -179,8 +179,9 @@ class Session:
         return result
 
     def committed(self, turn: TurnResult) -> bool:
-        """Whether a scripted turn's own actions committed anything to the canvas."""
-        return bool(commits_of(self.project.store.commits(), turn.turn_ids))
+        """Whether a scripted turn's own actions committed anything to the canvas (its Turn record aside)."""
+        return any(not str(c.get("action_id")).endswith("-record")
+                   for c in commits_of(self.project.store.commits(), turn.turn_ids))
 
     def _started(self, thread: str) -> list[str]:
         """Turn ids started on a thread, in order (finished or not)."""

@@ -12,6 +12,7 @@ from __future__ import annotations
 import tomllib
 from typing import Any
 
+import pytest
 from langchain_core.messages import BaseMessage, HumanMessage, ToolMessage
 from langchain_core.outputs import ChatGeneration, ChatResult
 
@@ -21,6 +22,8 @@ from jarvishub.evaluation.runner import run_scenario
 from jarvishub.evaluation.scenario import Scenario
 from nodes.models.chaos import ChaosModel, ErrorKind
 from nodes.models.transcript import TranscriptPlanner
+
+pytestmark = pytest.mark.long_file(60)  # one project, a deck, a 2-shot drama: scheduled first (tests/conftest.py)
 
 DECK = "a 3-slide deck about the history of the lighthouse"
 DRAMA = "a 2-shot short drama about a lighthouse keeper"

@@ -44,7 +44,9 @@ def main() -> None:
         store.apply(batch, ticket=authority.issue("seed", batch), idempotency_key="seed-commit")
         store_module.check_read_only = lambda cypher: None  # the string check above the engine, switched off
         started = time.perf_counter()
-        results = run_drill(engine, store, list(_CLUSTER_ATTACKS), runs)
+        results = run_drill(engine, store, list(_CLUSTER_ATTACKS), runs, progress=lambda run: print(
+            f"run: {run.restarted} ({'leader, ' if run.was_leader else ''}{run.how}) {dict(run.outcomes)} "
+            f"written {len(run.written)} probes {run.probes} {run.seconds} s", file=sys.stderr, flush=True))
         store.close()
         print(json.dumps({"servers": 3, "arcadedb": "26.3.2 (built-in HA)", "attacks_per_round": len(_CLUSTER_ATTACKS),
                           "cluster_start_s": round(start_s, 2), "drill_s": round(time.perf_counter() - started, 1),

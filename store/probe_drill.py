@@ -15,6 +15,7 @@ import json
 import signal
 import time
 from collections import Counter
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -70,7 +71,8 @@ def _changed(before: dict[str, Any], after: dict[str, Any]) -> list[str]:
     return [name for name, seen in after.items() if name in before and seen != before[name]]
 
 
-def run_drill(engine: ArcadeClusterEngine, store: Neo4jCanvasStore, attacks: list[str], runs: int) -> list[DrillRun]:
+def run_drill(engine: ArcadeClusterEngine, store: Neo4jCanvasStore, attacks: list[str], runs: int,
+              progress: Callable[[DrillRun], None] = lambda run: None) -> list[DrillRun]:
     """``runs`` runs of restart-and-attack (see the module); the caller has switched the lexer off."""
     gate = engine.user_queries.gate
     results: list[DrillRun] = []
@@ -107,6 +109,7 @@ def run_drill(engine: ArcadeClusterEngine, store: Neo4jCanvasStore, attacks: lis
         run.probes = gate.probes - probes
         run.seconds = round(time.monotonic() - started, 2)
         results.append(run)
+        progress(run)
     return results
 
 

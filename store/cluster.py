@@ -234,6 +234,8 @@ class ArcadeClusterEngine(ArcadeClusterClient):
             reader_row_limit=self.limits.user_row_limit,
             reader_timeout_ms=int(self.limits.statement_timeout_s * 1000),
         )
+        # A server that starts again has passed no probe yet: no user query goes to it until one passes.
+        self.user_queries.gate.forget(server.member.name)
         log = os.open(server.root / "server.log", os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o600)
         server.log_read = os.fstat(log).st_size
         try:

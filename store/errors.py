@@ -51,6 +51,11 @@ class CypherWriteRefused(CypherError, PermissionError):
     """A user query tried to write; user Cypher is read-only."""
 
 
+class NoProbedServer(CypherWriteRefused):
+    """No server of a cluster has passed the read-only account's probe since it last started or rejoined: user
+    queries are refused (the cluster fails closed) until one does (``store/probe_gate.py``)."""
+
+
 class QueryTimeout(CypherError, TimeoutError):
     """A user query ran past its time limit."""
 

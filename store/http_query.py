@@ -22,7 +22,11 @@ is made to reopen the database and checked again; one that still does not refuse
 server is asked, else :class:`CypherWriteRefused`).  The check is made per query, not remembered per server:
 a server restarted or resynchronised from the leader since the last query is checked like any other.
 
-Reads go to the leader when one is known and to any other configured server otherwise (or when the leader
+Before that, the **probe gate** (:mod:`store.probe_gate`) decides which servers may be asked at all: only one
+that is part of the cluster (an agreed leader, or a replica it counts online) and whose probe has passed since it
+last started or rejoined.  When none has, the query fails closed with :class:`~store.errors.NoProbedServer`.
+
+Reads go to the leader when one is known and to the replicas it counts online otherwise (or when the leader
 does not answer): a read needs no quorum, and each server applies the same users file.
 """
 
@@ -41,6 +45,7 @@ from store.base import QueryResult
 from store.cypher import words
 from store.errors import CypherError, CypherSyntaxError, CypherWriteRefused, EngineUnavailable, QueryTimeout
 from store.leader import ClusterMember, LeaderTracker, http_exchange
+from store.probe_gate import ProbeGate
 
 _ELEMENT_MARKERS = ("@rid", "@cat")
 _RID = re.compile(r"#\d+:\d+")
@@ -65,6 +70,8 @@ class ClusterUserQueries:
         self._statement_timeout_s = statement_timeout_s
         self._auth = reader_auth
         self._reopen = reopen
+        self.gate = ProbeGate(tracker, self._probe)
+        """Which servers may answer: probed since they last started or rejoined (``store/probe_gate.py``)."""
 
     # -- where ---------------------------------------------------------------------
     def _candidates(self) -> list[ClusterMember]:
@@ -82,6 +89,15 @@ class ClusterUserQueries:
         """
         with _ReaderTransaction(member, self._auth, database) as tx:
             return tx.refuses_writes()
+
+    def _probe(self, member: ClusterMember, database: str) -> bool:
+        """The gate's probe: ``member`` refuses the reader's write on ``database``, reopening it once if not."""
+        if self.refuses_writes(member, database):
+            return True
+        _log.warning("ArcadeDB server %s did not refuse the read-only account's write on %s (role %s); reopening "
+                     "the database", member.name, database, self._role(member))
+        self._reopen(member, database)
+        return self.refuses_writes(member, database)
 
     def _checked_transaction(self, member: ClusterMember, database: str) -> _ReaderTransaction:
         """A reader transaction on ``member`` in which a write by the reader was just refused by its permission.
@@ -124,10 +140,11 @@ class ClusterUserQueries:
         payload = {"language": "cypher", "command": cypher, "params": params, "limit": row_limit + 1}
         unreachable: list[str] = []
         unenforced: list[str] = []
-        for member in self._candidates():
+        for member in self.gate.admitted(database, self._candidates()):
             try:
                 tx = self._checked_transaction(member, database)
             except _NotEnforced:
+                self.gate.forget(member.name)  # it passed its probe, and no longer refuses: probed again next time
                 unenforced.append(member.name)
                 continue
             except (OSError, EngineUnavailable) as error:  # not answering (a timeout is an OSError too)

@@ -121,6 +121,16 @@ class MemberView:
     """Names of the replicas this member, if it leads, has online."""
     election_status: str = ""
     """ArcadeDB's election state on this member: ``DONE`` once an election has ended for it."""
+    started_on: str = ""
+    """When this member says it took its place in the cluster (its own ``joinedOn``, a time of day to the second):
+    a restart changes it."""
+    joined: tuple[tuple[str, str], ...] = ()
+    """(replica name, when this member, if it leads, last counted it joined: ``joinedOn``): a rejoin changes it."""
+
+    @property
+    def joined_on(self) -> dict[str, str]:
+        """When each replica last joined this member, by name (empty unless it leads)."""
+        return dict(self.joined)
 
 
 class LeaderTracker:
@@ -164,6 +174,9 @@ class LeaderTracker:
             leader=ha.get("leader"),
             online_replicas=frozenset(str(r.get("name")) for r in replicas if r.get("status") == "ONLINE"),
             election_status=str(ha.get("electionStatus") or ""),
+            started_on=str((network.get("current") or {}).get("joinedOn") or ""),
+            joined=tuple(sorted((str(r.get("name")), str(r.get("joinedOn") or "")) for r in replicas
+                                if r.get("status") == "ONLINE")),
         )
 
     def views(self) -> list[MemberView]:

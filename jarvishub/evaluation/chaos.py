@@ -13,8 +13,10 @@ A reply that claims work the turn did not do (:data:`~nodes.models.chaos.FALSE_C
 from the turn's commits where the measured turn report (#20) lets it through (a note turn that made nothing;
 the chat baseline, which has no measured report): when the claim ended the turn, its result was "done" and
 its checks (read from the canvas and the commits) failed, the claim is counted as **caught by the
-commits**, a failure reported honestly by this measurement, and says so in the report; the runner then asks
-the same turn again, as a person told "not done" would (``retry``).  The turn's own exit code was 0.
+commits**, a failure reported honestly by this measurement, and says so in the report.  The turn's own exit
+code was 0.  When the claimed turn committed nothing, the runner asks the same turn again, as a person told
+"not done" would (``retry``), and the retry decides the premise; when it committed part of the work, the
+same words would do that part twice, so it is not asked again and the turns after it run off premise.
 
 The classification of a turn counts for every kind injected into it.  A scenario's checks assume its
 earlier turns did what they were asked: a turn after one that did not recover runs on a canvas the script
@@ -136,7 +138,8 @@ def build_reports(results: Any, rate: float) -> list[ChaosReport]:
         report = reports.setdefault(scenario.agent, ChaosReport(agent=scenario.agent, rate=rate,
                                                                 kinds={k.value: KindTally() for k in ErrorKind}))
         on_premise = True
-        for turn in scenario.turns:
+        for position, turn in enumerate(scenario.turns):
+            asked_again = position + 1 < len(scenario.turns) and scenario.turns[position + 1].retry
             report.turns += 1
             report.model_calls += turn.metrics.model_calls
             report.out_of_grant += len(turn.out_of_grant)
@@ -149,8 +152,9 @@ def build_reports(results: Any, rate: float) -> list[ChaosReport]:
                     failed = "; ".join(f"{c.name}: {c.detail}" for c in turn.checks if not c.passed)
                     report.off_premise_done.append(f"{scenario.name} turn {turn.index + 1}: {failed}"[:400])
             else:
-                # A caught false claim is asked again (the runner's retry, the next entry): that decides the premise.
-                on_premise = verdict in ("recovered", "claim_caught")
+                # A caught false claim that committed nothing is asked again (the runner's retry, the next entry):
+                # that decides the premise.  One that committed part of the work is not asked again: off premise.
+                on_premise = verdict == "recovered" or (verdict == "claim_caught" and asked_again)
                 if verdict == "wrong_success":
                     report.wrong_successes += 1
                 if not turn.injected:

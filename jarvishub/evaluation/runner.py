@@ -37,7 +37,7 @@ from jarvishub.evaluation.checks import (
     run_check,
     targeted_nodes,
 )
-from jarvishub.evaluation.metrics import turn_metrics
+from jarvishub.evaluation.metrics import commits_of, turn_metrics
 from jarvishub.evaluation.outputs import Canvas, invariants
 from jarvishub.evaluation.results import ScenarioResult, TurnResult
 from jarvishub.evaluation.scenario import Scenario, Turn
@@ -178,6 +178,11 @@ class Session:
             result.checks = [run_check(check, evidence) for check in turn.checks]
         return result
 
+    def committed(self, turn: TurnResult) -> bool:
+        """Whether a scripted turn's own actions committed anything to the canvas (its Turn record aside)."""
+        return any(not str(c.get("action_id")).endswith("-record")
+                   for c in commits_of(self.project.store.commits(), turn.turn_ids))
+
     def _started(self, thread: str) -> list[str]:
         """Turn ids started on a thread, in order (finished or not)."""
         return self.agent.trajectories.started_turns(thread)
@@ -306,12 +311,18 @@ def run_scenario(scenario: Scenario, agent_kind: AgentKind, model: ModelName, ou
             t0 = time.monotonic()
             done = session.run_turn(index, turn)
             if done.claimed and not all(c.passed for c in done.checks):
-                # A reply claimed work the commits show was not done (caught as the measured turn report will
-                # catch it): the person, told so, asks again; the first attempt stays in the results.
-                result.turns.append(done)
-                progress(f"  [{agent_kind}] {scenario.name} turn {index + 1}: the reply claimed work the commits "
-                         "do not show; asking again")
-                done = session.run_turn(index, turn).model_copy(update={"retry": True})
+                # A reply claimed work the commits show was not done.  Asked again with the same words, an agent
+                # would do again what the first attempt committed (a second storyboard after half of the first):
+                # only a turn that committed nothing is asked again; one that committed part of the work stays
+                # failed, and the turns after it run off premise (jarvishub.evaluation.chaos.build_reports).
+                if session.committed(done):
+                    progress(f"  [{agent_kind}] {scenario.name} turn {index + 1}: the reply claimed work the commits "
+                             "do not show, after committing part of it; not asking again (it would be done twice)")
+                else:
+                    result.turns.append(done)
+                    progress(f"  [{agent_kind}] {scenario.name} turn {index + 1}: the reply claimed work the "
+                             "commits do not show, and nothing was committed; asking again")
+                    done = session.run_turn(index, turn).model_copy(update={"retry": True})
             result.turns.append(done)
             passed = sum(1 for c in done.checks if c.passed)
             failed = [c for c in done.checks if not c.passed]

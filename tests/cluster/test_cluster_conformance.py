@@ -11,7 +11,7 @@ import pytest
 
 import store.bolt.user_queries as store_module  # where query() looks up check_read_only
 import tests.security.test_cypher_engine_refuses as _security
-from store.errors import CypherError, CypherSyntaxError, CypherWriteRefused
+from store.errors import CypherError, CypherSyntaxError, CypherWriteRefused, NoProbedServer
 from store.http_query import ClusterUserQueries, _ReaderTransaction
 from store.leader import ClusterMember, LeaderTracker, http_exchange
 from store.models import EdgeType
@@ -262,7 +262,7 @@ def test_a_server_that_does_not_refuse_the_reader_gets_no_user_query(cluster, mo
 
         alone = ClusterUserQueries(LeaderTracker([leader], cluster._auth), reader, reopen=no_reopen)
         assert not alone.refuses_writes(leader, name)
-        with pytest.raises(CypherWriteRefused, match=f"{leader.name} do not enforce"):
+        with pytest.raises(NoProbedServer, match=f"{leader.name}: it did not refuse"):  # the cluster fails closed
             alone.run(name, "CREATE (:CanvasMeta {key: 'intruder'})", {}, 10.0, 10)
         assert reopened == [leader.name]
         # Listed first, the unprotected leader is passed over for a replica that refuses the reader.

@@ -103,3 +103,14 @@ def test_another_user_cannot_read_the_password(embedded):
     )
     assert result.returncode == 0, result.stdout + result.stderr
     assert _secrets(embedded)[0].decode() not in result.stdout
+
+
+def test_every_state_file_and_lease_is_private(project):
+    """#23: ``generation-cache.sqlite`` and the engine's lease files were 0644.  Every file the project's state
+    folder holds, the engine's leases and the generation cache among them, is the user's alone."""
+    state = project.state_dir
+    leases = list((state / "engine" / "leases").iterdir())
+    assert leases and (state / "generation-cache.sqlite").is_file()  # the files the issue found open
+    opened = [f"{p.relative_to(state)} {oct(_mode(p))}" for p in state.rglob("*")
+              if not p.is_symlink() and ((p.is_file() and _mode(p) & 0o077) or (p.is_dir() and _mode(p) != 0o700))]
+    assert opened == []

@@ -19,7 +19,7 @@ from pathlib import Path
 # Run as a script, this file's folder comes first on sys.path and its name would shadow the `store` package.
 sys.path[0] = str(Path(__file__).resolve().parents[1])
 
-import store.neo4j as store_module
+import store.bolt.user_queries as store_module  # where query() looks up check_read_only
 from store.cluster import ArcadeClusterEngine
 from store.mutations import CreateNode, Link
 from store.models import EdgeType

@@ -9,7 +9,7 @@ from __future__ import annotations
 import pytest
 
 import store.http_query as http_query
-import store.neo4j as store_module
+import store.bolt.user_queries as store_module  # where query() looks up check_read_only
 from store.models import EdgeType
 from store.mutations import CreateNode, Link
 from store.neo4j import Neo4jCanvasStore

@@ -101,7 +101,7 @@ def test_a_bad_scenario_file_exits_2_before_anything_runs(tmp_path):
 def test_the_shipped_suite_loads():
     suite = find_scenarios()
     assert len(suite) >= 12
-    assert {s.workflow for _, s in suite} == {"narrative", "web", "slides"}
+    assert {s.workflow for _, s in suite} == {"narrative", "web", "slides", "mixed"}
     assert all(len(s.turns) >= 5 for _, s in suite)  # an opening request and at least 4 follow-ups
     kinds = {t.kind for _, s in suite for t in s.turns}
     assert {"refuse", "clarify", "explore", "select", "resume", "approve", "feedback"} <= kinds

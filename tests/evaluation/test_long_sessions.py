@@ -66,13 +66,16 @@ type = "verify"
 
 
 @pytest.fixture(scope="module")
-def runs(tmp_path_factory):
-    out = tmp_path_factory.mktemp("long")
-    return {agent: run_scenario(SLICE, agent, "offline", out) for agent in ("canvas", "chat")}
+def out(tmp_path_factory):
+    return tmp_path_factory.mktemp("long")
 
 
-def test_the_canvas_agent_builds_on_the_persons_edit_and_the_earlier_sitting(runs):
-    canvas = runs["canvas"]
+@pytest.fixture(scope="module")
+def canvas(out):
+    return run_scenario(SLICE, "canvas", "offline", out)
+
+
+def test_the_canvas_agent_builds_on_the_persons_edit_and_the_earlier_sitting(canvas):
     failed = [(t.index, c.name, c.detail) for t in canvas.turns for c in t.checks if not c.passed]
     assert canvas.error is None and failed == [] and canvas.passed
     person, regenerated, second = canvas.turns[1:]
@@ -82,11 +85,11 @@ def test_the_canvas_agent_builds_on_the_persons_edit_and_the_earlier_sitting(run
     assert second.metrics.changed == ["final cut", "shot 3 clip", "shot 3 image"]
 
 
-def test_the_chat_baseline_misses_what_is_not_in_its_thread(runs):
-    chat = runs["chat"]
+def test_the_chat_baseline_misses_what_is_not_in_its_thread(out, canvas):
+    chat = run_scenario(SLICE, "chat", "offline", out)
     assert chat.error is None and all(t.error is None for t in chat.turns)
     by_turn = [[c.passed for c in t.checks] for t in chat.turns]
     assert by_turn[:2] == [[True], [True]]
     assert by_turn[2] == [False, False]  # what the person made stale is not in its transcript
     assert chat.turns[3].outcome == "clarification" and by_turn[3] == [False, True]  # "no shot 3 in my transcript"
-    assert chat.totals.checks_passed < runs["canvas"].totals.checks_passed
+    assert chat.totals.checks_passed < canvas.totals.checks_passed

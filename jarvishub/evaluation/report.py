@@ -168,7 +168,13 @@ def _checks_section(results: Results, agents: list[str], palette: dict[str, str]
                         default=0) for name in names}
     keys = {name: f"S{i + 1}" for i, name in enumerate(names)}
     series = [Series(a, [passed(name, a) for name in names], palette[a]) for a in agents]
-    legend = "; ".join(f"{keys[n]} = {n} ({totals[n]} checks)" for n in names)
+    def ran(name: str) -> str:  # runs stopped early have fewer turns: say so, their bars are not comparable
+        counts = {a: len(runs[(name, a)].turns) for a in agents if (name, a) in runs}
+        if len(set(counts.values())) <= 1:
+            return ""
+        return "; turns run: " + ", ".join(f"{a} {n}" for a, n in counts.items())
+
+    legend = "; ".join(f"{keys[n]} = {n} (up to {totals[n]} checks{ran(n)})" for n in names)
     plot = grouped_bars("plot-checks", "Checks passed per scenario", "scenario", "checks passed",
                         [keys[n] for n in names], series)
     return ("<h2>Checks passed per scenario</h2>"

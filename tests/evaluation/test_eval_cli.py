@@ -72,7 +72,7 @@ def _write(tmp_path: Path, name: str, text: str) -> Path:
 @pytest.mark.parametrize("text, field", [
     ('name = "bad"\nworkflow = "narrative"\n[[turns', "not valid TOML"),
     ('name = "bad"\nworkflow = "podcast"\ndescription = "x"\n[[turns]]\nkind = "create"\nrequest = "r"\n',
-     "workflow: Input should be 'narrative', 'web' or 'slides'"),
+     "workflow: Input should be 'narrative', 'web', 'slides' or 'mixed'"),
     ('name = "bad"\nworkflow = "web"\ndescription = "x"\n[[turns]]\nkind = "create"\nrequest = "r"\n'
      '[[turns.checks]]\ntype = "count"\nkind = "image"\n', "turns[0].checks[0]: Value error, give exactly one of"),
     ('name = "bad"\nworkflow = "web"\ndescription = "x"\n[[turns]]\nkind = "edit"\nrequest = "r"\n'

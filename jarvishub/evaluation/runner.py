@@ -245,11 +245,13 @@ class Session:
                 return _Outcome("replied")
             except urllib.error.HTTPError as error:
                 said = error.read().decode(errors="replace")[:400]
-                # 409: a concurrent commit (the server's own layout) moved the node's version; a person retries.
-                if error.code != 409 or attempt == PERSON_ATTEMPTS - 1:
+                # 409 (a concurrent commit, e.g. the server's own layout, moved the node's version) or 403 (the
+                # bridge refused the batch, seen intermittently under load, cause not yet known): a person tries
+                # again; a refusal that persists is a turn error with what the server said.
+                if error.code not in (403, 409) or attempt == PERSON_ATTEMPTS - 1:
                     raise TurnError(f"the web canvas refused the person's {edit.action} of {edit.ref!r} "
                                     f"({error.code}): {said}") from error
-                time.sleep(0.2)
+                time.sleep(0.5)
         raise AssertionError("unreachable")
 
     def _web(self, turn: Turn, thread: str, selected: list[str]) -> _Outcome:

@@ -10,6 +10,10 @@ approval interrupts) → ``execute`` → ``feedback`` → ``repair`` → ``commi
 the grant for exactly the mutations produced) → ``record`` (the same trajectory keys and Turn node).  Those
 graph nodes are the baseline's "tools node"; ``tool_result`` then appends what came back as a
 ``ToolMessage``, which is all the model will ever know about it.
+
+How much of the transcript each call sends is the baseline's context policy (``graphs.chat_context``): all of
+it (``untrimmed``), the newest messages that fit a window (``trimmed``, LangChain's ``trim_messages``), or a
+running summary written by the same model plus the newest messages (``summarised``).
 """
 
 from __future__ import annotations
@@ -24,6 +28,7 @@ from langgraph.runtime import Runtime
 from langgraph.types import Checkpointer, interrupt
 from typing_extensions import TypedDict
 
+from graphs.chat_context import ContextPolicy, Untrimmed
 from graphs.supervisor import add_bridge_pipeline
 from nodes.context_size import ModelInput, model_input_size
 from nodes.context import TurnContext, turn_context
@@ -31,8 +36,8 @@ from nodes.grant import Grant
 from nodes.models.factory import model_name_of, provider_failure
 from nodes.models.playbooks import ANSWER_PREFIX
 from nodes.models.transcript import SELECTED_PREFIX, UNUSABLE_PREFIX
-from nodes.observe import new_turn
 from nodes.propose import MAX_QUESTIONS, _clarification, _tool_answer, parse_response, reply_outcome, tool_schemas
+from nodes.observe import new_turn
 from nodes.state import TurnState
 from tools.generate.base import GenerationError
 from tools.generate.errors import ProviderUnavailable
@@ -45,10 +50,12 @@ one tool at a time. When the request is done, answer in plain text (no tool call
 
 
 ChatState = TypedDict("ChatState", {**get_type_hints(TurnState, include_extras=True),  # type: ignore[misc]
-                                     **get_type_hints(MessagesState, include_extras=True)}, total=False)
+                                     **get_type_hints(MessagesState, include_extras=True),
+                                     "summary": str}, total=False)
 """The turn loop's bookkeeping (ids, grant, steps, outcome, with their reducers) plus ``MessagesState``'s
-``messages``: the transcript the model sees.  (Built from both, as the two TypedDicts come from different
-``typing`` modules and cannot be subclassed together.)"""
+``messages``: the transcript the model sees, and ``summary``: the summarised variant's running summary of
+the messages it folded.  (Built from both, as the two TypedDicts come from different ``typing`` modules and
+cannot be subclassed together.)"""
 
 
 def bound_tools(deps: TurnContext, grant: Grant) -> list[dict[str, Any]]:
@@ -83,64 +90,84 @@ def _kept(message: AIMessage, action: dict[str, Any] | None) -> AIMessage:
         "name": action["tool"], "args": action["args"], "id": action["action_id"], "type": "tool_call"}])
 
 
-def agent(state: ChatState, runtime: Runtime[TurnContext]) -> dict[str, Any]:
-    """The agent graph node: the model reads the transcript and proposes the next action."""
-    deps = turn_context(runtime)
-    grant = deps.bridge.grants.get(state["grant_id"])
-    action_id = f"{state['turn_id']}-s{state.get('step_index', 0)}"
-    schemas = bound_tools(deps, grant)
-    model = deps.model.bind_tools(schemas)
-    transcript: list[BaseMessage] = [SystemMessage(content=SYSTEM_PROMPT), *state["messages"]]
-    added: list[BaseMessage] = []
-    answers = list(state.get("answers") or [])
-    sent = ModelInput()
+def make_agent(policy: ContextPolicy | None = None):
+    """The agent graph node: the model reads the transcript (as the context policy fits it into the window)
+    and proposes the next action."""
+    policy = policy or Untrimmed()
 
-    def ask() -> AIMessage:
-        nonlocal sent
-        messages = [*transcript, *added]
-        sent = sent.plus(model_input_size(messages, schemas))
+    def agent(state: ChatState, runtime: Runtime[TurnContext]) -> dict[str, Any]:
+        deps = turn_context(runtime)
+        grant = deps.bridge.grants.get(state["grant_id"])
+        action_id = f"{state['turn_id']}-s{state.get('step_index', 0)}"
+        schemas = bound_tools(deps, grant)
+        model = deps.model.bind_tools(schemas)
+        added: list[BaseMessage] = []
+        answers = list(state.get("answers") or [])
+        sent = ModelInput()
         try:
-            reply = model.invoke(messages)
-        except Exception as error:
-            failure = provider_failure(error, deps.model)  # an outage stops the turn, as for the canvas agent
+            window = policy.window(SystemMessage(content=SYSTEM_PROMPT), list(state["messages"]),
+                                   state.get("summary") or "", schemas, deps.model)
+        except Exception as error:  # the summariser's call: an outage stops the turn, as any model call does
+            failure = provider_failure(error, deps.model)
             if failure is error:
                 raise
             raise failure from error
-        charge_model(deps.extra.get("spend"), None, reply, model=model_name_of(deps.model),
-                     thread_id=state.get("thread_id"), turn_id=state.get("turn_id"), action_id=action_id)
-        return reply
+        transcript: list[BaseMessage] = window.messages
+        if window.spent.calls:  # the summariser's call is a model call of this step, paid for like the others
+            sent = sent.plus(window.spent)
+            charge_model(deps.extra.get("spend"), None, window.reply, model=model_name_of(deps.model),
+                         thread_id=state.get("thread_id"), turn_id=state.get("turn_id"), action_id=action_id)
+        kept = dict(window.update)
+        folded = list(kept.pop("messages", []))
 
-    try:
-        message = ask()
-        clarification = _clarification(message)
-        asked = 0
-        # An ambiguous target is a question (as for the canvas agent): the question and the person's answer
-        # join the transcript. LangGraph re-runs this node on resume, so nothing before interrupt() writes.
-        while clarification and clarification.get("reason") == "ambiguous" and asked < MAX_QUESTIONS:
-            answer = str(interrupt(clarification))
-            answers.append(answer)
-            asked += 1
-            added += [AIMessage(content=message.content), HumanMessage(content=ANSWER_PREFIX + answer)]
+        def ask() -> AIMessage:
+            nonlocal sent
+            messages = [*transcript, *added]
+            sent = sent.plus(model_input_size(messages, schemas))
+            try:
+                reply = model.invoke(messages)
+            except Exception as error:
+                failure = provider_failure(error, deps.model)  # an outage stops the turn, as for the canvas agent
+                if failure is error:
+                    raise
+                raise failure from error
+            charge_model(deps.extra.get("spend"), None, reply, model=model_name_of(deps.model),
+                         thread_id=state.get("thread_id"), turn_id=state.get("turn_id"), action_id=action_id)
+            return reply
+
+        try:
             message = ask()
             clarification = _clarification(message)
-    except (ProviderUnavailable, GenerationError):
-        raise
-    except Exception as error:  # what the model sent back could not be used: a visible rejection
-        if isinstance(error, GraphInterrupt):
+            asked = 0
+            # An ambiguous target is a question (as for the canvas agent): the question and the person's answer
+            # join the transcript. LangGraph re-runs this node on resume, so nothing before interrupt() writes.
+            while clarification and clarification.get("reason") == "ambiguous" and asked < MAX_QUESTIONS:
+                answer = str(interrupt(clarification))
+                answers.append(answer)
+                asked += 1
+                added += [AIMessage(content=message.content), HumanMessage(content=ANSWER_PREFIX + answer)]
+                message = ask()
+                clarification = _clarification(message)
+        except (ProviderUnavailable, GenerationError):
             raise
-        return {"action": None, "model_input": sent.model_dump(), "messages": added,
-                "verdict": {"verdict": "reject", "reason": "model_error", "message": f"the model call failed: {error}"}}
-    action, error = parse_response(message, action_id)
-    if error:
-        return {"action": {"kind": "malformed", "action_id": action_id, "raw_error": error}, "verdict": None,
-                "answers": answers, "model_input": sent.model_dump(),
-                "messages": [*added, AIMessage(content=message.content or "(malformed tool call)")]}
-    replied = bool(action and action.get("kind") == "reply")
-    return {"action": action, "verdict": None, "answers": answers, "model_input": sent.model_dump(),
-            "messages": [*added, _kept(message, action)],
-            # What this proposal saw, for the repeated-call check (nodes.repeats); the model never sees it.
-            "seen_version": deps.bridge.store.canvas_version(),
-            **(reply_outcome(message, clarification) if replied else {})}
+        except Exception as error:  # what the model sent back could not be used: a visible rejection
+            if isinstance(error, GraphInterrupt):
+                raise
+            return {**kept, "action": None, "model_input": sent.model_dump(), "messages": [*folded, *added],
+                    "verdict": {"verdict": "reject", "reason": "model_error", "message": f"the model call failed: {error}"}}
+        action, error = parse_response(message, action_id)
+        if error:
+            return {**kept, "action": {"kind": "malformed", "action_id": action_id, "raw_error": error},
+                    "verdict": None, "answers": answers, "model_input": sent.model_dump(),
+                    "messages": [*folded, *added, AIMessage(content=message.content or "(malformed tool call)")]}
+        replied = bool(action and action.get("kind") == "reply")
+        return {**kept, "action": action, "verdict": None, "answers": answers, "model_input": sent.model_dump(),
+                "messages": [*folded, *added, _kept(message, action)],
+                # What this proposal saw, for the repeated-call check (nodes.repeats); the model never sees it.
+                "seen_version": deps.bridge.store.canvas_version(),
+                **(reply_outcome(message, clarification) if replied else {})}
+
+    return agent
 
 
 def tool_result(state: ChatState) -> dict[str, Any]:
@@ -160,14 +187,15 @@ def route_after_result(state: ChatState) -> str:
     return END if state.get("done") else "agent"
 
 
-def build_chat_baseline(checkpointer: Checkpointer = None):
-    """Compile the baseline: begin → agent → the bridge pipeline → tool_result → agent …, with the checkpointer.
+def build_chat_baseline(checkpointer: Checkpointer = None, policy: ContextPolicy | None = None):
+    """Compile the baseline: begin → agent → the bridge pipeline → tool_result → agent …, with the checkpointer;
+    ``policy``: how each call fits the transcript into the model's window (default: all of it).
 
     Run it with ``context=TurnContext(...)``, as the supervisor.  Skills run in ``execute`` (no node of their own).
     """
     graph = StateGraph(ChatState, context_schema=TurnContext)
     graph.add_node("begin", begin)
-    graph.add_node("agent", agent)
+    graph.add_node("agent", make_agent(policy))
     add_bridge_pipeline(graph)
     graph.add_node("tool_result", tool_result)
     graph.add_edge(START, "begin")

@@ -8,6 +8,9 @@ things differ:
 * the graph is :func:`graphs.chat_baseline.build_chat_baseline` (``MessagesState``; the transcript is its
   only memory), and with no configured model its planner is
   :class:`nodes.models.transcript.TranscriptPlanner`;
+* each model call sends the transcript as its context policy fits it into the window
+  (:mod:`graphs.chat_context`: ``untrimmed``, ``trimmed`` or ``summarised``; the window is
+  ``JARVISHUB_CHAT_WINDOW_TOKENS``, default 32k approximate tokens);
 * every turn's grant is the canvas agent's (:meth:`Runtime.derive_grant`: same policy, same profiles) minus
   every tool that reads the canvas (:func:`canvas_reading_tools`).  The removal is in the saved grant, so the
   bridge refuses those tools whatever the model calls.
@@ -20,6 +23,7 @@ from typing import Any
 from langchain_core.language_models import BaseChatModel
 
 from graphs.chat_baseline import build_chat_baseline
+from graphs.chat_context import ContextPolicy, make_policy
 from jarvishub.project import Project
 from jarvishub.runtime import Runtime
 from nodes.grant import Grant
@@ -63,7 +67,10 @@ def without_canvas_reads(grant: Grant, manifest: Manifest) -> Grant:
 class ChatRuntime(Runtime):
     """The chat-history baseline agent, driven like :class:`Runtime` (same outcomes, same trajectories)."""
 
-    def __init__(self, project: Project, *, model: BaseChatModel | None = None, **kwargs: Any) -> None:
+    def __init__(self, project: Project, *, model: BaseChatModel | None = None,
+                 context: ContextPolicy | str = "untrimmed", **kwargs: Any) -> None:
+        self.context_policy = make_policy(context, project.settings.chat_window_tokens) \
+            if isinstance(context, str) else context
         if model is None:
             model = chat_model(project.settings)
             if isinstance(model, OfflinePlanner):
@@ -73,8 +80,8 @@ class ChatRuntime(Runtime):
         super().__init__(project, model=model, **kwargs)
 
     def build_graph(self):
-        """The chat graph (``graphs.chat_baseline``) on the project's checkpointer."""
-        return build_chat_baseline(self.checkpointer)
+        """The chat graph (``graphs.chat_baseline``) on the project's checkpointer, with its context policy."""
+        return build_chat_baseline(self.checkpointer, self.context_policy)
 
     def derive_grant(self, request: str, *, profile: str | None = None, grant: Grant | None = None,
                      selected: list[str] | None = None, intent: Intent | None = None) -> Grant:

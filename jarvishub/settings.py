@@ -51,6 +51,9 @@ class Settings(BaseModel):
     model_streaming: bool = Field(
         default=False, validation_alias=AliasChoices("JARVISHUB_MODEL_STREAMING", "model_streaming"),
         description="Stream the agent model's replies (a slow answer then times out only when it stalls)")
+    chat_window_tokens: int = Field(
+        default=32_000, ge=1_000, validation_alias=AliasChoices("JARVISHUB_CHAT_WINDOW_TOKENS", "chat_window_tokens"),
+        description="The context window (approximate tokens) of the trimmed and summarised chat baselines")
     budget_usd: float | None = Field(
         default=None, ge=0, validation_alias=AliasChoices("JARVISHUB_BUDGET_USD", "budget_usd"),
         description="The cost budget of a turn's grant when its grant sets none (tools.spend prices calls)")

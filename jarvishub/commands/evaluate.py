@@ -24,8 +24,10 @@ def add_parser(sub: Any) -> None:
                 "jarvishub eval narrative-lighthouse-lighting --agent both --out eval-run")
     p.add_argument("scenarios", nargs="*", metavar="SCENARIO",
                    help="scenario names (jarvishub/evaluation/scenarios/NAME.toml) or paths to .toml files (default: all)")
-    p.add_argument("--agent", choices=("canvas", "chat", "both"), default="canvas",
-                   help="the canvas agent, the chat-history baseline, or both (default: canvas)")
+    p.add_argument("--agent", choices=("canvas", "chat", "chat-trimmed", "chat-summarised", "both", "all"),
+                   default="canvas",
+                   help="the canvas agent, a chat-history baseline (its whole transcript, trimmed to a window, or "
+                        "summarised), both (canvas and chat), or all four (default: canvas)")
     p.add_argument("--model", type=_model_name, default="offline", metavar="MODEL",
                    help="offline planners, openai (the configured OpenAI-compatible model), or chaos[:RATE[:BASE]]: "
                         "either one making real models' mistakes at RATE (default 0.1, BASE offline) "
@@ -63,7 +65,7 @@ def _say(line: str) -> None:
 
 def cmd_eval(args: argparse.Namespace) -> int:
     """Run the suite; write results.json and report.html; exit 0 only when every check passed."""
-    from jarvishub.evaluation.agents import AGENT_KINDS, AgentUnavailable, agent_class
+    from jarvishub.evaluation.agents import AGENT_KINDS, BOTH, AgentUnavailable, agent_class
     from jarvishub.evaluation.results import Results
     from jarvishub.evaluation.runner import now, run_scenario
     from jarvishub.evaluation.scenario import ScenarioError, find_scenarios
@@ -73,7 +75,7 @@ def cmd_eval(args: argparse.Namespace) -> int:
     except ScenarioError as error:
         print_error(args, EXIT_BAD_INPUT, f"error: {error}")
         return EXIT_BAD_INPUT
-    agents = list(AGENT_KINDS) if args.agent == "both" else [args.agent]
+    agents = list({"both": BOTH, "all": AGENT_KINDS}.get(args.agent, (args.agent,)))
     try:
         for kind in agents:
             agent_class(kind)

@@ -2,7 +2,14 @@
 
 * ``canvas``: :class:`jarvishub.runtime.Runtime`, the canvas-native agent.
 * ``chat``: ``jarvishub.chat_runtime.ChatRuntime``, the chat-history baseline (its only memory is its
-  transcript; no canvas reads in its grant).  Imported only when asked for.
+  transcript; no canvas reads in its grant), sending its whole transcript on every call.  Imported only when
+  asked for.
+* ``chat-trimmed``: the same baseline, each call trimmed to the newest messages that fit its window
+  (``trim_messages``; ``JARVISHUB_CHAT_WINDOW_TOKENS``, default 32k approximate tokens).
+* ``chat-summarised``: the same baseline with a running summary, written by its own model, of what no longer
+  fits the window (``graphs.chat_context.Summarised``).
+
+``jarvishub eval --agent both`` runs ``canvas`` and ``chat``; ``--agent all`` runs all four.
 
 ``--model offline`` gives each agent its offline planner (the canvas agent's
 ``OfflinePlanner``, the baseline's ``TranscriptPlanner``, which reads the same
@@ -21,10 +28,20 @@ from langchain_core.language_models import BaseChatModel
 
 from jarvishub.project import Project
 
-AgentKind = Literal["canvas", "chat"]
+AgentKind = Literal["canvas", "chat", "chat-trimmed", "chat-summarised"]
 ModelName = str
 """``offline``, ``openai`` or ``chaos[:RATE[:offline|openai]]`` (:func:`check_model_name`)."""
-AGENT_KINDS: tuple[AgentKind, ...] = ("canvas", "chat")
+AGENT_KINDS: tuple[AgentKind, ...] = ("canvas", "chat", "chat-trimmed", "chat-summarised")
+"""Every agent ``jarvishub eval --agent all`` runs."""
+BOTH: tuple[AgentKind, ...] = ("canvas", "chat")
+"""The agents of ``--agent both``: the canvas agent and the untrimmed baseline (its meaning before the variants)."""
+CHAT_CONTEXT: dict[str, str] = {"chat": "untrimmed", "chat-trimmed": "trimmed", "chat-summarised": "summarised"}
+"""Chat baseline kind -> its context policy (``graphs.chat_context``)."""
+
+
+def is_chat(kind: str) -> bool:
+    """Whether this agent kind is a variant of the chat-history baseline."""
+    return kind in CHAT_CONTEXT
 
 
 class AgentUnavailable(RuntimeError):
@@ -71,7 +88,7 @@ def make_model(kind: AgentKind, model: ModelName, project: Project) -> BaseChatM
         from nodes.models.factory import chat_model
 
         return chat_model(project.settings)
-    if kind == "chat":
+    if is_chat(kind):
         planner = _import("nodes.models.transcript", "TranscriptPlanner",
                           "the chat baseline's offline planner is missing")
         return planner()
@@ -86,7 +103,7 @@ def agent_class(kind: AgentKind) -> type:
         from jarvishub.runtime import Runtime
 
         return Runtime
-    if kind == "chat":
+    if is_chat(kind):
         return _import("jarvishub.chat_runtime", "ChatRuntime", "the chat-history baseline is missing")
     raise AgentUnavailable(f"no agent {kind!r}; the agents are: {', '.join(AGENT_KINDS)}")
 
@@ -95,7 +112,7 @@ def make_agent(kind: AgentKind, project: Project, model: ModelName | BaseChatMod
     """A runtime of this kind on the project, planning with the named model (or the chat model given)."""
     cls = agent_class(kind)
     chat = make_model(kind, model, project) if isinstance(model, str) else model
-    agent = cls(project, model=chat)
+    agent = cls(project, model=chat, context=CHAT_CONTEXT[kind]) if is_chat(kind) else cls(project, model=chat)
     if hasattr(chat, "all_tools"):  # the chaos model calls tools outside the grant from the whole manifest
         chat.all_tools = agent.manifest.tool_names()
     return agent

@@ -17,6 +17,7 @@ METRICS: dict[str, str] = {
     "context_bytes": "Model-visible bytes of the turn: over its model calls, the sum of the bytes of the messages "
                      "and tool schemas sent (nodes/context_size.py).",
     "max_call_bytes": "The largest single model call of the turn, in model-visible bytes.",
+    "call_bytes": "Bytes per model call: context_bytes / model_calls of the turn (none without a model call).",
     "tool_schema_bytes": "The part of context_bytes that is tool schemas.",
     "changed_outputs": "Outputs (deliverables identified by their place in the lineage, not by node id) that got a "
                        "new node from the turn: a first version, a new version or a candidate.",

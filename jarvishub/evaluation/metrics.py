@@ -174,7 +174,7 @@ def turn_metrics(turns: Sequence[Mapping[str, Any]], all_commits: Sequence[Any],
         targeted_outputs=targeted_n, changed_outputs=len(changed), untargeted_changed=untargeted, locality=local,
         rejections=rejected, rejection_reasons=reasons, retries=retries(steps),
         clarifications=clarifications(turns, questions_asked), approvals=approvals, recovered=recovered,
-        wall_s=wall_s(turns), changed=sorted(changed))
+        wall_s=wall_s(turns), call_bytes=round(context_bytes / calls) if calls else None, changed=sorted(changed))
 
 
 def _as_dict(commit: Any) -> dict[str, Any]:

@@ -62,6 +62,14 @@ def number(value: float) -> str:
     return f"{value:g}"
 
 
+def label_step(count: int, most: int = 20) -> int:
+    """Label every n-th x position so that at most about ``most`` labels show (1, 2, 5, 10, 20, ...)."""
+    step = 1
+    while count / step > most:
+        step = next(m for m in (2, 5, 10, 20, 50, 100, 200, 500, 1000) if m > step) if step < 1000 else step * 2
+    return step
+
+
 class _Frame:
     """The coordinate system of one plot: data values to pixels inside the plot area."""
 
@@ -148,9 +156,12 @@ def line_plot(plot_id: str, title: str, x_label: str, y_label: str, xs: list[int
                                                   for x, v in zip(xs, s.values)) for s in series)
     parts = _open(plot_id, "line", title, desc, WIDTH) + _axes(frame, x_label, y_label, frame.bottom + 40)
     parts.append('<g class="axis x">')
+    every = label_step(len(xs))
     for i, x in enumerate(xs):
-        parts.append(f'<text x="{px(i):.1f}" y="{frame.bottom + 18}" text-anchor="middle">{escape(str(x))}</text>')
+        if i % every == 0 or i == len(xs) - 1:
+            parts.append(f'<text x="{px(i):.1f}" y="{frame.bottom + 18}" text-anchor="middle">{escape(str(x))}</text>')
     parts.append("</g>")
+    radius = 3.5 if len(xs) <= 30 else 2.0
     for s in series:
         parts.append(f'<g class="series" data-label="{escape(s.label)}">')
         run: list[str] = []
@@ -164,7 +175,7 @@ def line_plot(plot_id: str, title: str, x_label: str, y_label: str, xs: list[int
             run = []
         for i, value in enumerate(s.values):
             if value is not None:
-                parts.append(f'<circle class="mark point" cx="{px(i):.1f}" cy="{frame.y(value):.1f}" r="3.5" '
+                parts.append(f'<circle class="mark point" cx="{px(i):.1f}" cy="{frame.y(value):.1f}" r="{radius:g}" '
                              f'fill="{s.color}"><title>{escape(f"{s.label}, {x_label} {xs[i]}: {number(value)}")}'
                              f'</title></circle>')
         parts.append("</g>")

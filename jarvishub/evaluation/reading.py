@@ -54,6 +54,13 @@ class TurnMetrics(_Tolerant):
     recovered: bool | None = None
     wall_s: float | None = None
 
+    @property
+    def bytes_per_call(self) -> float | None:
+        """Mean model-visible bytes per model call of the turn (None without a model call)."""
+        if not self.model_calls or self.context_bytes is None:
+            return None
+        return self.context_bytes / self.model_calls
+
 
 class TurnResult(_Tolerant):
     """One scripted turn of a scenario as it ran."""

@@ -59,6 +59,8 @@ def render_report(results: Results | dict[str, Any]) -> str:
     body = [_header(results)]
     body.append("<h2>Summary per workflow</h2>")
     body.append(_summary_table(results, agents))
+    body.append(_checks_section(results, agents, palette))
+    body.append(_sessions_section(results, agents, palette))
     for n, workflow in enumerate(results.workflows()):
         body.append(f"<h2>Workflow: {escape(workflow)}</h2>")
         body.append(_plots(results, workflow, agents, palette, n))
@@ -131,6 +133,10 @@ def _summary_table(results: Results, agents: list[str]) -> str:
                                           for s in columns]) for n in SUMMARY_TURNS),
         *((f"Bytes per model call at turn {n}", [_fmt((s.get("call_bytes_at_turn") or {}).get(str(n)), digits=0)
                                                  for s in columns]) for n in SUMMARY_TURNS),
+        ("Model calls per edit turn (median)", [_fmt(s.get("edit_turn_model_calls_median")) for s in columns]),
+        ("Largest model call (bytes)", [_fmt(s.get("max_call_bytes"), digits=0) for s in columns]),
+        ("Model-visible bytes (all turns)", [_fmt(s.get("context_bytes"), digits=0) for s in columns]),
+        ("Wall time of the runs (s)", [_fmt(s.get("wall_s"), digits=0) for s in columns]),
         ("Checks passed", [f"{s.get('checks_passed', 0)} of {s.get('checks_total', 0)}" for s in columns]),
     ]
     top = "".join(f'<th scope="colgroup" colspan="{len(agents)}">{escape(w)}</th>' for w in workflows)
@@ -140,6 +146,72 @@ def _summary_table(results: Results, agents: list[str]) -> str:
     return ('<table class="summary"><caption>Canvas agent and baseline per workflow</caption>'
             f'<thead><tr><th scope="col" rowspan="2">metric</th>{top}</tr><tr>{second}</tr></thead>'
             f"<tbody>{lines}</tbody></table>")
+
+
+# -- checks per scenario, and the long sessions ----------------------------------------------------------
+LONG_SESSION = 20
+"""Scenarios of at least this many turns get their own bytes-per-call and cumulative-bytes plots."""
+
+
+def _checks_section(results: Results, agents: list[str], palette: dict[str, str]) -> str:
+    """Checks passed per scenario: one group per scenario, one bar per agent (the totals in the caption)."""
+    names = list(dict.fromkeys(s.name for s in results.scenarios))
+    if not names:
+        return ""
+    runs = {(s.name, s.agent): s for s in results.scenarios}
+
+    def passed(name: str, agent: str) -> float | None:
+        run = runs.get((name, agent))
+        return None if run is None else float(sum(1 for t in run.turns for c in t.checks if c.passed))
+
+    totals = {name: max((sum(len(t.checks) for t in runs[(name, a)].turns) for a in agents if (name, a) in runs),
+                        default=0) for name in names}
+    keys = {name: f"S{i + 1}" for i, name in enumerate(names)}
+    series = [Series(a, [passed(name, a) for name in names], palette[a]) for a in agents]
+    def ran(name: str) -> str:  # runs stopped early have fewer turns: say so, their bars are not comparable
+        counts = {a: len(runs[(name, a)].turns) for a in agents if (name, a) in runs}
+        if len(set(counts.values())) <= 1:
+            return ""
+        return "; turns run: " + ", ".join(f"{a} {n}" for a, n in counts.items())
+
+    legend = "; ".join(f"{keys[n]} = {n} (up to {totals[n]} checks{ran(n)})" for n in names)
+    plot = grouped_bars("plot-checks", "Checks passed per scenario", "scenario", "checks passed",
+                        [keys[n] for n in names], series)
+    return ("<h2>Checks passed per scenario</h2>"
+            + _figure(plot, f"Checks on the canvas that passed, per scenario and agent. {legend}."))
+
+
+def _sessions_section(results: Results, agents: list[str], palette: dict[str, str]) -> str:
+    """Per long scenario: bytes per model call and cumulative model-visible bytes against the turn number."""
+    long = list(dict.fromkeys(s.name for s in results.scenarios if len(s.turns) >= LONG_SESSION))
+    if not long:
+        return ""
+    runs = {(s.name, s.agent): s for s in results.scenarios}
+    figures = []
+    for n, name in enumerate(long):
+        turns = max(len(runs[(name, a)].turns) for a in agents if (name, a) in runs)
+        xs = list(range(1, turns + 1))
+        per_call, cumulative = [], []
+        for agent in agents:
+            run = runs.get((name, agent))
+            values = [t.metrics.bytes_per_call for t in run.turns] if run else []
+            per_call.append(Series(agent, [*values, *[None] * (turns - len(values))], palette[agent]))
+            total, running = 0.0, []
+            for t in (run.turns if run else []):
+                total += t.metrics.context_bytes or 0
+                running.append(total)
+            cumulative.append(Series(agent, [*running, *[None] * (turns - len(running))], palette[agent]))
+        figures.append(_figure(line_plot(f"plot-long-{n}-call", f"Bytes per model call ({name})", "turn",
+                                         "bytes per call", xs, per_call),
+                               f"{name}: model-visible bytes per model call at each turn (context bytes / model "
+                               "calls); gaps are turns without a model call (a person's own edit, or a turn that "
+                               "asked before calling)."))
+        figures.append(_figure(line_plot(f"plot-long-{n}-cumulative", f"Cumulative bytes ({name})", "turn",
+                                         "model-visible bytes so far", xs, cumulative),
+                               f"{name}: model-visible bytes sent from turn 1 to each turn, summed."))
+    return ("<h2>Sessions as long as real ones</h2>"
+            f"<p>Scenarios of {LONG_SESSION} turns or more, turn by turn, one line per agent.</p>"
+            '<div class="plots">' + "\n".join(figures) + "</div>")
 
 
 # -- plots --------------------------------------------------------------------------------------------

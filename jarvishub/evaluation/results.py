@@ -36,6 +36,8 @@ class TurnMetrics(BaseModel):
     approvals: int = 0
     recovered: bool | None = None
     wall_s: float = 0.0
+    call_bytes: int | None = Field(default=None, description="Mean model-visible bytes per model call of the turn "
+                                   "(context_bytes / model_calls); None when the turn made no model call.")
     changed: list[str] = Field(default_factory=list, description="The output keys counted in changed_outputs.")
 
 
@@ -135,6 +137,14 @@ class AgentSummary(BaseModel):
     """Bytes per model call at turn N: how big one call's input has grown (the turn's total also counts calls)."""
     checks_passed: int = 0
     checks_total: int = 0
+    edit_turn_model_calls_median: float | None = None
+    """Model calls per edit turn (median over the edit and feedback turns)."""
+    max_call_bytes: int = 0
+    """The largest single model call of any turn."""
+    context_bytes: int = 0
+    """Model-visible bytes of every turn, summed."""
+    wall_s: float = 0.0
+    """Wall time of the workflow's scenario runs, summed."""
 
 
 EDIT_KINDS = ("edit", "feedback")
@@ -153,6 +163,7 @@ def summarise(scenarios: list[ScenarioResult]) -> dict[str, dict[str, AgentSumma
         out[workflow] = {}
         for agent, runs in sorted(agents.items()):
             edits = [t.metrics.provider_calls for s in runs for t in s.turns if t.kind in EDIT_KINDS]
+            edit_calls = [t.metrics.model_calls for s in runs for t in s.turns if t.kind in EDIT_KINDS]
             localities = [t.metrics.locality for s in runs for t in s.turns if t.metrics.locality is not None]
             at_turn: dict[str, int | None] = {}
             per_call: dict[str, int | None] = {}
@@ -168,7 +179,11 @@ def summarise(scenarios: list[ScenarioResult]) -> dict[str, dict[str, AgentSumma
                 context_bytes_at_turn=at_turn,
                 call_bytes_at_turn=per_call,
                 checks_passed=sum(s.totals.checks_passed for s in runs),
-                checks_total=sum(s.totals.checks_total for s in runs))
+                checks_total=sum(s.totals.checks_total for s in runs),
+                edit_turn_model_calls_median=median(edit_calls) if edit_calls else None,
+                max_call_bytes=max((t.metrics.max_call_bytes for s in runs for t in s.turns), default=0),
+                context_bytes=sum(s.totals.context_bytes for s in runs),
+                wall_s=round(sum(s.wall_s for s in runs), 3))
     return out
 
 

@@ -4,6 +4,10 @@ A turn goes to the agent's ``run`` (``via = "cli"``), to the web canvas API of a
 real server on loopback (``via = "web"``: ``POST /api/requests`` with the token,
 the job awaited through ``GET /api/jobs/{id}``), or to a child process that is
 SIGKILLed after N recorded steps and then resumed here (``crash_after_steps``).
+A ``person`` turn is no request at all: a person's own edit on the web canvas (reject, restore, or a change
+of a node's inputs through ``POST /api/nodes/{id}/...``), between agent turns.  Turns name a ``session``
+(each its own thread); ``restart`` closes the agent and stops the canvas engine before a turn, then opens
+the project again, as a new sitting in a new process would.
 An interrupt is answered with the turn's ``answer`` (approve / reject / a
 reference), as ``jarvishub resume`` would.  Metrics come from the project's
 trajectory store and commits (:mod:`jarvishub.evaluation.metrics`).
@@ -23,6 +27,7 @@ import signal
 import subprocess
 import sys
 import time
+import urllib.error
 import urllib.request
 from collections.abc import Callable
 from pathlib import Path
@@ -52,6 +57,8 @@ MAX_ANSWERS = 3
 """Interrupts one scripted turn may answer before the runner stops answering (a loop would be a defect)."""
 WEB_TURN_TIMEOUT_S = 600.0
 CRASH_TIMEOUT_S = 600.0
+PERSON_ATTEMPTS = 3
+"""Tries of a person's web-canvas edit that conflicts with a concurrent commit (HTTP 409)."""
 CRASH_LATENCY_S = "0.3"
 """Offline generation latency in the crash child, so the kill lands mid-turn rather than after it."""
 
@@ -101,16 +108,37 @@ class Session:
             self.project.close()
             raise
         self.thread = new_id()
+        self.sessions: dict[int, str] = {1: self.thread}
         self._server: Any = None
         self._token = ""
+
+    def thread_for(self, turn: Turn) -> str:
+        """The turn's thread: its session's (made on first use), the main thread, or a new one."""
+        if turn.session is not None:
+            return self.sessions.setdefault(turn.session, new_id())
+        return self.thread if turn.same_thread else new_id()
+
+    def restart(self) -> None:
+        """A new sitting: the web server, the agent and the canvas engine stopped, the project opened again."""
+        self._stop_server()
+        try:
+            self.agent.close()
+        finally:
+            self.project.close()
+            self.project.engine.stop()
+        self.project = Project.open(self.dir)
+        self.agent = make_agent(self.kind, self.project, self.model)
+        self.progress("  restarted: agent closed, canvas engine stopped, project opened again")
 
     # -- the turn ------------------------------------------------------------------------
     def run_turn(self, index: int, turn: Turn) -> TurnResult:
         """Run one scripted turn, answer its interrupts, then measure and check it."""
         result = TurnResult(index=index, kind=turn.kind, request=turn.request, via=turn.via)
+        if turn.restart:
+            self.restart()
         store = self.project.store
         before = Canvas.read(store)
-        thread = self.thread if turn.same_thread else new_id()
+        thread = self.thread_for(turn)
         result.thread_id = thread
         known = self._started(thread)
         chaos = getattr(self.agent.model, "log", None)
@@ -121,7 +149,9 @@ class Session:
         try:
             targeted_ids = targeted_nodes(before, turn.targets) if turn.targets is not None else None
             selected = [n.id for ref in turn.selected for n in resolve_nodes(before, ref)]
-            if turn.crash_after_steps is not None:
+            if turn.person is not None:
+                outcome = self._person(turn, before)
+            elif turn.crash_after_steps is not None:
                 outcome = self._crash(turn, thread, selected, known)
             elif turn.via == "web":
                 outcome = self._web(turn, thread, selected)
@@ -203,6 +233,32 @@ class Session:
         return nodes[0].id
 
     # -- through the web canvas ---------------------------------------------------------------
+    def _person(self, turn: Turn, canvas: Canvas) -> _Outcome:
+        """A person's own edit through the web API on the one output ``ref`` names; ``replied`` when the server
+        did it, ``refused`` when it answered with an error (what it said is the clarification's message)."""
+        edit = turn.person
+        assert edit is not None
+        nodes = resolve_nodes(canvas, edit.ref)
+        if len(nodes) != 1:
+            raise TurnError(f"the person's {edit.action} names {len(nodes)} outputs ({edit.ref!r}); it must name one")
+        base, node = self._web_server(), nodes[0].id
+        path, body = {"reject": ("reject", {"reason": turn.request}), "restore": ("restore", {"version": edit.version}),
+                      "edit": ("inputs", {"inputs": edit.inputs})}[edit.action]
+        for attempt in range(PERSON_ATTEMPTS):
+            try:
+                self._http("POST", f"{base}/api/nodes/{node}/{path}", body)
+                return _Outcome("replied")
+            except urllib.error.HTTPError as error:
+                said = error.read().decode(errors="replace")[:400]
+                # 409 (a concurrent commit, e.g. the server's own layout, moved the node's version) or 403 (the
+                # bridge refused the batch, seen intermittently under load, cause not yet known): a person tries
+                # again; a refusal that persists is a turn error with what the server said.
+                if error.code not in (403, 409) or attempt == PERSON_ATTEMPTS - 1:
+                    raise TurnError(f"the web canvas refused the person's {edit.action} of {edit.ref!r} "
+                                    f"({error.code}): {said}") from error
+                time.sleep(0.5)
+        raise AssertionError("unreachable")
+
     def _web(self, turn: Turn, thread: str, selected: list[str]) -> _Outcome:
         base = self._web_server()
         body = {"text": turn.request, "node_ids": selected, "thread_id": thread}
@@ -273,6 +329,11 @@ class Session:
         self.progress(f"  killed the turn after {turn.crash_after_steps} steps (exit {child.returncode}); resuming")
         return _Outcome.of(self.agent.resume(thread))
 
+    def _stop_server(self) -> None:
+        if self._server is not None:
+            server, self._server = self._server, None
+            server.stop()
+
     def close(self) -> None:
         """Stop the web server (if one was started), the agent and the project's engine.
 
@@ -281,8 +342,7 @@ class Session:
         project is finished with, so its engine is stopped now (a person opening it later starts it again).
         """
         try:
-            if self._server is not None:
-                self._server.stop()
+            self._stop_server()
             if getattr(self.agent.model, "log", None) is not None:  # ids another scenario's chaos may misuse
                 remember_project_ids(self.project.store)
         finally:

@@ -11,7 +11,7 @@ from __future__ import annotations
 import tomllib
 from importlib.resources import files
 from pathlib import Path
-from typing import Annotated, Literal
+from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
 
@@ -19,9 +19,9 @@ SCENARIO_DIR = Path(str(files("jarvishub.evaluation") / "scenarios"))
 """The suite that ships with JarvisHub: package data of ``jarvishub.evaluation`` (found through
 ``importlib.resources``, so a wheel install has it as an editable checkout does)."""
 
-Workflow = Literal["narrative", "web", "slides"]
+Workflow = Literal["narrative", "web", "slides", "mixed"]
 TurnKind = Literal["create", "edit", "feedback", "approve", "explore", "select", "refuse", "clarify", "resume",
-                   "query", "note"]
+                   "query", "note", "undo", "person"]
 
 
 class ScenarioError(Exception):
@@ -127,6 +127,26 @@ Check = Annotated[OutcomeCheck | CountCheck | ChangedOnlyCheck | ChangedCheck | 
                   | ClarificationCheck | RefusedCheck | VerifyCheck | FileExistsCheck, Field(discriminator="type")]
 
 
+class PersonEdit(BaseModel):
+    """What a person does directly on the web canvas between agent turns (not a request to the agent): an action
+    of the web API (``POST /api/nodes/{id}/reject``, ``/restore``, ``/inputs``) on the node ``ref`` names."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    action: Literal["reject", "restore", "edit"]
+    ref: str = Field(min_length=1, description="A reference to one output, as a turn's targets are written")
+    version: int | None = Field(default=None, ge=1, description="restore: the version number to make current")
+    inputs: dict[str, Any] | None = Field(default=None, description="edit: the inputs to change (merged)")
+
+    @model_validator(mode="after")
+    def _complete(self) -> PersonEdit:
+        if self.action == "restore" and self.version is None:
+            raise ValueError("a restore needs the version to make current")
+        if self.action == "edit" and not self.inputs:
+            raise ValueError("an edit needs the inputs it changes")
+        return self
+
+
 class Turn(BaseModel):
     """One scripted turn: what the person says (or does) and what they then check."""
 
@@ -141,10 +161,17 @@ class Turn(BaseModel):
     answer: str | None = Field(default=None, description="approve | reject | a reference: answers an interrupt")
     crash_after_steps: int | None = Field(default=None, ge=1)
     same_thread: bool = True
+    session: int | None = Field(default=None, ge=1, description="Run on this session's thread (session 1 is the "
+                                "scenario's main thread); sessions are the threads of different sittings")
+    restart: bool = Field(default=False, description="Close the agent and stop the canvas engine before this "
+                          "turn, then open the project again (a new sitting, a new process)")
+    person: PersonEdit | None = Field(default=None, description="kind person: the web-canvas action to take")
     checks: list[Check] = Field(default_factory=list)
 
     @model_validator(mode="after")
     def _consistent(self) -> Turn:
+        if (self.kind == "person") != (self.person is not None):
+            raise ValueError("a turn of kind person needs a person action, and only it may have one")
         if self.crash_after_steps is not None and self.via == "web":
             raise ValueError("a crash turn runs in a child process; it cannot also go through the web API")
         if any(isinstance(c, ChangedOnlyCheck) for c in self.checks) and self.targets is None:

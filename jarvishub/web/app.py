@@ -136,6 +136,12 @@ class RejectBody(BaseModel):
     reason: str = Field(default="rejected from the version view", min_length=1, max_length=400)
 
 
+class EditBody(BaseModel):
+    """A person's change of a node's inputs (merged key by key into the current inputs)."""
+
+    inputs: dict[str, Any] = Field(min_length=1, max_length=50)
+
+
 class Pending(BaseModel):
     """What a thread waits on."""
 
@@ -359,6 +365,11 @@ def create_app(
               summary="Set a version aside (status rejected, through set_status, as the person)")
     def reject(node_id: str, body: RejectBody) -> NodeView:
         return node_view(steering.reject(node_id, body.reason))
+
+    @api.post("/nodes/{node_id}/inputs", dependencies=[Depends(writer)],
+              summary="Change a node's inputs (update_node, as the person); it and what derives from it go stale")
+    def edit(node_id: str, body: EditBody) -> dict[str, Any]:
+        return steering.edit(node_id, body.inputs)
 
     @api.post("/nodes/{node_id}/move", response_model=NodeView, dependencies=[Depends(writer)],
               summary="Move a node (pinned: the layout keeps it there)")

@@ -32,6 +32,8 @@ UI_THREAD = "ui"
 """The thread id of a person's direct canvas edits (moves, restores, rejections)."""
 VERSION_TOOLS = ["revert_version", "set_status"]
 """What a person's version view may call: the version tool that restores, and the status tool that rejects."""
+EDIT_TOOLS = ["update_node", "mark_stale"]
+"""What a person's edit of a node's inputs calls: the change itself, then what it invalidates marked stale."""
 _PROGRESS_KEPT = 30
 
 
@@ -79,6 +81,9 @@ class Steering:
             Grant(actor=self.actor, tools=VERSION_TOOLS,
                   budget=Budget(tool_calls=None, generation_calls=50, wall_time_s=None))
         )
+        self.edit_grant = runtime.grants.save(
+            Grant(actor=self.actor, tools=EDIT_TOOLS, budget=Budget(tool_calls=None, generation_calls=0,
+                                                                    wall_time_s=None)))
         self._jobs: dict[str, Job] = {}
         self._busy: set[str] = set()  # threads with a turn queued or running
         self._lock = threading.Lock()
@@ -109,6 +114,16 @@ class Steering:
                         args={"node_id": node_id, "status": "rejected", "reason": reason})
         self._submit(call, UI_THREAD, self.versions_grant)
         return self.runtime.project.store.get_node(node_id)
+
+    def edit(self, node_id: str, inputs: dict[str, Any]) -> dict[str, Any]:
+        """Change a node's inputs as this person (``update_node``), then mark it and what was made from it stale
+        (``mark_stale``): its output no longer matches its inputs until someone regenerates it."""
+        self.runtime.project.store.get_node(node_id)
+        self._submit(ToolCall(action_id=new_id(), actor=self.actor, tool="update_node",
+                              args={"node_id": node_id, "inputs_patch": inputs}), UI_THREAD, self.edit_grant)
+        marked = self._submit(ToolCall(action_id=new_id(), actor=self.actor, tool="mark_stale",
+                                       args={"node_ids": [node_id]}), UI_THREAD, self.edit_grant)
+        return {"updated": node_id, **dict(marked.observation)}
 
     def record(self, interaction: str, text: str, node_ids: list[str], thread_id: str) -> str:
         """Put a person's interaction on the canvas: a feedback node REFERENCES the nodes it is about."""

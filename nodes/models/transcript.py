@@ -23,7 +23,8 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
-from langchain_core.messages import AIMessage, BaseMessage, HumanMessage, ToolMessage
+from langchain_core.messages import AIMessage, BaseMessage, HumanMessage, SystemMessage, ToolMessage
+from langchain_core.outputs import ChatGeneration, ChatResult
 from pydantic import Field
 
 from nodes.models.offline import OfflinePlanner
@@ -37,6 +38,12 @@ SELECTED_PREFIX = "Selected on the canvas: "
 """How the chat baseline tells its model which node ids the person selected (all a chat agent would see)."""
 UNUSABLE_PREFIX = "Your last output could not be used: "
 """How the chat baseline tells its model that its last output was malformed."""
+SUMMARY_PREFIX = "Summary of the conversation so far (the messages it covers are no longer shown):\n"
+"""How the summarised chat baseline shows its running summary (a system message after the prompt)."""
+SUMMARISE_INSTRUCTION = "Write the summary of the conversation above now."
+"""The last message of a summarising call (``graphs.chat_context.Summarised``)."""
+SUMMARY_NODES = "Nodes I know (JSON):"
+"""Where the offline planner's summary lists the nodes its transcript names (what it reads back)."""
 _NODE_ID = re.compile(r"\b[0-9A-HJKMNP-TV-Z]{26}\b")
 
 
@@ -51,15 +58,33 @@ def split_selected(text: str) -> tuple[str, list[str]]:
     return (head, _NODE_ID.findall(tail)) if marker else (text, [])
 
 
+def read_summary(text: str) -> list[dict[str, Any]]:
+    """The nodes a summary written by :meth:`TranscriptPlanner.summarise` lists ([] for any other text)."""
+    _, marker, tail = text.partition(SUMMARY_NODES)
+    if not marker:
+        return []
+    try:
+        rows = json.loads(tail)
+    except json.JSONDecodeError:
+        return []
+    return [r for r in rows if isinstance(r, dict) and isinstance(r.get("id"), str)] if isinstance(rows, list) else []
+
+
 def read_transcript(messages: list[BaseMessage]) -> PlannerInput:
-    """The latest request, this turn's calls and notes, and every earlier call, from a thread's messages."""
+    """The latest request, this turn's calls and notes, and every earlier call, from a thread's messages.
+
+    A running summary (a system message starting with :data:`SUMMARY_PREFIX`) is kept in the view as
+    ``summary_nodes``: what the summary says exists, replayed before the calls the transcript still shows."""
     request, selected = "", []
+    summary: list[dict[str, Any]] = []
     notes: list[str] = []
     calls: list[PriorCall] = []
     history: list[PriorCall] = []
     pending: dict[str, PriorCall] = {}
     for message in messages:
-        if isinstance(message, HumanMessage):
+        if isinstance(message, SystemMessage) and str(message.content).startswith(SUMMARY_PREFIX):
+            summary = read_summary(str(message.content))
+        elif isinstance(message, HumanMessage):
             text = str(message.content)
             if request and text.startswith((ANSWER_PREFIX, UNUSABLE_PREFIX)):
                 notes.append(text)
@@ -79,7 +104,8 @@ def read_transcript(messages: list[BaseMessage]) -> PlannerInput:
                     prior.answer = json.loads(str(message.content))
                 except json.JSONDecodeError:
                     prior.answer = {"text": str(message.content)}
-    return PlannerInput(request=request, view={}, calls=calls, notes=notes, history=history, selected=selected)
+    view: dict[str, Any] = {"summary_nodes": summary} if summary else {}
+    return PlannerInput(request=request, view=view, calls=calls, notes=notes, history=history, selected=selected)
 
 
 # -- what the transcript says exists ----------------------------------------------------------------------------
@@ -110,9 +136,18 @@ REPLAYED = frozenset({"skill__storyboard", "skill__reference_images", "skill__vi
 class Ledger:
     """The nodes a transcript's tool results mention, replayed in order (the baseline's only memory)."""
 
-    def __init__(self, calls: list[PriorCall]) -> None:
+    def __init__(self, calls: list[PriorCall], summary: list[dict[str, Any]] | None = None) -> None:
         self.nodes: dict[str, Known] = {}
         self.page: str | None = None
+        for row in summary or []:  # what a running summary says exists comes before the calls still shown
+            known = self.add(row["id"], str(row.get("kind") or "unknown"), str(row.get("title") or ""))
+            if known is not None:
+                known.made_from = [str(m) for m in row.get("made_from") or []]
+                known.inputs = dict(row.get("inputs") or {})
+                known.plan, known.version = row.get("plan"), int(row.get("version") or 1)
+                known.stale = bool(row.get("stale"))
+                if known.kind == "code":
+                    self.page = known.id
         for call in calls:
             if call.rejected or "error" in call.observation:
                 continue
@@ -142,6 +177,22 @@ class Ledger:
     def live(self) -> list[Known]:
         """Nodes that are current (not replaced, not rejected), in the order the transcript met them."""
         return [k for k in self.nodes.values() if not k.replaced_by and not k.rejected]
+
+    def summary_rows(self) -> list[dict[str, Any]]:
+        """What a summary keeps: the current nodes (and the storyboards their shots belong to), in order."""
+        rows = []
+        for k in self.live():
+            if k.kind == "unknown" and not k.stale:
+                continue
+            row: dict[str, Any] = {"id": k.id, "kind": k.kind, "title": k.title}
+            row.update({name: value for name, value in (("made_from", k.made_from), ("inputs", k.inputs),
+                                                         ("plan", k.plan)) if value})
+            if k.version > 1:
+                row["version"] = k.version
+            if k.stale:
+                row["stale"] = True
+            rows.append(row)
+        return rows
 
     # -- one method per tool whose results name nodes ------------------------------------------------------
     def _storyboard(self, args: dict[str, Any], seen: dict[str, Any], answer: dict[str, Any]) -> None:
@@ -255,7 +306,7 @@ class TranscriptTargets:
     edit with the reply).  Offering it ``repair`` too is the eval baselines' decision (#21)."""
 
     def _ledger(self, p: PlannerInput, *, this_turn: bool = False) -> Ledger:
-        return Ledger([*p.history, *(p.calls if this_turn else [])])
+        return Ledger([*p.history, *(p.calls if this_turn else [])], p.view.get("summary_nodes"))
 
     def shots(self, p: PlannerInput) -> Call | Rows:
         ledger = self._ledger(p)
@@ -365,5 +416,24 @@ class TranscriptPlanner(OfflinePlanner):
 
         p = read_transcript(messages)
         source = TranscriptTargets()
-        p.view = {"intent": interpret(p.request, source.facts(p), answer=clarification_answer(p)).summary()}
+        p.view["intent"] = interpret(p.request, source.facts(p), answer=clarification_answer(p)).summary()
         return p
+
+    def _generate(self, messages: list[BaseMessage], stop: list[str] | None = None, run_manager: Any = None,
+                  **kwargs: Any) -> ChatResult:
+        if messages and isinstance(messages[-1], HumanMessage) and messages[-1].content == SUMMARISE_INSTRUCTION:
+            return ChatResult(generations=[ChatGeneration(message=AIMessage(content=self.summarise(messages[:-1])))])
+        return super()._generate(messages, stop, run_manager, **kwargs)
+
+    def summarise(self, messages: list[BaseMessage]) -> str:
+        """The running summary of these messages (a previous summary among them included), as this planner
+        writes it: the requests it was given, then every node the messages still show as current, with what it
+        knows of each.  Deterministic, and exactly what its ledger would know: the offline summariser forgets
+        replaced and rejected versions, nothing current."""
+        p = read_transcript(messages)
+        requests = [str(m.content).partition("\n\n")[0] for m in messages if isinstance(m, HumanMessage)
+                    and not str(m.content).startswith((ANSWER_PREFIX, UNUSABLE_PREFIX))]
+        ledger = Ledger([*p.history, *p.calls], p.view.get("summary_nodes"))
+        lines = [f"Requests summarised: {len(requests)}" + (f"; the last: {requests[-1]!r}" if requests else ""),
+                 SUMMARY_NODES + json.dumps(ledger.summary_rows(), separators=(",", ":"))]
+        return "\n".join(lines)

@@ -72,7 +72,7 @@ def _write(tmp_path: Path, name: str, text: str) -> Path:
 @pytest.mark.parametrize("text, field", [
     ('name = "bad"\nworkflow = "narrative"\n[[turns', "not valid TOML"),
     ('name = "bad"\nworkflow = "podcast"\ndescription = "x"\n[[turns]]\nkind = "create"\nrequest = "r"\n',
-     "workflow: Input should be 'narrative', 'web' or 'slides'"),
+     "workflow: Input should be 'narrative', 'web', 'slides' or 'mixed'"),
     ('name = "bad"\nworkflow = "web"\ndescription = "x"\n[[turns]]\nkind = "create"\nrequest = "r"\n'
      '[[turns.checks]]\ntype = "count"\nkind = "image"\n', "turns[0].checks[0]: Value error, give exactly one of"),
     ('name = "bad"\nworkflow = "web"\ndescription = "x"\n[[turns]]\nkind = "edit"\nrequest = "r"\n'
@@ -101,7 +101,7 @@ def test_a_bad_scenario_file_exits_2_before_anything_runs(tmp_path):
 def test_the_shipped_suite_loads():
     suite = find_scenarios()
     assert len(suite) >= 12
-    assert {s.workflow for _, s in suite} == {"narrative", "web", "slides"}
+    assert {s.workflow for _, s in suite} == {"narrative", "web", "slides", "mixed"}
     assert all(len(s.turns) >= 5 for _, s in suite)  # an opening request and at least 4 follow-ups
     kinds = {t.kind for _, s in suite for t in s.turns}
     assert {"refuse", "clarify", "explore", "select", "resume", "approve", "feedback"} <= kinds

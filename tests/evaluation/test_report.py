@@ -170,11 +170,12 @@ def test_the_report_is_well_formed_self_contained_html(report: Path) -> None:
     summary = [(tag, a) for table, tag, a in tree.in_table if table == "summary"]
     assert [a.get("colspan") for tag, a in summary if a.get("scope") == "colgroup"] == ["2", "2", "2"]
     assert len([a for tag, a in summary if a.get("scope") == "col"]) == 1 + 3 * 2  # metric + 3 workflows x 2 agents
-    assert len([a for tag, a in summary if a.get("scope") == "row"]) == 11
+    assert len([a for tag, a in summary if a.get("scope") == "row"]) == 15
     text = " ".join(tree.text)
     for row in ("Provider calls per edit turn", "Locality (mean over turns with targets", "Untargeted outputs changed",
                 "Context bytes at turn 1", "Context bytes at turn 5", "Context bytes at turn 10",
-                "Bytes per model call at turn 10", "Checks passed"):
+                "Bytes per model call at turn 10", "Model calls per edit turn (median)", "Largest model call (bytes)",
+                "Wall time of the runs (s)", "Checks passed"):
         assert row in text
     assert "36,900" in text  # the chat agent's narrative context at turn 10, straight from the fixture
     assert "{" not in text  # no template left unfilled
@@ -182,10 +183,11 @@ def test_the_report_is_well_formed_self_contained_html(report: Path) -> None:
         assert f"{name} {definition}" in " ".join(t.strip() for t in tree.text if t.strip())
     # a turn table per scenario and agent, a row per scripted turn
     assert len([t for t in tree.named("table") if t.get("class") == "turns"]) == 6
-    assert len(tree.named("tr")) == 2 + 11 + sum(len(s.turns) + 1 for s in load_results(FIXTURE).scenarios)
+    assert len(tree.named("tr")) == 2 + 15 + sum(len(s.turns) + 1 for s in load_results(FIXTURE).scenarios)
 
     plots = [s for s in tree.named("svg") if s.get("class") == "plot"]
-    assert len(plots) == 9  # three workflows x (context line, calls bars, locality bars)
+    # checks per scenario, then three workflows x (context line, calls bars, locality bars); no long session here
+    assert len(plots) == 1 + 9
     titles = {a.get("id") for a in tree.named("title")}
     descs = {a.get("id") for a in tree.named("desc")}
     for svg in plots:

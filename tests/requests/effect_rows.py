@@ -186,6 +186,15 @@ def left_out_rows() -> list[tuple[str, str, str]]:
 
 ROWS = effect_rows()
 
+NOT_DONE: dict[str, str] = {
+    "use 2 columns": "the fresh page has two columns already; the revision fails ('nothing to change', exit 1) "
+                     "where a shot edit would say it already has it",
+    "make the headline 72px": "the fresh page's headline is 72px already; page_set_style fails ('nothing to change')",
+    "make the shot where nothing has happened yet foggy": "the words match the suite's premise's first beat only "
+                                                         "partly on this one: asked about (not found)",
+}
+"""Rows the effect run has seen end honestly but not done as asked (exit 1 or a clarification), and why."""
+
 ALWAYS = {"add a shot of Mara reading the letter between shots 2 and 3", "duplicate shot 4",
           "make a copy of the last shot"}
 """Rows the slice always holds: a shot inserted between two others, a shot duplicated (#20's end-to-end gaps)."""

@@ -158,6 +158,8 @@ class State:
     theme: str = ""
     decks: int = 0
     pages: int = 0
+    problems: list[str] = field(default_factory=list)
+    """The canvas invariants' violations (one current version per output, ...)."""
 
     def same(self, other: State) -> bool:
         return (self.hashes, self.cut, self.shots, self.html, self.titles, self.previews, self.decks, self.pages) == (
@@ -178,6 +180,8 @@ class Premise:
         self.runtime = Runtime(self.project)
         self.resets = 0
         self.resets_failed = 0
+        self.clean = True
+        """Whether the canvas is known to be the base (the last reset said so): the next row need not read it."""
         if kind in ("story", "mixed"):
             self._story()
         if kind in ("deck", "both", "mixed"):
@@ -231,15 +235,17 @@ class Premise:
         assert outcome.outcome == "replied", outcome.reply
 
     # -- reading
-    def outputs(self) -> dict[str, Any]:
-        found, _ = current_outputs(Canvas.read(self.store))
+    def outputs(self, canvas: Canvas | None = None) -> dict[str, Any]:
+        found, _ = current_outputs(canvas or Canvas.read(self.store))
         return {k: n for k, n in found.items() if n.provenance.tool in GENERATED}
 
     def state(self) -> State:
         state = State()
         store = self.store
         if self.kind in ("story", "mixed"):
-            outputs = self.outputs()
+            canvas = Canvas.read(store)
+            state.problems = invariants(canvas)
+            outputs = self.outputs(canvas)
             state.hashes = {t: n.outputs[0].sha256 for t, n in outputs.items() if n.outputs}
             state.inputs = {t: dict(n.inputs) for t, n in outputs.items()}
             cut = outputs.get("final cut")
@@ -284,30 +290,33 @@ class Premise:
     def call(self, tool: str, **args: Any) -> Any:
         return submit(self.runtime, tool, **args)
 
-    def reset(self, turn_ids: list[str]) -> bool:
-        """Back to the premise's originals: the row's turns undone, newest first (what they made is set aside),
-        then every output that still differs reverted to its original.  True when the canvas is the base again."""
+    def reset(self, turn_ids: list[str], after: State) -> bool:
+        """Back to the premise's originals from ``after`` (the state the row left): the row's turns undone, newest
+        first (what they made is set aside), then every output that still differs reverted to its original.
+        True when the canvas is the base again."""
         self.resets += 1
-        made = self.state()
-        if self.kind in ("story", "mixed") or (made.decks, made.pages) != (self.base.decks, self.base.pages):
+        if self.kind in ("story", "mixed") or (after.decks, after.pages) != (self.base.decks, self.base.pages):
             # a setup's turn a later one changed again is refused: reverted below.  (A deck's or a page's own edits
             # are put back by its own revert: undo_turn on a deck leaves its slides grouped under the old version.)
             for turn_id in reversed(turn_ids):
                 self.call("undo_turn", turn_id=turn_id)
-        if self.kind in ("story", "mixed"):
-            for suffix in (" image", " clip", "final cut"):
-                now = self.state()
-                for title, node in self.outputs().items():
-                    if title.endswith(suffix) and now.hashes.get(title) != self.base.hashes.get(title):
-                        self.call("revert_version", node_id=node.id, original=True)
-        now = self.state()
-        if now.titles != self.base.titles or now.previews != self.base.previews:
+            after = self.state()
+        for suffix in (" image", " clip", "final cut"):  # an image's revert rebuilds its clip and the cut (cached)
+            stale = [t for t in after.changed(self.base) if t.endswith(suffix) and t in self.base.hashes]
+            if stale:
+                outputs = self.outputs()
+                for title in stale:
+                    self.call("revert_version", node_id=outputs[title].id, original=True)
+                after = self.state()
+        if after.titles != self.base.titles or after.previews != self.base.previews:
             self.call("deck_revert", deck_id=find_deck(self.store, None).id, to="original")
-        if now.html != self.base.html and now.pages:
+            after = self.state()
+        if after.html != self.base.html and after.pages:
             self.call("page_revert", page_id=find_page(self.store, None).id, to="original")
-        ok = self.state().same(self.base)
-        self.resets_failed += not ok
-        return ok
+            after = self.state()
+        self.clean = after.same(self.base)
+        self.resets_failed += not self.clean
+        return self.clean
 
 
 # ---------------------------------------------------------------- judging
@@ -641,13 +650,13 @@ class EffectRunner:
         premise = self.premise(row.premise)
         runtime, store = premise.runtime, premise.store
         thread = new_id()
-        states = [premise.state()]
+        states = [premise.base if premise.clean else premise.state()]
         turns: list[str] = []
         for request in row.setup:
             done = runtime.run(request, thread_id=thread)
             turns.append(done.turn_id)
             if exit_code(done) != 0:
-                premise.reset(turns)
+                premise.reset(turns, premise.state())
                 return Verdict(row, "setup_failed", f"{request!r}: {done.reply[:160]}")
             states.append(premise.state())
         selected = premise.selection(row.context)
@@ -667,10 +676,9 @@ class EffectRunner:
             verdict, why = judge(premise, row, out, states, after, written, pictures)
         except (KeyError, IndexError, ValueError) as error:  # an effect the judge cannot even read: not done
             verdict, why = "wrong_success" if exit_code(out) == 0 else "wrong", f"unreadable effect: {error!r}"
-        problems = invariants(Canvas.read(store)) if premise.kind == "story" else []
-        if problems and verdict == "pass":
-            verdict, why = "wrong_success", "; ".join(problems)
-        if (written or row.setup) and not premise.reset(turns):
+        if after.problems and verdict == "pass":
+            verdict, why = "wrong_success", "; ".join(after.problems)
+        if (written or row.setup) and not premise.reset(turns, after):
             why += " (the canvas could not be put back: the premise is rebuilt)"
             self.close(row.premise)
         return Verdict(row, verdict, why, seconds, exit_code(out))

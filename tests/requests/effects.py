@@ -512,7 +512,13 @@ def judge_page(op: Op, before: State, after: State) -> str:
     moved = {k for k in set(old) | set(new) if old.get(k) != new.get(k)}
     if name == "page_set_style":
         token, value = a["token"], str(a["value"])
-        if token in ("palette", "fonts", "spacing", "background"):
+        if token == "spacing":  # the space between things: the sections' padding moves the way asked
+            was, now = _number(old.get("section-padding", "")), _number(new.get("section-padding", ""))
+            more = value in ("more", "bigger")
+            if was is None or now is None or (now > was) != more or now == was:
+                return f"--section-padding {old.get('section-padding')} → {new.get('section-padding')}, not {value}"
+            return ""
+        if token in ("palette", "fonts", "background"):
             hit = {k for k in moved if token.rstrip("s") in k or token == "palette"}
             return "" if hit else f"tokens moved {sorted(moved)}, none of them {token}"
         if token not in moved:
@@ -602,11 +608,30 @@ def judge(premise: Premise, row: Row, out: Any, states: list[State], after: Stat
         problem = judge_edit(premise, expected, before, after, pictures)
     elif isinstance(expected, Op):
         problem = judge_op(premise, expected, before, after)
+    elif all(op.operation.startswith("deck_") for op in expected.ops):
+        problem = judge_deck_steps(expected.ops, before, after)
     else:
         problem = ""
         for op in expected.ops:
             problem = problem or judge_ops_part(op, before, after)
     return ("wrong_success", problem) if problem else ("pass", "")
+
+
+def judge_deck_steps(ops: tuple[Op, ...], before: State, after: State) -> str:
+    """Several slide operations in one request, each applied to the deck the one before it left (the suite's
+    arguments number slides that way: "delete slide 2 and retitle slide 4" retitles what is then slide 3)."""
+    titles = list(before.titles)
+    for op in ops:
+        a = op.args
+        if op.operation == "deck_delete_slide":
+            del titles[a["slide"] - 1]
+        elif op.operation == "deck_move_slide":
+            titles.insert(a["to"] - 1, titles.pop(a["slide"] - 1))
+        elif op.operation == "deck_edit_slide" and "title" in a:
+            titles[a["slide"] - 1] = a["title"]
+        else:
+            return f"no step judge for {op.operation}"
+    return "" if after.titles == titles and after.decks == before.decks else f"titles {after.titles}, expected {titles}"
 
 
 def judge_ops_part(op: Op, before: State, after: State) -> str:

@@ -108,14 +108,20 @@ class OfflinePlanner(BaseChatModel):
             return Done(text=intent.clarification.message, clarification=intent.clarification.payload(CAN_DO))
         groups = clauses_by_family(intent.clauses)
         if len(groups) > 1:  # "delete the last slide and undo the last change to shot 2": one family after another
-            said = []
+            calls, start, said = planner_input.calls, 0, []
             for clauses in groups:
-                part = dataclasses.replace(planner_input)
-                part.__dict__["_intent"] = intent.model_copy(update={"clauses": clauses})
-                step = self._playbook_step(part)
+                # Each playbook sees only its own calls: the shortest run of the calls left after the families
+                # before it with which it is done (playbooks read their calls by position).
+                for end in range(start, len(calls) + 1):
+                    part = dataclasses.replace(planner_input, calls=calls[start:end])
+                    part.__dict__["_intent"] = intent.model_copy(update={"clauses": clauses})
+                    step = self._playbook_step(part)
+                    if not isinstance(step, Call) or end == len(calls):
+                        break
                 if isinstance(step, Call) or step.failed or step.refused or step.clarification:
                     return step
                 said.append(step.text)
+                start = end
             return Done(text=" ".join(said))
         return self._playbook_step(planner_input)
 

@@ -55,7 +55,7 @@ HISTORY: dict[str, tuple[tuple[str, ...], int]] = {
     "go back to the previous version of shot 2": (("make shot 2 foggy", "make shot 2 a close-up"), 1),
     "revert it to the original": (("make shot 4 night", "make shot 4 a close-up"), 0),
     "revert shot 3's clip to the original": (("make shot 3's clip 3 seconds long",), 0),
-    "undo the full-bleed change": (("make the hero full-bleed", "more spacing"), 0),
+    "undo the full-bleed change": (("more spacing", "make the hero full-bleed"), 1),
     "undo the last change to the page": (("use a serif font",), 0),
     "go back to the original page": (("more spacing", "a teal palette"), 0),
     "restore the page to how it was before the dark theme": (("switch to a dark theme", "more spacing"), 0),
@@ -65,6 +65,7 @@ HISTORY: dict[str, tuple[tuple[str, ...], int]] = {
 
 HISTORY_IN_CONTEXT: dict[tuple[str, str], tuple[tuple[str, ...], int]] = {
     ("undo this", "sel=clip4"): (("make shot 4's clip 3 seconds long",), 0),
+    ("undo that", "page:sel"): (("use a serif font",), 0),  # the page's last change is the setup's, not a reset
 }
 
 SETUP_ONLY: dict[str, tuple[str, ...]] = {

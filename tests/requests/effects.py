@@ -638,7 +638,7 @@ def judge_ops_part(op: Op, before: State, after: State) -> str:
     """Several page operations in one turn: each token asked for moved (the turn's other changes aside)."""
     if op.operation == "page_set_style":
         moved = {k for k in set(before.tokens) | set(after.tokens) if before.tokens.get(k) != after.tokens.get(k)}
-        token = op.args["token"]
+        token = {"spacing": "section-padding"}.get(op.args["token"], op.args["token"])
         return "" if any(token.rstrip("s") in k or token == "palette" for k in moved) else f"--{token} unchanged"
     if op.operation == "page_undo":
         return ""

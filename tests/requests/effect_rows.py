@@ -196,8 +196,7 @@ NOT_DONE: dict[str, str] = {
 }
 """Rows the effect run has seen end honestly but not done as asked (exit 1 or a clarification), and why."""
 
-ALWAYS = {"add a shot of Mara reading the letter between shots 2 and 3", "duplicate shot 4",
-          "make a copy of the last shot"}
+ALWAYS = {"add a shot of Mara reading the letter between shots 2 and 3", "duplicate shot 4"}
 """Rows the slice always holds: a shot inserted between two others, a shot duplicated (#20's end-to-end gaps)."""
 
 SAMPLE_EVERY = 8

@@ -25,7 +25,7 @@ from tests.requests.effects import EffectRunner, Verdict
 
 pytestmark = pytest.mark.long_file(120)
 
-_ORDER = ["cut", "story", "deck", "both", "page", "empty"]
+_ORDER = ["cut", "versions", "story", "deck", "both", "page", "empty"]
 SAMPLE = sorted(sample(), key=lambda r: _ORDER.index(r.premise))
 """Grouped by premise, so each premise's project is opened once."""
 

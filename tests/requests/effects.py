@@ -124,8 +124,6 @@ class Row:
         found = PREMISE_OF.get(self.context.split(":")[0].split("=")[0], "story")
         # The cut's rows on a story of their own: each row and its putting back add versions of the one cut, and
         # after about a dozen a cut operation is measured as not done (see docs/requests.md).
-        if found == "story" and self.category in ("undo", "revert", "compare"):
-            return "versions"
         return "cut" if found == "story" and self.category == "cut" else found
 
 

@@ -1,6 +1,12 @@
 """Interpretation time per request and the request suite's pass rates, as JSON.
 
     PYTHONPATH=. python bench/requests.py [--rounds 5]
+    PYTHONPATH=. python bench/requests.py --effects [--only story,deck,page,both,empty]
+
+With ``--effects``, every row of the effect run (tests/requests/effect_rows.py) is carried out on a real project
+(one per premise, the offline planner through ``Runtime.run``) and its effect judged on the canvas
+(tests/requests/effects.py): pass rate per category, the wrong successes (exit 0 with another effect: must be
+0), the seconds per turn, and what the rows that did not pass got.
 
 Each request of tests/requests/suite.py and suite_versions.py is interpreted ``rounds`` times on its context's facts (no canvas
 read: the facts are given, as ``read_facts`` returns them); p50/p95/max are over every interpretation, and
@@ -29,10 +35,48 @@ from tests.requests.suite_versions import facts_for as version_facts  # noqa: E4
 ROWS = [(row, facts_for) for row in CASES] + [(row, version_facts) for row in VERSION_CASES]
 
 
+def effects(only: list[str] | None, part: str | None = None) -> None:
+    """The effect run: every row on the canvas, as JSON."""
+    import tempfile
+
+    from tests.requests.effect_rows import ROWS as EFFECT_ROWS
+    from tests.requests.effect_rows import left_out_rows
+    from tests.requests.effects import EffectRunner, tally
+
+    rows = [r for r in EFFECT_ROWS if only is None or r.premise in only]
+    if part:
+        k, n = (int(x) for x in part.split("/"))
+        rows = [r for i, r in enumerate(rows) if i % n == k]
+    started = time.perf_counter()
+    verdicts = []
+    with tempfile.TemporaryDirectory(prefix="effects-") as folder:
+        runner = EffectRunner(Path(folder))
+        try:
+            for verdict in runner.run_all(rows):
+                verdicts.append(verdict)
+                print(f"{verdict.verdict:13} {verdict.seconds:6.2f}s {verdict.row.category:11} "
+                      f"[{verdict.row.context}] {verdict.row.request}  {verdict.why[:240]}", file=sys.stderr, flush=True)
+        finally:
+            runner.close()
+    wall = time.perf_counter() - started
+    print(json.dumps({
+        **tally(verdicts), "wall_seconds": round(wall, 1), "seconds_per_row": round(wall / max(len(rows), 1), 3),
+        "premise_build_seconds": {k: round(v, 1) for k, v in runner.build_seconds.items()},
+        "not_passed": [(v.row.request, v.row.context, v.verdict, v.why[:200]) for v in verdicts if v.verdict != "pass"],
+        "left_out": left_out_rows(),
+    }, indent=1))
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--rounds", type=int, default=5)
+    parser.add_argument("--effects", action="store_true", help="carry out every row and judge it on the canvas")
+    parser.add_argument("--only", help="premises of the effect run, comma-separated (story, deck, page, both, empty)")
+    parser.add_argument("--part", help="K/N: only every N-th row from the K-th (to run the effect run in parallel)")
     args = parser.parse_args()
+    if args.effects:
+        effects(args.only.split(",") if args.only else None, args.part)
+        return
     interpret("warm up the vocabulary", facts_for("story")[0])
     times: list[float] = []
     categories: dict[str, Counter] = defaultdict(Counter)

@@ -42,7 +42,8 @@ from typing import NamedTuple
 from nodes.grant import Grant, Scope
 from nodes.manifest import Manifest, ToolInfo
 from nodes.understanding.intent import Intent
-from nodes.understanding.kinds import CONTENT_OPERATIONS, OPERATION_TOOLS, READ_ONLY_OPERATIONS
+from nodes.understanding.kinds import (CONTENT_OPERATIONS, OPERATION_KINDS, OPERATION_TOOLS, READ_ONLY_OPERATIONS,
+                                      clauses_by_family, family_of)
 from tools.base import Effect, ToolFamily
 
 CORE_CANVAS_TOOLS = frozenset({"read_node", "query_canvas", "create_node", "update_node", "link_nodes", "set_status"})
@@ -189,6 +190,10 @@ def default_grant(manifest: Manifest, intent: Intent, selected: list[str]) -> Gr
     skill whose needs the grant neither holds nor lends); those the intent does not offer the model are
     lent to the skills only (``skill_only_tools``).
     """
+    if intent.clarification is None and len({family_of(c.operation) for c in intent.clauses}) > 1:
+        mixed = mixed_grant(manifest, intent, selected)
+        if mixed is not None:
+            return mixed
     versions = operation_grant(manifest, intent)
     if versions is not None:
         return versions
@@ -216,6 +221,28 @@ def default_grant(manifest: Manifest, intent: Intent, selected: list[str]) -> Gr
                 if t.name in names and (intent.removal or Effect.DESTRUCTIVE not in t.effects)]
 
     return Grant(tools=kept(offered), skill_only_tools=kept(lent), scope=scope, approval_effects=[Effect.DESTRUCTIVE])
+
+
+def mixed_grant(manifest: Manifest, intent: Intent, selected: list[str]) -> Grant | None:
+    """The grant of a request whose clauses work on different kinds of output (a slide deleted and a shot's
+    change undone): the union of each family's own smallest grant, tools and scope.  None when one family's
+    part would get the whole canvas: then no part is narrowed."""
+    parts = []
+    for clauses in clauses_by_family(intent.clauses):
+        kinds = list(dict.fromkeys(k for c in clauses for k in OPERATION_KINDS.get(c.operation, [])))
+        part = default_grant(manifest, intent.model_copy(update={"clauses": clauses, "kinds": kinds}), selected)
+        if part.scope.all_nodes:
+            return None
+        parts.append(part)
+
+    def union(values: list[list[str]]) -> list[str]:
+        return list(dict.fromkeys(v for value in values for v in value))
+
+    tools = union([p.tools for p in parts])
+    return Grant(tools=tools, skill_only_tools=[t for t in union([p.skill_only_tools for p in parts]) if t not in tools],
+                 scope=Scope(all_nodes=False, node_ids=union([p.scope.node_ids for p in parts]),
+                             descendants_of=union([p.scope.descendants_of for p in parts])),
+                 approval_effects=[Effect.DESTRUCTIVE])
 
 
 def operation_grant(manifest: Manifest, intent: Intent) -> Grant | None:

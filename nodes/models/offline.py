@@ -9,6 +9,8 @@ reply rather than guessing.
 
 from __future__ import annotations
 
+import dataclasses
+
 import json
 from typing import Any
 
@@ -22,6 +24,7 @@ from pydantic import Field
 from nodes.models.grammar import CAN_DO
 from nodes.models.planner_playbooks import default_playbooks
 from nodes.models.playbooks import Call, Done, PlannerInput, PriorCall
+from nodes.understanding.kinds import clauses_by_family
 
 
 def read_conversation(messages: list[BaseMessage]) -> PlannerInput:
@@ -104,6 +107,28 @@ class OfflinePlanner(BaseChatModel):
         intent = planner_input.intent
         if intent.clarification is not None:
             return Done(text=intent.clarification.message, clarification=intent.clarification.payload(CAN_DO))
+        groups = clauses_by_family(intent.clauses)
+        if len(groups) > 1:  # "delete the last slide and undo the last change to shot 2": one family after another
+            calls, start, said = planner_input.calls, 0, []
+            for clauses in groups:
+                # Each playbook sees only its own calls: the shortest run of the calls left after the families
+                # before it with which it is done (playbooks read their calls by position).
+                for end in range(start, len(calls) + 1):
+                    part = dataclasses.replace(planner_input, calls=calls[start:end])
+                    part.__dict__["_intent"] = intent.model_copy(update={"clauses": clauses})
+                    step = self._playbook_step(part)
+                    if not isinstance(step, Call) or end == len(calls):
+                        break
+                if isinstance(step, Call) or step.failed or step.refused or step.clarification:
+                    return step
+                said.append(step.text)
+                start = end
+            return Done(text=" ".join(said))
+        return self._playbook_step(planner_input)
+
+    def _playbook_step(self, planner_input: PlannerInput) -> Call | Done:
+        """The step of the first playbook that matches the intent's operation."""
+        intent = planner_input.intent
         for playbook in self.playbooks:
             if playbook.matches(planner_input):
                 step = playbook.next_step(planner_input)

@@ -60,7 +60,9 @@ class QuestionPlaybook:
             return rows
         if rows and "id" in rows[0] or kind:
             return Done(text=f"{len(rows)} found.")
-        return Done(text=", ".join(f"{r['kind']}: {r['count']}" for r in rows) or "The canvas is empty.")
+        held = ", ".join(f"{r['count']} {r['kind']}" for r in rows)
+        return Done(text=f"The canvas holds {held} (I counted every live node by kind)." if held
+                    else "The canvas is empty.")
 
     def _list(self, p: PlannerInput, clause) -> Call | Done:
         rows = self.source.listing(p, clause.args.get("kind") or None)
@@ -147,6 +149,19 @@ class QuestionPlaybook:
         return Done(text=f"{len(found)} slide{'s' if len(found) != 1 else ''} mention '{said}': {names} "
                          f"(of {len(rows)} slides read).")
 
+    def _notes_mentioning(self, p: PlannerInput, clause) -> Call | Done | None:
+        rows = self.source.notes(p)
+        if rows is None or isinstance(rows, Call):
+            return rows
+        said = " ".join(t.lower() for t in clause.args.get("terms") or [])
+        notes = [r for r in rows if isinstance(_inputs(r).get("text"), str)]  # a note's words; not a slide's content
+        found = [r for r in notes if mentions(str(_inputs(r)["text"]), said)]
+        if not found:
+            return Done(text=f"No note mentions '{said}' (I read {len(notes)} note{'s' if len(notes) != 1 else ''}).")
+        quoted = "; ".join(f"'{_inputs(r)['text']}'" for r in found)
+        return Done(text=f"{len(found)} note{'s' if len(found) != 1 else ''} mention '{said}': {quoted} "
+                         f"(of {len(notes)} notes read).")
+
     def _headline(self, p: PlannerInput, clause) -> Call | Done | None:
         code = self.source.page(p)
         if isinstance(code, Call):
@@ -169,5 +184,5 @@ class QuestionPlaybook:
 
 
 ANSWERS = frozenset({"count", "list", "shots_with", "attribute", "versions", "last_turn", "slides_mentioning",
-                     "headline"})
+                     "notes_mentioning", "headline"})
 """The questions the playbook answers (``QuestionReader``'s ``ask`` values)."""

@@ -56,6 +56,9 @@ SLIDES_CYPHER = (
 PAGE_COPY_CYPHER = (
     "MATCH (c:CanvasNode {id: $id}) OPTIONAL MATCH (c)-[:VERSION_OF*1..200]->(o:CanvasNode) "
     "RETURN c.id AS id, c.title AS title, count(o) + 1 AS version, c.inputs_json AS inputs")
+NOTES_CYPHER = ("MATCH (n:CanvasNode) WHERE n.kind = 'text' AND n.status <> 'rejected' "
+                "AND (n.deleted IS NULL OR n.deleted = false) "
+                "RETURN n.id AS id, n.title AS title, n.inputs_json AS inputs ORDER BY n.created_at")
 COUNTS_CYPHER = ("MATCH (n:CanvasNode) WHERE n.deleted IS NULL OR n.deleted = false "
                  "RETURN n.kind AS kind, count(n) AS count ORDER BY kind")
 
@@ -99,6 +102,9 @@ class TargetSource(Protocol):
 
     def slides(self, p: PlannerInput) -> Call | Rows | None:
         """Current slides (id, title, deck, inputs)."""
+
+    def notes(self, p: PlannerInput) -> Call | Rows | None:
+        """Text nodes (id, title, inputs: a note's words are ``inputs.text``)."""
 
     def page_copy(self, p: PlannerInput, code_id: str) -> Call | Rows | None:
         """The current page's code node (id, title, version: its number in the page's lineage, inputs)."""
@@ -160,6 +166,9 @@ class CanvasTargets:
 
     def slides(self, p: PlannerInput) -> Call | Rows | None:
         return self._query(p, SLIDES_CYPHER)
+
+    def notes(self, p: PlannerInput) -> Call | Rows | None:
+        return self._query(p, NOTES_CYPHER)
 
     def page_copy(self, p: PlannerInput, code_id: str) -> Call | Rows | None:
         return self._query(p, PAGE_COPY_CYPHER, {"id": code_id})

@@ -358,6 +358,10 @@ class TranscriptTargets:
         return [{"id": k.id, "title": k.title, "deck": None, "inputs": {}} for k in self._ledger(p).live()
                 if k.kind == "slide"]
 
+    def notes(self, p: PlannerInput) -> Call | Rows | None:
+        return [{"id": k.id, "title": k.title, "inputs": dict(k.inputs)} for k in self._ledger(p).live()
+                if k.kind == "text"]
+
     def page_copy(self, p: PlannerInput, code_id: str) -> Call | Rows | None:
         return None
 

@@ -9,6 +9,7 @@ image tool and nothing more.
 from __future__ import annotations
 
 import re
+from typing import Any
 
 KIND_WORDS: dict[str, str] = {
     "note": r"note|notes|jot|write down",
@@ -103,3 +104,21 @@ def titles_named(request: str, normalised: str) -> list[str]:
 def node_ids_named(request: str) -> list[str]:
     """Node ids written in the request."""
     return list(dict.fromkeys(_NODE_ID.findall(request)))
+
+
+def family_of(operation: str) -> str:
+    """Which kind of output an operation works on: the page, the deck, or the story (shots, versions, the cut)."""
+    if operation.startswith("page_") or operation == "revise_page":
+        return "page"
+    if operation.startswith("deck_"):
+        return "deck"
+    return "story"
+
+
+def clauses_by_family(clauses: list[Any]) -> list[list[Any]]:
+    """Clauses grouped by :func:`family_of` their operation, in the request's order (a request about a slide and a
+    shot: two groups, each planned, granted and measured as if asked alone)."""
+    groups: dict[str, list[Any]] = {}
+    for clause in clauses:
+        groups.setdefault(family_of(clause.operation), []).append(clause)
+    return list(groups.values())

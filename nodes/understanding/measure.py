@@ -24,7 +24,7 @@ from pydantic import BaseModel, Field
 from nodes.models.grammar import EditRequest
 from nodes.understanding.facts import json_object
 from nodes.understanding.intent import Clause, Intent
-from nodes.understanding.kinds import CONTENT_OPERATIONS
+from nodes.understanding.kinds import CONTENT_OPERATIONS, clauses_by_family
 from skills.page_style import SPACING
 from store.cypher import FixedCypher
 from tools.changes import Change
@@ -89,6 +89,15 @@ def measure(store: CommitsReader, intent: Intent, *, since: int, thread_id: str,
     operations = {c.operation for c in intent.clauses}
     if intent.clarification is not None:
         return result  # not understood here: a real model's plan is reported, not checked
+    groups = clauses_by_family(intent.clauses)
+    if len(groups) > 1:  # a slide and a shot in one request: each part measured; unexpected only if for every part
+        parts = [measure(store, intent.model_copy(update={"clauses": g}), since=since, thread_id=thread_id,
+                         turn_id=turn_id) for g in groups]
+        result.checked = all(p.checked for p in parts)
+        result.expected = sorted({t for p in parts for t in p.expected})
+        result.missing = sorted({t for p in parts for t in p.missing})
+        result.unexpected = sorted(set.intersection(*(set(p.unexpected) for p in parts)))
+        return result
     from nodes.understanding.measure_versions import VERSION_AND_CUT, measure_versions
 
     if operations and operations <= VERSION_AND_CUT:  # an undo, a revert, the cut: what they name and what derives

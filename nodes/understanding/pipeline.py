@@ -16,7 +16,7 @@ from typing import Any
 from nodes.models.grammar import COLOURS, CONSTRAINT_WORDS, FRAMING_WORDS, LIGHTING_WORDS, RELATIVE_WORDS, WEATHER_WORDS
 from nodes.understanding.facts import CanvasFacts
 from nodes.understanding.intent import Clarification, Intent
-from nodes.understanding.kinds import OPERATION_KINDS, asks_removal, node_ids_named, titles_named, word_kinds
+from nodes.understanding.kinds import OPERATION_KINDS, asks_removal, family_of, node_ids_named, titles_named, word_kinds
 from nodes.understanding.readers import READERS, PreviousTurn, ReadContext
 from nodes.understanding.text import FILLERS, NUMBER_VOCABULARY, Words, correct_typos, lower_words, spell_numbers
 
@@ -64,6 +64,43 @@ def normalise(request: str, facts: CanvasFacts) -> tuple[str, list[tuple[str, st
 def interpret(request: str, facts: CanvasFacts | None = None, *, previous: PreviousTurn | None = None,
               answer: str | None = None, skills: Sequence[Any] = ()) -> Intent:
     """What ``request`` asks for on a project with these facts (none: an empty project)."""
+    intent = _interpret(request, facts, previous=previous, answer=answer, skills=skills)
+    if intent.clarification is not None and intent.clarification.reason == "unparsed":
+        mixed = _across_families(request, facts, previous=previous, answer=answer, skills=skills)
+        if mixed is not None:
+            return mixed
+    return intent
+
+
+_FAMILY_SPLIT = re.compile(r"\s*(?:;|,?\s+and then\s+|,?\s+then\s+|,?\s+and also\s+|,?\s+and\s+|,\s+)\s*")
+
+
+def _across_families(request: str, facts: CanvasFacts | None, **kwargs: Any) -> Intent | None:
+    """A request whose clauses are about different kinds of output ("delete the last slide and undo the last change
+    to shot 2"): each part read on its own, every word of each accounted for, and the clauses joined.  None unless
+    the request splits into parts that each read cleanly and name at least two families; the slide and the shot
+    numbers then cannot mean each other's things, so the undo's ambiguity rule within one family does not apply."""
+    parts = [p for p in _FAMILY_SPLIT.split(request) if p.strip()]
+    if not 2 <= len(parts) <= 4:
+        return None
+    read = [_interpret(part, facts, **kwargs) for part in parts]
+    if any(r.clarification is not None or not r.clauses for r in read):
+        return None
+    if len({family_of(c.operation) for r in read for c in r.clauses}) < 2:
+        return None
+    if any(c.operation in ("question", "note", "status", "explore", "stale_repair") or c.operation.startswith("build")
+           for r in read for c in r.clauses):
+        return None
+    intent = Intent(request=request, normalised=" and ".join(r.normalised for r in read),
+                    corrections=[c for r in read for c in r.corrections], previous_turn=read[0].previous_turn,
+                    clauses=[c for r in read for c in r.clauses])
+    _describe(intent)
+    return intent
+
+
+def _interpret(request: str, facts: CanvasFacts | None = None, *, previous: PreviousTurn | None = None,
+               answer: str | None = None, skills: Sequence[Any] = ()) -> Intent:
+    """One reading of the request by the first reader that claims it."""
     facts = facts or CanvasFacts()
     previous = previous or PreviousTurn()
     note_like = bool(re.match(r"^\s*(?:add a |take a |make a |write a )?note\b", request, re.IGNORECASE))

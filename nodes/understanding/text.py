@@ -75,6 +75,31 @@ def lower_words(text: str) -> str:
 
 
 _TOKEN = re.compile(r"[a-z][a-z'-]*[a-z]|[a-z]")
+_QUOTED = re.compile(r"(?<![a-z])'[^']+'(?![a-z])|\"[^\"]+\"")
+_PLACES = frozenset("after before at between to into in from then but instead".split())
+"""Words that end a topic: where the thing goes, or the next clause."""
+_TOPIC = re.compile(r"\b(?:about|on the topic of|called|titled|named)\s+")
+
+
+def _is_place(word: str) -> bool:
+    """A word of place, or a typo of one ("aftr"): it ends a topic and is read (and corrected) as usual."""
+    return word in _PLACES or (len(word) >= 4 and process.extractOne(word, _PLACES, scorer=OSA.distance,
+                                                                      score_cutoff=1) is not None)
+
+
+def kept_as_typed(text: str) -> list[tuple[int, int]]:
+    """Spans whose words are the person's own, never corrected: quoted words ("'Why now'") and the topic after
+    "about", "called" or "titled" up to a word of place or the next clause ("about swarm season at the end":
+    'swarm' is a topic, not a typo of 'warm'; "at the end" is read as usual)."""
+    spans = [m.span() for m in _QUOTED.finditer(text)]
+    for found in _TOPIC.finditer(text):
+        end = found.end()
+        for word in _TOKEN.finditer(text, found.end()):
+            if _is_place(word.group(0)) or re.search(r"[,;.!?]", text[end:word.start()]):
+                break
+            end = word.end()
+        spans.append((found.end(), end))
+    return spans
 
 
 def correct_typos(text: str, vocabulary: frozenset[str]) -> tuple[str, list[tuple[str, str]]]:
@@ -83,13 +108,17 @@ def correct_typos(text: str, vocabulary: frozenset[str]) -> tuple[str, list[tupl
     A word is corrected only when it is not a word we know, is at least four letters, and exactly one
     vocabulary word is closest to it within the allowed edits (one for words of up to six letters, two
     beyond; a swap of two letters is one edit, so "mkae" → "make").  A word two vocabulary words are equally
-    close to is left alone, and so asked about.
+    close to is left alone, and so asked about.  Quoted words and a topic (:func:`kept_as_typed`) are the
+    person's own and never corrected.
     """
     corrections: list[tuple[str, str]] = []
     choices = sorted(vocabulary)
+    kept = kept_as_typed(text)
 
     def fix(match: re.Match[str]) -> str:
         word = match.group(0)
+        if any(start <= match.start() < end for start, end in kept):
+            return word
         if word in vocabulary or word in NEVER_CORRECTED or len(word) < 4 or "'" in word or "-" in word:
             return word
         if any(word[: -len(suffix)] in vocabulary and word[-len(suffix) - 1] != suffix[0]

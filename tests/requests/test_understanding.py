@@ -68,3 +68,48 @@ def test_a_partly_understood_request_names_what_was_not_understood():
     intent = interpret("make shot 4 night and add a dog", facts, previous=previous)
     assert intent.clarification is not None and "dog" in intent.clarification.not_understood
     assert any("night" in u for u in intent.clarification.understood)
+
+
+@pytest.mark.parametrize("request_text, args", [
+    ("add a slide about training costs after slide 2", {"after": 2, "about": "training costs"}),
+    ("add a slide about swarm season at the end", {"after": 5, "about": "swarm season"}),
+    ("change the title of slide 2 to 'Trainng day'", {"slide": 2, "title": "Trainng day"}),
+])
+def test_quoted_and_topic_words_are_the_persons_own_and_never_corrected(request_text, args):
+    """'training' is not a typo of 'raining', nor 'swarm' of 'warm': the reply's reading keeps them."""
+    facts, previous = facts_for("deck")
+    intent = interpret(request_text, facts, previous=previous)
+    assert intent.corrections == [] and intent.clarification is None
+    assert all(intent.clauses[0].args.get(k) == v for k, v in args.items()), intent.clauses[0].args
+
+
+def test_a_typo_of_a_place_word_still_ends_the_topic_and_is_read():
+    facts, previous = facts_for("deck")
+    intent = interpret("add a slide about the warm season aftr slide 2", facts, previous=previous)
+    assert intent.corrections == [("aftr", "after")]
+    assert intent.clauses[0].args == {"after": 2, "about": "the warm season"}
+
+
+@pytest.mark.parametrize("request_text, args", [
+    ("what is on the canvas?", {"ask": "count", "kind": ""}),
+    ("what's on the canvas", {"ask": "count", "kind": ""}),
+    ("which notes mention pelicans?", {"ask": "notes_mentioning", "terms": ["pelicans"]}),
+    ("how many shots are there?", {"ask": "count", "kind": "shot"}),
+])
+def test_ordinary_questions_are_read_as_questions_not_asked_about(request_text, args):
+    facts, previous = facts_for("story")
+    intent = interpret(request_text, facts, previous=previous)
+    assert intent.clarification is None and intent.operation == "question" and intent.clauses[0].args == args
+
+
+def test_a_slide_and_a_shot_in_one_request_are_two_clauses_of_their_own_families():
+    facts, previous = version_facts("story")
+    deck, _ = facts_for("deck")
+    facts.decks, facts.slides = deck.decks, deck.slides
+    intent = interpret("delete the last slide and undo the last change to shot 2", facts, previous=previous)
+    assert intent.clarification is None
+    assert [(c.operation, c.args) for c in intent.clauses] == [("deck_delete_slide", {"slide": 5}),
+                                                                ("undo_change", {"node_id": "I2"})]
+    # within one family the rule stands: an undo with other changes is asked about
+    intent = interpret("undo the last change to shot 2 and make shot 3 night", facts, previous=previous)
+    assert intent.clarification is not None and intent.clarification.reason == "unparsed"

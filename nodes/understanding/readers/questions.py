@@ -1,7 +1,7 @@
 """Questions, answered from the canvas and never changing it.
 
 "which shots are at night?" (a filter on the shots' current images), "how many versions of shot 3 are
-there?", "what changed in the last turn?", "which slides mention pedals?", "what does the headline say?",
+there?", "what is on the canvas?", "which notes mention pelicans?", "what changed in the last turn?", "which slides mention pedals?", "what does the headline say?",
 "what lighting is shot 4?", "how many images are there", "list the slides".  The question's words are
 accounted for like an edit's: a question with a word the reader does not understand is asked about.
 """
@@ -34,7 +34,10 @@ _VERSIONS = re.compile(r"\bhow many versions?\b|\bversions? (?:of|does|do)\b|\bv
 _LAST_TURN = re.compile(r"\bwhat (?:has |did |was )?(?:changed?|change|you change|happen(?:ed)?)\b.*\b(?:last|previous) "
                         r"(?:turn|request|edit|step|time)\b|\bwhat did (?:you|the last turn|the previous turn) "
                         r"(?:just )?(?:change|do|make)\b|\bwhat (?:was|has been|got) changed\b|\bwhat changed\b")
-_MENTION = re.compile(r"\bwhich slides? (?:mention|mentions|talk about|talks about|are about|is about|cover|covers|"
+_OVERVIEW = re.compile(r"^\s*(?:what(?:'s| is| do we have| have we got)?|whats|show me) (?:on|in) (?:the |this |my |our )?"
+                       r"(?:canvas|project|board)\s*\??\s*$|^\s*what(?:'s| is) there\s*\??\s*$|"
+                       r"^\s*what do (?:we|i) have(?: so far)?\s*\??\s*$")
+_MENTION = re.compile(r"\bwhich (slides?|notes?) (?:mention|mentions|talk about|talks about|are about|is about|cover|covers|"
                       r"say|says|include|includes|contain|contains)\s+(.+?)\s*\??$")
 _HEADLINE = re.compile(r"\b(?:what(?:'s| is| does)?|whats)\b.*\b(?:headline|title of the page|page title|tagline)\b")
 _ATTRIBUTE = re.compile(r"\bwhat (?:lighting|light|framing|weather|outfit|time of day|colou?r)\b|"
@@ -50,11 +53,16 @@ class QuestionReader:
         words, text = ctx.words, ctx.words.text
         if not _QUESTION.search(text) or re.match(r"^\s*(?:make|change|turn|set|give|put|redo)\b", text):
             return None
+        if _OVERVIEW.search(text):
+            words.take_all()
+            return self._clause(ctx, {"ask": "count", "kind": ""}, "what the canvas holds")
         if (match := _MENTION.search(text)) is not None:
             words.take_all()
-            said = typed(ctx, match.start(1), match.end(1)).lower()  # the words as typed, never "corrected"
+            said = typed(ctx, match.start(2), match.end(2)).lower()  # the words as typed, never "corrected"
             terms = [w for w in re.findall(r"[a-z0-9][a-z0-9'-]*", said) if w not in ("the", "a", "an")]
-            return self._clause(ctx, {"ask": "slides_mentioning", "terms": terms}, f"slides mentioning {' '.join(terms)}")
+            what = "notes" if match.group(1).startswith("note") else "slides"
+            return self._clause(ctx, {"ask": f"{what}_mentioning", "terms": terms},
+                                f"{what} mentioning {' '.join(terms)}")
         if _HEADLINE.search(text):
             words.take_all()
             return self._clause(ctx, {"ask": "headline"}, "what the page's headline says")

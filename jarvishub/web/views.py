@@ -25,7 +25,7 @@ from store.cypher import FixedCypher
 from store.errors import NodeNotFound
 from store.models import ArtifactHandle, CanvasEdge, CanvasNode, Direction, EdgeType
 from store.neo4j import Neo4jCanvasStore
-from store.neo4j import _edge_from_log as edge_from_log
+from store.bolt.schema import edge_from_log
 
 PREVIEWED_KINDS = frozenset({"web", "code", "slide", "deck"})
 """Kinds whose card shows an image made from them (a screenshot, a slide render) when they have none of their own."""

@@ -220,7 +220,7 @@ def test_the_plots_render_inside_their_areas(browser: Any, report: Path, tmp_pat
     page, requested = open_page(browser, report)
     try:
         plots = page.query_selector_all("svg.plot")
-        assert len(plots) == 9
+        assert len(plots) == 10  # the nine summary plots and the checks passed per scenario
         for svg in plots:
             name = svg.evaluate("s => s.querySelector('title').textContent")
             area = svg.query_selector("rect.plot-area").bounding_box()

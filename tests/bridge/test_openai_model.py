@@ -26,7 +26,8 @@ def test_the_real_client_drives_the_loop_and_malformed_calls_are_rejected(make_r
     assert first["model"] == "gpt-test"
     bound = {t["function"]["name"] for t in first["tools"]}
     assert "create_node" in bound and "query_canvas" in bound
-    assert first["messages"][0]["role"] == "system" and '"canvas"' in first["messages"][0]["content"]
+    # The system message carries the focused view of the canvas (nodes.resolve), read for this call.
+    assert first["messages"][0]["role"] == "system" and "canvas version " in first["messages"][0]["content"]
     # The rejection reached the model as a tool result it can act on.
     later = server.requests[2]["messages"]
     assert any(m["role"] == "tool" and "unknown_tool" not in m.get("content", "") and "teleport" in m.get("content", "")

@@ -77,7 +77,8 @@ def test_no_canary_survives_an_export_without_consent(make_runtime, project, tmp
     assert [n for n, c in planted.items() if c not in with_consent] == []
     assert [n for n, c in planted.items() if c.lower() in without.lower()] == []
     for word in ("poster", "tower", "premise", "dark", "ana"):  # not just the canaries: no word of theirs at all
-        assert word not in without.lower(), word
+        # As a word: a re-keyed random id may hold the letters "ana" (it did), which is not the person's word.
+        assert not re.search(rf"(?<![a-z0-9]){word}(?![a-z0-9])", without.lower()), word
     # No id or content hash of the project: each is re-keyed for the export.
     store = project.store
     real = {n.id for n in store.find_nodes(include_deleted=True)} | {e.id for e in store.edges()}

@@ -44,6 +44,8 @@ def test_the_canvas_draws_every_node_with_thumbnails_players_groups_and_edges(pa
     assert fold.inner_text() == "+1"
     fold.click()
     page.locator(f'.node[data-id="{ids["pier"]}"]').wait_for(timeout=5_000)
+    # The unfolded version is brought into view and shows its picture (media are attached to cards in view).
+    page.locator(f'.node[data-id="{ids["pier"]}"] img').wait_for(timeout=5_000)
     assert page.locator("[data-node]").count() == total
     assert page.locator(f'.node[data-id="{ids["pier_warm"]}"] button.fold').inner_text() == "−1"
 

@@ -23,11 +23,11 @@ from typing import Any
 # Run as `python bench/content.py`, this folder comes first on sys.path; keep packages visible.
 sys.path[:] = [p for p in sys.path if Path(p or ".").resolve() != Path(__file__).resolve().parent]
 
+from content.topics import content_words, read_deck_request
 from jarvishub.project import Project
 from jarvishub.runtime import Runtime
 from nodes.actions import ToolCall
 from nodes.bridge import Usage
-from skills.topics import content_words, read_deck_request
 from tests.content.measure import brief_overlap, luma_and_saturation
 
 BRIEFS = (

@@ -3,7 +3,7 @@
 ``design_to_web`` runs as a LangGraph subgraph of five graph nodes, each acting
 only through the bridge (``ctx.call``):
 
-1. ``style``: read the brief (:mod:`skills.brief`: subject, focus, design
+1. ``style``: read the brief (:mod:`content.brief`: subject, focus, design
    tokens from its adjectives, copy from templates), derive a palette and a type
    pairing, and make two style ``reference`` nodes (role "style"), referencing
    any given reference nodes;
@@ -36,14 +36,7 @@ from langchain_core.runnables import RunnableConfig
 from langgraph.graph import START, StateGraph
 from pydantic import BaseModel, Field, field_validator
 
-from skills.base import (
-    Skill,
-    SkillContext,
-    SkillState,
-    SkillStepRejected,
-    skill_context,
-)
-from skills.web_render import (
+from content.web_render import (
     Design,
     HeroMode,
     LayoutSpec,
@@ -54,6 +47,13 @@ from skills.web_render import (
     image_palette,
     render_html,
     slug,
+)
+from skills.base import (
+    Skill,
+    SkillContext,
+    SkillState,
+    SkillStepRejected,
+    skill_context,
 )
 from store.errors import NodeNotFound
 

@@ -20,7 +20,7 @@ from typing import Any
 
 from pydantic import BaseModel, Field, model_validator
 
-from skills.storyboard import inserted_shot_inputs
+from content.story_plan import inserted_shot_inputs
 from store.base import CanvasReader
 from store.models import CanvasNode, Direction, EdgeType, NodeStatus, new_id
 from store.mutations import CreateNode, Link, Unlink

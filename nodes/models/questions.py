@@ -7,11 +7,11 @@ from __future__ import annotations
 
 from typing import Any
 
+from content.page_document import PageDocument
 from nodes.models.grammar import IMAGE_DEFAULTS
 from nodes.models.playbooks import Call, Done, PlannerInput, stop_on_rejection
 from nodes.models.targets import CanvasTargets, Rows, TargetSource
 from nodes.understanding.facts import json_object
-from skills.page_document import PageDocument
 from tools.deck.document import mentions
 
 

@@ -14,7 +14,7 @@ from typing import Any, Protocol
 
 from pydantic import BaseModel, Field
 
-from skills.page_document import PageDocument
+from content.page_document import PageDocument
 from store.cypher import FixedCypher
 
 RENDER_KEYS = ("lighting", "framing", "weather", "outfit", "exposure", "temperature", "seed")

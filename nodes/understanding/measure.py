@@ -21,11 +21,11 @@ from typing import Any, Protocol
 
 from pydantic import BaseModel, Field
 
+from content.page_style import SPACING
 from nodes.models.grammar import EditRequest
 from nodes.understanding.facts import json_object
 from nodes.understanding.intent import Clause, Intent
 from nodes.understanding.kinds import CONTENT_OPERATIONS, clauses_by_family
-from skills.page_style import SPACING
 from store.cypher import FixedCypher
 from tools.changes import Change
 

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from skills.brief import ADJECTIVES, read_brief, read_tokens
+from content.brief import ADJECTIVES, read_brief, read_tokens
 
 DOC = Path(__file__).resolve().parents[2] / "docs" / "content.md"
 

@@ -14,12 +14,12 @@ from typing import Any
 import pytest
 from pptx import Presentation
 
+from content.topics import read_deck_request
 from jarvishub.commands.projects import DEMO_REQUESTS
 from jarvishub.runtime import Runtime
 from nodes.actions import ToolCall
 from nodes.bridge import Usage
 from skills.slides import plan_slides
-from skills.topics import read_deck_request
 from store.models import EdgeType, new_id
 from tests.content.measure import luma_and_saturation
 

@@ -10,7 +10,7 @@ import re
 
 import pytest
 
-from skills.page_document import (
+from content.page_document import (
     ChangeOverridden,
     PageDocument,
     PageEditRefused,
@@ -27,8 +27,8 @@ from skills.page_document import (
     set_text,
     undo_edits,
 )
-from skills.page_style import BadTokenValue, UnknownToken, token_for_words
-from skills.web_render import LayoutSpec, PageImage, derive_design, render_html, root_tokens
+from content.page_style import BadTokenValue, UnknownToken, token_for_words
+from content.web_render import LayoutSpec, PageImage, derive_design, render_html, root_tokens
 from tools.changes import matching_changes
 
 BRIEF = "a website for a ceramics studio in a harbour town: calm, warm, handmade bowls"

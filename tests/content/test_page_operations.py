@@ -14,11 +14,11 @@ from typing import Any
 
 import pytest
 
+from content.web_render import root_tokens
 from jarvishub import outputs
 from jarvishub.runtime import Runtime
 from nodes.grant import Grant, Scope
 from nodes.models.scripted import ScriptedModel
-from skills.web_render import root_tokens
 from store.models import CanvasNode, Direction, EdgeType, NodeStatus
 from tests.content.agent import call, submit
 from tests.content.measure import computed, page_styles

@@ -39,13 +39,13 @@ from typing import Any
 from PIL import Image, ImageStat
 from pptx import Presentation
 
+from content.web_render import root_tokens
 from jarvishub.commands.outcomes import exit_code, result_of
 from jarvishub.evaluation.outputs import Canvas, current_outputs, invariants
 from jarvishub.project import Project
 from jarvishub.runtime import Runtime
 from nodes.models.scripted import ScriptedModel, tool_call
 from skills.storyboard import plan_story
-from skills.web_render import root_tokens
 from store.models import NodeStatus, new_id
 from tests.content.agent import submit
 from tools.deck.canvas import current_decks, find_deck, read_deck

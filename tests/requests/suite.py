@@ -20,12 +20,12 @@ from __future__ import annotations
 
 from typing import Any, NamedTuple
 
+from content.page_document import PageDocument
+from content.web_render import LayoutSpec, PageImage, derive_design
 from nodes.understanding import CanvasFacts, NodeFact, ShotFact
 from nodes.understanding.readers import PreviousTurn
-from skills.page_document import PageDocument
 from skills.slides import plan_slides
 from skills.storyboard import plan_story
-from skills.web_render import LayoutSpec, PageImage, derive_design
 
 PREMISE = "an 8-shot short film about Tova, a beekeeper on a city rooftop"
 N = 8

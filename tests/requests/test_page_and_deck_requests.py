@@ -18,10 +18,10 @@ from typing import Any
 import pytest
 from pptx import Presentation
 
+from content.web_render import root_tokens
 from jarvishub.commands.outcomes import exit_code, result_of
 from jarvishub.runtime import Runtime
 from nodes.models.scripted import ScriptedModel
-from skills.web_render import root_tokens
 from store.models import CanvasNode, EdgeType
 from tests.cli_run import cli
 from tests.content.agent import call

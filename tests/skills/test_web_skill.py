@@ -10,11 +10,11 @@ from typing import Any
 import pytest
 from PIL import Image
 
+from content.web_render import LayoutSpec
 from jarvishub.runtime import Runtime
 from nodes.actions import ToolCall
 from nodes.bridge import SubmitResult, Usage
 from skills.design_to_web import LayoutChangeRejected, parse_change
-from skills.web_render import LayoutSpec
 from store.models import CanvasNode, EdgeType, NodeStatus, new_id
 from tests.system_tools import require_system_tool
 

@@ -15,7 +15,7 @@ from typing import Any
 
 from pydantic import BaseModel, Field
 
-from skills.slides import plan_extra_slide
+from content.deck_plan import plan_extra_slide
 from store.base import CanvasReader
 from store.models import CanvasNode, Direction, EdgeType, NodeStatus, new_id
 from store.mutations import CreateNode, Link, SetStatus

@@ -1,7 +1,7 @@
 """A web page on the canvas: find its current version, list its versions, and make a new one in one batch.
 
 A page is a lineage of ``code`` nodes (``VERSION_OF``), each holding the page
-document (:class:`~skills.page_document.PageDocument`), the HTML source and what
+document (:class:`~content.page_document.PageDocument`), the HTML source and what
 changed in it (``inputs.change``).  Made from each version: its HTML ``file``
 node (the workspace's ``index.html`` as that version wrote it) and its preview
 ``image``.  A new version supersedes all three at once (each new node
@@ -16,7 +16,7 @@ from __future__ import annotations
 import hashlib
 from typing import Any
 
-from skills.page_document import PageDocument
+from content.page_document import PageDocument
 from store.base import CanvasReader
 from store.errors import NodeNotFound
 from store.models import CanvasNode, Direction, EdgeType, NodeStatus, Provenance, new_id

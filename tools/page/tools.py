@@ -16,7 +16,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, Field
 
-from skills.page_document import (
+from content.page_document import (
     PageDocument,
     PageEditRefused,
     add_section,
@@ -30,8 +30,8 @@ from skills.page_document import (
     set_text,
     undo_edits,
 )
-from skills.page_style import PRESETS, TOKENS
-from skills.web_render import PageImage, image_palette
+from content.page_style import PRESETS, TOKENS
+from content.web_render import PageImage, image_palette
 from store.base import CanvasReader
 from store.models import CanvasNode, Direction, EdgeType
 from store.mutations import CreateNode

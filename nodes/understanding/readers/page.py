@@ -19,6 +19,9 @@ import re
 
 from PIL import ImageColor
 
+from content.page_document import PageDocument, element_for_words, resolve_section
+from content.page_style import FONT_FAMILIES, token_for_words
+from content.web_render import slug
 from nodes.understanding.intent import Clarification, Clause, Target
 from nodes.understanding.readers.base import ReadContext, Reading, not_found
 from nodes.understanding.readers.content import (
@@ -36,9 +39,6 @@ from nodes.understanding.readers.content import (
     version_subject,
 )
 from nodes.understanding.text import Words
-from skills.page_document import PageDocument, element_for_words, resolve_section
-from skills.page_style import FONT_FAMILIES, token_for_words
-from skills.web_render import slug
 
 _PAGE_WORDS = re.compile(r"\b(?:hero|full[- ]?bleed|full[- ]width|edge[- ]to[- ]edge|columns?|theme|sections?|headlines?|"
                          r"buttons?|fonts?|typefaces?|typography|spacing|white ?space|padding|palette|tagline|subtitle|"

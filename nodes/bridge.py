@@ -28,7 +28,7 @@ from nodes.actions import CanvasMutation, Clarification, Evaluation, Reply, Tool
 from nodes.grant import Grant, GrantStore, check_scope, check_spend
 from nodes.manifest import Manifest
 from nodes.ports import BridgePort
-from nodes.subgraph import SubgraphRun
+from nodes.subgraph import LentSaver, SubgraphRun
 from nodes.usage import SubmitResult, Usage
 from nodes.verdicts import Allow, ApprovalRequired, GrantDenied, NeedsApproval, Reject, Verdict
 from nodes.written import UnknownEdge, resolve_edges, written_node_ids
@@ -245,7 +245,8 @@ class Bridge:
         run of its own, not nested in the turn's, whose loop holds the turn's graph nodes), and its progress
         callback goes through the port desk (the turn's stream writer leads to the turn's loop too).  Run as the
         supervisor's graph node for the skill (``subgraph``), its graph joins the turn's stream as that node's
-        subgraph through a relay on the port desk, never the stream itself (``nodes/subgraph.py``).
+        subgraph through a relay on the port desk, never the stream itself, and checkpoints under that node's
+        namespace through another, never the checkpointer itself (``nodes/subgraph.py``).
         """
         with _PORTS_OPENING:
             if self._skills is None:
@@ -259,10 +260,15 @@ class Bridge:
             lent.append(said.token)
             ctx = dataclasses.replace(ctx, progress=said)
         if subgraph is not None:
+            relay = saver = None
             if subgraph.stream is not None:
                 relay = self._ports.lend(subgraph.stream)
                 lent.append(relay.token)
-                subgraph = subgraph.relayed(relay)
+            if subgraph.checkpointer is not None and subgraph.thread_id and subgraph.namespace:
+                served = self._ports.lend_saver(subgraph.checkpointer, subgraph.thread_id, subgraph.namespace)
+                lent.append(served.token)
+                saver = LentSaver(served)
+            subgraph = subgraph.relayed(relay, saver)
             ctx = dataclasses.replace(ctx, services={**ctx.services, "subgraph": subgraph})
         try:
             return self._skills[1].handle().call("run", spec.run, ctx, args)
@@ -416,7 +422,9 @@ class _Ports:
         self._bridge = bridge
         self._roots: dict[str, str | None] = {}
         self._progress: dict[str, Callable[[Any], None]] = {}
-        self._desk = Desk(self, {"root", "grant", "narrow", "has_tool", "submit", "say"}, name="bridge-port")
+        self._savers: dict[str, tuple[Any, str, str]] = {}
+        self._desk = Desk(self, {"root", "grant", "narrow", "has_tool", "submit", "say", "checkpoint"},
+                          name="bridge-port")
 
     def open(self, root: str | None) -> BridgePort:
         token = secrets.token_urlsafe(18)
@@ -435,8 +443,34 @@ class _Ports:
         self._progress[token] = callback
         return _Progress(self._desk.handle(), token)
 
+    def lend_saver(self, saver: Any, thread_id: str, namespace: str) -> _SaverCalls:
+        """What a skill's graph checkpoints through: ``saver`` (the turn's checkpointer) for ``thread_id`` and
+        ``namespace`` (the skill's graph node task) and the namespaces under it, behind the desk."""
+        token = secrets.token_urlsafe(18)
+        self._savers[token] = (saver, thread_id, namespace)
+        return _SaverCalls(self._desk.handle(), token)
+
     def forget(self, token: str) -> None:
         self._progress.pop(token, None)
+        self._savers.pop(token, None)
+
+    def checkpoint(self, token: str, method: str, config: Any, *args: Any, **kwargs: Any) -> Any:
+        """One checkpointer call of a skill's graph, kept to its thread and namespace; the saver sees only the
+        three keys that address a checkpoint, whatever else the skill's config holds."""
+        try:
+            saver, thread_id, namespace = self._savers[token]
+        except KeyError:
+            raise GrantDenied("grant_not_held", "this checkpointer was not lent by the bridge") from None
+        if method == "get_next_version":
+            return saver.get_next_version(*args)
+        if method not in {"get_tuple", "list", "put", "put_writes"}:
+            raise GrantDenied("not_granted", f"a skill's checkpointer has no {method}")
+        config = _own_checkpoint(config, thread_id, namespace)
+        if kwargs.get("before") is not None:
+            kwargs["before"] = _own_checkpoint(kwargs["before"], thread_id, namespace)
+        if method == "list":
+            return list(saver.list(config, **kwargs))
+        return getattr(saver, method)(config, *args, **kwargs)
 
     def say(self, token: str, message: Any) -> None:
         progress = self._progress.get(token)
@@ -495,6 +529,35 @@ class _Progress:
 
     def __call__(self, message: Any) -> None:
         self._handle.call("say", self.token, message)
+
+
+class _SaverCalls:
+    """A skill graph's checkpointer calls (``nodes.subgraph.LentSaver``): a token and a handle to the port desk,
+    which holds the turn's checkpointer."""
+
+    __slots__ = ("_handle", "token")
+
+    def __init__(self, handle: Handle, token: str) -> None:
+        self._handle = handle
+        self.token = token
+
+    def __call__(self, method: str, config: Any, *args: Any, **kwargs: Any) -> Any:
+        return self._handle.call("checkpoint", self.token, method, config, *args, **kwargs)
+
+
+def _own_checkpoint(config: Any, thread_id: str, namespace: str) -> dict[str, Any]:
+    """``config`` reduced to the address of a checkpoint, refused unless it is ``thread_id``'s, in ``namespace`` or
+    under it: a skill's graph reads and writes its own checkpoints, never the loop's."""
+    configurable = (config or {}).get("configurable") or {}
+    ns = str(configurable.get("checkpoint_ns") or "")
+    if str(configurable.get("thread_id") or "") != thread_id or not (ns == namespace or
+                                                                       ns.startswith(namespace + "|")):
+        raise GrantDenied("scope_exceeded", f"a skill's graph keeps its checkpoints under {namespace!r} of its "
+                                            f"own thread, not under {ns!r}")
+    address = {"thread_id": thread_id, "checkpoint_ns": ns}
+    if configurable.get("checkpoint_id"):
+        address["checkpoint_id"] = str(configurable["checkpoint_id"])
+    return {"configurable": address}
 
 
 class _SkillRunner:

@@ -21,7 +21,8 @@ from dataclasses import dataclass, field
 from typing import Any, TypedDict
 
 from langchain_core.runnables import RunnableConfig
-from langgraph._internal._constants import CONFIG_KEY_RUNTIME
+from langgraph._internal._constants import CONFIG_KEY_CHECKPOINTER, CONFIG_KEY_RUNTIME, CONFIG_KEY_TASK_ID
+from langgraph.config import get_config
 from langgraph.graph import END, START, StateGraph
 from pydantic import BaseModel
 
@@ -140,6 +141,23 @@ def _maker_module() -> str:
     return ""
 
 
+def _running_skill_node() -> RunnableConfig | None:
+    """The config of the skill graph node this code runs in, if it runs in one (a composite running a child).
+
+    A skill's graph runs on the bridge's skill thread with empty context variables, so the only graph node
+    config found here is a skill's own, never the supervisor's (``nodes/subgraph.py``).
+    """
+    try:
+        config = get_config()
+    except RuntimeError:  # not inside a running graph node
+        return None
+    configurable = config.get("configurable") or {}
+    if CONFIG_KEY_TASK_ID not in configurable or not isinstance(getattr(configurable.get(CONFIG_KEY_RUNTIME),
+                                                                        "context", None), SkillContext):
+        return None
+    return config
+
+
 def skill_context(config: RunnableConfig) -> SkillContext:
     """The SkillContext a skill graph node runs with: its runtime context (``Runtime[SkillContext]``), never state.
 
@@ -184,14 +202,25 @@ class Skill:
 
         ``subgraph``: the supervisor's graph node for this skill is running it (``graphs/skill_nodes.py``), so
         the run is that node's subgraph and its events join the turn's stream (``nodes/subgraph.py``).
+        Called from a running skill's graph node (a composite's step, ``skills.compose``), the run is that
+        node's subgraph, as any graph invoked in a graph node is LangGraph's: nested under it in the stream
+        (``parent|child``) and in the checkpoints.
         """
         payload = inputs.model_dump(mode="json") if isinstance(inputs, BaseModel) else dict(inputs)
         self.input_model.model_validate(payload)
-        # A skill runs whole inside one step (a resumed turn replays it through its deterministic action ids),
-        # so it never checkpoints: not into its own saver, nor into the caller's.  Its context is its runtime
-        # context, never in the run's config, which streamed and checkpointed runs serialise.
-        graph = self.graph.copy(update={"checkpointer": False})
-        config: RunnableConfig = {"configurable": subgraph.configurable() if subgraph else {}, "recursion_limit": 200}
+        # A skill runs whole inside one step (a resumed turn replays it through its deterministic action ids,
+        # never from a checkpoint).  Run as a supervisor's graph node's subgraph, or as a child in a running
+        # skill's graph node, it checkpoints where that subgraph would, in the run's checkpointer
+        # lent to it under its namespace, so its state can be read; otherwise it keeps none, not in its own saver
+        # either.  Its context is its runtime context, never in the run's config, which streamed and
+        # checkpointed runs serialise.
+        within = _running_skill_node()
+        if within is not None:
+            config: RunnableConfig = {**within, "recursion_limit": 200}
+        else:
+            config = {"configurable": subgraph.configurable() if subgraph else {}, "recursion_limit": 200}
+        lent = CONFIG_KEY_CHECKPOINTER in (config.get("configurable") or {})
+        graph = self.graph.copy(update={"checkpointer": None if lent else False})
         final = graph.invoke({"input": payload, "output": {}, "scratch": {}}, config=config, context=ctx)
         return self.output_model.model_validate(final.get("output") or {})
 

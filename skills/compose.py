@@ -6,6 +6,9 @@ child skills with :meth:`Skill.run` under ``ctx.branch(...)``, so every child
 step still goes through the bridge, with action ids that are deterministic
 (parent action id + branch label + counter) and a grant narrowed to that
 child's needs.  The composite's ``needs`` are the union of its children's.
+A child's graph is its graph node's subgraph: ``get_graph(xray=True)`` draws it
+inside the composite, and in a turn its events stream, and its state is
+checkpointed, under ``skill__composite:<task>|step1_child:<task>``.
 
 * :func:`sequence` runs skills one after another; each step's input is bound
   from the original input and the outputs so far.
@@ -72,6 +75,7 @@ def sequence(
 
 def _sequence_step(name: str, index: int, step: Skill, bind: Bind, input_model: type[BaseModel]):
     def run_step(state: SkillState, config: RunnableConfig) -> dict[str, Any]:
+        _ = step.graph  # named here because LangGraph finds a node's subgraph among what its function refers to
         ctx = skill_context(config)
         merged = dict((state.get("scratch") or {}).get("merged") or {})
         original = input_model.model_validate(state["input"]).model_dump(mode="json")  # defaults included
@@ -174,6 +178,7 @@ def choose(
 
 def _choice(name: str, key: str, option: Skill):
     def run_option(state: SkillState, config: RunnableConfig) -> dict[str, Any]:
+        _ = option.graph  # the node's subgraph, for LangGraph to find (see _sequence_step)
         output = _run_child(skill_context(config), key, option, _fields_for(option, state["input"]), composite=name)
         return {"output": {"choice": key, **output}}
 

@@ -59,12 +59,31 @@ two_notes = Skill(name="two_notes", description="Pin two notes about a topic.", 
                   output_model=NotesOutput, needs=["create_node"], graph=graph.compile())
 '''
 
+NOTES_TWICE = '''
+"""notes_twice: a composite skill, two_notes and then two_notes again."""
+
+from pydantic import BaseModel
+
+from skills.compose import sequence
+from .two_notes import NotesInput, two_notes
+
+
+class Twice(BaseModel):
+    first: str
+    second: str
+
+
+notes_twice = sequence("notes_twice", "Pin two notes about a topic, then two more.", [two_notes, two_notes],
+                       input_model=NotesInput, output_model=Twice)
+'''
+
 
 @pytest.fixture(scope="module")
 def with_skill(project):
     """The module's project with a skill of two graph nodes in its skills/ folder."""
     (project.root / "skills").mkdir(exist_ok=True)
     (project.root / "skills" / "two_notes.py").write_text(textwrap.dedent(TWO_NOTES))
+    (project.root / "skills" / "notes_twice.py").write_text(textwrap.dedent(NOTES_TWICE))
     return project
 
 
@@ -103,3 +122,58 @@ def test_the_graph_says_how_to_give_it_its_services(with_skill, make_runtime):
     runtime = make_runtime(model=ScriptedModel(script=["done"]))
     with pytest.raises(NoTurnContext, match="context=TurnContext"):
         runtime.graph.invoke({"request": "hello"}, {"configurable": {"thread_id": "no-context"}})
+
+
+def _state_before(runtime, config: dict, node: str):
+    """The state of a thread (or of a subgraph's namespace in it) just before ``node`` ran, with its subgraphs'."""
+    address = {k: v for k, v in config["configurable"].items() if k in ("thread_id", "checkpoint_ns")}
+    [before] = [s for s in runtime.graph.get_state_history({"configurable": address}) if s.next == (node,)]
+    return runtime.graph.get_state(before.config, subgraphs=True)
+
+
+def test_a_skills_inner_state_is_checkpointed_under_its_graph_node(with_skill, make_runtime):
+    """The skill's graph checkpoints as its graph node's subgraph, in the turn's checkpointer: the state at the
+    step that ran it shows the skill's own state (its input, scratch and output), as Studio reads it."""
+    runtime = make_runtime(model=ScriptedModel(script=[{"name": "skill__two_notes", "args": {"topic": "kelp"}},
+                                                       "Pinned."]))
+    outcome = runtime.run("pin two notes about kelp")
+    assert outcome.outcome == "replied", outcome
+    made = outcome.steps[0]["observation"]
+    [task] = _state_before(runtime, {"configurable": {"thread_id": outcome.thread_id}}, "skill__two_notes").tasks
+    inner = task.state
+    assert inner.values == {"input": {"topic": "kelp"}, "scratch": {"first": made["first"]},
+                            "output": {"first": made["first"], "second": made["second"]}}
+    assert inner.next == () and inner.config["configurable"]["checkpoint_ns"] == f"skill__two_notes:{task.id}"
+    # Read at the task's namespace directly, as a client's `get_state(checkpoint={"checkpoint_ns": ...})` does,
+    # with one checkpoint per step of the skill's graph.
+    address = {"configurable": {"thread_id": outcome.thread_id, "checkpoint_ns": f"skill__two_notes:{task.id}"}}
+    assert runtime.graph.get_state(address).values == inner.values
+    assert [s.next for s in runtime.graph.get_state_history(address)] == [(), ("second",), ("first",),
+                                                                          ("__start__",)]
+
+
+def test_a_skill_a_composite_runs_is_a_subgraph_nested_in_the_composites(with_skill, make_runtime):
+    """A composite's child skill streams under the composite's graph node (namespace parent|child), xray draws it
+    inside the composite, and its state is checkpointed there."""
+    runtime = make_runtime(model=ScriptedModel(script=[{"name": "skill__notes_twice", "args": {"topic": "reefs"}},
+                                                       "Pinned four."]))
+    streamed: list[tuple[str, tuple[str, ...]]] = []
+    outcome = runtime.run("pin notes about reefs twice", on_event=lambda kind, data: streamed.append(
+        (data["node"], tuple(p.split(":")[0] for p in data.get("namespace", ())))) if kind == "node" else None)
+    assert outcome.outcome == "replied", outcome
+    child, composite = ("skill__notes_twice", "step1_two_notes"), ("skill__notes_twice",)
+    assert [(node, ns) for node, ns in streamed if ns] == [
+        ("skill__notes_twice:step1_two_notes:first", child),
+        ("skill__notes_twice:step1_two_notes:second", child),
+        ("skill__notes_twice:step1_two_notes", composite),
+        ("skill__notes_twice:step2_two_notes:first", ("skill__notes_twice", "step2_two_notes")),
+        ("skill__notes_twice:step2_two_notes:second", ("skill__notes_twice", "step2_two_notes")),
+        ("skill__notes_twice:step2_two_notes", composite),
+    ]
+    assert {"skill__notes_twice:step1_two_notes:first", "skill__notes_twice:step2_two_notes:second"} <= set(
+        runtime.graph.get_graph(xray=True).nodes)
+    [task] = _state_before(runtime, {"configurable": {"thread_id": outcome.thread_id}}, "skill__notes_twice").tasks
+    [step] = _state_before(runtime, task.state.config, "step2_two_notes").tasks
+    assert step.state.values["input"] == {"topic": "reefs"}
+    assert step.state.values["output"] == {k: outcome.steps[0]["observation"][k] for k in ("first", "second")}
+    assert step.state.config["configurable"]["checkpoint_ns"].startswith(f"skill__notes_twice:{task.id}|step2_two_notes:")

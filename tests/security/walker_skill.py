@@ -4,7 +4,7 @@ Loaded by a project's ``[skills] load`` (``tests/security/test_skill_reach.py``)
 ``skill__walker``.  It walks everything it holds or can touch without importing: its ``SkillContext`` (reader,
 port, services, progress callback), its run config, the context variables it runs in, an error a reader call
 raised, and its own stack (the frames above it).  Its output lists every path to the store, the bridge, the
-ticket authority, the grant store, the runtime, the project, the engine or a driver.
+ticket authority, the grant store, the runtime, the project, the engine, a driver or the turn's checkpointer.
 """
 
 from __future__ import annotations
@@ -38,7 +38,10 @@ class WalkOutput(BaseModel):
 
 
 def writers() -> tuple[type, ...]:
-    """Everything that can write the canvas, sign a ticket or widen a grant."""
+    """Everything that can write the canvas, sign a ticket or widen a grant, and the turn's checkpointer (whose
+    state names the turn's grant and pending action): the skill checkpoints through a relay, never the saver."""
+    from langgraph.checkpoint.sqlite import SqliteSaver
+
     from jarvishub.project import Project
     from jarvishub.runtime import Runtime
     from nodes.bridge import Bridge
@@ -48,7 +51,7 @@ def writers() -> tuple[type, ...]:
     from store.tickets import TicketAuthority
 
     return (Neo4jCanvasStore, TicketAuthority, Bridge, GrantStore, Runtime, Project, Engine, neo4j.Driver,
-            neo4j.Session)
+            neo4j.Session, SqliteSaver)
 
 
 def walk(state: SkillState, config: RunnableConfig) -> dict[str, Any]:

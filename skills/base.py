@@ -219,7 +219,7 @@ class Skill:
             config: RunnableConfig = {**within, "recursion_limit": 200}
         else:
             config = {"configurable": subgraph.configurable() if subgraph else {}, "recursion_limit": 200}
-        lent = CONFIG_KEY_CHECKPOINTER in (config.get("configurable") or {})
+        lent = (config.get("configurable") or {}).get(CONFIG_KEY_CHECKPOINTER) is not None
         graph = self.graph.copy(update={"checkpointer": None if lent else False})
         final = graph.invoke({"input": payload, "output": {}, "scratch": {}}, config=config, context=ctx)
         return self.output_model.model_validate(final.get("output") or {})

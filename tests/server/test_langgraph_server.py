@@ -111,6 +111,16 @@ def test_a_narrative_turn_with_an_approval_through_the_sdk(server):
     inner = [(e.event.split("|")[1].split(":")[0], node) for e in events if e.event.startswith("updates|")
              for node in e.data]
     assert [node for ns, node in inner if ns == "skill__storyboard"] == ["plan", "references", "shots", "group"]
+    # The storyboard's own state was checkpointed in the server's checkpointer under its graph node: read at
+    # the step that ran it, with the subgraphs' states, it is the skill's input, scratch and output.
+    history = client.threads.get_history(thread["thread_id"], limit=100)
+    [ran] = [h for h in history if h["next"] == ["skill__storyboard"]]
+    at = client.threads.get_state(thread["thread_id"], checkpoint=ran["checkpoint"], subgraphs=True)
+    [storyboard] = [t["state"] for t in at["tasks"] if t["name"] == "skill__storyboard"]
+    assert storyboard["checkpoint"]["checkpoint_ns"].startswith("skill__storyboard:")
+    assert storyboard["next"] == [] and storyboard["values"]["input"]["n_shots"] == 2
+    made = storyboard["values"]["output"]
+    assert len(made["shot_ids"]) == 2 and set(storyboard["values"]["scratch"]["shot_ids"]) == set(made["shot_ids"])
     state = client.threads.get_state(thread["thread_id"], subgraphs=True)
     [task] = [t for t in state["tasks"] if t["interrupts"]]
     assert task["name"] == "validate"  # the approval is validate's interrupt, as Studio shows it
@@ -119,6 +129,7 @@ def test_a_narrative_turn_with_an_approval_through_the_sdk(server):
     with Project.open(server["project"]) as project:
         shots = [n for n in project.store.find_nodes(kind="image") if n.id not in before]
         assert len(shots) == 2 and {n.metadata["provenance"]["provider"] for n in shots} == {"openai"}
+        assert {n.kind for n in project.store.get_nodes(made["shot_ids"])} == {"shot"}
         assert not [n for n in project.store.find_nodes(kind="video") if n.title == "final cut"], "cut before approval"
 
     done = client.runs.wait(thread["thread_id"], assistant["assistant_id"], command={"resume": {"decision": "approve"}})

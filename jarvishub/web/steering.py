@@ -27,6 +27,7 @@ from store.errors import NodeNotFound
 from store.models import CanvasNode, EdgeType, NodeStatus, new_id
 from store.mutations import CreateNode, Link
 from tools.base import Effect
+from tools.node_inputs import InvalidInputs
 
 UI_THREAD = "ui"
 """The thread id of a person's direct canvas edits (moves, restores, rejections)."""
@@ -39,6 +40,13 @@ _PROGRESS_KEPT = 30
 
 class Refused(Exception):
     """The bridge refused a person's action; the message says why."""
+
+
+class InvalidEdit(Refused):
+    """A person's inputs edit names a field or value the node's producing tool does not accept; nothing changed.
+
+    Its own type (answered 422, not 403) because nothing was refused by a grant: the edit itself needs mending,
+    and the message names the field and the values allowed."""
 
 
 class Busy(Exception):
@@ -145,7 +153,8 @@ class Steering:
         if result.verdict != "allow":
             raise Refused(result.message)
         if result.observation.get("error"):
-            raise Refused(str(result.observation["error"]))
+            invalid = result.observation.get("error_type") == InvalidInputs.__name__
+            raise (InvalidEdit if invalid else Refused)(str(result.observation["error"]))
         return result
 
     # -- agent turns ------------------------------------------------------------------------

@@ -83,3 +83,31 @@ def test_the_models_update_node_gets_the_same_check_through_the_bridge(demo) -> 
                                         args={"node_id": node_id, "inputs_patch": {"lighting": "dusk"}}),
                                grant, Usage(), thread_id="model")
     assert ok.commit is not None and demo.project.store.get_node(node_id).inputs["lighting"] == "dusk"
+
+
+def test_an_edit_that_meets_a_concurrent_commit_runs_again_on_the_current_canvas(client, demo, monkeypatch) -> None:
+    """The web server lays out a turn's new nodes as their commits arrive; when that move lands between the
+    read of the person's ``mark_stale`` and its commit, the store refuses the batch as stale.  The person is not
+    told 403 with their inputs half-written: the action runs again on the canvas as it now is."""
+    from jarvishub.web.layout import LAYOUT_ACTOR, layout_grant
+    from nodes.actions import CanvasMutation
+    from store.models import Position
+    from store.mutations import MoveNode
+
+    runtime, node_id = demo.runtime, demo.ids["waves"]  # audio made by generate_audio, nothing made from it
+    bridge, real_execute, moved = runtime.bridge, runtime.bridge.execute, []
+
+    def execute_then_layout(action: Any, ctx: Any, *rest: Any) -> Any:
+        result = real_execute(action, ctx, *rest)
+        if getattr(action, "tool", None) == "mark_stale" and not moved:  # after its read, before its commit
+            move = CanvasMutation(action_id=f"layout-{len(moved)}", actor=LAYOUT_ACTOR,
+                                  mutations=[MoveNode(node_id=node_id, position=Position(x=4321, y=1234))])
+            moved.append(bridge.submit(move, layout_grant(runtime), Usage(), thread_id="layout"))
+        return result
+
+    monkeypatch.setattr(bridge, "execute", execute_then_layout)
+    response = client.post(f"/api/nodes/{node_id}/inputs", json={"inputs": {"voice": "alto"}})
+    assert moved and moved[0].commit is not None  # the concurrent commit did land in between
+    assert response.status_code == 200, response.text
+    node = demo.project.store.get_node(node_id)
+    assert node.inputs["voice"] == "alto" and node.status == NodeStatus.STALE and node.position.x == 4321

@@ -467,7 +467,8 @@ def _add_error_handlers(app: FastAPI) -> None:
         return handle
 
     for error_type, status in ((NodeNotFound, 404), (ArtifactNotFound, 404), (CypherError, 400),
-                               (Refused, 403), (InvalidEdit, 422), (GrantDenied, 403), (NotAnImage, 415), (ToolError, 422), (Busy, 409), (Conflict, 409), (StaleVersion, 409),
+                               (Refused, 403), (InvalidEdit, 422), (GrantDenied, 403), (NotAnImage, 415), (ToolError, 422), (Busy, 409), (StaleVersion, 409),
+                               (Conflict, 409),
                                (ArtifactCorrupted, 500)):
         app.add_exception_handler(error_type, handler(status))
 

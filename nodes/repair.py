@@ -58,13 +58,16 @@ def person_feedback_mutations(person: dict[str, Any], node_ids: list[str], turn_
     return mutations
 
 
-def restore_mutations(canvas: Any, result: dict[str, Any], rejected: set[str], turn_id: str) -> list[Any]:
+def restore_mutations(canvas: Any, result: dict[str, Any], rejected: set[str], turn_id: str,
+                      since: int | None = None) -> list[Any]:
     """Keep exactly one current version of every output when some of a step's new versions are rejected.
 
     What the step made from a rejected node is rejected with it (a clip of a rejected image, the cut of that
     clip); each rejected new version's previous version becomes current again: ``completed``, or ``stale``
     when something it was made from was replaced by a version that stays (a cut whose clips changed must
-    be rebuilt, whatever its status).
+    be rebuilt, whatever its status), or when it was already stale as the turn began (canvas version
+    ``since``): a person changed its inputs, so its picture no longer matches them, and a failed rebuild does
+    not make it current.
     """
     if not rejected:
         return []
@@ -85,16 +88,29 @@ def restore_mutations(canvas: Any, result: dict[str, Any], rejected: set[str], t
     mutations: list[Any] = [SetStatus(node_id=n, status=NodeStatus.REJECTED, reason="made from a rejected version")
                             for n in sorted(closure - rejected)]
     replaced_by = {old: new for new, old in versions.items()}
+    olds = [versions[new] for new in sorted(closure) if versions.get(new)]
+    already = stale_at(canvas, olds, since) if since is not None and olds else set()
     for new in sorted(closure):
         old = versions.get(new)
         if old is None:
             continue
         upstream = {e.node.id for e in canvas.neighbours(old, [EdgeType.GENERATED_FROM], Direction.OUT)}
         changed = any(u in replaced_by and replaced_by[u] not in closure for u in upstream)
-        mutations.append(SetStatus(node_id=old, status=NodeStatus.STALE if changed else NodeStatus.COMPLETED,
-                                   reason=(f"{new} was rejected; restored" + (", its inputs changed" if changed else ""))
-                                   + f" (turn {turn_id})"))
+        why = ", its inputs changed" if changed else ", still stale as before this turn" if old in already else ""
+        mutations.append(SetStatus(node_id=old, status=NodeStatus.STALE if changed or old in already
+                                   else NodeStatus.COMPLETED,
+                                   reason=f"{new} was rejected; restored{why} (turn {turn_id})"))
     return mutations
+
+
+def stale_at(canvas: Any, node_ids: list[str], canvas_version: int) -> set[str]:
+    """The nodes whose status was ``stale`` at ``canvas_version`` (one read of their histories)."""
+    found = set()
+    for node_id, history in canvas.node_histories(node_ids).items():
+        then = [h for h in history if h.canvas_version <= canvas_version]
+        if then and then[-1].status == NodeStatus.STALE:
+            found.add(node_id)
+    return found
 
 
 def unmark_mutations(store: Any, node_ids: list[str], reason: str) -> list[SetStatus]:
@@ -155,7 +171,8 @@ def repair(state: TurnState, runtime: Runtime[TurnContext]) -> dict[str, Any]:
     rejected = {e["node_id"] for e in feedback.get("evaluations") or [] if not e["passed"]}
     if isinstance(person, dict) and person.get("approve") is False:
         rejected |= set(feedback.get("node_ids") or [])
-    restored = restore_mutations(deps.bridge.store, state.get("result") or {}, rejected, state["turn_id"])
+    restored = restore_mutations(deps.bridge.store, state.get("result") or {}, rejected, state["turn_id"],
+                                 since=state.get("canvas_before"))
     extra += restored
     if feedback.get("passed"):
         decision = {"decision": "accept"}

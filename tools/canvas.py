@@ -10,6 +10,7 @@ from store.base import CanvasReader
 from store.models import Direction, EdgeType, NodeStatus, Position, new_id
 from store.mutations import CreateNode, GroupNodes, Link, MoveNode, SetStatus, Unlink, UpdateNode
 from tools.base import Effect, ToolContext, ToolError, ToolFamily, ToolResult, ToolSpec
+from tools.node_inputs import check_inputs_patch
 from tools.versions import reinstate_mutations
 
 WRITE = frozenset({Effect.MUTATES_CANVAS})
@@ -69,7 +70,11 @@ class UpdateNodeArgs(BaseModel):
 
 
 def _update(ctx: ToolContext, args: UpdateNodeArgs) -> ToolResult:
-    _reader(ctx).get_node(args.node_id)
+    node = _reader(ctx).get_node(args.node_id)
+    if args.inputs_patch:
+        # A generated node's inputs are its tool's arguments: a value that tool would not take is refused here,
+        # before it is written, rather than failing the rebuild after the node and its clips went stale.
+        check_inputs_patch(ctx.services.get("tool_registry"), node, args.inputs_patch)
     return ToolResult(observation={"updated": args.node_id},
                       mutations=[UpdateNode(node_id=args.node_id, title=args.title, inputs_patch=args.inputs_patch,
                                             status=args.status, expected_version=args.expected_version)])

@@ -298,7 +298,10 @@ def _within_bounds(schema: type[BaseModel], change: dict[str, Any]) -> dict[str,
 
 def regeneration_args(node: CanvasNode, remap: dict[str, str], override: dict[str, Any]) -> dict[str, Any]:
     """The generation tool's arguments for a new version of ``node``, pointing at regenerated upstreams."""
-    args = {k: v for k, v in node.inputs.items() if k != "references"}
+    # ``intent`` is what the request that made this version asked for ("brighter than the previous version"): a
+    # rebuild is asked for by something else (an upstream or an input changed), and judged by that old intent the
+    # evaluator would reject it for not being brighter again.  A rebuild carries only the intent its caller gives.
+    args = {k: v for k, v in node.inputs.items() if k not in ("references", "intent")}
     references = node.inputs.get("references") or []
     args["references"] = [remap.get(r["node_id"], r["node_id"]) for r in references]
     args["reference_roles"] = {remap.get(r["node_id"], r["node_id"]): r["role"] for r in references}
@@ -378,14 +381,27 @@ def rebuild(ctx: ToolContext, canvas: CanvasReader, nodes: list[CanvasNode], cha
         if newest.id != old_id:
             remap.setdefault(old_id, newest.id)
     overrides = overrides_by_output(canvas, nodes, changes)
+    unbuilt: set[str] = set()  # nodes that should have been rebuilt and could not be
     for node in dependency_order(canvas, nodes):
         spec = registry.get(node.provenance.tool) if node.provenance.tool else None
         override = _within_bounds(spec.args_schema, overrides.get(node.id, {})) if spec is not None else {}
+        upstream = [*(e.node.id for e in made_from[node.id]),
+                    *(r.get("node_id") for r in node.inputs.get("references") or [] if isinstance(r, dict))]
+        blocked = next((i for i in upstream if i in unbuilt), None)
+        if blocked is not None:
+            # Rebuilt on an input that is still stale, it would look current while showing the old picture (the
+            # cache gives the same clip back): it stays stale, as what it was made from does.
+            unbuilt.add(node.id)
+            report.append({"node_id": node.id, "title": node.title, "kind": node.kind,
+                           "skipped": f"made from {blocked}, which could not be rebuilt"})
+            continue
         try:
             result = regenerate_node(ctx, canvas, node, remap, override, mutations, made_from[node.id])
         except ValidationError as error:  # a node whose inputs do not rebuild it (an evaluation's verdict)
-            report.append({"node_id": node.id, "skipped": f"its inputs are not {node.provenance.tool}'s arguments "
-                                                          f"({error.error_count()} problems)"})
+            unbuilt.add(node.id)
+            problems = "; ".join(f"{'.'.join(map(str, e['loc']))}: {e['msg']}" for e in error.errors()[:3])
+            report.append({"node_id": node.id, "title": node.title, "kind": node.kind,
+                           "skipped": f"its inputs are not {node.provenance.tool}'s arguments ({problems})"})
             continue
         if result is None:
             report.append({"node_id": node.id, "skipped": f"not made by a generation tool ({node.provenance.tool})"})

@@ -57,8 +57,6 @@ MAX_ANSWERS = 3
 """Interrupts one scripted turn may answer before the runner stops answering (a loop would be a defect)."""
 WEB_TURN_TIMEOUT_S = 600.0
 CRASH_TIMEOUT_S = 600.0
-PERSON_ATTEMPTS = 3
-"""Tries of a person's web-canvas edit that conflicts with a concurrent commit (HTTP 409)."""
 CRASH_LATENCY_S = "0.3"
 """Offline generation latency in the crash child, so the kill lands mid-turn rather than after it."""
 
@@ -235,7 +233,8 @@ class Session:
     # -- through the web canvas ---------------------------------------------------------------
     def _person(self, turn: Turn, canvas: Canvas) -> _Outcome:
         """A person's own edit through the web API on the one output ``ref`` names; ``replied`` when the server
-        did it, ``refused`` when it answered with an error (what it said is the clarification's message)."""
+        did it, ``refused`` when it refused the edit itself (422: a field or value the node's tool does not take;
+        what it said is the clarification's message); any other error is the turn's."""
         edit = turn.person
         assert edit is not None
         nodes = resolve_nodes(canvas, edit.ref)
@@ -244,20 +243,17 @@ class Session:
         base, node = self._web_server(), nodes[0].id
         path, body = {"reject": ("reject", {"reason": turn.request}), "restore": ("restore", {"version": edit.version}),
                       "edit": ("inputs", {"inputs": edit.inputs})}[edit.action]
-        for attempt in range(PERSON_ATTEMPTS):
-            try:
-                self._http("POST", f"{base}/api/nodes/{node}/{path}", body)
-                return _Outcome("replied")
-            except urllib.error.HTTPError as error:
-                said = error.read().decode(errors="replace")[:400]
-                # 409 (a concurrent commit, e.g. the server's own layout, moved the node's version) or 403 (the
-                # bridge refused the batch, seen intermittently under load, cause not yet known): a person tries
-                # again; a refusal that persists is a turn error with what the server said.
-                if error.code not in (403, 409) or attempt == PERSON_ATTEMPTS - 1:
-                    raise TurnError(f"the web canvas refused the person's {edit.action} of {edit.ref!r} "
-                                    f"({error.code}): {said}") from error
-                time.sleep(0.5)
-        raise AssertionError("unreachable")
+        try:
+            self._http("POST", f"{base}/api/nodes/{node}/{path}", body)
+        except urllib.error.HTTPError as error:
+            said = error.read().decode(errors="replace")[:400]
+            if error.code == 422:  # the edit itself was refused (a value the generator does not take): nothing changed
+                return _Outcome("refused", clarification={"reason": "invalid_inputs", "message": said})
+            # Not tried again: a concurrent commit is run again by the server itself (409 only after it kept
+            # conflicting), so any other answer is what a person would see and is the turn's error.
+            raise TurnError(f"the web canvas refused the person's {edit.action} of {edit.ref!r} "
+                            f"({error.code}): {said}") from error
+        return _Outcome("replied")
 
     def _web(self, turn: Turn, thread: str, selected: list[str]) -> _Outcome:
         base = self._web_server()

@@ -37,7 +37,7 @@ from jarvishub.web.guards import MAX_BODY_BYTES, BodyLimit, HostGuard
 from jarvishub.web.layout import LAYOUT_ACTOR, LINEAGE_EDGES, layout_pending
 from jarvishub.web.live import EventHub, change_event, sse_stream, watch_commits
 from jarvishub.web.lenses import DeckLens, LensIndex, PageLens, StoryLens, is_page, page_entry
-from jarvishub.web.steering import Busy, Job, Refused, Steering
+from jarvishub.web.steering import Busy, Conflict, InvalidEdit, Job, Refused, Steering
 from jarvishub.web.thumbs import NotAnImage, Thumbnails
 from jarvishub.web.token import new_token
 from jarvishub.web.views import CanvasPage, CanvasViews, History, Lineage, NodeBatch, NodeDetail, NodeView, node_view
@@ -467,7 +467,8 @@ def _add_error_handlers(app: FastAPI) -> None:
         return handle
 
     for error_type, status in ((NodeNotFound, 404), (ArtifactNotFound, 404), (CypherError, 400),
-                               (Refused, 403), (GrantDenied, 403), (NotAnImage, 415), (ToolError, 422), (Busy, 409), (StaleVersion, 409),
+                               (Refused, 403), (InvalidEdit, 422), (GrantDenied, 403), (NotAnImage, 415), (ToolError, 422), (Busy, 409), (StaleVersion, 409),
+                               (Conflict, 409),
                                (ArtifactCorrupted, 500)):
         app.add_exception_handler(error_type, handler(status))
 

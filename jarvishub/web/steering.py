@@ -23,10 +23,11 @@ from jarvishub.web.live import EventHub
 from nodes.actions import CanvasMutation, ToolCall
 from nodes.bridge import SubmitResult, Usage, referenced_node_ids
 from nodes.grant import Budget, Grant
-from store.errors import NodeNotFound
+from store.errors import NodeNotFound, StaleVersion
 from store.models import CanvasNode, EdgeType, NodeStatus, new_id
 from store.mutations import CreateNode, Link
 from tools.base import Effect
+from tools.node_inputs import InvalidInputs
 
 UI_THREAD = "ui"
 """The thread id of a person's direct canvas edits (moves, restores, rejections)."""
@@ -35,10 +36,24 @@ VERSION_TOOLS = ["revert_version", "set_status"]
 EDIT_TOOLS = ["update_node", "mark_stale"]
 """What a person's edit of a node's inputs calls: the change itself, then what it invalidates marked stale."""
 _PROGRESS_KEPT = 30
+CONFLICT_ATTEMPTS = 8
+"""Attempts of a person's action whose batch a concurrent commit made stale (each attempt reads the canvas anew,
+so one only fails again when yet another commit lands in between)."""
 
 
 class Refused(Exception):
     """The bridge refused a person's action; the message says why."""
+
+
+class InvalidEdit(Refused):
+    """A person's inputs edit names a field or value the node's producing tool does not accept; nothing changed.
+
+    Its own type (answered 422, not 403) because nothing was refused by a grant: the edit itself needs mending,
+    and the message names the field and the values allowed."""
+
+
+class Conflict(Exception):
+    """A person's action met a concurrent commit on every attempt; nothing was written (answered 409)."""
 
 
 class Busy(Exception):
@@ -141,11 +156,24 @@ class Steering:
         return feedback_id
 
     def _submit(self, action: Any, thread_id: str, grant: Grant | None = None) -> SubmitResult:
-        result = self.runtime.bridge.submit(action, grant or self.grant, Usage(), thread_id=thread_id)
+        for _ in range(CONFLICT_ATTEMPTS):
+            result = self.runtime.bridge.submit(action, grant or self.grant, Usage(), thread_id=thread_id)
+            conflict = result.reason == StaleVersion.__name__ or (
+                result.verdict == "allow" and result.observation.get("error_type") == StaleVersion.__name__)
+            if not (conflict and isinstance(action, ToolCall)):
+                break
+            # Another commit (the server's own layout of a turn's new nodes, another turn) changed a node this
+            # action read between its read and its commit, and the store refused the whole batch: nothing was
+            # written.  A person's action means "do this on the canvas as it is", so it runs again on the
+            # current canvas, as a turn's commit node rebuilds its step, under a new action id.
+            action = action.model_copy(update={"action_id": new_id()})
+        else:
+            raise Conflict(f"{action.tool}: the canvas kept changing under it ({result.message}); try again")
         if result.verdict != "allow":
             raise Refused(result.message)
         if result.observation.get("error"):
-            raise Refused(str(result.observation["error"]))
+            invalid = result.observation.get("error_type") == InvalidInputs.__name__
+            raise (InvalidEdit if invalid else Refused)(str(result.observation["error"]))
         return result
 
     # -- agent turns ------------------------------------------------------------------------

@@ -64,7 +64,18 @@ class EditPlaybook:
         regenerated = p.made("regenerate_stale")
         if not regenerated:
             return Call("regenerate_stale", {"node_ids": [r["id"] for r in rows]})
-        return Done(text=f"Regenerated what was stale: {_report(regenerated[-1].observation)}.")
+        made = _report(regenerated[-1].observation)
+        skipped = [f"{r.get('title') or r['node_id']} ({r['skipped']})"
+                   for r in regenerated[-1].observation.get("regenerated") or []
+                   if "skipped" in r and not str(r["skipped"]).startswith(("superseded", "not made by"))]
+        verdict = regenerated[-1].answer.get("feedback") or {}
+        failed = [e.get("notes", "") for e in verdict.get("evaluations") or [] if not e.get("passed")]
+        if skipped or verdict.get("passed") is False:
+            # What failed its check was set aside and what could not be rebuilt was left: both stay stale.
+            why = "; ".join([*(f"failed its check: {n}" for n in failed if n), *(f"not rebuilt: {s}" for s in skipped)])
+            return Done(text=f"Regenerated {made}, but not everything that was stale: {why}. Those stay stale.",
+                        failed=True)
+        return Done(text=f"Regenerated what was stale: {made}.")
 
     # -- edits of shots --------------------------------------------------------------------------------
     def _edit(self, p: PlannerInput) -> Call | Done:

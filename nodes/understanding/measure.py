@@ -28,6 +28,7 @@ from nodes.understanding.intent import Clause, Intent
 from nodes.understanding.kinds import CONTENT_OPERATIONS, clauses_by_family
 from store.cypher import FixedCypher
 from tools.changes import Change
+from tools.staleness import REGENERABLE_TOOLS
 
 DELIVERABLE_KINDS = ("image", "video", "audio", "web", "slide", "deck", "code", "file")
 CHANGED = FixedCypher(
@@ -38,6 +39,13 @@ CHANGED = FixedCypher(
     "RETURN n.id AS id, n.kind AS kind, n.title AS title, n.status AS status, n.group_id AS grp, "
     "CASE WHEN n.kind IN ['code', 'deck'] THEN n.inputs_json ELSE null END AS inputs, "
     "collect(DISTINCT a.id) AS ancestors, collect(DISTINCT r.id) AS referenced_by, collect(DISTINCT f.id) AS made_from")
+
+STALE_LEFT = FixedCypher(
+    "MATCH (n:CanvasNode) WHERE n.status = 'stale' AND (n.deleted IS NULL OR n.deleted = false) "
+    "OPTIONAL MATCH (v:CanvasNode)-[:VERSION_OF*1..40]->(n) "
+    "WHERE v.status <> 'rejected' AND (v.deleted IS NULL OR v.deleted = false) "
+    "RETURN n.id AS id, n.kind AS kind, n.title AS title, n.metadata_json AS metadata, count(v) AS newer")
+"""Stale nodes, with how many live newer versions each has (a stale node a newer version replaced is history)."""
 
 
 class Measured(BaseModel):
@@ -113,6 +121,8 @@ def measure(store: CommitsReader, intent: Intent, *, since: int, thread_id: str,
         if not any(r["kind"] == "text" for r in rows):  # "Done" with nothing written is not a note taken
             result.missing = ["a note"]
         return result
+    if operations == {"stale_repair"}:
+        return measure_stale_repair(store, rows, result, since=since, thread_id=thread_id)
     if operations and operations <= CONTENT_OPERATIONS:
         return measure_content(intent, rows, live, result)
     if operations != {"edit"}:
@@ -133,6 +143,25 @@ def measure(store: CommitsReader, intent: Intent, *, since: int, thread_id: str,
         if row["id"] not in allowed and not allowed.intersection(row["ancestors"]):
             result.unexpected.append(str(row["title"] or row["id"]))
     result.unexpected = sorted(set(result.unexpected))
+    return result
+
+
+def measure_stale_repair(store: CommitsReader, rows: list[dict[str, Any]], result: Measured, *, since: int,
+                         thread_id: str) -> Measured:
+    """"Regenerate what is stale": every stale output a generation tool can remake must be rebuilt.
+
+    After the turn, a generated node that is still stale and still its output's head was not rebuilt (a rebuild
+    supersedes it), whatever the reply said: each is missing, by title.  Nodes another thread marked stale while
+    this turn ran are not this turn's to rebuild.  A stale node no generation tool made (a note, a shot) cannot
+    be regenerated and is not counted.
+    """
+    result.checked = True
+    others = {i for c in store.commits(since_version=since) if c.thread_id != thread_id for i in c.node_ids}
+    left = [r for r in store.fixed_read(STALE_LEFT) if not r["newer"] and r["id"] not in others
+            and json_object(r.get("metadata")).get("provenance", {}).get("tool") in REGENERABLE_TOOLS]
+    rebuilt = [r for r in rows if r["kind"] in DELIVERABLE_KINDS and r["status"] not in ("rejected", "failed")]
+    result.expected = sorted({str(r["title"] or r["id"]) for r in [*rebuilt, *left]})
+    result.missing = sorted({f"{r['title'] or r['id']} (still stale)" for r in left})
     return result
 
 

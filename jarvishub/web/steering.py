@@ -23,6 +23,7 @@ from jarvishub.web.live import EventHub
 from nodes.actions import CanvasMutation, ToolCall
 from nodes.bridge import SubmitResult, Usage, referenced_node_ids
 from nodes.grant import Budget, Grant
+from nodes.selection import selected_nodes
 from store.errors import NodeNotFound
 from store.models import CanvasNode, EdgeType, NodeStatus, new_id
 from store.mutations import CreateNode, Link
@@ -126,7 +127,8 @@ class Steering:
         return {"updated": node_id, **dict(marked.observation)}
 
     def record(self, interaction: str, text: str, node_ids: list[str], thread_id: str) -> str:
-        """Put a person's interaction on the canvas: a feedback node REFERENCES the nodes it is about."""
+        """Put a person's interaction on the canvas: a feedback node REFERENCES the nodes it is about (its
+        inputs keep the selection as sent, a page's section ``PAGE_ID#section`` included)."""
         feedback_id = new_id()
         inputs = {"text": text, "node_ids": node_ids, "actor": self.actor, "interaction": interaction,
                   "thread_id": thread_id}
@@ -135,7 +137,7 @@ class Steering:
                        status=NodeStatus.COMPLETED, inputs=inputs,
                        metadata={"provenance": {"actor": self.actor, "thread_id": thread_id, "tool": "web_canvas"}}),
             *(Link(type=EdgeType.REFERENCES, source=feedback_id, target=i, properties={"role": interaction})
-              for i in node_ids),
+              for i in selected_nodes(node_ids)),
         ]
         self._submit(CanvasMutation(action_id=new_id(), actor=self.actor, mutations=mutations), thread_id)
         return feedback_id
@@ -151,8 +153,11 @@ class Steering:
     # -- agent turns ------------------------------------------------------------------------
     def request(self, text: str, node_ids: list[str], *, thread_id: str | None = None,
                 approval_tools: list[str] | None = None, ask_before_changes: bool = False) -> Job:
-        """Record the request as feedback on the selected nodes, then run a turn on it in the background."""
-        self.runtime.project.store.get_nodes(node_ids)  # unknown ids: NodeNotFound before anything is written
+        """Record the request as feedback on the selected nodes, then run a turn on it in the background.
+
+        ``node_ids`` may name a section of a selected page as ``PAGE_ID#section`` (nodes.selection): the turn's
+        interpreter reads it as what "the heading", "it" or "this section" mean."""
+        self.runtime.project.store.get_nodes(selected_nodes(node_ids))  # unknown ids: NodeNotFound, nothing written
         thread_id = thread_id or new_id()
         self._claim(thread_id)
         job = Job(kind="request", thread_id=thread_id, text=text, node_ids=node_ids)

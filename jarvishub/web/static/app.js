@@ -944,7 +944,8 @@
     button.disabled = true;
     try {
       const job = await send("POST", "/api/requests", {
-        text, node_ids: [...state.picked], ask_before_changes: $("#ask-approval").checked,
+        text, node_ids: state.selectionToSend ? state.selectionToSend() : [...state.picked],
+        ask_before_changes: $("#ask-approval").checked,
       });
       upsertJob(job);
       $("#request-text").value = "";

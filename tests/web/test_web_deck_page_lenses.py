@@ -55,6 +55,15 @@ def served(tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[str, Any]]
             project.close()
 
 
+def finished_job(server: BackgroundServer) -> Any:
+    """The newest turn the page started, once it has ended (done, failed or waiting for a person)."""
+    def settled() -> Any:
+        jobs = server.app.state.steering.jobs()
+        return jobs and jobs[0].status in ("done", "failed", "interrupted") and jobs[0]
+
+    return wait_until(settled, timeout_s=120)
+
+
 def _snapshot(project: Project) -> tuple[Snapshot, int]:
     store = project.store
     return Snapshot(store.find_nodes(), store.edges()), store.canvas_version()
@@ -86,12 +95,7 @@ def test_a_selected_slide_and_a_typed_request_change_that_slide_only(served, chr
         assert page.locator(f'.slide.picked[data-id="{target.node_id}"]').count() == 1
         page.fill("#request-text", "change the title of this slide to 'Why now'")
         page.click("#send-request")
-
-        def settled() -> Any:
-            jobs = server.app.state.steering.jobs()
-            return jobs and jobs[0].status in ("done", "failed", "interrupted") and jobs[0]
-
-        job = wait_until(settled, timeout_s=120)
+        job = finished_job(server)
         assert job.status == "done" and job.node_ids == [target.node_id], job
         after = deck_lens(*_snapshot(project))
         assert [c.slide.title for c in after.slides] == [
@@ -173,12 +177,7 @@ def test_a_selected_section_and_a_typed_request_change_that_section_only(served,
         page.locator(f'#page-sections li[data-section="{section}"]').click()
         page.fill("#request-text", "change the heading to 'Made by hand'")
         page.click("#send-request")
-
-        def settled() -> Any:
-            jobs = server.app.state.steering.jobs()
-            return jobs and jobs[0].status in ("done", "failed", "interrupted") and jobs[0]
-
-        job = wait_until(settled, timeout_s=120)
+        job = finished_job(server)
         assert job.status == "done" and job.node_ids == [f"{before.page.node_id}#{section}"], job
         after = page_lens(*_snapshot(project))
         assert after.page.node_id != before.page.node_id  # a new version of the page

@@ -1111,9 +1111,9 @@
       return;
     }
     try {
-      // Same-site cookie for what cannot send a header (images, video, the event stream).
-      await send("POST", "/api/session");
-      const info = await getJSON("/api/info");
+      // Same-site cookie for what cannot send a header (images, video, the event stream), asked for together
+      // with the info (reads with the header need no cookie): nothing is drawn before both are here.
+      const [, info] = await Promise.all([send("POST", "/api/session"), getJSON("/api/info")]);
       state.person = info.person;
       $("#project").textContent = info.project;
       $("#auth").textContent = `writing as person:${info.person}`;

@@ -754,16 +754,16 @@
     scheduleOverview();
     for (const el of document.querySelectorAll(".picked")) el.classList.remove("picked");
     for (const id of state.picked) (state.cards.get(id) || state.boxes.get(id))?.classList.add("picked");
-    document.dispatchEvent(new CustomEvent("jarvishub:picked"));
     const box = $("#selection");
     if (!state.picked.size) {
       box.textContent = "Click a node to select it; Shift-click to add more.";
-      return;
+    } else {
+      box.replaceChildren(`${state.picked.size} selected: `, ...[...state.picked].map((id) => {
+        const n = state.nodes.get(id);
+        return h("span", { class: "chip", title: id }, n ? (n.title || n.kind) : (state.titles?.get(id) || id));
+      }));
     }
-    box.replaceChildren(`${state.picked.size} selected: `, ...[...state.picked].map((id) => {
-      const n = state.nodes.get(id);
-      return h("span", { class: "chip", title: id }, n ? (n.title || n.kind) : (state.titles?.get(id) || id));
-    }));
+    document.dispatchEvent(new CustomEvent("jarvishub:picked")); // last: a lens may add to the chips
   }
 
   function pick(id, add) {

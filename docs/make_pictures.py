@@ -86,9 +86,6 @@ def opened_canvas(runtime: Runtime, fragment: str = "") -> Iterator[Any]:
 
 def screenshot_canvas(runtime: Runtime, selected: str, target: Path) -> None:
     """The project's graph in Chromium, ``selected`` clicked and every thumbnail loaded, saved as PNG."""
-    from jarvishub.web import layout_pending
-
-    layout_pending(runtime)
     with opened_canvas(runtime, "lens=graph&") as page:
         page.wait_for_selector('body[data-ready="1"]', timeout=30_000)
         page.locator(f'.node[data-id="{selected}"]').click()

@@ -41,6 +41,7 @@ from typing import NamedTuple
 
 from nodes.grant import Grant, Scope
 from nodes.manifest import Manifest, ToolInfo
+from nodes.selection import selected_nodes
 from nodes.understanding.intent import Intent
 from nodes.understanding.kinds import (CONTENT_OPERATIONS, OPERATION_KINDS, OPERATION_TOOLS, READ_ONLY_OPERATIONS,
                                       clauses_by_family, family_of)
@@ -176,7 +177,7 @@ def content_scope(intent: Intent) -> Scope:
 
 def focus_of(intent: Intent, selected: list[str]) -> list[str]:
     """The nodes a local edit is about: the selection, the ids written, and every target with its image."""
-    ids = [*selected, *intent.node_ids]
+    ids = [*selected_nodes(selected), *intent.node_ids]
     for clause in intent.clauses:
         for target in clause.targets:
             ids += [target.id] + ([target.image_id] if target.image_id else [])

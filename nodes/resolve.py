@@ -22,6 +22,7 @@ from langgraph.runtime import Runtime
 
 from nodes.context import TurnContext, turn_context
 from nodes.grant import Grant
+from nodes.selection import selected_nodes
 from nodes.state import TurnState
 from nodes.understanding.facts import CanvasFacts, FactsReader, read_facts
 from nodes.understanding.intent import Intent
@@ -168,7 +169,7 @@ def view_for(deps: TurnContext, state: TurnState, intent: Intent) -> str:
     """The focused view of ``state``'s step, read now."""
     grant = deps.bridge.grants.get(state["grant_id"]) if state.get("grant_id") else None
     return focused_view(deps.bridge.store, intent, focus_ids=state.get("focus_ids") or [],
-                        selected=state.get("selected_ids") or [], version=state.get("canvas_version"),
+                        selected=selected_nodes(state.get("selected_ids") or []), version=state.get("canvas_version"),
                         trajectories=deps.trajectories, thread_id=state.get("thread_id"),
                         turn_id=state.get("turn_id"), grant=grant,
                         kinds=[k.name for k in deps.bridge.manifest.kinds],

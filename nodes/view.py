@@ -13,6 +13,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any, Protocol
 
+from nodes.selection import selected_nodes
 from nodes.understanding.intent import Intent
 from store.base import CanvasReader
 from tools.canvas import node_summary
@@ -51,7 +52,7 @@ def find_focus(canvas: ViewReader, intent: Intent | dict[str, Any] | str, select
     the ids it names and the nodes with the titles it names, in one statement (none when it names no title and
     ``versioned`` is False: then the version is None)."""
     intent = as_intent(intent)
-    focus: list[str] = [*selected, *intent.node_ids]
+    focus: list[str] = [*selected_nodes(selected), *intent.node_ids]
     for clause in intent.clauses:
         for target in clause.targets:
             focus += [target.id] + ([target.image_id] if target.image_id else [])

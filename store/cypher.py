@@ -115,7 +115,7 @@ def check_read_only(cypher: str) -> None:
 class FixedCypher(str):
     """A read statement JarvisHub itself wrote (a module constant), never text from a person or a model.
 
-    Only :meth:`Neo4jCanvasStore.fixed_read` takes it: our own reads (the web layout's, the live feed's)
+    Only :meth:`Neo4jCanvasStore.fixed_read` takes it: our own reads (the web canvas's live feed, the planner's facts)
     run outside the user-query budget, so a burst of user queries cannot stall them.  User text is a plain
     ``str`` and goes through ``query``, in the budget; it still runs on the read-only account here too.
     """

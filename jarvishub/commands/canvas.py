@@ -88,7 +88,6 @@ def cmd_query(args: argparse.Namespace) -> int:
 def cmd_explore(args: argparse.Namespace) -> int:
     """Explore alternatives of a node with parallel subagents; one is selected, the rest kept as rejected."""
     from jarvishub.explore import ExploreFailed, ExploreRejected, explore
-    from jarvishub.commands.turns import layout
 
     with opened_runtime(args) as runtime:
         _check_explorable(runtime.project.store.get_node(args.node_id))  # NodeNotFound: exit 4
@@ -100,7 +99,6 @@ def cmd_explore(args: argparse.Namespace) -> int:
         except ExploreFailed as error:
             print_error(args, EXIT_FAILED, f"failed: {error}")
             return EXIT_FAILED
-        layout(runtime)
         data = result.model_dump(mode="json")
 
         def text() -> None:

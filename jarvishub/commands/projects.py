@@ -271,7 +271,7 @@ def demo_folder(workflow: str, where: Path) -> Path:
 def cmd_demo(args: argparse.Namespace) -> int:
     """Create a demo project and run one of the three workflows offline."""
     from jarvishub import outputs
-    from jarvishub.commands.turns import layout, report
+    from jarvishub.commands.turns import report
     from jarvishub.output import console
     from jarvishub.project import Project
 
@@ -307,7 +307,6 @@ def cmd_demo(args: argparse.Namespace) -> int:
             turns.append({"request": request, **turn_document(runtime, outcome)})
             if code != EXIT_OK:
                 break
-        layout(runtime)
         files = outputs.sync(folder, runtime.project.store, runtime.project.artifacts)
     if args.json:  # one document for the whole demo, however many turns it ran
         from jarvishub.output import print_json

@@ -209,15 +209,6 @@ def report(args: argparse.Namespace, runtime: Any, outcome: Any, *, quiet_json: 
     return exit_code(outcome)
 
 
-def layout(runtime: Any) -> None:
-    """Place new canvas nodes for the web canvas (when its extras are installed)."""
-    try:
-        from jarvishub.web.layout import layout_pending
-    except ImportError:
-        return
-    layout_pending(runtime)
-
-
 def cmd_run(args: argparse.Namespace) -> int:
     """Run one agent turn on the project."""
     from store.models import new_id
@@ -230,7 +221,6 @@ def cmd_run(args: argparse.Namespace) -> int:
         outcome = drive(args, runtime, thread_id, lambda on_event: runtime.run(
             request, thread_id=thread_id, profile=args.grant, selected=args.select or [], on_event=on_event,
             on_started=lambda _: announce(args, runtime, thread_id, "starting")))
-        layout(runtime)
         return report(args, runtime, outcome)
 
 
@@ -282,7 +272,6 @@ def cmd_resume(args: argparse.Namespace) -> int:
         announce(args, runtime, thread_id, "resuming")
         outcome = drive(args, runtime, thread_id,
                          lambda on_event: runtime.resume(thread_id, answer, on_event))
-        layout(runtime)
         return report(args, runtime, outcome)
 
 

@@ -2,12 +2,13 @@
 
 * :func:`create_app` builds the FastAPI app over a :class:`~jarvishub.runtime.Runtime`;
 * :func:`serve` runs it for a project folder until interrupted;
-* :class:`BackgroundServer` runs an app in a thread (tests, notebooks);
-* :func:`layout_pending` places the canvas's unplaced nodes through the bridge.
+* :class:`BackgroundServer` runs an app in a thread (tests, notebooks).
+
+The Graph lens lays the canvas out in the page (dagre); the server stores only the positions a person gives
+by dragging (``move_node``, pinned).
 """
 
 from jarvishub.web.app import create_app
-from jarvishub.web.layout import layout_pending, plan_layout
 from jarvishub.web.server import BackgroundServer, serve
 
-__all__ = ["BackgroundServer", "create_app", "layout_pending", "plan_layout", "serve"]
+__all__ = ["BackgroundServer", "create_app", "serve"]

@@ -20,8 +20,6 @@ import hashlib
 import hmac
 import logging
 import re
-import secrets
-import threading
 from collections.abc import AsyncIterator, Sequence
 from pathlib import Path
 from typing import Annotated, Any, Literal
@@ -34,18 +32,18 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from jarvishub.runtime import Runtime
 from jarvishub.web.guards import MAX_BODY_BYTES, BodyLimit, HostGuard
-from jarvishub.web.layout import LAYOUT_ACTOR, LINEAGE_EDGES, layout_pending
 from jarvishub.web.live import EventHub, change_event, sse_stream, watch_commits
 from jarvishub.web.lenses import DeckLens, LensIndex, PageLens, StoryLens, is_page, page_entry
 from jarvishub.web.steering import Busy, Conflict, InvalidEdit, Job, Refused, Steering
 from jarvishub.web.thumbs import NotAnImage, Thumbnails
 from jarvishub.web.token import new_token
-from jarvishub.web.views import CanvasPage, CanvasViews, History, Lineage, NodeBatch, NodeDetail, NodeView, node_view
+from jarvishub.web.views import (LINEAGE_EDGES, CanvasPage, CanvasViews, History, Lineage, NodeBatch, NodeDetail,
+                                 NodeView, node_view)
 from nodes.bridge import referenced_node_ids
 from nodes.verdicts import GrantDenied
 from store.errors import (ArtifactCorrupted, ArtifactNotFound, CypherError, NodeNotFound, QueryBusy,
                           StaleVersion)
-from store.models import CommitRecord, EdgeType
+from store.models import EdgeType
 from tools.base import ToolError
 from tools.history import OutputHistory, output_history
 from tools.reader import ReadOnlyCanvas
@@ -102,7 +100,8 @@ class RequestBody(BaseModel):
     """A request or feedback about some nodes, for an agent turn."""
 
     text: str = Field(min_length=1, max_length=4000, examples=["redo the lighting here"])
-    node_ids: list[str] = Field(default_factory=list, max_length=200, description="The selected nodes.")
+    node_ids: list[str] = Field(default_factory=list, max_length=200,
+                                description="The selected nodes; a section of a selected page as `PAGE_ID#section`.")
     thread_id: str | None = Field(default=None, description="Continue this thread; a new one when absent.")
     approval_tools: list[str] = Field(default_factory=list, description="Tools that must wait for approval.")
     ask_before_changes: bool = Field(default=False, description="Every canvas-changing tool waits for approval.")
@@ -175,7 +174,7 @@ def create_app(
     it from ``app.state.token``); reads take it as a header or as the cookie
     ``POST /api/session`` sets.  ``allowed_hosts`` is what the Host header may name (None:
     any).  ``person`` names the actor of writes (``person:<name>``; default the
-    OS user).  ``watch`` runs the commit-log poller and the layout.  Request
+    OS user).  ``watch`` runs the commit-log poller (the live feed).  Request
     bodies over ``max_body_bytes`` are refused (413) before they are read.
     """
     token = token or new_token()
@@ -185,27 +184,13 @@ def create_app(
     views = CanvasViews(store)
     thumbs = Thumbnails(runtime.project.artifacts, runtime.project.state_dir / "thumbs")
     steering = Steering(runtime, hub, person)
-    layout_lock = threading.Lock()
     verified: dict[str, Path] = {}
     session_value = hmac.new(token.encode(), b"jarvishub-session", hashlib.sha256).hexdigest()
-
-    def run_layout() -> int:
-        with layout_lock:
-            try:
-                return layout_pending(runtime, views.canvas)  # the views' copy, caught up from the commit log
-            except Exception:  # a refused or failed layout leaves nodes where they are; the canvas still serves
-                log.exception("automatic layout failed")
-                return 0
-
-    def place(commits: list[CommitRecord]) -> int:
-        if commits and not any(c.actor != LAYOUT_ACTOR and c.node_ids for c in commits):
-            return 0
-        return run_layout()
 
     @contextlib.asynccontextmanager
     async def lifespan(_: FastAPI) -> AsyncIterator[None]:
         hub.bind(asyncio.get_running_loop())
-        watcher = asyncio.create_task(watch_commits(store, hub, place)) if watch else None
+        watcher = asyncio.create_task(watch_commits(store, hub)) if watch else None
         try:
             yield
         finally:
@@ -253,8 +238,6 @@ def create_app(
 
     @api.get("/canvas", response_model=CanvasPage, summary="Nodes (creation order) and their edges, paged")
     def canvas(offset: int = Query(0, ge=0), limit: int = Query(2000, ge=1, le=MAX_PAGE)) -> CanvasPage:
-        if offset == 0:  # a page is loading: make sure everything has a place
-            run_layout()
         return views.page(offset, limit)
 
     @api.get("/lenses", response_model=LensIndex, summary="Which lenses the canvas has, and the one it opens in")

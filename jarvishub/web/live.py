@@ -4,8 +4,8 @@ Commits may come from any process of the project (a ``jarvishub run`` in a
 terminal, a notebook), and they all land in the same database, so the server
 watches the commit log itself instead of listening to its own store:
 :func:`watch_commits` polls ``canvas_version`` every 250 ms, reads the new
-commits, lets the layout place the nodes they created, and publishes the ids
-of the nodes that changed.  Pages then fetch those nodes.
+commits and publishes the ids of the nodes that changed.  Pages then fetch
+those nodes (and lay them out themselves).
 """
 
 from __future__ import annotations
@@ -30,6 +30,7 @@ MAX_IDS_PER_EVENT = 500
 KEEP_ALIVE_S = 15.0
 _QUEUE_SIZE = 1000
 _EDGE_ENDS = FixedCypher("MATCH (h:EdgeVersion) WHERE h.edge_id IN $ids RETURN DISTINCT h.source AS s, h.target AS t")
+_KINDS = FixedCypher("MATCH (n:CanvasNode) WHERE n.id IN $ids RETURN DISTINCT n.kind AS kind")
 
 
 class EventHub:
@@ -100,7 +101,8 @@ def touched_node_ids(store: Neo4jCanvasStore, commits: list[CommitRecord]) -> li
 
 def change_event(store: Neo4jCanvasStore, commits: list[CommitRecord]) -> dict[str, Any]:
     """What the page needs to know about some commits: the ids of the nodes they touched (see
-    :func:`touched_node_ids`)."""
+    :func:`touched_node_ids`) and their kinds, so a lens refetches only for a change it shows (a node it holds,
+    or a new node of a kind it lists)."""
     node_ids = touched_node_ids(store, commits)
     event: dict[str, Any] = {
         "canvas_version": commits[-1].canvas_version if commits else store.canvas_version(),
@@ -111,24 +113,18 @@ def change_event(store: Neo4jCanvasStore, commits: list[CommitRecord]) -> dict[s
         event["resync"] = True
     else:
         event["node_ids"] = node_ids
+        event["kinds"] = sorted({str(row["kind"]) for row in store.fixed_read(_KINDS, ids=node_ids)}) if node_ids else []
     return event
 
 
 async def watch_commits(
     store: Neo4jCanvasStore,
     hub: EventHub,
-    place: Callable[[list[CommitRecord]], int],
     *,
     interval_s: float = POLL_INTERVAL_S,
 ) -> None:
-    """Poll the commit log forever; lay out new nodes and publish a ``canvas`` event per change.
-
-    ``place(commits)`` runs the layout for new commits and returns how many
-    nodes it moved; its own commits are then sent in the same event, so a new
-    node reaches pages already in place.
-    """
+    """Poll the commit log forever; publish a ``canvas`` event per change."""
     version = await asyncio.to_thread(store.canvas_version)
-    await asyncio.to_thread(place, [])
     while True:
         await asyncio.sleep(interval_s)
         try:
@@ -137,8 +133,6 @@ async def watch_commits(
             commits = await asyncio.to_thread(store.commits, since_version=version)
             if not commits:
                 continue
-            if await asyncio.to_thread(place, commits):
-                commits += await asyncio.to_thread(store.commits, since_version=commits[-1].canvas_version)
             event = await asyncio.to_thread(change_event, store, commits)
             version = commits[-1].canvas_version
             hub.publish("canvas", event)

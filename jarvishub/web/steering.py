@@ -23,6 +23,7 @@ from jarvishub.web.live import EventHub
 from nodes.actions import CanvasMutation, ToolCall
 from nodes.bridge import SubmitResult, Usage, referenced_node_ids
 from nodes.grant import Budget, Grant
+from nodes.selection import selected_nodes
 from store.errors import NodeNotFound, StaleVersion
 from store.models import CanvasNode, EdgeType, NodeStatus, new_id
 from store.mutations import CreateNode, Link
@@ -141,7 +142,8 @@ class Steering:
         return {"updated": node_id, **dict(marked.observation)}
 
     def record(self, interaction: str, text: str, node_ids: list[str], thread_id: str) -> str:
-        """Put a person's interaction on the canvas: a feedback node REFERENCES the nodes it is about."""
+        """Put a person's interaction on the canvas: a feedback node REFERENCES the nodes it is about (its
+        inputs keep the selection as sent, a page's section ``PAGE_ID#section`` included)."""
         feedback_id = new_id()
         inputs = {"text": text, "node_ids": node_ids, "actor": self.actor, "interaction": interaction,
                   "thread_id": thread_id}
@@ -150,7 +152,7 @@ class Steering:
                        status=NodeStatus.COMPLETED, inputs=inputs,
                        metadata={"provenance": {"actor": self.actor, "thread_id": thread_id, "tool": "web_canvas"}}),
             *(Link(type=EdgeType.REFERENCES, source=feedback_id, target=i, properties={"role": interaction})
-              for i in node_ids),
+              for i in selected_nodes(node_ids)),
         ]
         self._submit(CanvasMutation(action_id=new_id(), actor=self.actor, mutations=mutations), thread_id)
         return feedback_id
@@ -162,7 +164,7 @@ class Steering:
                 result.verdict == "allow" and result.observation.get("error_type") == StaleVersion.__name__)
             if not (conflict and isinstance(action, ToolCall)):
                 break
-            # Another commit (the server's own layout of a turn's new nodes, another turn) changed a node this
+            # Another commit (another turn, another person's drag or edit) changed a node this
             # action read between its read and its commit, and the store refused the whole batch: nothing was
             # written.  A person's action means "do this on the canvas as it is", so it runs again on the
             # current canvas, as a turn's commit node rebuilds its step, under a new action id.
@@ -179,8 +181,11 @@ class Steering:
     # -- agent turns ------------------------------------------------------------------------
     def request(self, text: str, node_ids: list[str], *, thread_id: str | None = None,
                 approval_tools: list[str] | None = None, ask_before_changes: bool = False) -> Job:
-        """Record the request as feedback on the selected nodes, then run a turn on it in the background."""
-        self.runtime.project.store.get_nodes(node_ids)  # unknown ids: NodeNotFound before anything is written
+        """Record the request as feedback on the selected nodes, then run a turn on it in the background.
+
+        ``node_ids`` may name a section of a selected page as ``PAGE_ID#section`` (nodes.selection): the turn's
+        interpreter reads it as what "the heading", "it" or "this section" mean."""
+        self.runtime.project.store.get_nodes(selected_nodes(node_ids))  # unknown ids: NodeNotFound, nothing written
         thread_id = thread_id or new_id()
         self._claim(thread_id)
         job = Job(kind="request", thread_id=thread_id, text=text, node_ids=node_ids)

@@ -16,7 +16,6 @@ from typing import Literal
 
 from pydantic import BaseModel, Field
 
-from jarvishub.web.layout import CARD_H, CARD_W, LINEAGE_EDGES
 from jarvishub.web.lenses import (DeckLens, LensIndex, PageLens, Snapshot, StoryLens, deck_lens, lens_index, page_lens,
                                   story_lens)
 from jarvishub.web.live import touched_node_ids
@@ -27,6 +26,12 @@ from store.models import ArtifactHandle, CanvasEdge, CanvasNode, Direction, Edge
 from store.neo4j import Neo4jCanvasStore
 from store.bolt.schema import edge_from_log
 
+CARD_W = 180.0
+"""Width of a node card on the page, in canvas units (the Graph lens lays cards of this size out)."""
+CARD_H = 150.0
+"""Height of a node card on the page, in canvas units."""
+LINEAGE_EDGES = (EdgeType.GENERATED_FROM, EdgeType.REFERENCES, EdgeType.VERSION_OF)
+"""The edges a node's ancestors and descendants are followed over (the detail panel's lineage)."""
 PREVIEWED_KINDS = frozenset({"web", "code", "slide", "deck"})
 """Kinds whose card shows an image made from them (a screenshot, a slide render) when they have none of their own."""
 _TEXT_KEYS = ("text", "prompt", "question", "brief", "notes", "description", "summary", "script", "name")
@@ -75,7 +80,7 @@ class EdgeView(BaseModel):
 
 
 class CardSize(BaseModel):
-    """The size of a node card in canvas units (the layout's grid is built for it)."""
+    """The size of a node card in canvas units (what the page's layout places)."""
 
     w: float = CARD_W
     h: float = CARD_H

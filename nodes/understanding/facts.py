@@ -15,6 +15,7 @@ from typing import Any, Protocol
 from pydantic import BaseModel, Field
 
 from content.page_document import PageDocument
+from nodes.selection import selected_nodes, selected_parts
 from store.cypher import FixedCypher
 
 RENDER_KEYS = ("lighting", "framing", "weather", "outfit", "exposure", "temperature", "seed")
@@ -55,6 +56,8 @@ class NodeFact(BaseModel):
                                "(what a deck tool may rewrite with it).")
     pictures: int = Field(default=0, description="For a slide: how many pictures it shows.")
     bullets: list[str] = Field(default_factory=list, description="For a slide: its bullets, in order.")
+    sections: list[str] = Field(default_factory=list, description="For a selected page: the sections selected in "
+                                "it (``PAGE_ID#section`` in the selection, nodes.selection).")
 
 
 class CanvasFacts(BaseModel):
@@ -161,6 +164,8 @@ def read_facts(store: FactsReader, selected: Sequence[str] = ()) -> CanvasFacts:
         if image and image not in shot.image_versions:
             shot.image_versions.append(image)
     facts = CanvasFacts(shots=sorted(shots.values(), key=lambda s: (order[s.id], s.number or 0)))
+    parts = selected_parts(selected)
+    selected = selected_nodes(selected)
     picked = set(selected)
     seen: set[str] = set()
     documents: dict[str, dict[str, Any]] = {}
@@ -183,7 +188,7 @@ def read_facts(store: FactsReader, selected: Sequence[str] = ()) -> CanvasFacts:
                         index=inputs.get("index") if isinstance(inputs.get("index"), int) else None, shot=shot,
                         page=page, sources=[str(i) for i in spec.get("source_node_ids") or []],
                         pictures=len(spec.get("images") or []),
-                        bullets=[str(b) for b in spec.get("bullets") or []])
+                        bullets=[str(b) for b in spec.get("bullets") or []], sections=parts.get(node_id, []))
         if node_id in picked:
             facts.selection.append(node)
         if node.status in ("rejected", "failed"):

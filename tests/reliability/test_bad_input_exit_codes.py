@@ -32,7 +32,7 @@ def noted(tmp_path_factory) -> Iterator[dict]:
         text_nodes = "MATCH (n:CanvasNode {kind: 'text'}) RETURN n.id AS id"
         rows = json.loads(jarvishub("-C", str(project), "query", text_nodes, "--json").stdout)["rows"]
         yield {"project": project, "thread": turn["thread_id"], "text_node": rows[0]["id"],
-               "version": _canvas_version(project)}  # after the turn and the layout of its new node
+               "version": _canvas_version(project)}  # after the turn
 
 
 def _canvas_version(project: Path) -> int:

@@ -210,6 +210,30 @@ def test_a_selected_preview_is_its_page(runtime: Runtime, page: dict[str, Any]) 
     assert luma(root_tokens(page_html(runtime))["background"]) < luma(background)
 
 
+def test_a_selected_section_is_what_the_heading_and_it_mean(runtime: Runtime, page: dict[str, Any]) -> None:
+    """The Page lens sends a selected section as ``PAGE_ID#section``: 'the heading', 'the title', 'it' and 'this
+    section' mean that section; with the page alone selected, 'the heading' is the page's headline; a page-wide
+    style with a section selected is asked about, not applied to the whole page."""
+    code = find_page(runtime.project.store, None)
+    section = next(s for s in PageDocument.from_inputs(code.inputs).layout.sections if s != "hero")
+    picked = [f"{code.id}#{section}"]
+
+    def read(text: str, selected: list[str]) -> list[tuple[str, dict[str, Any]]]:
+        intent = runtime.understand(text, selected=selected)
+        return [(c.operation, c.args) for c in intent.clauses]
+
+    for text in ("change the heading to 'Open late'", "change the title to 'Open late'"):
+        assert read(text, picked) == [("page_set_text", {"element": f"{section}.heading", "text": "Open late"})], text
+        assert read(text, [code.id]) == [("page_set_text", {"element": "headline", "text": "Open late"})], text
+    for text in ("remove it", "remove this section"):
+        assert read(text, picked) == [("page_remove_section", {"section": section})], text
+    assert read("move it to the bottom", picked) == [("page_move_section", {"section": section, "to": "last"})]
+    snap = snapshot(runtime)
+    out = turn(runtime, "make it darker", expect="bad_request", selected=picked)
+    assert out.outcome == "clarification" and out.clarification["reason"] == "conflict", out.reply
+    assert section in out.reply and snapshot(runtime) == snap
+
+
 def test_sections_by_name_and_undo_that_takes_back_the_whole_turn(runtime: Runtime, page: dict[str, Any]) -> None:
     before = page_html(runtime)
     out = turn(runtime, "remove the testimonials section and move the gallery above the menu")

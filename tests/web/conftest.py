@@ -17,7 +17,7 @@ from PIL import Image, ImageDraw
 
 from jarvishub.project import Project
 from jarvishub.runtime import Runtime
-from jarvishub.web import BackgroundServer, create_app, layout_pending
+from jarvishub.web import BackgroundServer, create_app
 from nodes.actions import CanvasMutation, ToolCall
 from nodes.bridge import Usage
 from nodes.grant import Grant
@@ -38,7 +38,6 @@ class Demo:
     project: Project
     runtime: Runtime
     ids: dict[str, str] = field(default_factory=dict)
-    placed: int = 0
 
 
 class Builder:
@@ -121,13 +120,13 @@ def build_demo(runtime: Runtime) -> dict[str, str]:
 
 @pytest.fixture(scope="module")
 def demo(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Demo]:
-    """The demo project, laid out (the server's layout would do the same at startup); one per test module,
-    so what one module's tests add does not change what another's see."""
+    """The demo project; one per test module, so what one module's tests add does not change what another's
+    see."""
     project = Project.init(tmp_path_factory.mktemp("web") / "demo")
     runtime = Runtime(project)
     try:
         ids = build_demo(runtime)
-        yield Demo(project=project, runtime=runtime, ids=ids, placed=layout_pending(runtime))
+        yield Demo(project=project, runtime=runtime, ids=ids)
     finally:
         runtime.close()
         project.close()

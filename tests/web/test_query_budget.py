@@ -1,8 +1,7 @@
 """The user-query budget binds people's Cypher only: with every slot held, our own reads still run.
 
-The agent's view of the canvas, the web canvas (its layout of new nodes and
-the live feed's edge endpoints) and the CLI's layout after a turn read with
-JarvisHub's fixed Cypher, outside the budget; the agent's ``query_canvas`` waits
+The agent's view of the canvas and the web canvas (its views of the canvas and
+the live feed's edge endpoints) read with JarvisHub's own reads, outside the budget; the agent's ``query_canvas`` waits
 for slots of its own; the web's ``/api/query`` and the CLI's ``query`` are user
 Cypher and are refused with "busy, try again".
 """
@@ -62,7 +61,7 @@ def test_with_the_budget_spent_our_own_reads_still_run_and_user_queries_hear_bus
         view = build_view(store, focus)
         assert {demo.ids["pier_warm"], demo.ids["mira"]} <= {n["id"] for n in view["focus"]} and view["summary"]
 
-        # A node made now is laid out when the canvas page loads, and the live feed names the ends of a new edge.
+        # A node made now is in the canvas the page loads, and the live feed names the ends of a new edge.
         made = demo.runtime.bridge.submit(
             ToolCall(action_id="budget-note", tool="create_node", args={"kind": "text", "title": "made while busy"}),
             grant, Usage(), thread_id="budget")
@@ -75,8 +74,7 @@ def test_with_the_budget_spent_our_own_reads_still_run_and_user_queries_hear_bus
         with httpx.Client(base_url=server.base_url, timeout=30) as client:
             page = client.get("/api/canvas", headers=AUTH)
             assert page.status_code == 200, page.text
-            placed = {n["id"]: n for n in page.json()["nodes"]}[note]
-            assert (placed["x"], placed["y"]) != (0, 0)
+            assert note in {n["id"] for n in page.json()["nodes"]}
 
             refused = client.post("/api/query", json={"cypher": "RETURN 1 AS one"}, headers=AUTH)
             assert refused.status_code == 429, refused.text
@@ -85,7 +83,7 @@ def test_with_the_budget_spent_our_own_reads_still_run_and_user_queries_hear_bus
         assert link is not None and link.edge_ids and not link.node_ids  # the link changed no node itself
         assert {note, demo.ids["mira"]} <= set(change_event(store, [link])["node_ids"])
 
-        # The CLI: a turn (and the layout after it) succeeds; user Cypher exits 75: "busy, try again".
+        # The CLI: a turn succeeds; user Cypher exits 75: "busy, try again".
         ran = _cli(demo, "run", "note: written while the budget is spent", "--json")
         assert ran.returncode == 0, ran.stdout + ran.stderr
         # The request interpreter reads the project's shots with the harness's own fixed reads, not as user

@@ -13,7 +13,6 @@ import pytest
 
 from jarvishub.web import BackgroundServer, create_app, serve
 from jarvishub.web.app import sniff_mime
-from jarvishub.web.layout import LAYOUT_ACTOR
 from jarvishub.web.views import CanvasViews
 from nodes.actions import CanvasMutation, ToolCall
 from nodes.bridge import Usage
@@ -179,9 +178,7 @@ def test_a_request_about_unknown_nodes_writes_nothing(client, demo) -> None:
     version = demo.project.store.canvas_version()
     response = client.post("/api/requests", headers=AUTH, json={"text": "fix", "node_ids": [MISSING]})
     assert response.status_code == 404
-    # The server's own layout may still be placing what the test before made (its commits are the layout's).
-    written = [c for c in demo.project.store.commits(since_version=version) if c.actor != LAYOUT_ACTOR]
-    assert written == []
+    assert demo.project.store.commits(since_version=version) == []
 
 
 def test_the_event_stream_names_changed_nodes(client, server, demo) -> None:
@@ -215,7 +212,6 @@ def test_the_event_stream_names_changed_nodes(client, server, demo) -> None:
     listener.join(5)
     assert not listener.is_alive(), events
     print(f"\nmove seen on the event stream after {time.monotonic() - started:.2f} s")
-    # The server's own layout may commit in the same tick; the person's move must be among the commits.
     assert "person:tester" in {c["actor"] for e in events for c in e["commits"]}
     assert [n.node.id for n in demo.project.store.neighbours(node_id, [EdgeType.REFERENCES], Direction.IN)]
 
@@ -261,9 +257,7 @@ def test_the_views_catch_up_from_the_commit_log_reading_only_what_changed(demo) 
     assert views.reads == {"whole": 1, "patched": 0, "patched_nodes": 0}
     builder = Builder(demo.runtime)
     builder.count = 1000  # the demo's own builder used demo-1 ...: new action ids, or the bridge replays them
-    # Placed and pinned, so the server's layout makes no commit of its own in between.
-    note = CreateNode(kind="text", title="caught up", inputs={"text": "one new note"},
-                      position=Position(x=-900.0, y=-900.0, pinned=True))
+    note = CreateNode(kind="text", title="caught up", inputs={"text": "one new note"})
     builder.mutate(note, Link(type=EdgeType.REFERENCES, source=note.id, target=demo.ids["dusk"]))
     after = views.page(0, 5000)
     assert views.reads["whole"] == 1 and views.reads["patched"] == 1
@@ -346,20 +340,19 @@ def test_the_models_update_node_gets_the_same_check_through_the_bridge(demo) -> 
 
 
 def test_an_edit_that_meets_a_concurrent_commit_runs_again_on_the_current_canvas(client, demo, monkeypatch) -> None:
-    """The web server lays out a turn's new nodes as their commits arrive; when that move lands between the
-    read of the person's ``mark_stale`` and its commit, the store refuses the batch as stale.  The person is not
-    told 403 with their inputs half-written: the action runs again on the canvas as it now is."""
-    from jarvishub.web.layout import layout_grant
-
+    """Another person drags the node while this person's inputs edit runs: when the drag's commit lands between
+    the read of the ``mark_stale`` and its commit, the store refuses the batch as stale.  The person is not told
+    403 with their inputs half-written: the action runs again on the canvas as it now is."""
     runtime, node_id = demo.runtime, demo.ids["waves"]  # audio made by generate_audio, nothing made from it
     bridge, real_execute, moved = runtime.bridge, runtime.bridge.execute, []
+    drag_grant = runtime.grants.save(Grant(actor="person:other", tools=[], operations=["move_node"]))
 
     def execute_then_layout(action: Any, ctx: Any, *rest: Any) -> Any:
         result = real_execute(action, ctx, *rest)
         if getattr(action, "tool", None) == "mark_stale" and not moved:  # after its read, before its commit
-            move = CanvasMutation(action_id=f"layout-{len(moved)}", actor=LAYOUT_ACTOR,
+            move = CanvasMutation(action_id=f"drag-{len(moved)}", actor="person:other",
                                   mutations=[MoveNode(node_id=node_id, position=Position(x=4321, y=1234))])
-            moved.append(bridge.submit(move, layout_grant(runtime), Usage(), thread_id="layout"))
+            moved.append(bridge.submit(move, drag_grant, Usage(), thread_id="drag"))
         return result
 
     monkeypatch.setattr(bridge, "execute", execute_then_layout)

@@ -16,6 +16,11 @@ from jarvishub.project import Project
 from jarvishub.runtime import Runtime
 from jarvishub.web import BackgroundServer, create_app
 from jarvishub.web.lenses import Snapshot, deck_lens, page_lens
+from nodes.actions import CanvasMutation
+from nodes.bridge import Usage
+from nodes.grant import Grant
+from skills.page_document import PageDocument
+from store.mutations import CreateNode
 from tests.web.conftest import TOKEN, wait_until
 from tests.web.test_web_lenses import close_lens, open_lens
 
@@ -50,6 +55,15 @@ def served(tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[str, Any]]
             project.close()
 
 
+def finished_job(server: BackgroundServer) -> Any:
+    """The newest turn the page started, once it has ended (done, failed or waiting for a person)."""
+    def settled() -> Any:
+        jobs = server.app.state.steering.jobs()
+        return jobs and jobs[0].status in ("done", "failed", "interrupted") and jobs[0]
+
+    return wait_until(settled, timeout_s=120)
+
+
 def _snapshot(project: Project) -> tuple[Snapshot, int]:
     store = project.store
     return Snapshot(store.find_nodes(), store.edges()), store.canvas_version()
@@ -81,12 +95,7 @@ def test_a_selected_slide_and_a_typed_request_change_that_slide_only(served, chr
         assert page.locator(f'.slide.picked[data-id="{target.node_id}"]').count() == 1
         page.fill("#request-text", "change the title of this slide to 'Why now'")
         page.click("#send-request")
-
-        def settled() -> Any:
-            jobs = server.app.state.steering.jobs()
-            return jobs and jobs[0].status in ("done", "failed", "interrupted") and jobs[0]
-
-        job = wait_until(settled, timeout_s=120)
+        job = finished_job(server)
         assert job.status == "done" and job.node_ids == [target.node_id], job
         after = deck_lens(*_snapshot(project))
         assert [c.slide.title for c in after.slides] == [
@@ -119,7 +128,7 @@ def test_the_web_demo_opens_in_the_page_lens_rendered_in_a_sandboxed_frame(serve
                                 "(i) => i.complete && i.naturalWidth > 0)", timeout=20_000)
         assert page.wait_for_function(IMAGES_LOADED, arg="#page-versions img", timeout=20_000).json_value() == 2
         page.locator(f'#page-sections li[data-section="{lens.sections[1]}"]').click()
-        assert page.locator("#selection .chip").all_inner_texts() == [lens.page.title]
+        assert page.locator("#selection .chip").all_inner_texts() == [f"{lens.page.title} · {lens.sections[1]}"]
         page.screenshot(path=str(tmp_path / "page.png"))
     finally:
         close_lens(page)
@@ -134,3 +143,56 @@ def test_the_web_demo_opens_in_the_page_lens_rendered_in_a_sandboxed_frame(serve
         assert client.get(f"/pages/{lens.page.node_id}/images/none.png").status_code == 404
         shot = next(iter(project.store.find_nodes()))
         assert client.get(f"/pages/{shot.id}/index.html").status_code == 404  # not a page
+
+
+LENS_FETCHES = "() => performance.getEntriesByType('resource').filter((e) => e.name.includes('/api/lenses/page')).length"
+
+
+def _texts(project: Project, node_id: str) -> dict[str, str]:
+    return PageDocument.from_inputs(project.store.get_node(node_id).inputs).text_elements()
+
+
+def test_a_selected_section_and_a_typed_request_change_that_section_only(served, chromium, tmp_path: Path) -> None:
+    """The section reaches the planner: "the heading" is the selected section's heading (with only the page
+    selected it is the page's headline), and the Page lens follows without fetching for changes it does not
+    show, keeping the items of the versions that did not change."""
+    project, server = served["web"]
+    before = page_lens(*_snapshot(project))
+    section = next(s for s in before.sections if s != "hero")
+    page = open_lens(chromium, server.base_url, "page")
+    try:
+        fetched = page.evaluate(LENS_FETCHES)
+        page.evaluate("() => document.querySelectorAll('#page-versions li').forEach((li) => { li.kept = true; })")
+        # A commit the lens does not show (a note): the page hears of it and leaves the lens alone.
+        runtime = server.app.state.steering.runtime
+        grant = runtime.grants.save(Grant(actor="system"))
+        note = CreateNode(kind="text", title="unrelated", inputs={"text": "not about the page"})
+        done = runtime.bridge.submit(
+            CanvasMutation(action_id="page-lens-unrelated", mutations=[note]), grant, Usage(), thread_id="test")
+        assert done.verdict == "allow", done.message
+        version = project.store.canvas_version()
+        page.wait_for_function("(v) => window.jarvishub.version >= v", arg=version, timeout=15_000)
+        assert page.evaluate("window.jarvishub.lens.skipped") >= 1 and page.evaluate(LENS_FETCHES) == fetched
+
+        page.locator(f'#page-sections li[data-section="{section}"]').click()
+        page.fill("#request-text", "change the heading to 'Made by hand'")
+        page.click("#send-request")
+        job = finished_job(server)
+        assert job.status == "done" and job.node_ids == [f"{before.page.node_id}#{section}"], job
+        after = page_lens(*_snapshot(project))
+        assert after.page.node_id != before.page.node_id  # a new version of the page
+        old, new = _texts(project, before.page.node_id), _texts(project, after.page.node_id)
+        assert {k for k in new if new[k] != old.get(k)} == {f"{section}.heading"}  # that section only
+        assert new[f"{section}.heading"] == "Made by hand" and new["headline"] == old["headline"]
+        # The lens shows the new version; only its item and the one that stopped being current were built again.
+        page.wait_for_selector(f'#page-versions li[data-id="{after.page.node_id}"][data-current="true"]', timeout=15_000)
+        kept = page.eval_on_selector_all("#page-versions li", "els => els.map((li) => [li.dataset.id, !!li.kept])")
+        assert {i for i, was in kept if not was} == {after.page.node_id, before.page.node_id}
+        assert len(kept) == len(before.versions) + 1 and sum(was for _, was in kept) == len(before.versions) - 1
+        assert page.evaluate("document.querySelector('#page-frame').dataset.id") == after.page.node_id
+        page.screenshot(path=str(tmp_path / "page-after-section-edit.png"))
+    finally:
+        close_lens(page)
+    # Without the section, the same words mean the page's headline: the selection is what chose the section.
+    plain = runtime.understand("change the heading to 'Made by hand'", selected=[after.page.node_id])
+    assert [c.args.get("element") for c in plain.clauses] == ["headline"]

@@ -128,7 +128,8 @@
   // -- the Graph lens: folding and the layered layout --------------------------------------------------
   // Evaluations and superseded versions are folded into the node they belong to (an evaluation into what it
   // scores, an older version into the newest version of its line); the host card's "+N" unfolds them.
-  // Positions come from dagre (static/vendor/dagre.min.js, a layered Sugiyama layout): each connected part
+  // Positions come from dagre (static/vendor/dagre.min.js, a layered Sugiyama layout, run in a Web Worker:
+  // static/layout-worker.js): each connected part
   // of the shown graph is laid out on its own (cached by its shape, so a change re-lays only a part whose
   // shape is new) and the parts are packed in rows.  A node a person placed (pinned) keeps its place.
   // CONTINUES (shot after shot) is drawn but does not join parts: a 400-shot story is 400 small parts packed
@@ -184,30 +185,44 @@
   // parts of one shape share one dagre run: a storyboard's 400 shots of the same make are laid out once.
   function partShape(part) {
     const index = new Map(part.nodes.map((n, i) => [n.id, i]));
-    return `${part.nodes.length}|${part.links.map((e) => `${index.get(e.target)}>${index.get(e.source)}`).sort().join(",")}`;
+    const links = part.links.map((e) => [index.get(e.target), index.get(e.source)]) // the origin on the left
+      .sort((a, b) => a[0] - b[0] || a[1] - b[1]);
+    return { key: `${part.nodes.length}|${links.map(([a, b]) => `${a}>${b}`).join(",")}`, n: part.nodes.length, links };
   }
 
-  function layPart(part) {
-    const { w, h: ch } = state.card;
-    if (part.nodes.length === 1) return { at: [{ x: 0, y: 0 }], w, h: ch };
-    const g = new dagre.graphlib.Graph();
-    g.setGraph({ rankdir: "LR", nodesep: 40, ranksep: 60, marginx: 0, marginy: 0 });
-    g.setDefaultEdgeLabel(() => ({}));
-    part.nodes.forEach((node, i) => g.setNode(String(i), { width: w, height: ch }));
-    const index = new Map(part.nodes.map((n, i) => [n.id, String(i)]));
-    for (const edge of part.links) g.setEdge(index.get(edge.target), index.get(edge.source)); // the origin on the left
-    dagre.layout(g);
-    const at = part.nodes.map((node, i) => {
-      const p = g.node(String(i));
-      return { x: p.x - w / 2, y: p.y - ch / 2 };
+  // dagre runs in a Web Worker (static/layout-worker.js): a canvas whose parts take dagre seconds keeps its
+  // page responsive meanwhile, and the page itself never loads dagre.  One worker, made when the graph is
+  // first laid out; each request sends the shapes not laid out yet and gets their layouts back.
+  const layoutWorker = { worker: null, next: 0, waiting: new Map() };
+
+  function layInWorker(shapes) {
+    if (!layoutWorker.worker) {
+      const worker = new Worker("/static/layout-worker.js");
+      worker.onmessage = ({ data }) => {
+        const waiter = layoutWorker.waiting.get(data.id);
+        layoutWorker.waiting.delete(data.id);
+        if (!waiter) return;
+        if (data.error) waiter.reject(new Error(data.error));
+        else waiter.resolve(data);
+      };
+      worker.onerror = (event) => { // a worker that cannot start or crashed: every request waiting on it fails
+        event.preventDefault();
+        for (const waiter of layoutWorker.waiting.values()) waiter.reject(new Error(event.message || "the layout worker failed"));
+        layoutWorker.waiting.clear();
+        layoutWorker.worker = null;
+        worker.terminate();
+      };
+      layoutWorker.worker = worker;
+    }
+    return new Promise((resolve, reject) => {
+      const id = ++layoutWorker.next;
+      layoutWorker.waiting.set(id, { resolve, reject });
+      layoutWorker.worker.postMessage({ id, card: state.card, shapes });
     });
-    state.layout.laid += 1;
-    return { at, w: g.graph().width, h: g.graph().height };
   }
 
-  function layeredLayout() {
-    if (!window.dagre) return; // the stored positions (the server's grid) stand
-    const started = performance.now();
+  // The shown, movable nodes split into connected parts (in creation order), each with its shape.
+  function partsToLay() {
     const movable = [...state.nodes.values()].filter((n) => !isBox(n) && isShown(n) && !n.pinned);
     const root = new Map(movable.map((n) => [n.id, n.id]));
     const find = (id) => { while (root.get(id) !== id) { root.set(id, root.get(root.get(id))); id = root.get(id); } return id; };
@@ -229,16 +244,11 @@
       parts.get(r).nodes.push(node);
     }
     for (const edge of links) parts.get(find(edge.source)).links.push(edge);
-    const laid = [];
-    const used = new Set();
-    for (const part of parts.values()) {
-      const key = partShape(part);
-      if (!layoutCache.has(key)) layoutCache.set(key, layPart(part));
-      used.add(key);
-      laid.push({ part, at: layoutCache.get(key) });
-    }
-    for (const key of layoutCache.keys()) if (!used.has(key)) layoutCache.delete(key);
-    // Parts in rows, in the order they were made, the rows about as wide as the screen's shape asks.
+    return [...parts.values()].map((part) => ({ part, shape: partShape(part) }));
+  }
+
+  // Parts in rows, in the order they were made, the rows about as wide as the screen's shape asks.
+  function packParts(laid) {
     const gap = 80, origin = 40;
     const area = laid.reduce((sum, p) => sum + (p.at.w + gap) * (p.at.h + gap), 0);
     const rowWidth = Math.max(Math.sqrt(area) * 1.6, ...laid.map((p) => p.at.w));
@@ -252,13 +262,53 @@
       x += at.w + gap;
       rowHeight = Math.max(rowHeight, at.h);
     }
-    state.layout.parts = laid.length;
-    state.layout.ms = performance.now() - started;
   }
 
-  function arrange() {
+  // Lays out the shown graph: the shapes not seen yet go to the worker (awaited), then every part is placed
+  // from the cache.  The parts are found again after each wait, so a change that arrived meanwhile is laid
+  // out too.  `state.layout`: parts, dagre runs, the whole pass (`ms`), the page's own share of it
+  // (`mainMs`, the worker's not counted) and the worker's dagre time (`workerMs`).
+  async function layeredLayout() {
+    const started = performance.now();
+    let mainMs = 0, workerMs = 0;
+    for (let round = 0; round < 8; round++) {
+      let t = performance.now();
+      const plan = partsToLay();
+      const missing = new Map();
+      for (const { part, shape } of plan) {
+        if (layoutCache.has(shape.key)) continue;
+        if (shape.n === 1) layoutCache.set(shape.key, { at: [{ x: 0, y: 0 }], w: state.card.w, h: state.card.h });
+        else missing.set(shape.key, { key: shape.key, n: shape.n, links: shape.links });
+      }
+      mainMs += performance.now() - t;
+      if (missing.size) {
+        try {
+          const answer = await layInWorker([...missing.values()]);
+          for (const [key, laid] of answer.laid) layoutCache.set(key, laid);
+          state.layout.laid += answer.laid.length;
+          workerMs += answer.ms;
+        } catch (error) { // the stored positions stand
+          toast(`The graph's layout failed: ${error.message}`);
+          return;
+        }
+        continue;
+      }
+      t = performance.now();
+      const used = new Set(plan.map((p) => p.shape.key));
+      for (const key of layoutCache.keys()) if (!used.has(key)) layoutCache.delete(key);
+      packParts(plan.map(({ part, shape }) => ({ part, at: layoutCache.get(shape.key) })));
+      mainMs += performance.now() - t;
+      state.layout.parts = plan.length;
+      break;
+    }
+    state.layout.ms = performance.now() - started;
+    state.layout.mainMs = mainMs;
+    state.layout.workerMs = workerMs;
+  }
+
+  async function arrange() {
     computeFolds();
-    layeredLayout();
+    await layeredLayout();
   }
 
   // Cards follow the folds: a shown node gets its card, a folded one loses it, and every card is placed.
@@ -279,10 +329,10 @@
     }
   }
 
-  function toggleFold(id) {
+  async function toggleFold(id) {
     if (state.expanded.has(id)) state.expanded.delete(id);
     else state.expanded.add(id);
-    arrange();
+    await arrange();
     for (const node of state.nodes.values()) { // the host's button changes its sign
       if (state.foldCount.has(node.id) && state.cards.has(node.id)) fillCard(state.cards.get(node.id), node, node);
     }
@@ -293,7 +343,8 @@
   // A folded node someone asks for (from the detail panel) is shown: its host unfolds.
   function unfold(id) {
     const host = state.hostOf.get(id);
-    if (host && state.hidden.has(id)) toggleFold(host);
+    if (host && state.hidden.has(id)) return toggleFold(host);
+    return Promise.resolve();
   }
 
   function forget(id) {
@@ -681,7 +732,7 @@
     const node = state.nodes.get(id);
     try {
       const moved = await send("POST", `/api/nodes/${encodeURIComponent(id)}/move`, { x: round(node.x), y: round(node.y) });
-      applyBatch({ nodes: [moved], removed: [], edges: null });
+      await applyBatch({ nodes: [moved], removed: [], edges: null });
     } catch (error) {
       node.x = from.x; node.y = from.y;
       upsertCard(node, node);
@@ -703,16 +754,16 @@
     scheduleOverview();
     for (const el of document.querySelectorAll(".picked")) el.classList.remove("picked");
     for (const id of state.picked) (state.cards.get(id) || state.boxes.get(id))?.classList.add("picked");
-    document.dispatchEvent(new CustomEvent("jarvishub:picked"));
     const box = $("#selection");
     if (!state.picked.size) {
       box.textContent = "Click a node to select it; Shift-click to add more.";
-      return;
+    } else {
+      box.replaceChildren(`${state.picked.size} selected: `, ...[...state.picked].map((id) => {
+        const n = state.nodes.get(id);
+        return h("span", { class: "chip", title: id }, n ? (n.title || n.kind) : (state.titles?.get(id) || id));
+      }));
     }
-    box.replaceChildren(`${state.picked.size} selected: `, ...[...state.picked].map((id) => {
-      const n = state.nodes.get(id);
-      return h("span", { class: "chip", title: id }, n ? (n.title || n.kind) : (state.titles?.get(id) || id));
-    }));
+    document.dispatchEvent(new CustomEvent("jarvishub:picked")); // last: a lens may add to the chips
   }
 
   function pick(id, add) {
@@ -793,9 +844,11 @@
   $("#detail-body").addEventListener("click", (event) => {
     const item = event.target.closest("li[data-id]");
     if (!item || !state.nodes.has(item.dataset.id)) return;
-    unfold(item.dataset.id);
-    pick(item.dataset.id, false);
-    centreOn(item.dataset.id);
+    const id = item.dataset.id;
+    unfold(id).then(() => { // centred once the layout has placed it
+      pick(id, false);
+      centreOn(id);
+    });
   });
 
   // -- the filter: read-only Cypher, highlighted ------------------------------------------------------------
@@ -891,7 +944,8 @@
     button.disabled = true;
     try {
       const job = await send("POST", "/api/requests", {
-        text, node_ids: [...state.picked], ask_before_changes: $("#ask-approval").checked,
+        text, node_ids: state.selectionToSend ? state.selectionToSend() : [...state.picked],
+        ask_before_changes: $("#ask-approval").checked,
       });
       upsertJob(job);
       $("#request-text").value = "";
@@ -970,7 +1024,7 @@
     state.nodes = new Map(nodes.map((n) => [n.id, n]));
     state.edges = new Map(edges.map((e) => [e.id, e]));
     indexGroups();
-    arrange();
+    await arrange();
     if (before) before();
     renderCards();
     redrawAround();
@@ -996,7 +1050,7 @@
     } else {
       for (let i = 0; i < ids.length; i += BATCH) {
         const chunk = ids.slice(i, i + BATCH);
-        applyBatch(await getJSON(`/api/nodes?ids=${chunk.map(encodeURIComponent).join(",")}`));
+        await applyBatch(await getJSON(`/api/nodes?ids=${chunk.map(encodeURIComponent).join(",")}`));
       }
     }
     if (event.canvas_version) state.version = Math.max(state.version, event.canvas_version);
@@ -1005,11 +1059,14 @@
     if (state.detailId && ids.includes(state.detailId)) showDetail(state.detailId);
   }
 
-  function applyBatch(batch) {
+  async function applyBatch(batch) {
     for (const id of batch.removed) forget(id);
     const previous = new Map();
     for (const node of batch.nodes) {
-      previous.set(node.id, state.nodes.get(node.id) || null);
+      const before = state.nodes.get(node.id) || null;
+      previous.set(node.id, before);
+      // Until the layout places it again, a node stays where the page had it (the server keeps no layout).
+      if (before && !node.pinned) { node.x = before.x; node.y = before.y; }
       state.nodes.set(node.id, node);
     }
     if (batch.edges) { // null: only positions changed
@@ -1020,7 +1077,7 @@
       for (const edge of batch.edges) state.edges.set(edge.id, edge);
     }
     indexGroups();
-    arrange();
+    await arrange();
     for (const node of batch.nodes) upsertCard(node, previous.get(node.id));
     syncCards();
     redrawAround();
@@ -1054,9 +1111,9 @@
       return;
     }
     try {
-      // Same-site cookie for what cannot send a header (images, video, the event stream).
-      await send("POST", "/api/session");
-      const info = await getJSON("/api/info");
+      // Same-site cookie for what cannot send a header (images, video, the event stream), asked for together
+      // with the info (reads with the header need no cookie): nothing is drawn before both are here.
+      const [, info] = await Promise.all([send("POST", "/api/session"), getJSON("/api/info")]);
       state.person = info.person;
       $("#project").textContent = info.project;
       $("#auth").textContent = `writing as person:${info.person}`;

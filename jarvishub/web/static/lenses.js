@@ -147,11 +147,30 @@
   });
 
   // -- the Page lens -----------------------------------------------------------------------------------------
+  // A change redraws only what it changed: a version's item is kept while its data is the same (its picture
+  // is not fetched again), the sections while the page is the same, and the frame reloads only for a new page.
+  const pageDrawn = { versions: new Map(), sectionsKey: null };
+
+  function pageVersionItem(v) {
+    const key = JSON.stringify(v);
+    const kept = pageDrawn.versions.get(v.node_id);
+    if (kept && kept.key === key) return kept.el;
+    const el = h("li", { dataset: { id: v.node_id, status: v.status, current: String(v.current) } },
+      still(v, 160, "stack-still"),
+      h("span", { class: "role" }, v.current ? "current" : "older"), badge(v.status),
+      v.change ? h("span", { class: "muted" }, v.change) : null);
+    pageDrawn.versions.set(v.node_id, { key, el });
+    return el;
+  }
+
   function drawPage(page) {
     remember(...page.versions);
     const frame = $("#page-frame");
     if (!page.page) {
       frame.removeAttribute("src");
+      delete frame.dataset.src;
+      pageDrawn.versions.clear();
+      pageDrawn.sectionsKey = null;
       $("#page-sections").replaceChildren(h("li", { class: "muted" }, "no page yet"));
       $("#page-versions").replaceChildren();
       return;
@@ -159,24 +178,44 @@
     const src = page.frame_src || `/pages/${page.page.node_id}/${encodeURIComponent(page.entry)}`;
     if (frame.dataset.src !== src) { frame.src = src; frame.dataset.src = src; frame.dataset.id = page.page.node_id; }
     $("#page-versions-open").dataset.versions = page.page.node_id;
-    $("#page-sections").replaceChildren(...page.sections.map((section) =>
-      h("li", { dataset: { section, id: page.page.node_id }, tabIndex: 0 }, section)));
-    $("#page-versions").replaceChildren(...page.versions.map((v) => h("li",
-      { dataset: { id: v.node_id, status: v.status, current: String(v.current) } },
-      still(v, 160, "stack-still"),
-      h("span", { class: "role" }, v.current ? "current" : "older"), badge(v.status),
-      v.change ? h("span", { class: "muted" }, v.change) : null)));
+    const sectionsKey = JSON.stringify([page.page.node_id, page.sections]);
+    if (pageDrawn.sectionsKey !== sectionsKey) {
+      const chosen = lens.section && lens.section.page === page.page.node_id ? lens.section.name : null;
+      $("#page-sections").replaceChildren(...page.sections.map((section) =>
+        h("li", { dataset: { section, id: page.page.node_id }, tabIndex: 0, class: section === chosen ? "current" : null }, section)));
+      pageDrawn.sectionsKey = sectionsKey;
+    }
+    const items = page.versions.map(pageVersionItem);
+    const shown = new Set(page.versions.map((v) => v.node_id));
+    for (const id of [...pageDrawn.versions.keys()]) if (!shown.has(id)) pageDrawn.versions.delete(id);
+    const list = $("#page-versions");
+    if (items.length !== list.children.length || items.some((el, i) => list.children[i] !== el)) list.replaceChildren(...items);
     markPicked();
   }
 
-  // A section is shown in the frame (its anchor) and selects the page it belongs to.
+  // A section is shown in the frame (its anchor) and selected: the page is picked, and a request sent while it
+  // is sends the section with it (`PAGE_ID#section`), which the interpreter reads as "the heading", "it".
+  lens.section = null; // { page, name } while a section of the picked page is selected
   $("#page-sections").addEventListener("click", (event) => {
     const item = event.target.closest("li[data-section]");
     if (!item) return;
     const frame = $("#page-frame");
     frame.src = `${frame.dataset.src}#${encodeURIComponent(item.dataset.section)}`;
     for (const el of document.querySelectorAll("#page-sections li")) el.classList.toggle("current", el === item);
-    api.pick(item.dataset.id, event.shiftKey || event.metaKey || event.ctrlKey);
+    lens.section = { page: item.dataset.id, name: item.dataset.section };
+    api.pick(item.dataset.id, false);
+  });
+  state.selectionToSend = () => [...state.picked].map((id) =>
+    (lens.section && lens.section.page === id ? `${id}#${lens.section.name}` : id));
+  document.addEventListener("jarvishub:picked", () => { // the page let go: so is its section
+    if (lens.section && !state.picked.has(lens.section.page)) {
+      lens.section = null;
+      for (const el of document.querySelectorAll("#page-sections li.current")) el.classList.remove("current");
+    }
+    if (!lens.section) return;
+    for (const chip of document.querySelectorAll("#selection .chip")) {
+      if (chip.title === lens.section.page) chip.textContent += ` · ${lens.section.name}`;
+    }
   });
   $("#page-versions").addEventListener("click", (event) => {
     const item = event.target.closest("li[data-id]");
@@ -349,10 +388,14 @@
     if (button) show(button.dataset.lens).catch((error) => api.toast(`The ${button.dataset.lens} lens failed: ${error.message}`));
   });
 
+  // Which lenses the canvas has is asked for at once, beside the session and the info (app.js has read the
+  // token by now), so the first lens waits for two round trips, not four.
+  const indexRequest = state.token ? api.getJSON("/api/lenses").catch(() => null) : null;
+
   async function start() {
     const started = performance.now();
     try {
-      lens.index = await api.getJSON("/api/lenses");
+      lens.index = (await indexRequest) || await api.getJSON("/api/lenses"); // asked again to say why it failed
     } catch (error) {
       api.toast(`Cannot read the lenses: ${error.message}`);
       lens.index = { default: "graph", available: ["graph"] };
@@ -370,7 +413,35 @@
     start().catch((error) => api.toast(`The lens failed: ${error.message}`));
   }, { once: true });
   document.addEventListener("jarvishub:picked", markPicked);
-  document.addEventListener("jarvishub:canvas", () => {
-    if (DRAW[lens.current]) load(lens.current).catch((error) => api.toast(`The lens did not update: ${error.message}`));
+  // Whether a change can alter a lens: it touched a node the lens shows (a link counts for both its ends, so
+  // a new version, clip or preview touches what it was made from), or made a node of a kind that can start
+  // a new entry of its own (a shot, a deck or slide, a page).  Anything else leaves the lens as it is.
+  const NEW_ENTRY_KINDS = { story: ["shot"], deck: ["deck", "slide"], page: ["code"] };
+
+  function lensIds(data) { // every node id a lens's answer names
+    const ids = new Set();
+    const walk = (value, key) => {
+      if (typeof value === "string") { if (/_ids?$/.test(key)) ids.add(value); return; }
+      if (Array.isArray(value)) { for (const item of value) walk(item, key); return; }
+      if (value && typeof value === "object") for (const [k, v] of Object.entries(value)) walk(v, k);
+    };
+    walk(data, "");
+    return ids;
+  }
+
+  function touches(name, event) {
+    const data = lens.data[name];
+    if (!data || event.resync || !event.node_ids || !event.kinds) return true;
+    if (name === "page" && !data.page) return true;
+    if (event.kinds.some((kind) => NEW_ENTRY_KINDS[name].includes(kind))) return true;
+    const ids = lensIds(data);
+    return event.node_ids.some((id) => ids.has(id));
+  }
+
+  document.addEventListener("jarvishub:canvas", (event) => {
+    const name = lens.current; // another lens is fetched again when it is shown
+    if (!DRAW[name]) return;
+    if (!touches(name, event.detail)) { lens.skipped = (lens.skipped || 0) + 1; return; }
+    load(name).catch((error) => api.toast(`The lens did not update: ${error.message}`));
   });
 })();

@@ -10,7 +10,9 @@ original page" → ``page_undo`` / ``page_revert``; the hero treatment, gallery 
 and pictures: ``CanvasFacts.page_document``) with the page tools' own helpers (:func:`element_for_words`,
 :func:`resolve_section`, :func:`token_for_words`), so a section the page lacks is asked about before anything
 runs.  Routed by what the project holds: only a project with a page has one to edit; a page selected through
-its preview, HTML file or a picture is the page the request means.
+its preview, HTML file or a picture is the page the request means.  A section selected in it (the Page lens
+sends ``PAGE_ID#section``, nodes.selection) is what "the heading", "the title", "it" and "this section" mean;
+a style, which applies to the whole page, is asked about rather than made page-wide.
 """
 
 from __future__ import annotations
@@ -195,6 +197,15 @@ class PageReader:
                          "revert a change.")))
         clauses, words = read
         ctx.words = words
+        section = _selected_section(ctx)
+        page_wide = [c for c in clauses if c.operation in _PAGE_WIDE]
+        if section and page_wide:
+            return Reading(clarification=Clarification(
+                reason="conflict", understood=[f"the {section} section of the page", *page_wide[0].understood],
+                message=f"You selected the {section} section, but {page_wide[0].understood[0]} changes the whole "
+                        "page's style, not one section, so I changed nothing. Say it again with no section "
+                        "selected to change the whole page, or ask for the section's words, or to move or "
+                        "remove it."))
         for item in clauses:
             item.targets = [target]
         return Reading(clauses=clauses)
@@ -212,6 +223,24 @@ def _names_section(ctx: ReadContext) -> bool:
     return any(re.search(rf"\b{re.escape(name)}\b", ctx.words.text) for name in names)
 
 
+_PAGE_WIDE = frozenset({"page_set_style", "revise_page"})
+"""Page operations that change the whole page (its design tokens, hero, columns, theme), never one section."""
+_THIS_SECTION = frozenset({"it", "this", "that", "this section", "that section", "the selected section",
+                           "selected section", "the selection", "selection", "this one", "here"})
+"""What the selected section is called in a request ("remove it", "move this section above the menu")."""
+_SECTION_ELEMENT_WORDS = frozenset({"heading", "title", "section heading", "section title"})
+"""What the selected section's heading is called ("change the heading to ..."); elsewhere "heading" is the
+page's headline."""
+
+
+def _selected_section(ctx: ReadContext) -> str | None:
+    """The section selected in the selected page, if one was."""
+    for node in ctx.facts.selection:
+        if node.page and node.sections:
+            return node.sections[0]
+    return None
+
+
 def _selected_page(ctx: ReadContext) -> str | None:
     """The page a selected node belongs to (its code node, preview, HTML file or a gallery picture)."""
     for node in ctx.facts.selection:
@@ -225,8 +254,10 @@ def _page_target(ctx: ReadContext, selected: str | None) -> Target:
     current = next((p for p in pages if p.id == selected), None) if selected else None
     if selected and current is None and len(pages) == 1:
         current = pages[0]  # an earlier version's preview: the page it shows is this one, now
+    section = _selected_section(ctx)
+    referred = f"the {section} section of the selected page" if section else "the selected page"
     if current is not None:
-        return Target(id=current.id, kind="code", title=current.title, referred_as="the selected page")
+        return Target(id=current.id, kind="code", title=current.title, referred_as=referred)
     if selected:  # another page's earlier version: the tools follow it to its current version
         return Target(id=selected, kind="code", title="the selected page", referred_as="the selected page")
     return Target(id=pages[0].id, kind="code", title=pages[0].title, referred_as="the page")
@@ -318,6 +349,12 @@ def _section(doc: PageDocument | None, said: str, *, new: bool = False) -> str:
                                         f"{', '.join(doc.layout.sections)}.")) from None
 
 
+def _this_section(ctx: ReadContext, said: str) -> str:
+    """``said``, or the selected section when ``said`` points at it ("it", "this section")."""
+    section = _selected_section(ctx)
+    return section if section and said.strip() in _THIS_SECTION else said
+
+
 def _sections(ctx: ReadContext, words: Words, start: int, end: int, doc: PageDocument | None,
               target: Target) -> list[Clause] | None:
     text = ctx.words.text[:end]
@@ -346,7 +383,7 @@ def _sections(ctx: ReadContext, words: Words, start: int, end: int, doc: PageDoc
         place = next((f"{k} {v}" for k, v in args.items() if k in ("after", "before")), "before contact")
         return [clause(ctx, "page", "page_add_section", args, f"add a {name} section ({place})", start=start, end=end)]
     if (match := _REMOVE_SECTION.search(text, start)) is not None:
-        said = match.group("name")
+        said = _this_section(ctx, match.group("name"))
         if doc is not None and _known_section(doc, said) is None and not re.search(r"\bsection\b", match.group(0)):
             return None  # "remove the tagline": not a section
         name = _section(doc, said)
@@ -354,7 +391,7 @@ def _sections(ctx: ReadContext, words: Words, start: int, end: int, doc: PageDoc
         return [clause(ctx, "page", "page_remove_section", {"section": name}, f"remove the {name} section",
                        start=start, end=end)]
     if (match := _MOVE_SECTION.search(text, start)) is not None:
-        name = _section(doc, match.group("name"))
+        name = _section(doc, _this_section(ctx, match.group("name")))
         args = {"section": name}
         if match.group("anchor"):
             anchor = _section(doc, match.group("anchor"))
@@ -388,6 +425,10 @@ def _copy(ctx: ReadContext, words: Words, start: int, end: int, doc: PageDocumen
             r"\b(?:size|colou?r|font|bigger|smaller|bold)\b", match.group("element"))):
         return None  # "change the headline to bold": a style, not words
     said_element = match.group("element")
+    section = _selected_section(ctx)
+    bare = re.sub(r"^(?:the|this|that) ", "", said_element.strip())
+    if section and doc is not None and bare in _SECTION_ELEMENT_WORDS:
+        said_element = "headline" if section == "hero" else f"{section} heading"
     element = _element(doc, said_element)
     if element is None:
         return None

@@ -18,6 +18,7 @@ from typing import Any
 import pytest
 from pptx import Presentation
 
+from content.page_document import PageDocument
 from content.web_render import root_tokens
 from jarvishub.commands.outcomes import exit_code, result_of
 from jarvishub.runtime import Runtime

@@ -17,6 +17,7 @@ read (which a real model may still carry out), report their change set unchecked
 
 from __future__ import annotations
 
+from collections.abc import Collection
 from typing import Any, Protocol
 
 from pydantic import BaseModel, Field
@@ -24,7 +25,7 @@ from pydantic import BaseModel, Field
 from nodes.models.grammar import EditRequest
 from nodes.understanding.facts import json_object
 from nodes.understanding.intent import Clause, Intent
-from nodes.understanding.kinds import CONTENT_OPERATIONS, clauses_by_family
+from nodes.understanding.kinds import CONTENT_OPERATIONS, OPERATION_TOOLS, clauses_by_family
 from skills.page_style import SPACING
 from store.cypher import FixedCypher
 from tools.changes import Change
@@ -80,8 +81,12 @@ def turn_nodes(store: CommitsReader, *, since: int, thread_id: str, turn_id: str
     return list(dict.fromkeys(ids))
 
 
-def measure(store: CommitsReader, intent: Intent, *, since: int, thread_id: str, turn_id: str) -> Measured:
-    """The turn's change set compared with its intent (two reads: its commits, the nodes with their lineage)."""
+def measure(store: CommitsReader, intent: Intent, *, since: int, thread_id: str, turn_id: str,
+            satisfied: Collection[str] = ()) -> Measured:
+    """The turn's change set compared with its intent (two reads: its commits, the nodes with their lineage).
+
+    ``satisfied``: the tools whose call this turn answered "already so" (:class:`tools.changes.NothingToChange`,
+    read from the turn's steps): a page or deck operation they carry out is not expected to make a version."""
     ids = turn_nodes(store, since=since, thread_id=thread_id, turn_id=turn_id)
     rows = store.fixed_read(CHANGED, ids=ids) if ids else []
     live = [r for r in rows if r["kind"] in DELIVERABLE_KINDS and r["status"] not in ("rejected", "failed")]
@@ -92,7 +97,7 @@ def measure(store: CommitsReader, intent: Intent, *, since: int, thread_id: str,
     groups = clauses_by_family(intent.clauses)
     if len(groups) > 1:  # a slide and a shot in one request: each part measured; unexpected only if for every part
         parts = [measure(store, intent.model_copy(update={"clauses": g}), since=since, thread_id=thread_id,
-                         turn_id=turn_id) for g in groups]
+                         turn_id=turn_id, satisfied=satisfied) for g in groups]
         result.checked = all(p.checked for p in parts)
         result.expected = sorted({t for p in parts for t in p.expected})
         result.missing = sorted({t for p in parts for t in p.missing})
@@ -114,7 +119,7 @@ def measure(store: CommitsReader, intent: Intent, *, since: int, thread_id: str,
             result.missing = ["a note"]
         return result
     if operations and operations <= CONTENT_OPERATIONS:
-        return measure_content(intent, rows, live, result)
+        return measure_content(intent, rows, live, result, satisfied)
     if operations != {"edit"}:
         return result
     result.checked = True
@@ -137,7 +142,7 @@ def measure(store: CommitsReader, intent: Intent, *, since: int, thread_id: str,
 
 
 def measure_content(intent: Intent, rows: list[dict[str, Any]], live: list[dict[str, Any]],
-                    result: Measured) -> Measured:
+                    result: Measured, satisfied: Collection[str] = ()) -> Measured:
     """A page or deck operation: a new version of the same page or deck, and nothing else.
 
     Allowed beside the new version: what is made from it (the page's HTML file and preview; the deck's slides
@@ -146,7 +151,9 @@ def measure_content(intent: Intent, rows: list[dict[str, Any]], live: list[dict[
     operation on one slide (retitle, bullets, illustration), a slide other than it drawn anew is unexpected.
     """
     result.checked = True
-    roots = {t.id: t for c in intent.clauses for t in c.targets if t.kind in ("code", "deck")}
+    already = [c for c in intent.clauses if OPERATION_TOOLS[c.operation][0] in satisfied]
+    asked = [c for c in intent.clauses if c not in already]
+    roots = {t.id: t for c in asked for t in c.targets if t.kind in ("code", "deck")}
     allowed = set(roots) | {i for t in roots.values() for i in (*t.writes, *t.derived)}
     versions = [r for r in live if r["kind"] in ("code", "deck") and set(r["ancestors"]) & set(roots)]
     new_ids = {r["id"] for r in versions}
@@ -158,7 +165,7 @@ def measure_content(intent: Intent, rows: list[dict[str, Any]], live: list[dict[
     # Each operation must be one of the turn's new versions: the change its version records is the one asked for.
     made = [Change.read(json_object(r.get("inputs")).get("change")) for r in rows
             if r["kind"] in ("code", "deck") and set(r["ancestors"]) & set(roots)]
-    for item in intent.clauses:
+    for item in asked:
         if roots and not any(change is not None and did(item, change) for change in made):
             result.missing.append(f"{item.describe()} (no new version records it)")
     ok = set(allowed) | new_ids

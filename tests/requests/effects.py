@@ -162,6 +162,8 @@ class State:
     titles: list[str] = field(default_factory=list)
     previews: list[str] = field(default_factory=list)
     theme: str = ""
+    layout: dict[str, Any] = field(default_factory=dict)
+    """The page's layout spec (columns, hero, theme, sections)."""
     decks: int = 0
     pages: int = 0
     problems: list[str] = field(default_factory=list)
@@ -273,6 +275,7 @@ class Premise:
         if pages:
             code = find_page(store, pages[0].id)
             state.html = (self.project.workspace / code.inputs["html_path"]).read_text()
+            state.layout = dict(code.inputs.get("layout_spec") or {})
             state.tokens = root_tokens(state.html)
             state.sections = re.findall(r'<section[^>]*\bid="([^"]+)"', state.html)
             state.images = re.findall(r'<img[^>]*\bsrc="([^"]+)"', state.html)
@@ -610,6 +613,8 @@ def judge(premise: Premise, row: Row, out: Any, states: list[State], after: Stat
         return ("pass", "") if after.same(want) else ("wrong_success", f"not back to state {expected.state}: "
                                                        f"{sorted(after.changed(want))} {after.titles} "
                                                        f"{after.html == want.html}")
+    if isinstance(expected, Op) and not written and already_so(expected, row.request, before):
+        return "pass", ""  # exit 0, nothing written, and the canvas held it already (a shot edit's "already has")
     if isinstance(expected, Op) and expected.operation == "note":
         return ("pass", "") if written and before.same(after) else ("wrong_success", "no note written, or more")
     if isinstance(expected, Edit):
@@ -623,6 +628,16 @@ def judge(premise: Premise, row: Row, out: Any, states: list[State], after: Stat
         for op in expected.ops:
             problem = problem or judge_ops_part(op, before, after)
     return ("wrong_success", problem) if problem else ("pass", "")
+
+
+def already_so(op: Op, request: str, before: State) -> bool:
+    """Whether the canvas already held what a page operation asks (the turn rightly changed nothing)."""
+    if op.operation == "page_set_style" and str(op.args.get("value", "")).endswith("px"):
+        return before.tokens.get(str(op.args["token"])) == op.args["value"]
+    columns = re.search(r"\b(\d+) columns?\b", request)
+    if op.operation == "revise_page" and columns:
+        return before.layout.get("columns") == int(columns.group(1))
+    return False
 
 
 def judge_deck_steps(ops: tuple[Op, ...], before: State, after: State) -> str:

@@ -81,8 +81,8 @@ def measured_outcome(deps: TurnContext, state: TurnState, update: dict[str, Any]
     from tools.changes import nothing_to_change_errors
 
     already = nothing_to_change_errors()
-    satisfied = {str(o.get("tool")) for s in steps or [] if isinstance(o := s.get("observation"), dict)
-                 and o.get("error_type") in already}
+    satisfied = [s.get("action") or {} for s in steps or [] if isinstance(o := s.get("observation"), dict)
+                 and o.get("error_type") in already]
     measured = measure(deps.bridge.store, intent, since=int(state.get("canvas_before") or 0),
                        thread_id=state["thread_id"], turn_id=state["turn_id"], satisfied=satisfied)
     update["measured"] = {**measured.model_dump(), "matches": measured.matches}

@@ -17,7 +17,7 @@ read (which a real model may still carry out), report their change set unchecked
 
 from __future__ import annotations
 
-from collections.abc import Collection
+from collections.abc import Sequence
 from typing import Any, Protocol
 
 from pydantic import BaseModel, Field
@@ -82,11 +82,12 @@ def turn_nodes(store: CommitsReader, *, since: int, thread_id: str, turn_id: str
 
 
 def measure(store: CommitsReader, intent: Intent, *, since: int, thread_id: str, turn_id: str,
-            satisfied: Collection[str] = ()) -> Measured:
+            satisfied: Sequence[dict[str, Any]] = ()) -> Measured:
     """The turn's change set compared with its intent (two reads: its commits, the nodes with their lineage).
 
-    ``satisfied``: the tools whose call this turn answered "already so" (:class:`tools.changes.NothingToChange`,
-    read from the turn's steps): a page or deck operation they carry out is not expected to make a version."""
+    ``satisfied``: the tool calls (``{"tool", "args"}``) this turn's tools answered "already so"
+    (:class:`tools.changes.NothingToChange`, read from its steps): a page or deck operation one of them carries
+    out is not expected to make a version."""
     ids = turn_nodes(store, since=since, thread_id=thread_id, turn_id=turn_id)
     rows = store.fixed_read(CHANGED, ids=ids) if ids else []
     live = [r for r in rows if r["kind"] in DELIVERABLE_KINDS and r["status"] not in ("rejected", "failed")]
@@ -142,7 +143,7 @@ def measure(store: CommitsReader, intent: Intent, *, since: int, thread_id: str,
 
 
 def measure_content(intent: Intent, rows: list[dict[str, Any]], live: list[dict[str, Any]],
-                    result: Measured, satisfied: Collection[str] = ()) -> Measured:
+                    result: Measured, satisfied: Sequence[dict[str, Any]] = ()) -> Measured:
     """A page or deck operation: a new version of the same page or deck, and nothing else.
 
     Allowed beside the new version: what is made from it (the page's HTML file and preview; the deck's slides
@@ -151,7 +152,7 @@ def measure_content(intent: Intent, rows: list[dict[str, Any]], live: list[dict[
     operation on one slide (retitle, bullets, illustration), a slide other than it drawn anew is unexpected.
     """
     result.checked = True
-    already = [c for c in intent.clauses if OPERATION_TOOLS[c.operation][0] in satisfied]
+    already = [c for c in intent.clauses if any(_carries_out(call, c) for call in satisfied)]
     asked = [c for c in intent.clauses if c not in already]
     roots = {t.id: t for c in asked for t in c.targets if t.kind in ("code", "deck")}
     allowed = set(roots) | {i for t in roots.values() for i in (*t.writes, *t.derived)}
@@ -236,6 +237,15 @@ def _styled(token: str, fields: list[str]) -> bool:
     if token == "fonts":
         return bool({"token:heading-font", "token:body-font"} & set(fields))
     return f"token:{token}" in fields
+
+
+def _carries_out(call: dict[str, Any], clause: Clause) -> bool:
+    """Whether a tool call is the one a page or deck clause asks for: its tool, with the clause's arguments (a
+    skill's, ``revise_page``'s, takes the change in words: its tool alone)."""
+    tool, args = call.get("tool"), call.get("args") or {}
+    if tool != OPERATION_TOOLS[clause.operation][0]:
+        return False
+    return str(tool).startswith("skill__") or all(args.get(k) == v for k, v in clause.args.items())
 
 
 def _index(args: dict[str, Any]) -> int:

@@ -33,7 +33,7 @@ from tools.changes import Change
 DELIVERABLE_KINDS = ("image", "video", "audio", "web", "slide", "deck", "code", "file")
 CHANGED = FixedCypher(
     "MATCH (n:CanvasNode) WHERE n.id IN $ids "
-    "OPTIONAL MATCH (n)-[:VERSION_OF*1..40]->(a:CanvasNode) "
+    "OPTIONAL MATCH (n)-[:VERSION_OF*1..]->(a:CanvasNode) "
     "OPTIONAL MATCH (r:CanvasNode)-[:REFERENCES]->(n) "
     "OPTIONAL MATCH (n)-[:GENERATED_FROM]->(f:CanvasNode) "
     "RETURN n.id AS id, n.kind AS kind, n.title AS title, n.status AS status, n.group_id AS grp, "

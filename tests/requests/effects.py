@@ -631,13 +631,27 @@ def judge(premise: Premise, row: Row, out: Any, states: list[State], after: Stat
 
 
 def already_so(op: Op, request: str, before: State) -> bool:
-    """Whether the canvas already held what a page operation asks (the turn rightly changed nothing)."""
+    """Whether the canvas already held what a page or deck operation asks (the turn rightly changed nothing and
+    said so): read from the page's layout and tokens and the deck's theme, never from the reply."""
     if op.operation == "page_set_style" and str(op.args.get("value", "")).endswith("px"):
         return before.tokens.get(str(op.args["token"])) == op.args["value"]
-    columns = re.search(r"\b(\d+) columns?\b", request)
-    if op.operation == "revise_page" and columns:
-        return before.layout.get("columns") == int(columns.group(1))
-    return False
+    if op.operation == "deck_set_theme":
+        return bool(before.theme) and str(op.args.get("theme", "")).lower() in before.theme.lower()
+    if op.operation != "revise_page":
+        return False
+    text = request.lower()
+    named: dict[str, Any] = {}
+    if re.search(r"full[\s-]*(?:bleed|width)|edge[\s-]*to[\s-]*edge", text):
+        named["hero"] = "full-bleed"
+    elif re.search(r"\b(?:contained|boxed|inset)\b", text):
+        named["hero"] = "contained"
+    if columns := re.search(r"\b(\d+) columns?\b", text):
+        named["columns"] = int(columns.group(1))
+    if re.search(r"\bdark\b", text):
+        named["theme"] = "dark"
+    elif re.search(r"\blight\b", text):
+        named["theme"] = "light"
+    return bool(named) and all(before.layout.get(k) == v for k, v in named.items())
 
 
 def judge_deck_steps(ops: tuple[Op, ...], before: State, after: State) -> str:

@@ -125,20 +125,27 @@ def test_a_mixed_request_s_grant_refuses_a_write_outside_its_union_with_the_chec
         premise.reset([t.turn_id for t in turns], premise.state())
 
 
+def done_turns(premise: Any, turns: list[str]) -> Any:
+    """A function that runs a request on one thread of ``premise`` and asserts it was done as measured (exit 0,
+    the change set as the intent asked), keeping its turn id in ``turns`` (to put the canvas back after)."""
+    thread = new_id()
+
+    def turn(request: str) -> Any:
+        out = premise.runtime.run(request, thread_id=thread)
+        turns.append(out.turn_id)
+        assert exit_code(out) == 0 and (out.measured or {}).get("matches", True), (request, out.reply, out.measured)
+        return out
+
+    return turn
+
+
 def test_a_deck_turn_undone_whole_and_a_deck_reverted_keep_their_slides(runner: EffectRunner) -> None:
     """"Undo the whole last turn" after a deck edit is the turn's undo (not the deck's last change), and brings
     the deck back with its slides; "revert the deck to the original" after a slide was deleted is granted the
     slide it brings back; a slide's picture regenerates after the revert."""
     premise = runner.premise("mixed")
-    runtime, thread, base = premise.runtime, new_id(), premise.state()
-    turns = []
-
-    def turn(request: str) -> Any:
-        out = runtime.run(request, thread_id=thread)
-        turns.append(out.turn_id)
-        assert exit_code(out) == 0, (request, out.reply)
-        return out
-
+    base, turns = premise.state(), []
+    turn = done_turns(premise, turns)
     try:
         turn("delete the last slide")
         undone = turn("undo the whole last turn")
@@ -163,15 +170,8 @@ def test_a_long_lineage_is_measured_and_a_clip_reverted_is_made_from_the_current
     done (the report walks a lineage of any length); a clip reverted to its original after its image was
     reverted by a restored copy is made from that copy, the image now current (one current version each)."""
     premise = runner.premise("mixed")
-    runtime, thread, base = premise.runtime, new_id(), premise.state()
-    turns = []
-
-    def turn(request: str) -> Any:
-        out = runtime.run(request, thread_id=thread)
-        turns.append(out.turn_id)
-        assert exit_code(out) == 0 and out.measured["matches"], (request, out.reply, out.measured)
-        return out
-
+    base, turns = premise.state(), []
+    turn = done_turns(premise, turns)
     try:
         turn("make shot 6 night")
         image = premise.outputs()["shot 6 image"].id

@@ -306,7 +306,7 @@ class Premise:
         self.resets += 1
         if self.kind in STORIES or (after.decks, after.pages) != (self.base.decks, self.base.pages):
             # a setup's turn a later one changed again is refused: reverted below.  (A deck's or a page's own edits
-            # are put back by its own revert: undo_turn on a deck leaves its slides grouped under the old version.)
+            # are put back by its own revert below: one call for all of a row's turns.)
             for turn_id in reversed(turn_ids):
                 self.call("undo_turn", turn_id=turn_id)
             after = self.state()

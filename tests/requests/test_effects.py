@@ -142,7 +142,7 @@ def done_turns(premise: Any, turns: list[str]) -> Any:
 def test_a_deck_turn_undone_whole_and_a_deck_reverted_keep_their_slides(runner: EffectRunner) -> None:
     """"Undo the whole last turn" after a deck edit is the turn's undo (not the deck's last change), and brings
     the deck back with its slides; "revert the deck to the original" after a slide was deleted is granted the
-    slide it brings back; a slide's picture regenerates after the revert."""
+    slide it brings back; a slide's picture regenerates after a revert, also one past an earlier regeneration."""
     premise = runner.premise("mixed")
     base, turns = premise.state(), []
     turn = done_turns(premise, turns)
@@ -161,6 +161,10 @@ def test_a_deck_turn_undone_whole_and_a_deck_reverted_keep_their_slides(runner: 
         after = premise.state()
         assert after.titles == base.titles and [i for i, (a, b) in enumerate(zip(after.previews, base.previews))
                                                 if a != b] == [1]
+        turn("revert the deck to the original")  # slide 2 shows its first picture again, made current again
+        assert (premise.state().titles, premise.state().previews) == (base.titles, base.previews)
+        turn("regenerate the picture on slide 2")
+        assert premise.state().previews[1] != base.previews[1]
     finally:
         premise.reset(turns, premise.state())
 

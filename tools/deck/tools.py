@@ -240,11 +240,8 @@ def undo_deck_change(ctx: ToolContext, deck: Deck, versions: list[Any], target: 
         else {}
     for shown_id, wanted_id in undone.pictures:
         shown, wanted = pictures[shown_id], pictures[wanted_id]
-        restored = restored_picture(ctx, shown, wanted)
-        made += [restored, Link(type=EdgeType.VERSION_OF, source=restored.id, target=shown.id),
-                 *(Link(type=EdgeType.GENERATED_FROM, source=restored.id, target=n.node.id,
-                        properties=n.edge.properties) for n in canvas.neighbours(shown.id, [EdgeType.GENERATED_FROM])),
-                 _superseded_picture(shown, restored.id)]
+        restored, mutations = _picture_back(ctx, canvas, shown, wanted)
+        made += mutations
         slides = [_swap_picture(s, shown, restored) if shown.id in s.spec.source_node_ids else s for s in slides]
     summary = Change(op="undo", summary=f"undo: {change.summary}", edits=undone.edits, undoes=node.id)
     return commit_deck(ctx, deck, slides, summary, tool=tool, theme=undone.theme, made=made)
@@ -288,7 +285,47 @@ def restore_deck(ctx: ToolContext, deck: Deck, version: CanvasNode, change: Chan
               if s.key in now and now[s.key].words() != s.words()]
     if [s.spec for s in slides] == [s.spec for s in deck.slides] and theme == before:
         raise DeckUnchanged("the deck is already as that version was; nothing to change")
-    return commit_deck(ctx, deck, slides, change.model_copy(update={"edits": edits}), tool=tool, theme=theme)
+    slides, made = _current_pictures(ctx, slides)
+    return commit_deck(ctx, deck, slides, change.model_copy(update={"edits": edits}), tool=tool, theme=theme,
+                       made=made)
+
+
+def _current_pictures(ctx: ToolContext, slides: list[Slide]) -> tuple[list[Slide], list[Any]]:
+    """Slides brought back from an earlier version show the pictures they showed then; a picture a later change
+    replaced (another take) comes back as the newest version of its output, holding its artifact again, so
+    each slide is made from its picture's current version (and a later regenerate starts from it)."""
+    canvas = require_canvas(ctx)
+    ids = list(dict.fromkeys(i for s in slides for i in s.spec.source_node_ids))
+    shown = [n for n in canvas.get_nodes(ids, include_deleted=True) if n.kind == "image"] if ids else []
+    heads = current_versions(canvas, shown) if shown else {}
+    made: list[Any] = []
+    for picture in shown:
+        head = heads[picture.id]
+        if head.id == picture.id:
+            continue
+        restored, mutations = _picture_back(ctx, canvas, head, picture)
+        made += mutations
+        slides = [_source_swapped(s, picture.id, restored.id) for s in slides]
+    return slides, made
+
+
+def _picture_back(ctx: ToolContext, canvas: CanvasReader, shown: CanvasNode,
+                  wanted: CanvasNode) -> tuple[CreateNode, list[Any]]:
+    """A new version of the picture ``shown`` holding ``wanted``'s artifact, made from what ``shown`` was made
+    from, and ``shown`` superseded by it."""
+    restored = restored_picture(ctx, shown, wanted)
+    return restored, [restored, Link(type=EdgeType.VERSION_OF, source=restored.id, target=shown.id),
+                      *(Link(type=EdgeType.GENERATED_FROM, source=restored.id, target=n.node.id,
+                             properties=n.edge.properties)
+                        for n in canvas.neighbours(shown.id, [EdgeType.GENERATED_FROM])),
+                      _superseded_picture(shown, restored.id)]
+
+
+def _source_swapped(slide: Slide, old: str, new: str) -> Slide:
+    if old not in slide.spec.source_node_ids:
+        return slide
+    sources = [new if s == old else s for s in slide.spec.source_node_ids]
+    return replace(slide, spec=slide.spec.model_copy(update={"source_node_ids": sources}))
 
 
 # ---------------------------------------------------------------- helpers

@@ -42,7 +42,7 @@ from content.web_render import (
     slug,
 )
 from tools.base import ToolError
-from tools.changes import Change, Edit
+from tools.changes import Change, Edit, NothingToChange
 
 SectionPlace = Literal["first", "last"]
 PALETTE_STEPS = {"darker": "darker", "deeper": "darker", "dark": "darker", "lighter": "lighter", "paler": "lighter",
@@ -52,6 +52,10 @@ PALETTE_STEPS = {"darker": "darker", "deeper": "darker", "dark": "darker", "ligh
 
 class PageEditRefused(ToolError):
     """A page edit that cannot be made as asked (nothing would change, a page needs a section, ...)."""
+
+
+class PageUnchanged(PageEditRefused, NothingToChange):
+    """The page already is as the edit asks: nothing to change."""
 
 
 class UnknownElement(PageEditRefused):
@@ -164,7 +168,7 @@ def set_text(doc: PageDocument, element: str, text: str) -> tuple[PageDocument, 
     name = resolve_element(doc, element)
     before = doc.text_elements()[name]
     if text == before:
-        raise PageEditRefused(f"{name} already says {text!r}; nothing to change")
+        raise PageUnchanged(f"{name} already says {text!r}; nothing to change")
     edit = Edit(field=f"text:{name}", before=before, after=text)
     return apply_edits(doc, [edit]), Change(op="set_text", summary=f"{name} text: {_short(before)} -> {_short(text)}",
                                             edits=[edit])
@@ -204,7 +208,7 @@ def set_style(doc: PageDocument, token: str, value: str) -> tuple[PageDocument, 
         raise UnknownToken(f"the page has no style token {token!r}; tokens: {', '.join([*TOKENS, *PRESETS])}")
     edits = [e for e in edits if e.before != e.after]
     if not edits:
-        raise PageEditRefused(f"{name} is already {value}; nothing to change")
+        raise PageUnchanged(f"{name} is already {value}; nothing to change")
     return apply_edits(doc, edits), Change(op="set_style", summary=summary, edits=edits)
 
 
@@ -223,7 +227,7 @@ def set_layout(doc: PageDocument, *, hero: str | None = None, columns: int | Non
         if names != doc.layout.sections:
             edits.append(Edit(field="sections", before=list(doc.layout.sections), after=names))
     if not edits:
-        raise PageEditRefused("the page already has that layout; nothing to change")
+        raise PageUnchanged("the page already has that layout; nothing to change")
     summary = "; ".join(f"{e.field.removeprefix('layout:')}: {_short(e.before)} -> {_short(e.after)}" for e in edits)
     return apply_edits(doc, edits), Change(op="set_layout", summary=summary, edits=edits)
 
@@ -284,7 +288,7 @@ def move_section(doc: PageDocument, name: str, *, after: str | None = None, befo
         index = rest.index(anchor) + (1 if after is not None else 0)
     placed = [*rest[:index], section, *rest[index:]]
     if placed == doc.layout.sections:
-        raise PageEditRefused(f"the {section} section is already there; nothing to change")
+        raise PageUnchanged(f"the {section} section is already there; nothing to change")
     old = doc.layout.sections.index(section)
     edits = [Edit(field="sections", before=list(doc.layout.sections), after=placed,
                   detail={"action": "move", "section": section, "index": old, "to_index": index})]
@@ -298,7 +302,7 @@ def replace_image(doc: PageDocument, number: int, image: PageImage) -> tuple[Pag
         raise UnknownImage(f"the page has no picture {number}; it has {len(doc.images)} (1 to {len(doc.images)})")
     before = doc.images[number - 1]
     if before.sha256 == image.sha256:
-        raise PageEditRefused(f"picture {number} already shows that image; nothing to change")
+        raise PageUnchanged(f"picture {number} already shows that image; nothing to change")
     edits = [Edit(field=f"image:{number}", before=before.model_dump(), after=image.model_dump())]
     return apply_edits(doc, edits), Change(op="replace_image", summary=f"replaced picture {number} "
                                                                         f"({_short(before.alt)}) with {image.node_id}",

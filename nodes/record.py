@@ -58,16 +58,18 @@ def record(state: TurnState, runtime: Runtime[TurnContext]) -> dict[str, Any]:
         elif state.get("refused"):
             update["outcome"] = "refused"
     if done:
-        measured_outcome(deps, state, update)
+        measured_outcome(deps, state, update, [*(state.get("steps") or []), step])
     if done:
         finish_turn(deps, state, [*(state.get("steps") or []), step], update)
     return update
 
 
-def measured_outcome(deps: TurnContext, state: TurnState, update: dict[str, Any]) -> None:
+def measured_outcome(deps: TurnContext, state: TurnState, update: dict[str, Any],
+                     steps: list[dict[str, Any]] | None = None) -> None:
     """Compare the turn's commits with its intent; a turn that did something else is not ``replied``.
 
-    The reply stays what the model said, with what was measured added, so a person sees both.
+    The reply stays what the model said, with what was measured added, so a person sees both.  A tool that
+    answered "already so" (``NothingToChange``, from the canvas) in one of ``steps`` satisfied its operation.
     """
     raw = state.get("intent")
     if not raw:
@@ -76,8 +78,13 @@ def measured_outcome(deps: TurnContext, state: TurnState, update: dict[str, Any]
     from nodes.understanding.measure import measure
 
     intent = Intent.model_validate(raw)
+    from tools.changes import nothing_to_change_errors
+
+    already = nothing_to_change_errors()
+    satisfied = [s.get("action") or {} for s in steps or [] if isinstance(o := s.get("observation"), dict)
+                 and o.get("error_type") in already]
     measured = measure(deps.bridge.store, intent, since=int(state.get("canvas_before") or 0),
-                       thread_id=state["thread_id"], turn_id=state["turn_id"])
+                       thread_id=state["thread_id"], turn_id=state["turn_id"], satisfied=satisfied)
     update["measured"] = {**measured.model_dump(), "matches": measured.matches}
     outcome = update.get("outcome") or state.get("outcome") or "replied"
     # A clarification asked instead of acting: what it did not change is not missing, only what it changed counts.

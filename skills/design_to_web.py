@@ -56,6 +56,7 @@ from skills.base import (
     skill_context,
 )
 from store.errors import NodeNotFound
+from tools.changes import NothingToChange
 
 VIEWPORT = {"width": 1280, "height": 800}
 """The viewport every page preview is rendered at."""
@@ -66,6 +67,10 @@ _LETTERS = "ABCD"
 
 class LayoutChangeRejected(SkillStepRejected):
     """A requested page change could not be read as a layout change, or would change nothing."""
+
+
+class LayoutUnchanged(LayoutChangeRejected, NothingToChange):
+    """The page already has the layout asked for: nothing to change."""
 
 
 class NotAWebPage(SkillStepRejected):
@@ -188,7 +193,7 @@ def parse_change(change: str, spec: LayoutSpec) -> tuple[LayoutSpec, list[str]]:
     revised = LayoutSpec.model_validate({**spec.model_dump(), **update})
     changes = [f"{k}: {getattr(spec, k)} -> {getattr(revised, k)}" for k in update if getattr(spec, k) != getattr(revised, k)]
     if not changes:
-        raise LayoutChangeRejected(f"the page already has {', '.join(f'{k} {v}' for k, v in update.items())}; "
+        raise LayoutUnchanged(f"the page already has {', '.join(f'{k} {v}' for k, v in update.items())}; "
                                    "nothing to change")
     return revised, changes
 
@@ -205,7 +210,7 @@ def _section_changes(text: str, sections: list[str]) -> list[str]:
     for match in re.finditer(r"\badd\s+(?:an?\s+|the\s+)?([a-z0-9-]+)\s+section", text):
         name = match.group(1)
         if name in sections:
-            raise LayoutChangeRejected(f"the page already has a {name} section")
+            raise LayoutUnchanged(f"the page already has a {name} section; nothing to change")
         sections.insert(len(sections) - 1 if sections[-1] == "contact" else len(sections), name)
     place = r"(first|to the top|at the top|last|to the bottom|at the bottom|to the end|at the end)"
     for match in re.finditer(rf"\b(?:move|put)\s+(?:the\s+)?([a-z0-9-]+)(?:\s+section)?\s+{place}", text):

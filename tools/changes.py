@@ -89,6 +89,23 @@ class NothingToUndo(ToolError):
     """Every change is undone already (or there never was one)."""
 
 
+class NothingToChange(ToolError):
+    """The page or deck is already as the request asks (the headline is 72px already, the slide already says
+    that): a request satisfied as the canvas stands, not a failure.  The turn says so, changes nothing and exits
+    0, as a shot edit that is already so does (``nodes.record.measured_outcome``, ``nodes/models/content.py``).
+    Each tool's "already" refusal subclasses this and its own refusal, so both ``except`` clauses catch it."""
+
+
+def nothing_to_change_errors() -> frozenset[str]:
+    """The names of :class:`NothingToChange` and its subclasses (the ``error_type`` a step's observation records)."""
+    found, pending = {NothingToChange.__name__}, list(NothingToChange.__subclasses__())
+    while pending:
+        cls = pending.pop()
+        found.add(cls.__name__)
+        pending += cls.__subclasses__()
+    return frozenset(found)
+
+
 @dataclass(frozen=True)
 class Version:
     """One version of an output: its node, its number in the lineage (1 = the original), and its change."""
@@ -200,7 +217,7 @@ def require_canvas(ctx: Any) -> CanvasReader:
     return ctx.canvas
 
 
-__all__ = ["Change", "Edit", "NoSuchVersion", "NothingToUndo", "RevertFields", "UndoFields", "Version",
+__all__ = ["Change", "Edit", "NoSuchVersion", "NothingToChange", "NothingToUndo", "nothing_to_change_errors", "RevertFields", "UndoFields", "Version",
            "current_heads", "last_change", "require_canvas",
            "matching_changes",
            "named_change", "pick_version", "undoable", "version_before", "version_history"]

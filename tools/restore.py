@@ -56,8 +56,9 @@ def remap_inputs(inputs: dict[str, Any], remap: dict[str, str]) -> dict[str, Any
     return out
 
 
-def outdated_inputs(canvas: CanvasReader, state: CanvasNode) -> list[tuple[CanvasNode, CanvasNode]]:
-    """(input, its current version) for each node ``state`` was made from whose output now holds other content."""
+def input_heads(canvas: CanvasReader, state: CanvasNode) -> list[tuple[CanvasNode, CanvasNode]]:
+    """(input, its current version) for each node ``state`` was made from that is no longer its output's
+    current version."""
     ids = list(dict.fromkeys(read_ids(state.inputs)))
     if not ids:
         return []
@@ -66,8 +67,12 @@ def outdated_inputs(canvas: CanvasReader, state: CanvasNode) -> list[tuple[Canva
     except NodeNotFound:
         return []  # an input deleted since: nothing current to compare with, the copy names it as it was
     heads = current_versions(canvas, nodes)
-    return [(node, heads[node.id]) for node in nodes
-            if heads[node.id].id != node.id and _held(heads[node.id]) != _held(node)]
+    return [(node, heads[node.id]) for node in nodes if heads[node.id].id != node.id]
+
+
+def outdated_inputs(canvas: CanvasReader, state: CanvasNode) -> list[tuple[CanvasNode, CanvasNode]]:
+    """(input, its current version) for each node ``state`` was made from whose output now holds other content."""
+    return [(node, head) for node, head in input_heads(canvas, state) if _held(head) != _held(node)]
 
 
 def inputs_to_restore(canvas: CanvasReader, state: CanvasNode) -> list[CanvasNode]:
@@ -122,7 +127,11 @@ class VersionBatch:
         """
         self._restore_inputs(state)
         copy_id = new_id()
-        inputs = remap_inputs(state.inputs, self.remap)
+        # An input whose current version holds the same content (a restored copy of it) is named by that
+        # version: what is current is made from what is current, never from a version set aside.
+        remap = {**{node.id: head.id for node, head in input_heads(self.canvas, state)
+                    if _held(head) == _held(node)}, **self.remap}
+        inputs = remap_inputs(state.inputs, remap)
         if isinstance(inputs.get("intent"), dict) and "relative" in inputs["intent"]:
             # 'warmer than the version before' was asked of the earlier version against its own predecessor.
             inputs["intent"] = {k: v for k, v in inputs["intent"].items() if k != "relative"}
@@ -139,7 +148,7 @@ class VersionBatch:
                                          group_id=group, inputs=inputs, outputs=list(state.outputs),
                                          metadata=metadata))
         for link in self.canvas.neighbours(state.id, [EdgeType.REFERENCES, EdgeType.GENERATED_FROM], Direction.OUT):
-            target = self.remap.get(link.node.id, link.node.id)
+            target = remap.get(link.node.id, link.node.id)
             if target != copy_id:
                 self.mutations.append(Link(type=link.edge.type, source=copy_id, target=target,
                                            properties=link.edge.properties))
@@ -166,8 +175,9 @@ class VersionBatch:
 
         A clip restored to its original is the original clip only with the original image as its source; a
         cut restored to an earlier version names the clips it had.  An input whose current version holds the
-        same artifact (restored before) is used as it is; one that changed is restored too, so what is current
-        is always made from what is current (one current version per output, and the cut of current clips).
+        same artifact (restored before) is named by that version (``copy_version``); one that changed is restored
+        too, so what is current is always made from what is current (one current version per output, and the cut
+        of current clips).
         """
         for made_from, head in outdated_inputs(self.canvas, state):
             if made_from.id in self.remap or head.id in self.remap:

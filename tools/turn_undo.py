@@ -118,7 +118,15 @@ def undo_turn(ctx: ToolContext, canvas: CanvasReader, changes: TurnChanges) -> T
     members = sorted({m for found in lineages.values() for m in found})
     states = {**histories, **canvas.node_histories([m for m in members if m not in histories])}  # type: ignore[attr-defined]
     copies: dict[str, CanvasNode] = {}
+    decks = _decks_back(ctx, canvas, lineages, states, changes)
+    for result in decks.values():
+        batch.mutations.extend(result.mutations)
+        done["restored"].append({"output": "deck", "deck_id": result.observation.get("deck_id"),
+                                 "change": (result.observation.get("change") or {}).get("summary")})
+    by_deck = _deck_lineages(lineages) if decks else set()
     for root in _in_dependency_order(lineages, states, before):
+        if root in by_deck:
+            continue
         lineage = lineages[root]
         then_states = {i: s for i in lineage if (s := _state_at(states.get(i) or [], before)) is not None}
         then_head, now = _head(then_states, lineage), _head(lineage, lineage)
@@ -149,7 +157,7 @@ def undo_turn(ctx: ToolContext, canvas: CanvasReader, changes: TurnChanges) -> T
                 batch.mutations.append(SetStatus(node_id=node_id, status=then.status,
                                                  reason=f"status before {changes.label} (undone)"))
                 done["in_place"].append(node_id)
-    _regroup(batch, nodes, histories, before)
+    _regroup(batch, {i: n for i, n in nodes.items() if not any(i in lineages[r] for r in by_deck)}, histories, before)
     edges = _edges_back(canvas, changes, histories, before)
     batch.mutations.extend(edges)
     batch.rebuild_derived(copies)
@@ -160,6 +168,46 @@ def undo_turn(ctx: ToolContext, canvas: CanvasReader, changes: TurnChanges) -> T
                          **{k: v for k, v in done.items() if v},
                          "edges": [m.model_dump(mode="json", include={"op", "type", "source", "target"})
                                    for m in edges]})
+
+
+def _decks_back(ctx: ToolContext, canvas: CanvasReader, lineages: dict[str, dict[str, CanvasNode]],
+                states: dict[str, list[CanvasNode]], changes: TurnChanges) -> dict[str, ToolResult]:
+    """Root -> the deck tool's batch that takes a deck the turn changed back to its version before the turn.
+
+    A deck is a document (its version lists its slides, and each slide's node, content and pictures are their
+    own lineages), so a copy of its old node would name slides the turn replaced or set aside: the deck's own
+    undo (one change) or restore (several) makes the new version, slides and pictures included."""
+    from tools.changes import Change, version_history
+    from tools.deck.canvas import is_deck, read_deck
+    from tools.deck.tools import restore_deck, undo_deck_change
+
+    found: dict[str, ToolResult] = {}
+    for root, lineage in lineages.items():
+        if not any(is_deck(n) for n in lineage.values()):
+            continue
+        then = {i: s for i in lineage if (s := _state_at(states.get(i) or [], changes.canvas_before)) is not None}
+        then_head, now = _head(then, lineage), _head(lineage, lineage)
+        if then_head is None or now is None or now.id == then_head.id:
+            continue
+        deck, versions = read_deck(canvas, now), version_history(canvas, now)
+        last = versions[0]
+        if len(versions) > 1 and versions[1].node.id == then_head.id and last.change is not None \
+                and last.change.op != "undo":
+            found[root] = undo_deck_change(ctx, deck, versions, last, tool="undo_turn")
+        else:
+            found[root] = restore_deck(ctx, deck, then_head, Change(op="revert", summary=f"undo of {changes.label}"),
+                                       tool="undo_turn")
+    return found
+
+
+def _deck_lineages(lineages: dict[str, dict[str, CanvasNode]]) -> set[str]:
+    """The roots of the decks, slides, slide contents and pictures among ``lineages`` (a deck's own tools write
+    them: they go back with the deck, never one by one)."""
+    from tools.deck.canvas import OUTPUTS_FOLDER
+
+    return {root for root, lineage in lineages.items()
+            if any(n.kind in ("deck", "slide") or n.metadata.get("outputs_folder") == OUTPUTS_FOLDER
+                   for n in lineage.values())}
 
 
 def _refuse_later_changes(canvas: CanvasReader, changes: TurnChanges,

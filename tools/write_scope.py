@@ -69,7 +69,7 @@ def _document(canvas: CanvasReader, kind: str, node_id: str) -> WriteScope:
     if kind == "page":
         ids = page_scope(canvas, node_id)
         return WriteScope(node_ids=ids, descendants_of=ids[:1], kinds=["code", "file", "image"])
-    return WriteScope(node_ids=deck_scope(canvas, node_id), kinds=["deck", "slide", "text", "image"])
+    return WriteScope(node_ids=deck_scope(canvas, node_id, history=True), kinds=["deck", "slide", "text", "image"])
 
 
 def _undo_turn(canvas: CanvasReader, args: dict[str, Any]) -> WriteScope:

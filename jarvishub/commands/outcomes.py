@@ -59,7 +59,11 @@ _REFUSALS = {"content_policy", "budget"}
 
 
 def _failed_steps(steps: list[dict[str, Any]]) -> bool:
-    """Whether a tool was refused, or failed without a later successful call of the same tool."""
+    """Whether a tool was refused, or failed without a later successful call of the same tool.  A tool that
+    answered "already so" (``tools.changes.NothingToChange``) did not fail: the request held already."""
+    from tools.changes import nothing_to_change_errors
+
+    already = nothing_to_change_errors()
     later_ok: set[str] = set()
     for step in reversed(steps):
         action = step.get("action") or {}
@@ -73,7 +77,7 @@ def _failed_steps(steps: list[dict[str, Any]]) -> bool:
                 return True
             continue
         if isinstance(observation, dict) and observation.get("error"):
-            if tool not in later_ok:
+            if tool not in later_ok and observation.get("error_type") not in already:
                 return True
             continue
         later_ok.add(tool)

@@ -4,7 +4,9 @@ The interpreter read the request into page and deck operations with their argume
 (``nodes/understanding/readers/page.py`` and ``slides.py``); this playbook calls their tools in order, with
 the page or deck the intent resolved (``nodes.understanding.kinds.OPERATION_TOOLS``).  Adding or removing a
 bullet reads the slide first (``deck_read``): ``deck_edit_slide`` takes every bullet, and the bullets are read
-at the moment they are written.  A tool's error ends the turn with its message (nothing more is tried).
+at the moment they are written.  A tool's error ends the turn with its message (nothing more is tried), except
+"already so" (:class:`tools.changes.NothingToChange`: the headline is 72px already): that operation is
+satisfied as the page or deck stands, the turn goes on with the next one and says so.
 """
 
 from __future__ import annotations
@@ -14,6 +16,7 @@ from typing import Any
 from nodes.models.playbooks import Call, Done, PlannerInput, PriorCall, stop_on_failure
 from nodes.understanding.intent import Clause
 from nodes.understanding.kinds import CONTENT_OPERATIONS, OPERATION_TOOLS
+from tools.changes import nothing_to_change_errors
 
 
 def _target(clause: Clause) -> dict[str, str]:
@@ -35,7 +38,9 @@ class ContentPlaybook:
                 and all(c.operation in CONTENT_OPERATIONS for c in intent.clauses))
 
     def next_step(self, p: PlannerInput) -> Call | Done:
-        if (stop := stop_on_failure(p)) is not None:
+        already = nothing_to_change_errors()
+        last = p.calls[-1].observation if p.calls else {}
+        if last.get("error_type") not in already and (stop := stop_on_failure(p)) is not None:
             return stop
         at = 0
         done: list[tuple[Clause, PriorCall]] = []
@@ -45,7 +50,9 @@ class ContentPlaybook:
             for step in self._steps(clause):
                 if at < len(p.calls) and p.calls[at].tool == step:
                     seen = p.calls[at].observation
-                    if step == "deck_read":
+                    if seen.get("error_type") in already:  # satisfied as it stands: said, and the next one
+                        done.append((clause, p.calls[at]))
+                    elif step == "deck_read":
                         read = seen
                     else:
                         done.append((clause, p.calls[at]))
@@ -98,6 +105,10 @@ class ContentPlaybook:
         parts = []
         for clause, made in done:
             seen = made.observation
+            if "error" in seen:  # already so (NothingToChange)
+                said = str(seen["error"])
+                parts.append(f"{said[:1].upper()}{said[1:]}.")
+                continue
             change = (seen.get("change") or {}).get("summary") if isinstance(seen.get("change"), dict) else None
             if clause.operation == "revise_page":
                 parts.append(f"Changed the page's layout as a new version {seen.get('code_id')} (previous "

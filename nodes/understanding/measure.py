@@ -17,6 +17,7 @@ read (which a real model may still carry out), report their change set unchecked
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any, Protocol
 
 from pydantic import BaseModel, Field
@@ -25,7 +26,7 @@ from content.page_style import SPACING
 from nodes.models.grammar import EditRequest
 from nodes.understanding.facts import json_object
 from nodes.understanding.intent import Clause, Intent
-from nodes.understanding.kinds import CONTENT_OPERATIONS, clauses_by_family
+from nodes.understanding.kinds import CONTENT_OPERATIONS, OPERATION_TOOLS, clauses_by_family
 from store.cypher import FixedCypher
 from tools.changes import Change
 from tools.staleness import REGENERABLE_TOOLS
@@ -33,7 +34,7 @@ from tools.staleness import REGENERABLE_TOOLS
 DELIVERABLE_KINDS = ("image", "video", "audio", "web", "slide", "deck", "code", "file")
 CHANGED = FixedCypher(
     "MATCH (n:CanvasNode) WHERE n.id IN $ids "
-    "OPTIONAL MATCH (n)-[:VERSION_OF*1..40]->(a:CanvasNode) "
+    "OPTIONAL MATCH (n)-[:VERSION_OF*1..]->(a:CanvasNode) "
     "OPTIONAL MATCH (r:CanvasNode)-[:REFERENCES]->(n) "
     "OPTIONAL MATCH (n)-[:GENERATED_FROM]->(f:CanvasNode) "
     "RETURN n.id AS id, n.kind AS kind, n.title AS title, n.status AS status, n.group_id AS grp, "
@@ -88,8 +89,13 @@ def turn_nodes(store: CommitsReader, *, since: int, thread_id: str, turn_id: str
     return list(dict.fromkeys(ids))
 
 
-def measure(store: CommitsReader, intent: Intent, *, since: int, thread_id: str, turn_id: str) -> Measured:
-    """The turn's change set compared with its intent (two reads: its commits, the nodes with their lineage)."""
+def measure(store: CommitsReader, intent: Intent, *, since: int, thread_id: str, turn_id: str,
+            satisfied: Sequence[dict[str, Any]] = ()) -> Measured:
+    """The turn's change set compared with its intent (two reads: its commits, the nodes with their lineage).
+
+    ``satisfied``: the tool calls (``{"tool", "args"}``) this turn's tools answered "already so"
+    (:class:`tools.changes.NothingToChange`, read from its steps): a page or deck operation one of them carries
+    out is not expected to make a version."""
     ids = turn_nodes(store, since=since, thread_id=thread_id, turn_id=turn_id)
     rows = store.fixed_read(CHANGED, ids=ids) if ids else []
     live = [r for r in rows if r["kind"] in DELIVERABLE_KINDS and r["status"] not in ("rejected", "failed")]
@@ -100,7 +106,7 @@ def measure(store: CommitsReader, intent: Intent, *, since: int, thread_id: str,
     groups = clauses_by_family(intent.clauses)
     if len(groups) > 1:  # a slide and a shot in one request: each part measured; unexpected only if for every part
         parts = [measure(store, intent.model_copy(update={"clauses": g}), since=since, thread_id=thread_id,
-                         turn_id=turn_id) for g in groups]
+                         turn_id=turn_id, satisfied=satisfied) for g in groups]
         result.checked = all(p.checked for p in parts)
         result.expected = sorted({t for p in parts for t in p.expected})
         result.missing = sorted({t for p in parts for t in p.missing})
@@ -124,7 +130,7 @@ def measure(store: CommitsReader, intent: Intent, *, since: int, thread_id: str,
     if operations == {"stale_repair"}:
         return measure_stale_repair(store, rows, result, since=since, thread_id=thread_id)
     if operations and operations <= CONTENT_OPERATIONS:
-        return measure_content(intent, rows, live, result)
+        return measure_content(intent, rows, live, result, satisfied)
     if operations != {"edit"}:
         return result
     result.checked = True
@@ -166,7 +172,7 @@ def measure_stale_repair(store: CommitsReader, rows: list[dict[str, Any]], resul
 
 
 def measure_content(intent: Intent, rows: list[dict[str, Any]], live: list[dict[str, Any]],
-                    result: Measured) -> Measured:
+                    result: Measured, satisfied: Sequence[dict[str, Any]] = ()) -> Measured:
     """A page or deck operation: a new version of the same page or deck, and nothing else.
 
     Allowed beside the new version: what is made from it (the page's HTML file and preview; the deck's slides
@@ -175,7 +181,9 @@ def measure_content(intent: Intent, rows: list[dict[str, Any]], live: list[dict[
     operation on one slide (retitle, bullets, illustration), a slide other than it drawn anew is unexpected.
     """
     result.checked = True
-    roots = {t.id: t for c in intent.clauses for t in c.targets if t.kind in ("code", "deck")}
+    already = [c for c in intent.clauses if any(_carries_out(call, c) for call in satisfied)]
+    asked = [c for c in intent.clauses if c not in already]
+    roots = {t.id: t for c in asked for t in c.targets if t.kind in ("code", "deck")}
     allowed = set(roots) | {i for t in roots.values() for i in (*t.writes, *t.derived)}
     versions = [r for r in live if r["kind"] in ("code", "deck") and set(r["ancestors"]) & set(roots)]
     new_ids = {r["id"] for r in versions}
@@ -187,7 +195,7 @@ def measure_content(intent: Intent, rows: list[dict[str, Any]], live: list[dict[
     # Each operation must be one of the turn's new versions: the change its version records is the one asked for.
     made = [Change.read(json_object(r.get("inputs")).get("change")) for r in rows
             if r["kind"] in ("code", "deck") and set(r["ancestors"]) & set(roots)]
-    for item in intent.clauses:
+    for item in asked:
         if roots and not any(change is not None and did(item, change) for change in made):
             result.missing.append(f"{item.describe()} (no new version records it)")
     ok = set(allowed) | new_ids
@@ -258,6 +266,15 @@ def _styled(token: str, fields: list[str]) -> bool:
     if token == "fonts":
         return bool({"token:heading-font", "token:body-font"} & set(fields))
     return f"token:{token}" in fields
+
+
+def _carries_out(call: dict[str, Any], clause: Clause) -> bool:
+    """Whether a tool call is the one a page or deck clause asks for: its tool, with the clause's arguments (a
+    skill's, ``revise_page``'s, takes the change in words: its tool alone)."""
+    tool, args = call.get("tool"), call.get("args") or {}
+    if tool != OPERATION_TOOLS[clause.operation][0]:
+        return False
+    return str(tool).startswith("skill__") or all(args.get(k) == v for k, v in clause.args.items())
 
 
 def _index(args: dict[str, Any]) -> int:

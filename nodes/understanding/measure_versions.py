@@ -11,6 +11,12 @@
 What a clause may write is the scope recorded when the turn started (``on_canvas.check_on_canvas``:
 ``tools.write_scope``), and what derives from it is read from the commits' nodes upward: a changed node is
 inside when it, a version it replaced, or what it was generated from (transitively) is inside.
+
+No walk here has a hop limit: an output's lineage grows by one version per change, and a long session's cut
+has hundreds.  Only ``VERSION_OF`` is walked without bound (a lineage is a chain, one path per ancestor); what
+a node was generated from is read one hop away, and followed further only through the turn's own nodes (a
+rebuilt cut → the rebuilt clip → the restored image), so the read stays linear in the history's length where a
+mixed ``VERSION_OF|GENERATED_FROM`` walk would count paths through every version of every input.
 """
 
 from __future__ import annotations
@@ -24,10 +30,13 @@ from store.cypher import FixedCypher
 
 UPSTREAM = FixedCypher(
     "MATCH (n:CanvasNode) WHERE n.id IN $ids "
-    "OPTIONAL MATCH (n)-[:VERSION_OF*1..40]->(a:CanvasNode) "
-    "OPTIONAL MATCH (n)-[:VERSION_OF|GENERATED_FROM*1..12]->(u:CanvasNode) "
+    "OPTIONAL MATCH (n)-[:GENERATED_FROM]->(s:CanvasNode) "
+    "WITH n, s, [(s)-[:VERSION_OF*1..]->(x:CanvasNode) | x.id] AS older "
+    "WITH n, collect(CASE WHEN s IS NULL THEN null ELSE [s.id] + older END) AS sources "
     "RETURN n.id AS id, n.kind AS kind, n.title AS title, n.status AS status, n.group_id AS grp, "
-    "collect(DISTINCT a.id) AS ancestors, collect(DISTINCT u.id) AS upstream")
+    "[(n)-[:VERSION_OF*1..]->(a:CanvasNode) | a.id] AS ancestors, sources")
+"""Each node the turn wrote, every version it replaced (``ancestors``), and each node it was generated from with
+that node's own earlier versions (``sources``: one list per source, the source first)."""
 __all__ = ["VERSION_AND_CUT", "measure_versions"]
 MEASURED_KINDS = ("image", "video", "audio", "web", "slide", "deck", "code", "file", "shot", "text")
 
@@ -64,13 +73,31 @@ def measure_versions(store: Any, intent: Intent, ids: list[str], result: Any) ->
             if not rows:
                 result.missing.append(f"what '{undone}' changed")
     new_shots = {r["id"] for r in live if r["kind"] == "shot"} if inserts else set()
-    inside = allowed | new_shots
-    for row in live:
-        if row["id"] in inside or inside.intersection(row["upstream"]) or row.get("grp") in inside:
-            continue
-        result.unexpected.append(_name(row))
-    result.unexpected = sorted(set(result.unexpected))
+    inside = derived_from(rows, allowed | new_shots)
+    result.unexpected = sorted({_name(r) for r in live if r["id"] not in inside})
     return result
+
+
+def derived_from(rows: list[dict[str, Any]], roots: set[str]) -> set[str]:
+    """The ids of ``rows`` (the turn's nodes, as :data:`UPSTREAM` reads them) that are a root, a version of one,
+    in a root's group, or generated from such a node, directly or through other nodes of the turn."""
+    inside = set(roots)
+    found: set[str] = set()
+    pending = list(rows)
+    while pending:
+        left = []
+        for row in pending:
+            lineage = {row["id"], *row["ancestors"]}
+            sources = [set(s) for s in row.get("sources") or [] if s]
+            if lineage & inside or row.get("grp") in inside or any(s & inside for s in sources):
+                found.add(row["id"])
+                inside.add(row["id"])
+            else:
+                left.append(row)
+        if len(left) == len(pending):
+            break
+        pending = left
+    return found
 
 
 def _name(row: dict[str, Any]) -> str:

@@ -39,6 +39,8 @@ def check_on_canvas(intent: Intent, canvas: CanvasReader) -> Intent:
     if intent.clarification is not None:
         return intent
     for clause in intent.clauses:
+        if clause.operation in DECK_RESTORES:
+            _deck_history(clause, canvas)
         if clause.operation not in OPERATIONS:
             continue
         try:
@@ -55,6 +57,23 @@ def check_on_canvas(intent: Intent, canvas: CanvasReader) -> Intent:
             scope = write_scope(canvas, clause.operation, clause.args)
             clause.modifications["scope"] = {"node_ids": scope.node_ids, "descendants_of": scope.descendants_of}
     return intent
+
+
+DECK_RESTORES = frozenset({"deck_undo", "deck_revert"})
+
+
+def _deck_history(clause: Clause, canvas: CanvasReader) -> None:
+    """A deck's undo or revert may bring back a slide an earlier version listed (superseding its old node again):
+    the deck target's ``writes`` (its grant scope, ``nodes.policy.content_scope``) get the deck's history's slides."""
+    from tools.deck.tools import deck_scope
+
+    for target in clause.targets:
+        if target.kind != "deck":
+            continue
+        try:
+            target.writes = list(dict.fromkeys([*target.writes, *deck_scope(canvas, target.id, history=True)]))
+        except (ToolError, NodeNotFound):  # the tool says why when it runs; nothing more to grant
+            continue
 
 
 def _refused(clause: Clause, error: Exception) -> Clarification:

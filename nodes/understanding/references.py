@@ -200,7 +200,13 @@ def shot_candidates(shots: list[ShotFact]) -> list[dict[str, Any]]:
              "plan": s.plan_title or s.plan, "beat": s.beat[:80]} for s in shots]
 
 
+_SAME_AS = {"nothing": "anything", "yet": "before"}
+"""Words a description may use for a beat's word: "where nothing has happened yet" is the beat "before anything
+happens"."""
+
+
 def _stem(word: str) -> str:
+    word = _SAME_AS.get(word, word)
     for suffix in ("ing", "es", "s", "ed"):
         if len(word) > 4 and word.endswith(suffix):
             return word[: -len(suffix)]

@@ -12,7 +12,7 @@ from typing import Any, Protocol
 
 from nodes.understanding.facts import FactsReader, read_facts
 from nodes.understanding.intent import Intent, Target
-from nodes.understanding.on_canvas import OPERATIONS, check_on_canvas
+from nodes.understanding.on_canvas import DECK_RESTORES, OPERATIONS, check_on_canvas
 from nodes.understanding.pipeline import interpret
 from nodes.understanding.readers import PreviousTurn
 
@@ -60,6 +60,6 @@ def understand(store: TitleReader, request: str, selected: Sequence[str] = (), *
                 for node_id in reference.target_ids:
                     if reference.form in ("title", "id") and node_id not in {t.id for t in clause.targets}:
                         clause.targets.append(Target(id=node_id, kind="node", referred_as=reference.said))
-    if any(c.operation in OPERATIONS for c in intent.clauses):
+    if any(c.operation in OPERATIONS or c.operation in DECK_RESTORES for c in intent.clauses):
         check_on_canvas(intent, store)  # type: ignore[arg-type]  # the version asked for exists; the scope
     return intent

@@ -201,8 +201,10 @@ NOT_DONE: dict[str, str] = {
 }
 """Rows the effect run has seen end honestly but not done as asked (exit 1 or a clarification), and why."""
 
-ALWAYS = {"add a shot of Mara reading the letter between shots 2 and 3", "duplicate shot 4"}
-"""Rows the slice always holds: a shot inserted between two others, a shot duplicated (#20's end-to-end gaps)."""
+ALWAYS = {"add a shot of Mara reading the letter between shots 2 and 3", "duplicate shot 4", "use 2 columns",
+          "make the headline 72px"}
+"""Rows the slice always holds: a shot inserted between two others, a shot duplicated (#20's end-to-end gaps), and
+page requests the fresh page already satisfies (said, exit 0, nothing changed)."""
 
 SAMPLE_EVERY = 8
 """The suite runs every eighth row of each category (its first included), the bench all of them."""

@@ -162,6 +162,8 @@ class State:
     titles: list[str] = field(default_factory=list)
     previews: list[str] = field(default_factory=list)
     theme: str = ""
+    layout: dict[str, Any] = field(default_factory=dict)
+    """The page's layout spec (columns, hero, theme, sections)."""
     decks: int = 0
     pages: int = 0
     problems: list[str] = field(default_factory=list)
@@ -273,6 +275,7 @@ class Premise:
         if pages:
             code = find_page(store, pages[0].id)
             state.html = (self.project.workspace / code.inputs["html_path"]).read_text()
+            state.layout = dict(code.inputs.get("layout_spec") or {})
             state.tokens = root_tokens(state.html)
             state.sections = re.findall(r'<section[^>]*\bid="([^"]+)"', state.html)
             state.images = re.findall(r'<img[^>]*\bsrc="([^"]+)"', state.html)
@@ -303,7 +306,7 @@ class Premise:
         self.resets += 1
         if self.kind in STORIES or (after.decks, after.pages) != (self.base.decks, self.base.pages):
             # a setup's turn a later one changed again is refused: reverted below.  (A deck's or a page's own edits
-            # are put back by its own revert: undo_turn on a deck leaves its slides grouped under the old version.)
+            # are put back by its own revert below: one call for all of a row's turns.)
             for turn_id in reversed(turn_ids):
                 self.call("undo_turn", turn_id=turn_id)
             after = self.state()
@@ -610,6 +613,8 @@ def judge(premise: Premise, row: Row, out: Any, states: list[State], after: Stat
         return ("pass", "") if after.same(want) else ("wrong_success", f"not back to state {expected.state}: "
                                                        f"{sorted(after.changed(want))} {after.titles} "
                                                        f"{after.html == want.html}")
+    if isinstance(expected, Op) and not written and already_so(expected, row.request, before):
+        return "pass", ""  # exit 0, nothing written, and the canvas held it already (a shot edit's "already has")
     if isinstance(expected, Op) and expected.operation == "note":
         return ("pass", "") if written and before.same(after) else ("wrong_success", "no note written, or more")
     if isinstance(expected, Edit):
@@ -623,6 +628,30 @@ def judge(premise: Premise, row: Row, out: Any, states: list[State], after: Stat
         for op in expected.ops:
             problem = problem or judge_ops_part(op, before, after)
     return ("wrong_success", problem) if problem else ("pass", "")
+
+
+def already_so(op: Op, request: str, before: State) -> bool:
+    """Whether the canvas already held what a page or deck operation asks (the turn rightly changed nothing and
+    said so): read from the page's layout and tokens and the deck's theme, never from the reply."""
+    if op.operation == "page_set_style" and str(op.args.get("value", "")).endswith("px"):
+        return before.tokens.get(str(op.args["token"])) == op.args["value"]
+    if op.operation == "deck_set_theme":
+        return bool(before.theme) and str(op.args.get("theme", "")).lower() in before.theme.lower()
+    if op.operation != "revise_page":
+        return False
+    text = request.lower()
+    named: dict[str, Any] = {}
+    if re.search(r"full[\s-]*(?:bleed|width)|edge[\s-]*to[\s-]*edge", text):
+        named["hero"] = "full-bleed"
+    elif re.search(r"\b(?:contained|boxed|inset)\b", text):
+        named["hero"] = "contained"
+    if columns := re.search(r"\b(\d+) columns?\b", text):
+        named["columns"] = int(columns.group(1))
+    if re.search(r"\bdark\b", text):
+        named["theme"] = "dark"
+    elif re.search(r"\blight\b", text):
+        named["theme"] = "light"
+    return bool(named) and all(before.layout.get(k) == v for k, v in named.items())
 
 
 def judge_deck_steps(ops: tuple[Op, ...], before: State, after: State) -> str:

@@ -58,6 +58,8 @@ VERSION_CASES: list[tuple[str, str, Any, str]] = [
     ("undo", "undo everything you just did", OP("undo_turn"), "story"),
     ("undo", "undo that", OP("page_undo", {}), "page:edited"),
     ("undo", "undo that", OP("deck_undo", {}), "deck:edited"),
+    ("undo", "undo the whole last turn", OP("undo_turn"), "deck:edited"),  # the turn, not the deck's last change
+    ("undo", "undo the entire previous request", OP("undo_turn"), "page:edited"),
     ("undo", "undo that", ASK("not_found"), "story"),
     ("undo", "undo the last change to shot 12", ASK("not_found"), "story"),
     ("undo", "undo the last change to shot 2", ASK("not_found"), "empty"),

@@ -22,6 +22,7 @@ from nodes.models.scripted import ScriptedModel
 from store.models import new_id
 from tests.requests.effect_rows import NOT_DONE, ROWS, sample
 from tests.requests.effects import EffectRunner, Verdict
+from tools.deck.canvas import find_deck, read_deck
 
 pytestmark = pytest.mark.long_file(120)
 
@@ -79,3 +80,114 @@ def test_a_slide_and_a_shot_in_one_request_get_both_grants_and_a_measured_report
         half.close()
     assert out.outcome == "failed" and exit_code(out) == 1, out.reply
     assert out.measured["checked"] and out.measured["missing"], out.measured
+
+
+def test_a_mixed_request_s_grant_refuses_a_write_outside_its_union_with_the_checks_above_it_off(
+        runner: EffectRunner, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The attack on the mixed-family grant: a model given "delete the last slide and undo the last change to
+    shot 2" undoes shot 5's change instead (a tool the grant holds, on an output outside its union).  With
+    validate's argument check switched off, only the bridge's commit check (every node the batch writes, read
+    from the canvas, against the grant's scope) stands: the step is refused and nothing changes.  With that
+    check switched off too, the same call under the same grant commits: the refusal is the check's doing."""
+    import nodes.bridge
+    from nodes.actions import ToolCall
+    from nodes.bridge import Bridge, Usage
+    from tests.security.canvas_state import fingerprint
+
+    premise = runner.premise("mixed")
+    runtime, thread = premise.runtime, new_id()
+    turns = [runtime.run(request, thread_id=thread) for request in ("make shot 2 night", "make shot 5 night")]
+    assert all(exit_code(t) == 0 for t in turns), [t.reply for t in turns]
+    shot5 = premise.outputs()["shot 5 image"].id
+    monkeypatch.setattr(Bridge, "_check_scope", lambda self, node_ids, grant, usage, reading_ok=False: None)
+    attacker = Runtime(premise.project, model=ScriptedModel(script=[
+        {"name": "undo_change", "args": {"node_id": shot5}}, "Deleted the slide and undid shot 2's change."]))
+    before = fingerprint(premise.store)
+    try:
+        out = attacker.run("delete the last slide and undo the last change to shot 2", thread_id=new_id())
+        grant = attacker.grants.get(out.grant_id)
+        after = fingerprint(premise.store)
+        assert not grant.scope.all_nodes and {"deck_delete_slide", "undo_change"} <= set(grant.tools), grant
+        refused = [s for s in out.steps if (s.get("verdict") or {}).get("reason") == "out_of_scope"
+                   or "outside this grant's scope" in str((s.get("observation") or {}).get("error", ""))]
+        assert refused, out.steps
+        assert exit_code(out) == 1, out.reply
+        assert (after["nodes"], after["edges"]) == (before["nodes"], before["edges"])
+
+        monkeypatch.setattr(nodes.bridge, "written_node_ids", lambda reader, mutations: [])
+        done = attacker.bridge.submit(ToolCall(action_id=new_id(), tool="undo_change", args={"node_id": shot5}),
+                                      grant, Usage(), thread_id="attack")
+        assert done.verdict == "allow" and done.commit is not None, done
+        assert premise.outputs()["shot 5 image"].id != shot5
+    finally:
+        attacker.close()
+        monkeypatch.undo()
+        premise.reset([t.turn_id for t in turns], premise.state())
+
+
+def done_turns(premise: Any, turns: list[str]) -> Any:
+    """A function that runs a request on one thread of ``premise`` and asserts it was done as measured (exit 0,
+    the change set as the intent asked), keeping its turn id in ``turns`` (to put the canvas back after)."""
+    thread = new_id()
+
+    def turn(request: str) -> Any:
+        out = premise.runtime.run(request, thread_id=thread)
+        turns.append(out.turn_id)
+        assert exit_code(out) == 0 and (out.measured or {}).get("matches", True), (request, out.reply, out.measured)
+        return out
+
+    return turn
+
+
+def test_a_deck_turn_undone_whole_and_a_deck_reverted_keep_their_slides(runner: EffectRunner) -> None:
+    """"Undo the whole last turn" after a deck edit is the turn's undo (not the deck's last change), and brings
+    the deck back with its slides; "revert the deck to the original" after a slide was deleted is granted the
+    slide it brings back; a slide's picture regenerates after a revert, also one past an earlier regeneration."""
+    premise = runner.premise("mixed")
+    base, turns = premise.state(), []
+    turn = done_turns(premise, turns)
+    try:
+        turn("delete the last slide")
+        undone = turn("undo the whole last turn")
+        assert [c["operation"] for c in undone.intent["clauses"]] == ["undo_turn"], undone.intent
+        after = premise.state()
+        assert (after.titles, after.previews) == (base.titles, base.previews)
+        deck = find_deck(premise.store, None)
+        assert {s.node.group_id for s in read_deck(premise.store, deck).slides} == {deck.id}  # its slides, grouped
+        turn("delete the last slide")
+        turn("revert the deck to the original")
+        assert (premise.state().titles, premise.state().previews) == (base.titles, base.previews)
+        turn("regenerate the picture on slide 2")
+        after = premise.state()
+        assert after.titles == base.titles and [i for i, (a, b) in enumerate(zip(after.previews, base.previews))
+                                                if a != b] == [1]
+        turn("revert the deck to the original")  # slide 2 shows its first picture again, made current again
+        assert (premise.state().titles, premise.state().previews) == (base.titles, base.previews)
+        turn("regenerate the picture on slide 2")
+        assert premise.state().previews[1] != base.previews[1]
+    finally:
+        premise.reset(turns, premise.state())
+
+
+def test_a_long_lineage_is_measured_and_a_clip_reverted_is_made_from_the_current_image(runner: EffectRunner) -> None:
+    """After more than a dozen versions of shot 6's image (its clip and the cut with it), an undo is measured as
+    done (the report walks a lineage of any length); a clip reverted to its original after its image was
+    reverted by a restored copy is made from that copy, the image now current (one current version each)."""
+    premise = runner.premise("mixed")
+    base, turns = premise.state(), []
+    turn = done_turns(premise, turns)
+    try:
+        turn("make shot 6 night")
+        image = premise.outputs()["shot 6 image"].id
+        for _ in range(13):  # each a restored copy: image, clip and cut get a version each (from the cache)
+            premise.call("undo_change", node_id=image)
+        turn("undo the last change to shot 6")
+        turn("make shot 3 night")
+        turn("make shot 3's clip 3 seconds long")
+        turn("revert shot 3 to the original")
+        turn("revert shot 3's clip to the original")
+        after = premise.state()
+        assert after.problems == [], after.problems
+        assert after.hashes["shot 3 clip"] == base.hashes["shot 3 clip"]
+    finally:
+        premise.reset(turns, premise.state())

@@ -22,12 +22,16 @@ from PIL import ImageColor
 
 from store.models import CanvasNode, new_id
 from tools.base import ToolError
-from tools.changes import Change, Edit
+from tools.changes import Change, Edit, NothingToChange
 from tools.native.slide_spec import DeckSpec, SlideSpec, SlideTheme
 
 
 class DeckEditRefused(ToolError):
     """A deck edit that cannot be made as asked (nothing would change, a deck needs a slide, ...)."""
+
+
+class DeckUnchanged(DeckEditRefused, NothingToChange):
+    """The deck already is as the edit asks: nothing to change."""
 
 
 class NoSuchSlide(DeckEditRefused):
@@ -163,7 +167,7 @@ def move_slide(deck: Deck, number: int, to: int) -> tuple[list[Slide], Change]:
     if not 0 <= target < count:
         raise NoSuchSlide(f"the deck has no place {to}; it has {count} slides (1 to {count})")
     if target == index:
-        raise DeckEditRefused(f"slide {index + 1} is already there; nothing to change")
+        raise DeckUnchanged(f"slide {index + 1} is already there; nothing to change")
     rest = [s for s in deck.slides if s.key != slide.key]
     slides = [*rest[:target], slide, *rest[target:]]
     edit = Edit(field="slides", before=_keys(deck.slides), after=_keys(slides),
@@ -180,7 +184,7 @@ def edit_slide(deck: Deck, number: int, *, title: str | None = None, bullets: li
     after = {**slide.words(), **{k: v for k, v in (("title", title), ("bullets", bullets), ("notes", notes))
                                  if v is not None}}
     if after == slide.words():
-        raise DeckEditRefused(f"slide {index + 1} already says that; nothing to change")
+        raise DeckUnchanged(f"slide {index + 1} already says that; nothing to change")
     edited = with_words(slide, after)
     said = [k for k in ("title", "bullets", "notes") if after[k] != slide.words()[k]]
     summary = (f"retitled slide {index + 1} '{slide.spec.title}' to '{after['title']}'" if said == ["title"]
@@ -193,7 +197,7 @@ def set_theme(deck: Deck, theme: SlideTheme) -> Change:
     """The change of the deck's theme (every slide is drawn again in it)."""
     before = deck.spec.theme or THEMES["light"]
     if before == theme:
-        raise DeckEditRefused(f"the deck's theme is already {theme.name}; nothing to change")
+        raise DeckUnchanged(f"the deck's theme is already {theme.name}; nothing to change")
     return Change(op="set_theme", summary=f"theme: {before.name} -> {theme.name}",
                   edits=[Edit(field="theme", before=before.model_dump(), after=theme.model_dump())])
 

@@ -27,6 +27,7 @@ from tools.deck.document import (
     THEMES,
     Deck,
     DeckEditRefused,
+    DeckUnchanged,
     NoIllustration,
     Slide,
     add_slide,
@@ -219,29 +220,31 @@ def deck_undo(ctx: ToolContext, args: DeckUndoArgs) -> ToolResult:
     """Take back one change (the last not yet taken back, or the one the words name); later changes stay."""
     canvas = require_canvas(ctx)
     head = find_deck(canvas, args.deck_id)
-    deck = read_deck(canvas, head)
     versions = version_history(canvas, head)
-    target = args.target(versions, "deck")
+    return undo_deck_change(ctx, read_deck(canvas, head), versions, args.target(versions, "deck"), tool="deck_undo")
+
+
+def undo_deck_change(ctx: ToolContext, deck: Deck, versions: list[Any], target: Any, *, tool: str) -> ToolResult:
+    """Take back the change that made ``target`` (one of ``versions``, the deck's history) as a new version of
+    ``deck`` (its current version); later changes stay.  ``deck_undo`` and ``undo_turn`` on a deck turn."""
+    canvas = require_canvas(ctx)
     node, change = target.node, target.change
     assert change is not None
     if change.op == "revert":  # a whole deck brought back: taking it back is the deck as it was before it
         before = version_before(versions, target)
-        return _restore(ctx, deck, before.node, Change(op="undo", summary=f"undo: {change.summary}", undoes=node.id),
-                        tool="deck_undo")
+        return restore_deck(ctx, deck, before.node, Change(op="undo", summary=f"undo: {change.summary}",
+                                                           undoes=node.id), tool=tool)
     undone = undo_slides(deck, change, _set_aside(canvas, change))
     slides, made = undone.slides, []
     pictures = {n.id: n for n in canvas.get_nodes([i for pair in undone.pictures for i in pair])} if undone.pictures \
         else {}
     for shown_id, wanted_id in undone.pictures:
         shown, wanted = pictures[shown_id], pictures[wanted_id]
-        restored = restored_picture(ctx, shown, wanted)
-        made += [restored, Link(type=EdgeType.VERSION_OF, source=restored.id, target=shown.id),
-                 *(Link(type=EdgeType.GENERATED_FROM, source=restored.id, target=n.node.id,
-                        properties=n.edge.properties) for n in canvas.neighbours(shown.id, [EdgeType.GENERATED_FROM])),
-                 _superseded_picture(shown, restored.id)]
+        restored, mutations = _picture_back(ctx, canvas, shown, wanted)
+        made += mutations
         slides = [_swap_picture(s, shown, restored) if shown.id in s.spec.source_node_ids else s for s in slides]
     summary = Change(op="undo", summary=f"undo: {change.summary}", edits=undone.edits, undoes=node.id)
-    return commit_deck(ctx, deck, slides, summary, tool="deck_undo", theme=undone.theme, made=made)
+    return commit_deck(ctx, deck, slides, summary, tool=tool, theme=undone.theme, made=made)
 
 
 def deck_revert(ctx: ToolContext, args: DeckRevertArgs) -> ToolResult:
@@ -251,11 +254,11 @@ def deck_revert(ctx: ToolContext, args: DeckRevertArgs) -> ToolResult:
     deck = read_deck(canvas, head)
     target = args.target(version_history(canvas, head), "deck")
     said = target.change.summary if target.change else "the original"
-    return _restore(ctx, deck, target.node, Change(op="revert", summary=f"revert to version {target.number} ({said})"),
-                    tool="deck_revert")
+    return restore_deck(ctx, deck, target.node, Change(op="revert", summary=f"revert to version {target.number} "
+                                                                              f"({said})"), tool="deck_revert")
 
 
-def _restore(ctx: ToolContext, deck: Deck, version: CanvasNode, change: Change, *, tool: str) -> ToolResult:
+def restore_deck(ctx: ToolContext, deck: Deck, version: CanvasNode, change: Change, *, tool: str) -> ToolResult:
     """The deck as ``version`` had it, as a new version: slides it shares with the deck now are kept."""
     then = read_deck(require_canvas(ctx), version)
     now = {s.key: s for s in deck.slides}
@@ -281,8 +284,48 @@ def _restore(ctx: ToolContext, deck: Deck, version: CanvasNode, change: Change, 
     edits += [Edit(field=f"slide:{s.key}", before=now[s.key].words(), after=s.words()) for s in slides
               if s.key in now and now[s.key].words() != s.words()]
     if [s.spec for s in slides] == [s.spec for s in deck.slides] and theme == before:
-        raise DeckEditRefused("the deck is already as that version was; nothing to change")
-    return commit_deck(ctx, deck, slides, change.model_copy(update={"edits": edits}), tool=tool, theme=theme)
+        raise DeckUnchanged("the deck is already as that version was; nothing to change")
+    slides, made = _current_pictures(ctx, slides)
+    return commit_deck(ctx, deck, slides, change.model_copy(update={"edits": edits}), tool=tool, theme=theme,
+                       made=made)
+
+
+def _current_pictures(ctx: ToolContext, slides: list[Slide]) -> tuple[list[Slide], list[Any]]:
+    """Slides brought back from an earlier version show the pictures they showed then; a picture a later change
+    replaced (another take) comes back as the newest version of its output, holding its artifact again, so
+    each slide is made from its picture's current version (and a later regenerate starts from it)."""
+    canvas = require_canvas(ctx)
+    ids = list(dict.fromkeys(i for s in slides for i in s.spec.source_node_ids))
+    shown = [n for n in canvas.get_nodes(ids, include_deleted=True) if n.kind == "image"] if ids else []
+    heads = current_versions(canvas, shown) if shown else {}
+    made: list[Any] = []
+    for picture in shown:
+        head = heads[picture.id]
+        if head.id == picture.id:
+            continue
+        restored, mutations = _picture_back(ctx, canvas, head, picture)
+        made += mutations
+        slides = [_source_swapped(s, picture.id, restored.id) for s in slides]
+    return slides, made
+
+
+def _picture_back(ctx: ToolContext, canvas: CanvasReader, shown: CanvasNode,
+                  wanted: CanvasNode) -> tuple[CreateNode, list[Any]]:
+    """A new version of the picture ``shown`` holding ``wanted``'s artifact, made from what ``shown`` was made
+    from, and ``shown`` superseded by it."""
+    restored = restored_picture(ctx, shown, wanted)
+    return restored, [restored, Link(type=EdgeType.VERSION_OF, source=restored.id, target=shown.id),
+                      *(Link(type=EdgeType.GENERATED_FROM, source=restored.id, target=n.node.id,
+                             properties=n.edge.properties)
+                        for n in canvas.neighbours(shown.id, [EdgeType.GENERATED_FROM])),
+                      _superseded_picture(shown, restored.id)]
+
+
+def _source_swapped(slide: Slide, old: str, new: str) -> Slide:
+    if old not in slide.spec.source_node_ids:
+        return slide
+    sources = [new if s == old else s for s in slide.spec.source_node_ids]
+    return replace(slide, spec=slide.spec.model_copy(update={"source_node_ids": sources}))
 
 
 # ---------------------------------------------------------------- helpers
@@ -361,13 +404,22 @@ DECK_TOOLS: tuple[ToolSpec, ...] = (DECK_READ, DECK_ADD_SLIDE, DECK_DELETE_SLIDE
 """Every deck tool, for the manifest."""
 
 
-def deck_scope(canvas: CanvasReader, deck_id: str | None) -> list[str]:
+def deck_scope(canvas: CanvasReader, deck_id: str | None, *, history: bool = False) -> list[str]:
     """Every existing node a deck tool may write, for a grant's scope (``Scope(node_ids=...)``): the deck's
-    current version, its slides, their content nodes and pictures."""
+    current version, its slides, their content nodes and pictures.
+
+    ``history``: also the slides every earlier version of the deck listed, which an undo or a revert writes
+    when it brings one back (its new node is a ``VERSION_OF`` it: the old slide is superseded again)."""
     deck = read_deck(canvas, find_deck(canvas, deck_id))
     ids = [deck.node.id]
     for slide in deck.slides:
         ids += [n.id for n in (slide.node, slide.content, *slide.pictures) if n is not None]
+    if history:
+        from tools.history import output_of
+
+        root = output_of(canvas, deck.node.id)
+        versions = canvas.lineages([root], [EdgeType.VERSION_OF], Direction.IN, with_start=True).get(root) or []
+        ids += [str(i) for e in versions for i in e.node.inputs.get("slide_ids") or []]
     return list(dict.fromkeys(ids))
 
 

@@ -19,6 +19,7 @@ from pydantic import BaseModel, Field
 from content.page_document import (
     PageDocument,
     PageEditRefused,
+    PageUnchanged,
     add_section,
     apply_edits,
     diff,
@@ -234,7 +235,7 @@ def page_revert(ctx: ToolContext, args: PageRevertArgs) -> ToolResult:
     doc, old = PageDocument.from_inputs(head.inputs), PageDocument.from_inputs(target.node.inputs)
     edits = diff(doc, old)
     if not edits:
-        raise PageEditRefused(f"the page is already as version {target.number} was; nothing to change")
+        raise PageUnchanged(f"the page is already as version {target.number} was; nothing to change")
     said = target.change.summary if target.change else "the original"
     change = Change(op="revert", summary=f"revert to version {target.number} ({said})", edits=edits)
     return commit_page(ctx, head, old, change, tool="page_revert",

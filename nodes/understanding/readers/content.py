@@ -20,6 +20,7 @@ from dataclasses import dataclass
 
 from nodes.understanding.intent import Clarification, Clause, Target
 from nodes.understanding.readers.base import ReadContext, Reading
+from nodes.understanding.readers.versions import TURN
 from nodes.understanding.text import Words
 
 _QUOTE = re.compile(r"""(?:^|(?<=[\s:(,]))(['"])(.+?)\1(?=$|[\s.,;:!?)])""")
@@ -269,8 +270,9 @@ _OTHER_SUBJECT = re.compile(r"\b(?:shots?|images?|clips?|cut|scenes?|frames?|sto
 def version_subject(ctx: ReadContext) -> str | None:
     """What a bare "undo that" or "go back to the original" is about: 'page', 'deck' or None (a shot, or not
     known): the selection first, then what the turn before changed, then the one thing the project holds.
-    Words that name something else ("undo the last change to shot 2") are never the page's or the deck's."""
-    if _OTHER_SUBJECT.search(ctx.words.text):
+    Words that name something else ("undo the last change to shot 2") are never the page's or the deck's, and
+    neither is a whole turn ("undo the whole last turn": ``undo_turn``, whatever the turn changed)."""
+    if _OTHER_SUBJECT.search(ctx.words.text) or TURN.search(ctx.words.text):
         return None
     for node in ctx.facts.selection:
         if node.page or node.kind == "code":

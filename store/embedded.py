@@ -41,7 +41,8 @@ from store.private_files import ensure_private_dir, ensure_private_tree, read_pr
 
 _START_TIMEOUT_S = 90.0
 # What the engine and its supervisor inherit: enough to run, nothing secret (API keys stay with us).
-_ENV_KEEP = ("PATH", "HOME", "LANG", "LC_ALL", "LC_CTYPE", "TZ", "TMPDIR", "PYTHONPATH", "VIRTUAL_ENV")
+_ENV_KEEP = ("PATH", "HOME", "LANG", "LC_ALL", "LC_CTYPE", "TZ", "TMPDIR", "PYTHONPATH", "VIRTUAL_ENV",
+             lifecycle.EVENT_LOG_ENV)
 
 
 def _wheel_dir() -> Path:
@@ -242,6 +243,8 @@ class EmbeddedArcadeEngine(Engine):
             "supervisor_start": supervisor_start,
         }
         lifecycle.write_state(self.data_dir, info)
+        lifecycle.log_event(event="engine_start", token=token, data_dir=str(self.data_dir), waited_s=info["waited_s"],
+                            test=os.environ.get("PYTEST_CURRENT_TEST", ""))
         return info
 
     def _exited_while_starting(self) -> str:

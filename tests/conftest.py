@@ -18,6 +18,7 @@ from store.connect import EngineSettings, start_engine
 from store.engine import Engine
 from store.neo4j import Neo4jCanvasStore
 from store.tickets import TicketAuthority
+from tests import engine_aot
 from tests.system_tools import missing_system_tool as _missing_system_tool
 from tests.system_tools import require_system_tool as _require_system_tool
 
@@ -77,6 +78,12 @@ def _session_tmp_setup(config: pytest.Config) -> None:
         os.environ[SESSION_TMP_ENV] = folder
         os.environ["TMPDIR"] = folder
         tempfile.tempdir = None  # gettempdir() reads TMPDIR again
+        global _aot_training
+        _aot_training = engine_aot.start_training(folder)  # engines start with less CPU once it is there
+
+
+_aot_training = None
+"""The background process training the session's JVM cache (tests/engine_aot.py), in the controller."""
 
 
 def _left_behind(session_tmp: str) -> tuple[list[int], list[str]]:
@@ -85,7 +92,8 @@ def _left_behind(session_tmp: str) -> tuple[list[int], list[str]]:
     from tests.processes import session_processes
 
     processes = session_processes(session_tmp)
-    entries = sorted(name for name in os.listdir(session_tmp) if not name.startswith("pytest-of-"))
+    entries = sorted(name for name in os.listdir(session_tmp)
+                     if not name.startswith("pytest-of-") and name != engine_aot.FOLDER)
     return processes, entries
 
 
@@ -99,6 +107,7 @@ def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
     session_tmp = os.environ.get(SESSION_TMP_ENV)
     if not session_tmp or not _is_controller(session.config) or not os.path.isdir(session_tmp):
         return
+    engine_aot.finish_training(_aot_training)
     deadline = time.monotonic() + ENGINE_EXIT_WAIT_S  # engines closed by the last fixtures are still exiting
     alive, entries = _left_behind(session_tmp)
     while alive and time.monotonic() < deadline:

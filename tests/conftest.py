@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 import signal
+import sys
 import time
 import uuid
 from collections.abc import Iterator
@@ -13,6 +14,11 @@ import pytest
 
 # Engines started by tests linger only briefly after their last user, so no JVM outlives the run.
 os.environ.setdefault("JARVISHUB_ENGINE_IDLE_SECONDS", "3")
+# The suite starts hundreds of Python processes (CLI commands, engine supervisors, the workers): with
+# PYTHONDONTWRITEBYTECODE set in the shell, each compiled the checkout's modules again (about 0.4 s of CPU a
+# command).  An installed jarvishub has its bytecode, and so has a checkout on CI; __pycache__ is git-ignored.
+if os.environ.pop("PYTHONDONTWRITEBYTECODE", None) is not None:
+    sys.dont_write_bytecode = False
 
 from store.connect import EngineSettings, start_engine
 from store.engine import Engine

@@ -10,6 +10,7 @@ only when it is complete; until then engines start without it, as they do when t
 
 from __future__ import annotations
 
+import contextlib
 import os
 import signal
 import subprocess
@@ -36,18 +37,21 @@ def start_training(session_tmp: str) -> subprocess.Popen | None:
     env = {**os.environ, "PYTHONPATH": str(root)}
     with open(folder / "training.log", "wb") as log:
         return subprocess.Popen([sys.executable, "-m", "tests.engine_aot", str(folder)], cwd=root, env=env,
-                                stdin=subprocess.DEVNULL, stdout=log, stderr=subprocess.STDOUT)
+                                stdin=subprocess.DEVNULL, stdout=log, stderr=subprocess.STDOUT,
+                                start_new_session=True)  # its group: the JVM it runs goes with it
 
 
-def finish_training(training: subprocess.Popen | None, timeout_s: float = 120) -> None:
-    """Wait for the training process (it stops its own engine), killing it if it takes too long."""
+def finish_training(training: subprocess.Popen | None, session_tmp: str) -> None:
+    """Stop the training if it is still going (a short session does not wait for it) and its engine with it."""
     if training is None:
         return
-    try:
-        training.wait(timeout=timeout_s)
-    except subprocess.TimeoutExpired:
-        training.kill()
+    if training.poll() is None:
+        with contextlib.suppress(ProcessLookupError):
+            os.killpg(training.pid, signal.SIGKILL)
         training.wait()
+    from store.lifecycle import stop_engine
+
+    stop_engine(Path(session_tmp) / FOLDER / "engine")
 
 
 def _train(folder: Path) -> None:

@@ -41,7 +41,8 @@ from store.private_files import ensure_private_dir, ensure_private_tree, read_pr
 
 _START_TIMEOUT_S = 90.0
 # What the engine and its supervisor inherit: enough to run, nothing secret (API keys stay with us).
-_ENV_KEEP = ("PATH", "HOME", "LANG", "LC_ALL", "LC_CTYPE", "TZ", "TMPDIR", "PYTHONPATH", "VIRTUAL_ENV")
+_ENV_KEEP = ("PATH", "HOME", "LANG", "LC_ALL", "LC_CTYPE", "TZ", "TMPDIR", "PYTHONPATH", "VIRTUAL_ENV",
+             lifecycle.EVENT_LOG_ENV)
 
 
 def _wheel_dir() -> Path:
@@ -73,6 +74,30 @@ def _taken_by_another(pid: int, ports: tuple[int, ...]) -> bool:
     """Whether one of ``ports`` answers although the process ``pid`` does not listen on it."""
     mine = process.listening_ports(pid)
     return any(port not in mine and _port_open(port) for port in ports)
+
+
+DEFAULT_JAVA_OPTIONS = ("-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC")
+"""How the engine's JVM compiles and collects.  The canvas's queries are small and a project's engine lives for
+minutes, so the optimising compiler (C2) and the parallel collector cost more CPU than they earn back: with
+them off the server opens its ports sooner, and a warm workload of small queries costs less CPU, not more
+(``python bench/engine_start.py``; figures in docs/engines.md)."""
+JAVA_OPTIONS_ENV = "JARVISHUB_ENGINE_JAVA_OPTIONS"
+"""The embedded engine's JVM options instead of :data:`DEFAULT_JAVA_OPTIONS`, space-separated (set but empty:
+the JVM's own defaults, C2 and G1)."""
+AOT_CACHE_ENV = "JARVISHUB_ENGINE_AOT_CACHE"
+"""A JVM ahead-of-time cache (JDK 25's ``-XX:AOTCache``) the engine starts with when the file exists: its
+classes come loaded and linked, which halves the CPU a start costs.  The test suite trains one per session
+(``tests/engine_aot.py``); a cache that does not match the JVM, its options or its jars is ignored by the JVM."""
+
+
+def java_options() -> list[str]:
+    """The JVM options the embedded engine starts with, besides its heap."""
+    chosen = os.environ.get(JAVA_OPTIONS_ENV)
+    options = list(DEFAULT_JAVA_OPTIONS) if chosen is None else chosen.split()
+    cache = os.environ.get(AOT_CACHE_ENV)
+    if cache and os.path.isfile(cache):
+        options.append(f"-XX:AOTCache={cache}")
+    return options
 
 
 def _child_env() -> dict[str, str]:
@@ -157,6 +182,7 @@ class EmbeddedArcadeEngine(Engine):
         command = [
             str(java),
             f"-Xmx{self._heap}",
+            *java_options(),
             "-Djava.awt.headless=true",
             "-Dfile.encoding=UTF8",
             "-cp",
@@ -242,6 +268,8 @@ class EmbeddedArcadeEngine(Engine):
             "supervisor_start": supervisor_start,
         }
         lifecycle.write_state(self.data_dir, info)
+        lifecycle.log_event(event="engine_start", token=token, data_dir=str(self.data_dir), waited_s=info["waited_s"],
+                            test=os.environ.get("PYTEST_CURRENT_TEST", ""))
         return info
 
     def _exited_while_starting(self) -> str:

@@ -46,6 +46,21 @@ RECORD_GRACE_S = 180.0
 """How long a supervisor waits for its launcher to record the server in ``engine.json`` before it gives up."""
 STOP_WAIT_S = 30.0
 """How long a server gets to shut down cleanly before it is killed."""
+EVENT_LOG_ENV = "JARVISHUB_ENGINE_EVENT_LOG"
+"""A file to which launches and exits of engines are appended as JSON lines (unset: nothing is written).
+The test suite's timing report (``tests/timing_plugin.py``) reads it to count engine starts and their CPU."""
+
+
+def log_event(**event: Any) -> None:
+    """Append ``event`` to the file named by :data:`EVENT_LOG_ENV`, if set; never fails the caller."""
+    path = os.environ.get(EVENT_LOG_ENV)
+    if not path:
+        return
+    try:
+        with open(path, "a", encoding="utf-8") as log:  # one short write: lines of concurrent writers stay whole
+            log.write(json.dumps({"at": time.time(), "pid": os.getpid(), **event}) + "\n")
+    except OSError:
+        pass
 
 
 def idle_seconds_from_env() -> float:
@@ -334,7 +349,15 @@ class Supervisor:
 def supervise(data_dir: Path, idle_s: float, token: str, command: list[str],
               launcher: tuple[int, int | None] | None = None) -> int:
     """Run ``command`` (the server) under a :class:`Supervisor` for ``data_dir``, started by ``launcher``."""
-    return Supervisor(data_dir, idle_s, token, command, launcher).run()
+    try:
+        return Supervisor(data_dir, idle_s, token, command, launcher).run()
+    finally:
+        if os.environ.get(EVENT_LOG_ENV):
+            import resource
+
+            used = resource.getrusage(resource.RUSAGE_CHILDREN)  # the server, once reaped
+            log_event(event="engine_exit", token=token, data_dir=str(data_dir),
+                      cpu_s=round(used.ru_utime + used.ru_stime, 3))
 
 
 def read_launch(data_dir: Path, token: str) -> dict[str, Any] | None:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 import signal
+import sys
 import time
 import uuid
 from collections.abc import Iterator
@@ -18,6 +19,7 @@ from store.connect import EngineSettings, start_engine
 from store.engine import Engine
 from store.neo4j import Neo4jCanvasStore
 from store.tickets import TicketAuthority
+from tests import engine_aot
 from tests.system_tools import missing_system_tool as _missing_system_tool
 from tests.system_tools import require_system_tool as _require_system_tool
 
@@ -77,6 +79,30 @@ def _session_tmp_setup(config: pytest.Config) -> None:
         os.environ[SESSION_TMP_ENV] = folder
         os.environ["TMPDIR"] = folder
         tempfile.tempdir = None  # gettempdir() reads TMPDIR again
+        _keep_bytecode(folder)
+        global _aot_training
+        _aot_training = engine_aot.start_training(folder)  # engines start with less CPU once it is there
+
+
+_aot_training = None
+"""The background process training the session's JVM cache (tests/engine_aot.py), in the controller."""
+PYCACHE = "pycache"
+
+
+def _keep_bytecode(session_tmp: str) -> None:
+    """Let the session's Python processes share their compiled modules, in the session's folder.
+
+    The suite starts hundreds of them (CLI commands, the workers): with PYTHONDONTWRITEBYTECODE set in the
+    shell each compiled the checkout's modules again, about 0.4 s of CPU a command, where an installed
+    jarvishub (and a checkout on CI) has its bytecode.  The cache goes to the session's folder
+    (PYTHONPYCACHEPREFIX), so the checkout is still never written.
+    """
+    if os.environ.pop("PYTHONDONTWRITEBYTECODE", None) is None:
+        return
+    prefix = os.path.join(session_tmp, PYCACHE)
+    os.environ["PYTHONPYCACHEPREFIX"] = prefix
+    sys.pycache_prefix = prefix
+    sys.dont_write_bytecode = False
 
 
 def _left_behind(session_tmp: str) -> tuple[list[int], list[str]]:
@@ -85,7 +111,8 @@ def _left_behind(session_tmp: str) -> tuple[list[int], list[str]]:
     from tests.processes import session_processes
 
     processes = session_processes(session_tmp)
-    entries = sorted(name for name in os.listdir(session_tmp) if not name.startswith("pytest-of-"))
+    entries = sorted(name for name in os.listdir(session_tmp)
+                     if not name.startswith("pytest-of-") and name not in (engine_aot.FOLDER, PYCACHE))
     return processes, entries
 
 
@@ -99,6 +126,7 @@ def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
     session_tmp = os.environ.get(SESSION_TMP_ENV)
     if not session_tmp or not _is_controller(session.config) or not os.path.isdir(session_tmp):
         return
+    engine_aot.finish_training(_aot_training, session_tmp)
     deadline = time.monotonic() + ENGINE_EXIT_WAIT_S  # engines closed by the last fixtures are still exiting
     alive, entries = _left_behind(session_tmp)
     while alive and time.monotonic() < deadline:

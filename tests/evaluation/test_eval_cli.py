@@ -132,6 +132,8 @@ def test_a_short_suite_writes_results_and_exits_by_its_checks(tmp_path):
     assert crashed.metrics.provider_calls == 1  # the illustration, paid once across the kill
     assert (ok.turns[0].metrics.recovered, wrong.turns[0].metrics.recovered) == (None, None)
 
-    only_ok = cli(str(passing), "--out", str(tmp_path / "out2"), "--json")
+    # Every check passing exits 0 (a suite without the crash turn: the kill and resume are checked above).
+    passing_only = _write(tmp_path, "deck-only", GOOD.format(name="deck-only", slides=4))
+    only_ok = cli(str(passing_only), "--out", str(tmp_path / "out2"), "--json")
     assert only_ok.returncode == 0, only_ok.stderr
     assert json.loads(only_ok.stdout)["passed"] is True

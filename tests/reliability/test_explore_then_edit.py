@@ -19,7 +19,7 @@ from jarvishub.evaluation.outputs import Canvas, current_outputs, invariants
 from jarvishub.project import Project
 from store.models import EdgeType, NodeStatus
 from tests.canvas_fingerprint import canvas_fingerprint, fingerprint_difference
-from tests.reliability.story_cli import jarvishub, run_json, story
+from tests.reliability.story_cli import copy_project, init, jarvishub, run_json, tell
 
 pytestmark = pytest.mark.long_file(70)  # seconds on a quiet two-core machine: scheduled first (tests/conftest.py)
 
@@ -37,11 +37,16 @@ def _current(project: Project) -> dict:
 def stories(tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[str, Any]]:
     """The same story twice, shot 2 explored through ``run`` in one and through ``explore`` in the other.
 
-    Both projects stay open in this process, so the commands reuse their engines instead of starting them again.
+    The story is told once through the CLI and its project copied (the same premise makes the same canvas).  Both
+    projects stay open in this process, so the commands reuse their engines instead of starting them again.
     """
     base = tmp_path_factory.mktemp("explore-paths")
     folders = {"run": base / "through-run", "explore": base / "through-explore"}
-    with story(folders["run"], PREMISE) as through_run, story(folders["explore"], PREMISE) as through_explore:
+    init(folders["run"])
+    with Project.open(folders["run"]):  # the engine stays up for the CLI's turn
+        tell(folders["run"], PREMISE)
+    copy_project(folders["run"], folders["explore"])
+    with Project.open(folders["run"]) as through_run, Project.open(folders["explore"]) as through_explore:
         explored = _current(through_explore)["shot 2 image"]
         code, document, err = run_json(folders["run"], EXPLORE)
         assert code == 0 and document["outcome"] == "replied", err or document

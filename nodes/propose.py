@@ -26,6 +26,7 @@ from tools.generate.base import GenerationError
 from tools.generate.errors import ProviderUnavailable
 from nodes.models.playbooks import ANSWER_PREFIX
 from nodes.grant import Grant
+from nodes.manifest import canvas_reading_tools
 from nodes.state import TurnState
 
 SYSTEM_PROMPT = """You are JarvisHub's creative agent. The canvas is the project's state: typed nodes with \
@@ -42,6 +43,21 @@ def tool_schemas(deps: TurnContext, grant: Grant) -> list[dict[str, Any]]:
         for t in deps.bridge.manifest.tools
         if grant.allows_tool(t.name)
     ]
+
+
+def bound_schemas(deps: TurnContext, state: TurnState, grant: Grant) -> list[dict[str, Any]]:
+    """The schemas bound for this step: the grant's tools, less the canvas reads when the turn began on an
+    empty canvas.
+
+    Every call pays for the schemas it binds.  On a turn that started with nothing on the canvas there is
+    nothing to read: what the turn makes comes back in its own tool results, and the view says what stands.
+    The grant is unchanged (a model that calls a read anyway is allowed it); only the menu is shorter.
+    """
+    schemas = tool_schemas(deps, grant)
+    if int(state.get("canvas_before") or 0) > 0:
+        return schemas
+    reads = set(canvas_reading_tools(deps.bridge.manifest))
+    return [s for s in schemas if s["function"]["name"] not in reads]
 
 
 _MAX_SAFE_INT = 2**53
@@ -269,7 +285,7 @@ def propose(state: TurnState, runtime: Runtime[TurnContext]) -> dict[str, Any]:
                     "verdict": None, "queued_calls": queued[1:], "model_input": None, "batched": True}
         return {"action": action, "verdict": None, "queued_calls": queued[1:], "model_input": None,
                 "batched": True}
-    schemas = tool_schemas(deps, grant)
+    schemas = bound_schemas(deps, state, grant)
     model = deps.model.bind_tools(schemas)
     answers = list(state.get("answers") or [])
     usage = Usage(**(state.get("usage") or {}))

@@ -108,8 +108,14 @@ def grant_line(grant: Grant | None) -> str:
 def focused_view(canvas: ResolveReader, intent: Intent, *, focus_ids: Sequence[str], selected: Sequence[str],
                  version: int | None, trajectories: TrajectoryStore | None = None, thread_id: str | None = None,
                  turn_id: str | None = None, grant: Grant | None = None, kinds: Sequence[str] = (),
-                 edge_types: Sequence[str] = ()) -> str:
-    """The focused view: compact tables of what the request is about, at most ``VIEW_BUDGET`` bytes."""
+                 edge_types: Sequence[str] = (), made_this_turn: Sequence[str] = ()) -> str:
+    """The focused view: compact tables of what the request is about, at most ``VIEW_BUDGET`` bytes.
+
+    ``made_this_turn``: nodes this turn's own steps wrote.  Their ids come back in the steps' tool results,
+    which every later call of the turn sends, so the view does not list them a second time (a 24-shot
+    storyboard's nodes would otherwise fill the tables of every call after it); targets keep their rows.
+    """
+    made = set(made_this_turn)
     version = canvas.canvas_version() if version is None else version
     seen = canvas.overview(list(focus_ids), max_depth=LINEAGE_DEPTH, since_version=max(0, version - 4 * RECENT),
                            recent=RECENT)
@@ -132,9 +138,9 @@ def focused_view(canvas: ResolveReader, intent: Intent, *, focus_ids: Sequence[s
             [n.id, n.kind, n.title, n.status.value] for n in (nodes.get(i) for i in selected) if n is not None])])
     # Superseded and rejected versions are history: a model finds them with list_versions when it asks.
     others = [i for i in focus_ids if i not in target_ids and i not in selected and i in nodes
-              and nodes[i].status.value != "rejected"]
+              and i not in made and nodes[i].status.value != "rejected"]
     if others:
-        sections.append(["## other nodes the request names or this turn made", *table(
+        sections.append(["## other nodes the request names", *table(
             ["id", "kind", "title", "v", "status"],
             [[i, nodes[i].kind, nodes[i].title, nodes[i].version, nodes[i].status.value] for i in others])])
     made_from: dict[str, list[Any]] = {}  # each upstream node once, nearest first: what the focus was made from
@@ -151,7 +157,7 @@ def focused_view(canvas: ResolveReader, intent: Intent, *, focus_ids: Sequence[s
                                                                         list(made_from.values()), limit=4,
                                                                         more="read_lineage")])
     sections.append(["## counts by kind (status n)", counts_line(seen.counts)])
-    recent = [n for n in seen.recent if n.status.value != "rejected"]
+    recent = [n for n in seen.recent if n.status.value != "rejected" and n.id not in made]
     if recent and not rows:  # with resolved targets, what was written last is beside the point
         sections.append(["## written last", *table(["id", "kind", "title", "status"], [
             [n.id, n.kind, n.title, n.status.value] for n in recent])])
@@ -172,7 +178,7 @@ def view_for(deps: TurnContext, state: TurnState, intent: Intent) -> str:
                         trajectories=deps.trajectories, thread_id=state.get("thread_id"),
                         turn_id=state.get("turn_id"), grant=grant,
                         kinds=[k.name for k in deps.bridge.manifest.kinds],
-                        edge_types=deps.bridge.manifest.edge_types)
+                        edge_types=deps.bridge.manifest.edge_types, made_this_turn=state.get("touched_ids") or [])
 
 
 def resolve(state: TurnState, runtime: Runtime[TurnContext]) -> dict[str, Any]:

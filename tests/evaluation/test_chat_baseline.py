@@ -128,7 +128,7 @@ def test_trajectories_have_the_keys_of_the_canvas_agent(session, project):
     for turn, edit in zip(edit_turns, session["edits"]):
         assert turn["turn_id"] == edit["outcome"].turn_id and turn["outcome"] == "replied"
         assert turn["started_at"] <= turn["finished_at"]
-        assert [s["action"]["tool"] for s in turn["steps"][:-1]] == ["mark_stale", "regenerate_stale"]
+        assert [s["action"]["tool"] for s in turn["steps"][:-1]] == ["repair"]  # the same tools as the canvas agent
         for step in turn["steps"]:
             assert STEP_KEYS <= set(step)
             assert step["model_calls"] == 1 and step["max_call_bytes"] == step["model_input_bytes"] > 0

@@ -9,37 +9,87 @@ over the turns both ran, the turns where it sent more bytes per model call, the 
 model calls, and the wall time of both (the sum of the turns' ``wall_s``).  These are the three measures of
 issue 21's "Done when"; a loss is listed with its turn number (from 1), never averaged away.
 ``--turns-md``: every turn's bytes per call, model calls and wall time for every agent, as markdown tables.
+
+``--partial AGENT:SCENARIO:LOG:PROJECT``: a run stopped before its end writes no results.json; its turns are
+rebuilt from its progress log (each turn's outcome, checks passed and failed) and its project's trajectories
+(model calls, bytes, wall time), and marked as partial (``error``).  Locality and provider calls are not rebuilt.
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import re
 import sys
 from pathlib import Path
 from typing import Any
 
-from jarvishub.evaluation.results import Results, ScenarioResult, load_results
-from store.models import utc_now
+REPO = Path(__file__).resolve().parent.parent
+sys.path[0] = str(REPO)  # bench/store.py would shadow the store package
+
+from jarvishub.evaluation.metrics import turn_metrics  # noqa: E402
+from jarvishub.evaluation.results import CheckResult, Results, ScenarioResult, TurnResult, load_results  # noqa: E402
+from jarvishub.evaluation.scenario import find_scenarios  # noqa: E402
+from store.models import utc_now  # noqa: E402
+from store.trajectories import TrajectoryStore  # noqa: E402
 
 CANVAS = "canvas"
 EDIT_KINDS = ("edit", "feedback")
 
 
-def merge(paths: list[Path]) -> Results:
-    """One Results of every scenario run in ``paths`` (a scenario and agent run twice: the later file wins)."""
+def merge(paths: list[Path], partials: list[ScenarioResult] = ()) -> Results:
+    """One Results of every scenario run in ``paths`` and the ``partials`` (a scenario and agent run twice: the
+    later wins, a whole run over a partial one)."""
     loaded = [load_results(p) for p in paths]
-    runs: dict[tuple[str, str], ScenarioResult] = {}
+    runs: dict[tuple[str, str], ScenarioResult] = {(s.agent, s.name): s for s in partials}
     for results in loaded:
         for scenario in results.scenarios:
             runs[(scenario.agent, scenario.name)] = scenario
-    agents = list(dict.fromkeys(a for r in loaded for a in r.agents))
+    order = ("canvas", "chat", "chat-trimmed", "chat-summarised")
+    agents = sorted({s.agent for s in runs.values()}, key=lambda a: order.index(a) if a in order else len(order))
     started = min((r.started_at for r in loaded), default=utc_now())
     finished = max((r.finished_at for r in loaded), default=started)
     return Results(started_at=started, finished_at=finished, wall_s=round(sum(r.wall_s for r in loaded), 3),
                    model=loaded[0].model if loaded else "offline", agents=agents,
                    jarvishub_version=loaded[0].jarvishub_version if loaded else "",
                    scenarios=sorted(runs.values(), key=lambda s: (s.name, agents.index(s.agent))))
+
+
+PROGRESS = re.compile(r"^  \[(?P<agent>[\w-]+)\] (?P<name>[\w-]+) turn (?P<n>\d+)/(?P<of>\d+) (?P<kind>\w+): "
+                      r"(?P<outcome>\w+), checks (?P<passed>\d+)/(?P<total>\d+), ")
+FAILED = re.compile(r"^      FAILED (?P<name>.*?): (?P<detail>.*)$")
+
+
+def partial(agent: str, name: str, log: Path, project: Path) -> ScenarioResult:
+    """A stopped run's turns, from its progress log and its project's trajectories (see the module's doc)."""
+    [(_, scenario)] = find_scenarios([name])
+    logged: list[dict[str, Any]] = []
+    for line in log.read_text().splitlines():
+        if (found := PROGRESS.match(line)) and found["agent"] == agent and found["name"] == name:
+            logged.append({**found.groupdict(), "failed": []})
+        elif (failed := FAILED.match(line)) and logged:
+            logged[-1]["failed"].append((failed["name"], failed["detail"]))
+    finished = TrajectoryStore(project / ".jarvishub" / "trajectories.sqlite").turns()
+    result = ScenarioResult(name=name, workflow=scenario.workflow, agent=agent, project_dir=str(project))
+    cursor = 0
+    for entry, turn in zip(logged, scenario.turns):
+        mine: list[dict[str, Any]] = []
+        if turn.person is None:  # the scripted turn's trajectory turns: the next ones with its request
+            while cursor < len(finished) and finished[cursor].get("request") != turn.request:
+                cursor += 1
+            while cursor < len(finished) and finished[cursor].get("request") == turn.request and not mine:
+                mine.append(finished[cursor])
+                cursor += 1
+        passed = int(entry["passed"])
+        checks = [CheckResult(name=f"check {i + 1}", passed=True) for i in range(passed)]
+        checks += [CheckResult(name=n, passed=False, detail=d) for n, d in entry["failed"]]
+        checks += [CheckResult(name="not logged", passed=False)] * (int(entry["total"]) - len(checks))
+        result.turns.append(TurnResult(index=int(entry["n"]) - 1, kind=entry["kind"], request=turn.request,
+                                       turn_ids=[str(t.get("turn_id")) for t in mine], outcome=entry["outcome"],
+                                       metrics=turn_metrics(mine, [], {}), checks=checks))
+    result.error = (f"stopped after {len(result.turns)} of {len(scenario.turns)} turns (partial: rebuilt from its "
+                    "log and trajectories)")
+    return result.finish()
 
 
 def compare(canvas: ScenarioResult, baseline: ScenarioResult) -> dict[str, Any]:
@@ -111,11 +161,17 @@ def turn_tables(results: Results) -> str:
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("results", nargs="+", type=Path)
+    parser.add_argument("results", nargs="*", type=Path)
+    parser.add_argument("--partial", action="append", default=[], metavar="AGENT:SCENARIO:LOG:PROJECT",
+                        help="a stopped run, rebuilt from its progress log and its project")
     parser.add_argument("--merged", type=Path, help="write the merged results.json and report.html here")
     parser.add_argument("--turns-md", type=Path, help="write every turn's figures as markdown tables here")
     args = parser.parse_args(argv)
-    results = merge(args.results)
+    partials = []
+    for spec in args.partial:
+        agent, name, log, project = spec.split(":", 3)
+        partials.append(partial(agent, name, Path(log), Path(project)))
+    results = merge(args.results, partials)
     if args.merged:
         path = results.write(args.merged / "results.json")
         from jarvishub.evaluation.report import write_report

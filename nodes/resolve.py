@@ -111,11 +111,13 @@ def focused_view(canvas: ResolveReader, intent: Intent, *, focus_ids: Sequence[s
                  edge_types: Sequence[str] = (), made_this_turn: Sequence[str] = ()) -> str:
     """The focused view: compact tables of what the request is about, at most ``VIEW_BUDGET`` bytes.
 
-    ``made_this_turn``: nodes this turn's own steps wrote.  Their ids come back in the steps' tool results,
-    which every later call of the turn sends, so the view does not list them a second time (a 24-shot
-    storyboard's nodes would otherwise fill the tables of every call after it); targets keep their rows.
+    ``made_this_turn``: nodes this turn's own steps (and its skills' steps) wrote.  Their ids come back in the
+    steps' tool results, which every later call of the turn sends, so the view does not list them, or read their
+    lineage, a second time (a 24-shot storyboard's nodes would otherwise fill every later call's tables);
+    targets keep their rows, and the counts count everything.
     """
     made = set(made_this_turn)
+    focus_ids = [i for i in focus_ids if i not in made]  # neither listed nor their lineage read
     version = canvas.canvas_version() if version is None else version
     seen = canvas.overview(list(focus_ids), max_depth=LINEAGE_DEPTH, since_version=max(0, version - 4 * RECENT),
                            recent=RECENT)
@@ -138,7 +140,7 @@ def focused_view(canvas: ResolveReader, intent: Intent, *, focus_ids: Sequence[s
             [n.id, n.kind, n.title, n.status.value] for n in (nodes.get(i) for i in selected) if n is not None])])
     # Superseded and rejected versions are history: a model finds them with list_versions when it asks.
     others = [i for i in focus_ids if i not in target_ids and i not in selected and i in nodes
-              and i not in made and nodes[i].status.value != "rejected"]
+              and nodes[i].status.value != "rejected"]
     if others:
         sections.append(["## other nodes the request names", *table(
             ["id", "kind", "title", "v", "status"],
@@ -178,7 +180,12 @@ def view_for(deps: TurnContext, state: TurnState, intent: Intent) -> str:
                         trajectories=deps.trajectories, thread_id=state.get("thread_id"),
                         turn_id=state.get("turn_id"), grant=grant,
                         kinds=[k.name for k in deps.bridge.manifest.kinds],
-                        edge_types=deps.bridge.manifest.edge_types, made_this_turn=state.get("touched_ids") or [])
+                        edge_types=deps.bridge.manifest.edge_types, made_this_turn=made_this_turn(state))
+
+
+def made_this_turn(state: TurnState) -> list[str]:
+    """The nodes this turn's steps made or changed, its skills' inner steps included (the usage's created ids)."""
+    return [*(state.get("touched_ids") or []), *((state.get("usage") or {}).get("created_ids") or [])]
 
 
 def resolve(state: TurnState, runtime: Runtime[TurnContext]) -> dict[str, Any]:

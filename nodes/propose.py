@@ -142,7 +142,7 @@ def build_messages(deps: TurnContext, state: TurnState, grant: Grant) -> list[Ba
         call_id = action.get("action_id", f"step{step.get('index')}")
         if action.get("kind") == "tool_call":
             messages.append(AIMessage(content="", tool_calls=[{"name": action["tool"], "args": action.get("args", {}), "id": call_id}]))
-            messages.append(ToolMessage(content=json.dumps(_tool_answer(step), default=str), tool_call_id=call_id))
+            messages.append(ToolMessage(content=json.dumps(canvas_answer(step), default=str), tool_call_id=call_id))
         elif action.get("kind") == "reply":
             messages.append(AIMessage(content=action.get("text", "")))
         elif step.get("raw_error"):
@@ -237,6 +237,39 @@ def _tool_answer(step: dict[str, Any]) -> dict[str, Any]:
     if step.get("repair"):
         answer["repair"] = step["repair"]
     return answer
+
+
+EVALUATION_KEYS = ("node_id", "score", "passed", "notes")
+"""What the canvas agent's model is told of each evaluation of a step's output; the evaluator's measurements
+(``checks``: each criterion's numbers) are on the canvas, in the evaluation node the repair step commits."""
+
+
+def canvas_answer(step: dict[str, Any]) -> dict[str, Any]:
+    """A step's answer as the canvas agent's model reads it: the tool's answer without what the canvas keeps.
+
+    Content hashes and the evaluator's per-criterion measurements are on the canvas (the node's outputs, the
+    evaluation node) and the trajectory; every later call of the turn would send them again.  Ids, titles,
+    verdicts, scores and notes stay.  (The chat baseline keeps the whole answer: its transcript is its only
+    record.)
+    """
+    answer = _tool_answer(step)
+    if answer.get("rejected"):
+        return answer
+    feedback = answer.get("feedback")
+    if isinstance(feedback, dict) and feedback.get("evaluations"):
+        answer["feedback"] = {**feedback, "evaluations": [
+            {k: e[k] for k in EVALUATION_KEYS if k in e} if isinstance(e, dict) else e
+            for e in feedback["evaluations"]]}
+    answer["observation"] = _without_hashes(answer.get("observation"))
+    return answer
+
+
+def _without_hashes(value: Any) -> Any:
+    if isinstance(value, dict):
+        return {k: _without_hashes(v) for k, v in value.items() if k != "sha256"}
+    if isinstance(value, list):
+        return [_without_hashes(v) for v in value]
+    return value
 
 
 def parse_response(message: AIMessage, action_id: str) -> tuple[dict[str, Any] | None, str | None]:

@@ -175,12 +175,16 @@ def focused_view(canvas: ResolveReader, intent: Intent, *, focus_ids: Sequence[s
 def view_for(deps: TurnContext, state: TurnState, intent: Intent) -> str:
     """The focused view of ``state``'s step, read now."""
     grant = deps.bridge.grants.get(state["grant_id"]) if state.get("grant_id") else None
+    # The kinds and edge types are for writing a query: not shown when no query tool is offered this turn
+    # (nodes.propose.bound_schemas offers no canvas reads on a turn that began on an empty canvas).
+    queries = int(state.get("canvas_before") or 0) > 0 and (grant is None or grant.allows_tool("query_canvas"))
     return focused_view(deps.bridge.store, intent, focus_ids=state.get("focus_ids") or [],
                         selected=state.get("selected_ids") or [], version=state.get("canvas_version"),
                         trajectories=deps.trajectories, thread_id=state.get("thread_id"),
                         turn_id=state.get("turn_id"), grant=grant,
-                        kinds=[k.name for k in deps.bridge.manifest.kinds],
-                        edge_types=deps.bridge.manifest.edge_types, made_this_turn=made_this_turn(state))
+                        kinds=[k.name for k in deps.bridge.manifest.kinds] if queries else (),
+                        edge_types=deps.bridge.manifest.edge_types if queries else (),
+                        made_this_turn=made_this_turn(state))
 
 
 def made_this_turn(state: TurnState) -> list[str]:

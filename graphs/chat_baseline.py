@@ -51,10 +51,11 @@ one tool at a time. When the request is done, answer in plain text (no tool call
 
 ChatState = TypedDict("ChatState", {**get_type_hints(TurnState, include_extras=True),  # type: ignore[misc]
                                      **get_type_hints(MessagesState, include_extras=True),
-                                     "summary": str}, total=False)
+                                     "summary": str, "window_spent": dict[str, int] | None}, total=False)
 """The turn loop's bookkeeping (ids, grant, steps, outcome, with their reducers) plus ``MessagesState``'s
-``messages``: the transcript the model sees, and ``summary``: the summarised variant's running summary of
-the messages it folded.  (Built from both, as the two TypedDicts come from different ``typing`` modules and
+``messages``: the transcript the model sees, ``summary``: the summarised variant's running summary of
+the messages it folded, and ``window_spent``: the size of the summariser's call ``fit_window`` made for the
+step (the agent node counts it once).  (Built from both, as the two TypedDicts come from different ``typing`` modules and
 cannot be subclassed together.)"""
 
 
@@ -103,22 +104,12 @@ def make_agent(policy: ContextPolicy | None = None):
         model = deps.model.bind_tools(schemas)
         added: list[BaseMessage] = []
         answers = list(state.get("answers") or [])
-        sent = ModelInput()
-        try:
-            window = policy.window(SystemMessage(content=SYSTEM_PROMPT), list(state["messages"]),
-                                   state.get("summary") or "", schemas, deps.model)
-        except Exception as error:  # the summariser's call: an outage stops the turn, as any model call does
-            failure = provider_failure(error, deps.model)
-            if failure is error:
-                raise
-            raise failure from error
+        # The summariser's call, if ``fit_window`` made one for this step, is a model call of the step.
+        sent = ModelInput.model_validate(state.get("window_spent") or {})
+        window = policy.window(SystemMessage(content=SYSTEM_PROMPT), list(state["messages"]),
+                               state.get("summary") or "", schemas, deps.model, fold=False)
         transcript: list[BaseMessage] = window.messages
-        if window.spent.calls:  # the summariser's call is a model call of this step, paid for like the others
-            sent = sent.plus(window.spent)
-            charge_model(deps.extra.get("spend"), None, window.reply, model=model_name_of(deps.model),
-                         thread_id=state.get("thread_id"), turn_id=state.get("turn_id"), action_id=action_id)
-        kept = dict(window.update)
-        folded = list(kept.pop("messages", []))
+        kept: dict[str, Any] = {"window_spent": None}  # counted in this step's calls: not again in the next
 
         def ask() -> AIMessage:
             nonlocal sent
@@ -153,21 +144,52 @@ def make_agent(policy: ContextPolicy | None = None):
         except Exception as error:  # what the model sent back could not be used: a visible rejection
             if isinstance(error, GraphInterrupt):
                 raise
-            return {**kept, "action": None, "model_input": sent.model_dump(), "messages": [*folded, *added],
+            return {**kept, "action": None, "model_input": sent.model_dump(), "messages": added,
                     "verdict": {"verdict": "reject", "reason": "model_error", "message": f"the model call failed: {error}"}}
         action, error = parse_response(message, action_id)
         if error:
             return {**kept, "action": {"kind": "malformed", "action_id": action_id, "raw_error": error},
                     "verdict": None, "answers": answers, "model_input": sent.model_dump(),
-                    "messages": [*folded, *added, AIMessage(content=message.content or "(malformed tool call)")]}
+                    "messages": [*added, AIMessage(content=message.content or "(malformed tool call)")]}
         replied = bool(action and action.get("kind") == "reply")
         return {**kept, "action": action, "verdict": None, "answers": answers, "model_input": sent.model_dump(),
-                "messages": [*folded, *added, _kept(message, action)],
+                "messages": [*added, _kept(message, action)],
                 # What this proposal saw, for the repeated-call check (nodes.repeats); the model never sees it.
                 "seen_version": deps.bridge.store.canvas_version(),
                 **(reply_outcome(message, clarification) if replied else {})}
 
     return agent
+
+
+def make_fit_window(policy: ContextPolicy | None = None):
+    """The fit_window graph node: before each model call, fold what no longer fits into the running summary.
+
+    Its own graph node, so the summary and the removal of the folded messages are checkpointed before the agent
+    node calls the model: when the agent node pauses on a question and LangGraph re-runs it on resume, the
+    summariser is not called (and paid for, and counted) a second time.  Its call's size is left in
+    ``window_spent`` for the agent node to count as a model call of the step.
+    """
+    policy = policy or Untrimmed()
+
+    def fit_window(state: ChatState, runtime: Runtime[TurnContext]) -> dict[str, Any]:
+        deps = turn_context(runtime)
+        schemas = bound_tools(deps, deps.bridge.grants.get(state["grant_id"]))
+        try:
+            window = policy.window(SystemMessage(content=SYSTEM_PROMPT), list(state["messages"]),
+                                   state.get("summary") or "", schemas, deps.model)
+        except Exception as error:  # the summariser's call: an outage stops the turn, as any model call does
+            failure = provider_failure(error, deps.model)
+            if failure is error:
+                raise
+            raise failure from error
+        if not window.spent.calls:
+            return {"window_spent": None}
+        charge_model(deps.extra.get("spend"), None, window.reply, model=model_name_of(deps.model),
+                     thread_id=state.get("thread_id"), turn_id=state.get("turn_id"),
+                     action_id=f"{state['turn_id']}-s{state.get('step_index', 0)}")
+        return {**window.update, "window_spent": window.spent.model_dump()}
+
+    return fit_window
 
 
 def tool_result(state: ChatState) -> dict[str, Any]:
@@ -183,8 +205,8 @@ def tool_result(state: ChatState) -> dict[str, Any]:
 
 
 def route_after_result(state: ChatState) -> str:
-    """Back to the model until the turn is done."""
-    return END if state.get("done") else "agent"
+    """Back to the model (through the window) until the turn is done."""
+    return END if state.get("done") else "fit_window"
 
 
 def build_chat_baseline(checkpointer: Checkpointer = None, policy: ContextPolicy | None = None):
@@ -195,12 +217,14 @@ def build_chat_baseline(checkpointer: Checkpointer = None, policy: ContextPolicy
     """
     graph = StateGraph(ChatState, context_schema=TurnContext)
     graph.add_node("begin", begin)
+    graph.add_node("fit_window", make_fit_window(policy))
     graph.add_node("agent", make_agent(policy))
     add_bridge_pipeline(graph)
     graph.add_node("tool_result", tool_result)
     graph.add_edge(START, "begin")
-    graph.add_edge("begin", "agent")
+    graph.add_edge("begin", "fit_window")
+    graph.add_edge("fit_window", "agent")
     graph.add_edge("agent", "validate")
     graph.add_edge("record", "tool_result")
-    graph.add_conditional_edges("tool_result", route_after_result, ["agent", END])
+    graph.add_conditional_edges("tool_result", route_after_result, ["fit_window", END])
     return graph.compile(checkpointer=checkpointer)

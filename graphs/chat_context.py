@@ -104,8 +104,12 @@ class ContextPolicy(Protocol):
     name: str
 
     def window(self, system: SystemMessage, messages: list[BaseMessage], summary: str,
-               schemas: Sequence[dict[str, Any]], model: BaseChatModel) -> Window:
-        """The call's messages from the system prompt, the thread's messages and the running summary."""
+               schemas: Sequence[dict[str, Any]], model: BaseChatModel, *, fold: bool = True) -> Window:
+        """The call's messages from the system prompt, the thread's messages and the running summary.
+
+        ``fold=False``: never call the model (the agent graph node's own call, after the ``fit_window`` graph
+        node folded what had to be folded and checkpointed it, so a resumed agent node does not fold again).
+        """
         ...
 
 
@@ -116,7 +120,7 @@ class Untrimmed:
     name: str = "untrimmed"
 
     def window(self, system: SystemMessage, messages: list[BaseMessage], summary: str,
-               schemas: Sequence[dict[str, Any]], model: BaseChatModel) -> Window:
+               schemas: Sequence[dict[str, Any]], model: BaseChatModel, *, fold: bool = True) -> Window:
         return Window([system, *messages])
 
 
@@ -128,7 +132,7 @@ class Trimmed:
     name: str = "trimmed"
 
     def window(self, system: SystemMessage, messages: list[BaseMessage], summary: str,
-               schemas: Sequence[dict[str, Any]], model: BaseChatModel) -> Window:
+               schemas: Sequence[dict[str, Any]], model: BaseChatModel, *, fold: bool = True) -> Window:
         budget = self.max_tokens - schema_tokens(schemas) - count_tokens_approximately([system])
         start = newest_that_fit(messages, budget)
         return Window([system, *messages[start:]], dropped=start)
@@ -147,9 +151,9 @@ class Summarised:
     name: str = "summarised"
 
     def window(self, system: SystemMessage, messages: list[BaseMessage], summary: str,
-               schemas: Sequence[dict[str, Any]], model: BaseChatModel) -> Window:
+               schemas: Sequence[dict[str, Any]], model: BaseChatModel, *, fold: bool = True) -> Window:
         shown = [system, *([summary_message(summary)] if summary else []), *messages]
-        if approximate_tokens(shown, schemas) <= self.max_tokens:
+        if not fold or approximate_tokens(shown, schemas) <= self.max_tokens:
             return Window(shown)
         budget = int(self.max_tokens * self.keep_share) - schema_tokens(schemas) - count_tokens_approximately([system])
         start = newest_that_fit(messages, budget)

@@ -27,35 +27,10 @@ from graphs.chat_context import ContextPolicy, make_policy
 from jarvishub.project import Project
 from jarvishub.runtime import Runtime
 from nodes.grant import Grant
-from nodes.manifest import Manifest
+from nodes.manifest import Manifest, canvas_reading_tools
 from nodes.models.factory import chat_model
 from nodes.models.offline import OfflinePlanner
 from nodes.understanding.intent import Intent
-from tools.base import Effect, ToolFamily
-
-CANVAS_READING_FAMILIES = frozenset({ToolFamily.CANVAS, ToolFamily.RECOVERY})
-"""Families whose read-only tools return canvas content (nodes, edges, lineage, versions, Cypher rows)."""
-CANVAS_READING_MCP = ("read_neo4j_cypher", "get_neo4j_schema")
-"""Tool-name endings of MCP servers that query the graph database (mcp-neo4j-cypher), i.e. the canvas."""
-
-
-def canvas_reading_tools(manifest: Manifest) -> list[str]:
-    """Every tool of the manifest whose job is to return canvas content.
-
-    The read-only tools of the canvas and recovery families (``query_canvas``, ``read_node``,
-    ``read_lineage``, ``list_attempts``, ``verify_artifacts``) and an MCP server's graph-database reads.
-    Tools that change the canvas keep answering with what they did (ids made, ids marked stale): that is a
-    tool result, which a chat agent sees too.  Workspace reads (``read_file``, ``list_files``) read files,
-    not the canvas, and stay.
-    """
-    found = []
-    for tool in manifest.tools:
-        reads = Effect.READ_ONLY in tool.effects and tool.family in CANVAS_READING_FAMILIES
-        graph_db = tool.family == ToolFamily.MCP and tool.name.endswith(CANVAS_READING_MCP)
-        if reads or graph_db:
-            found.append(tool.name)
-    return found
-
 
 def without_canvas_reads(grant: Grant, manifest: Manifest) -> Grant:
     """The same grant with every canvas-reading tool taken out (an explicit tool list; ``None`` meant all)."""

@@ -26,6 +26,7 @@ from tools.generate.base import GenerationError
 from tools.generate.errors import ProviderUnavailable
 from nodes.models.playbooks import ANSWER_PREFIX
 from nodes.grant import Grant
+from nodes.manifest import canvas_reading_tools
 from nodes.state import TurnState
 
 SYSTEM_PROMPT = """You are JarvisHub's creative agent. The canvas is the project's state: typed nodes with \
@@ -42,6 +43,21 @@ def tool_schemas(deps: TurnContext, grant: Grant) -> list[dict[str, Any]]:
         for t in deps.bridge.manifest.tools
         if grant.allows_tool(t.name)
     ]
+
+
+def bound_schemas(deps: TurnContext, state: TurnState, grant: Grant) -> list[dict[str, Any]]:
+    """The schemas bound for this step: the grant's tools, less the canvas reads when the turn began on an
+    empty canvas.
+
+    Every call pays for the schemas it binds.  On a turn that started with nothing on the canvas there is
+    nothing to read: what the turn makes comes back in its own tool results, and the view says what stands.
+    The grant is unchanged (a model that calls a read anyway is allowed it); only the menu is shorter.
+    """
+    schemas = tool_schemas(deps, grant)
+    if int(state.get("canvas_before") or 0) > 0:
+        return schemas
+    reads = set(canvas_reading_tools(deps.bridge.manifest))
+    return [s for s in schemas if s["function"]["name"] not in reads]
 
 
 _MAX_SAFE_INT = 2**53
@@ -126,7 +142,7 @@ def build_messages(deps: TurnContext, state: TurnState, grant: Grant) -> list[Ba
         call_id = action.get("action_id", f"step{step.get('index')}")
         if action.get("kind") == "tool_call":
             messages.append(AIMessage(content="", tool_calls=[{"name": action["tool"], "args": action.get("args", {}), "id": call_id}]))
-            messages.append(ToolMessage(content=json.dumps(_tool_answer(step), default=str), tool_call_id=call_id))
+            messages.append(ToolMessage(content=json.dumps(canvas_answer(step), default=str), tool_call_id=call_id))
         elif action.get("kind") == "reply":
             messages.append(AIMessage(content=action.get("text", "")))
         elif step.get("raw_error"):
@@ -223,6 +239,39 @@ def _tool_answer(step: dict[str, Any]) -> dict[str, Any]:
     return answer
 
 
+EVALUATION_KEYS = ("node_id", "score", "passed", "notes")
+"""What the canvas agent's model is told of each evaluation of a step's output; the evaluator's measurements
+(``checks``: each criterion's numbers) are on the canvas, in the evaluation node the repair step commits."""
+
+
+def canvas_answer(step: dict[str, Any]) -> dict[str, Any]:
+    """A step's answer as the canvas agent's model reads it: the tool's answer without what the canvas keeps.
+
+    Content hashes and the evaluator's per-criterion measurements are on the canvas (the node's outputs, the
+    evaluation node) and the trajectory; every later call of the turn would send them again.  Ids, titles,
+    verdicts, scores and notes stay.  (The chat baseline keeps the whole answer: its transcript is its only
+    record.)
+    """
+    answer = _tool_answer(step)
+    if answer.get("rejected"):
+        return answer
+    feedback = answer.get("feedback")
+    if isinstance(feedback, dict) and feedback.get("evaluations"):
+        answer["feedback"] = {**feedback, "evaluations": [
+            {k: e[k] for k in EVALUATION_KEYS if k in e} if isinstance(e, dict) else e
+            for e in feedback["evaluations"]]}
+    answer["observation"] = _without_hashes(answer.get("observation"))
+    return answer
+
+
+def _without_hashes(value: Any) -> Any:
+    if isinstance(value, dict):
+        return {k: _without_hashes(v) for k, v in value.items() if k != "sha256"}
+    if isinstance(value, list):
+        return [_without_hashes(v) for v in value]
+    return value
+
+
 def parse_response(message: AIMessage, action_id: str) -> tuple[dict[str, Any] | None, str | None]:
     """Turn a model message into an action dict, or an error text for a rejection (its first call only;
     :func:`split_calls` queues the others)."""
@@ -269,7 +318,7 @@ def propose(state: TurnState, runtime: Runtime[TurnContext]) -> dict[str, Any]:
                     "verdict": None, "queued_calls": queued[1:], "model_input": None, "batched": True}
         return {"action": action, "verdict": None, "queued_calls": queued[1:], "model_input": None,
                 "batched": True}
-    schemas = tool_schemas(deps, grant)
+    schemas = bound_schemas(deps, state, grant)
     model = deps.model.bind_tools(schemas)
     answers = list(state.get("answers") or [])
     usage = Usage(**(state.get("usage") or {}))

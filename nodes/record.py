@@ -61,6 +61,10 @@ def record(state: TurnState, runtime: Runtime[TurnContext]) -> dict[str, Any]:
         measured_outcome(deps, state, update, [*(state.get("steps") or []), step])
     if done:
         finish_turn(deps, state, [*(state.get("steps") or []), step], update)
+        # A selection belongs to the turn it came with.  The thread's state outlives the turn, and a client of
+        # LangGraph's server that sends no ``selected_ids`` with its next request means "nothing selected", not
+        # "what I selected last time": cleared here, the next turn's begin sees only what its client sent.
+        update["selected_ids"] = []
     return update
 
 

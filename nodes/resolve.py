@@ -109,8 +109,16 @@ def grant_line(grant: Grant | None) -> str:
 def focused_view(canvas: ResolveReader, intent: Intent, *, focus_ids: Sequence[str], selected: Sequence[str],
                  version: int | None, trajectories: TrajectoryStore | None = None, thread_id: str | None = None,
                  turn_id: str | None = None, grant: Grant | None = None, kinds: Sequence[str] = (),
-                 edge_types: Sequence[str] = ()) -> str:
-    """The focused view: compact tables of what the request is about, at most ``VIEW_BUDGET`` bytes."""
+                 edge_types: Sequence[str] = (), made_this_turn: Sequence[str] = ()) -> str:
+    """The focused view: compact tables of what the request is about, at most ``VIEW_BUDGET`` bytes.
+
+    ``made_this_turn``: nodes this turn's own steps (and its skills' steps) wrote.  Their ids come back in the
+    steps' tool results, which every later call of the turn sends, so the view does not list them, or read their
+    lineage, a second time (a 24-shot storyboard's nodes would otherwise fill every later call's tables);
+    targets keep their rows, and the counts count everything.
+    """
+    made = set(made_this_turn)
+    focus_ids = [i for i in focus_ids if i not in made]  # neither listed nor their lineage read
     version = canvas.canvas_version() if version is None else version
     seen = canvas.overview(list(focus_ids), max_depth=LINEAGE_DEPTH, since_version=max(0, version - 4 * RECENT),
                            recent=RECENT)
@@ -135,7 +143,7 @@ def focused_view(canvas: ResolveReader, intent: Intent, *, focus_ids: Sequence[s
     others = [i for i in focus_ids if i not in target_ids and i not in selected and i in nodes
               and nodes[i].status.value != "rejected"]
     if others:
-        sections.append(["## other nodes the request names or this turn made", *table(
+        sections.append(["## other nodes the request names", *table(
             ["id", "kind", "title", "v", "status"],
             [[i, nodes[i].kind, nodes[i].title, nodes[i].version, nodes[i].status.value] for i in others])])
     made_from: dict[str, list[Any]] = {}  # each upstream node once, nearest first: what the focus was made from
@@ -152,7 +160,7 @@ def focused_view(canvas: ResolveReader, intent: Intent, *, focus_ids: Sequence[s
                                                                         list(made_from.values()), limit=4,
                                                                         more="read_lineage")])
     sections.append(["## counts by kind (status n)", counts_line(seen.counts)])
-    recent = [n for n in seen.recent if n.status.value != "rejected"]
+    recent = [n for n in seen.recent if n.status.value != "rejected" and n.id not in made]
     if recent and not rows:  # with resolved targets, what was written last is beside the point
         sections.append(["## written last", *table(["id", "kind", "title", "status"], [
             [n.id, n.kind, n.title, n.status.value] for n in recent])])
@@ -168,12 +176,21 @@ def focused_view(canvas: ResolveReader, intent: Intent, *, focus_ids: Sequence[s
 def view_for(deps: TurnContext, state: TurnState, intent: Intent) -> str:
     """The focused view of ``state``'s step, read now."""
     grant = deps.bridge.grants.get(state["grant_id"]) if state.get("grant_id") else None
+    # The kinds and edge types are for writing a query: not shown when no query tool is offered this turn
+    # (nodes.propose.bound_schemas offers no canvas reads on a turn that began on an empty canvas).
+    queries = int(state.get("canvas_before") or 0) > 0 and (grant is None or grant.allows_tool("query_canvas"))
     return focused_view(deps.bridge.store, intent, focus_ids=state.get("focus_ids") or [],
                         selected=selected_nodes(state.get("selected_ids") or []), version=state.get("canvas_version"),
                         trajectories=deps.trajectories, thread_id=state.get("thread_id"),
                         turn_id=state.get("turn_id"), grant=grant,
-                        kinds=[k.name for k in deps.bridge.manifest.kinds],
-                        edge_types=deps.bridge.manifest.edge_types)
+                        kinds=[k.name for k in deps.bridge.manifest.kinds] if queries else (),
+                        edge_types=deps.bridge.manifest.edge_types if queries else (),
+                        made_this_turn=made_this_turn(state))
+
+
+def made_this_turn(state: TurnState) -> list[str]:
+    """The nodes this turn's steps made or changed, its skills' inner steps included (the usage's created ids)."""
+    return [*(state.get("touched_ids") or []), *((state.get("usage") or {}).get("created_ids") or [])]
 
 
 def resolve(state: TurnState, runtime: Runtime[TurnContext]) -> dict[str, Any]:

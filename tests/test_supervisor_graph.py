@@ -248,3 +248,26 @@ def test_a_skill_checkpoints_only_under_its_own_graph_node(with_skill, make_runt
 
     monkeypatch.setattr(nodes.bridge, "_own_checkpoint", lambda config, thread_id, namespace: config)
     assert peek()["read the loop"] == "done: CheckpointTuple"
+
+
+def test_a_served_turn_without_a_selection_does_not_reuse_the_last_ones(with_skill, make_runtime):
+    """Under LangGraph's server a thread's state outlives its turns: a client that sends no ``selected_ids``
+    selected nothing, and its turn must not be scoped to what the previous turn had selected."""
+    import dataclasses
+
+    pin = {"name": "create_node", "args": {"kind": "text", "title": "a note on tides", "inputs": {"text": "high"},
+                                           "status": "completed"}}
+    runtime = make_runtime(model=ScriptedModel(script=[pin, "Pinned.", "done", "done"]))
+    pinned = runtime.run("pin a note about the tides")
+    picked = pinned.steps[0]["observation"]["created"]
+    asked: list[list[str]] = []
+
+    def start_turn(request: str, **kwargs):
+        asked.append(list(kwargs.get("selected") or []))
+        return runtime.start_state(request, **kwargs)
+
+    served = dataclasses.replace(runtime.turn_context, start_turn=start_turn)  # begin starts it, as on a server
+    config = {"configurable": {"thread_id": "served-thread"}}
+    first = runtime.graph.invoke({"request": "make it warmer", "selected_ids": [picked]}, config, context=served)
+    second = runtime.graph.invoke({"request": "how many notes are there"}, config, context=served)
+    assert asked == [[picked], []], (first, second)

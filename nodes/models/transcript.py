@@ -301,9 +301,10 @@ class TranscriptTargets:
     """
 
     where = "in my transcript"
-    repairs_in_one_call = False
-    """The baseline as published in docs/evaluation.md: mark_stale, then regenerate_stale (three model calls per
-    edit with the reply).  Offering it ``repair`` too is the eval baselines' decision (#21)."""
+    repairs_in_one_call = True
+    """A chat agent gets the same tools as the canvas agent, ``repair`` among them (it reads nothing of the
+    canvas: it marks and regenerates the ids it names), so it uses it as the canvas agent does: one call per
+    local edit, two with the reply.  The ids it names come from its transcript, which is what is compared."""
 
     def _ledger(self, p: PlannerInput, *, this_turn: bool = False) -> Ledger:
         return Ledger([*p.history, *(p.calls if this_turn else [])], p.view.get("summary_nodes"))

@@ -200,3 +200,20 @@ def test_compact_schemas_keep_what_constrains_the_arguments(make_runtime):
     image = compact_schema(runtime.manifest.tool("generate_image").parameters)
     assert image["properties"]["lighting"]["enum"] == [value.value for value in Lighting]  # every preset, none lost
     assert image["properties"]["width"]["maximum"] == 4096 and image["properties"]["edit_node_id"]["type"] == "string"
+
+
+def test_a_turn_that_began_on_an_empty_canvas_is_offered_no_canvas_reads(make_runtime, canvas_ids):
+    """Nothing stood on the canvas when the turn began: what it made comes back in its own tool results, so the
+    model is not sent the read tools' schemas (the grant still allows them); any later turn is."""
+    from nodes.manifest import canvas_reading_tools
+    from nodes.propose import bound_schemas, tool_schemas
+
+    runtime = make_runtime(model=ScriptedModel(script=["done"]))
+    grant = runtime.grant_for("do something unusual")
+    reads = set(canvas_reading_tools(runtime.manifest))
+    granted = {s["function"]["name"] for s in tool_schemas(runtime.turn_context, grant)}
+    assert {"query_canvas", "read_node", "read_lineage"} <= reads & granted
+    empty = {s["function"]["name"] for s in bound_schemas(runtime.turn_context, {"canvas_before": 0}, grant)}
+    assert empty == granted - reads and "create_node" in empty
+    later = {s["function"]["name"] for s in bound_schemas(runtime.turn_context, {"canvas_before": 3}, grant)}
+    assert later == granted

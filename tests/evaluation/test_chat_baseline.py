@@ -117,9 +117,9 @@ def test_the_model_got_its_transcript_only(session):
                 assert set(json.loads(message.content)) <= {"observation", "feedback", "repair", "rejected",
                                                             "reason", "message"}
             assert "canvas_version" not in str(message.content)
-    # The last edit's transcript holds the whole session: the first turn's calls and both edits' calls.
+    # The last edit's transcript holds the whole session: the first turn's calls and both edits' repair calls.
     last = seen[-1]["messages"]
-    assert sum(1 for m in last if isinstance(m, AIMessage) and m.tool_calls) >= 4 + 2 + 2
+    assert sum(1 for m in last if isinstance(m, AIMessage) and m.tool_calls) >= 4 + 1 + 1  # story, two repairs
 
 
 def test_trajectories_have_the_keys_of_the_canvas_agent(session, project):
@@ -128,7 +128,7 @@ def test_trajectories_have_the_keys_of_the_canvas_agent(session, project):
     for turn, edit in zip(edit_turns, session["edits"]):
         assert turn["turn_id"] == edit["outcome"].turn_id and turn["outcome"] == "replied"
         assert turn["started_at"] <= turn["finished_at"]
-        assert [s["action"]["tool"] for s in turn["steps"][:-1]] == ["mark_stale", "regenerate_stale"]
+        assert [s["action"]["tool"] for s in turn["steps"][:-1]] == ["repair"]  # the same tools as the canvas agent
         for step in turn["steps"]:
             assert STEP_KEYS <= set(step)
             assert step["model_calls"] == 1 and step["max_call_bytes"] == step["model_input_bytes"] > 0
@@ -191,6 +191,42 @@ def test_an_action_that_needs_approval_pauses_and_resumes_on_the_transcript(sess
     after = hashes(project.store)
     assert sorted(t for t in before if before[t] != after[t]) == ["final cut", "shot 7 clip", "shot 7 image"]
     assert current_outputs(project.store)["shot 7 image"].inputs["lighting"] == "night"
+
+
+def test_a_question_after_a_fold_does_not_fold_again_on_resume(project):
+    """The summariser's call is made (and paid for, and counted) once per fold, even when the step then pauses
+    on a question: LangGraph re-runs a paused graph node from its start on resume, so the fold is its own node."""
+    from graphs.chat_context import SUMMARISER_PROMPT, Summarised
+    from nodes.models.playbooks import ANSWER_PREFIX
+
+    summarised: list[int] = []
+
+    def reply(messages: list[BaseMessage]) -> AIMessage:
+        if str(messages[0].content) == SUMMARISER_PROMPT:
+            summarised.append(len(messages))
+            return AIMessage(content="the person said hello")
+        if "pick" not in str(next(m for m in reversed(messages) if isinstance(m, HumanMessage)
+                                  and not str(m.content).startswith(ANSWER_PREFIX)).content):
+            return AIMessage(content="Hello.")
+        if str(messages[-1].content).startswith(ANSWER_PREFIX):
+            return AIMessage(content="Picked the first.")
+        return AIMessage(content="Which one?", additional_kwargs={"clarification": {
+            "reason": "ambiguous", "question": "Which one?", "candidates": [{"id": "a"}, {"id": "b"}]}})
+
+    # A window smaller than the tool schemas: every turn before the one in progress is folded.
+    runtime = ChatRuntime(project, model=ScriptedModel(script=[reply] * 20), context=Summarised(max_tokens=100))
+    try:
+        assert runtime.run("hello", thread_id="fold-then-ask").outcome == "replied"
+        assert summarised == []  # nothing older than the turn in progress to fold
+        paused = runtime.run("pick one of them", thread_id="fold-then-ask")
+        assert paused.outcome == "interrupted" and summarised and len(summarised) == 1
+        done = runtime.resume("fold-then-ask", "a")
+        assert done.outcome == "replied", done
+        assert len(summarised) == 1  # not asked to fold the same messages again
+        [step] = runtime.trajectories.steps("fold-then-ask", done.turn_id)
+        assert step["model_calls"] == 3  # the fold, the question, the call after the answer: the fold once
+    finally:
+        runtime.close()
 
 
 # -- the transcript planner on hand-written transcripts (no engine) ------------------------------------------

@@ -7,9 +7,10 @@ request's ambiguities, the selection, the other nodes the request names with wha
 by kind and status, the nodes written last, and summaries of the thread's last turns.  Compact tables, at most
 ``nodes.view.VIEW_BUDGET`` bytes whatever the canvas size (``bench/view.py`` measures it).
 
-Its reads are batched: one overview statement (focus lineages, counts, recent nodes), the two fact statements
-when a target is a shot (its current image may have changed since the turn began), and one for the titles of
-what earlier turns changed.  A turn started without an intent (a bare invocation of the graph) is interpreted
+Its reads are batched: one overview statement (the canvas version, focus lineages, counts, recent nodes: the
+observe node leaves its own version read to it when the request names no title), the fact statement when a
+target is a shot (its current image may have changed since the turn began), and one for the titles of what
+earlier turns changed (their summaries come from the trajectory file's last few rows, never their steps).  A turn started without an intent (a bare invocation of the graph) is interpreted
 here.
 """
 

@@ -1,4 +1,5 @@
-"""Turn cost benchmark: prints JSON (Bolt round trips, Cypher statements, tool-schema bytes, wall time).
+"""Turn cost benchmark: prints JSON (Bolt round trips, Cypher statements, tool-schema bytes, checkpoint bytes, wall
+time).
 
 Everything is counted, nothing assumed: a hook on the ``neo4j`` driver's Bolt connection counts every
 flush of the outgoing buffer (one client→server send, which the driver then waits on: a round trip)
@@ -162,12 +163,24 @@ def grow(runtime: Runtime, target: int) -> None:
         have += len(batch)
 
 
+def checkpoint_bytes(path: Path) -> int:
+    """Bytes the SQLite checkpointer holds: its checkpoints (each carries the whole state) and pending writes."""
+    connection = sqlite3.connect(str(path))
+    try:
+        return sum(connection.execute(f"SELECT COALESCE(SUM(LENGTH({column})), 0) FROM {table}").fetchone()[0]
+                   for table, column in (("checkpoints", "checkpoint"), ("checkpoints", "metadata"),
+                                         ("writes", "value")))
+    finally:
+        connection.close()
+
+
 def measure_turns(runtime: Runtime, counter: BoltCounter, planner: RecordingPlanner, request: str) -> dict[str, Any]:
     """Median per-turn figures of ``TURNS`` runs of ``request``."""
     rows = []
     for _ in range(TURNS):
         planner.calls.clear()
         before = counter.snapshot()
+        saved = checkpoint_bytes(runtime.project.checkpoint_path)
         started = time.perf_counter()
         outcome = runtime.run(request)
         wall = time.perf_counter() - started
@@ -176,6 +189,7 @@ def measure_turns(runtime: Runtime, counter: BoltCounter, planner: RecordingPlan
         counted = counter.since(before)
         actions = len(outcome.steps)
         rows.append({**counted, "wall_s": wall, "actions": actions,
+                     "checkpoint_bytes": checkpoint_bytes(runtime.project.checkpoint_path) - saved,
                      "schema_bytes": max(c["schema_bytes"] for c in planner.calls),
                      "tools_bound": max(c["tools"] for c in planner.calls),
                      "model_calls": len(planner.calls)})
@@ -192,6 +206,7 @@ def measure_turns(runtime: Runtime, counter: BoltCounter, planner: RecordingPlan
         "bolt_io_share": round(median["bolt_io_s"] / median["wall_s"], 2),
         "store_ms_per_turn": round(median["store_s"] * 1000, 1),
         "store_share": round(median["store_s"] / median["wall_s"], 2),
+        "checkpoint_bytes_per_turn": median["checkpoint_bytes"],
         "model_calls_per_turn": median["model_calls"],
         "tools_bound_per_call": median["tools_bound"],
         "schema_bytes_per_call": median["schema_bytes"],

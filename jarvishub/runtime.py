@@ -166,7 +166,7 @@ class Runtime:
         state = self.start_state(request, thread_id=thread_id, grant=grant, profile=profile, selected=selected)
         if on_started is not None:
             on_started(state)
-        return self._drive(state, state["thread_id"], on_event, start=state)
+        return self._drive(state, state["thread_id"], on_event, start=state, fresh=True)
 
     def start_state(self, request: str, *, thread_id: str | None = None, grant: Grant | None = None,
                     profile: str | None = None, selected: list[str] | None = None) -> dict[str, Any]:
@@ -210,8 +210,8 @@ class Runtime:
         return {"configurable": {"thread_id": thread_id}, "recursion_limit": 1000}
 
     def _drive(self, payload: Any, thread_id: str, on_event: Callable[[str, dict[str, Any]], None] | None,
-               start: dict[str, Any] | None = None) -> TurnOutcome:
-        for event in self.stream(payload, thread_id, start=start):
+               start: dict[str, Any] | None = None, fresh: bool = False) -> TurnOutcome:
+        for event in self.stream(payload, thread_id, start=start, fresh=fresh):
             if on_event is not None:
                 on_event(*event)
         snapshot = self.graph.get_state(self._config(thread_id))
@@ -235,14 +235,16 @@ class Runtime:
         return outcome
 
     def stream(self, payload: Any, thread_id: str, *,
-               start: dict[str, Any] | None = None) -> Iterator[tuple[str, dict[str, Any]]]:
+               start: dict[str, Any] | None = None, fresh: bool = False) -> Iterator[tuple[str, dict[str, Any]]]:
         """Graph progress as (kind, data) events: node updates and custom progress events.
 
         A skill's inner steps come as node events too, named as ``get_graph(xray=True)`` draws them
         (``skill__storyboard:shots``), with the subgraph's ``namespace``.  ``start``: a turn started already
-        (:meth:`start_state`), which the ``begin`` graph node takes as it is.
+        (:meth:`start_state`), which the ``begin`` graph node takes as it is; ``fresh``: started by this call, so
+        none of its actions has run before (``TurnContext.fresh``).
         """
-        context = dataclasses.replace(self.turn_context, start=start) if start is not None else self.turn_context
+        context = dataclasses.replace(self.turn_context, start=start, fresh=fresh) if start is not None \
+            else self.turn_context
         for namespace, mode, data in self.graph.stream(payload, self._config(thread_id), context=context,
                                                        stream_mode=["updates", "custom"], subgraphs=True):
             if mode == "updates":
@@ -257,6 +259,8 @@ class Runtime:
         """Close the checkpointer and memory (the project is closed by its owner)."""
         if hasattr(self.memory, "close"):
             self.memory.close()
+        self.grants.close()
+        self.trajectories.close()
         handle = self._checkpoint_handle
         if hasattr(handle, "close"):
             handle.close()

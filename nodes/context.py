@@ -39,6 +39,10 @@ class TurnContext:
     """How ``begin`` starts a turn from a person's request (None: the caller starts turns itself)."""
     start: dict[str, Any] | None = None
     """A turn this run's caller has started already (``Runtime.run``; a restart): ``begin`` takes it as it is."""
+    fresh: bool = False
+    """Whether this run started its turn just now (``Runtime.run``): then no process has run any of the turn's
+    actions yet (their ids start with the new turn's id), so ``execute`` need not look for an earlier commit of
+    each; a resumed or restarted run looks (``nodes.execute``)."""
     max_steps: int = 40
     max_retries: int = 2
     evaluate_generations: bool = True

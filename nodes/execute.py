@@ -41,9 +41,11 @@ def execute_step(deps: TurnContext, state: TurnState, subgraph: SubgraphRun | No
         return {"result": {"observation": {"reply": action.text}, "mutations": []},
                 "done": True, "outcome": "replied", "reply": action.text}
     spec = deps.bridge.registry.get(action.tool) if action.kind == "tool_call" else None
-    # A read-only tool commits nothing, so there is nothing to replay: running it again is the resume.
+    # A read-only tool commits nothing, so there is nothing to replay: running it again is the resume.  In a run
+    # that started its turn (``TurnContext.fresh``) no attempt of this action can have committed: its id is new.
     read_only = spec is not None and Effect.READ_ONLY in spec.effects
-    previous = None if read_only else deps.bridge.store.commit_for_key(f"{state['thread_id']}:{action.action_id}")
+    previous = None if read_only or deps.fresh else \
+        deps.bridge.store.commit_for_key(f"{state['thread_id']}:{action.action_id}")
     if previous is not None:
         # Killed after the commit and before the checkpoint: the work is on the canvas already.
         return {"result": {"observation": {**previous.observation, "replayed": True},

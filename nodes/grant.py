@@ -15,8 +15,6 @@ call, and the bridge, not the offer list, is what keeps the model from calling i
 from __future__ import annotations
 
 import json
-import sqlite3
-import threading
 from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Protocol
@@ -26,7 +24,7 @@ from pydantic import BaseModel, Field
 from nodes.verdicts import GrantDenied
 from store.errors import NodeNotFound
 from store.models import new_id
-from store.sqlite_files import wal_connection
+from store.sqlite_files import SqliteFile
 from tools.base import Effect
 from tools.native.code import SandboxLimits
 
@@ -224,23 +222,23 @@ class GrantStore:
     def __init__(self, path: Path) -> None:
         self._path = Path(path)
         self._path.parent.mkdir(parents=True, exist_ok=True)
-        self._lock = threading.Lock()
-        with self._connect() as db:
-            db.execute("PRAGMA journal_mode=WAL")
+        self._file = SqliteFile(self._path)
+        with self._file.transaction() as db:
             db.execute("CREATE TABLE IF NOT EXISTS grants (id TEXT PRIMARY KEY, body TEXT NOT NULL)")
 
-    def _connect(self) -> sqlite3.Connection:
-        return wal_connection(self._path)
+    def close(self) -> None:
+        """Close the file's connection (a later call opens it again)."""
+        self._file.close()
 
     def save(self, grant: Grant) -> Grant:
         """Store (or replace) a grant."""
-        with self._lock, self._connect() as db:
+        with self._file.transaction() as db:
             db.execute("INSERT OR REPLACE INTO grants (id, body) VALUES (?, ?)", (grant.id, grant.model_dump_json()))
         return grant
 
     def get(self, grant_id: str) -> Grant:
         """The grant as it is now (revoked ones included)."""
-        with self._connect() as db:
+        with self._file.transaction() as db:
             row = db.execute("SELECT body FROM grants WHERE id = ?", (grant_id,)).fetchone()
         if row is None:
             raise KeyError(f"no grant with id {grant_id}")
@@ -248,7 +246,7 @@ class GrantStore:
 
     def children(self, grant_id: str) -> list[Grant]:
         """The grants narrowed directly from ``grant_id`` (its skills' and subagents')."""
-        with self._connect() as db:
+        with self._file.transaction() as db:
             rows = db.execute("SELECT body FROM grants WHERE json_extract(body, '$.parent_id') = ?",
                               (grant_id,)).fetchall()
         return [Grant.model_validate_json(row[0]) for row in rows]

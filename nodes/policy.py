@@ -57,6 +57,12 @@ REPAIR_TOOLS = frozenset({"mark_stale", "regenerate_stale", "repair"})
 other two in one call)."""
 LOCAL_OPERATIONS = frozenset({"edit", "explore", "revise_page", "status"})
 """Operations on named nodes: their grant is scoped to the targets and what derives from them."""
+EDIT_TOOLS = READ_TOOLS | REPAIR_TOOLS | frozenset({"read_lineage", "update_node", "set_status"})
+"""What a local edit of render values ("redo the lighting on shot 3") is offered: the read tools, the redo along
+the lineage (``repair`` in one call, or its two parts), and a change of a node's inputs or status.  Not the rest
+of the canvas and recovery families (branch, group, move, link, version and checkpoint tools: each has a request
+of its own and a grant of its own), whose schemas went with every model call of the edit (23 tools, 11 KB,
+against 8 tools, 3.9 KB; ``bench/turn.py`` prints both)."""
 
 
 class RequestKind:
@@ -135,13 +141,15 @@ def intent_tools(manifest: Manifest, intent: Intent, *, local_edit: bool) -> Int
         return None
     families = {ToolFamily.MCP}
     wanted: set[str] = set(CORE_CANVAS_TOOLS)
-    if local_edit or any(kind.all_canvas for kind in matched):
-        families.add(ToolFamily.CANVAS)
-    if local_edit:
+    if local_edit and {c.operation for c in intent.clauses} == {"edit"}:
+        wanted = set(EDIT_TOOLS).union(*(kind.edit_skills for kind in matched))
+    elif local_edit:
         # Redo along the lineage (mark_stale, regenerate_stale) rather than build anew.
-        families.add(ToolFamily.RECOVERY)
+        families |= {ToolFamily.CANVAS, ToolFamily.RECOVERY}
         wanted |= set().union(*(kind.edit_skills for kind in matched))
     else:
+        if any(kind.all_canvas for kind in matched):
+            families.add(ToolFamily.CANVAS)
         for kind in matched:
             families |= kind.families
             wanted |= kind.tools | kind.skills

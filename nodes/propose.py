@@ -122,7 +122,7 @@ def build_messages(deps: TurnContext, state: TurnState, grant: Grant) -> list[Ba
         from nodes.resolve import view_for
         from nodes.view import as_intent
 
-        view = view_for(deps, state, as_intent(intent or state["request"]))
+        view = view_for(deps, state, as_intent(intent or state["request"])).text
     memory = deps.extra.get("memory_lines", lambda request: [])(state["request"])
     tail: dict[str, Any] = {}
     if intent is not None:

@@ -7,16 +7,17 @@ request's ambiguities, the selection, the other nodes the request names with wha
 by kind and status, the nodes written last, and summaries of the thread's last turns.  Compact tables, at most
 ``nodes.view.VIEW_BUDGET`` bytes whatever the canvas size (``bench/view.py`` measures it).
 
-Its reads are batched: one overview statement (focus lineages, counts, recent nodes), the two fact statements
-when a target is a shot (its current image may have changed since the turn began), and one for the titles of
-what earlier turns changed.  A turn started without an intent (a bare invocation of the graph) is interpreted
+Its reads are batched: one overview statement (the canvas version, focus lineages, counts, recent nodes: the
+observe node leaves its own version read to it when the request names no title), the fact statement when a
+target is a shot (its current image may have changed since the turn began), and one for the titles of what
+earlier turns changed (their summaries come from the trajectory file's last few rows, never their steps).  A turn started without an intent (a bare invocation of the graph) is interpreted
 here.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any, Protocol
+from typing import Any, NamedTuple, Protocol
 
 from langgraph.runtime import Runtime
 
@@ -80,7 +81,7 @@ def earlier_lines(trajectories: TrajectoryStore, canvas: ViewReader, thread_id: 
     """The thread's last turns, one line each: request → outcome, what changed (titles), never their calls."""
     if not thread_id:
         return []
-    turns = [t for t in trajectories.turns(thread_id) if t.get("turn_id") != turn_id][-MAX_TURN_LINES:]
+    turns = trajectories.recent_turns(thread_id, MAX_TURN_LINES, besides=turn_id)
     if not turns:
         return []
     touched = {t.get("turn_id"): list(dict.fromkeys(t.get("touched_ids") or [])) for t in turns}
@@ -106,11 +107,19 @@ def grant_line(grant: Grant | None) -> str:
     return f"grant: scope {scope}{budget}"
 
 
+class FocusedView(NamedTuple):
+    """The focused view's text, and the canvas version it was read at."""
+
+    text: str
+    version: int
+
+
 def focused_view(canvas: ResolveReader, intent: Intent, *, focus_ids: Sequence[str], selected: Sequence[str],
                  version: int | None, trajectories: TrajectoryStore | None = None, thread_id: str | None = None,
                  turn_id: str | None = None, grant: Grant | None = None, kinds: Sequence[str] = (),
-                 edge_types: Sequence[str] = (), made_this_turn: Sequence[str] = ()) -> str:
-    """The focused view: compact tables of what the request is about, at most ``VIEW_BUDGET`` bytes.
+                 edge_types: Sequence[str] = (), made_this_turn: Sequence[str] = ()) -> FocusedView:
+    """The focused view: compact tables of what the request is about, at most ``VIEW_BUDGET`` bytes
+    (``version``: the canvas version just read; None: the overview statement reads it).
 
     ``made_this_turn``: nodes this turn's own steps (and its skills' steps) wrote.  Their ids come back in the
     steps' tool results, which every later call of the turn sends, so the view does not list them, or read their
@@ -119,9 +128,10 @@ def focused_view(canvas: ResolveReader, intent: Intent, *, focus_ids: Sequence[s
     """
     made = set(made_this_turn)
     focus_ids = [i for i in focus_ids if i not in made]  # neither listed nor their lineage read
-    version = canvas.canvas_version() if version is None else version
-    seen = canvas.overview(list(focus_ids), max_depth=LINEAGE_DEPTH, since_version=max(0, version - 4 * RECENT),
-                           recent=RECENT)
+    seen = canvas.overview(list(focus_ids), max_depth=LINEAGE_DEPTH,
+                           since_version=None if version is None else max(0, version - 4 * RECENT),
+                           recent=RECENT, within=4 * RECENT)
+    version = (seen.version or 0) if version is None else version
     nodes = {entries[0].node.id: entries[0].node for entries in seen.lineages.values() if entries}
     shot_targets = any(t.kind == "shot" for c in intent.clauses for t in c.targets)
     facts = read_facts(canvas) if shot_targets else None
@@ -170,17 +180,18 @@ def focused_view(canvas: ResolveReader, intent: Intent, *, focus_ids: Sequence[s
             sections.append(earlier)
     if (kinds or edge_types) and not rows:  # for writing a query or a node; an edit of resolved targets needs none
         sections.append([f"node kinds: {', '.join(kinds)}", f"edge types: {', '.join(edge_types)}"])
-    return fit(sections)
+    return FocusedView(fit(sections), version)
 
 
-def view_for(deps: TurnContext, state: TurnState, intent: Intent) -> str:
-    """The focused view of ``state``'s step, read now."""
+def view_for(deps: TurnContext, state: TurnState, intent: Intent) -> FocusedView:
+    """The focused view of ``state``'s step, read now (with the canvas version, when observe left it to this
+    read: ``seen_version`` None)."""
     grant = deps.bridge.grants.get(state["grant_id"]) if state.get("grant_id") else None
     # The kinds and edge types are for writing a query: not shown when no query tool is offered this turn
     # (nodes.propose.bound_schemas offers no canvas reads on a turn that began on an empty canvas).
     queries = int(state.get("canvas_before") or 0) > 0 and (grant is None or grant.allows_tool("query_canvas"))
     return focused_view(deps.bridge.store, intent, focus_ids=state.get("focus_ids") or [],
-                        selected=selected_nodes(state.get("selected_ids") or []), version=state.get("canvas_version"),
+                        selected=selected_nodes(state.get("selected_ids") or []), version=state.get("seen_version"),
                         trajectories=deps.trajectories, thread_id=state.get("thread_id"),
                         turn_id=state.get("turn_id"), grant=grant,
                         kinds=[k.name for k in deps.bridge.manifest.kinds] if queries else (),
@@ -207,5 +218,10 @@ def resolve(state: TurnState, runtime: Runtime[TurnContext]) -> dict[str, Any]:
                             log=deps.trajectories, thread_id=state.get("thread_id"),
                             skills=deps.bridge.manifest.skills).summary()
         update["intent"] = intent
-    update["view"] = view_for(deps, state, Intent.model_validate(intent))
+    seen = view_for(deps, state, Intent.model_validate(intent))
+    update["view"] = seen.text
+    if state.get("seen_version") is None:  # observe left the version to this read (nodes.observe)
+        update.update(canvas_version=seen.version, seen_version=seen.version)
+        if state.get("canvas_before") is None:  # the turn's first step
+            update["canvas_before"] = seen.version
     return update

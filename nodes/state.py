@@ -10,6 +10,8 @@ from __future__ import annotations
 
 from typing import Annotated, Any, TypedDict
 
+from langgraph.channels import EphemeralValue
+
 RESET = "__reset__"
 """First element of an update that replaces a per-turn list instead of extending it (a new turn on a thread)."""
 
@@ -43,8 +45,11 @@ class TurnState(TypedDict, total=False):
     seen_version: int
     """The canvas version the current step's proposal saw (observe's; commit moves ``canvas_version`` on)."""
     focus_ids: list[str]
-    view: str
-    """The focused view the resolve node read for the current step (``nodes.resolve``): compact tables, bounded."""
+    view: Annotated[str, EphemeralValue(str)]
+    """The focused view the resolve node read for the current step (``nodes.resolve``): compact tables, bounded.
+    It lives for one superstep (resolve's write, read by propose), so of a turn's checkpoints only the one after
+    resolve carries it: every checkpoint stores the whole state, and a view in all of them was a third of a
+    turn's checkpoint bytes."""
     step_index: int
     action: dict[str, Any] | None
     verdict: dict[str, Any] | None

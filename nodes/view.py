@@ -27,8 +27,8 @@ class ViewReader(CanvasReader, Protocol):
 
     def titled(self, groups: Sequence[Sequence[str]], *, limit: int = 3) -> tuple[int, list[list[str]]]: ...
 
-    def overview(self, focus_ids: Sequence[str], *, max_depth: int, since_version: int,
-                 recent: int) -> CanvasOverview: ...
+    def overview(self, focus_ids: Sequence[str], *, max_depth: int, since_version: int | None,
+                 recent: int, within: int = 0) -> CanvasOverview: ...
 
 
 MAX_FULL_NODES = 40

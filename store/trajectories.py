@@ -9,15 +9,13 @@ instead of adding a second one.
 from __future__ import annotations
 
 import json
-import sqlite3
-import threading
 from pathlib import Path
 from typing import Any
 
 from pydantic import BaseModel
 
 from store.models import utc_now
-from store.sqlite_files import wal_connection
+from store.sqlite_files import SqliteFile
 
 
 class TrajectoryStore:
@@ -26,10 +24,9 @@ class TrajectoryStore:
     def __init__(self, path: Path) -> None:
         self._path = Path(path)
         self._path.parent.mkdir(parents=True, exist_ok=True)
-        self._lock = threading.Lock()
+        self._file = SqliteFile(self._path)
         self._manifest: tuple[BaseModel, str] | None = None
-        with self._connect() as db:
-            db.execute("PRAGMA journal_mode=WAL")
+        with self._file.transaction() as db:
             db.executescript(
                 """
                 CREATE TABLE IF NOT EXISTS steps (
@@ -42,12 +39,13 @@ class TrajectoryStore:
                 """
             )
 
-    def _connect(self) -> sqlite3.Connection:
-        return wal_connection(self._path)
+    def close(self) -> None:
+        """Close the file's connection (a later call opens it again)."""
+        self._file.close()
 
     def record_step(self, thread_id: str, turn_id: str, step: int, body: dict[str, Any]) -> None:
         """Store one step (idempotent per (thread, turn, step))."""
-        with self._lock, self._connect() as db:
+        with self._file.transaction() as db:
             db.execute(
                 "INSERT OR REPLACE INTO steps VALUES (?, ?, ?, ?, ?)",
                 (thread_id, turn_id, step, json.dumps(body, default=str), utc_now()),
@@ -61,7 +59,7 @@ class TrajectoryStore:
         text = json.dumps(body, default=str)
         if manifest is not None:
             text = '{"manifest": ' + self._manifest_json(manifest) + (", " + text[1:] if body else "}")
-        with self._lock, self._connect() as db:
+        with self._file.transaction() as db:
             seq = db.execute("SELECT COALESCE(MAX(seq), 0) + 1 FROM turns").fetchone()[0]
             existing = db.execute("SELECT seq FROM turns WHERE turn_id = ?", (turn_id,)).fetchone()
             db.execute(
@@ -77,33 +75,33 @@ class TrajectoryStore:
 
     def record_start(self, thread_id: str, turn_id: str, initial_state: dict[str, Any]) -> None:
         """Remember how a turn began, so a crash before its first checkpoint can still be resumed."""
-        with self._lock, self._connect() as db:
+        with self._file.transaction() as db:
             db.execute("INSERT OR REPLACE INTO starts VALUES (?, ?, ?, ?)",
                        (thread_id, turn_id, json.dumps(initial_state, default=str), utc_now()))
 
     def last_start(self, thread_id: str) -> dict[str, Any] | None:
         """The initial state of the latest turn started on a thread."""
-        with self._connect() as db:
+        with self._file.transaction() as db:
             row = db.execute("SELECT body FROM starts WHERE thread_id = ? ORDER BY at DESC LIMIT 1",
                              (thread_id,)).fetchone()
         return json.loads(row[0]) if row else None
 
     def started_at(self, turn_id: str) -> str | None:
         """When a turn was started (its ``starts`` row), or None for a turn never recorded as started."""
-        with self._connect() as db:
+        with self._file.transaction() as db:
             row = db.execute("SELECT at FROM starts WHERE turn_id = ?", (turn_id,)).fetchone()
         return row[0] if row else None
 
     def started_turns(self, thread_id: str) -> list[str]:
         """Ids of every turn started on a thread (finished, paused or crashed), oldest first."""
-        with self._connect() as db:
+        with self._file.transaction() as db:
             rows = db.execute("SELECT turn_id FROM starts WHERE thread_id = ? ORDER BY at, rowid",
                               (thread_id,)).fetchall()
         return [r[0] for r in rows]
 
     def unfinished(self) -> list[dict[str, Any]]:
         """Turns that started and have no finished tuple (crashed, or paused for a person), oldest first."""
-        with self._connect() as db:
+        with self._file.transaction() as db:
             rows = db.execute(
                 "SELECT s.thread_id, s.turn_id, s.body, s.at FROM starts s "
                 "LEFT JOIN turns t ON t.turn_id = s.turn_id WHERE t.turn_id IS NULL ORDER BY s.at"
@@ -113,7 +111,7 @@ class TrajectoryStore:
 
     def steps(self, thread_id: str, turn_id: str) -> list[dict[str, Any]]:
         """The steps of one turn, in order."""
-        with self._connect() as db:
+        with self._file.transaction() as db:
             rows = db.execute(
                 "SELECT body FROM steps WHERE thread_id = ? AND turn_id = ? ORDER BY step", (thread_id, turn_id)
             ).fetchall()
@@ -121,7 +119,7 @@ class TrajectoryStore:
 
     def turns(self, thread_id: str | None = None) -> list[dict[str, Any]]:
         """Finished turns, oldest first, each with its steps."""
-        with self._connect() as db:
+        with self._file.transaction() as db:
             if thread_id:
                 rows = db.execute(
                     "SELECT thread_id, turn_id, body FROM turns WHERE thread_id = ? ORDER BY seq", (thread_id,)
@@ -131,13 +129,30 @@ class TrajectoryStore:
         return [{**json.loads(body), "steps": self.steps(thread, turn)} for thread, turn, body in rows]
 
     def last_turn(self, thread_id: str | None = None) -> dict[str, Any] | None:
-        """The latest finished turn (of a thread, or of the project), without its steps."""
-        with self._connect() as db:
-            row = (db.execute("SELECT body FROM turns WHERE thread_id = ? ORDER BY seq DESC LIMIT 1", (thread_id,))
-                   if thread_id else db.execute("SELECT body FROM turns ORDER BY seq DESC LIMIT 1")).fetchone()
+        """The latest finished turn (of a thread, or of the project), without its steps and its manifest (read at
+        the start of every turn: SQLite drops the manifest, most of the tuple's bytes, before Python parses it)."""
+        with self._file.transaction() as db:
+            row = (db.execute("SELECT json_remove(body, '$.manifest') FROM turns WHERE thread_id = ? "
+                              "ORDER BY seq DESC LIMIT 1", (thread_id,))
+                   if thread_id else db.execute("SELECT json_remove(body, '$.manifest') FROM turns "
+                                                "ORDER BY seq DESC LIMIT 1")).fetchone()
         return json.loads(row[0]) if row else None
+
+    def recent_turns(self, thread_id: str, limit: int, *, besides: str | None = None) -> list[dict[str, Any]]:
+        """The last ``limit`` finished turns of a thread (other than ``besides``), oldest first, each as its
+        ``turn_id``, ``request``, ``outcome``, ``reply`` and ``touched_ids`` only: what a model call's view
+        summarises, read before every model call, so neither the steps nor the rest of the tuple is read."""
+        with self._file.transaction() as db:
+            rows = db.execute(
+                "SELECT turn_id, json_extract(body, '$.request'), json_extract(body, '$.outcome'), "
+                "json_extract(body, '$.reply'), json_extract(body, '$.touched_ids') FROM turns "
+                "WHERE thread_id = ? AND turn_id IS NOT ? ORDER BY seq DESC LIMIT ?",
+                (thread_id, besides, int(limit))).fetchall()
+        return [{"turn_id": turn, "request": request, "outcome": outcome, "reply": reply,
+                 "touched_ids": json.loads(touched) if touched else []}
+                for turn, request, outcome, reply, touched in reversed(rows)]
 
     def threads(self) -> list[str]:
         """Every thread with a finished turn."""
-        with self._connect() as db:
+        with self._file.transaction() as db:
             return [r[0] for r in db.execute("SELECT DISTINCT thread_id FROM turns ORDER BY seq")]

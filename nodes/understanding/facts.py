@@ -107,7 +107,7 @@ class FactsReader(Protocol):
 
 
 _LIVE = "(n.deleted IS NULL OR n.deleted = false)"
-SHOT_FACTS = FixedCypher(
+_SHOTS = (
     "MATCH (s:CanvasNode {kind: 'shot'}) WHERE (s.deleted IS NULL OR s.deleted = false) "
     "OPTIONAL MATCH (i:CanvasNode {kind: 'image'})-[:GENERATED_FROM]->(s) "
     "WHERE i.status <> 'rejected' AND (i.deleted IS NULL OR i.deleted = false) "
@@ -116,10 +116,11 @@ SHOT_FACTS = FixedCypher(
     "WHERE c.status <> 'rejected' AND (c.deleted IS NULL OR c.deleted = false) "
     "OPTIONAL MATCH (k:CanvasNode)-[:GENERATED_FROM]->(c) "
     "WHERE k.kind = 'video' AND k.status <> 'rejected' AND (k.deleted IS NULL OR k.deleted = false) "
-    "RETURN s.id AS shot, s.title AS title, s.inputs_json AS shot_inputs, s.created_at AS created, "
+    "RETURN 'shot' AS part, s.id AS shot, s.title AS title, s.inputs_json AS shot_inputs, s.created_at AS created, "
     "i.id AS image, i.version AS version, i.inputs_json AS inputs, p.id AS plan, p.title AS plan_title, "
-    "c.id AS clip, c.kind AS clip_kind, k.id AS cut")
-OTHER_FACTS = FixedCypher(
+    "c.id AS clip, c.kind AS clip_kind, k.id AS cut, null AS id, null AS kind, null AS status, null AS grp, "
+    "null AS via_image, null AS via_version, null AS page")
+_OTHERS = (
     "MATCH (n:CanvasNode) WHERE " + _LIVE + " AND ((n.kind IN ['deck', 'slide'] AND n.status <> 'rejected') "
     "OR (n.kind = 'code' AND n.status <> 'rejected' AND n.inputs_json CONTAINS '\"layout_spec\"') OR n.id IN $selected) "
     "OPTIONAL MATCH (n)-[:GENERATED_FROM]->(s:CanvasNode {kind: 'shot'}) WHERE n.id IN $selected "
@@ -130,16 +131,21 @@ OTHER_FACTS = FixedCypher(
     "OPTIONAL MATCH (n)-[:GENERATED_FROM]->(pg:CanvasNode {kind: 'code'}) WHERE n.id IN $selected "
     "OPTIONAL MATCH (pr:CanvasNode {kind: 'code'})-[:REFERENCES]->(n) "
     "WHERE n.id IN $selected AND n.kind = 'image' AND pr.status <> 'rejected' "
-    "RETURN n.id AS id, n.kind AS kind, n.title AS title, n.status AS status, n.group_id AS grp, "
-    "n.created_at AS created, CASE WHEN n.kind IN ['slide', 'code'] THEN n.inputs_json ELSE null END AS inputs, "
-    "s.id AS shot, t.id AS via_image, u.id AS via_version, coalesce(pg.id, pr.id) AS page")
+    "RETURN 'other' AS part, s.id AS shot, n.title AS title, null AS shot_inputs, n.created_at AS created, "
+    "null AS image, null AS version, CASE WHEN n.kind IN ['slide', 'code'] THEN n.inputs_json ELSE null END AS inputs, "
+    "null AS plan, null AS plan_title, null AS clip, null AS clip_kind, null AS cut, n.id AS id, n.kind AS kind, "
+    "n.status AS status, n.group_id AS grp, t.id AS via_image, u.id AS via_version, coalesce(pg.id, pr.id) AS page")
+FACTS = FixedCypher(_SHOTS + " UNION ALL " + _OTHERS)
+"""The project's facts in one statement (one round trip): the shots with their current images and what derives
+from them (``part`` 'shot'), then the decks, slides, pages and the selection (``part`` 'other')."""
 
 
 def read_facts(store: FactsReader, selected: Sequence[str] = ()) -> CanvasFacts:
-    """The project's facts in two reads: shots with their current images and derived nodes; everything else."""
+    """The project's facts in one read: shots with their current images and derived nodes; everything else."""
     shots: dict[str, ShotFact] = {}
     order: dict[str, str] = {}
-    for row in store.fixed_read(SHOT_FACTS):
+    rows = store.fixed_read(FACTS, selected=list(selected))
+    for row in (r for r in rows if r["part"] == "shot"):
         shot = shots.get(row["shot"])
         if shot is None:
             shot_inputs = json_object(row.get("shot_inputs"))
@@ -169,7 +175,7 @@ def read_facts(store: FactsReader, selected: Sequence[str] = ()) -> CanvasFacts:
     picked = set(selected)
     seen: set[str] = set()
     documents: dict[str, dict[str, Any]] = {}
-    for row in sorted(store.fixed_read(OTHER_FACTS, selected=list(selected)), key=lambda r: str(r.get("created"))):
+    for row in sorted((r for r in rows if r["part"] == "other"), key=lambda r: str(r.get("created"))):
         node_id = row["id"]
         shot = row.get("shot") or row.get("via_image") or row.get("via_version")
         if node_id in seen:

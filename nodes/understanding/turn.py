@@ -46,7 +46,7 @@ def previous_turn(log: TurnLog | None, thread_id: str | None) -> PreviousTurn:
 
 def understand(store: TitleReader, request: str, selected: Sequence[str] = (), *, log: TurnLog | None = None,
                thread_id: str | None = None, answer: str | None = None, skills: Sequence[Any] = ()) -> Intent:
-    """The turn's intent: two fact reads, one title lookup when the request quotes a title, no query per
+    """The turn's intent: one fact read, one title lookup when the request quotes a title, no query per
     reference."""
     facts = read_facts(store, selected)
     intent = interpret(request, facts, previous=previous_turn(log, thread_id), answer=answer, skills=skills)

@@ -243,12 +243,14 @@ class CanvasReads(BoltSession):
         return lineage_entries(roots, ((r["id"], int(r["depth"]), r["b"]) for r in rows), with_start=with_start)
 
     def overview(
-        self, focus_ids: Sequence[str], *, max_depth: int, since_version: int, recent: int
+        self, focus_ids: Sequence[str], *, max_depth: int, since_version: int | None, recent: int, within: int = 0
     ) -> CanvasOverview:
         """What a model call's view reads, in one statement: the focus nodes with their lineages (outgoing edges
         of every type, as :meth:`lineages` with ``with_start``), the live nodes' counts by kind and status, and
         the ``recent`` live nodes written after ``since_version``, most recently written first (each node
-        carries the canvas version that last wrote it, so the commit log need not be read).
+        carries the canvas version that last wrote it, so the commit log need not be read); with
+        ``since_version`` None, those written in the last ``within`` versions of the canvas as this statement
+        reads it, so a caller need not read the version first (it comes back as ``version``).
 
         The counts are read only when this process does not know them at the canvas's version
         (:class:`~store.bolt.live_counts.LiveCounts`): the canvas version is read before and after them, and
@@ -264,7 +266,8 @@ class CanvasReads(BoltSession):
             "RETURN 'count' AS part, n.kind AS key, n.status AS status, count(n) AS num, null AS p "
             # The recent nodes by the canvas version each node carries, not through the node history: that grows
             # with every edit, and ArcadeDB scans it (its canvas_version index is not used for this pattern).
-            f"UNION ALL MATCH (n:CanvasNode) WHERE n.canvas_version > $since AND {live} "
+            "UNION ALL MATCH (m:CanvasMeta {key: $meta}) "
+            f"MATCH (n:CanvasNode) WHERE n.canvas_version > coalesce($since, m.version - $within) AND {live} "
             "WITH n ORDER BY n.canvas_version DESC, n.id LIMIT $recent "
             "RETURN 'recent' AS part, null AS key, null AS status, null AS num, properties(n) AS p "
             "UNION ALL UNWIND $ids AS id MATCH (a:CanvasNode {id: id}) "
@@ -273,7 +276,7 @@ class CanvasReads(BoltSession):
             "RETURN 'lineage' AS part, id AS key, null AS status, depth AS num, properties(b) AS p "
             "UNION ALL MATCH (m:CanvasMeta {key: $meta}) "
             "RETURN 'version after' AS part, null AS key, null AS status, m.version AS num, null AS p",
-            since=int(since_version), recent=int(recent), ids=list(dict.fromkeys(focus_ids)), meta=CANVAS_META_KEY,
+            since=None if since_version is None else int(since_version), within=int(within), recent=int(recent), ids=list(dict.fromkeys(focus_ids)), meta=CANVAS_META_KEY,
             known=known,
         )
         version = next((int(r["num"]) for r in rows if r["part"] == "version"), None)
@@ -292,7 +295,7 @@ class CanvasReads(BoltSession):
         lineages = lineage_entries(list(dict.fromkeys(focus_ids)),
                                     ((r["key"], int(r["num"]), r["p"]) for r in rows if r["part"] == "lineage"),
                                     with_start=True)
-        return CanvasOverview(lineages=lineages, counts=counts, recent=latest)
+        return CanvasOverview(lineages=lineages, counts=counts, recent=latest, version=version)
 
     def live_counts(self) -> list[tuple[str, str, int]]:
         """The live nodes' counts by kind and status, counted on the canvas (sorted)."""

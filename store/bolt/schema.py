@@ -29,6 +29,8 @@ class CanvasOverview(NamedTuple):
     lineages: dict[str, list[LineageEntry]]
     counts: list[tuple[str, str, int]]
     recent: list[CanvasNode]
+    version: int | None = None
+    """The canvas version the statement read (None on a canvas without its counter)."""
 
 
 class EdgeRecord(NamedTuple):

@@ -173,6 +173,11 @@ def test_a_local_edit_is_offered_the_repair_tools_and_no_builders(make_runtime, 
     assert names == set(grant.tools or [])
     assert {"query_canvas", "mark_stale", "regenerate_stale", "set_status"} <= names
     assert not names & {"generate_image", "generate_video", "skill__storyboard", "restore_checkpoint"}
+    # An edit of render values is offered the redo and the reads, not the rest of the canvas and recovery
+    # families: their schemas would go with every model call of the edit.
+    assert "repair" in names and not names & {"branch_node", "group_nodes", "move_node", "link_nodes",
+                                              "undo_turn", "revert_version", "create_checkpoint", "verify_artifacts"}
+    assert len(json.dumps(tool_schemas(runtime.turn_context, grant))) < 5_000
     # A narrative request is granted its skills, and the tools they call through the bridge are lent to them.
     build = runtime.grant_for("a 3-shot short drama about a pier")
     needs = {f"skill__{s.name}": s.needs_tools for s in runtime.manifest.skills}

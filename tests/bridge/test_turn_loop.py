@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from nodes.grant import Budget, Grant, Scope
+from nodes.grant import Budget, Grant, GrantStore, Scope
 from nodes.models.scripted import ScriptedModel, tool_call
 from store.models import NodeStatus
 from store.mutations import CreateNode
@@ -129,6 +129,30 @@ def test_a_grant_revoked_while_paused_stays_revoked(make_runtime, project):
     assert final.outcome == "revoked"
     assert project.store.count_nodes() == before[1]
     assert all(n.title != "revoked work" for n in project.store.find_nodes(kind="text"))
+
+
+def test_a_grant_revoked_by_another_process_is_seen_by_one_that_keeps_its_file_open(tmp_path):
+    """The grant store keeps one connection open (store/sqlite_files.py): a revocation committed by another
+    process (another turn's, the CLI's) must still be what the next check reads, and so must a trajectory row."""
+    import subprocess
+    import sys
+
+    from store.trajectories import TrajectoryStore
+    from tests.cli_run import ROOT
+
+    grants, trajectories = GrantStore(tmp_path / "grants.sqlite"), TrajectoryStore(tmp_path / "trajectories.sqlite")
+    grant = grants.save(Grant())
+    assert not grants.get(grant.id).revoked and trajectories.last_turn("t") is None  # both files open now
+    script = ("import sys; from pathlib import Path; from nodes.grant import GrantStore; "
+              "from store.trajectories import TrajectoryStore; folder = Path(sys.argv[1]); "
+              "GrantStore(folder / 'grants.sqlite').revoke(sys.argv[2]); "
+              "TrajectoryStore(folder / 'trajectories.sqlite').record_turn('t', 'u', {'turn_id': 'u', 'request': 'r'})")
+    subprocess.run([sys.executable, "-c", script, str(tmp_path), grant.id], check=True, timeout=60, cwd=ROOT)
+    assert grants.get(grant.id).revoked
+    assert trajectories.last_turn("t")["request"] == "r"
+    assert [t["turn_id"] for t in trajectories.recent_turns("t", 3)] == ["u"]
+    grants.close()
+    trajectories.close()
 
 
 def test_a_subagent_grant_can_only_narrow(project):

@@ -188,16 +188,11 @@ def left_out_rows() -> list[tuple[str, str, str]]:
 ROWS = effect_rows()
 
 NOT_DONE: dict[str, str] = {
-    "use 2 columns": "the fresh page has two columns already; the revision fails ('nothing to change', exit 1) "
-                     "where a shot edit would say it already has it",
-    "make the headline 72px": "the fresh page's headline is 72px already; page_set_style fails ('nothing to change')",
-    "undo the last change to shot 2": "exit 1 with shot 2 back as asked once its lineage is long (the measured "
-                                      "report; see docs/requests.md)",
-    "undo the last change to shot 2's clip": "its setup (a clip's duration) ends exit 1 on a long lineage, as above",
-    "revert shot 3 to the original": "exit 1 with shot 3 back to its original once its lineage is long, as above",
-    "undo that": "on a deck edited before, deck_undo is refused by its own grant ('outside this grant's scope')",
-    "make the shot where nothing has happened yet foggy": "the words match the suite's premise's first beat only "
-                                                         "partly on this one: asked about (not found)",
+    "undo the last change to shot 2": "exit 1 with shot 2 back as asked once its lineage was long: fixed by measuring "
+                                      "lineages of any length (58ffd6d, test_a_long_lineage_is_measured...); kept "
+                                      "until an effect run on the story premise reaches it (the last stopped before)",
+    "undo the last change to shot 2's clip": "as above (its setup, a clip's duration, on a long lineage)",
+    "revert shot 3 to the original": "as above",
 }
 """Rows the effect run has seen end honestly but not done as asked (exit 1 or a clarification), and why."""
 

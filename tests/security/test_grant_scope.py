@@ -71,7 +71,11 @@ def project(film) -> Any:
 
 
 def test_a_local_edit_turn_cannot_unlink_or_supersede_outside_its_shot(film):
-    """One scripted turn tries both reproductions of #23; each step is refused and the canvas keeps both."""
+    """One scripted turn tries both reproductions of #23; each step is refused and the canvas keeps both.
+
+    A local edit of render values is not offered the link tools (``nodes.policy.EDIT_TOOLS``), so the refusal
+    is the grant's tool list; the scope check itself is attacked with raw batches below, the tools' own checks
+    out of the way."""
     store, folder = film.store, film.root
     shots = {n.title: n.id for n in store.find_nodes(kind="shot")}
     edge = next(e for e in store.edges([shots["shot 2"]]) if e.type == EdgeType.CONTINUES)
@@ -88,7 +92,7 @@ def test_a_local_edit_turn_cannot_unlink_or_supersede_outside_its_shot(film):
     outcome = json.loads(ran.stdout)
     assert ran.returncode != 0 and outcome["result"] != "done", outcome
     refused = [(s["action"].get("tool"), s["verdict"].get("reason"), s["commit"]) for s in outcome["steps"][:2]]
-    assert refused == [("unlink_nodes", "out_of_scope", None), ("link_nodes", "out_of_scope", None)], refused
+    assert refused == [("unlink_nodes", "tool_not_granted", None), ("link_nodes", "tool_not_granted", None)], refused
     after = fingerprint(store)  # the turn's own record is a commit: nodes and edges are what must not move
     assert (after["nodes"], after["edges"]) == (before["nodes"], before["edges"])
     outputs.sync(folder, store, film.artifacts)

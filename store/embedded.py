@@ -79,8 +79,9 @@ def _taken_by_another(pid: int, ports: tuple[int, ...]) -> bool:
 DEFAULT_JAVA_OPTIONS = ("-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC")
 """How the engine's JVM compiles and collects.  The canvas's queries are small and a project's engine lives for
 minutes, so the optimising compiler (C2) and the parallel collector cost more CPU than they earn back: with
-them off the server opens its ports sooner, and a warm workload of small queries costs less CPU, not more
-(``python bench/engine_start.py``; figures in docs/engines.md)."""
+them off a cold command waits about half as long for the server, and a warm workload of small queries costs
+about half the CPU, for about 0.6 ms more a statement on an idle machine (``python bench/engine_start.py``;
+figures in docs/engines.md)."""
 JAVA_OPTIONS_ENV = "JARVISHUB_ENGINE_JAVA_OPTIONS"
 """The embedded engine's JVM options instead of :data:`DEFAULT_JAVA_OPTIONS`, space-separated (set but empty:
 the JVM's own defaults, C2 and G1)."""

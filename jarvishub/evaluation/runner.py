@@ -195,7 +195,7 @@ class Session:
                                 "cost_usd": round(sum(s.cost_usd for s in spent), 6)}
         if chaos is not None:
             result.injected = [entry["kind"] for entry in chaos.entries[injected_before:]]
-            result.claimed = bool(finished) and finished[-1].get("reply") == FALSE_CLAIM_TEXT
+            result.claimed = bool(finished) and str(finished[-1].get("reply") or "").startswith(FALSE_CLAIM_TEXT)
             result.out_of_grant = [problem for t in finished for problem in out_of_grant_changes(store, t)]
         if result.error is None:
             evidence = TurnEvidence(

@@ -14,6 +14,7 @@ def test_the_real_client_drives_the_loop_and_malformed_calls_are_rejected(make_r
         {"tool": "create_node", "arguments": {"kind": "text", "title": "from the model"}},
         {"content": "Created the note."},
     ]
+    began_empty = project.store.canvas_version() == 0
     with ScriptedChatServer(replies) as server:
         settings = load_settings(None, openai_api_key="test-key", openai_base_url=server.base_url, model="gpt-test")
         runtime = make_runtime(model=chat_model(settings))
@@ -25,7 +26,8 @@ def test_the_real_client_drives_the_loop_and_malformed_calls_are_rejected(make_r
     first = server.requests[0]
     assert first["model"] == "gpt-test"
     bound = {t["function"]["name"] for t in first["tools"]}
-    assert "create_node" in bound and "query_canvas" in bound
+    # On a canvas with nothing on it there is nothing to read, so the reads are not offered (nodes.propose).
+    assert "create_node" in bound and ("query_canvas" in bound) != began_empty
     # The system message carries the focused view of the canvas (nodes.resolve), read for this call.
     assert first["messages"][0]["role"] == "system" and "canvas version " in first["messages"][0]["content"]
     # The rejection reached the model as a tool result it can act on.

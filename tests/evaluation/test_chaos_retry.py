@@ -98,12 +98,14 @@ def test_a_claim_after_partial_work_is_not_asked_again_and_counts_honestly(tmp_p
     deck, retried, drama, question = result.turns
     assert [c.passed for c in deck.checks] == [False] and [c.passed for c in retried.checks] == [True]
     assert not all(c.passed for c in drama.checks)
+    assert drama.result == "failed"  # the turn's own measured report caught the claim: 2 shots, no clips, no cut
     # One storyboard on the canvas: the half-made drama was not built a second time.
     assert [c.detail for c in drama.checks if c.name.startswith("count shot")] == ["2 shot nodes"]
 
     [report] = build_reports(Results(started_at="", model="chaos", agents=["chat"], scenarios=[result]), 1.0)
     claims = report.kinds[ErrorKind.FALSE_CLAIM.value]
-    assert (claims.turns, claims.failed_honestly, claims.caught_by_commits, claims.wrong_success) == (2, 2, 2, 0)
+    # The deck's claim is caught by the eval from the commits; the drama's by the turn itself (exit 1).
+    assert (claims.turns, claims.failed_honestly, claims.caught_by_commits, claims.wrong_success) == (2, 2, 1, 0)
     assert report.wrong_successes == 0 and report.out_of_grant == 0
     assert report.clean == {"recovered": 1}  # the retried deck
     assert sum(report.off_premise.values()) == 1  # the question after the half-made drama

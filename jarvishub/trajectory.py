@@ -197,7 +197,7 @@ class Name(Field):
 
 
 class Actor(Field):
-    """``agent``, ``system:layout``, ``skill:storyboard``, ``person:ana``: the kind kept, a name only if built in."""
+    """``agent``, ``system:evaluator``, ``skill:storyboard``, ``person:ana``: the kind kept, a name only if built in."""
 
     def clean(self, w: Withholder, value: Any) -> Any:
         if not isinstance(value, str):

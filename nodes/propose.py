@@ -154,8 +154,6 @@ def build_messages(deps: TurnContext, state: TurnState, grant: Grant) -> list[Ba
     return messages
 
 
-MAX_EARLIER_TURNS = 5
-
 _NOT_FOR_THE_MODEL = {"request", "kinds", "removal", "titles", "node_ids", "previous_turn"}
 """Intent fields the view's JSON line leaves out: the request (the next message), and what only the grant, the
 observe step and the turn report read."""
@@ -198,22 +196,6 @@ def turn_intent(deps: TurnContext, state: TurnState) -> dict[str, Any] | None:
                         thread_id=state.get("thread_id"), answer=str(answers[-1]),
                         skills=deps.bridge.manifest.skills)
     return reread.summary()
-
-
-def earlier_turns(deps: TurnContext, state: TurnState) -> list[dict[str, Any]]:
-    """Earlier turns of this thread as a short summary (request, outcome, reply, what changed), never their calls."""
-    if not state.get("thread_id"):
-        return []
-    turns = [t for t in deps.trajectories.turns(state["thread_id"]) if t.get("turn_id") != state.get("turn_id")]
-    summary = []
-    for turn in turns[-MAX_EARLIER_TURNS:]:
-        touched = list(dict.fromkeys(turn.get("touched_ids") or []))
-        titles = [n.title or n.id for n in deps.bridge.store.get_nodes(touched[:6], include_deleted=True)] \
-            if touched else []
-        summary.append({"request": str(turn.get("request") or "")[:200], "outcome": turn.get("outcome"),
-                        "reply": str(turn.get("reply") or "")[:200], "changed": titles,
-                        "changed_count": len(touched)})
-    return summary
 
 
 def _clarification(message: Any) -> dict[str, Any] | None:

@@ -17,7 +17,6 @@ read (which a real model may still carry out), report their change set unchecked
 
 from __future__ import annotations
 
-import re
 from collections.abc import Sequence
 from typing import Any, Protocol
 
@@ -27,6 +26,7 @@ from content.page_style import SPACING
 from nodes.models.grammar import EditRequest
 from nodes.understanding.facts import json_object
 from nodes.understanding.intent import Clause, Intent
+from nodes.understanding.measure_builds import BUILD_OPERATIONS, measure_build
 from nodes.understanding.kinds import CONTENT_OPERATIONS, OPERATION_TOOLS, clauses_by_family
 from store.cypher import FixedCypher
 from tools.changes import Change
@@ -130,8 +130,8 @@ def measure(store: CommitsReader, intent: Intent, *, since: int, thread_id: str,
         return result
     if operations == {"stale_repair"}:
         return measure_stale_repair(store, rows, result, since=since, thread_id=thread_id)
-    if operations == {"build_narrative"}:
-        return measure_story_build(intent, rows, result)
+    if operations and operations <= BUILD_OPERATIONS:
+        return measure_build(intent, rows, result)
     if operations and operations <= CONTENT_OPERATIONS:
         return measure_content(intent, rows, live, result, satisfied)
     if operations != {"edit"}:
@@ -172,48 +172,6 @@ def measure_stale_repair(store: CommitsReader, rows: list[dict[str, Any]], resul
     result.expected = sorted({str(r["title"] or r["id"]) for r in [*rebuilt, *left]})
     result.missing = sorted({f"{r['title'] or r['id']} (still stale)" for r in left})
     return result
-
-
-def measure_story_build(intent: Intent, rows: list[dict[str, Any]], result: Measured) -> Measured:
-    """A new story is the whole narrative workflow: its shots (as many as the request named), an image made from
-    each shot, a clip made from each image and a cut made from the clips, all written by this turn.
-
-    A model that stops partway (a storyboard and five of twelve pictures) and says "done" is measured here, not
-    believed: each part it did not make is missing, by name.
-    """
-    result.checked = True
-    live = [r for r in rows if r["status"] not in ("rejected", "failed")]
-    shots = sorted((r for r in live if r["kind"] == "shot"), key=lambda r: _shot_number(r["title"]))
-    made_from = {r["id"]: set(r["made_from"]) for r in live}
-    images = [r for r in live if r["kind"] == "image"]
-    videos = [r for r in live if r["kind"] == "video"]
-    named = re.search(r"\b(\d+)[- ]shots?\b", intent.request or "")
-    wanted = int(named.group(1)) if named else None
-    result.expected = [f"{wanted or 'the'} shots, each with its image and clip", "the cut"]
-    if not shots:
-        result.missing = ["a storyboard (no shot was made)"]
-        return result
-    if wanted is not None and len(shots) != wanted:
-        result.missing.append(f"{wanted} shots (made {len(shots)})")
-    clips: set[str] = set()
-    for shot in shots:
-        title = str(shot["title"] or shot["id"])
-        image_ids = {i["id"] for i in images if shot["id"] in made_from[i["id"]]}
-        if not image_ids:
-            result.missing.append(f"{title} image")
-            continue
-        shot_clips = {v["id"] for v in videos if made_from[v["id"]] & image_ids}
-        if not shot_clips:
-            result.missing.append(f"{title} clip")
-        clips |= shot_clips
-    if not any(made_from[v["id"]] & clips for v in videos if v["id"] not in clips):
-        result.missing.append("the cut")
-    return result
-
-
-def _shot_number(title: Any) -> int:
-    found = re.search(r"\d+", str(title or ""))
-    return int(found.group()) if found else 0
 
 
 def measure_content(intent: Intent, rows: list[dict[str, Any]], live: list[dict[str, Any]],

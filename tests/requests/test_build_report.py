@@ -53,3 +53,30 @@ def test_the_whole_story_made_as_asked_is_done(make_runtime) -> None:
     outcome = make_runtime().run("a 2-shot short drama about a kite maker on a windy pier")
     assert exit_code(outcome) == 0, (outcome.outcome, outcome.reply)
     assert outcome.measured["checked"] and outcome.measured["missing"] == [], outcome.measured
+
+
+DECK = "a 5-slide deck about how tides work"
+
+
+def test_a_deck_made_shorter_than_asked_exits_1_and_says_how_many(make_runtime) -> None:
+    model = ScriptedModel(script=[{"name": "skill__slides", "args": {"topic": "how tides work", "n_slides": 3}},
+                                  "Built the 5-slide deck about tides."])
+    outcome = make_runtime(model=model).run(DECK)
+    assert exit_code(outcome) == 1, (outcome.outcome, outcome.reply)
+    assert outcome.measured["missing"] == ["5 slides (made 3)"], outcome.measured
+    assert "5 slides (made 3)" in outcome.reply
+
+
+def test_a_deck_or_page_claimed_with_nothing_made_exits_1(make_runtime) -> None:
+    for request, missing in ((DECK, "a new deck (none was made)"),
+                             ("a website for a ferry company", "a new web page (none was made)")):
+        outcome = make_runtime(model=ScriptedModel(script=["Done: it is built."])).run(request)
+        assert exit_code(outcome) == 1, (request, outcome.outcome, outcome.reply)
+        assert missing in outcome.measured["missing"], outcome.measured
+
+
+def test_a_deck_built_as_asked_is_done_and_leaves_the_story_alone(make_runtime) -> None:
+    outcome = make_runtime().run("a 4-slide deck about lighthouse keepers")
+    assert exit_code(outcome) == 0, (outcome.outcome, outcome.reply)
+    assert outcome.measured["checked"], outcome.measured
+    assert outcome.measured["missing"] == [] and outcome.measured["unexpected"] == [], outcome.measured

@@ -14,7 +14,12 @@ Scenarios, on a canvas grown to 1k and then 10k nodes around a 6-shot narrative 
   under the default grant scoped to shot 3 and what derives from it;
 * ``validate``: one scoped action's validation alone (the grant's scope check and its lineage read);
 * ``bare_graph``: a LangGraph graph of no-op nodes with the same checkpointer and as many supersteps as
-  the note turn, the floor any turn loop pays.
+  the note turn, the floor any turn loop pays; run once right after each note turn, so that each ratio compares
+  two runs under the same load (``paired_note_turn_ratio``, the median of those), and again after all the turns;
+  ``paired_note_turn_cpu_ratio`` compares CPU time (the turn's: this process's and the engine's), which waits for
+  a core on a loaded machine do not inflate.  The bare graph's SQLite file is a plain SqliteSaver's (WAL,
+  synchronous=FULL: each checkpoint waits for the disk); ``paired_note_turn_ratio_same_pragmas`` compares with
+  one set as the turn's checkpointer is (synchronous=NORMAL).
 """
 
 from __future__ import annotations
@@ -50,7 +55,8 @@ from store.neo4j import Neo4jCanvasStore  # noqa: E402
 
 CANVAS_SIZES = (1_000, 10_000)
 SHOTS = 6
-TURNS = 5
+TURNS = int(os.environ.get("JARVISHUB_BENCH_TURNS") or 5)
+"""Turns per scenario (``JARVISHUB_BENCH_TURNS``: more turns, a steadier median on a loaded machine)."""
 VALIDATIONS = 50
 _RUN = b"\x10"  # the Bolt RUN message's signature: one Cypher statement
 
@@ -174,21 +180,47 @@ def checkpoint_bytes(path: Path) -> int:
         connection.close()
 
 
-def measure_turns(runtime: Runtime, counter: BoltCounter, planner: RecordingPlanner, request: str) -> dict[str, Any]:
-    """Median per-turn figures of ``TURNS`` runs of ``request``."""
+def engine_cpu_s(runtime: Runtime) -> float:
+    """CPU seconds the embedded engine's server process has used so far (0 for an engine that is not ours)."""
+    pid = getattr(runtime.project.engine, "server_pid", None)
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    except (OSError, IndexError, TypeError):
+        return 0.0
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")  # utime + stime
+
+
+def measure_turns(runtime: Runtime, counter: BoltCounter, planner: RecordingPlanner, request: str,
+                  bare: BareGraph | None = None, bare_normal: BareGraph | None = None) -> dict[str, Any]:
+    """Median per-turn figures of ``TURNS`` runs of ``request``; with ``bare``, the bare graph is run right after
+    each turn and the ratio of the two is taken turn by turn (both saw the same moment of this shared machine's
+    load), then its median."""
     rows = []
     for _ in range(TURNS):
         planner.calls.clear()
         before = counter.snapshot()
         saved = checkpoint_bytes(runtime.project.checkpoint_path)
-        started = time.perf_counter()
+        started, cpu, engine = time.perf_counter(), time.process_time(), engine_cpu_s(runtime)
         outcome = runtime.run(request)
         wall = time.perf_counter() - started
+        # CPU time, this process's and the engine's: what the turn costs, which a loaded machine inflates far
+        # less than wall time (waits for a core are not counted).
+        cpu_s = time.process_time() - cpu + engine_cpu_s(runtime) - engine
         assert outcome.outcome == "replied" and "could not" not in (outcome.reply or ""), outcome.reply
         assert all((s.get("verdict") or {}).get("verdict") != "reject" for s in outcome.steps), outcome.steps
         counted = counter.since(before)
         actions = len(outcome.steps)
-        rows.append({**counted, "wall_s": wall, "actions": actions,
+        paired = {}
+        if bare is not None:
+            bare_cpu = time.process_time()
+            bare_ms = bare.run(9 * actions + 1)  # begin, then observe, resolve … record per action
+            bare_cpu_ms = (time.process_time() - bare_cpu) * 1000
+            paired = {"bare_ms": bare_ms, "ratio": wall * 1000 / bare_ms, "bare_cpu_ms": bare_cpu_ms,
+                      "cpu_ratio": cpu_s * 1000 / bare_cpu_ms}
+            if bare_normal is not None:
+                normal_ms = bare_normal.run(9 * actions + 1)
+                paired.update(bare_normal_ms=normal_ms, normal_ratio=wall * 1000 / normal_ms)
+        rows.append({**counted, **paired, "wall_s": wall, "cpu_s": cpu_s, "actions": actions,
                      "checkpoint_bytes": checkpoint_bytes(runtime.project.checkpoint_path) - saved,
                      "schema_bytes": max(c["schema_bytes"] for c in planner.calls),
                      "tools_bound": max(c["tools"] for c in planner.calls),
@@ -202,6 +234,7 @@ def measure_turns(runtime: Runtime, counter: BoltCounter, planner: RecordingPlan
         "statements_per_turn": median["statements"],
         "statements_per_action": round(median["statements"] / actions, 1),
         "wall_ms_per_turn": round(median["wall_s"] * 1000, 1),
+        "cpu_ms_per_turn": round(median["cpu_s"] * 1000, 1),
         "bolt_io_ms_per_turn": round(median["bolt_io_s"] * 1000, 1),
         "bolt_io_share": round(median["bolt_io_s"] / median["wall_s"], 2),
         "store_ms_per_turn": round(median["store_s"] * 1000, 1),
@@ -210,6 +243,12 @@ def measure_turns(runtime: Runtime, counter: BoltCounter, planner: RecordingPlan
         "model_calls_per_turn": median["model_calls"],
         "tools_bound_per_call": median["tools_bound"],
         "schema_bytes_per_call": median["schema_bytes"],
+        **({"bare_graph_ms": round(median["bare_ms"], 1), "bare_graph_ratio": round(median["ratio"], 2),
+            "bare_graph_ratios": sorted(round(r["ratio"], 2) for r in rows),
+            "bare_graph_cpu_ms": round(median["bare_cpu_ms"], 1), "bare_graph_cpu_ratio": round(median["cpu_ratio"], 2)}
+           if bare is not None else {}),
+        **({"bare_graph_normal_ms": round(median["bare_normal_ms"], 1),
+            "bare_graph_normal_ratio": round(median["normal_ratio"], 2)} if bare_normal is not None else {}),
     }
 
 
@@ -276,41 +315,66 @@ def schema_bytes_by_grant(runtime: Runtime) -> dict[str, dict[str, int]]:
     return sizes
 
 
-class _Bare(TypedDict, total=False):
+class _BareInput(TypedDict, total=False):
     step: int
+    supersteps: int
+
+
+class BareGraph:
+    """A no-op LangGraph graph with the same SQLite checkpointer (WAL) as a turn: the floor any turn loop pays."""
+
+    def __init__(self, folder: Path, synchronous: str = "FULL") -> None:
+        self._connection = sqlite3.connect(str(folder / f"bare-{synchronous}.sqlite"), check_same_thread=False)
+        self._connection.execute("PRAGMA journal_mode=WAL")
+        # FULL: SQLite's default, a plain SqliteSaver's; NORMAL: what the turn's own checkpointer sets
+        # (graphs/checkpointer.py), no wait for the disk on each checkpoint.
+        self._connection.execute(f"PRAGMA synchronous={'NORMAL' if synchronous == 'NORMAL' else 'FULL'}")
+        saver = SqliteSaver(self._connection)
+        saver.setup()
+        graph = StateGraph(_BareInput)
+        graph.add_node("tick", lambda state: {"step": state.get("step", 0) + 1})
+        graph.add_edge(START, "tick")
+        graph.add_conditional_edges("tick", lambda state: END if state["step"] >= state["supersteps"] else "tick",
+                                    ["tick", END])
+        self._graph = graph.compile(checkpointer=saver)
+        self._runs = 0
+
+    def run(self, supersteps: int) -> float:
+        """One run of ``supersteps`` supersteps on a new thread: its wall time in ms."""
+        self._runs += 1
+        started = time.perf_counter()
+        self._graph.invoke({"step": 0, "supersteps": supersteps},
+                           {"configurable": {"thread_id": f"bare-{self._runs}"}, "recursion_limit": 1000})
+        return (time.perf_counter() - started) * 1000
+
+    def close(self) -> None:
+        self._connection.close()
 
 
 def bare_graph_ms(folder: Path, supersteps: int) -> float:
     """Median wall time of a no-op LangGraph graph with the same SQLite checkpointer and superstep count."""
-    connection = sqlite3.connect(str(folder / "bare.sqlite"), check_same_thread=False)
-    connection.execute("PRAGMA journal_mode=WAL")
-    saver = SqliteSaver(connection)
-    saver.setup()
-    graph = StateGraph(_Bare)
-    graph.add_node("tick", lambda state: {"step": state.get("step", 0) + 1})
-    graph.add_edge(START, "tick")
-    graph.add_conditional_edges("tick", lambda state: END if state["step"] >= supersteps else "tick", ["tick", END])
-    compiled = graph.compile(checkpointer=saver)
-    times = []
-    for i in range(TURNS):
-        started = time.perf_counter()
-        compiled.invoke({"step": 0}, {"configurable": {"thread_id": f"bare-{i}"}, "recursion_limit": 1000})
-        times.append((time.perf_counter() - started) * 1000)
-    connection.close()
-    return statistics.median(times)
+    bare = BareGraph(folder)
+    try:
+        return statistics.median(bare.run(supersteps) for _ in range(TURNS))
+    finally:
+        bare.close()
 
 
 def measure_size(folder: Path, planner: RecordingPlanner, runtime: Runtime, nodes: int) -> dict[str, Any]:
     """Every figure of one canvas size (the canvas grows to ``nodes`` first), with the bare graph measured
     right after the turns, so that both see the same load on this shared machine."""
     grow(runtime, nodes)
+    (folder / f"bare-{nodes}").mkdir()
+    paired, paired_normal = BareGraph(folder / f"bare-{nodes}"), BareGraph(folder / f"bare-{nodes}", "NORMAL")
     with counting_bolt() as counter:
-        note = measure_turns(runtime, counter, planner, "note: the keeper's lamp flickers")
+        note = measure_turns(runtime, counter, planner, "note: the keeper's lamp flickers", paired, paired_normal)
         repair = measure_turns(runtime, counter, planner, "redo the lighting on shot 3")
         validation = measure_validation(runtime, counter)
+    paired.close()
+    paired_normal.close()
     supersteps = 9 * note["actions_per_turn"] + 1  # begin, then observe, resolve … record per action
-    (folder / f"bare-{nodes}").mkdir()
-    bare = bare_graph_ms(folder / f"bare-{nodes}", int(supersteps))
+    (folder / f"bare-{nodes}-after").mkdir()
+    bare = bare_graph_ms(folder / f"bare-{nodes}-after", int(supersteps))
     return {
         "canvas_nodes": sum(runtime.project.store.count_nodes().values()),
         "load_average": [round(x, 2) for x in os.getloadavg()],
@@ -318,7 +382,13 @@ def measure_size(folder: Path, planner: RecordingPlanner, runtime: Runtime, node
         "repair_turn": repair,
         "validation": validation,
         "bare_graph": {"supersteps": supersteps, "wall_ms": round(bare, 1),
-                       "note_turn_ratio": round(note["wall_ms_per_turn"] / bare, 2)},
+                       "note_turn_ratio": round(note["wall_ms_per_turn"] / bare, 2),
+                       # Each note turn over the bare graph run just after it (the figure to read under load).
+                       "paired_note_turn_ratio": note["bare_graph_ratio"],
+                       # The same in CPU time (the turn's process and engine against the bare graph's process).
+                       "paired_note_turn_cpu_ratio": note["bare_graph_cpu_ratio"],
+                       # Against the bare graph with the turn's own checkpointer pragmas (synchronous=NORMAL).
+                       "paired_note_turn_ratio_same_pragmas": note["bare_graph_normal_ratio"]},
     }
 
 

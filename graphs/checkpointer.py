@@ -29,6 +29,13 @@ def open_checkpointer(sqlite_path: Path, postgres_url: str | None = None) -> tup
     Path(sqlite_path).parent.mkdir(parents=True, exist_ok=True)
     connection = sqlite3.connect(str(sqlite_path), check_same_thread=False, timeout=30)
     connection.execute("PRAGMA journal_mode=WAL")
+    # A checkpoint per superstep (about twenty a turn): with SQLite's default synchronous=FULL each one waited
+    # for the disk, most of a turn's wall time here.  With NORMAL a checkpoint is a write into the log, synced at
+    # the log's checkpoints: a killed process (Ctrl-C, a crash) loses nothing it wrote, and only an
+    # operating-system crash or a power loss can take back the last checkpoints; the resumed turn then replays
+    # its commits by action id (their idempotency keys), as after any kill between a commit and its checkpoint.
+    # The trajectory and grant files made the same choice (store/sqlite_files.py).
+    connection.execute("PRAGMA synchronous=NORMAL")
     saver = SqliteSaver(connection)
     saver.setup()
     return saver, connection

@@ -30,9 +30,12 @@ from nodes.manifest import canvas_reading_tools
 from nodes.state import TurnState
 
 SYSTEM_PROMPT = """You are JarvisHub's creative agent. The canvas is the project's state: typed nodes with \
-stable ids. Work by calling tools; refer to nodes by id. The request was resolved on the canvas just now: act on \
-the targets below as shown; query the canvas for anything else. When done, reply in plain text (no tool call) \
-with what you made, changed and reused."""
+stable ids. Work by calling tools; refer to nodes by id. When done, reply in plain text (no tool call) with what \
+you made, changed and reused."""
+
+RESOLVED = """The request was resolved on the canvas just now: act on the targets below as shown; query the \
+canvas for anything else."""
+"""Said only when the view has targets: a request with none (a new story, a note) has nothing resolved to act on."""
 
 
 def tool_schemas(deps: TurnContext, grant: Grant) -> list[dict[str, Any]]:
@@ -125,17 +128,17 @@ def build_messages(deps: TurnContext, state: TurnState, grant: Grant) -> list[Ba
         view = view_for(deps, state, as_intent(intent or state["request"])).text
     memory = deps.extra.get("memory_lines", lambda request: [])(state["request"])
     tail: dict[str, Any] = {}
-    if intent is not None:
+    if intent is not None and not reads_from_request(intent):
         tail["intent"] = compact_intent(intent)
     if memory:
         tail["memory"] = memory
     if grant.approval_tools:  # a model that can do a step in one call or two picks the one the grant allows
         tail["approval_tools"] = list(grant.approval_tools)
-    messages: list[BaseMessage] = [
-        SystemMessage(content=SYSTEM_PROMPT + "\n\n" + view + "\n\n" + json.dumps(tail, default=str,
-                                                                                separators=(",", ":"))),
-        HumanMessage(content=state["request"]),
-    ]
+    targets = any(c.get("targets") for c in (intent or {}).get("clauses") or [])
+    system = SYSTEM_PROMPT + ("\n" + RESOLVED if targets else "") + "\n\n" + view
+    if tail:
+        system += "\n\n" + json.dumps(tail, default=str, separators=(",", ":"))
+    messages: list[BaseMessage] = [SystemMessage(content=system), HumanMessage(content=state["request"])]
     messages += [HumanMessage(content=ANSWER_PREFIX + answer) for answer in state.get("answers") or []]
     for step in state.get("steps") or []:
         action = step.get("action") or {}
@@ -157,6 +160,18 @@ def build_messages(deps: TurnContext, state: TurnState, grant: Grant) -> list[Ba
 _NOT_FOR_THE_MODEL = {"request", "kinds", "removal", "titles", "node_ids", "previous_turn"}
 """Intent fields the view's JSON line leaves out: the request (the next message), and what only the grant, the
 observe step and the turn report read."""
+
+
+def reads_from_request(intent: dict[str, Any]) -> bool:
+    """Whether the request alone reads as ``intent`` (no canvas facts, no earlier turn): then the view's JSON line
+    need not carry it, as the tables show how it was read and the offline planner reads the request again
+    (``PlannerInput.intent``).  A new story, page, deck or note on any canvas, typically; never a turn with
+    resolved targets or a question to ask, which only the canvas could give."""
+    if intent.get("clarification") or any(c.get("targets") for c in intent.get("clauses") or []):
+        return False
+    from nodes.understanding.pipeline import interpret
+
+    return compact_intent(interpret(str(intent.get("request") or "")).summary()) == compact_intent(intent)
 
 
 def compact_intent(intent: dict[str, Any]) -> dict[str, Any]:

@@ -97,13 +97,15 @@ def earlier_lines(trajectories: TrajectoryStore, canvas: ViewReader, thread_id: 
 
 
 def grant_line(grant: Grant | None) -> str:
-    """The grant in one line: its scope and budget."""
+    """The grant in one line: its scope and budget ("" for the whole canvas with no budget: nothing to say)."""
     if grant is None:
         return ""
     scope = "whole canvas" if grant.scope.all_nodes else (
         f"{len(grant.scope.node_ids)} nodes" + (" and what derives from them" if grant.scope.descendants_of else ""))
     spend = {k: v for k, v in grant.budget.model_dump().items() if v is not None and k in ("cost_usd", "tokens")}
     budget = "".join(f"; {k} budget {v}" for k, v in spend.items())
+    if grant.scope.all_nodes and not budget:
+        return ""
     return f"grant: scope {scope}{budget}"
 
 
@@ -117,14 +119,16 @@ class FocusedView(NamedTuple):
 def focused_view(canvas: ResolveReader, intent: Intent, *, focus_ids: Sequence[str], selected: Sequence[str],
                  version: int | None, trajectories: TrajectoryStore | None = None, thread_id: str | None = None,
                  turn_id: str | None = None, grant: Grant | None = None, kinds: Sequence[str] = (),
-                 edge_types: Sequence[str] = (), made_this_turn: Sequence[str] = ()) -> FocusedView:
+                 edge_types: Sequence[str] = (), made_this_turn: Sequence[str] = (),
+                 began_empty: bool = False) -> FocusedView:
     """The focused view: compact tables of what the request is about, at most ``VIEW_BUDGET`` bytes
     (``version``: the canvas version just read; None: the overview statement reads it).
 
     ``made_this_turn``: nodes this turn's own steps (and its skills' steps) wrote.  Their ids come back in the
     steps' tool results, which every later call of the turn sends, so the view does not list them, or read their
     lineage, a second time (a 24-shot storyboard's nodes would otherwise fill every later call's tables);
-    targets keep their rows, and the counts count everything.
+    targets keep their rows, and the counts count everything.  ``began_empty``: the turn began on an empty canvas,
+    so every node on it is one of its own steps' (their results say what they made): no counts.
     """
     made = set(made_this_turn)
     focus_ids = [i for i in focus_ids if i not in made]  # neither listed nor their lineage read
@@ -137,7 +141,7 @@ def focused_view(canvas: ResolveReader, intent: Intent, *, focus_ids: Sequence[s
     facts = read_facts(canvas) if shot_targets else None
     total = sum(count for _, _, count in seen.counts)
     sections: list[list[str]] = [[f"canvas version {version}: {total} live nodes",
-                                  *([grant_line(grant)] if grant is not None else [])]]
+                                  *([line] if (line := grant_line(grant)) else [])]]
     sections.append(request_lines(intent))
     rows = target_rows(intent, facts, nodes)
     if rows:
@@ -169,7 +173,8 @@ def focused_view(canvas: ResolveReader, intent: Intent, *, focus_ids: Sequence[s
         sections.append(["## made from (references, sources)", *table(["of", "id", "kind", "title", "status"],
                                                                         list(made_from.values()), limit=4,
                                                                         more="read_lineage")])
-    sections.append(["## counts by kind (status n)", counts_line(seen.counts)])
+    if seen.counts and not began_empty:  # on a turn that began empty, every node counted is in its own results
+        sections.append(["## counts by kind (status n)", counts_line(seen.counts)])
     recent = [n for n in seen.recent if n.status.value != "rejected" and n.id not in made]
     if recent and not rows:  # with resolved targets, what was written last is beside the point
         sections.append(["## written last", *table(["id", "kind", "title", "status"], [
@@ -196,7 +201,8 @@ def view_for(deps: TurnContext, state: TurnState, intent: Intent) -> FocusedView
                         turn_id=state.get("turn_id"), grant=grant,
                         kinds=[k.name for k in deps.bridge.manifest.kinds] if queries else (),
                         edge_types=deps.bridge.manifest.edge_types if queries else (),
-                        made_this_turn=made_this_turn(state))
+                        made_this_turn=made_this_turn(state),
+                        began_empty=state.get("canvas_before") is not None and int(state["canvas_before"]) == 0)
 
 
 def made_this_turn(state: TurnState) -> list[str]:

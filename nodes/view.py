@@ -53,11 +53,15 @@ def find_focus(canvas: ViewReader, intent: Intent | dict[str, Any] | str, select
     ``versioned`` is False: then the version is None)."""
     intent = as_intent(intent)
     focus: list[str] = [*selected_nodes(selected), *intent.node_ids]
+    resolved: set[str] = set()
     for clause in intent.clauses:
         for target in clause.targets:
             focus += [target.id] + ([target.image_id] if target.image_id else [])
-    # Exact spellings rather than toLower(): the title index answers, so this stays fast on big canvases.
-    groups = [sorted({title, title.lower(), title.capitalize(), title.title()}) for title in intent.titles]
+            resolved.add((target.title or "").lower())
+    # Exact spellings rather than toLower(): the title index answers, so this stays fast on big canvases.  A title
+    # the interpreter resolved to a target is not looked up again: its node is in the focus already.
+    groups = [sorted({title, title.lower(), title.capitalize(), title.title()}) for title in intent.titles
+              if title.lower() not in resolved]
     version, found = canvas.titled(groups) if groups or versioned else (None, [])
     for ids in found:
         focus.extend(ids)

@@ -173,6 +173,7 @@ class Neo4jServerEngine(Engine):
             "CREATE INDEX canvas_node_status IF NOT EXISTS FOR (n:CanvasNode) ON (n.status)",
             "CREATE INDEX canvas_node_group IF NOT EXISTS FOR (n:CanvasNode) ON (n.group_id)",
             "CREATE INDEX canvas_node_title IF NOT EXISTS FOR (n:CanvasNode) ON (n.title)",
+            "CREATE INDEX canvas_node_cv IF NOT EXISTS FOR (n:CanvasNode) ON (n.canvas_version)",
             "CREATE INDEX node_version_node IF NOT EXISTS FOR (h:NodeVersion) ON (h.node_id)",
             "CREATE INDEX node_version_cv IF NOT EXISTS FOR (h:NodeVersion) ON (h.canvas_version)",
             "CREATE INDEX edge_version_edge IF NOT EXISTS FOR (h:EdgeVersion) ON (h.edge_id)",
@@ -213,6 +214,9 @@ ARCADEDB_SCHEMA_SQL: list[str] = [
     "CREATE PROPERTY CanvasNode.title IF NOT EXISTS STRING",
     "CREATE INDEX IF NOT EXISTS ON CanvasNode (title) NOTUNIQUE",
     "CREATE INDEX IF NOT EXISTS ON CanvasNode (group_id) NOTUNIQUE_HASH NULL_STRATEGY SKIP",
+    # The view's most recent nodes: a range on the canvas version that last wrote each node (store/bolt/reads.py).
+    "CREATE PROPERTY CanvasNode.canvas_version IF NOT EXISTS INTEGER",
+    "CREATE INDEX IF NOT EXISTS ON CanvasNode (canvas_version) NOTUNIQUE",
     "CREATE VERTEX TYPE NodeVersion IF NOT EXISTS",
     "CREATE PROPERTY NodeVersion.node_id IF NOT EXISTS STRING",
     "CREATE PROPERTY NodeVersion.canvas_version IF NOT EXISTS INTEGER",

@@ -36,6 +36,11 @@ class TrajectoryStore:
                     thread_id TEXT, turn_id TEXT PRIMARY KEY, seq INTEGER, body TEXT, at TEXT);
                 CREATE TABLE IF NOT EXISTS starts (
                     thread_id TEXT, turn_id TEXT PRIMARY KEY, body TEXT, at TEXT);
+                -- The last turns, read before every turn and model call: without these, SQLite sorted every
+                -- turn's row, reading each tuple's ~90 KB (its manifest) to find the newest.
+                CREATE INDEX IF NOT EXISTS turns_by_seq ON turns (seq);
+                CREATE INDEX IF NOT EXISTS turns_by_thread ON turns (thread_id, seq);
+                CREATE INDEX IF NOT EXISTS starts_by_thread ON starts (thread_id, at);
                 """
             )
 

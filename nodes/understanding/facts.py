@@ -120,9 +120,17 @@ _SHOTS = (
     "i.id AS image, i.version AS version, i.inputs_json AS inputs, p.id AS plan, p.title AS plan_title, "
     "c.id AS clip, c.kind AS clip_kind, k.id AS cut, null AS id, null AS kind, null AS status, null AS grp, "
     "null AS via_image, null AS via_version, null AS page")
+# Decks, slides and pages through the kind index (one scan of every node for them and the selection together
+# was most of a turn's first read on a large canvas); the selection, with what it belongs to, by id below.
+_KINDS = (
+    "UNWIND ['deck', 'slide', 'code'] AS k MATCH (n:CanvasNode {kind: k}) WHERE " + _LIVE + " AND n.status <> 'rejected' "
+    "AND (k <> 'code' OR n.inputs_json CONTAINS '\"layout_spec\"') "
+    "RETURN 'other' AS part, null AS shot, n.title AS title, null AS shot_inputs, n.created_at AS created, "
+    "null AS image, null AS version, CASE WHEN n.kind IN ['slide', 'code'] THEN n.inputs_json ELSE null END AS inputs, "
+    "null AS plan, null AS plan_title, null AS clip, null AS clip_kind, null AS cut, n.id AS id, n.kind AS kind, "
+    "n.status AS status, n.group_id AS grp, null AS via_image, null AS via_version, null AS page")
 _OTHERS = (
-    "MATCH (n:CanvasNode) WHERE " + _LIVE + " AND ((n.kind IN ['deck', 'slide'] AND n.status <> 'rejected') "
-    "OR (n.kind = 'code' AND n.status <> 'rejected' AND n.inputs_json CONTAINS '\"layout_spec\"') OR n.id IN $selected) "
+    "UNWIND $selected AS picked MATCH (n:CanvasNode {id: picked}) WHERE " + _LIVE + " "
     "OPTIONAL MATCH (n)-[:GENERATED_FROM]->(s:CanvasNode {kind: 'shot'}) WHERE n.id IN $selected "
     "OPTIONAL MATCH (n)-[:GENERATED_FROM]->(i:CanvasNode {kind: 'image'})-[:GENERATED_FROM]->(t:CanvasNode {kind: 'shot'}) "
     "WHERE n.id IN $selected "
@@ -135,9 +143,10 @@ _OTHERS = (
     "null AS image, null AS version, CASE WHEN n.kind IN ['slide', 'code'] THEN n.inputs_json ELSE null END AS inputs, "
     "null AS plan, null AS plan_title, null AS clip, null AS clip_kind, null AS cut, n.id AS id, n.kind AS kind, "
     "n.status AS status, n.group_id AS grp, t.id AS via_image, u.id AS via_version, coalesce(pg.id, pr.id) AS page")
-FACTS = FixedCypher(_SHOTS + " UNION ALL " + _OTHERS)
+FACTS = FixedCypher(_SHOTS + " UNION ALL " + _KINDS + " UNION ALL " + _OTHERS)
 """The project's facts in one statement (one round trip): the shots with their current images and what derives
-from them (``part`` 'shot'), then the decks, slides, pages and the selection (``part`` 'other')."""
+from them (``part`` 'shot'), then the decks, slides and pages, and the selection (``part`` 'other': a selected
+deck, slide or page comes twice, and :func:`read_facts` takes what it belongs to from its second row)."""
 
 
 def read_facts(store: FactsReader, selected: Sequence[str] = ()) -> CanvasFacts:

@@ -33,8 +33,8 @@ from tools.changes import Change
 from tools.staleness import REGENERABLE_TOOLS
 
 DELIVERABLE_KINDS = ("image", "video", "audio", "web", "slide", "deck", "code", "file")
-CHANGED = FixedCypher(
-    "MATCH (n:CanvasNode) WHERE n.id IN $ids "
+CHANGED = FixedCypher(  # by id through the id index: ``WHERE n.id IN $ids`` before these matches scanned
+    "UNWIND $ids AS changed MATCH (n:CanvasNode {id: changed}) "
     "OPTIONAL MATCH (n)-[:VERSION_OF*1..]->(a:CanvasNode) "
     "OPTIONAL MATCH (r:CanvasNode)-[:REFERENCES]->(n) "
     "OPTIONAL MATCH (n)-[:GENERATED_FROM]->(f:CanvasNode) "

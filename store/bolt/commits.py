@@ -509,11 +509,14 @@ def _chain_edges(writes: _WriteChain, state: _BatchState) -> None:
 
 
 def _chain_turn(writes: _WriteChain, turn: RecordTurn, version: int) -> None:
-    # TOUCHED edges to the turn's nodes that still exist (a node may have been hard-deleted since).
+    # TOUCHED edges to the turn's nodes that still exist (a node may have been hard-deleted since), each found
+    # through the id index: ``WHERE x.id IN $ids`` after the CREATE scanned every canvas node on ArcadeDB.
+    touched = list(dict.fromkeys(turn.node_ids))
     writes.add(
-        "CREATE (t:Turn) SET t = $props WITH {carry}t OPTIONAL MATCH (x:CanvasNode) WHERE x.id IN $ids "
-        "WITH {carry}t, collect(x) AS xs FOREACH (x IN xs | CREATE (t)-[:TOUCHED]->(x))",
-        "t", expected=1, ids=list(turn.node_ids),
+        "CREATE (t:Turn) SET t = $props" + (
+            " WITH {carry}t UNWIND $ids AS touched OPTIONAL MATCH (x:CanvasNode {id: touched}) "
+            "WITH {carry}t, collect(x) AS xs FOREACH (x IN xs | CREATE (t)-[:TOUCHED]->(x))" if touched else ""),
+        "t", expected=1, **({"ids": touched} if touched else {}),
         props={
             "id": turn.turn_id,
             "thread_id": turn.thread_id,

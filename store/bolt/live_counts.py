@@ -22,6 +22,18 @@ class LiveCounts:
         self._lock = threading.Lock()
         self._version: int | None = None
         self._counts: dict[CountKey, int] = {}
+        self._seen = -1
+
+    def seen_version(self) -> int:
+        """The newest canvas version this process has read or committed, or -1: the canvas is at least there now
+        (versions only rise), so a read of what was written since may start from it."""
+        with self._lock:
+            return self._seen
+
+    def saw(self, version: int) -> None:
+        """A read of the canvas found it at ``version``."""
+        with self._lock:
+            self._seen = max(self._seen, version)
 
     def known_version(self) -> int:
         """The canvas version the counts are known at, or -1."""
@@ -38,6 +50,7 @@ class LiveCounts:
     def counted(self, version: int, counts: Iterable[tuple[str, str, int]]) -> None:
         """Counts read from the canvas at ``version`` (a newer set already known is kept)."""
         with self._lock:
+            self._seen = max(self._seen, version)
             if self._version is None or self._version < version:
                 self._version = version
                 self._counts = {(kind, status): int(count) for kind, status, count in counts}
@@ -46,6 +59,7 @@ class LiveCounts:
         """This process's commit made ``version``; ``before``/``after``: the (kind, status) of the nodes it changed
         that were live before and are live after it (``before`` None: not known, so the counts are dropped)."""
         with self._lock:
+            self._seen = max(self._seen, version)
             if self._version is not None and self._version >= version:
                 return  # already counted with this commit in
             if before is None or self._version != version - 1:

@@ -254,20 +254,27 @@ class CanvasReads(BoltSession):
 
         The counts are read only when this process does not know them at the canvas's version
         (:class:`~store.bolt.live_counts.LiveCounts`): the canvas version is read before and after them, and
-        counts read with no commit in between are kept for the next view.
+        counts read with no commit in between are kept for the next view.  The recent nodes are read through the
+        index on each node's canvas version, from a version given as a parameter (ArcadeDB scans every node for a
+        bound it computes, ``m.version - $within``): with ``since_version`` None, from the newest version this
+        process has seen less ``within``, a window at least as wide as the one asked for, narrowed here to it.
+        Only a process that has seen no version yet computes the bound in the statement.
         """
         live = "(n.deleted IS NULL OR n.deleted = false)"
         known = self._live_counts.known_version()
+        seen = self._live_counts.seen_version()
+        floor = since_version if since_version is not None else (seen - int(within) if seen >= 0 else None)
         rows = self._read(
             "MATCH (m:CanvasMeta {key: $meta}) "
             "RETURN 'version' AS part, null AS key, null AS status, m.version AS num, null AS p "
             "UNION ALL MATCH (m:CanvasMeta {key: $meta}) WHERE m.version <> $known "
             f"MATCH (n:CanvasNode) WHERE {live} "
             "RETURN 'count' AS part, n.kind AS key, n.status AS status, count(n) AS num, null AS p "
-            # The recent nodes by the canvas version each node carries, not through the node history: that grows
-            # with every edit, and ArcadeDB scans it (its canvas_version index is not used for this pattern).
+            # The recent nodes by the canvas version each node carries (indexed), not through the node history,
+            # which grows with every edit.
             "UNION ALL MATCH (m:CanvasMeta {key: $meta}) "
-            f"MATCH (n:CanvasNode) WHERE n.canvas_version > coalesce($since, m.version - $within) AND {live} "
+            + (f"MATCH (n:CanvasNode) WHERE n.canvas_version > $floor AND {live} " if floor is not None else
+               f"MATCH (n:CanvasNode) WHERE n.canvas_version > m.version - $within AND {live} ") +
             "WITH n ORDER BY n.canvas_version DESC, n.id LIMIT $recent "
             "RETURN 'recent' AS part, null AS key, null AS status, null AS num, properties(n) AS p "
             "UNION ALL UNWIND $ids AS id MATCH (a:CanvasNode {id: id}) "
@@ -276,10 +283,16 @@ class CanvasReads(BoltSession):
             "RETURN 'lineage' AS part, id AS key, null AS status, depth AS num, properties(b) AS p "
             "UNION ALL MATCH (m:CanvasMeta {key: $meta}) "
             "RETURN 'version after' AS part, null AS key, null AS status, m.version AS num, null AS p",
-            since=None if since_version is None else int(since_version), within=int(within), recent=int(recent), ids=list(dict.fromkeys(focus_ids)), meta=CANVAS_META_KEY,
-            known=known,
+            floor=floor, within=int(within), recent=int(recent), ids=list(dict.fromkeys(focus_ids)),
+            meta=CANVAS_META_KEY, known=known,
         )
         version = next((int(r["num"]) for r in rows if r["part"] == "version"), None)
+        if version is not None:
+            if since_version is None and floor is not None and floor > version - int(within):
+                # The canvas is older than a version this process saw (a database made again): read its window.
+                return self.overview(focus_ids, max_depth=max_depth, since_version=max(0, version - int(within)),
+                                     recent=recent)
+            self._live_counts.saw(version)
         counts: list[tuple[str, str, int]] | None
         if version is None:
             counts = None  # no canvas counter to know them by: counted below
@@ -292,6 +305,8 @@ class CanvasReads(BoltSession):
         if counts is None:
             counts = self.live_counts()
         latest = [CanvasNode.from_properties(r["p"]) for r in rows if r["part"] == "recent"]
+        if since_version is None and version is not None:  # the window read may be wider than the one asked for
+            latest = [n for n in latest if (n.canvas_version or 0) > version - int(within)]
         lineages = lineage_entries(list(dict.fromkeys(focus_ids)),
                                     ((r["key"], int(r["num"]), r["p"]) for r in rows if r["part"] == "lineage"),
                                     with_start=True)

@@ -167,3 +167,28 @@ def test_the_views_counts_follow_every_commit_of_this_store_and_of_another(canva
                                                     ("image", "rejected", 1), ("image", "stale", 1)]
     finally:
         other.close()
+
+
+def test_the_views_recent_nodes_are_those_of_the_window_asked_whoever_wrote_since(canvas, lineage_canvas, write,
+                                                                                   engine, authority):
+    """The recent nodes read from the newest version this store has seen (through the node version index) are
+    exactly those written in the last ``within`` versions of the canvas as it is now: another writer's commits
+    since (another process's) are in, what a wider window would add is not."""
+    from store.neo4j import Neo4jCanvasStore
+
+    other = Neo4jCanvasStore.on(engine, canvas.database, authority=authority)
+
+    def recent(within: int) -> list[str]:
+        return [n.title for n in canvas.overview([], max_depth=1, since_version=None, recent=3, within=within).recent]
+
+    try:
+        recent(2)  # this store has seen the canvas now
+        for title in ("one", "two", "three", "four"):  # four versions this store never saw
+            batch = [CreateNode(kind="text", title=title)]
+            other.apply(batch, ticket=authority.issue(title, batch))
+        assert recent(2) == ["four", "three"]
+        assert recent(3) == ["four", "three", "two"]
+        write(CreateNode(kind="text", title="five"))
+        assert recent(1) == ["five"]
+    finally:
+        other.close()

@@ -86,26 +86,39 @@ def cmd_eval(args: argparse.Namespace) -> int:
     out.mkdir(parents=True, exist_ok=True)
     results = Results(started_at=now(), model=args.model, agents=agents, jarvishub_version=_version())
     started = time.monotonic()
+    path = out / "results.json"
     _say(f"eval: {len(suite)} scenario(s) × {', '.join(agents)} ({args.model} model) → {out}")
-    for kind in agents:
-        for number, (_, scenario) in enumerate(suite, 1):
-            _say(f"[{kind}] {number}/{len(suite)} {scenario.name} ({scenario.workflow}, {len(scenario.turns)} turns)")
-            try:
-                result = run_scenario(scenario, kind, args.model, out, progress=_say,
-                                      stash_trajectories=args.export_trajectories)
-            except AgentUnavailable as error:  # e.g. --model openai without a key: nothing else will run either
-                print_error(args, EXIT_BAD_INPUT, f"error: {error}")
-                return EXIT_BAD_INPUT
-            results.scenarios.append(result)
-            t = result.totals
-            _say(f"[{kind}] {scenario.name}: {'passed' if result.passed else 'FAILED'} "
-                 f"({t.checks_passed}/{t.checks_total} checks, {result.wall_s:.1f} s)"
-                 + (f" — {result.error}" if result.error else ""))
+    try:
+        for kind in agents:
+            for number, (_, scenario) in enumerate(suite, 1):
+                _say(f"[{kind}] {number}/{len(suite)} {scenario.name} ({scenario.workflow}, "
+                     f"{len(scenario.turns)} turns)")
+                try:
+                    result = run_scenario(scenario, kind, args.model, out, progress=_say,
+                                          stash_trajectories=args.export_trajectories)
+                except AgentUnavailable as error:  # e.g. --model openai without a key: nothing else will run either
+                    print_error(args, EXIT_BAD_INPUT, f"error: {error}")
+                    return EXIT_BAD_INPUT
+                results.scenarios.append(result)
+                results.wall_s = round(time.monotonic() - started, 3)
+                results.write(path)  # as each run finishes: a killed or interrupted suite keeps what it finished
+                t = result.totals
+                _say(f"[{kind}] {scenario.name}: {'passed' if result.passed else 'FAILED'} "
+                     f"({t.checks_passed}/{t.checks_total} checks, {result.wall_s:.1f} s)"
+                     + (f" — {result.error}" if result.error else ""))
+    except KeyboardInterrupt:
+        # Ctrl-C: the running scenario is given up (its project stays under OUT/runs for a look), the finished
+        # ones are in results.json, which now says the run stopped; the CLI says "interrupted" and exits 130.
+        results.stopped = "interrupted (Ctrl-C)"
+        results.wall_s = round(time.monotonic() - started, 3)
+        results.write(path)
+        _say(f"eval: stopped; {len(results.scenarios)} finished scenario run(s) kept in {path}")
+        raise
     results.finished_at = now()
     results.wall_s = round(time.monotonic() - started, 3)
     if args.model.startswith("chaos"):
         _chaos(results, args.model, out)
-    path = results.write(out / "results.json")
+    results.write(path)
     _say(f"wrote {path}")
     _report(path, out)
     if args.export_trajectories:

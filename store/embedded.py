@@ -42,6 +42,8 @@ from store.private_files import ensure_private_dir, ensure_private_tree, read_pr
 _START_TIMEOUT_S = 90.0
 # What the engine and its supervisor inherit: enough to run, nothing secret (API keys stay with us).
 _ENV_KEEP = ("PATH", "HOME", "LANG", "LC_ALL", "LC_CTYPE", "TZ", "TMPDIR", "PYTHONPATH", "VIRTUAL_ENV",
+             # the supervisor is Python run from the checkout: where (and whether) it may write bytecode
+             "PYTHONDONTWRITEBYTECODE", "PYTHONPYCACHEPREFIX",
              lifecycle.EVENT_LOG_ENV)
 
 

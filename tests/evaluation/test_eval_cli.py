@@ -13,7 +13,7 @@ from jarvishub.evaluation.results import load_results
 from jarvishub.evaluation.scenario import SCENARIO_DIR, ScenarioError, find_scenarios, load_scenario
 from tests.cli_run import cli as run_cli
 
-pytestmark = pytest.mark.long_file(40)  # seconds on a quiet two-core machine: scheduled first (tests/conftest.py)
+pytestmark = pytest.mark.long_file(60)  # seconds on a quiet two-core machine: scheduled first (tests/conftest.py)
 
 GOOD = '''
 name = "{name}"

@@ -223,7 +223,7 @@ class Results(BaseModel):
 
         self.summary = summarise(self.scenarios)
         path.parent.mkdir(parents=True, exist_ok=True)
-        write_private(path, (json.dumps(self.model_dump(mode="json", by_alias=True), indent=2) + "\n").encode())
+        write_private(path.parent.resolve() / path.name, (json.dumps(self.model_dump(mode="json", by_alias=True), indent=2) + "\n").encode())
         return path
 
 

@@ -189,6 +189,7 @@ def test_ctrl_c_stops_the_suite_at_once_and_keeps_the_runs_that_finished(tmp_pat
     assert said == [f"eval: stopped; 1 finished scenario run(s) kept in {out / 'results.json'}",
                     "interrupted: stopped; what it had already committed is kept (`jarvishub status` shows the "
                     "canvas)"], "\n".join(lines)
+    assert not [line for line in lines if "Traceback" in line], "\n".join(lines)
     results = load_results(out / "results.json")
     assert results.stopped == "interrupted (Ctrl-C)" and [s.name for s in results.scenarios] == ["deck-first"]
     assert results.scenarios[0].passed and results.summary["slides"]["canvas"].checks_passed == 2

@@ -216,6 +216,12 @@ class Grant(BaseModel):
         )
 
 
+RETIRED_GRANTS = {"system-layout": "system:layout"}
+"""Stored grants (id → actor) of parts that are gone, dropped when a project's grants are opened: the web server's
+automatic layout wrote under ``system-layout`` (``move_node`` on any node) until a person's drag became the only
+position stored.  Nothing issues or asks for them now; a grant nobody holds should not stay valid."""
+
+
 class GrantStore:
     """Grants persisted in the project (SQLite), so a revocation from any process is seen on resume."""
 
@@ -225,6 +231,8 @@ class GrantStore:
         self._file = SqliteFile(self._path)
         with self._file.transaction() as db:
             db.execute("CREATE TABLE IF NOT EXISTS grants (id TEXT PRIMARY KEY, body TEXT NOT NULL)")
+            for grant_id, actor in RETIRED_GRANTS.items():
+                db.execute("DELETE FROM grants WHERE id = ? AND json_extract(body, '$.actor') = ?", (grant_id, actor))
 
     def close(self) -> None:
         """Close the file's connection (a later call opens it again)."""

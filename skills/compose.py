@@ -125,7 +125,7 @@ def fan_out(
                         needs=list(skill.needs), items=items, work=work,
                         collect=lambda inp, results: {"results": results},
                         label=lambda index, item: f"{skill.name}{index + 1}", actor=f"skill:{skill.name}",
-                        effects=skill.effects)
+                        effects=skill.effects, child=skill)
 
 
 def choose(
@@ -213,13 +213,15 @@ def parallel_map(
     label: Callable[[int, Any], str] = lambda index, item: f"item{index + 1}",
     actor: str | None = None,
     effects: frozenset[Effect] = frozenset({Effect.MUTATES_CANVAS}),
+    child: Skill | None = None,
 ) -> Skill:
     """A skill that lists items, works each one in its own parallel branch (``Send``), then collects.
 
     ``items(ctx, input)`` returns JSON-able items; ``work(branch_ctx, input,
     index, item)`` runs in ``ctx.branch(label(index, item))`` and returns a
     JSON-able result; ``collect(input, results)`` gets the results in item
-    order and returns the output.
+    order and returns the output.  ``child``: the skill ``work`` runs, if one, so
+    that LangGraph draws its graph inside the ``work`` graph node (xray).
     """
 
     def list_items(state: ParallelState, config: RunnableConfig) -> dict[str, Any]:
@@ -233,6 +235,7 @@ def parallel_map(
         return [Send("work", {"input": state["input"], "index": i, "item": item}) for i, item in enumerate(found)]
 
     def work_one(state: ParallelState, config: RunnableConfig) -> dict[str, Any]:
+        _ = child.graph if child is not None else None  # the node's subgraph, for LangGraph (see _sequence_step)
         ctx = skill_context(config)
         index, item = state["index"], state["item"]
         branch = ctx.branch(label(index, item), actor=actor)

@@ -487,8 +487,9 @@ class ArcadeClusterEngine(ArcadeClusterClient):
         super().close()
         self.stop()
 
-    def stop(self) -> None:
-        """Stop every server process this engine started."""
+    def stop(self, *, wait: bool = True) -> None:
+        """Stop every server process this engine started (waiting for them whatever ``wait`` says: a cluster's
+        members are this process's children, which it must reap)."""
         for server in self.servers:
             if server.running:
                 assert server.process is not None

@@ -42,6 +42,8 @@ from store.private_files import ensure_private_dir, ensure_private_tree, read_pr
 _START_TIMEOUT_S = 90.0
 # What the engine and its supervisor inherit: enough to run, nothing secret (API keys stay with us).
 _ENV_KEEP = ("PATH", "HOME", "LANG", "LC_ALL", "LC_CTYPE", "TZ", "TMPDIR", "PYTHONPATH", "VIRTUAL_ENV",
+             # the supervisor is Python run from the checkout: where (and whether) it may write bytecode
+             "PYTHONDONTWRITEBYTECODE", "PYTHONPYCACHEPREFIX",
              lifecycle.EVENT_LOG_ENV)
 
 
@@ -219,9 +221,11 @@ class EmbeddedArcadeEngine(Engine):
         try:
             return self._wait_for_server(supervisor, supervisor_start, token, started, bolt_port, http_port, password,
                                          reader_password, attempt)
-        except BaseException:
-            # Interrupted (Ctrl-C) or failed while the server starts: nobody will record it, so stop it now.
-            process.terminate(supervisor, supervisor_start or 0, timeout_s=10)
+        except BaseException as error:
+            # Interrupted (Ctrl-C) or failed while the server starts: nobody will record it, so stop it now.  On
+            # Ctrl-C the supervisor is sent the stop, not waited for: it takes its server down by itself.
+            process.terminate(supervisor, supervisor_start or 0, timeout_s=10,
+                              wait=not isinstance(error, KeyboardInterrupt))
             raise
 
     def _wait_for_server(self, supervisor: int, supervisor_start: int | None, token: str, started: float,
@@ -297,10 +301,11 @@ class EmbeddedArcadeEngine(Engine):
             if self._lease is not None:
                 self._lease.unlink(missing_ok=True)
 
-    def stop(self) -> None:
-        """Close, then stop the server now whoever else uses it (tests, `jarvishub engine stop`)."""
+    def stop(self, *, wait: bool = True) -> None:
+        """Close, then stop the server now whoever else uses it (tests, `jarvishub engine stop`); ``wait=False``:
+        send it the stop and return (an interrupted command), it shuts down by itself."""
         self.close()
-        lifecycle.stop_engine(self.data_dir)
+        lifecycle.stop_engine(self.data_dir, wait=wait)
 
     # -- databases ---------------------------------------------------------------
     def _http(self, path: str, payload: dict[str, Any] | None = None) -> dict[str, Any]:

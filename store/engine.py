@@ -100,8 +100,9 @@ class Engine(ABC):
     def close(self) -> None:
         """Close the drivers; an embedded engine's server lingers for its idle period, then stops."""
 
-    def stop(self) -> None:
-        """Close, and stop a server this project runs now (a Neo4j server is not ours to stop)."""
+    def stop(self, *, wait: bool = True) -> None:
+        """Close, and stop a server this project runs now (a Neo4j server is not ours to stop); ``wait=False``
+        asks it to stop without waiting for it (Ctrl-C)."""
         self.close()
 
     @property

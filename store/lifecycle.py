@@ -208,10 +208,10 @@ def engine_status(data_dir: Path) -> EngineStatus:
     )
 
 
-def stop_server(data_dir: Path, info: dict[str, Any] | None) -> bool:
+def stop_server(data_dir: Path, info: dict[str, Any] | None, *, wait: bool = True) -> bool:
     """Stop every server of ``data_dir`` (call under :func:`engine_lock`): the recorded one when it is ours, and
     any other whose working folder is this folder (a record deleted or garbled, a project moved here); forget
-    the record either way.  True if one was stopped."""
+    the record either way.  True if one was stopped.  ``wait=False``: ask them to stop (SIGTERM) and return."""
     data_dir = Path(data_dir).resolve()
     targets: dict[int, int] = {}
     if info and is_engine_of(int(info.get("pid", 0)), info.get("start_time"), data_dir):
@@ -221,18 +221,19 @@ def stop_server(data_dir: Path, info: dict[str, Any] | None) -> bool:
         if start is not None and is_engine_of(pid, start, data_dir):
             targets[pid] = start
     for pid, start in targets.items():
-        process.terminate(pid, start, timeout_s=STOP_WAIT_S)
+        process.terminate(pid, start, timeout_s=STOP_WAIT_S, wait=wait)
     state_file(data_dir).unlink(missing_ok=True)
     return bool(targets)
 
 
-def stop_engine(data_dir: Path) -> bool:
-    """Stop the project's embedded server now, whoever holds a lease; True if one was running."""
+def stop_engine(data_dir: Path, *, wait: bool = True) -> bool:
+    """Stop the project's embedded server now, whoever holds a lease; True if one was running.
+    ``wait=False``: ask it to stop and return (it shuts down by itself)."""
     data_dir = Path(data_dir).resolve()
     if not data_dir.is_dir():
         return False
     with engine_lock(data_dir):
-        return stop_server(data_dir, read_state(data_dir))
+        return stop_server(data_dir, read_state(data_dir), wait=wait)
 
 
 # -- the supervisor ----------------------------------------------------------------------------------

@@ -74,12 +74,16 @@ def is_same_process(pid: int, recorded_start: int | None) -> bool:
     return start_time(pid) == recorded_start
 
 
-def terminate(pid: int, recorded_start: int, timeout_s: float = 30.0) -> None:
-    """SIGTERM (then SIGKILL after ``timeout_s``) the recorded process, and only while it is still that process."""
+def terminate(pid: int, recorded_start: int, timeout_s: float = 30.0, *, wait: bool = True) -> None:
+    """SIGTERM (then SIGKILL after ``timeout_s``) the recorded process, and only while it is still that process.
+
+    ``wait=False``: SIGTERM only, for a caller that must not wait (Ctrl-C); the process stops by itself."""
     if not is_same_process(pid, recorded_start):
         return
     with contextlib.suppress(ProcessLookupError):
         os.kill(pid, signal.SIGTERM)
+    if not wait:
+        return
     deadline = time.monotonic() + timeout_s
     while time.monotonic() < deadline:
         with contextlib.suppress(ChildProcessError):

@@ -77,6 +77,15 @@ notes_twice = sequence("notes_twice", "Pin two notes about a topic, then two mor
                        input_model=NotesInput, output_model=Twice)
 '''
 
+NOTES_EACH = '''
+"""notes_each: a fan-out composite, two_notes once per topic, in parallel."""
+
+from skills.compose import fan_out
+from .two_notes import two_notes
+
+notes_each = fan_out("notes_each", "Pin two notes about each topic.", two_notes, over="topics", item_field="topic")
+'''
+
 
 PEEKER = '''
 """peeker: a skill whose graph node reaches for the loop's checkpoints through the checkpointer it was lent."""
@@ -132,6 +141,7 @@ def with_skill(project):
     (project.root / "skills").mkdir(exist_ok=True)
     (project.root / "skills" / "two_notes.py").write_text(textwrap.dedent(TWO_NOTES))
     (project.root / "skills" / "notes_twice.py").write_text(textwrap.dedent(NOTES_TWICE))
+    (project.root / "skills" / "notes_each.py").write_text(textwrap.dedent(NOTES_EACH))
     (project.root / "skills" / "peeker.py").write_text(textwrap.dedent(PEEKER))
     return project
 
@@ -226,6 +236,24 @@ def test_a_skill_a_composite_runs_is_a_subgraph_nested_in_the_composites(with_sk
     assert step.state.values["input"] == {"topic": "reefs"}
     assert step.state.values["output"] == {k: outcome.steps[0]["observation"][k] for k in ("first", "second")}
     assert step.state.config["configurable"]["checkpoint_ns"].startswith(f"skill__notes_twice:{task.id}|step2_two_notes:")
+
+
+def test_a_skill_a_fan_out_runs_is_a_subgraph_of_its_work_node(with_skill, make_runtime):
+    """A fan-out's child skill is drawn by xray inside the fan-out's ``work`` graph node, and each item's run
+    streams nested under it (namespace parent|work), one branch per item."""
+    runtime = make_runtime(model=ScriptedModel(script=[
+        {"name": "skill__notes_each", "args": {"topics": ["reefs", "kelp"]}}, "Pinned four."]))
+    assert {"skill__notes_each:list_items", "skill__notes_each:work:first", "skill__notes_each:work:second",
+            "skill__notes_each:collect"} <= set(runtime.graph.get_graph(xray=True).nodes)
+    streamed: list[tuple[str, tuple[str, ...]]] = []
+    outcome = runtime.run("pin notes about reefs and kelp", on_event=lambda kind, data: streamed.append(
+        (data["node"], tuple(p.split(":")[0] for p in data.get("namespace", ())))) if kind == "node" else None)
+    assert outcome.outcome == "replied", outcome
+    nested = [node for node, ns in streamed if ns == ("skill__notes_each", "work")]
+    assert sorted(nested) == sorted(["skill__notes_each:work:first", "skill__notes_each:work:second"] * 2), streamed
+    results = outcome.steps[0]["observation"]["results"]
+    titles = {n.title for n in runtime.project.store.get_nodes([r[k] for r in results for k in ("first", "second")])}
+    assert titles == {"first note: reefs", "second note: reefs", "first note: kelp", "second note: kelp"}
 
 
 def test_a_skill_checkpoints_only_under_its_own_graph_node(with_skill, make_runtime, monkeypatch):

@@ -13,7 +13,7 @@ import argparse
 import sys
 import time
 from pathlib import Path
-from typing import Any
+from typing import Any, NoReturn
 
 from jarvishub.commands.common import EXIT_BAD_INPUT, EXIT_FAILED, EXIT_OK, command, print_error
 
@@ -86,26 +86,33 @@ def cmd_eval(args: argparse.Namespace) -> int:
     out.mkdir(parents=True, exist_ok=True)
     results = Results(started_at=now(), model=args.model, agents=agents, jarvishub_version=_version())
     started = time.monotonic()
+    path = out / "results.json"
     _say(f"eval: {len(suite)} scenario(s) × {', '.join(agents)} ({args.model} model) → {out}")
-    for kind in agents:
-        for number, (_, scenario) in enumerate(suite, 1):
-            _say(f"[{kind}] {number}/{len(suite)} {scenario.name} ({scenario.workflow}, {len(scenario.turns)} turns)")
-            try:
-                result = run_scenario(scenario, kind, args.model, out, progress=_say,
-                                      stash_trajectories=args.export_trajectories)
-            except AgentUnavailable as error:  # e.g. --model openai without a key: nothing else will run either
-                print_error(args, EXIT_BAD_INPUT, f"error: {error}")
-                return EXIT_BAD_INPUT
-            results.scenarios.append(result)
-            t = result.totals
-            _say(f"[{kind}] {scenario.name}: {'passed' if result.passed else 'FAILED'} "
-                 f"({t.checks_passed}/{t.checks_total} checks, {result.wall_s:.1f} s)"
-                 + (f" — {result.error}" if result.error else ""))
+    try:
+        for kind in agents:
+            for number, (_, scenario) in enumerate(suite, 1):
+                _say(f"[{kind}] {number}/{len(suite)} {scenario.name} ({scenario.workflow}, "
+                     f"{len(scenario.turns)} turns)")
+                try:
+                    result = run_scenario(scenario, kind, args.model, out, progress=_say,
+                                          stash_trajectories=args.export_trajectories)
+                except AgentUnavailable as error:  # e.g. --model openai without a key: nothing else will run either
+                    print_error(args, EXIT_BAD_INPUT, f"error: {error}")
+                    return EXIT_BAD_INPUT
+                results.scenarios.append(result)
+                results.wall_s = round(time.monotonic() - started, 3)
+                results.write(path)  # as each run finishes: a killed or interrupted suite keeps what it finished
+                t = result.totals
+                _say(f"[{kind}] {scenario.name}: {'passed' if result.passed else 'FAILED'} "
+                     f"({t.checks_passed}/{t.checks_total} checks, {result.wall_s:.1f} s)"
+                     + (f" — {result.error}" if result.error else ""))
+    except KeyboardInterrupt:
+        _stop_now(args, results, path, started)
     results.finished_at = now()
     results.wall_s = round(time.monotonic() - started, 3)
     if args.model.startswith("chaos"):
         _chaos(results, args.model, out)
-    path = results.write(out / "results.json")
+    results.write(path)
     _say(f"wrote {path}")
     _report(path, out)
     if args.export_trajectories:
@@ -124,6 +131,25 @@ def cmd_eval(args: argparse.Namespace) -> int:
     else:
         print(f"{passed}/{len(results.scenarios)} scenario runs passed in {results.wall_s:.0f} s; results: {path}")
     return EXIT_OK if results.passed else EXIT_FAILED
+
+
+def _stop_now(args: argparse.Namespace, results: Any, path: Path, started: float) -> NoReturn:
+    """Ctrl-C: the running scenario is given up (its project stays under OUT/runs for a look, its engine was sent
+    its stop), the finished ones are in results.json, which now says the run stopped; then the process ends at
+    once with the one "interrupted" line and 130.  Not through the interpreter's shutdown: it would wait for a
+    thread still running the given-up turn (a web turn's worker), which then fails loudly on the way out."""
+    import os
+
+    from jarvishub.commands.interrupts import report_interrupted
+
+    results.stopped = "interrupted (Ctrl-C)"
+    results.wall_s = round(time.monotonic() - started, 3)
+    results.write(path)
+    _say(f"eval: stopped; {len(results.scenarios)} finished scenario run(s) kept in {path}")
+    code = report_interrupted(args, print_error)
+    sys.stdout.flush()
+    sys.stderr.flush()
+    os._exit(code)
 
 
 def _chaos(results: Any, model: str, out: Path) -> None:

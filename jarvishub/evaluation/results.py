@@ -195,6 +195,9 @@ class Results(BaseModel):
     schema_: str = Field(default=SCHEMA, alias="schema")
     started_at: str
     finished_at: str = ""
+    """Empty while the run goes on: results.json is rewritten as each scenario run finishes."""
+    stopped: str = Field(default="", description="Why the run stopped before its last scenario (Ctrl-C), if it "
+                         "did: the scenarios listed are the runs that finished.")
     wall_s: float = 0.0
     model: str = "offline"
     agents: list[str] = Field(default_factory=list)
@@ -214,10 +217,13 @@ class Results(BaseModel):
         return bool(self.scenarios) and all(s.passed for s in self.scenarios)
 
     def write(self, path: Path) -> Path:
-        """Write results.json (the summary recomputed from the scenarios)."""
+        """Write results.json (the summary recomputed from the scenarios), atomically: a reader, or a run killed
+        while writing, finds the previous file whole or this one, never half of one."""
+        from store.private_files import write_private
+
         self.summary = summarise(self.scenarios)
         path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text(json.dumps(self.model_dump(mode="json", by_alias=True), indent=2) + "\n")
+        write_private(path.parent.resolve() / path.name, (json.dumps(self.model_dump(mode="json", by_alias=True), indent=2) + "\n").encode())
         return path
 
 

@@ -330,12 +330,13 @@ class Session:
             server, self._server = self._server, None
             server.stop()
 
-    def close(self) -> None:
+    def close(self, *, interrupted: bool = False) -> None:
         """Stop the web server (if one was started), the agent and the project's engine.
 
         The embedded engine would otherwise linger for its idle period (``JARVISHUB_ENGINE_IDLE_SECONDS``, 600 s
         by default) after its last user: a suite of 24 projects would leave 24 JVMs behind.  The scenario's
         project is finished with, so its engine is stopped now (a person opening it later starts it again).
+        ``interrupted`` (Ctrl-C): the engine is sent its stop and not waited for, so the command ends at once.
         """
         try:
             self._stop_server()
@@ -346,7 +347,8 @@ class Session:
                 self.agent.close()
             finally:
                 self.project.close()
-                self.project.engine.stop()  # an embedded server now; a Neo4j server is not ours to stop
+                # an embedded server now; a Neo4j server is not ours to stop
+                self.project.engine.stop(wait=not interrupted)
 
 
 def run_scenario(scenario: Scenario, agent_kind: AgentKind, model: ModelName, out_dir: Path,
@@ -390,18 +392,21 @@ def run_scenario(scenario: Scenario, agent_kind: AgentKind, model: ModelName, ou
         result.error = f"{type(error).__name__}: {error}"
         progress(f"  [{agent_kind}] {scenario.name}: ERROR {result.error}")
     finally:
+        interrupted = isinstance(sys.exc_info()[1], KeyboardInterrupt)
         if session is not None:
             try:
-                if stash_trajectories:
+                if stash_trajectories and not interrupted:  # Ctrl-C: stop now, the run is given up
                     from jarvishub.evaluation.dataset import stash_records
 
                     stash_records(session.project, result)
             except Exception as error:  # the dataset export then opens the project itself
                 progress(f"  [{agent_kind}] {scenario.name}: trajectories not stashed ({type(error).__name__}: {error})")
             try:
-                session.close()
+                session.close(interrupted=interrupted)
             except Exception as error:
                 result.error = result.error or f"closing the project failed: {type(error).__name__}: {error}"
+        elif interrupted:  # Ctrl-C while the project opened: an engine it started would linger for its idle period
+            stop_engine(project_dir / STATE_DIR / "engine", wait=False)
     result.wall_s = round(time.monotonic() - started, 3)
     return result.finish()
 

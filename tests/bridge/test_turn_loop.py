@@ -155,6 +155,20 @@ def test_a_grant_revoked_by_another_process_is_seen_by_one_that_keeps_its_file_o
     trajectories.close()
 
 
+def test_an_old_projects_layout_grant_is_dropped_when_its_grants_are_opened(make_runtime, project):
+    """The web server's automatic layout (gone) stored a system grant that could move any node; an older project
+    still has it.  Opening the project's grants drops it, and keeps every other grant."""
+    runtime = make_runtime(model=ScriptedModel(script=["done"]))
+    layout = runtime.grants.save(Grant(id="system-layout", actor="system:layout", tools=[], operations=["move_node"],
+                                       budget=Budget(tool_calls=None, generation_calls=0, wall_time_s=None)))
+    kept = runtime.grants.save(Grant(actor="person"))
+    runtime.close()
+    reopened = make_runtime(model=ScriptedModel(script=["done"]))
+    with pytest.raises(KeyError):
+        reopened.grants.get(layout.id)
+    assert reopened.grants.get(kept.id).actor == "person"
+
+
 def test_a_subagent_grant_can_only_narrow(project):
     parent = Grant(tools=["create_node", "read_node"], node_kinds=["text", "image"], budget=Budget(tool_calls=10))
     child = parent.narrow(actor="subagent:1", tools=["create_node", "generate_video"], node_kinds=["video", "text"],

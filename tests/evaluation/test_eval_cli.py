@@ -13,7 +13,7 @@ from jarvishub.evaluation.results import load_results
 from jarvishub.evaluation.scenario import SCENARIO_DIR, ScenarioError, find_scenarios, load_scenario
 from tests.cli_run import cli as run_cli
 
-pytestmark = pytest.mark.long_file(40)  # seconds on a quiet two-core machine: scheduled first (tests/conftest.py)
+pytestmark = pytest.mark.long_file(60)  # seconds on a quiet two-core machine: scheduled first (tests/conftest.py)
 
 GOOD = '''
 name = "{name}"
@@ -137,3 +137,59 @@ def test_a_short_suite_writes_results_and_exits_by_its_checks(tmp_path):
     only_ok = cli(str(passing_only), "--out", str(tmp_path / "out2"), "--json")
     assert only_ok.returncode == 0, only_ok.stderr
     assert json.loads(only_ok.stdout)["passed"] is True
+
+
+def test_ctrl_c_stops_the_suite_at_once_and_keeps_the_runs_that_finished(tmp_path):
+    """results.json is written as each scenario run finishes (a killed suite keeps them); Ctrl-C during the next
+    one stops the command within seconds, says so once, and results.json says the run stopped."""
+    import os
+    import signal
+    import sys
+    import threading
+    import time
+
+    from tests.cli_run import ROOT
+
+    first = _write(tmp_path, "deck-first", GOOD.format(name="deck-first", slides=4))
+    second = _write(tmp_path, "deck-second", GOOD.format(name="deck-second", slides=4))
+    out = tmp_path / "out"
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    env.pop("OPENAI_API_KEY", None)
+    process = subprocess.Popen([sys.executable, "-m", "jarvishub.cli", "eval", str(first), str(second), "--out",
+                                str(out)], stderr=subprocess.PIPE, stdout=subprocess.DEVNULL, text=True, env=env)
+    lines: list[str] = []
+    second_started = threading.Event()
+
+    def read() -> None:
+        assert process.stderr is not None
+        for line in process.stderr:
+            lines.append(line.rstrip("\n"))
+            if line.startswith("[canvas] 2/2 deck-second"):
+                second_started.set()
+
+    reader = threading.Thread(target=read, daemon=True)
+    reader.start()
+    try:
+        assert second_started.wait(240), "\n".join(lines)
+        kept = load_results(out / "results.json")  # written when the first run finished, the suite still going
+        assert [s.name for s in kept.scenarios] == ["deck-first"] and kept.finished_at == "" and kept.stopped == ""
+        time.sleep(1.0)  # into the second run (its engine starting, or its first turn)
+        process.send_signal(signal.SIGINT)
+        signalled = time.monotonic()
+        code = process.wait(timeout=60)
+        took = time.monotonic() - signalled
+    finally:
+        if process.poll() is None:
+            process.kill()
+            process.wait()
+    reader.join(10)
+    assert code == 130, "\n".join(lines)
+    assert took < 10, f"{took:.1f} s after Ctrl-C\n" + "\n".join(lines)  # 2–4 s here; it was 4–10 s
+    said = [line for line in lines if "interrupted" in line or "stopped" in line]
+    assert said == [f"eval: stopped; 1 finished scenario run(s) kept in {out / 'results.json'}",
+                    "interrupted: stopped; what it had already committed is kept (`jarvishub status` shows the "
+                    "canvas)"], "\n".join(lines)
+    assert not [line for line in lines if "Traceback" in line], "\n".join(lines)
+    results = load_results(out / "results.json")
+    assert results.stopped == "interrupted (Ctrl-C)" and [s.name for s in results.scenarios] == ["deck-first"]
+    assert results.scenarios[0].passed and results.summary["slides"]["canvas"].checks_passed == 2

@@ -4,6 +4,7 @@ with a configured model (a key and ``OPENAI_BASE_URL`` in the server's environme
 from __future__ import annotations
 
 import signal
+import textwrap
 from collections.abc import Iterator
 
 import pytest
@@ -12,9 +13,10 @@ from jarvishub.project import Project
 from tests.providers.conftest import user_env
 from tests.providers.loopback import LoopbackOpenAI, ScriptedBrain
 from tests.server.langgraph_dev import langgraph_dev
+from tests.test_supervisor_graph import NOTES_EACH, NOTES_TWICE, TWO_NOTES
 from tools.spend import SpendLedger
 
-pytestmark = pytest.mark.long_file(35)  # seconds on a quiet two-core machine: scheduled first (tests/conftest.py)
+pytestmark = pytest.mark.long_file(40)  # seconds on a quiet two-core machine: scheduled first (tests/conftest.py)
 
 @pytest.fixture(scope="module")
 def provider() -> Iterator[LoopbackOpenAI]:
@@ -27,10 +29,14 @@ def provider() -> Iterator[LoopbackOpenAI]:
 def server(tmp_path_factory, provider: LoopbackOpenAI):
     """`langgraph dev` serving langgraph.json's graph for a fresh project whose `careful` profile needs approval
     to cut, with a key and the loopback endpoint in the server's environment, as a deployment's would be (one
-    server for the module: starting one is the slow part)."""
+    server for the module: starting one is the slow part).  Its skills/ folder holds a skill of two graph nodes
+    and two composites of it: a sequence and a fan-out."""
     scratch = tmp_path_factory.mktemp("server")
     folder = scratch / "p"
     Project.init(folder).close()
+    (folder / "skills").mkdir()
+    for name, source in {"two_notes": TWO_NOTES, "notes_twice": NOTES_TWICE, "notes_each": NOTES_EACH}.items():
+        (folder / "skills" / f"{name}.py").write_text(textwrap.dedent(source))
     with (folder / "jarvishub.toml").open("a") as toml:
         toml.write('\n[grants.careful]\napproval_tools = ["assemble_cut"]\n')
     with langgraph_dev(scratch, folder, user_env(provider)) as running:
@@ -82,6 +88,41 @@ def test_studio_sees_the_loop_and_the_skills_inside_it(server):
             ("execute", "feedback"), ("repair", "commit"), ("record", "observe")} <= edges
     subgraphs = client.assistants.get_subgraphs(assistant["assistant_id"])
     assert {"skill__storyboard", "skill__design_to_web", "skill__slides"} <= set(subgraphs)
+
+
+def test_studio_sees_a_composites_children_and_their_streamed_steps(server, provider: LoopbackOpenAI):
+    """A child skill run by a composite (a sequence's step, a fan-out's work) is drawn by xray inside the
+    composite's graph node, and a streamed run's subgraph events carry its steps nested under it."""
+    from langgraph_sdk import get_sync_client
+
+    client = get_sync_client(url=server["url"])
+    assistant = client.assistants.search(graph_id="supervisor")[0]
+    names = {node["id"] for node in client.assistants.get_graph(assistant["assistant_id"], xray=True)["nodes"]}
+    assert {"skill__notes_twice:step1_two_notes:first", "skill__notes_twice:step2_two_notes:second",
+            "skill__notes_each:work:first", "skill__notes_each:work:second"} <= names, names
+
+    provider.brains["gpt-4o-mini"] = ScriptedBrain([
+        {"tool": "skill__notes_twice", "arguments": {"topic": "reefs"}},
+        {"tool": "skill__notes_each", "arguments": {"topics": ["kelp", "tides"]}},
+        {"content": "Pinned eight notes."}])
+    thread = client.threads.create()
+    try:
+        events = list(client.runs.stream(thread["thread_id"], assistant["assistant_id"],
+                                          input={"request": "pin notes about reefs twice, then about kelp and tides"},
+                                          stream_mode="updates", stream_subgraphs=True))
+    finally:
+        del provider.brains["gpt-4o-mini"]
+    assert [e.data for e in events if e.event == "error"] == []
+    nested = [(tuple(part.split(":")[0] for part in e.event.split("|")[1:]), node)
+              for e in events if e.event.startswith("updates|") for node in e.data]
+    assert [node for ns, node in nested if ns == ("skill__notes_twice",)] == ["step1_two_notes", "step2_two_notes"]
+    assert [node for ns, node in nested if ns == ("skill__notes_twice", "step1_two_notes")] == ["first", "second"]
+    assert [node for ns, node in nested if ns == ("skill__notes_twice", "step2_two_notes")] == ["first", "second"]
+    assert sorted(node for ns, node in nested if ns == ("skill__notes_each", "work")) == [
+        "first", "first", "second", "second"]  # one branch per topic
+    with Project.open(server["project"]) as project:
+        titles = {n.title for n in project.store.find_nodes(kind="text")}
+    assert {"first note: reefs", "second note: reefs", "first note: kelp", "second note: tides"} <= titles
 
 
 def test_a_narrative_turn_with_an_approval_through_the_sdk(server):

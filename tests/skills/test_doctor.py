@@ -30,7 +30,7 @@ def path_without(tmp_path: Path, hidden: tuple[str, ...]) -> str:
         if not os.path.isdir(directory):
             continue
         for name in os.listdir(directory):
-            if name not in hidden and not (folder / name).exists():
+            if name not in hidden and not os.path.lexists(folder / name):  # a dangling link is there too
                 (folder / name).symlink_to(Path(directory) / name)
     return str(folder)
 

@@ -82,11 +82,18 @@ def test_a_live_lease_keeps_the_engine_until_its_holder_exits(tmp_path, sleeper)
     wait_for(lambda: not process.is_same_process(pid, start), "the engine outlived its last lease's idle period")
 
 
-def test_the_engine_lingers_for_the_next_process_and_stops_on_request(tmp_path):
+def test_the_engine_lingers_for_the_next_process_and_stops_on_request(tmp_path, monkeypatch):
     project = tmp_path / "p"
     data_dir = project / ".jarvishub" / "engine"
+    monkeypatch.setenv("PYTHONDONTWRITEBYTECODE", "1")  # a user's shell that keeps bytecode out of the checkout
     first = EmbeddedArcadeEngine(data_dir, idle_seconds=600)
     pid = first.server_pid
+    # The supervisor is Python run from the checkout: it keeps that setting (and any PYTHONPYCACHEPREFIX), so
+    # it writes no __pycache__ there; the rest of the environment stays filtered.
+    supervisor = int(lifecycle.read_state(data_dir)["supervisor_pid"])
+    environ = dict(item.split("=", 1) for item in Path(f"/proc/{supervisor}/environ").read_text().split("\0") if item)
+    assert environ.get("PYTHONDONTWRITEBYTECODE") == "1"
+    assert environ.get("PYTHONPYCACHEPREFIX") == os.environ.get("PYTHONPYCACHEPREFIX")
     second = EmbeddedArcadeEngine(data_dir, idle_seconds=600)
     first.close()
     assert lifecycle.engine_status(data_dir).leases == [os.getpid()], "closing one object keeps the other's lease"

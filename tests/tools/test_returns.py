@@ -205,4 +205,6 @@ def test_every_tool_of_builtin_returns_was_run_and_checked() -> None:
     a system program it needs is missing: run_code needs bubblewrap, render_page and the page tools Chromium)."""
     left = sorted(set(BUILTIN_RETURNS) - set(CHECKED))
     if left:
-        missing_system_tool(f"not checked by the tests above: {left}")
+        missing_system_tool(f"not checked by the tests above: {left}; if a system program is missing: "
+                            "run_code needs bubblewrap, render_page and the page tools Chromium (apt-get install "
+                            "bubblewrap chromium)")

@@ -32,8 +32,9 @@ IMAGES_LOADED = """(selector) => {
 
 
 @pytest.fixture(scope="module")
-def served(tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[str, Any]]:
-    """The slides demo (3 slides) and the web demo, each in its own project, both served."""
+def served(tmp_path_factory: pytest.TempPathFactory, chromium: Any) -> Iterator[dict[str, Any]]:
+    """The slides demo (3 slides) and the web demo, each in its own project, both served.  After the browser: the
+    web demo renders its page with Chromium, so a machine without it skips here with the install hint."""
     root = tmp_path_factory.mktemp("lenses")
     opened: list[tuple[Project, Runtime]] = []
     try:

@@ -26,7 +26,8 @@ TOKEN = "scale-token"
 
 
 @pytest.fixture(scope="module")
-def big(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Runtime, dict[str, float]]]:
+def big(tmp_path_factory: pytest.TempPathFactory, chromium: Any) -> Iterator[tuple[Runtime, dict[str, float]]]:
+    """2,000 nodes committed in one batch; after the browser, so a machine without Chromium skips before building."""
     project = Project.init(tmp_path_factory.mktemp("web-scale") / "big")
     runtime = Runtime(project)
     try:

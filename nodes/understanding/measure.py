@@ -20,14 +20,13 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any, Protocol
 
-from pydantic import BaseModel, Field
-
 from content.page_style import SPACING
 from nodes.models.grammar import EditRequest
 from nodes.understanding.facts import json_object
 from nodes.understanding.intent import Clause, Intent
-from nodes.understanding.measure_builds import BUILD_OPERATIONS, measure_build
 from nodes.understanding.kinds import CONTENT_OPERATIONS, OPERATION_TOOLS, clauses_by_family
+from nodes.understanding.measure_builds import BUILD_OPERATIONS, measure_build
+from nodes.understanding.measured import Measured
 from store.cypher import FixedCypher
 from tools.changes import Change
 from tools.staleness import REGENERABLE_TOOLS
@@ -48,29 +47,6 @@ STALE_LEFT = FixedCypher(
     "WHERE v.status <> 'rejected' AND (v.deleted IS NULL OR v.deleted = false) "
     "RETURN n.id AS id, n.kind AS kind, n.title AS title, n.metadata_json AS metadata, count(v) AS newer")
 """Stale nodes, with how many live newer versions each has (a stale node a newer version replaced is history)."""
-
-
-class Measured(BaseModel):
-    """What the turn changed, against what it was asked."""
-
-    changed: list[str] = Field(default_factory=list, description="Titles of the live outputs the turn wrote.")
-    expected: list[str] = Field(default_factory=list, description="Titles that had to change.")
-    missing: list[str] = Field(default_factory=list, description="Targets that should have changed and did not.")
-    unexpected: list[str] = Field(default_factory=list, description="Outputs changed outside the intent.")
-    checked: bool = Field(default=False, description="Whether the intent gave an expectation to check.")
-
-    @property
-    def matches(self) -> bool:
-        return not self.missing and not self.unexpected
-
-    def explain(self) -> str:
-        """What differs, in words."""
-        parts = []
-        if self.missing:
-            parts.append(f"no change to {', '.join(self.missing)}")
-        if self.unexpected:
-            parts.append(f"{', '.join(self.unexpected)} changed although the request did not ask for it")
-        return "Measured on the canvas: " + "; ".join(parts) + "." if parts else ""
 
 
 class CommitsReader(Protocol):

@@ -9,12 +9,10 @@ a new version of an earlier output (a shot of another story redrawn, the old dec
 from __future__ import annotations
 
 import re
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from nodes.understanding.intent import Intent
-
-if TYPE_CHECKING:
-    from nodes.understanding.measure import Measured
+from nodes.understanding.measured import Measured
 
 BUILD_OPERATIONS = frozenset({"build_narrative", "build_deck", "build_page"})
 _GONE = ("rejected", "failed")

@@ -196,3 +196,72 @@ def test_a_selected_section_and_a_typed_request_change_that_section_only(served,
     # Without the section, the same words mean the page's headline: the selection is what chose the section.
     plain = runtime.understand("change the heading to 'Made by hand'", selected=[after.page.node_id])
     assert [c.args.get("element") for c in plain.clauses] == ["headline"]
+
+
+def _job_for(server: BackgroundServer, text: str) -> Any:
+    """The turn the page started for ``text``, once it has ended (an earlier one may be newest for a moment)."""
+    def settled() -> Any:
+        jobs = [j for j in server.app.state.steering.jobs() if j.text == text]
+        return jobs and jobs[0].status in ("done", "failed", "interrupted") and jobs[0]
+
+    return wait_until(settled, timeout_s=120)
+
+
+def test_two_selected_sections_and_a_request_change_those_sections_only(served, chromium, tmp_path: Path) -> None:
+    """Shift-click adds a second section: "change their headings to ..." rewrites both sections' headings and
+    nothing else; "it" with both selected asks which one, and changes nothing."""
+    project, server = served["web"]
+    before = page_lens(*_snapshot(project))
+    chosen = [s for s in before.sections if s != "hero"][-2:]
+    page = open_lens(chromium, server.base_url, "page")
+    try:
+        page.locator(f'#page-sections li[data-section="{chosen[0]}"]').click()
+        page.locator(f'#page-sections li[data-section="{before.sections[0]}"]').click(modifiers=["Shift"])
+        page.locator(f'#page-sections li[data-section="{chosen[1]}"]').click(modifiers=["Control"])
+        page.locator(f'#page-sections li[data-section="{before.sections[0]}"]').click(modifiers=["Shift"])  # out
+        assert page.locator("#selection .chip").all_inner_texts() == [f"{before.page.title} · {', '.join(chosen)}"]
+        assert page.eval_on_selector_all("#page-sections li.current", "els => els.map((e) => e.dataset.section)") \
+            == chosen
+        ambiguous = "remove it"
+        page.fill("#request-text", ambiguous)
+        page.click("#send-request")
+        asked = _job_for(server, ambiguous)
+        assert asked.status == "interrupted" and "which one" in str(asked.interrupt), asked  # it asks
+        assert page_lens(*_snapshot(project)).page.node_id == before.page.node_id  # nothing changed
+
+        request = "change their headings to 'Made slowly'"
+        page.fill("#request-text", request)
+        page.click("#send-request")
+        job = _job_for(server, request)
+        assert job.status == "done" and job.node_ids == [f"{before.page.node_id}#{s}" for s in chosen], job
+        after = page_lens(*_snapshot(project))
+        old, new = _texts(project, before.page.node_id), _texts(project, after.page.node_id)
+        assert {k for k in new if new[k] != old.get(k)} == {f"{s}.heading" for s in chosen}  # those sections only
+        assert all(new[f"{s}.heading"] == "Made slowly" for s in chosen) and after.sections == before.sections
+        page.wait_for_selector(f'#page-versions li[data-id="{after.page.node_id}"][data-current="true"]', timeout=15_000)
+        page.screenshot(path=str(tmp_path / "page-after-two-sections.png"))
+    finally:
+        close_lens(page)
+
+
+def test_two_selected_slides_and_delete_these_remove_those_two_only(served, chromium, tmp_path: Path) -> None:
+    project, server = served["slides"]
+    before = deck_lens(*_snapshot(project))
+    first, last = before.slides[0].slide, before.slides[-1].slide
+    page = open_lens(chromium, server.base_url, "deck")
+    try:
+        page.locator(f'.slide[data-id="{first.node_id}"] header').click()
+        page.locator(f'.slide[data-id="{last.node_id}"] header').click(modifiers=["Shift"])
+        assert page.locator("#selection .chip").all_inner_texts() == [first.title, last.title]
+        request = "delete these slides"
+        page.fill("#request-text", request)
+        page.click("#send-request")
+        job = _job_for(server, request)
+        assert job.status == "done" and job.node_ids == [first.node_id, last.node_id], job
+        after = deck_lens(*_snapshot(project))
+        assert [c.slide.node_id for c in after.slides] == [c.slide.node_id for c in before.slides[1:-1]]
+        page.wait_for_function("(n) => document.querySelectorAll('#deck-slides > li.slide').length === n",
+                               arg=len(after.slides), timeout=15_000)
+        page.screenshot(path=str(tmp_path / "deck-after-two-deleted.png"))
+    finally:
+        close_lens(page)

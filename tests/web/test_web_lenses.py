@@ -208,3 +208,65 @@ def test_a_restore_from_the_version_view_changes_the_canvas(page, story: Story, 
     page.fill("#slider-range", "20")
     page.dispatch_event("#slider-range", "input")
     assert page.eval_on_selector("#slider-over", "i => i.style.clipPath") == "inset(0px 80% 0px 0px)"
+
+
+def test_two_selected_shots_and_make_these_warmer_change_those_two_only(page, story: Story, tmp_path: Path) -> None:
+    """Shift-click adds a shot to the selection; "make these warmer" then rebuilds exactly those two images, their
+    clips and the cut, and the Story lens follows with patches of the changed columns, not the whole answer."""
+    before = story.lens()
+    first, third = before.shots[0], before.shots[2]
+    page.locator(f'.shot[data-id="{first.shot_id}"] header').click()
+    page.locator(f'.shot[data-id="{before.shots[1].shot_id}"] header').click(modifiers=["Shift"])
+    page.locator(f'.shot[data-id="{third.shot_id}"] header').click(modifiers=["Control"])
+    page.locator(f'.shot[data-id="{before.shots[1].shot_id}"] header').click(modifiers=["Shift"])  # and out again
+    assert page.locator("#selection .chip").all_inner_texts() == ["shot 1", "shot 3"]
+    assert page.eval_on_selector_all("#story-shots .shot.picked", "els => els.map((e) => e.dataset.id)") == [
+        first.shot_id, third.shot_id]
+    # Clearing is one click (or Escape), and leaves nothing picked.
+    page.click("#clear-selection")
+    assert page.locator("#selection .chip").count() == 0 and page.locator("#story-shots .shot.picked").count() == 0
+    page.locator(f'.shot[data-id="{first.shot_id}"] header').click()
+    page.locator(f'.shot[data-id="{third.shot_id}"] header').click(modifiers=["Shift"])
+    second = f'#story-shots .shot[data-id="{before.shots[1].shot_id}"]'
+    page.evaluate("(s) => { window.jarvishub.lens.updates.length = 0; document.querySelector(s).kept = true; }", second)
+    page.fill("#request-text", "make these warmer")
+    page.click("#send-request")
+
+    def settled() -> Any:  # this request's job (an earlier test's may still be the newest for a moment)
+        jobs = [j for j in story.server.app.state.steering.jobs() if j.text == "make these warmer"]
+        return jobs and jobs[0].status in ("done", "failed", "interrupted") and jobs[0]
+
+    job = wait_until(settled, timeout_s=120)
+    assert job.status == "done", job
+    assert job.node_ids == [first.shot_id, third.shot_id]
+
+    after = story.lens()
+    changed = {c.shot_id for c, old in zip(after.shots, before.shots, strict=True) if c.image.node_id != old.image.node_id}
+    assert changed == {first.shot_id, third.shot_id}
+    for index in (0, 2):
+        warmer, was = (story.project.store.get_node(c.shots[index].image.node_id).inputs for c in (after, before))
+        assert float(warmer.get("temperature") or 0) > float(was.get("temperature") or 0)  # "warmer"
+        assert warmer.get("lighting") == was.get("lighting")  # and nothing else
+        assert after.shots[index].clip.node_id != before.shots[index].clip.node_id  # rebuilt from the new image
+    assert after.shots[1].image.node_id == before.shots[1].image.node_id
+    assert after.shots[1].clip.node_id == before.shots[1].clip.node_id
+    assert after.cut.node_id != before.cut.node_id  # the cut was made again from the clips
+    assert after.cut_clip_ids == [c.clip.node_id for c in after.shots]
+
+    # The page shows the new pictures without a reload, having fetched patches of at most the two columns, and
+    # its patched answer is the server's whole answer; shot 2's column element was never rebuilt.
+    for index in (0, 2):
+        page.wait_for_selector(f'.shot[data-id="{after.shots[index].shot_id}"] '
+                               f'img.still[data-id="{after.shots[index].image.node_id}"]', timeout=15_000)
+    version = story.project.store.canvas_version()
+    page.wait_for_function("(v) => window.jarvishub.version >= v && !window.jarvishub.lens.loading.story",
+                           arg=version, timeout=15_000)
+    updates = page.evaluate("window.jarvishub.lens.updates")
+    assert updates and all(u["patch"] and u["columns"] <= 2 for u in updates), updates
+    held = page.evaluate("window.jarvishub.lens.data.story")
+    with httpx.Client(base_url=story.server.base_url, timeout=30, headers=AUTH) as client:
+        whole = client.get("/api/lenses/story").json()
+    assert {k: v for k, v in held.items() if k != "canvas_version"} == {
+        k: v for k, v in whole.items() if k != "canvas_version"}
+    assert page.evaluate("(s) => document.querySelector(s).kept", second) is True
+    page.screenshot(path=str(tmp_path / "story-after-warmer.png"))

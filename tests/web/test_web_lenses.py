@@ -137,6 +137,19 @@ def test_thumbnails_are_made_once_per_artifact_and_width(story: Story) -> None:
         assert client.get(f"/thumbs/{'0' * 64}").status_code == 404
 
 
+def test_the_story_lens_answers_with_a_patch_from_a_version_it_keeps(story: Story) -> None:
+    """``?since=V`` answers with the columns changed since the answer at V when the server keeps it; a version it
+    never answered (or one it let go) gets the whole lens, so a page can always apply what it is given."""
+    with httpx.Client(base_url=story.server.base_url, timeout=30, headers=AUTH) as client:
+        whole = client.get("/api/lenses/story").json()
+        same = client.get("/api/lenses/story", params={"since": whole["canvas_version"]}).json()
+        assert same == {"canvas_version": whole["canvas_version"], "since": whole["canvas_version"],
+                        "shot_count": SHOTS, "columns": [], "cut": whole["cut"], "cut_clip_ids": None}
+        unknown = client.get("/api/lenses/story", params={"since": 0}).json()
+        assert unknown == whole
+        assert client.get("/api/lenses/story", params={"since": -1}).status_code == 422
+
+
 def test_a_selected_shot_and_a_typed_request_change_that_shot_only(page, story: Story, tmp_path: Path) -> None:
     before = story.lens()
     target = before.shots[1]

@@ -6,6 +6,8 @@ The browser is Debian's Chromium (never a downloaded one), driven by Playwright'
 from __future__ import annotations
 
 import io
+import os
+import re
 import time
 from collections.abc import Iterator
 from dataclasses import dataclass, field
@@ -192,6 +194,22 @@ def open_canvas(chromium: Any) -> Iterator[Any]:
 def page(open_canvas: Any, server: BackgroundServer) -> Any:
     """The demo canvas open in a new browser context."""
     return open_canvas(server.base_url)
+
+
+SCREENSHOTS_ENV = "JARVISHUB_TEST_SCREENSHOTS"
+"""A folder the browser tests keep their screenshots in (one subfolder per test; .ci/run sets it); without it they
+go to the test's temporary folder, which pytest keeps for its last three runs."""
+
+
+@pytest.fixture
+def screenshots(request: pytest.FixtureRequest, tmp_path: Path) -> Path:
+    """Where a browser test saves its screenshots, kept as the run's artifacts (never the checkout)."""
+    kept = os.environ.get(SCREENSHOTS_ENV)
+    if not kept:
+        return tmp_path
+    folder = Path(kept) / re.sub(r"[^A-Za-z0-9_.-]+", "_", request.node.name)
+    folder.mkdir(parents=True, exist_ok=True)
+    return folder
 
 
 @pytest.fixture

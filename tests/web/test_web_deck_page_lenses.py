@@ -69,7 +69,7 @@ def _snapshot(project: Project) -> tuple[Snapshot, int]:
     return Snapshot(store.find_nodes(), store.edges()), store.canvas_version()
 
 
-def test_the_slides_demo_opens_in_the_deck_lens(served, chromium, tmp_path: Path) -> None:
+def test_the_slides_demo_opens_in_the_deck_lens(served, chromium, screenshots: Path) -> None:
     project, server = served["slides"]
     deck = deck_lens(*_snapshot(project))
     assert len(deck.slides) == SLIDES
@@ -80,12 +80,12 @@ def test_the_slides_demo_opens_in_the_deck_lens(served, chromium, tmp_path: Path
         assert page.wait_for_function(IMAGES_LOADED, arg="#deck-slides img.still", timeout=20_000).json_value() == SLIDES
         page.locator(f'.slide[data-id="{ids[1]}"]').click()
         assert page.locator("#selection .chip").all_inner_texts() == [deck.slides[1].slide.title]
-        page.screenshot(path=str(tmp_path / "deck.png"))
+        page.screenshot(path=str(screenshots / "deck.png"))
     finally:
         close_lens(page)
 
 
-def test_a_selected_slide_and_a_typed_request_change_that_slide_only(served, chromium, tmp_path: Path) -> None:
+def test_a_selected_slide_and_a_typed_request_change_that_slide_only(served, chromium, screenshots: Path) -> None:
     project, server = served["slides"]
     before = deck_lens(*_snapshot(project))
     target = before.slides[1].slide
@@ -106,12 +106,12 @@ def test_a_selected_slide_and_a_typed_request_change_that_slide_only(served, chr
         assert target.node_id in {v.node_id for v in after.slides[1].versions}
         # The Deck lens follows the canvas: the new version's card replaces the old one without a reload.
         page.wait_for_selector(f'#deck-slides .slide[data-id="{after.slides[1].slide.node_id}"]', timeout=15_000)
-        page.screenshot(path=str(tmp_path / "deck-after-retitle.png"))
+        page.screenshot(path=str(screenshots / "deck-after-retitle.png"))
     finally:
         close_lens(page)
 
 
-def test_the_web_demo_opens_in_the_page_lens_rendered_in_a_sandboxed_frame(served, chromium, tmp_path: Path) -> None:
+def test_the_web_demo_opens_in_the_page_lens_rendered_in_a_sandboxed_frame(served, chromium, screenshots: Path) -> None:
     project, server = served["web"]
     lens = page_lens(*_snapshot(project))
     assert lens.page is not None and lens.sections and len(lens.versions) == 2  # "make the hero full-bleed"
@@ -129,7 +129,7 @@ def test_the_web_demo_opens_in_the_page_lens_rendered_in_a_sandboxed_frame(serve
         assert page.wait_for_function(IMAGES_LOADED, arg="#page-versions img", timeout=20_000).json_value() == 2
         page.locator(f'#page-sections li[data-section="{lens.sections[1]}"]').click()
         assert page.locator("#selection .chip").all_inner_texts() == [f"{lens.page.title} · {lens.sections[1]}"]
-        page.screenshot(path=str(tmp_path / "page.png"))
+        page.screenshot(path=str(screenshots / "page.png"))
     finally:
         close_lens(page)
     assert httpx.get(f"{server.base_url}/pages/{lens.page.node_id}/{lens.entry}", timeout=30).status_code == 401
@@ -152,7 +152,7 @@ def _texts(project: Project, node_id: str) -> dict[str, str]:
     return PageDocument.from_inputs(project.store.get_node(node_id).inputs).text_elements()
 
 
-def test_a_selected_section_and_a_typed_request_change_that_section_only(served, chromium, tmp_path: Path) -> None:
+def test_a_selected_section_and_a_typed_request_change_that_section_only(served, chromium, screenshots: Path) -> None:
     """The section reaches the planner: "the heading" is the selected section's heading (with only the page
     selected it is the page's headline), and the Page lens follows without fetching for changes it does not
     show, keeping the items of the versions that did not change."""
@@ -190,7 +190,7 @@ def test_a_selected_section_and_a_typed_request_change_that_section_only(served,
         assert {i for i, was in kept if not was} == {after.page.node_id, before.page.node_id}
         assert len(kept) == len(before.versions) + 1 and sum(was for _, was in kept) == len(before.versions) - 1
         assert page.evaluate("document.querySelector('#page-frame').dataset.id") == after.page.node_id
-        page.screenshot(path=str(tmp_path / "page-after-section-edit.png"))
+        page.screenshot(path=str(screenshots / "page-after-section-edit.png"))
     finally:
         close_lens(page)
     # Without the section, the same words mean the page's headline: the selection is what chose the section.
@@ -207,7 +207,7 @@ def _job_for(server: BackgroundServer, text: str) -> Any:
     return wait_until(settled, timeout_s=120)
 
 
-def test_two_selected_sections_and_a_request_change_those_sections_only(served, chromium, tmp_path: Path) -> None:
+def test_two_selected_sections_and_a_request_change_those_sections_only(served, chromium, screenshots: Path) -> None:
     """Shift-click adds a second section: "change their headings to ..." rewrites both sections' headings and
     nothing else; "it" with both selected asks which one, and changes nothing."""
     project, server = served["web"]
@@ -239,12 +239,12 @@ def test_two_selected_sections_and_a_request_change_those_sections_only(served, 
         assert {k for k in new if new[k] != old.get(k)} == {f"{s}.heading" for s in chosen}  # those sections only
         assert all(new[f"{s}.heading"] == "Made slowly" for s in chosen) and after.sections == before.sections
         page.wait_for_selector(f'#page-versions li[data-id="{after.page.node_id}"][data-current="true"]', timeout=15_000)
-        page.screenshot(path=str(tmp_path / "page-after-two-sections.png"))
+        page.screenshot(path=str(screenshots / "page-after-two-sections.png"))
     finally:
         close_lens(page)
 
 
-def test_two_selected_slides_and_delete_these_remove_those_two_only(served, chromium, tmp_path: Path) -> None:
+def test_two_selected_slides_and_delete_these_remove_those_two_only(served, chromium, screenshots: Path) -> None:
     project, server = served["slides"]
     before = deck_lens(*_snapshot(project))
     first, last = before.slides[0].slide, before.slides[-1].slide
@@ -262,6 +262,6 @@ def test_two_selected_slides_and_delete_these_remove_those_two_only(served, chro
         assert [c.slide.node_id for c in after.slides] == [c.slide.node_id for c in before.slides[1:-1]]
         page.wait_for_function("(n) => document.querySelectorAll('#deck-slides > li.slide').length === n",
                                arg=len(after.slides), timeout=15_000)
-        page.screenshot(path=str(tmp_path / "deck-after-two-deleted.png"))
+        page.screenshot(path=str(screenshots / "deck-after-two-deleted.png"))
     finally:
         close_lens(page)

@@ -81,10 +81,10 @@ def _column_ids(page: Any) -> list[str]:
     return page.eval_on_selector_all("#story-shots .shot", "els => els.map((e) => e.dataset.id)")
 
 
-def test_a_narrative_project_opens_in_the_story_lens(page, story: Story, tmp_path: Path) -> None:
+def test_a_narrative_project_opens_in_the_story_lens(page, story: Story, screenshots: Path) -> None:
     lens = story.lens()
     # First paint is the work: the columns are there when the lens says it is ready, not a count of nodes.
-    first = tmp_path / "story-first-paint.png"
+    first = screenshots / "story-first-paint.png"
     page.screenshot(path=str(first))
     assert page.locator("#lens").is_visible() and not page.locator("#viewport").is_visible()
     assert _column_ids(page) == [c.shot_id for c in lens.shots] and len(lens.shots) == SHOTS
@@ -114,8 +114,8 @@ def test_a_narrative_project_opens_in_the_story_lens(page, story: Story, tmp_pat
         page.eval_on_selector(selector, "v => { v.muted = true; return v.play(); }")
         page.wait_for_function("(s) => document.querySelector(s).currentTime > 0.2", arg=selector, timeout=15_000)
     assert page.eval_on_selector_all("#cut-strip li", "els => els.map((e) => e.dataset.clip)") == lens.cut_clip_ids
-    page.screenshot(path=str(tmp_path / "story.png"))
-    print(f"\nstory lens: {page.evaluate('window.jarvishub.lens.timings')}; screenshots in {tmp_path}")
+    page.screenshot(path=str(screenshots / "story.png"))
+    print(f"\nstory lens: {page.evaluate('window.jarvishub.lens.timings')}; screenshots in {screenshots}")
 
 
 def test_thumbnails_are_made_once_per_artifact_and_width(story: Story) -> None:
@@ -150,7 +150,7 @@ def test_the_story_lens_answers_with_a_patch_from_a_version_it_keeps(story: Stor
         assert client.get("/api/lenses/story", params={"since": -1}).status_code == 422
 
 
-def test_a_selected_shot_and_a_typed_request_change_that_shot_only(page, story: Story, tmp_path: Path) -> None:
+def test_a_selected_shot_and_a_typed_request_change_that_shot_only(page, story: Story, screenshots: Path) -> None:
     before = story.lens()
     target = before.shots[1]
     page.locator(f'.shot[data-id="{target.shot_id}"] header').click()
@@ -182,10 +182,10 @@ def test_a_selected_shot_and_a_typed_request_change_that_shot_only(page, story: 
     assert before.shots[1].image.node_id in {e.node_id for e in after.shots[1].stack}
     page.wait_for_selector(f'.shot[data-id="{target.shot_id}"] img.still[data-id="{new_image.id}"]', timeout=15_000)
     page.wait_for_selector("#progress-line", state="hidden", timeout=15_000)
-    page.screenshot(path=str(tmp_path / "story-after-night.png"))
+    page.screenshot(path=str(screenshots / "story-after-night.png"))
 
 
-def test_a_restore_from_the_version_view_changes_the_canvas(page, story: Story, tmp_path: Path) -> None:
+def test_a_restore_from_the_version_view_changes_the_canvas(page, story: Story, screenshots: Path) -> None:
     store = story.project.store
     third = story.lens().shots[2]  # relit by the fixture: its original is version 1
     page.locator(f'.shot[data-id="{third.shot_id}"] button[data-versions]').click()
@@ -198,7 +198,7 @@ def test_a_restore_from_the_version_view_changes_the_canvas(page, story: Story, 
     assert "inputs.lighting" in relit.locator(".changes").inner_text()  # what changed in its inputs
     page.wait_for_function("() => [...document.querySelectorAll('#versions-side img.preview')].every("
                            "(i) => i.complete && i.naturalWidth > 0)", timeout=15_000)
-    page.screenshot(path=str(tmp_path / "versions.png"))
+    page.screenshot(path=str(screenshots / "versions.png"))
 
     page.locator('#versions-side .version[data-number="1"] button[data-restore]').click()
     original = history["versions"][0]["sha256"]
@@ -223,7 +223,7 @@ def test_a_restore_from_the_version_view_changes_the_canvas(page, story: Story, 
     assert page.eval_on_selector("#slider-over", "i => i.style.clipPath") == "inset(0px 80% 0px 0px)"
 
 
-def test_two_selected_shots_and_make_these_warmer_change_those_two_only(page, story: Story, tmp_path: Path) -> None:
+def test_two_selected_shots_and_make_these_warmer_change_those_two_only(page, story: Story, screenshots: Path) -> None:
     """Shift-click adds a shot to the selection; "make these warmer" then rebuilds exactly those two images, their
     clips and the cut, and the Story lens follows with patches of the changed columns, not the whole answer."""
     before = story.lens()
@@ -282,4 +282,4 @@ def test_two_selected_shots_and_make_these_warmer_change_those_two_only(page, st
     assert {k: v for k, v in held.items() if k != "canvas_version"} == {
         k: v for k, v in whole.items() if k != "canvas_version"}
     assert page.evaluate("(s) => document.querySelector(s).kept", second) is True
-    page.screenshot(path=str(tmp_path / "story-after-warmer.png"))
+    page.screenshot(path=str(screenshots / "story-after-warmer.png"))

@@ -242,6 +242,10 @@ def test_two_selected_shots_and_make_these_warmer_change_those_two_only(page, st
     page.locator(f'.shot[data-id="{third.shot_id}"] header').click(modifiers=["Shift"])
     second = f'#story-shots .shot[data-id="{before.shots[1].shot_id}"]'
     page.evaluate("(s) => { window.jarvishub.lens.updates.length = 0; document.querySelector(s).kept = true; }", second)
+    # The selection is the grant's scope: the two shots and what derives from them, never shot 2.
+    scope = story.runtime.derive_grant("make these warmer", selected=[first.shot_id, third.shot_id]).scope
+    assert not scope.all_nodes and before.shots[1].shot_id not in {*scope.node_ids, *scope.descendants_of}
+    assert {first.shot_id, third.shot_id} <= {*scope.node_ids, *scope.descendants_of}, scope
     page.fill("#request-text", "make these warmer")
     page.click("#send-request")
 

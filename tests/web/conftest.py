@@ -218,6 +218,16 @@ def until() -> Any:
     return wait_until
 
 
+def finished_job(server: BackgroundServer, text: str) -> Any:
+    """The turn the page started for the request ``text``, once it has ended (done, failed or waiting for a
+    person).  Found by its words: just after *Send*, an earlier test's job may still be the newest."""
+    def settled() -> Any:
+        jobs = [j for j in server.app.state.steering.jobs() if j.text == text]
+        return jobs and jobs[0].status in ("done", "failed", "interrupted") and jobs[0]
+
+    return wait_until(settled, timeout_s=120)
+
+
 def wait_until(predicate: Any, timeout_s: float = 10.0, interval_s: float = 0.1) -> Any:
     """Poll ``predicate`` until it returns something truthy (for state outside the browser)."""
     deadline = time.monotonic() + timeout_s

@@ -21,7 +21,7 @@ from nodes.bridge import Usage
 from nodes.grant import Grant
 from skills.page_document import PageDocument
 from store.mutations import CreateNode
-from tests.web.conftest import TOKEN, wait_until
+from tests.web.conftest import TOKEN, finished_job
 from tests.web.test_web_lenses import close_lens, open_lens
 
 SLIDES = 3
@@ -55,15 +55,6 @@ def served(tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[str, Any]]
             project.close()
 
 
-def finished_job(server: BackgroundServer) -> Any:
-    """The newest turn the page started, once it has ended (done, failed or waiting for a person)."""
-    def settled() -> Any:
-        jobs = server.app.state.steering.jobs()
-        return jobs and jobs[0].status in ("done", "failed", "interrupted") and jobs[0]
-
-    return wait_until(settled, timeout_s=120)
-
-
 def _snapshot(project: Project) -> tuple[Snapshot, int]:
     store = project.store
     return Snapshot(store.find_nodes(), store.edges()), store.canvas_version()
@@ -93,9 +84,10 @@ def test_a_selected_slide_and_a_typed_request_change_that_slide_only(served, chr
     try:
         page.locator(f'.slide[data-id="{target.node_id}"] header').click()
         assert page.locator(f'.slide.picked[data-id="{target.node_id}"]').count() == 1
-        page.fill("#request-text", "change the title of this slide to 'Why now'")
+        request = "change the title of this slide to 'Why now'"
+        page.fill("#request-text", request)
         page.click("#send-request")
-        job = finished_job(server)
+        job = finished_job(server, request)
         assert job.status == "done" and job.node_ids == [target.node_id], job
         after = deck_lens(*_snapshot(project))
         assert [c.slide.title for c in after.slides] == [
@@ -175,9 +167,10 @@ def test_a_selected_section_and_a_typed_request_change_that_section_only(served,
         assert page.evaluate("window.jarvishub.lens.skipped") >= 1 and page.evaluate(LENS_FETCHES) == fetched
 
         page.locator(f'#page-sections li[data-section="{section}"]').click()
-        page.fill("#request-text", "change the heading to 'Made by hand'")
+        request = "change the heading to 'Made by hand'"
+        page.fill("#request-text", request)
         page.click("#send-request")
-        job = finished_job(server)
+        job = finished_job(server, request)
         assert job.status == "done" and job.node_ids == [f"{before.page.node_id}#{section}"], job
         after = page_lens(*_snapshot(project))
         assert after.page.node_id != before.page.node_id  # a new version of the page
@@ -198,15 +191,6 @@ def test_a_selected_section_and_a_typed_request_change_that_section_only(served,
     assert [c.args.get("element") for c in plain.clauses] == ["headline"]
 
 
-def _job_for(server: BackgroundServer, text: str) -> Any:
-    """The turn the page started for ``text``, once it has ended (an earlier one may be newest for a moment)."""
-    def settled() -> Any:
-        jobs = [j for j in server.app.state.steering.jobs() if j.text == text]
-        return jobs and jobs[0].status in ("done", "failed", "interrupted") and jobs[0]
-
-    return wait_until(settled, timeout_s=120)
-
-
 def test_two_selected_sections_and_a_request_change_those_sections_only(served, chromium, screenshots: Path) -> None:
     """Shift-click adds a second section: "change their headings to ..." rewrites both sections' headings and
     nothing else; "it" with both selected asks which one, and changes nothing."""
@@ -225,14 +209,14 @@ def test_two_selected_sections_and_a_request_change_those_sections_only(served, 
         ambiguous = "remove it"
         page.fill("#request-text", ambiguous)
         page.click("#send-request")
-        asked = _job_for(server, ambiguous)
+        asked = finished_job(server, ambiguous)
         assert asked.status == "interrupted" and "which one" in str(asked.interrupt), asked  # it asks
         assert page_lens(*_snapshot(project)).page.node_id == before.page.node_id  # nothing changed
 
         request = "change their headings to 'Made slowly'"
         page.fill("#request-text", request)
         page.click("#send-request")
-        job = _job_for(server, request)
+        job = finished_job(server, request)
         assert job.status == "done" and job.node_ids == [f"{before.page.node_id}#{s}" for s in chosen], job
         after = page_lens(*_snapshot(project))
         old, new = _texts(project, before.page.node_id), _texts(project, after.page.node_id)
@@ -256,7 +240,7 @@ def test_two_selected_slides_and_delete_these_remove_those_two_only(served, chro
         request = "delete these slides"
         page.fill("#request-text", request)
         page.click("#send-request")
-        job = _job_for(server, request)
+        job = finished_job(server, request)
         assert job.status == "done" and job.node_ids == [first.node_id, last.node_id], job
         after = deck_lens(*_snapshot(project))
         assert [c.slide.node_id for c in after.slides] == [c.slide.node_id for c in before.slides[1:-1]]

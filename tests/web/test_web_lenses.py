@@ -16,7 +16,7 @@ from jarvishub.project import Project
 from jarvishub.runtime import Runtime
 from jarvishub.web import BackgroundServer, create_app
 from jarvishub.web.lenses import Snapshot, story_lens
-from tests.web.conftest import TOKEN, wait_until
+from tests.web.conftest import TOKEN, finished_job, wait_until
 
 AUTH = {"Authorization": f"Bearer {TOKEN}"}
 
@@ -162,11 +162,7 @@ def test_a_selected_shot_and_a_typed_request_change_that_shot_only(page, story: 
     line = page.wait_for_selector("#progress-line:not([hidden])", timeout=30_000)
     assert line.inner_text().startswith(("step ", "queued: ")) and "make it night" in line.inner_text()
 
-    def settled() -> Any:
-        jobs = story.server.app.state.steering.jobs()
-        return jobs and jobs[0].status in ("done", "failed", "interrupted") and jobs[0]
-
-    job = wait_until(settled, timeout_s=120)
+    job = finished_job(story.server, "make it night")
     assert job.status == "done", job
     assert job.node_ids == [target.shot_id]
 
@@ -249,11 +245,7 @@ def test_two_selected_shots_and_make_these_warmer_change_those_two_only(page, st
     page.fill("#request-text", "make these warmer")
     page.click("#send-request")
 
-    def settled() -> Any:  # this request's job (an earlier test's may still be the newest for a moment)
-        jobs = [j for j in story.server.app.state.steering.jobs() if j.text == "make these warmer"]
-        return jobs and jobs[0].status in ("done", "failed", "interrupted") and jobs[0]
-
-    job = wait_until(settled, timeout_s=120)
+    job = finished_job(story.server, "make these warmer")
     assert job.status == "done", job
     assert job.node_ids == [first.shot_id, third.shot_id]
 

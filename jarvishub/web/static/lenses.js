@@ -363,6 +363,7 @@
         lens.timings[`${name}FetchMs`] = performance.now() - started;
         const data = answer.since !== undefined ? patchStory(held, answer) : answer;
         lens.updates.push({ lens: name, patch: answer.since !== undefined, columns: answer.columns ? answer.columns.length : null });
+        if (lens.updates.length > 50) lens.updates.shift();
         lens.data[name] = data;
         DRAW[name](data);
         lens.timings[`${name}DrawMs`] = performance.now() - started - lens.timings[`${name}FetchMs`];

@@ -11,6 +11,9 @@ image its own PNG (so thumbnails are really made), one short MP4 shared by the c
 * ``scroll``: the shot row scrolled sideways by 40 px a frame for 3 s: frames per second from
   ``requestAnimationFrame``, the 95th-percentile frame time, and frames over 20 ms; beside it the frame rate of
   the same page doing nothing for 1 s (``idle_fps``), the ceiling this machine gives at the time;
+* ``update``: with the Story lens open, ``ROUNDS`` commits each add a new image version to one shot; the bytes
+  the page fetched to follow each (a patch of the changed column, ``/api/lenses/story?since=V``) against the
+  whole answer it fetched before patches (``whole_answer_bytes``), and commit to the new picture drawn;
 * ``graph``: the Graph lens opened (400 evaluations and 400 old images folded): navigation to drawn, the
   layout pass (dagre in the page's worker; the page's own share of it), and the longest main-thread task.
 
@@ -154,6 +157,22 @@ def touch(runtime: Runtime, grant: Grant) -> None:
                           thread_id="bench")
 
 
+STORY_FETCHES = """() => performance.getEntriesByType('resource')
+  .filter((e) => e.name.includes('/api/lenses/story')).map((e) => ({ url: e.name, bytes: e.encodedBodySize }))"""
+
+
+def new_version(runtime: Runtime, grant: Grant, shot_id: str, image_id: str, n: int) -> str:
+    """A new image version of one shot (``VERSION_OF`` its current image), as a person's regeneration makes one."""
+    handle = runtime.project.artifacts.put_bytes(_png(f"update {n}", n * 31), "image/png", f"u{n}.png")
+    image = CreateNode(kind="image", title="update", status=NodeStatus.COMPLETED, outputs=[handle])
+    result = runtime.bridge.submit(CanvasMutation(action_id=f"update-{image.id}", mutations=[
+        image, Link(type=EdgeType.GENERATED_FROM, source=image.id, target=shot_id),
+        Link(type=EdgeType.VERSION_OF, source=image.id, target=image_id)]), grant, Usage(), thread_id="bench")
+    if result.verdict != "allow":
+        raise SystemExit(f"the update was refused: {result.message}")
+    return image.id
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--shots", type=int, default=400)
@@ -186,6 +205,8 @@ def main() -> None:
                     warm.append(time.perf_counter() - started)
                 columns = len(story["shots"])
                 drawn, loaded, fetch, draw, scrolls, idle, graph = [], [], [], [], [], [], []
+                whole_bytes = len(client.get("/api/lenses/story").content)
+                updates: list[dict[str, Any]] = []
                 with sync_playwright() as playwright:
                     browser = playwright.chromium.launch(executable_path=CHROMIUM,
                                                          args=["--no-sandbox", "--disable-gpu"])
@@ -204,6 +225,25 @@ def main() -> None:
                             idle.append(page.evaluate(IDLE))  # what this machine gives a frame doing nothing
                             scrolls.append(page.evaluate(SCROLL))
                             page.context.close()
+                        page = browser.new_context(viewport={"width": 1440, "height": 900}).new_page()
+                        page.goto(f"{server.base_url}/#token={token}")
+                        page.wait_for_selector('body[data-lens-ready="story"]', timeout=120_000)
+                        for n in range(ROUNDS):  # one shot changes: what the open lens fetches to follow it
+                            column = story["shots"][(n * 37) % columns]
+                            image_id = page.evaluate("(i) => window.jarvishub.lens.data.story.shots[i].image.node_id",
+                                                     column["number"] - 1)
+                            seen = len(page.evaluate(STORY_FETCHES))
+                            started = time.perf_counter()
+                            made = new_version(runtime, grant, column["shot_id"], image_id, n)
+                            page.wait_for_function("([i, id]) => window.jarvishub.lens.data.story.shots[i].image"
+                                                   ".node_id === id && !window.jarvishub.lens.loading.story",
+                                                   arg=[column["number"] - 1, made], timeout=120_000)
+                            followed = time.perf_counter() - started
+                            fetched = page.evaluate(STORY_FETCHES)[seen:]
+                            updates.append({"s": followed, "bytes": sum(f["bytes"] for f in fetched),
+                                            "fetches": len(fetched),
+                                            "patches": sum("since=" in f["url"] for f in fetched)})
+                        page.context.close()
                         for _ in range(GRAPH_ROUNDS):  # the Graph lens: 400 evaluations and 400 old images folded
                             page = browser.new_context(viewport={"width": 1440, "height": 900}).new_page()
                             page.add_init_script(LONG_TASKS)
@@ -239,6 +279,12 @@ def main() -> None:
                    "frame_p95_ms_median": round(statistics.median(s["p95_ms"] for s in scrolls), 1),
                    "frames_over_20ms_median": statistics.median(s["over_20ms"] for s in scrolls),
                    "frames_median": statistics.median(s["frames"] for s in scrolls)},
+        "update": {"whole_answer_bytes": whole_bytes,
+                   "bytes_per_update_median": statistics.median(u["bytes"] for u in updates),
+                   "fetches_per_update_median": statistics.median(u["fetches"] for u in updates),
+                   "patch_fetches": sum(u["patches"] for u in updates),
+                   "all_fetches": sum(u["fetches"] for u in updates),
+                   "commit_to_lens_updated_ms_median": round(statistics.median(u["s"] for u in updates) * 1000)},
         "graph": {"navigation_to_graph_drawn_ms_median": round(statistics.median(g["total"] for g in graph)),
                   "layout_ms_median": round(statistics.median(g["layout"]["ms"] for g in graph)),
                   "layout_on_main_thread_ms_median": round(statistics.median(g["layout"].get("mainMs", g["layout"]["ms"])

@@ -95,11 +95,30 @@ def screenshot_canvas(runtime: Runtime, selected: str, target: Path) -> None:
         page.screenshot(path=str(target))
 
 
+POINTING = {
+    # What a person has pointed at in each picture, and the request typed (not sent) about it.
+    "story": (['#story-shots .shot:nth-child(2) header', '#story-shots .shot:nth-child(4) header'],
+              "make these warmer"),
+    "deck": (['#deck-slides > li.slide:nth-child(2) header'], "change the title of this slide to 'Why now'"),
+    "page": (['#page-sections li:nth-child(2)', '#page-sections li:nth-child(3)'],
+             "change their headings to 'Made slowly'"),
+}
+
+
 def screenshot_lens(runtime: Runtime, lens: str, target: Path) -> None:
     """The project's web canvas opened as a person opens it (in its default lens, which must be ``lens``),
-    every image in the lens loaded, saved as PNG."""
+    with what :data:`POINTING` names selected (Shift-click for the second) and its request typed, every image in
+    the lens loaded, saved as PNG."""
     with opened_canvas(runtime) as page:
         page.wait_for_selector(f'body[data-lens-ready="{lens}"]', timeout=60_000)
+        selectors, request = POINTING[lens]
+        for n, selector in enumerate(selectors):
+            page.locator(selector).click(modifiers=["Shift"] if n else [])
+        page.fill("#request-text", request)
+        # Back to the start: the story's first shots, the page's top (a selected section scrolls the frame to it).
+        page.evaluate("() => { const row = document.querySelector('#story-shots'); if (row) row.scrollLeft = 0;"
+                      " const frame = document.querySelector('#page-frame');"
+                      " if (frame && frame.dataset.src) frame.src = frame.dataset.src; }")
         page.wait_for_function(IN_VIEW_LOADED, timeout=60_000)
         if lens == "page":
             page.frame(url=lambda url: "/framed/" in url).wait_for_function(

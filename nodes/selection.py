@@ -1,7 +1,8 @@
 """What a person selected: canvas node ids, or a part of one node (a section of a page) as ``NODE_ID#PART``.
 
 A section of a web page is not a canvas node; it lives in the page's document.  Selecting one in the Page
-lens sends ``"<page node id>#<section id>"`` among the selected ids, so the selection keeps its one channel
+lens sends ``"<page node id>#<section id>"`` among the selected ids (several sections: one entry each, in the
+order selected), so the selection keeps its one channel
 (``selected_ids``, which every graph node that interprets the request reads) and the request interpreter
 learns the section (``NodeFact.sections``).  Everything that looks nodes up takes the node ids alone
 (:func:`selected_nodes`).

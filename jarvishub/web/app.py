@@ -33,7 +33,7 @@ from pydantic import BaseModel, ConfigDict, Field
 from jarvishub.runtime import Runtime
 from jarvishub.web.guards import MAX_BODY_BYTES, BodyLimit, HostGuard
 from jarvishub.web.live import EventHub, change_event, sse_stream, watch_commits
-from jarvishub.web.lenses import DeckLens, LensIndex, PageLens, StoryLens, is_page, page_entry
+from jarvishub.web.lenses import DeckLens, LensIndex, PageLens, StoryLens, StoryPatch, is_page, page_entry
 from jarvishub.web.steering import Busy, Conflict, InvalidEdit, Job, Refused, Steering
 from jarvishub.web.thumbs import NotAnImage, Thumbnails
 from jarvishub.web.token import new_token
@@ -244,11 +244,13 @@ def create_app(
     def lenses() -> LensIndex:
         return views.lenses()
 
-    @api.get("/lenses/story", response_model=StoryLens,
-             summary="The Story lens: shots in order with current image, clip, status and version stack; the cut")
-    def story() -> Response:
+    @api.get("/lenses/story", response_model=StoryLens | StoryPatch,
+             summary="The Story lens: shots in order with current image, clip, status and version stack; the cut. "
+                     "With since=VERSION (the canvas version of the answer the page holds), only what changed")
+    def story(since: int | None = Query(None, ge=0, description="Answer with a patch from this canvas version's "
+                                                                 "answer, when the server still keeps it")) -> Response:
         # Serialised once per canvas version: a 400-shot story is sent as stored bytes, not validated again.
-        return Response(views.lens_json("story"), media_type="application/json")
+        return Response(views.story_json(since), media_type="application/json")
 
     @api.get("/lenses/deck", response_model=DeckLens,
              summary="The Deck lens: the current deck's slides in order, each with its older versions")

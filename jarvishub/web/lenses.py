@@ -66,6 +66,29 @@ class StoryLens(BaseModel):
     cut_clip_ids: list[str] = Field(default_factory=list, description="The cut's clips, in order.")
 
 
+class StoryPatch(BaseModel):
+    """What changed in the Story lens between the version a page holds (``since``) and now: the columns that
+    differ (each knows its place, ``number``), and the cut.  A page applies it to the answer it has, so a change
+    to one shot of a 400-shot story sends that shot's column, not the ~300 KB of the whole lens."""
+
+    canvas_version: int
+    since: int
+    shot_count: int = Field(description="Shots in the story now (the same shots, in the same order, as at since).")
+    columns: list[ShotColumn] = Field(description="The columns that changed, in story order.")
+    cut: Media | None
+    cut_clip_ids: list[str] | None = Field(default=None, description="The cut's clips, when they changed.")
+
+
+def story_patch(old: StoryLens, new: StoryLens) -> StoryPatch | None:
+    """The patch from ``old`` to ``new``; None when the shots themselves changed (one added, removed or moved),
+    which the whole answer says better."""
+    if [c.shot_id for c in old.shots] != [c.shot_id for c in new.shots]:
+        return None
+    return StoryPatch(canvas_version=new.canvas_version, since=old.canvas_version, shot_count=len(new.shots),
+                      columns=[c for c, was in zip(new.shots, old.shots, strict=True) if c != was], cut=new.cut,
+                      cut_clip_ids=new.cut_clip_ids if new.cut_clip_ids != old.cut_clip_ids else None)
+
+
 class SlideCard(BaseModel):
     """One slide of the deck, in order, with the versions it replaced."""
 

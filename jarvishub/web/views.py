@@ -17,7 +17,7 @@ from typing import Literal
 from pydantic import BaseModel, Field
 
 from jarvishub.web.lenses import (DeckLens, LensIndex, PageLens, Snapshot, StoryLens, deck_lens, lens_index, page_lens,
-                                  story_lens)
+                                  story_lens, story_patch)
 from jarvishub.web.live import touched_node_ids
 from store.base import LineageEntry
 from store.cypher import FixedCypher
@@ -37,6 +37,8 @@ PREVIEWED_KINDS = frozenset({"web", "code", "slide", "deck"})
 _TEXT_KEYS = ("text", "prompt", "question", "brief", "notes", "description", "summary", "script", "name")
 _TEXT_LIMIT = 280
 _LENS_BUILDERS = {"story": story_lens, "deck": deck_lens, "page": page_lens}
+LENS_VERSIONS_KEPT = 8
+"""Earlier answers of a lens kept (by canvas version) to patch from: a page a few commits behind gets a patch."""
 
 
 class MediaView(BaseModel):
@@ -231,6 +233,7 @@ class CanvasViews:
         self._edges_by_source: dict[str, list[EdgeView]] = {}
         self._snapshot = Snapshot((), ())
         self._lenses: dict[str, tuple[int, BaseModel, bytes]] = {}
+        self._earlier: dict[str, dict[int, BaseModel]] = {}  # lens -> canvas version -> its answer then
         self.reads = {"whole": 0, "patched": 0, "patched_nodes": 0}
         """How the views caught up with the canvas: whole reads, patches and the nodes those read."""
 
@@ -261,7 +264,22 @@ class CanvasViews:
             if cached is None or cached[0] != version:
                 model = _LENS_BUILDERS[name](snap, version)
                 cached = self._lenses[name] = (version, model, model.model_dump_json().encode())
+                earlier = self._earlier.setdefault(name, {})
+                earlier[version] = model
+                for old in sorted(earlier)[:-LENS_VERSIONS_KEPT]:
+                    del earlier[old]
             return cached[1], cached[2]
+
+    def story_json(self, since: int | None = None) -> bytes:
+        """The Story lens as JSON: a :class:`~jarvishub.web.lenses.StoryPatch` from the answer at canvas version
+        ``since`` when that answer is still kept and the shots are the same, else the whole lens."""
+        model, whole = self._lens("story")
+        if since is None:
+            return whole
+        with self._lock:
+            old = self._earlier.get("story", {}).get(since)
+        patch = story_patch(old, model) if isinstance(old, StoryLens) and isinstance(model, StoryLens) else None
+        return whole if patch is None else patch.model_dump_json().encode()
 
     def lenses(self) -> LensIndex:
         """Which lenses this canvas has content for, and its default one."""

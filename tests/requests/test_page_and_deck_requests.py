@@ -235,6 +235,30 @@ def test_a_selected_section_is_what_the_heading_and_it_mean(runtime: Runtime, pa
     assert section in out.reply and snapshot(runtime) == snap
 
 
+def test_several_selected_sections_are_what_these_and_their_headings_mean(runtime: Runtime,
+                                                                           page: dict[str, Any]) -> None:
+    """Shift-click in the Page lens selects several sections (one ``PAGE_ID#section`` each): 'these', 'both' and
+    'their headings' mean every one of them; 'it' and a move of several ask which, and so does 'these' with no
+    section selected; nothing is acted on for one section alone."""
+    code = find_page(runtime.project.store, None)
+    sections = [s for s in PageDocument.from_inputs(code.inputs).layout.sections if s != "hero"][:2]
+    picked = [f"{code.id}#{s}" for s in sections]
+
+    def read(text: str, selected: list[str]) -> tuple[list[tuple[str, dict[str, Any]]], str | None]:
+        intent = runtime.understand(text, selected=selected)
+        return [(c.operation, c.args) for c in intent.clauses], intent.clarification and intent.clarification.reason
+
+    for text in ("remove these", "remove these sections", "delete both sections"):
+        assert read(text, picked) == ([("page_remove_section", {"section": s}) for s in sections], None), text
+    for text in ("change the heading to 'Open late'", "change their headings to 'Open late'"):
+        assert read(text, picked) == ([("page_set_text", {"element": f"{s}.heading", "text": "Open late"})
+                                       for s in sections], None), text
+    for text, selected in (("remove it", picked), ("move these to the bottom", picked),
+                           ("remove these", [code.id])):
+        clauses, asked = read(text, selected)
+        assert clauses == [] and asked in ("ambiguous", "no_target"), (text, asked)
+
+
 def test_sections_by_name_and_undo_that_takes_back_the_whole_turn(runtime: Runtime, page: dict[str, Any]) -> None:
     before = page_html(runtime)
     out = turn(runtime, "remove the testimonials section and move the gallery above the menu")

@@ -6,6 +6,8 @@ The browser is Debian's Chromium (never a downloaded one), driven by Playwright'
 from __future__ import annotations
 
 import io
+import os
+import re
 import time
 from collections.abc import Iterator
 from dataclasses import dataclass, field
@@ -194,10 +196,36 @@ def page(open_canvas: Any, server: BackgroundServer) -> Any:
     return open_canvas(server.base_url)
 
 
+SCREENSHOTS_ENV = "JARVISHUB_TEST_SCREENSHOTS"
+"""A folder the browser tests keep their screenshots in (one subfolder per test; .ci/run sets it); without it they
+go to the test's temporary folder, which pytest keeps for its last three runs."""
+
+
+@pytest.fixture
+def screenshots(request: pytest.FixtureRequest, tmp_path: Path) -> Path:
+    """Where a browser test saves its screenshots, kept as the run's artifacts (never the checkout)."""
+    kept = os.environ.get(SCREENSHOTS_ENV)
+    if not kept:
+        return tmp_path
+    folder = Path(kept) / re.sub(r"[^A-Za-z0-9_.-]+", "_", request.node.name)
+    folder.mkdir(parents=True, exist_ok=True)
+    return folder
+
+
 @pytest.fixture
 def until() -> Any:
     """``until(predicate, timeout_s)``: poll state outside the browser until the predicate holds."""
     return wait_until
+
+
+def finished_job(server: BackgroundServer, text: str) -> Any:
+    """The turn the page started for the request ``text``, once it has ended (done, failed or waiting for a
+    person).  Found by its words: just after *Send*, an earlier test's job may still be the newest."""
+    def settled() -> Any:
+        jobs = [j for j in server.app.state.steering.jobs() if j.text == text]
+        return jobs and jobs[0].status in ("done", "failed", "interrupted") and jobs[0]
+
+    return wait_until(settled, timeout_s=120)
 
 
 def wait_until(predicate: Any, timeout_s: float = 10.0, interval_s: float = 0.1) -> Any:

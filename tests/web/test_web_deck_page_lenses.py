@@ -21,7 +21,7 @@ from nodes.bridge import Usage
 from nodes.grant import Grant
 from skills.page_document import PageDocument
 from store.mutations import CreateNode
-from tests.web.conftest import TOKEN, wait_until
+from tests.web.conftest import TOKEN, finished_job
 from tests.web.test_web_lenses import close_lens, open_lens
 
 SLIDES = 3
@@ -56,21 +56,12 @@ def served(tmp_path_factory: pytest.TempPathFactory, chromium: Any) -> Iterator[
             project.close()
 
 
-def finished_job(server: BackgroundServer) -> Any:
-    """The newest turn the page started, once it has ended (done, failed or waiting for a person)."""
-    def settled() -> Any:
-        jobs = server.app.state.steering.jobs()
-        return jobs and jobs[0].status in ("done", "failed", "interrupted") and jobs[0]
-
-    return wait_until(settled, timeout_s=120)
-
-
 def _snapshot(project: Project) -> tuple[Snapshot, int]:
     store = project.store
     return Snapshot(store.find_nodes(), store.edges()), store.canvas_version()
 
 
-def test_the_slides_demo_opens_in_the_deck_lens(served, chromium, tmp_path: Path) -> None:
+def test_the_slides_demo_opens_in_the_deck_lens(served, chromium, screenshots: Path) -> None:
     project, server = served["slides"]
     deck = deck_lens(*_snapshot(project))
     assert len(deck.slides) == SLIDES
@@ -81,12 +72,12 @@ def test_the_slides_demo_opens_in_the_deck_lens(served, chromium, tmp_path: Path
         assert page.wait_for_function(IMAGES_LOADED, arg="#deck-slides img.still", timeout=20_000).json_value() == SLIDES
         page.locator(f'.slide[data-id="{ids[1]}"]').click()
         assert page.locator("#selection .chip").all_inner_texts() == [deck.slides[1].slide.title]
-        page.screenshot(path=str(tmp_path / "deck.png"))
+        page.screenshot(path=str(screenshots / "deck.png"))
     finally:
         close_lens(page)
 
 
-def test_a_selected_slide_and_a_typed_request_change_that_slide_only(served, chromium, tmp_path: Path) -> None:
+def test_a_selected_slide_and_a_typed_request_change_that_slide_only(served, chromium, screenshots: Path) -> None:
     project, server = served["slides"]
     before = deck_lens(*_snapshot(project))
     target = before.slides[1].slide
@@ -94,9 +85,10 @@ def test_a_selected_slide_and_a_typed_request_change_that_slide_only(served, chr
     try:
         page.locator(f'.slide[data-id="{target.node_id}"] header').click()
         assert page.locator(f'.slide.picked[data-id="{target.node_id}"]').count() == 1
-        page.fill("#request-text", "change the title of this slide to 'Why now'")
+        request = "change the title of this slide to 'Why now'"
+        page.fill("#request-text", request)
         page.click("#send-request")
-        job = finished_job(server)
+        job = finished_job(server, request)
         assert job.status == "done" and job.node_ids == [target.node_id], job
         after = deck_lens(*_snapshot(project))
         assert [c.slide.title for c in after.slides] == [
@@ -107,12 +99,12 @@ def test_a_selected_slide_and_a_typed_request_change_that_slide_only(served, chr
         assert target.node_id in {v.node_id for v in after.slides[1].versions}
         # The Deck lens follows the canvas: the new version's card replaces the old one without a reload.
         page.wait_for_selector(f'#deck-slides .slide[data-id="{after.slides[1].slide.node_id}"]', timeout=15_000)
-        page.screenshot(path=str(tmp_path / "deck-after-retitle.png"))
+        page.screenshot(path=str(screenshots / "deck-after-retitle.png"))
     finally:
         close_lens(page)
 
 
-def test_the_web_demo_opens_in_the_page_lens_rendered_in_a_sandboxed_frame(served, chromium, tmp_path: Path) -> None:
+def test_the_web_demo_opens_in_the_page_lens_rendered_in_a_sandboxed_frame(served, chromium, screenshots: Path) -> None:
     project, server = served["web"]
     lens = page_lens(*_snapshot(project))
     assert lens.page is not None and lens.sections and len(lens.versions) == 2  # "make the hero full-bleed"
@@ -130,7 +122,7 @@ def test_the_web_demo_opens_in_the_page_lens_rendered_in_a_sandboxed_frame(serve
         assert page.wait_for_function(IMAGES_LOADED, arg="#page-versions img", timeout=20_000).json_value() == 2
         page.locator(f'#page-sections li[data-section="{lens.sections[1]}"]').click()
         assert page.locator("#selection .chip").all_inner_texts() == [f"{lens.page.title} · {lens.sections[1]}"]
-        page.screenshot(path=str(tmp_path / "page.png"))
+        page.screenshot(path=str(screenshots / "page.png"))
     finally:
         close_lens(page)
     assert httpx.get(f"{server.base_url}/pages/{lens.page.node_id}/{lens.entry}", timeout=30).status_code == 401
@@ -153,7 +145,7 @@ def _texts(project: Project, node_id: str) -> dict[str, str]:
     return PageDocument.from_inputs(project.store.get_node(node_id).inputs).text_elements()
 
 
-def test_a_selected_section_and_a_typed_request_change_that_section_only(served, chromium, tmp_path: Path) -> None:
+def test_a_selected_section_and_a_typed_request_change_that_section_only(served, chromium, screenshots: Path) -> None:
     """The section reaches the planner: "the heading" is the selected section's heading (with only the page
     selected it is the page's headline), and the Page lens follows without fetching for changes it does not
     show, keeping the items of the versions that did not change."""
@@ -176,9 +168,10 @@ def test_a_selected_section_and_a_typed_request_change_that_section_only(served,
         assert page.evaluate("window.jarvishub.lens.skipped") >= 1 and page.evaluate(LENS_FETCHES) == fetched
 
         page.locator(f'#page-sections li[data-section="{section}"]').click()
-        page.fill("#request-text", "change the heading to 'Made by hand'")
+        request = "change the heading to 'Made by hand'"
+        page.fill("#request-text", request)
         page.click("#send-request")
-        job = finished_job(server)
+        job = finished_job(server, request)
         assert job.status == "done" and job.node_ids == [f"{before.page.node_id}#{section}"], job
         after = page_lens(*_snapshot(project))
         assert after.page.node_id != before.page.node_id  # a new version of the page
@@ -191,9 +184,69 @@ def test_a_selected_section_and_a_typed_request_change_that_section_only(served,
         assert {i for i, was in kept if not was} == {after.page.node_id, before.page.node_id}
         assert len(kept) == len(before.versions) + 1 and sum(was for _, was in kept) == len(before.versions) - 1
         assert page.evaluate("document.querySelector('#page-frame').dataset.id") == after.page.node_id
-        page.screenshot(path=str(tmp_path / "page-after-section-edit.png"))
+        page.screenshot(path=str(screenshots / "page-after-section-edit.png"))
     finally:
         close_lens(page)
     # Without the section, the same words mean the page's headline: the selection is what chose the section.
     plain = runtime.understand("change the heading to 'Made by hand'", selected=[after.page.node_id])
     assert [c.args.get("element") for c in plain.clauses] == ["headline"]
+
+
+def test_two_selected_sections_and_a_request_change_those_sections_only(served, chromium, screenshots: Path) -> None:
+    """Shift-click adds a second section: "change their headings to ..." rewrites both sections' headings and
+    nothing else; "it" with both selected asks which one, and changes nothing."""
+    project, server = served["web"]
+    before = page_lens(*_snapshot(project))
+    chosen = [s for s in before.sections if s != "hero"][-2:]
+    page = open_lens(chromium, server.base_url, "page")
+    try:
+        page.locator(f'#page-sections li[data-section="{chosen[0]}"]').click()
+        page.locator(f'#page-sections li[data-section="{before.sections[0]}"]').click(modifiers=["Shift"])
+        page.locator(f'#page-sections li[data-section="{chosen[1]}"]').click(modifiers=["Control"])
+        page.locator(f'#page-sections li[data-section="{before.sections[0]}"]').click(modifiers=["Shift"])  # out
+        assert page.locator("#selection .chip").all_inner_texts() == [f"{before.page.title} · {', '.join(chosen)}"]
+        assert page.eval_on_selector_all("#page-sections li.current", "els => els.map((e) => e.dataset.section)") \
+            == chosen
+        ambiguous = "remove it"
+        page.fill("#request-text", ambiguous)
+        page.click("#send-request")
+        asked = finished_job(server, ambiguous)
+        assert asked.status == "interrupted" and "which one" in str(asked.interrupt), asked  # it asks
+        assert page_lens(*_snapshot(project)).page.node_id == before.page.node_id  # nothing changed
+
+        request = "change their headings to 'Made slowly'"
+        page.fill("#request-text", request)
+        page.click("#send-request")
+        job = finished_job(server, request)
+        assert job.status == "done" and job.node_ids == [f"{before.page.node_id}#{s}" for s in chosen], job
+        after = page_lens(*_snapshot(project))
+        old, new = _texts(project, before.page.node_id), _texts(project, after.page.node_id)
+        assert {k for k in new if new[k] != old.get(k)} == {f"{s}.heading" for s in chosen}  # those sections only
+        assert all(new[f"{s}.heading"] == "Made slowly" for s in chosen) and after.sections == before.sections
+        page.wait_for_selector(f'#page-versions li[data-id="{after.page.node_id}"][data-current="true"]', timeout=15_000)
+        page.screenshot(path=str(screenshots / "page-after-two-sections.png"))
+    finally:
+        close_lens(page)
+
+
+def test_two_selected_slides_and_delete_these_remove_those_two_only(served, chromium, screenshots: Path) -> None:
+    project, server = served["slides"]
+    before = deck_lens(*_snapshot(project))
+    first, last = before.slides[0].slide, before.slides[-1].slide
+    page = open_lens(chromium, server.base_url, "deck")
+    try:
+        page.locator(f'.slide[data-id="{first.node_id}"] header').click()
+        page.locator(f'.slide[data-id="{last.node_id}"] header').click(modifiers=["Shift"])
+        assert page.locator("#selection .chip").all_inner_texts() == [first.title, last.title]
+        request = "delete these slides"
+        page.fill("#request-text", request)
+        page.click("#send-request")
+        job = finished_job(server, request)
+        assert job.status == "done" and job.node_ids == [first.node_id, last.node_id], job
+        after = deck_lens(*_snapshot(project))
+        assert [c.slide.node_id for c in after.slides] == [c.slide.node_id for c in before.slides[1:-1]]
+        page.wait_for_function("(n) => document.querySelectorAll('#deck-slides > li.slide').length === n",
+                               arg=len(after.slides), timeout=15_000)
+        page.screenshot(path=str(screenshots / "deck-after-two-deleted.png"))
+    finally:
+        close_lens(page)

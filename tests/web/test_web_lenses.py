@@ -16,7 +16,7 @@ from jarvishub.project import Project
 from jarvishub.runtime import Runtime
 from jarvishub.web import BackgroundServer, create_app
 from jarvishub.web.lenses import Snapshot, story_lens
-from tests.web.conftest import TOKEN, wait_until
+from tests.web.conftest import TOKEN, finished_job, wait_until
 
 AUTH = {"Authorization": f"Bearer {TOKEN}"}
 
@@ -81,10 +81,10 @@ def _column_ids(page: Any) -> list[str]:
     return page.eval_on_selector_all("#story-shots .shot", "els => els.map((e) => e.dataset.id)")
 
 
-def test_a_narrative_project_opens_in_the_story_lens(page, story: Story, tmp_path: Path) -> None:
+def test_a_narrative_project_opens_in_the_story_lens(page, story: Story, screenshots: Path) -> None:
     lens = story.lens()
     # First paint is the work: the columns are there when the lens says it is ready, not a count of nodes.
-    first = tmp_path / "story-first-paint.png"
+    first = screenshots / "story-first-paint.png"
     page.screenshot(path=str(first))
     assert page.locator("#lens").is_visible() and not page.locator("#viewport").is_visible()
     assert _column_ids(page) == [c.shot_id for c in lens.shots] and len(lens.shots) == SHOTS
@@ -114,8 +114,8 @@ def test_a_narrative_project_opens_in_the_story_lens(page, story: Story, tmp_pat
         page.eval_on_selector(selector, "v => { v.muted = true; return v.play(); }")
         page.wait_for_function("(s) => document.querySelector(s).currentTime > 0.2", arg=selector, timeout=15_000)
     assert page.eval_on_selector_all("#cut-strip li", "els => els.map((e) => e.dataset.clip)") == lens.cut_clip_ids
-    page.screenshot(path=str(tmp_path / "story.png"))
-    print(f"\nstory lens: {page.evaluate('window.jarvishub.lens.timings')}; screenshots in {tmp_path}")
+    page.screenshot(path=str(screenshots / "story.png"))
+    print(f"\nstory lens: {page.evaluate('window.jarvishub.lens.timings')}; screenshots in {screenshots}")
 
 
 def test_thumbnails_are_made_once_per_artifact_and_width(story: Story) -> None:
@@ -137,7 +137,20 @@ def test_thumbnails_are_made_once_per_artifact_and_width(story: Story) -> None:
         assert client.get(f"/thumbs/{'0' * 64}").status_code == 404
 
 
-def test_a_selected_shot_and_a_typed_request_change_that_shot_only(page, story: Story, tmp_path: Path) -> None:
+def test_the_story_lens_answers_with_a_patch_from_a_version_it_keeps(story: Story) -> None:
+    """``?since=V`` answers with the columns changed since the answer at V when the server keeps it; a version it
+    never answered (or one it let go) gets the whole lens, so a page can always apply what it is given."""
+    with httpx.Client(base_url=story.server.base_url, timeout=30, headers=AUTH) as client:
+        whole = client.get("/api/lenses/story").json()
+        same = client.get("/api/lenses/story", params={"since": whole["canvas_version"]}).json()
+        assert same == {"canvas_version": whole["canvas_version"], "since": whole["canvas_version"],
+                        "shot_count": SHOTS, "columns": [], "cut": whole["cut"], "cut_clip_ids": None}
+        unknown = client.get("/api/lenses/story", params={"since": 0}).json()
+        assert unknown == whole
+        assert client.get("/api/lenses/story", params={"since": -1}).status_code == 422
+
+
+def test_a_selected_shot_and_a_typed_request_change_that_shot_only(page, story: Story, screenshots: Path) -> None:
     before = story.lens()
     target = before.shots[1]
     page.locator(f'.shot[data-id="{target.shot_id}"] header').click()
@@ -149,11 +162,7 @@ def test_a_selected_shot_and_a_typed_request_change_that_shot_only(page, story: 
     line = page.wait_for_selector("#progress-line:not([hidden])", timeout=30_000)
     assert line.inner_text().startswith(("step ", "queued: ")) and "make it night" in line.inner_text()
 
-    def settled() -> Any:
-        jobs = story.server.app.state.steering.jobs()
-        return jobs and jobs[0].status in ("done", "failed", "interrupted") and jobs[0]
-
-    job = wait_until(settled, timeout_s=120)
+    job = finished_job(story.server, "make it night")
     assert job.status == "done", job
     assert job.node_ids == [target.shot_id]
 
@@ -169,10 +178,10 @@ def test_a_selected_shot_and_a_typed_request_change_that_shot_only(page, story: 
     assert before.shots[1].image.node_id in {e.node_id for e in after.shots[1].stack}
     page.wait_for_selector(f'.shot[data-id="{target.shot_id}"] img.still[data-id="{new_image.id}"]', timeout=15_000)
     page.wait_for_selector("#progress-line", state="hidden", timeout=15_000)
-    page.screenshot(path=str(tmp_path / "story-after-night.png"))
+    page.screenshot(path=str(screenshots / "story-after-night.png"))
 
 
-def test_a_restore_from_the_version_view_changes_the_canvas(page, story: Story, tmp_path: Path) -> None:
+def test_a_restore_from_the_version_view_changes_the_canvas(page, story: Story, screenshots: Path) -> None:
     store = story.project.store
     third = story.lens().shots[2]  # relit by the fixture: its original is version 1
     page.locator(f'.shot[data-id="{third.shot_id}"] button[data-versions]').click()
@@ -185,7 +194,7 @@ def test_a_restore_from_the_version_view_changes_the_canvas(page, story: Story, 
     assert "inputs.lighting" in relit.locator(".changes").inner_text()  # what changed in its inputs
     page.wait_for_function("() => [...document.querySelectorAll('#versions-side img.preview')].every("
                            "(i) => i.complete && i.naturalWidth > 0)", timeout=15_000)
-    page.screenshot(path=str(tmp_path / "versions.png"))
+    page.screenshot(path=str(screenshots / "versions.png"))
 
     page.locator('#versions-side .version[data-number="1"] button[data-restore]').click()
     original = history["versions"][0]["sha256"]
@@ -208,3 +217,65 @@ def test_a_restore_from_the_version_view_changes_the_canvas(page, story: Story, 
     page.fill("#slider-range", "20")
     page.dispatch_event("#slider-range", "input")
     assert page.eval_on_selector("#slider-over", "i => i.style.clipPath") == "inset(0px 80% 0px 0px)"
+
+
+def test_two_selected_shots_and_make_these_warmer_change_those_two_only(page, story: Story, screenshots: Path) -> None:
+    """Shift-click adds a shot to the selection; "make these warmer" then rebuilds exactly those two images, their
+    clips and the cut, and the Story lens follows with patches of the changed columns, not the whole answer."""
+    before = story.lens()
+    first, third = before.shots[0], before.shots[2]
+    page.locator(f'.shot[data-id="{first.shot_id}"] header').click()
+    page.locator(f'.shot[data-id="{before.shots[1].shot_id}"] header').click(modifiers=["Shift"])
+    page.locator(f'.shot[data-id="{third.shot_id}"] header').click(modifiers=["Control"])
+    page.locator(f'.shot[data-id="{before.shots[1].shot_id}"] header').click(modifiers=["Shift"])  # and out again
+    assert page.locator("#selection .chip").all_inner_texts() == ["shot 1", "shot 3"]
+    assert page.eval_on_selector_all("#story-shots .shot.picked", "els => els.map((e) => e.dataset.id)") == [
+        first.shot_id, third.shot_id]
+    # Clearing is one click (or Escape), and leaves nothing picked.
+    page.click("#clear-selection")
+    assert page.locator("#selection .chip").count() == 0 and page.locator("#story-shots .shot.picked").count() == 0
+    page.locator(f'.shot[data-id="{first.shot_id}"] header').click()
+    page.locator(f'.shot[data-id="{third.shot_id}"] header').click(modifiers=["Shift"])
+    second = f'#story-shots .shot[data-id="{before.shots[1].shot_id}"]'
+    page.evaluate("(s) => { window.jarvishub.lens.updates.length = 0; document.querySelector(s).kept = true; }", second)
+    # The selection is the grant's scope: the two shots and what derives from them, never shot 2.
+    scope = story.runtime.derive_grant("make these warmer", selected=[first.shot_id, third.shot_id]).scope
+    assert not scope.all_nodes and before.shots[1].shot_id not in {*scope.node_ids, *scope.descendants_of}
+    assert {first.shot_id, third.shot_id} <= {*scope.node_ids, *scope.descendants_of}, scope
+    page.fill("#request-text", "make these warmer")
+    page.click("#send-request")
+
+    job = finished_job(story.server, "make these warmer")
+    assert job.status == "done", job
+    assert job.node_ids == [first.shot_id, third.shot_id]
+
+    after = story.lens()
+    changed = {c.shot_id for c, old in zip(after.shots, before.shots, strict=True) if c.image.node_id != old.image.node_id}
+    assert changed == {first.shot_id, third.shot_id}
+    for index in (0, 2):
+        warmer, was = (story.project.store.get_node(c.shots[index].image.node_id).inputs for c in (after, before))
+        assert float(warmer.get("temperature") or 0) > float(was.get("temperature") or 0)  # "warmer"
+        assert warmer.get("lighting") == was.get("lighting")  # and nothing else
+        assert after.shots[index].clip.node_id != before.shots[index].clip.node_id  # rebuilt from the new image
+    assert after.shots[1].image.node_id == before.shots[1].image.node_id
+    assert after.shots[1].clip.node_id == before.shots[1].clip.node_id
+    assert after.cut.node_id != before.cut.node_id  # the cut was made again from the clips
+    assert after.cut_clip_ids == [c.clip.node_id for c in after.shots]
+
+    # The page shows the new pictures without a reload, having fetched patches of at most the two columns, and
+    # its patched answer is the server's whole answer; shot 2's column element was never rebuilt.
+    for index in (0, 2):
+        page.wait_for_selector(f'.shot[data-id="{after.shots[index].shot_id}"] '
+                               f'img.still[data-id="{after.shots[index].image.node_id}"]', timeout=15_000)
+    version = story.project.store.canvas_version()
+    page.wait_for_function("(v) => window.jarvishub.version >= v && !window.jarvishub.lens.loading.story",
+                           arg=version, timeout=15_000)
+    updates = page.evaluate("window.jarvishub.lens.updates")
+    assert updates and all(u["patch"] and u["columns"] <= 2 for u in updates), updates
+    held = page.evaluate("window.jarvishub.lens.data.story")
+    with httpx.Client(base_url=story.server.base_url, timeout=30, headers=AUTH) as client:
+        whole = client.get("/api/lenses/story").json()
+    assert {k: v for k, v in held.items() if k != "canvas_version"} == {
+        k: v for k, v in whole.items() if k != "canvas_version"}
+    assert page.evaluate("(s) => document.querySelector(s).kept", second) is True
+    page.screenshot(path=str(screenshots / "story-after-warmer.png"))

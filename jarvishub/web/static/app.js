@@ -1146,6 +1146,6 @@
     document.body.dataset.ready = "1";
   }
 
-  state.api = { getJSON, send, h, toast, pick, clearPicks, fit, showDetail, nextPaint, toggleFold };
+  state.api = { getJSON, send, h, toast, pick, clearPicks, markPicked, fit, showDetail, nextPaint, toggleFold };
   main();
 })();

@@ -180,9 +180,9 @@
     $("#page-versions-open").dataset.versions = page.page.node_id;
     const sectionsKey = JSON.stringify([page.page.node_id, page.sections]);
     if (pageDrawn.sectionsKey !== sectionsKey) {
-      const chosen = lens.section && lens.section.page === page.page.node_id ? lens.section.name : null;
+      const chosen = lens.sections && lens.sections.page === page.page.node_id ? lens.sections.names : [];
       $("#page-sections").replaceChildren(...page.sections.map((section) =>
-        h("li", { dataset: { section, id: page.page.node_id }, tabIndex: 0, class: section === chosen ? "current" : null }, section)));
+        h("li", { dataset: { section, id: page.page.node_id }, tabIndex: 0, class: chosen.includes(section) ? "current" : null }, section)));
       pageDrawn.sectionsKey = sectionsKey;
     }
     const items = page.versions.map(pageVersionItem);
@@ -195,26 +195,41 @@
 
   // A section is shown in the frame (its anchor) and selected: the page is picked, and a request sent while it
   // is sends the section with it (`PAGE_ID#section`), which the interpreter reads as "the heading", "it".
-  lens.section = null; // { page, name } while a section of the picked page is selected
+  // Shift-, Ctrl- or Cmd-click adds a section to the selection (or takes it out): "remove these" then means
+  // every one of them.
+  lens.sections = null; // { page, names } while sections of the picked page are selected
+  function markSections() {
+    const names = lens.sections ? lens.sections.names : [];
+    for (const el of document.querySelectorAll("#page-sections li[data-section]")) {
+      el.classList.toggle("current", names.includes(el.dataset.section));
+    }
+  }
   $("#page-sections").addEventListener("click", (event) => {
     const item = event.target.closest("li[data-section]");
     if (!item) return;
+    const add = event.shiftKey || event.metaKey || event.ctrlKey;
+    const page = item.dataset.id;
+    const name = item.dataset.section;
     const frame = $("#page-frame");
-    frame.src = `${frame.dataset.src}#${encodeURIComponent(item.dataset.section)}`;
-    for (const el of document.querySelectorAll("#page-sections li")) el.classList.toggle("current", el === item);
-    lens.section = { page: item.dataset.id, name: item.dataset.section };
-    api.pick(item.dataset.id, false);
+    let names = add && lens.sections && lens.sections.page === page ? lens.sections.names.slice() : [];
+    names = names.includes(name) ? names.filter((n) => n !== name) : [...names, name];
+    if (names.includes(name)) frame.src = `${frame.dataset.src}#${encodeURIComponent(name)}`;
+    lens.sections = names.length ? { page, names } : null;
+    markSections();
+    if (!names.length) { api.pick(page, true); return; } // the last section let go: so is the page
+    if (!add || !state.picked.has(page)) api.pick(page, add);
+    else api.markPicked(); // the page stays picked; its chip names the sections again
   });
-  state.selectionToSend = () => [...state.picked].map((id) =>
-    (lens.section && lens.section.page === id ? `${id}#${lens.section.name}` : id));
-  document.addEventListener("jarvishub:picked", () => { // the page let go: so is its section
-    if (lens.section && !state.picked.has(lens.section.page)) {
-      lens.section = null;
-      for (const el of document.querySelectorAll("#page-sections li.current")) el.classList.remove("current");
+  state.selectionToSend = () => [...state.picked].flatMap((id) =>
+    (lens.sections && lens.sections.page === id ? lens.sections.names.map((name) => `${id}#${name}`) : [id]));
+  document.addEventListener("jarvishub:picked", () => { // the page let go: so are its sections
+    if (lens.sections && !state.picked.has(lens.sections.page)) {
+      lens.sections = null;
+      markSections();
     }
-    if (!lens.section) return;
+    if (!lens.sections) return;
     for (const chip of document.querySelectorAll("#selection .chip")) {
-      if (chip.title === lens.section.page) chip.textContent += ` · ${lens.section.name}`;
+      if (chip.title === lens.sections.page) chip.textContent += ` · ${lens.sections.names.join(", ")}`;
     }
   });
   $("#page-versions").addEventListener("click", (event) => {
@@ -324,6 +339,14 @@
 
   // -- loading -----------------------------------------------------------------------------------------------
   const DRAW = { story: drawStory, deck: drawDeck, page: drawPage };
+  lens.updates = []; // each answer a lens drew: whole or a patch (what the tests and the bench read)
+
+  function patchStory(held, patch) { // a StoryPatch applied to the answer held: the changed columns replaced
+    const shots = held.shots.slice();
+    for (const column of patch.columns) shots[column.number - 1] = column;
+    return { ...held, canvas_version: patch.canvas_version, shots, cut: patch.cut,
+      cut_clip_ids: patch.cut_clip_ids === null ? held.cut_clip_ids : patch.cut_clip_ids };
+  }
 
   async function load(name) {
     // One load per lens at a time; a change during a load asks for one more after it.
@@ -332,8 +355,15 @@
       do {
         lens.again[name] = false;
         const started = performance.now();
-        const data = await api.getJSON(`/api/lenses/${name}`);
+        const held = lens.data[name];
+        // The Story lens asks for what changed since the answer it holds (a patch of the changed columns);
+        // the server answers with the whole lens when it no longer keeps that answer or the shots changed.
+        const url = name === "story" && held ? `/api/lenses/story?since=${held.canvas_version}` : `/api/lenses/${name}`;
+        const answer = await api.getJSON(url);
         lens.timings[`${name}FetchMs`] = performance.now() - started;
+        const data = answer.since !== undefined ? patchStory(held, answer) : answer;
+        lens.updates.push({ lens: name, patch: answer.since !== undefined, columns: answer.columns ? answer.columns.length : null });
+        if (lens.updates.length > 50) lens.updates.shift();
         lens.data[name] = data;
         DRAW[name](data);
         lens.timings[`${name}DrawMs`] = performance.now() - started - lens.timings[`${name}FetchMs`];

@@ -121,7 +121,7 @@ _NAMING = {  # (subject, kind of value) -> the words that name its token, for to
 
 # ---------------------------------------------------------------- copy, sections, pictures
 
-_ELEMENT = (r"(?:the )?(?:(?:hero|main|page) )?(?:headline|title|heading|h1|tagline|subtitle|subheading|strapline|"
+_ELEMENT = (r"(?:the |their |these |those )?(?:(?:hero|main|page) )?(?:headline|titles?|headings?|h1|tagline|subtitle|subheading|strapline|"
             r"button(?: text| label)?|call to action|cta|caption \d+|\d+th caption|"
             r"[a-z0-9-]+(?: [a-z0-9-]+)? (?:heading|title|text|copy|paragraph|intro|blurb)|"
             r"(?:heading|title|text|copy|paragraph) (?:of|for|in|on) the [a-z0-9-]+(?: [a-z0-9-]+)?(?: section)?)")
@@ -228,17 +228,29 @@ _PAGE_WIDE = frozenset({"page_set_style", "revise_page"})
 _THIS_SECTION = frozenset({"it", "this", "that", "this section", "that section", "the selected section",
                            "selected section", "the selection", "selection", "this one", "here"})
 """What the selected section is called in a request ("remove it", "move this section above the menu")."""
-_SECTION_ELEMENT_WORDS = frozenset({"heading", "title", "section heading", "section title"})
-"""What the selected section's heading is called ("change the heading to ..."); elsewhere "heading" is the
+_THESE_SECTIONS = frozenset({"these", "those", "them", "both", "these sections", "those sections", "both sections",
+                             "the selected sections", "selected sections", "all of them",
+                             "these two", "the two sections"})
+"""What several selected sections are called ("remove these", "delete both sections")."""
+_SECTION_ELEMENT_WORDS = frozenset({"heading", "title", "section heading", "section title", "headings", "titles",
+                                    "section headings", "section titles"})
+"""What the selected sections' headings are called ("change the heading to ..."); elsewhere "heading" is the
 page's headline."""
 
 
-def _selected_section(ctx: ReadContext) -> str | None:
-    """The section selected in the selected page, if one was."""
+def _selected_sections(ctx: ReadContext) -> list[str]:
+    """The sections selected in the selected page, in the order selected (none when no section was)."""
     for node in ctx.facts.selection:
         if node.page and node.sections:
-            return node.sections[0]
-    return None
+            return list(node.sections)
+    return []
+
+
+def _selected_section(ctx: ReadContext) -> str | None:
+    """The first section selected in the selected page, if one was (where one section is meant, and the
+    words say which when there are several)."""
+    sections = _selected_sections(ctx)
+    return sections[0] if sections else None
 
 
 def _selected_page(ctx: ReadContext) -> str | None:
@@ -254,8 +266,9 @@ def _page_target(ctx: ReadContext, selected: str | None) -> Target:
     current = next((p for p in pages if p.id == selected), None) if selected else None
     if selected and current is None and len(pages) == 1:
         current = pages[0]  # an earlier version's preview: the page it shows is this one, now
-    section = _selected_section(ctx)
-    referred = f"the {section} section of the selected page" if section else "the selected page"
+    sections = _selected_sections(ctx)
+    referred = (f"the {' and '.join(sections)} section{'s' if len(sections) > 1 else ''} of the selected page"
+                if sections else "the selected page")
     if current is not None:
         return Target(id=current.id, kind="code", title=current.title, referred_as=referred)
     if selected:  # another page's earlier version: the tools follow it to its current version
@@ -349,10 +362,27 @@ def _section(doc: PageDocument | None, said: str, *, new: bool = False) -> str:
                                         f"{', '.join(doc.layout.sections)}.")) from None
 
 
-def _this_section(ctx: ReadContext, said: str) -> str:
-    """``said``, or the selected section when ``said`` points at it ("it", "this section")."""
-    section = _selected_section(ctx)
-    return section if section and said.strip() in _THIS_SECTION else said
+def _these_sections(ctx: ReadContext, said: str, doing: str) -> list[str]:
+    """The sections ``said`` names: the selected ones when it points at them ("it", "this section", "these",
+    "both", "the selection"), else ``said`` itself.  "it" with several sections selected is asked about (which
+    one?), and so is "these" with none selected: neither picks a section the person did not mean."""
+    sections = _selected_sections(ctx)
+    said = said.strip()
+    if said in ("the selection", "selection"):
+        return sections or [said]
+    if said in _THIS_SECTION:
+        if len(sections) > 1:
+            raise Ask(Clarification(reason="ambiguous", understood=[f"{doing} a section"],
+                                    message=f"You selected {len(sections)} sections ({', '.join(sections)}); which "
+                                            f"one should I {doing}? Say 'these' for all of them, or select one."))
+        return sections or [said]
+    if said in _THESE_SECTIONS:
+        if not sections:
+            raise Ask(Clarification(reason="no_target", understood=[f"{doing} sections"],
+                                    message=f"Which sections should I {doing}? Select them in the Page lens "
+                                            "(Shift-click adds one), or name them."))
+        return sections
+    return [said]
 
 
 def _sections(ctx: ReadContext, words: Words, start: int, end: int, doc: PageDocument | None,
@@ -383,15 +413,21 @@ def _sections(ctx: ReadContext, words: Words, start: int, end: int, doc: PageDoc
         place = next((f"{k} {v}" for k, v in args.items() if k in ("after", "before")), "before contact")
         return [clause(ctx, "page", "page_add_section", args, f"add a {name} section ({place})", start=start, end=end)]
     if (match := _REMOVE_SECTION.search(text, start)) is not None:
-        said = _this_section(ctx, match.group("name"))
-        if doc is not None and _known_section(doc, said) is None and not re.search(r"\bsection\b", match.group(0)):
+        named = _these_sections(ctx, match.group("name"), "remove")
+        if doc is not None and len(named) == 1 and _known_section(doc, named[0]) is None and not re.search(
+                r"\bsections?\b", match.group(0)):
             return None  # "remove the tagline": not a section
-        name = _section(doc, said)
+        names = list(dict.fromkeys(_section(doc, said) for said in named))
         words.mark(match.start(), match.end())
         return [clause(ctx, "page", "page_remove_section", {"section": name}, f"remove the {name} section",
-                       start=start, end=end)]
+                       start=start, end=end) for name in names]
     if (match := _MOVE_SECTION.search(text, start)) is not None:
-        name = _section(doc, _this_section(ctx, match.group("name")))
+        named = _these_sections(ctx, match.group("name"), "move")
+        if len(named) > 1:
+            raise Ask(Clarification(reason="ambiguous", understood=[f"move the {' and '.join(named)} sections"],
+                                    message="I move one section at a time, so I changed nothing: select one "
+                                            "section, or name it ('move the gallery above the about section')."))
+        name = _section(doc, named[0])
         args = {"section": name}
         if match.group("anchor"):
             anchor = _section(doc, match.group("anchor"))
@@ -425,19 +461,22 @@ def _copy(ctx: ReadContext, words: Words, start: int, end: int, doc: PageDocumen
             r"\b(?:size|colou?r|font|bigger|smaller|bold)\b", match.group("element"))):
         return None  # "change the headline to bold": a style, not words
     said_element = match.group("element")
-    section = _selected_section(ctx)
-    bare = re.sub(r"^(?:the|this|that) ", "", said_element.strip())
-    if section and doc is not None and bare in _SECTION_ELEMENT_WORDS:
-        said_element = "headline" if section == "hero" else f"{section} heading"
-    element = _element(doc, said_element)
-    if element is None:
+    sections = _selected_sections(ctx)
+    bare = re.sub(r"^(?:the|this|that|their|these|those) ", "", said_element.strip())
+    said = [said_element]
+    if sections and doc is not None and bare in _SECTION_ELEMENT_WORDS:
+        # Each selected section's heading ("the heading", "their headings"): one change per section.
+        said = ["headline" if section == "hero" else f"{section} heading" for section in sections]
+    elements = [_element(doc, one) for one in said]
+    if any(element is None for element in elements):
         return None
     new_words = content_after(ctx, words, rest_start, rest_end)
     if not new_words:
         return None
     words.mark(match.start(), match.end())
     return [clause(ctx, "page", "page_set_text", {"element": element, "text": new_words},
-                   f"the {element} to say '{new_words[:60]}'", start=start, end=end)]
+                   f"the {element} to say '{new_words[:60]}'", start=start, end=end)
+            for element in dict.fromkeys(e for e in elements if e is not None)]
 
 
 def _element(doc: PageDocument | None, said: str) -> str | None:

@@ -89,10 +89,12 @@ def typed(ctx: ReadContext, start: int, end: int, *, trim: bool = True) -> str:
     # A span that starts or ends inside a word (after an opening quote, before a comma) cuts the typed word alike.
     head_cut = max(0, start - spans[first][0])
     tail_cut = max(0, spans[last][1] - end)
-    if head_cut and len(words[0]) == spans[first][1] - spans[first][0]:
-        words[0] = words[0][head_cut:]
-    if tail_cut and len(words[-1]) == spans[last][1] - spans[last][0]:
+    # Both cuts are measured on the words as typed: one quoted word ("'Hello'") is cut at both ends.
+    whole = [len(w) == spans[first + i][1] - spans[first + i][0] for i, w in enumerate(words)]
+    if tail_cut and whole[-1]:
         words[-1] = words[-1][: len(words[-1]) - tail_cut]
+    if head_cut and whole[0]:
+        words[0] = words[0][head_cut:]
     return " ".join(words).strip(_TRIM if trim else "")
 
 

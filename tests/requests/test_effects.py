@@ -191,3 +191,22 @@ def test_a_long_lineage_is_measured_and_a_clip_reverted_is_made_from_the_current
         assert after.hashes["shot 3 clip"] == base.hashes["shot 3 clip"]
     finally:
         premise.reset(turns, premise.state())
+
+
+def test_a_deck_reverted_past_a_deleted_slide_s_new_picture_is_granted_that_picture(runner: EffectRunner) -> None:
+    """A slide's picture regenerated, then the slide deleted: the deck's original shows the slide's first picture,
+    whose output's current version (the later take) is now on no slide of the deck.  Reverting the deck makes the
+    first picture current again by superseding that take, so its grant must cover it."""
+    premise = runner.premise("deck")
+    base, turns = premise.state(), []
+    turn = done_turns(premise, turns)
+    try:
+        turn("regenerate the picture on slide 2")
+        turn("delete slide 2")
+        turn("revert the deck to the original")
+        after = premise.state()
+        assert (after.titles, after.previews, after.decks) == (base.titles, base.previews, base.decks)
+        turn("regenerate the picture on slide 2")  # from the picture made current again
+        assert premise.state().previews[1] != base.previews[1]
+    finally:
+        premise.reset(turns, premise.state())

@@ -165,6 +165,8 @@ class State:
     theme: str = ""
     layout: dict[str, Any] = field(default_factory=dict)
     """The page's layout spec (columns, hero, theme, sections)."""
+    stale: set[str] = field(default_factory=set)
+    """The outputs whose current version is stale."""
     decks: int = 0
     pages: int = 0
     problems: list[str] = field(default_factory=list)
@@ -280,6 +282,7 @@ class Premise:
             outputs = self.outputs(canvas)
             state.hashes = {t: n.outputs[0].sha256 for t, n in outputs.items() if n.outputs}
             state.inputs = {t: dict(n.inputs) for t, n in outputs.items()}
+            state.stale = {t for t, n in outputs.items() if n.status == NodeStatus.STALE}
             cut = outputs.get("final cut")
             if cut is not None:
                 state.cut = [c.title for c in store.get_nodes(cut.inputs["clip_node_ids"])]
@@ -643,6 +646,8 @@ def judge(premise: Premise, row: Row, out: Any, states: list[State], after: Stat
         return ("pass", "") if written and before.same(after) else ("wrong_success", "no note written, or more")
     if isinstance(expected, Edit):
         problem = judge_edit(premise, expected, before, after, pictures)
+    elif isinstance(expected, Op) and expected.operation in ("status", "explore", "stale_repair"):
+        problem = judge_shot_op(row, expected, before, after)
     elif isinstance(expected, Op):
         problem = judge_op(premise, expected, before, after)
     elif all(op.operation.startswith("deck_") for op in expected.ops):
@@ -652,6 +657,27 @@ def judge(premise: Premise, row: Row, out: Any, states: list[State], after: Stat
         for op in expected.ops:
             problem = problem or judge_ops_part(op, before, after)
     return ("wrong_success", problem) if problem else ("pass", "")
+
+
+def judge_shot_op(row: Row, op: Op, before: State, after: State) -> str:
+    """A shot's image rejected (its earlier version current again) or explored (a candidate selected): that image
+    changed, with its clip and the cut, and nothing else; "regenerate what is stale": only stale outputs rebuilt,
+    none left stale."""
+    changed = before.changed(after)
+    if op.operation == "stale_repair":
+        if after.stale:
+            return f"still stale: {sorted(after.stale)}"
+        return "" if changed <= before.stale else f"changed {sorted(changed - before.stale)}, none of them stale"
+    if op.operation == "status" and op.args.get("status") != "rejected":
+        return f"no judge for status {op.args.get('status')}"
+    found = re.search(r"\bshot (\d+)", row.request) or re.fullmatch(r"sel=(\d+)", row.context)
+    if found is None:
+        return f"no shot named by {row.request!r} [{row.context}]"
+    n = found.group(1)
+    want = {f"shot {n} image", f"shot {n} clip", "final cut"}
+    if f"shot {n} image" not in changed or not changed <= want:
+        return f"changed {sorted(changed)}, expected shot {n}'s image with its clip and the cut"
+    return ""
 
 
 def already_so(op: Op, request: str, before: State) -> bool:

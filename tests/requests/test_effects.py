@@ -210,3 +210,19 @@ def test_a_deck_reverted_past_a_deleted_slide_s_new_picture_is_granted_that_pict
         assert premise.state().previews[1] != base.previews[1]
     finally:
         premise.reset(turns, premise.state())
+
+
+def test_a_shot_s_new_image_marked_rejected_brings_its_previous_one_back(runner: EffectRunner) -> None:
+    """"Mark shot 2 as rejected" after shot 2 was made night: the night image, its clip and the cut made from it are
+    set aside and the versions before them are current again, so the grant covers those earlier versions (none of
+    them derives from the rejected image)."""
+    premise = runner.premise("mixed")
+    base, turns = premise.state(), []
+    turn = done_turns(premise, turns)
+    try:
+        turn("make shot 2 night")
+        turn("mark shot 2 as rejected")
+        after = premise.state()
+        assert after.hashes == base.hashes and after.problems == [], (after.changed(base), after.problems)
+    finally:
+        premise.reset(turns, premise.state())

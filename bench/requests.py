@@ -1,7 +1,8 @@
 """Interpretation time per request and the request suite's pass rates, as JSON.
 
     PYTHONPATH=. python bench/requests.py [--rounds 5]
-    PYTHONPATH=. python bench/requests.py --effects [--only story,deck,page,both,empty] [--part K/N] [--resume LOGS]
+    PYTHONPATH=. python bench/requests.py --effects [--only story,deck,page,both,empty] [--part K/N]
+        [--categories C,...] [--resume LOGS]
     PYTHONPATH=. python bench/requests.py --tally LOGS
 
 With ``--effects``, every row of the effect run (tests/requests/effect_rows.py) is carried out on a real project
@@ -76,7 +77,8 @@ def tally_logs(logs: list[str]) -> None:
     }, indent=1))
 
 
-def effects(only: list[str] | None, part: str | None = None, resume: list[str] | None = None) -> None:
+def effects(only: list[str] | None, part: str | None = None, resume: list[str] | None = None,
+            categories: list[str] | None = None) -> None:
     """The effect run: every row on the canvas, as JSON."""
     import tempfile
 
@@ -84,7 +86,8 @@ def effects(only: list[str] | None, part: str | None = None, resume: list[str] |
     from tests.requests.effect_rows import left_out_rows
     from tests.requests.effects import EffectRunner, tally
 
-    rows = [r for r in EFFECT_ROWS if only is None or r.premise in only]
+    rows = [r for r in EFFECT_ROWS if (only is None or r.premise in only)
+            and (categories is None or r.category in categories)]
     if resume:  # the rows these logs have no verdict for
         have = {(x["category"], x["context"], x["request"]) for x in logged(resume)}
         rows = [r for r in rows if (r.category, r.context, r.request) not in have]
@@ -117,6 +120,8 @@ def main() -> None:
     parser.add_argument("--effects", action="store_true", help="carry out every row and judge it on the canvas")
     parser.add_argument("--only", help="premises of the effect run, comma-separated (story, deck, page, both, empty)")
     parser.add_argument("--part", help="K/N: only every N-th row from the K-th (to run the effect run in parallel)")
+    parser.add_argument("--categories", help="only the rows of these categories, comma-separated (to run again the "
+                                             "rows a fix touches)")
     parser.add_argument("--resume", help="logs of an effect run (its stderr), comma-separated: run only the rows "
                                          "they have no verdict for")
     parser.add_argument("--tally", help="logs of an effect run, comma-separated: its figures from them, nothing run")
@@ -125,7 +130,8 @@ def main() -> None:
         tally_logs(args.tally.split(","))
         return
     if args.effects:
-        effects(args.only.split(",") if args.only else None, args.part, args.resume.split(",") if args.resume else None)
+        effects(args.only.split(",") if args.only else None, args.part, args.resume.split(",") if args.resume else None,
+                args.categories.split(",") if args.categories else None)
         return
     interpret("warm up the vocabulary", facts_for("story")[0])
     times: list[float] = []

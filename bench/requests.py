@@ -87,7 +87,7 @@ def effects(only: list[str] | None, part: str | None = None, resume: list[str] |
     from tests.requests.effects import EffectRunner, tally
 
     rows = [r for r in EFFECT_ROWS if (only is None or r.premise in only)
-            and (categories is None or r.category in categories)]
+            and (categories is None or r.category in categories or "selected" in categories and "sel" in r.context)]
     if resume:  # the rows these logs have no verdict for
         have = {(x["category"], x["context"], x["request"]) for x in logged(resume)}
         rows = [r for r in rows if (r.category, r.context, r.request) not in have]
@@ -121,7 +121,7 @@ def main() -> None:
     parser.add_argument("--only", help="premises of the effect run, comma-separated (story, deck, page, both, empty)")
     parser.add_argument("--part", help="K/N: only every N-th row from the K-th (to run the effect run in parallel)")
     parser.add_argument("--categories", help="only the rows of these categories, comma-separated (to run again the "
-                                             "rows a fix touches)")
+                                             "rows a fix touches; 'selected': every row with a selection)")
     parser.add_argument("--resume", help="logs of an effect run (its stderr), comma-separated: run only the rows "
                                          "they have no verdict for")
     parser.add_argument("--tally", help="logs of an effect run, comma-separated: its figures from them, nothing run")

@@ -88,6 +88,8 @@ def effects(only: list[str] | None, part: str | None = None, resume: list[str] |
 
     rows = [r for r in EFFECT_ROWS if (only is None or r.premise in only)
             and (categories is None or r.category in categories or "selected" in categories and "sel" in r.context)]
+    if only:  # the premises in the order named
+        rows.sort(key=lambda r: only.index(r.premise))
     if resume:  # the rows these logs have no verdict for
         have = {(x["category"], x["context"], x["request"]) for x in logged(resume)}
         rows = [r for r in rows if (r.category, r.context, r.request) not in have]
@@ -118,7 +120,8 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--rounds", type=int, default=5)
     parser.add_argument("--effects", action="store_true", help="carry out every row and judge it on the canvas")
-    parser.add_argument("--only", help="premises of the effect run, comma-separated (story, deck, page, both, empty)")
+    parser.add_argument("--only", help="premises of the effect run, comma-separated (story, deck, page, both, empty, "
+                                       "cut, mixed), run in that order")
     parser.add_argument("--part", help="K/N: only every N-th row from the K-th (to run the effect run in parallel)")
     parser.add_argument("--categories", help="only the rows of these categories, comma-separated (to run again the "
                                              "rows a fix touches; 'selected': every row with a selection)")

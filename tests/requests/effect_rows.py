@@ -78,6 +78,7 @@ SETUP_ONLY: dict[str, tuple[str, ...]] = {
     "compare version 2 and version 3 of the cut": ("make shot 1 night", "make shot 2 night"),
     "compare shot 4 with its original": ("make shot 4 night",),
     "compare the previous and the current version of shot 2": ("make shot 2 night",),
+    "compare the versions of this": ("make shot 2 night",),  # (shot 2's image selected) two versions to compare
 }
 
 LEFT_OUT: dict[str, str] = {

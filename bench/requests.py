@@ -46,13 +46,28 @@ LOG_LINE = re.compile(r"^(?P<verdict>\S+)\s+(?P<seconds>[\d.]+)s (?P<category>\S
 
 
 def logged(logs: list[str]) -> list[dict[str, str]]:
-    """The rows the effect run's logs hold a verdict for (a row run twice counts its last line)."""
-    found: dict[tuple[str, str, str], dict[str, str]] = {}
+    """The rows the effect run's logs hold a verdict for: a row a later log ran again counts that log's line (two
+    rows with the same words and context, one log's two lines)."""
+    found: dict[tuple[str, str, str], list[dict[str, str]]] = {}
     for log in logs:
+        here: dict[tuple[str, str, str], list[dict[str, str]]] = defaultdict(list)
         for line in Path(log).read_text().splitlines():
             if match := LOG_LINE.match(line):
-                found[(match["category"], match["context"], match["request"])] = match.groupdict()
-    return list(found.values())
+                here[(match["category"], match["context"], match["request"])].append(match.groupdict())
+        found.update(here)
+    return [line for lines in found.values() for line in lines]
+
+
+def _key(row: object) -> tuple[str, str, str]:
+    return row.category, row.context, row.request  # type: ignore[attr-defined]
+
+
+def _take(have: Counter, key: tuple[str, str, str]) -> bool:
+    """Whether a verdict for ``key`` is left in ``have`` (taking it: two rows with one key need two lines)."""
+    if have[key] <= 0:
+        return False
+    have[key] -= 1
+    return True
 
 
 def tally_logs(logs: list[str]) -> None:
@@ -65,7 +80,7 @@ def tally_logs(logs: list[str]) -> None:
         per[line["category"]]["rows"] += 1
         per[line["category"]][line["verdict"]] += 1
     seconds = sorted(float(line["seconds"]) for line in lines)
-    have = {(line["category"], line["context"], line["request"]) for line in lines}
+    have = Counter((line["category"], line["context"], line["request"]) for line in lines)
     print(json.dumps({
         "rows": len(lines), "of": len(EFFECT_ROWS), "pass": sum(line["verdict"] == "pass" for line in lines),
         "wrong_successes": [(x["request"], x["context"], x["why"]) for x in lines if x["verdict"] == "wrong_success"],
@@ -73,7 +88,7 @@ def tally_logs(logs: list[str]) -> None:
         "turn_seconds_median": round(statistics.median(seconds), 2) if seconds else None,
         "turn_seconds_p95": round(seconds[int(0.95 * (len(seconds) - 1))], 2) if seconds else None,
         "not_passed": [(x["request"], x["context"], x["verdict"], x["why"][:200]) for x in lines if x["verdict"] != "pass"],
-        "not_run": [(r.request, r.context) for r in EFFECT_ROWS if (r.category, r.context, r.request) not in have],
+        "not_run": [(r.request, r.context) for r in EFFECT_ROWS if not _take(have, _key(r))],
     }, indent=1))
 
 
@@ -91,8 +106,8 @@ def effects(only: list[str] | None, part: str | None = None, resume: list[str] |
     if only:  # the premises in the order named
         rows.sort(key=lambda r: only.index(r.premise))
     if resume:  # the rows these logs have no verdict for
-        have = {(x["category"], x["context"], x["request"]) for x in logged(resume)}
-        rows = [r for r in rows if (r.category, r.context, r.request) not in have]
+        have = Counter((x["category"], x["context"], x["request"]) for x in logged(resume))
+        rows = [r for r in rows if not _take(have, _key(r))]
     if part:
         k, n = (int(x) for x in part.split("/"))
         rows = [r for i, r in enumerate(rows) if i % n == k]

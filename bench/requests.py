@@ -47,13 +47,14 @@ LOG_LINE = re.compile(r"^(?P<verdict>\S+)\s+(?P<seconds>[\d.]+)s (?P<category>\S
 
 def logged(logs: list[str]) -> list[dict[str, str]]:
     """The rows the effect run's logs hold a verdict for: a row a later log ran again counts that log's line (two
-    rows with the same words and context, one log's two lines)."""
+    rows with the same words and context, one log's two lines).  Logs joined by "+" are the parts of one run."""
     found: dict[tuple[str, str, str], list[dict[str, str]]] = {}
-    for log in logs:
+    for group in logs:  # "a+b": the parts of one run, together
         here: dict[tuple[str, str, str], list[dict[str, str]]] = defaultdict(list)
-        for line in Path(log).read_text().splitlines():
-            if match := LOG_LINE.match(line):
-                here[(match["category"], match["context"], match["request"])].append(match.groupdict())
+        for log in group.split("+"):
+            for line in Path(log).read_text().splitlines():
+                if match := LOG_LINE.match(line):
+                    here[(match["category"], match["context"], match["request"])].append(match.groupdict())
         found.update(here)
     return [line for lines in found.values() for line in lines]
 
@@ -106,7 +107,7 @@ def effects(only: list[str] | None, part: str | None = None, resume: list[str] |
     if only:  # the premises in the order named
         rows.sort(key=lambda r: only.index(r.premise))
     if resume:  # the rows these logs have no verdict for
-        have = Counter((x["category"], x["context"], x["request"]) for x in logged(resume))
+        have = Counter((x["category"], x["context"], x["request"]) for x in logged(["+".join(resume)]))
         rows = [r for r in rows if not _take(have, _key(r))]
     if part:
         k, n = (int(x) for x in part.split("/"))
@@ -142,7 +143,8 @@ def main() -> None:
                                              "rows a fix touches; 'selected': every row with a selection)")
     parser.add_argument("--resume", help="logs of an effect run (its stderr), comma-separated: run only the rows "
                                          "they have no verdict for")
-    parser.add_argument("--tally", help="logs of an effect run, comma-separated: its figures from them, nothing run")
+    parser.add_argument("--tally", help="logs of an effect run, comma-separated: its figures from them, nothing run "
+                                        "(a+b: the parts of one run; a later log's rows replace an earlier one's)")
     args = parser.parse_args()
     if args.tally:
         tally_logs(args.tally.split(","))

@@ -12,6 +12,8 @@ row) is ``bench/requests.py --effects``; its figures are in docs/requests.md.
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Iterator
+from contextlib import contextmanager
 from typing import Any
 
 import pytest
@@ -193,14 +195,22 @@ def test_a_long_lineage_is_measured_and_a_clip_reverted_is_made_from_the_current
         premise.reset(turns, premise.state())
 
 
+@contextmanager
+def history_on(runner: EffectRunner, kind: str) -> Iterator[tuple[Any, Any, Any]]:
+    """A premise, its state now, and :func:`done_turns` on it; the canvas is put back after."""
+    premise = runner.premise(kind)
+    base, turns = premise.state(), []
+    try:
+        yield premise, base, done_turns(premise, turns)
+    finally:
+        premise.reset(turns, premise.state())
+
+
 def test_a_deck_reverted_past_a_deleted_slide_s_new_picture_is_granted_that_picture(runner: EffectRunner) -> None:
     """A slide's picture regenerated, then the slide deleted: the deck's original shows the slide's first picture,
     whose output's current version (the later take) is now on no slide of the deck.  Reverting the deck makes the
     first picture current again by superseding that take, so its grant must cover it."""
-    premise = runner.premise("deck")
-    base, turns = premise.state(), []
-    turn = done_turns(premise, turns)
-    try:
+    with history_on(runner, "deck") as (premise, base, turn):
         turn("regenerate the picture on slide 2")
         turn("delete slide 2")
         turn("revert the deck to the original")
@@ -208,21 +218,14 @@ def test_a_deck_reverted_past_a_deleted_slide_s_new_picture_is_granted_that_pict
         assert (after.titles, after.previews, after.decks) == (base.titles, base.previews, base.decks)
         turn("regenerate the picture on slide 2")  # from the picture made current again
         assert premise.state().previews[1] != base.previews[1]
-    finally:
-        premise.reset(turns, premise.state())
 
 
 def test_a_shot_s_new_image_marked_rejected_brings_its_previous_one_back(runner: EffectRunner) -> None:
     """"Mark shot 2 as rejected" after shot 2 was made night: the night image, its clip and the cut made from it are
     set aside and the versions before them are current again, so the grant covers those earlier versions (none of
     them derives from the rejected image)."""
-    premise = runner.premise("mixed")
-    base, turns = premise.state(), []
-    turn = done_turns(premise, turns)
-    try:
+    with history_on(runner, "mixed") as (premise, base, turn):
         turn("make shot 2 night")
         turn("mark shot 2 as rejected")
         after = premise.state()
         assert after.hashes == base.hashes and after.problems == [], (after.changed(base), after.problems)
-    finally:
-        premise.reset(turns, premise.state())

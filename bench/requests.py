@@ -106,12 +106,12 @@ def effects(only: list[str] | None, part: str | None = None, resume: list[str] |
             and (categories is None or r.category in categories or "selected" in categories and "sel" in r.context)]
     if only:  # the premises in the order named
         rows.sort(key=lambda r: only.index(r.premise))
-    if resume:  # the rows these logs have no verdict for
-        have = Counter((x["category"], x["context"], x["request"]) for x in logged(["+".join(resume)]))
-        rows = [r for r in rows if not _take(have, _key(r))]
     if part:
         k, n = (int(x) for x in part.split("/"))
         rows = [r for i, r in enumerate(rows) if i % n == k]
+    if resume:  # the rows (of this part) these logs have no verdict for: a part that stopped, started again
+        have = Counter((x["category"], x["context"], x["request"]) for x in logged(["+".join(resume)]))
+        rows = [r for r in rows if not _take(have, _key(r))]
     started = time.perf_counter()
     verdicts = []
     with tempfile.TemporaryDirectory(prefix="effects-") as folder:

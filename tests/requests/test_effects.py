@@ -221,11 +221,19 @@ def test_a_deck_reverted_past_a_deleted_slide_s_new_picture_is_granted_that_pict
 
 
 def test_a_shot_s_new_image_marked_rejected_brings_its_previous_one_back(runner: EffectRunner) -> None:
-    """"Mark shot 2 as rejected" after shot 2 was made night: the night image, its clip and the cut made from it are
+    """"Mark shot 2 as rejected" after shot 2 was made night: the night image, its clip and the cuts made from it are
     set aside and the versions before them are current again, so the grant covers those earlier versions (none of
-    them derives from the rejected image)."""
+    them derives from the rejected image).  The cut before the night was made from shot 5's clip as it was then,
+    replaced since (shot 5 made rainy): it comes back stale and is rebuilt from the current clips in the same turn."""
     with history_on(runner, "mixed") as (premise, base, turn):
         turn("make shot 2 night")
+        turn("make shot 5 rainy")
+        rainy = premise.state()
         turn("mark shot 2 as rejected")
         after = premise.state()
-        assert after.hashes == base.hashes and after.problems == [], (after.changed(base), after.problems)
+        assert after.problems == [] and not after.stale, (after.problems, after.stale)
+        assert {t: after.hashes[t] for t in ("shot 2 image", "shot 2 clip")} == \
+            {t: base.hashes[t] for t in ("shot 2 image", "shot 2 clip")}
+        assert {t: after.hashes[t] for t in ("shot 5 image", "shot 5 clip")} == \
+            {t: rainy.hashes[t] for t in ("shot 5 image", "shot 5 clip")}
+        assert after.changed(base) == {"shot 5 image", "shot 5 clip", "final cut"}, after.changed(base)

@@ -184,11 +184,12 @@ def content_scope(intent: Intent) -> Scope:
 
 
 def focus_of(intent: Intent, selected: list[str]) -> list[str]:
-    """The nodes a local edit is about: the selection, the ids written, and every target with its image."""
+    """The nodes a local edit is about: the selection, the ids written, and every target with its image and what
+    an operation on it rewrites besides (``Target.writes``: a rejection's earlier versions made current again)."""
     ids = [*selected_nodes(selected), *intent.node_ids]
     for clause in intent.clauses:
         for target in clause.targets:
-            ids += [target.id] + ([target.image_id] if target.image_id else [])
+            ids += [target.id] + ([target.image_id] if target.image_id else []) + target.writes
     return list(dict.fromkeys(ids))
 
 

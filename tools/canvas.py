@@ -171,8 +171,9 @@ def _set_status(ctx: ToolContext, args: SetStatusArgs) -> ToolResult:
         mutations = rejection_mutations(reader, node.id, args.reason or f"rejected by {ctx.actor}")
         restored = [m.node_id for m in mutations if m.status != NodeStatus.REJECTED]
         rejected = [m.node_id for m in mutations if m.status == NodeStatus.REJECTED]
+        stale = [m.node_id for m in mutations if m.status == NodeStatus.STALE]  # to rebuild: its inputs changed since
         return ToolResult(observation={"node_id": node.id, "status": args.status.value, "rejected": rejected,
-                                       "restored": restored}, mutations=mutations)
+                                       "restored": restored, "stale": stale}, mutations=mutations)
     mutations = []
     if args.status != NodeStatus.REJECTED and node.status == NodeStatus.REJECTED:
         # Bringing back a set-aside version (an exploration's losing candidate): it must become the one current

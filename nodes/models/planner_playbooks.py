@@ -40,6 +40,11 @@ class StatusPlaybook:
         for node in targets:
             if node["id"] not in done:
                 return Call("set_status", {"node_id": node["id"], "status": status})
+        # A rejection brings back each output's previous version; one whose inputs changed since (a cut of clips
+        # replaced later) comes back stale, and is rebuilt from the current versions before the turn ends.
+        stale = list(dict.fromkeys(i for c in p.made("set_status") for i in c.observation.get("stale") or []))
+        if stale and not p.made("regenerate_stale"):
+            return Call("regenerate_stale", {"node_ids": stale})
         return Done(text=f"Marked {', '.join(sorted(done))} as {status}.")
 
 

@@ -54,7 +54,7 @@ SLIDES_CYPHER = (
     "MATCH (n:CanvasNode {kind: 'slide'}) WHERE n.status <> 'rejected' AND (n.deleted IS NULL OR n.deleted = false) "
     "RETURN n.id AS id, n.title AS title, n.group_id AS deck, n.inputs_json AS inputs ORDER BY n.created_at")
 PAGE_COPY_CYPHER = (
-    "MATCH (c:CanvasNode {id: $id}) OPTIONAL MATCH (c)-[:VERSION_OF*1..200]->(o:CanvasNode) "
+    "MATCH (c:CanvasNode {id: $id}) OPTIONAL MATCH (c)-[:VERSION_OF*1..]->(o:CanvasNode) "
     "RETURN c.id AS id, c.title AS title, count(o) + 1 AS version, c.inputs_json AS inputs")
 NOTES_CYPHER = ("MATCH (n:CanvasNode) WHERE n.kind = 'text' AND n.status <> 'rejected' "
                 "AND (n.deleted IS NULL OR n.deleted = false) "

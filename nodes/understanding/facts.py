@@ -134,7 +134,7 @@ _OTHERS = (
     "OPTIONAL MATCH (n)-[:GENERATED_FROM]->(s:CanvasNode {kind: 'shot'}) WHERE n.id IN $selected "
     "OPTIONAL MATCH (n)-[:GENERATED_FROM]->(i:CanvasNode {kind: 'image'})-[:GENERATED_FROM]->(t:CanvasNode {kind: 'shot'}) "
     "WHERE n.id IN $selected "
-    "OPTIONAL MATCH (n)-[:VERSION_OF*1..12]->(o:CanvasNode)-[:GENERATED_FROM]->(u:CanvasNode {kind: 'shot'}) "
+    "OPTIONAL MATCH (n)-[:VERSION_OF*1..]->(o:CanvasNode)-[:GENERATED_FROM]->(u:CanvasNode {kind: 'shot'}) "
     "WHERE n.id IN $selected "
     "OPTIONAL MATCH (n)-[:GENERATED_FROM]->(pg:CanvasNode {kind: 'code'}) WHERE n.id IN $selected "
     "OPTIONAL MATCH (pr:CanvasNode {kind: 'code'})-[:REFERENCES]->(n) "

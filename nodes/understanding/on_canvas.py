@@ -41,6 +41,8 @@ def check_on_canvas(intent: Intent, canvas: CanvasReader) -> Intent:
     for clause in intent.clauses:
         if clause.operation in DECK_RESTORES:
             _deck_history(clause, canvas)
+        if clause.operation == "status" and clause.args.get("status") == "rejected":
+            _rejection(clause, canvas)
         if clause.operation not in OPERATIONS:
             continue
         try:
@@ -74,6 +76,20 @@ def _deck_history(clause: Clause, canvas: CanvasReader) -> None:
             target.writes = list(dict.fromkeys([*target.writes, *deck_scope(canvas, target.id, history=True)]))
         except (ToolError, NodeNotFound):  # the tool says why when it runs; nothing more to grant
             continue
+
+
+def _rejection(clause: Clause, canvas: CanvasReader) -> None:
+    """Rejecting the current version of an output brings back its previous version, and its clip's and its cut's
+    (``tools.canvas.rejection_mutations``): none of them derives from the rejected node, so each target's
+    ``writes`` (its local edit's grant scope, ``nodes.policy.focus_of``) get what that rejection writes."""
+    from tools.canvas import rejection_mutations
+
+    for target in clause.targets:
+        try:
+            written = [m.node_id for m in rejection_mutations(canvas, target.id, "")]
+        except NodeNotFound:  # the tool says why when it runs; nothing more to grant
+            continue
+        target.writes = list(dict.fromkeys([*target.writes, *written]))
 
 
 def _refused(clause: Clause, error: Exception) -> Clarification:

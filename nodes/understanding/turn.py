@@ -60,6 +60,6 @@ def understand(store: TitleReader, request: str, selected: Sequence[str] = (), *
                 for node_id in reference.target_ids:
                     if reference.form in ("title", "id") and node_id not in {t.id for t in clause.targets}:
                         clause.targets.append(Target(id=node_id, kind="node", referred_as=reference.said))
-    if any(c.operation in OPERATIONS or c.operation in DECK_RESTORES for c in intent.clauses):
+    if any(c.operation in OPERATIONS or c.operation in DECK_RESTORES or c.operation == "status" for c in intent.clauses):
         check_on_canvas(intent, store)  # type: ignore[arg-type]  # the version asked for exists; the scope
     return intent

@@ -78,6 +78,7 @@ SETUP_ONLY: dict[str, tuple[str, ...]] = {
     "compare version 2 and version 3 of the cut": ("make shot 1 night", "make shot 2 night"),
     "compare shot 4 with its original": ("make shot 4 night",),
     "compare the previous and the current version of shot 2": ("make shot 2 night",),
+    "compare the versions of this": ("make shot 2 night",),  # (shot 2's image selected) two versions to compare
 }
 
 LEFT_OUT: dict[str, str] = {
@@ -187,13 +188,7 @@ def left_out_rows() -> list[tuple[str, str, str]]:
 
 ROWS = effect_rows()
 
-NOT_DONE: dict[str, str] = {
-    "undo the last change to shot 2": "exit 1 with shot 2 back as asked once its lineage was long: fixed by measuring "
-                                      "lineages of any length (58ffd6d, test_a_long_lineage_is_measured...); kept "
-                                      "until an effect run on the story premise reaches it (the last stopped before)",
-    "undo the last change to shot 2's clip": "as above (its setup, a clip's duration, on a long lineage)",
-    "revert shot 3 to the original": "as above",
-}
+NOT_DONE: dict[str, str] = {}
 """Rows the effect run has seen end honestly but not done as asked (exit 1 or a clarification), and why."""
 
 ALWAYS = {"add a shot of Mara reading the letter between shots 2 and 3", "duplicate shot 4", "use 2 columns",

@@ -16,7 +16,8 @@ its own embedded engine over Bolt), reads the canvas before and after, and judge
 
 A row is ``pass`` (the effect and exit code asked for), ``asked`` (an honest clarification where an action was
 expected), ``failed`` (exit 1: the turn said it failed), ``wrong`` (a clarification with another reason) or
-``wrong_success``: exit 0 with another effect, the worst outcome, which must never happen.
+``wrong_success``: exit 0 with another effect, the worst outcome, which must never happen (``error``: the turn
+raised, a crash; ``setup_failed``: a turn of the row's history did not exit 0).
 
 Premises are fresh (not the ones the grammar was written on): a ferry pilot's 8-shot story, a deck on community
 solar gardens, a bicycle repair café's page.  One project per premise, shared by its rows; between rows the
@@ -41,7 +42,7 @@ from pptx import Presentation
 
 from content.web_render import root_tokens
 from jarvishub.commands.outcomes import exit_code, result_of
-from jarvishub.evaluation.outputs import Canvas, current_outputs, invariants
+from jarvishub.evaluation.outputs import Canvas, invariants
 from jarvishub.project import Project
 from jarvishub.runtime import Runtime
 from nodes.models.scripted import ScriptedModel, tool_call
@@ -164,6 +165,8 @@ class State:
     theme: str = ""
     layout: dict[str, Any] = field(default_factory=dict)
     """The page's layout spec (columns, hero, theme, sections)."""
+    stale: set[str] = field(default_factory=set)
+    """The outputs whose current version is stale."""
     decks: int = 0
     pages: int = 0
     problems: list[str] = field(default_factory=list)
@@ -190,6 +193,10 @@ class Premise:
         self.resets_failed = 0
         self.clean = True
         """Whether the canvas is known to be the base (the last reset said so): the next row need not read it."""
+        self.reset_error = ""
+        """Why the last reset raised (empty when it did not)."""
+        self.names: dict[str, str] | None = None
+        """Output identity → the name the base's outputs keep (``outputs``)."""
         if kind in STORIES:
             self._story()
         if kind in ("deck", "both", "mixed"):
@@ -244,8 +251,27 @@ class Premise:
 
     # -- reading
     def outputs(self, canvas: Canvas | None = None) -> dict[str, Any]:
-        found, _ = current_outputs(canvas or Canvas.read(self.store))
-        return {k: n for k, n in found.items() if n.provenance.tool in GENERATED}
+        """Each generated output's current node, by a name that stays the same for the premise's whole life.
+
+        Output keys (``current_outputs``) tell two outputs with one title apart by a suffix once a second one exists,
+        rejected versions included: after "a 5-shot short drama ..." was built and undone, the premise's own
+        "shot 4 image" became "shot 4 image #…" for good.  So the base's outputs keep the names they had when the
+        premise was built (by identity), and a later output gets its key, suffixed when a base name holds it."""
+        canvas = canvas or Canvas.read(self.store)
+        keys = canvas.output_keys()
+        found: dict[str, Any] = {}
+        for ident, node in canvas.current_by_identity().items():
+            if node.provenance.tool not in GENERATED:
+                continue
+            name = (self.names or {}).get(ident)
+            if name is None:
+                name = keys[node.id].split(" #")[0]
+                if name in (self.names or {}).values() or name in found:
+                    name = f"{name} #{ident[-6:]}"
+            found[name] = node
+        if self.names is None:  # the first read is the base's (``__init__``)
+            self.names = {canvas.identity(n.id)[0]: name for name, n in found.items()}
+        return found
 
     def state(self) -> State:
         state = State()
@@ -256,6 +282,7 @@ class Premise:
             outputs = self.outputs(canvas)
             state.hashes = {t: n.outputs[0].sha256 for t, n in outputs.items() if n.outputs}
             state.inputs = {t: dict(n.inputs) for t, n in outputs.items()}
+            state.stale = {t for t, n in outputs.items() if n.status == NodeStatus.STALE}
             cut = outputs.get("final cut")
             if cut is not None:
                 state.cut = [c.title for c in store.get_nodes(cut.inputs["clip_node_ids"])]
@@ -619,6 +646,8 @@ def judge(premise: Premise, row: Row, out: Any, states: list[State], after: Stat
         return ("pass", "") if written and before.same(after) else ("wrong_success", "no note written, or more")
     if isinstance(expected, Edit):
         problem = judge_edit(premise, expected, before, after, pictures)
+    elif isinstance(expected, Op) and expected.operation in ("status", "explore", "stale_repair"):
+        problem = judge_shot_op(row, expected, before, after)
     elif isinstance(expected, Op):
         problem = judge_op(premise, expected, before, after)
     elif all(op.operation.startswith("deck_") for op in expected.ops):
@@ -628,6 +657,27 @@ def judge(premise: Premise, row: Row, out: Any, states: list[State], after: Stat
         for op in expected.ops:
             problem = problem or judge_ops_part(op, before, after)
     return ("wrong_success", problem) if problem else ("pass", "")
+
+
+def judge_shot_op(row: Row, op: Op, before: State, after: State) -> str:
+    """A shot's image rejected (its earlier version current again) or explored (a candidate selected): that image
+    changed, with its clip and the cut, and nothing else; "regenerate what is stale": only stale outputs rebuilt,
+    none left stale."""
+    changed = before.changed(after)
+    if op.operation == "stale_repair":
+        if after.stale:
+            return f"still stale: {sorted(after.stale)}"
+        return "" if changed <= before.stale else f"changed {sorted(changed - before.stale)}, none of them stale"
+    if op.operation == "status" and op.args.get("status") != "rejected":
+        return f"no judge for status {op.args.get('status')}"
+    found = re.search(r"\bshot (\d+)", row.request) or re.fullmatch(r"sel=(\d+)", row.context)
+    if found is None:
+        return f"no shot named by {row.request!r} [{row.context}]"
+    n = found.group(1)
+    want = {f"shot {n} image", f"shot {n} clip", "final cut"}
+    if f"shot {n} image" not in changed or not changed <= want:
+        return f"changed {sorted(changed)}, expected shot {n}'s image with its clip and the cut"
+    return ""
 
 
 def already_so(op: Op, request: str, before: State) -> bool:
@@ -718,7 +768,8 @@ class EffectRunner:
             done = runtime.run(request, thread_id=thread)
             turns.append(done.turn_id)
             if exit_code(done) != 0:
-                premise.reset(turns, premise.state())
+                if not self._reset(premise, turns, premise.state()):
+                    self.close(row.premise)
                 return Verdict(row, "setup_failed", f"{request!r}: {done.reply[:160]}")
             states.append(premise.state())
         selected = premise.selection(row.context)
@@ -727,7 +778,11 @@ class EffectRunner:
             pictures["before"] = self._pictures(premise, row.expected)
         version = store.canvas_version()
         started = time.perf_counter()
-        out = runtime.run(row.request, thread_id=thread, selected=selected or None)
+        try:
+            out = runtime.run(row.request, thread_id=thread, selected=selected or None)
+        except Exception as error:  # noqa: BLE001 - a turn that raised: the row's verdict, and a fresh premise
+            self.close(row.premise)
+            return Verdict(row, "error", f"the turn raised {error!r}"[:300], time.perf_counter() - started)
         seconds = time.perf_counter() - started
         turns.append(out.turn_id)
         written = any(c.node_ids or c.edge_ids for c in store.commits(since_version=version))
@@ -740,10 +795,21 @@ class EffectRunner:
             verdict, why = "wrong_success" if exit_code(out) == 0 else "wrong", f"unreadable effect: {error!r}"
         if after.problems and verdict == "pass":
             verdict, why = "wrong_success", "; ".join(after.problems)
-        if (written or row.setup) and not premise.reset(turns, after):
-            why += " (the canvas could not be put back: the premise is rebuilt)"
+        if (written or row.setup) and not self._reset(premise, turns, after):
+            why += f" (the canvas could not be put back{': ' + premise.reset_error if premise.reset_error else ''}: " \
+                   "the premise is rebuilt)"
             self.close(row.premise)
         return Verdict(row, verdict, why, seconds, exit_code(out))
+
+    @staticmethod
+    def _reset(premise: Premise, turns: list[str], after: State) -> bool:
+        """Put the canvas back; False (the premise is then rebuilt) when that fails, whatever the error: a row's
+        verdict is already known, and the rows after it need a clean premise, not a stopped run."""
+        try:
+            return premise.reset(turns, after)
+        except Exception as error:  # noqa: BLE001 - reported with the row, and the premise is rebuilt
+            premise.reset_error = repr(error)[:200]
+            return False
 
     @staticmethod
     def _pictures(premise: Premise, expected: Edit) -> dict[int, tuple[float, float, float]]:

@@ -12,6 +12,8 @@ row) is ``bench/requests.py --effects``; its figures are in docs/requests.md.
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Iterator
+from contextlib import contextmanager
 from typing import Any
 
 import pytest
@@ -191,3 +193,47 @@ def test_a_long_lineage_is_measured_and_a_clip_reverted_is_made_from_the_current
         assert after.hashes["shot 3 clip"] == base.hashes["shot 3 clip"]
     finally:
         premise.reset(turns, premise.state())
+
+
+@contextmanager
+def history_on(runner: EffectRunner, kind: str) -> Iterator[tuple[Any, Any, Any]]:
+    """A premise, its state now, and :func:`done_turns` on it; the canvas is put back after."""
+    premise = runner.premise(kind)
+    base, turns = premise.state(), []
+    try:
+        yield premise, base, done_turns(premise, turns)
+    finally:
+        premise.reset(turns, premise.state())
+
+
+def test_a_deck_reverted_past_a_deleted_slide_s_new_picture_is_granted_that_picture(runner: EffectRunner) -> None:
+    """A slide's picture regenerated, then the slide deleted: the deck's original shows the slide's first picture,
+    whose output's current version (the later take) is now on no slide of the deck.  Reverting the deck makes the
+    first picture current again by superseding that take, so its grant must cover it."""
+    with history_on(runner, "deck") as (premise, base, turn):
+        turn("regenerate the picture on slide 2")
+        turn("delete slide 2")
+        turn("revert the deck to the original")
+        after = premise.state()
+        assert (after.titles, after.previews, after.decks) == (base.titles, base.previews, base.decks)
+        turn("regenerate the picture on slide 2")  # from the picture made current again
+        assert premise.state().previews[1] != base.previews[1]
+
+
+def test_a_shot_s_new_image_marked_rejected_brings_its_previous_one_back(runner: EffectRunner) -> None:
+    """"Mark shot 2 as rejected" after shot 2 was made night: the night image, its clip and the cuts made from it are
+    set aside and the versions before them are current again, so the grant covers those earlier versions (none of
+    them derives from the rejected image).  The cut before the night was made from shot 5's clip as it was then,
+    replaced since (shot 5 made rainy): it comes back stale and is rebuilt from the current clips in the same turn."""
+    with history_on(runner, "mixed") as (premise, base, turn):
+        turn("make shot 2 night")
+        turn("make shot 5 rainy")
+        rainy = premise.state()
+        turn("mark shot 2 as rejected")
+        after = premise.state()
+        assert after.problems == [] and not after.stale, (after.problems, after.stale)
+        assert {t: after.hashes[t] for t in ("shot 2 image", "shot 2 clip")} == \
+            {t: base.hashes[t] for t in ("shot 2 image", "shot 2 clip")}
+        assert {t: after.hashes[t] for t in ("shot 5 image", "shot 5 clip")} == \
+            {t: rainy.hashes[t] for t in ("shot 5 image", "shot 5 clip")}
+        assert after.changed(base) == {"shot 5 image", "shot 5 clip", "final cut"}, after.changed(base)

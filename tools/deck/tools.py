@@ -409,7 +409,9 @@ def deck_scope(canvas: CanvasReader, deck_id: str | None, *, history: bool = Fal
     current version, its slides, their content nodes and pictures.
 
     ``history``: also the slides every earlier version of the deck listed, which an undo or a revert writes
-    when it brings one back (its new node is a ``VERSION_OF`` it: the old slide is superseded again)."""
+    when it brings one back (its new node is a ``VERSION_OF`` it: the old slide is superseded again), with their
+    content and pictures and the current version of each: a slide brought back shows its picture again by
+    superseding the picture's later take, which may be on no slide of the deck now (its slide was deleted)."""
     deck = read_deck(canvas, find_deck(canvas, deck_id))
     ids = [deck.node.id]
     for slide in deck.slides:
@@ -419,7 +421,12 @@ def deck_scope(canvas: CanvasReader, deck_id: str | None, *, history: bool = Fal
 
         root = output_of(canvas, deck.node.id)
         versions = canvas.lineages([root], [EdgeType.VERSION_OF], Direction.IN, with_start=True).get(root) or []
-        ids += [str(i) for e in versions for i in e.node.inputs.get("slide_ids") or []]
+        earlier = [i for i in dict.fromkeys(str(i) for e in versions for i in e.node.inputs.get("slide_ids") or [])
+                   if i not in ids]
+        made_from = canvas.neighbours_of(earlier, [EdgeType.GENERATED_FROM], Direction.OUT) if earlier else {}
+        shown = [e.node for entries in made_from.values() for e in entries if e.node.kind in ("image", "text")]
+        ids += earlier + [n.id for n in shown]
+        ids += [n.id for n in (current_versions(canvas, shown) if shown else {}).values()]
     return list(dict.fromkeys(ids))
 
 

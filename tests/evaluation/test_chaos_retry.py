@@ -104,8 +104,10 @@ def test_a_claim_after_partial_work_is_not_asked_again_and_counts_honestly(tmp_p
 
     [report] = build_reports(Results(started_at="", model="chaos", agents=["chat"], scenarios=[result]), 1.0)
     claims = report.kinds[ErrorKind.FALSE_CLAIM.value]
-    # The deck's claim is caught by the eval from the commits; the drama's by the turn itself (exit 1).
-    assert (claims.turns, claims.failed_honestly, claims.caught_by_commits, claims.wrong_success) == (2, 2, 1, 0)
+    # Both claims are caught by the turns themselves (exit 1): the deck's as a build that made no deck, the drama's
+    # as a story with no clips and no cut.  The eval had nothing left to catch from the commits.
+    assert (claims.turns, claims.failed_honestly, claims.caught_by_commits, claims.wrong_success) == (2, 2, 0, 0)
+    assert deck.result == "failed"
     assert report.wrong_successes == 0 and report.out_of_grant == 0
     assert report.clean == {"recovered": 1}  # the retried deck
     assert sum(report.off_premise.values()) == 1  # the question after the half-made drama

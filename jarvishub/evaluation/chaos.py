@@ -152,9 +152,10 @@ def build_reports(results: Any, rate: float) -> list[ChaosReport]:
                     failed = "; ".join(f"{c.name}: {c.detail}" for c in turn.checks if not c.passed)
                     report.off_premise_done.append(f"{scenario.name} turn {turn.index + 1}: {failed}"[:400])
             else:
-                # A caught false claim that committed nothing is asked again (the runner's retry, the next entry):
-                # that decides the premise.  One that committed part of the work is not asked again: off premise.
-                on_premise = verdict == "recovered" or (verdict == "claim_caught" and asked_again)
+                # A false claim that committed nothing is asked again (the runner's retry, the next entry), whether
+                # the eval caught it from the commits or the turn's own measured report failed it: the retry decides
+                # the premise.  One that committed part of the work is not asked again: off premise.
+                on_premise = verdict == "recovered" or (verdict in ("claim_caught", "failed_honestly") and asked_again)
                 if verdict == "wrong_success":
                     report.wrong_successes += 1
                 if not turn.injected:

@@ -24,6 +24,7 @@ from nodes.models.scripted import ScriptedModel
 from store.models import new_id
 from tests.requests.effect_rows import NOT_DONE, ROWS, sample
 from tests.requests.effects import EffectRunner, Verdict
+from tests.system_tools import require_system_tool
 from tools.deck.canvas import find_deck, read_deck
 
 pytestmark = pytest.mark.long_file(120)
@@ -44,6 +45,8 @@ def runner(tmp_path_factory: pytest.TempPathFactory) -> Any:
 
 @pytest.mark.parametrize("row", SAMPLE, ids=[f"{r.category}:{r.request}:{r.context}" for r in SAMPLE])
 def test_a_request_does_on_the_canvas_what_it_asks(runner: EffectRunner, row: Any) -> None:
+    if row.premise in ("page", "both"):  # every page operation renders the new version's preview in Chromium
+        require_system_tool("chromium", apt="chromium")
     verdict = runner.run(row)
     VERDICTS.append(verdict)
     assert verdict.verdict != "wrong_success", verdict.why

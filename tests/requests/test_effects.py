@@ -130,6 +130,50 @@ def test_a_mixed_request_s_grant_refuses_a_write_outside_its_union_with_the_chec
         premise.reset([t.turn_id for t in turns], premise.state())
 
 
+def test_a_rejection_s_grant_refuses_a_write_outside_what_it_brings_back_with_the_checks_above_it_off(
+        runner: EffectRunner, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The attack on a rejection's grant, which holds the earlier versions the rejection makes current again: a
+    model given "mark shot 2 as rejected" rejects shot 5's image instead (``set_status``, a tool the grant
+    holds).  With validate's argument check switched off, the bridge's commit check refuses the step and nothing
+    changes; with that check off too, the same call under the same grant commits."""
+    import nodes.bridge
+    from nodes.actions import ToolCall
+    from nodes.bridge import Bridge, Usage
+    from tests.security.canvas_state import fingerprint
+
+    premise = runner.premise("mixed")
+    runtime, thread = premise.runtime, new_id()
+    turns = [runtime.run(request, thread_id=thread) for request in ("make shot 2 night", "make shot 5 night")]
+    assert all(exit_code(t) == 0 for t in turns), [t.reply for t in turns]
+    shot5 = premise.outputs()["shot 5 image"].id
+    monkeypatch.setattr(Bridge, "_check_scope", lambda self, node_ids, grant, usage, reading_ok=False: None)
+    attacker = Runtime(premise.project, model=ScriptedModel(script=[
+        {"name": "set_status", "args": {"node_id": shot5, "status": "rejected"}}, "Rejected shot 2's image."]))
+    before = fingerprint(premise.store)
+    try:
+        out = attacker.run("mark shot 2 as rejected", thread_id=thread)
+        grant = attacker.grants.get(out.grant_id)
+        after = fingerprint(premise.store)
+        assert not grant.scope.all_nodes and "set_status" in grant.tools, grant
+        refused = [s for s in out.steps if (s.get("verdict") or {}).get("reason") == "out_of_scope"
+                   or "outside this grant's scope" in str((s.get("observation") or {}).get("error", ""))]
+        assert refused, out.steps
+        assert exit_code(out) == 1, out.reply
+        assert (after["nodes"], after["edges"]) == (before["nodes"], before["edges"])
+
+        monkeypatch.setattr(nodes.bridge, "written_node_ids", lambda reader, mutations: [])
+        done = attacker.bridge.submit(ToolCall(action_id=new_id(), tool="set_status",
+                                               args={"node_id": shot5, "status": "rejected"}),
+                                      grant, Usage(), thread_id="attack")
+        assert done.verdict == "allow" and done.commit is not None, done
+        assert premise.outputs()["shot 5 image"].id != shot5
+    finally:
+        attacker.close()
+        monkeypatch.undo()
+        premise.reset([t.turn_id for t in turns], premise.state())
+    assert premise.clean, "the premise is its base again for the rows after"
+
+
 def done_turns(premise: Any, turns: list[str]) -> Any:
     """A function that runs a request on one thread of ``premise`` and asserts it was done as measured (exit 0,
     the change set as the intent asked), keeping its turn id in ``turns`` (to put the canvas back after)."""

@@ -87,13 +87,14 @@ def test_a_slide_and_a_shot_in_one_request_get_both_grants_and_a_measured_report
     assert out.measured["checked"] and out.measured["missing"], out.measured
 
 
-def test_a_mixed_request_s_grant_refuses_a_write_outside_its_union_with_the_checks_above_it_off(
-        runner: EffectRunner, monkeypatch: pytest.MonkeyPatch) -> None:
-    """The attack on the mixed-family grant: a model given "delete the last slide and undo the last change to
-    shot 2" undoes shot 5's change instead (a tool the grant holds, on an output outside its union).  With
-    validate's argument check switched off, only the bridge's commit check (every node the batch writes, read
-    from the canvas, against the grant's scope) stands: the step is refused and nothing changes.  With that
-    check switched off too, the same call under the same grant commits: the refusal is the check's doing."""
+def attack_outside_the_grant(runner: EffectRunner, monkeypatch: pytest.MonkeyPatch, request: str, granted: set[str],
+                             tool: str, args: dict[str, Any], *, same_thread: bool = False) -> Any:
+    """Shots 2 and 5 made night on the mixed premise, then ``request`` asked of a model that calls ``tool`` on shot
+    5's image (``args`` given the node id as ``node_id``), a tool the request's grant holds (``granted``) on an
+    output outside its scope.  With validate's argument check switched off, only the bridge's commit check (every
+    node the batch writes, read from the canvas, against the grant's scope) stands: the step is refused and
+    nothing changes.  With that check off too, the same call under the same grant commits: the refusal is the
+    check's doing.  The premise is put back after; returns it."""
     import nodes.bridge
     from nodes.actions import ToolCall
     from nodes.bridge import Bridge, Usage
@@ -104,15 +105,15 @@ def test_a_mixed_request_s_grant_refuses_a_write_outside_its_union_with_the_chec
     turns = [runtime.run(request, thread_id=thread) for request in ("make shot 2 night", "make shot 5 night")]
     assert all(exit_code(t) == 0 for t in turns), [t.reply for t in turns]
     shot5 = premise.outputs()["shot 5 image"].id
+    call = {**args, "node_id": shot5}
     monkeypatch.setattr(Bridge, "_check_scope", lambda self, node_ids, grant, usage, reading_ok=False: None)
-    attacker = Runtime(premise.project, model=ScriptedModel(script=[
-        {"name": "undo_change", "args": {"node_id": shot5}}, "Deleted the slide and undid shot 2's change."]))
+    attacker = Runtime(premise.project, model=ScriptedModel(script=[{"name": tool, "args": call}, "Done as asked."]))
     before = fingerprint(premise.store)
     try:
-        out = attacker.run("delete the last slide and undo the last change to shot 2", thread_id=new_id())
+        out = attacker.run(request, thread_id=thread if same_thread else new_id())
         grant = attacker.grants.get(out.grant_id)
         after = fingerprint(premise.store)
-        assert not grant.scope.all_nodes and {"deck_delete_slide", "undo_change"} <= set(grant.tools), grant
+        assert not grant.scope.all_nodes and granted <= set(grant.tools), grant
         refused = [s for s in out.steps if (s.get("verdict") or {}).get("reason") == "out_of_scope"
                    or "outside this grant's scope" in str((s.get("observation") or {}).get("error", ""))]
         assert refused, out.steps
@@ -120,57 +121,31 @@ def test_a_mixed_request_s_grant_refuses_a_write_outside_its_union_with_the_chec
         assert (after["nodes"], after["edges"]) == (before["nodes"], before["edges"])
 
         monkeypatch.setattr(nodes.bridge, "written_node_ids", lambda reader, mutations: [])
-        done = attacker.bridge.submit(ToolCall(action_id=new_id(), tool="undo_change", args={"node_id": shot5}),
-                                      grant, Usage(), thread_id="attack")
+        done = attacker.bridge.submit(ToolCall(action_id=new_id(), tool=tool, args=call), grant, Usage(),
+                                      thread_id="attack")
         assert done.verdict == "allow" and done.commit is not None, done
         assert premise.outputs()["shot 5 image"].id != shot5
     finally:
         attacker.close()
         monkeypatch.undo()
         premise.reset([t.turn_id for t in turns], premise.state())
+    return premise
+
+
+def test_a_mixed_request_s_grant_refuses_a_write_outside_its_union_with_the_checks_above_it_off(
+        runner: EffectRunner, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The attack on the mixed-family grant: a model given "delete the last slide and undo the last change to
+    shot 2" undoes shot 5's change instead (a tool the grant holds, on an output outside its union)."""
+    attack_outside_the_grant(runner, monkeypatch, "delete the last slide and undo the last change to shot 2",
+                             {"deck_delete_slide", "undo_change"}, "undo_change", {})
 
 
 def test_a_rejection_s_grant_refuses_a_write_outside_what_it_brings_back_with_the_checks_above_it_off(
         runner: EffectRunner, monkeypatch: pytest.MonkeyPatch) -> None:
     """The attack on a rejection's grant, which holds the earlier versions the rejection makes current again: a
-    model given "mark shot 2 as rejected" rejects shot 5's image instead (``set_status``, a tool the grant
-    holds).  With validate's argument check switched off, the bridge's commit check refuses the step and nothing
-    changes; with that check off too, the same call under the same grant commits."""
-    import nodes.bridge
-    from nodes.actions import ToolCall
-    from nodes.bridge import Bridge, Usage
-    from tests.security.canvas_state import fingerprint
-
-    premise = runner.premise("mixed")
-    runtime, thread = premise.runtime, new_id()
-    turns = [runtime.run(request, thread_id=thread) for request in ("make shot 2 night", "make shot 5 night")]
-    assert all(exit_code(t) == 0 for t in turns), [t.reply for t in turns]
-    shot5 = premise.outputs()["shot 5 image"].id
-    monkeypatch.setattr(Bridge, "_check_scope", lambda self, node_ids, grant, usage, reading_ok=False: None)
-    attacker = Runtime(premise.project, model=ScriptedModel(script=[
-        {"name": "set_status", "args": {"node_id": shot5, "status": "rejected"}}, "Rejected shot 2's image."]))
-    before = fingerprint(premise.store)
-    try:
-        out = attacker.run("mark shot 2 as rejected", thread_id=thread)
-        grant = attacker.grants.get(out.grant_id)
-        after = fingerprint(premise.store)
-        assert not grant.scope.all_nodes and "set_status" in grant.tools, grant
-        refused = [s for s in out.steps if (s.get("verdict") or {}).get("reason") == "out_of_scope"
-                   or "outside this grant's scope" in str((s.get("observation") or {}).get("error", ""))]
-        assert refused, out.steps
-        assert exit_code(out) == 1, out.reply
-        assert (after["nodes"], after["edges"]) == (before["nodes"], before["edges"])
-
-        monkeypatch.setattr(nodes.bridge, "written_node_ids", lambda reader, mutations: [])
-        done = attacker.bridge.submit(ToolCall(action_id=new_id(), tool="set_status",
-                                               args={"node_id": shot5, "status": "rejected"}),
-                                      grant, Usage(), thread_id="attack")
-        assert done.verdict == "allow" and done.commit is not None, done
-        assert premise.outputs()["shot 5 image"].id != shot5
-    finally:
-        attacker.close()
-        monkeypatch.undo()
-        premise.reset([t.turn_id for t in turns], premise.state())
+    model given "mark shot 2 as rejected" rejects shot 5's image instead (``set_status``, a tool the grant holds)."""
+    premise = attack_outside_the_grant(runner, monkeypatch, "mark shot 2 as rejected", {"set_status"}, "set_status",
+                                       {"status": "rejected"}, same_thread=True)
     assert premise.clean, "the premise is its base again for the rows after"
 
 

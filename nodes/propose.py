@@ -26,15 +26,16 @@ from tools.generate.base import GenerationError
 from tools.generate.errors import ProviderUnavailable
 from nodes.models.playbooks import ANSWER_PREFIX
 from nodes.grant import Grant
-from nodes.manifest import canvas_reading_tools
+from nodes.menu import ToolMenu, more_tools_line, tool_menu
+from nodes.selection import selected_nodes
+from nodes.understanding.intent import Intent
 from nodes.state import TurnState
 
 SYSTEM_PROMPT = """You are JarvisHub's creative agent. The canvas is the project's state: typed nodes with \
 stable ids. Work by calling tools; refer to nodes by id. When done, reply in plain text (no tool call) with what \
 you made, changed and reused."""
 
-RESOLVED = """The request was resolved on the canvas just now: act on the targets below as shown; query the \
-canvas for anything else."""
+RESOLVED = """The targets below were resolved on the canvas just now: act on them as shown."""
 """Said only when the view has targets: a request with none (a new story, a note) has nothing resolved to act on."""
 
 
@@ -48,19 +49,28 @@ def tool_schemas(deps: TurnContext, grant: Grant) -> list[dict[str, Any]]:
     ]
 
 
-def bound_schemas(deps: TurnContext, state: TurnState, grant: Grant) -> list[dict[str, Any]]:
-    """The schemas bound for this step: the grant's tools, less the canvas reads when the turn began on an
-    empty canvas.
+def turn_menu(deps: TurnContext, state: TurnState, grant: Grant, *,
+              intent: dict[str, Any] | None = None) -> ToolMenu:
+    """The tool menu of this step (``nodes.menu``): the grant's tools the turn's intent needs, the reads only when
+    it asks or a reference is unresolved (and never on a turn that began on an empty canvas), and every tool
+    the model called so far in the turn (``intent``: the turn's, when the caller has read it already)."""
+    intent = intent if intent is not None else turn_intent(deps, state)
+    called = [(s.get("action") or {}).get("tool") for s in state.get("steps") or []]
+    return tool_menu(deps.bridge.manifest, grant, Intent.model_validate(intent) if intent else None,
+                     selected=selected_nodes(state.get("selected_ids") or []),
+                     began_empty=state.get("canvas_before") is not None and int(state["canvas_before"]) == 0,
+                     called=[c for c in called if c])
 
-    Every call pays for the schemas it binds.  On a turn that started with nothing on the canvas there is
-    nothing to read: what the turn makes comes back in its own tool results, and the view says what stands.
-    The grant is unchanged (a model that calls a read anyway is allowed it); only the menu is shorter.
+
+def bound_schemas(deps: TurnContext, state: TurnState, grant: Grant,
+                  menu: ToolMenu | None = None) -> list[dict[str, Any]]:
+    """The schemas bound for this step: the grant's tools on the step's menu (:func:`turn_menu`).
+
+    Every call pays for the schemas it binds.  The grant is unchanged (a model that calls a granted tool it was
+    not offered is served: the system message names them); only the menu is shorter.
     """
-    schemas = tool_schemas(deps, grant)
-    if int(state.get("canvas_before") or 0) > 0:
-        return schemas
-    reads = set(canvas_reading_tools(deps.bridge.manifest))
-    return [s for s in schemas if s["function"]["name"] not in reads]
+    offered = set((menu or turn_menu(deps, state, grant)).offered)
+    return [s for s in tool_schemas(deps, grant) if s["function"]["name"] in offered]
 
 
 _MAX_SAFE_INT = 2**53
@@ -113,11 +123,13 @@ def compact_schema(schema: dict[str, Any]) -> dict[str, Any]:
     return compact
 
 
-def build_messages(deps: TurnContext, state: TurnState, grant: Grant) -> list[BaseMessage]:
+def build_messages(deps: TurnContext, state: TurnState, grant: Grant,
+                   menu: ToolMenu | None = None) -> list[BaseMessage]:
     """The conversation of this turn as the model sees it: the focused view, the request, then each step.
 
-    The view is the resolve graph node's (``nodes.resolve``), read just before this step; the machine-readable
-    intent and memory follow it as one JSON line (the offline planner reads them; a model may too).
+    The view is the resolve graph node's (``nodes.resolve``), read just before this step; the granted tools the
+    step's menu does not offer are named after it; the machine-readable intent and memory follow as one JSON
+    line (the offline planner reads them; a model may too).
     """
     intent = turn_intent(deps, state)
     view = state.get("view")
@@ -136,6 +148,9 @@ def build_messages(deps: TurnContext, state: TurnState, grant: Grant) -> list[Ba
         tail["approval_tools"] = list(grant.approval_tools)
     targets = any(c.get("targets") for c in (intent or {}).get("clauses") or [])
     system = SYSTEM_PROMPT + ("\n" + RESOLVED if targets else "") + "\n\n" + view
+    more = more_tools_line(menu or turn_menu(deps, state, grant))
+    if more:
+        system += "\n" + more
     if tail:
         system += "\n\n" + json.dumps(tail, default=str, separators=(",", ":"))
     messages: list[BaseMessage] = [SystemMessage(content=system), HumanMessage(content=state["request"])]
@@ -315,8 +330,6 @@ def propose(state: TurnState, runtime: Runtime[TurnContext]) -> dict[str, Any]:
                     "verdict": None, "queued_calls": queued[1:], "model_input": None, "batched": True}
         return {"action": action, "verdict": None, "queued_calls": queued[1:], "model_input": None,
                 "batched": True}
-    schemas = bound_schemas(deps, state, grant)
-    model = deps.model.bind_tools(schemas)
     answers = list(state.get("answers") or [])
     usage = Usage(**(state.get("usage") or {}))
     ledger = deps.extra.get("spend")
@@ -327,8 +340,13 @@ def propose(state: TurnState, runtime: Runtime[TurnContext]) -> dict[str, Any]:
     # node after an interrupt is counted once, like the step it belongs to.
     sent = ModelInput()
 
-    def ask(messages: list[BaseMessage]) -> AIMessage:
+    def ask(step_state: TurnState) -> AIMessage:
+        """One model call with the step's menu bound (read again after a person's answer: the intent re-read
+        with it resolves the targets, and an edit's tools replace the reads)."""
         nonlocal sent
+        menu = turn_menu(deps, step_state, grant, intent=turn_intent(deps, step_state))
+        schemas = bound_schemas(deps, step_state, grant, menu)
+        messages = build_messages(deps, step_state, grant, menu)
         size = model_input_size(messages, schemas)
         # The budget stops the turn before a call that could overspend it, never after.
         if ledger is not None and (grant.budget.cost_usd is not None or grant.budget.tokens is not None):
@@ -336,7 +354,7 @@ def propose(state: TurnState, runtime: Runtime[TurnContext]) -> dict[str, Any]:
                 ledger.prices, model_name_of(deps.model), size.bytes), next_call_tokens=size.bytes // 3)
         sent = sent.plus(size)
         try:
-            reply = model.invoke(messages)
+            reply = deps.model.bind_tools(schemas).invoke(messages)
         except Exception as error:
             failure = provider_failure(error, deps.model)
             if failure is error:
@@ -347,7 +365,7 @@ def propose(state: TurnState, runtime: Runtime[TurnContext]) -> dict[str, Any]:
         return reply
 
     try:
-        message = ask(build_messages(deps, state, grant))
+        message = ask(state)
         clarification = _clarification(message)
         # An ambiguous target is a question, never a silent pick: pause for the person's answer (the chosen
         # id), then ask the model again with it. LangGraph re-runs this node on resume; the model call before
@@ -356,7 +374,7 @@ def propose(state: TurnState, runtime: Runtime[TurnContext]) -> dict[str, Any]:
         while clarification and clarification.get("reason") == "ambiguous" and asked < MAX_QUESTIONS:
             answers.append(str(interrupt(clarification)))
             asked += 1
-            message = ask(build_messages(deps, {**state, "answers": answers}, grant))
+            message = ask({**state, "answers": answers})
             clarification = _clarification(message)
     except GrantDenied as denied:  # the next model call could take the spend past the budget
         return {"action": None, "verdict": {"verdict": "reject", "reason": denied.reason, "message": str(denied)},

@@ -27,7 +27,7 @@ from nodes.selection import selected_nodes
 from nodes.state import TurnState
 from nodes.understanding.facts import CanvasFacts, FactsReader, read_facts
 from nodes.understanding.intent import Intent
-from nodes.view import MAX_TURN_LINES, ViewReader, counts_line, fit, table, values
+from nodes.view import COUNTS_HEADER, MAX_TURN_LINES, ViewReader, counts_line, fit, table, values
 from store.trajectories import TrajectoryStore
 
 RECENT = 3
@@ -92,8 +92,18 @@ def earlier_lines(trajectories: TrajectoryStore, canvas: ViewReader, thread_id: 
         ids = touched[turn.get("turn_id")]
         named = list(dict.fromkeys(titles.get(i, i) for i in ids[:6]))
         changed = ", ".join(named) + (f" +{len(ids) - 6}" if len(ids) > 6 else "")
-        lines.append(f"- {str(turn.get('request') or '')[:80]!r} -> {turn.get('outcome')}; changed: {changed or '-'}")
+        # Only what the turn's own steps touched is recorded (not what its skills' steps made): say nothing
+        # rather than "changed: -" for a turn a skill did the work of.
+        lines.append(f"- {str(turn.get('request') or '')[:80]!r} -> {turn.get('outcome')}"
+                     + (f"; changed: {changed}" if changed else ""))
     return lines
+
+
+def filled_columns(header: list[str], rows: list[list[Any]]) -> tuple[list[str], list[list[Any]]]:
+    """The table without its columns that say nothing in any row ("-": a page has no image, values or derived
+    nodes of its own)."""
+    kept = [i for i in range(len(header)) if any(row[i] not in ("-", None, "") for row in rows)]
+    return [header[i] for i in kept], [[row[i] for i in kept] for row in rows]
 
 
 def grant_line(grant: Grant | None) -> str:
@@ -145,14 +155,15 @@ def focused_view(canvas: ResolveReader, intent: Intent, *, focus_ids: Sequence[s
     sections.append(request_lines(intent))
     rows = target_rows(intent, facts, nodes)
     if rows:
-        sections.append(["## targets (resolved now: no lookup needed)",
-                         *table(["clause", "said", "id", "kind", "title", "status", "image (what changes)", "v",
-                                 "values", "derived (rebuilt with it)"], rows, limit=20)])
+        sections.append(["## targets (resolved now: no lookup needed)", *table(*filled_columns(
+            ["clause", "said", "id", "kind", "title", "status", "image (what changes)", "v", "values",
+             "derived (rebuilt with it)"], rows), limit=20)])
     # The targets, their images and what derives from them are shown in their rows (a turn's new versions too).
     target_ids = {r[2] for r in rows} | {r[6] for r in rows} | {i for r in rows for i in str(r[9]).split()}
-    if selected:
+    chosen = [n for n in (nodes.get(i) for i in selected) if n is not None and n.id not in target_ids]
+    if chosen:  # a selected target is in its row already ("the selected page")
         sections.append(["## selection", *table(["id", "kind", "title", "status"], [
-            [n.id, n.kind, n.title, n.status.value] for n in (nodes.get(i) for i in selected) if n is not None])])
+            [n.id, n.kind, n.title, n.status.value] for n in chosen])])
     # Superseded and rejected versions are history: a model finds them with list_versions when it asks.
     others = [i for i in focus_ids if i not in target_ids and i not in selected and i in nodes
               and nodes[i].status.value != "rejected"]
@@ -162,7 +173,8 @@ def focused_view(canvas: ResolveReader, intent: Intent, *, focus_ids: Sequence[s
             [[i, nodes[i].kind, nodes[i].title, nodes[i].version, nodes[i].status.value] for i in others])])
     made_from: dict[str, list[Any]] = {}  # each upstream node once, nearest first: what the focus was made from
     derived = {i for r in rows for i in str(r[9]).split()}
-    for root, entries in seen.lineages.items():
+    # What resolved targets were made from is not what their edit changes (read_lineage shows it when asked).
+    for root, entries in ([] if rows else seen.lineages.items()):
         if root in derived:  # a clip or cut rebuilt with a target is made from the other shots' clips too
             continue
         for e in entries[1:]:
@@ -174,7 +186,7 @@ def focused_view(canvas: ResolveReader, intent: Intent, *, focus_ids: Sequence[s
                                                                         list(made_from.values()), limit=4,
                                                                         more="read_lineage")])
     if seen.counts and not began_empty:  # on a turn that began empty, every node counted is in its own results
-        sections.append(["## counts by kind (status n)", counts_line(seen.counts)])
+        sections.append([COUNTS_HEADER, counts_line(seen.counts)])
     recent = [n for n in seen.recent if n.status.value != "rejected" and n.id not in made]
     if recent and not rows:  # with resolved targets, what was written last is beside the point
         sections.append(["## written last", *table(["id", "kind", "title", "status"], [

@@ -159,6 +159,33 @@ def counts_line(counts: Sequence[tuple[str, str, int]]) -> str:
     return "; ".join(parts)
 
 
+COUNTS_HEADER = "## counts by kind (status n)"
+"""The view section whose one line is :func:`counts_line` (a model answers "how many" from it)."""
+
+
+def read_counts(view_text: str) -> dict[str, dict[str, int]] | None:
+    """The counts a view's :data:`COUNTS_HEADER` section shows, by kind and status (the inverse of
+    :func:`counts_line`); None when the view has no counts (a turn that began empty, a section cut to fit)."""
+    lines = view_text.splitlines()
+    if COUNTS_HEADER not in lines:
+        return None
+    at = lines.index(COUNTS_HEADER) + 1
+    if at >= len(lines) or lines[at].startswith("## ") or not lines[at].strip():
+        return None
+    counts: dict[str, dict[str, int]] = {}
+    for part in lines[at].split("; "):
+        kind, _, rest = part.partition(" ")
+        total, _, statuses = rest.partition(" ")
+        if not total.isdigit():
+            return None
+        if statuses.startswith("("):
+            pairs = [p.rsplit(" ", 1) for p in statuses.strip("()").split(", ")]
+            counts[kind] = {status: int(n) for status, n in pairs}
+        else:
+            counts[kind] = {statuses: int(total)}
+    return counts
+
+
 def fit(sections: list[list[str]], budget: int = VIEW_BUDGET) -> str:
     """The sections joined, each cut from its end while the whole is over ``budget`` bytes (the last first)."""
     def size() -> int:

@@ -21,10 +21,12 @@ from langchain_core.outputs import ChatGeneration, ChatResult
 from langchain_core.utils.function_calling import convert_to_openai_tool
 from pydantic import Field
 
+from nodes.menu import named_tools
 from nodes.models.grammar import CAN_DO
 from nodes.models.planner_playbooks import default_playbooks
 from nodes.models.playbooks import Call, Done, PlannerInput, PriorCall
 from nodes.understanding.kinds import clauses_by_family
+from nodes.view import read_counts
 
 
 def read_conversation(messages: list[BaseMessage]) -> PlannerInput:
@@ -34,9 +36,13 @@ def read_conversation(messages: list[BaseMessage]) -> PlannerInput:
     calls: list[PriorCall] = []
     pending: dict[str, PriorCall] = {}
     notes: list[str] = []
+    more: set[str] = set()
+    counts: dict[str, dict[str, int]] | None = None
     for message in messages:
         if isinstance(message, SystemMessage):
             text = str(message.content)
+            more |= named_tools(text)
+            counts = read_counts(text) if counts is None else counts
             start = text.rfind("\n\n{")  # the JSON line after the view's tables
             if start >= 0:
                 view = json.loads(text[start + 2:])
@@ -57,7 +63,8 @@ def read_conversation(messages: list[BaseMessage]) -> PlannerInput:
                     prior.answer = json.loads(str(message.content))
                 except json.JSONDecodeError:
                     prior.answer = {"text": str(message.content)}
-    return PlannerInput(request=request, view=view, calls=calls, notes=notes)
+    return PlannerInput(request=request, view=view, calls=calls, notes=notes, counts=counts,
+                        more_tools=more)
 
 
 class OfflinePlanner(BaseChatModel):
@@ -132,7 +139,8 @@ class OfflinePlanner(BaseChatModel):
         for playbook in self.playbooks:
             if playbook.matches(planner_input):
                 step = playbook.next_step(planner_input)
-                if isinstance(step, Call) and step.tool not in planner_input.tools:
+                # A granted tool the call did not bind but named is called by name (the bridge checks the grant).
+                if isinstance(step, Call) and step.tool not in planner_input.tools | planner_input.more_tools:
                     return Done(text=f"I would use {step.tool} for this, but this turn's grant does not include it.",
                                 refused=True)
                 return step

@@ -47,6 +47,11 @@ class PlannerInput:
     model is shown this turn only, and reads the canvas instead)."""
     selected: list[str] = field(default_factory=list)
     """Node ids the person selected, when the planner is told them in words (the chat baseline)."""
+    counts: dict[str, dict[str, int]] | None = None
+    """The live nodes' counts by kind and status the view showed (``nodes.view.read_counts``), or None."""
+    more_tools: set[str] = field(default_factory=set)
+    """Granted tools the call did not bind, named in the system message (``nodes.menu``): called by name, the
+    bridge serves them as any granted tool."""
 
     @property
     def intent(self) -> Intent:

@@ -55,6 +55,8 @@ class QuestionPlaybook:
 
     def _count(self, p: PlannerInput, clause) -> Call | Done:
         kind = clause.args.get("kind") or None
+        if p.counts is not None:  # the view counted the live nodes by kind and status just before this call
+            return _counted(p.counts, kind)
         rows = self.source.listing(p, kind)
         if isinstance(rows, Call):
             return rows
@@ -181,6 +183,15 @@ class QuestionPlaybook:
             texts = {"headline": design.get("title"), "tagline": (design.get("words") or {}).get("tagline", "")}
         return Done(text=f"The headline says '{texts.get('headline')}' (tagline: '{texts.get('tagline') or ''}'); "
                          f"I read {rows[0].get('title')}, version {rows[0].get('version')}.")
+
+
+def _counted(counts: dict[str, dict[str, int]], kind: str | None) -> Done:
+    """A count question answered from the view's counts (the same live nodes a query by kind counts)."""
+    if kind:
+        return Done(text=f"{sum(counts.get(kind, {}).values())} found.")
+    held = ", ".join(f"{sum(by.values())} {k}" for k, by in sorted(counts.items()))
+    return Done(text=f"The canvas holds {held} (I counted every live node by kind)." if held
+                else "The canvas is empty.")
 
 
 ANSWERS = frozenset({"count", "list", "shots_with", "attribute", "versions", "last_turn", "slides_mentioning",

@@ -1,4 +1,4 @@
-"""A lean turn: the model is offered exactly the granted tools, compactly, and the scope check is one query
+"""A lean turn: the model is offered only granted tools, compactly, and the scope check is one query
 that gives the verdicts the lineage walk gave, on a real canvas."""
 
 from __future__ import annotations
@@ -30,9 +30,11 @@ class RecordingModel(ScriptedModel):
     """A scripted model that remembers which tool names each model call was offered."""
 
     offered: ClassVar[list[list[str]]] = []
+    systems: ClassVar[list[str]] = []
 
     def _generate(self, messages, stop=None, run_manager=None, **kwargs):
         type(self).offered.append(list(self.bound_tool_names))
+        type(self).systems.append(str(messages[0].content))
         return super()._generate(messages, stop, run_manager, **kwargs)
 
 
@@ -144,14 +146,19 @@ def test_scope_check_of_a_local_edit_from_the_default_policy(make_runtime, proje
     assert runtime.bridge.validate(gone, grant, Usage()).verdict == "reject"
 
 
-def test_the_model_is_offered_exactly_the_granted_tools(make_runtime, canvas_ids):
-    RecordingModel.offered = []
+def test_the_model_is_offered_granted_tools_only_and_named_the_rest(make_runtime, canvas_ids):
+    """A note needs no canvas read: of the grant's tools it is offered ``create_node``, and the reads are named
+    (``nodes.menu``), never a tool outside the grant."""
+    from nodes.menu import named_tools
+
+    RecordingModel.offered, RecordingModel.systems = [], []
     runtime = make_runtime(model=RecordingModel(script=[
         {"name": "create_node", "args": {"kind": "text", "title": "n"}}, "done"]))
     grant = Grant(tools=["create_node", "read_node", "query_canvas"])
     outcome = runtime.run("note: lean", grant=grant)
     assert outcome.outcome == "replied"
-    assert RecordingModel.offered and all(sorted(o) == sorted(grant.tools) for o in RecordingModel.offered)
+    assert RecordingModel.offered and all(o == ["create_node"] for o in RecordingModel.offered)
+    assert all(named_tools(s) == {"read_node", "query_canvas"} for s in RecordingModel.systems)
 
 
 def test_a_tool_outside_the_grant_is_not_bound_and_is_refused(make_runtime, canvas_ids):

@@ -1,0 +1,140 @@
+"""The tool menu of a model call (issue #21): shaped by the turn's intent under any grant, and never a cage.
+
+One real project for the module, with a page built by the offline planner and a grant profile that grants
+everything.  A local page edit under that profile is offered the page's tools and no canvas read; a count
+question is answered from the view's counts in one model call; a model that calls a granted tool it was not
+offered is served (and offered it from then on), and one outside the grant is refused as before.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any, ClassVar
+
+import pytest
+from langchain_core.messages import SystemMessage
+
+from jarvishub.project import DEFAULT_PROJECT_FILE, Project
+from jarvishub.runtime import Runtime
+from nodes.manifest import canvas_reading_tools
+from nodes.menu import MORE_TOOLS
+from nodes.models.offline import OfflinePlanner
+from nodes.models.scripted import ScriptedModel
+from tests.system_tools import require_system_tool
+
+EVERYTHING = "\n[grants.everything]\nactor = \"agent\"\n"
+"""A profile with no limits: every tool of the manifest, the whole canvas."""
+
+
+class Recorded:
+    """What each model call of a test was sent: the tool names bound, and the system message."""
+
+    offered: ClassVar[list[list[str]]] = []
+    systems: ClassVar[list[str]] = []
+
+    @classmethod
+    def clear(cls) -> None:
+        cls.offered, cls.systems = [], []
+
+    @classmethod
+    def note(cls, names: list[str], messages: list[Any]) -> None:
+        cls.offered.append(list(names))
+        cls.systems.append(str(messages[0].content) if isinstance(messages[0], SystemMessage) else "")
+
+
+class RecordingPlanner(OfflinePlanner):
+    """The offline planner, remembering what each call was sent."""
+
+    def _generate(self, messages, stop=None, run_manager=None, **kwargs):
+        Recorded.note([t["function"]["name"] for t in self.bound_tools], messages)
+        return super()._generate(messages, stop, run_manager, **kwargs)
+
+
+class RecordingScript(ScriptedModel):
+    """A scripted model, remembering what each call was sent."""
+
+    def _generate(self, messages, stop=None, run_manager=None, **kwargs):
+        Recorded.note(self.bound_tool_names, messages)
+        return super()._generate(messages, stop, run_manager, **kwargs)
+
+
+@pytest.fixture(scope="module")
+def web(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Project]:
+    """A project whose file has the ``everything`` profile, with a bakery page built by the offline planner."""
+    require_system_tool("chromium", apt="chromium")  # a page is rendered to its preview
+    folder = tmp_path_factory.mktemp("menu") / "p"
+    folder.mkdir()
+    (folder / "jarvishub.toml").write_text(DEFAULT_PROJECT_FILE.format(name="p") + EVERYTHING)
+    project = Project.init(folder)
+    runtime = Runtime(project)
+    try:
+        built = runtime.run("a website for a bakery: warm, rustic, with photos of fresh bread")
+        assert built.outcome == "replied", built.reply
+    finally:
+        runtime.close()
+    yield project
+    project.close()
+
+
+def _page(project: Project) -> str:
+    return next(n.id for n in project.store.find_nodes(kind="code") if n.status.value != "rejected")
+
+
+def test_a_local_page_edit_under_a_profile_that_grants_everything_is_offered_no_canvas_read(web):
+    Recorded.clear()
+    runtime = Runtime(web, model=RecordingPlanner())
+    try:
+        page = _page(web)
+        outcome = runtime.run("make the hero full-bleed", profile="everything")
+        grant = runtime.grants.get(outcome.grant_id)
+        reads = set(canvas_reading_tools(runtime.manifest))
+    finally:
+        runtime.close()
+    assert outcome.outcome == "replied", outcome.reply
+    assert grant.tools is None and grant.allows_tool("query_canvas")  # the grant stays what the profile says
+    assert Recorded.offered and all(not reads & set(names) for names in Recorded.offered), Recorded.offered
+    assert "skill__web_revise" in Recorded.offered[0] and len(Recorded.offered[0]) <= 4, Recorded.offered[0]
+    # The rest of the grant is named, so a model that needs a read (or anything else granted) can call it.
+    named = next(line for line in Recorded.systems[0].splitlines() if line.startswith(MORE_TOOLS))
+    assert {"query_canvas", "read_node", "generate_image"} <= {n.strip() for n in named[len(MORE_TOOLS):].split(",")}
+    assert _page(web) != page  # the page was revised: a new current version
+
+
+def test_a_count_question_is_answered_from_the_view_in_one_model_call(web):
+    Recorded.clear()
+    runtime = Runtime(web, model=RecordingPlanner())
+    try:
+        images = web.store.count_nodes(by="kind").get("image", 0)
+        counted = runtime.run("how many images are there")
+        listed = runtime.run("list the images")
+    finally:
+        runtime.close()
+    assert counted.outcome == "replied" and counted.reply == f"{images} found.", counted.reply
+    assert images > 0 and sum(s.get("model_calls") or 0 for s in counted.steps) == 1, counted.steps
+    assert not [s for s in counted.steps if (s.get("action") or {}).get("kind") == "tool_call"]
+    # A question the view cannot answer still reads the canvas.
+    assert listed.outcome == "replied" and listed.steps[0]["action"]["tool"] == "query_canvas"
+
+
+def test_a_granted_tool_the_model_was_not_offered_is_served_and_one_outside_the_grant_is_refused(web):
+    Recorded.clear()
+    page = _page(web)
+    runtime = Runtime(web, model=RecordingScript(script=[
+        {"name": "read_node", "args": {"node_id": page}},
+        {"name": "generate_image", "args": {"prompt": "bread", "width": 64, "height": 64}},
+        "done"]))
+    try:
+        outcome = runtime.run("make the hero full-bleed")
+        grant = runtime.grants.get(outcome.grant_id)
+    finally:
+        runtime.close()
+    assert grant.allows_tool("read_node") and not grant.allows_tool("generate_image")
+    first, second = Recorded.offered[:2]
+    assert "read_node" not in first and "skill__web_revise" in first, first
+    assert "read_node" in Recorded.systems[0].split(MORE_TOOLS, 1)[1].splitlines()[0]
+    served = outcome.steps[0]
+    assert served["action"]["tool"] == "read_node" and served["verdict"]["verdict"] == "allow"
+    assert served["observation"]["node"]["id"] == page
+    assert "read_node" in second  # asked for once, offered from then on
+    refused = outcome.steps[1]
+    assert refused["verdict"]["verdict"] == "reject" and refused["verdict"]["reason"] == "tool_not_granted"

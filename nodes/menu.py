@@ -21,8 +21,8 @@ system message) and is served; a call outside the grant is refused as before.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
-from typing import NamedTuple
+from collections.abc import Iterable, Mapping, Sequence
+from typing import Any, NamedTuple
 
 from nodes.grant import Grant
 from nodes.manifest import Manifest, canvas_reading_tools
@@ -85,6 +85,16 @@ def tool_menu(manifest: Manifest, grant: Grant, intent: Intent | None, *, select
     offered = [name for name in granted if name in wanted]
     named = [name for name in granted if name not in wanted and not (began_empty and name in reads)]
     return ToolMenu(offered, named)
+
+
+def step_menu(manifest: Manifest, grant: Grant, intent: Intent | None, state: Mapping[str, Any]) -> ToolMenu:
+    """:func:`tool_menu` of a step of the turn in ``state`` (its selection, where it began, its calls so far)."""
+    from nodes.selection import selected_nodes
+
+    before = state.get("canvas_before")
+    called = [(step.get("action") or {}).get("tool") for step in state.get("steps") or []]
+    return tool_menu(manifest, grant, intent, selected=selected_nodes(state.get("selected_ids") or []),
+                     began_empty=before is not None and int(before) == 0, called=[c for c in called if c])
 
 
 def more_tools_line(menu: ToolMenu) -> str:

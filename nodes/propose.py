@@ -26,8 +26,7 @@ from tools.generate.base import GenerationError
 from tools.generate.errors import ProviderUnavailable
 from nodes.models.playbooks import ANSWER_PREFIX
 from nodes.grant import Grant
-from nodes.menu import ToolMenu, more_tools_line, tool_menu
-from nodes.selection import selected_nodes
+from nodes.menu import ToolMenu, more_tools_line, step_menu
 from nodes.understanding.intent import Intent
 from nodes.state import TurnState
 
@@ -55,11 +54,7 @@ def turn_menu(deps: TurnContext, state: TurnState, grant: Grant, *,
     it asks or a reference is unresolved (and never on a turn that began on an empty canvas), and every tool
     the model called so far in the turn (``intent``: the turn's, when the caller has read it already)."""
     intent = intent if intent is not None else turn_intent(deps, state)
-    called = [(s.get("action") or {}).get("tool") for s in state.get("steps") or []]
-    return tool_menu(deps.bridge.manifest, grant, Intent.model_validate(intent) if intent else None,
-                     selected=selected_nodes(state.get("selected_ids") or []),
-                     began_empty=state.get("canvas_before") is not None and int(state["canvas_before"]) == 0,
-                     called=[c for c in called if c])
+    return step_menu(deps.bridge.manifest, grant, Intent.model_validate(intent) if intent else None, state)
 
 
 def bound_schemas(deps: TurnContext, state: TurnState, grant: Grant,

@@ -23,6 +23,7 @@ from langgraph.runtime import Runtime
 
 from nodes.context import TurnContext, turn_context
 from nodes.grant import Grant
+from nodes.menu import step_menu
 from nodes.selection import selected_nodes
 from nodes.state import TurnState
 from nodes.understanding.facts import CanvasFacts, FactsReader, read_facts
@@ -204,9 +205,10 @@ def view_for(deps: TurnContext, state: TurnState, intent: Intent) -> FocusedView
     """The focused view of ``state``'s step, read now (with the canvas version, when observe left it to this
     read: ``seen_version`` None)."""
     grant = deps.bridge.grants.get(state["grant_id"]) if state.get("grant_id") else None
-    # The kinds and edge types are for writing a query: not shown when no query tool is offered this turn
-    # (nodes.propose.bound_schemas offers no canvas reads on a turn that began on an empty canvas).
-    queries = int(state.get("canvas_before") or 0) > 0 and (grant is None or grant.allows_tool("query_canvas"))
+    # The kinds and edge types are for writing a query: not shown when no query tool is offered this step
+    # (nodes.menu: no canvas reads on a turn that began on an empty canvas, nor for a resolved edit).
+    queries = int(state.get("canvas_before") or 0) > 0 and (grant is None or "query_canvas" in step_menu(
+        deps.bridge.manifest, grant, intent, state).offered)
     return focused_view(deps.bridge.store, intent, focus_ids=state.get("focus_ids") or [],
                         selected=selected_nodes(state.get("selected_ids") or []), version=state.get("seen_version"),
                         trajectories=deps.trajectories, thread_id=state.get("thread_id"),

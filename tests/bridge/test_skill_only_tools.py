@@ -143,18 +143,22 @@ def test_default_grants_lend_the_skills_needs_and_offer_what_the_planner_calls(m
 def test_with_the_offer_filter_off_a_skill_only_tool_the_model_calls_is_refused(project, monkeypatch, agent):
     """The attack: the model is bound every tool of the manifest and calls ``generate_image`` directly.
 
-    Both agents bind tools through ``nodes.propose.tool_schemas`` (the chat baseline through its own import);
-    both submit through the same bridge, which is what must refuse.
+    The canvas agent binds its step's menu (``nodes.propose.bound_schemas``), the chat baseline the grant's tools
+    through its own import of ``nodes.propose.tool_schemas``; both submit through the same bridge, which is what
+    must refuse.
     """
     import graphs.chat_baseline
     import nodes.propose
     from jarvishub.chat_runtime import ChatRuntime
     from jarvishub.runtime import Runtime
 
-    def every_tool(deps, grant):
+    def every_tool(deps, *args, **kwargs):
         return tool_schemas(deps, Grant(tools=None))
 
-    monkeypatch.setattr(nodes.propose if agent == "canvas" else graphs.chat_baseline, "tool_schemas", every_tool)
+    if agent == "canvas":
+        monkeypatch.setattr(nodes.propose, "bound_schemas", every_tool)
+    else:
+        monkeypatch.setattr(graphs.chat_baseline, "tool_schemas", every_tool)
     RecordingModel.offered = []
     model = RecordingModel(script=[
         {"name": "generate_image", "args": {"prompt": "a pier at dawn", "width": 64, "height": 64}}, "done"])

@@ -1,4 +1,4 @@
-"""propose: ask the chat model for the next action, with only the granted tools bound.
+"""propose: ask the chat model for the next action, with the step's tool menu bound (granted tools only: nodes.menu).
 
 Whatever the model returns becomes an action dict or a structured rejection:
 malformed tool calls (bad JSON, unknown tool) never crash the loop.

@@ -12,11 +12,13 @@ the tools the turn's intent needs, and told only the names of the other tools th
   offered, for a model should look and ask rather than act), or the request was not understood at all.  A
   resolved edit has its targets, their versions and what derives from them in the view; a turn that began on
   an empty canvas has nothing to read (its own tool results say what it made);
-* every granted tool the model already called in this turn (it asked for it: from then on it has the schema).
+* every granted tool the model already called in this turn, or asked for with :data:`MORE_TOOLS`.
 
 The grant does not change: the validate graph node checks each call against the grant, never against the menu.
-So a model that needs a tool it was not offered calls it by name (:func:`more_tools_line` lists them in the
-system message) and is served; a call outside the grant is refused as before.
+A model can call only the tools it was sent the schemas of, so whenever granted tools are left off the menu the
+call also binds :data:`MORE_TOOLS`, whose description names them: a model that needs one asks for it (one model
+call) and is offered it from its next call on.  A model that calls a granted tool it was not offered anyway is
+served as any granted call; a call outside the grant is refused as before.
 """
 
 from __future__ import annotations
@@ -32,8 +34,12 @@ from nodes.understanding.kinds import OPERATION_TOOLS, READ_ONLY_OPERATIONS
 UNRESOLVED = frozenset({"no_target", "not_found", "ambiguous"})
 """Clarification reasons that leave a reference unresolved (which shot? none such): the model is offered the
 reads, to look before it asks."""
-MORE_TOOLS = "Also granted (call by name; its schema comes with the next call): "
-"""How the system message names the granted tools the model was not offered (the offline planner reads it)."""
+MORE_TOOLS = "more_tools"
+"""The menu's own tool, bound whenever granted tools are left off the menu: its description names them, and a
+call of it (``{"names": [...]}``) has them offered from the model's next call of the turn on.  It is answered
+by the propose graph node itself (it reads nor writes nothing), so it needs no grant: it can only offer tools
+the grant already holds."""
+_MORE_TOOLS_SAYS = "Granted tools not offered in this call: "
 
 
 class ToolMenu(NamedTuple):
@@ -72,39 +78,72 @@ def intent_menu(manifest: Manifest, intent: Intent, selected: Sequence[str]) -> 
 
 
 def tool_menu(manifest: Manifest, grant: Grant, intent: Intent | None, *, selected: Sequence[str] = (),
-              began_empty: bool = False, called: Iterable[str] = ()) -> ToolMenu:
+              began_empty: bool = False, called: Iterable[str] = (), asked: Iterable[str] = ()) -> ToolMenu:
     """The menu of one model call under ``grant``: ``intent`` None (a turn with none) offers every granted tool;
     ``began_empty``: the turn began on an empty canvas (no reads, not even named); ``called``: the tools the
-    model called so far in the turn."""
+    model called so far in the turn; ``asked``: the tools it was given by :data:`MORE_TOOLS`."""
     granted = [t.name for t in manifest.tools if grant.allows_tool(t.name)]
     reads = set(canvas_reading_tools(manifest))
     wanted = set(granted) if intent is None else intent_menu(manifest, intent, selected)
     if began_empty:
         wanted -= reads
-    wanted |= set(called)
+    wanted |= set(called) | set(asked)
     offered = [name for name in granted if name in wanted]
     named = [name for name in granted if name not in wanted and not (began_empty and name in reads)]
     return ToolMenu(offered, named)
 
 
 def step_menu(manifest: Manifest, grant: Grant, intent: Intent | None, state: Mapping[str, Any]) -> ToolMenu:
-    """:func:`tool_menu` of a step of the turn in ``state`` (its selection, where it began, its calls so far)."""
+    """:func:`tool_menu` of a step of the turn in ``state`` (its selection, where it began, its calls so far, the
+    tools it asked for)."""
     from nodes.selection import selected_nodes
 
     before = state.get("canvas_before")
     called = [(step.get("action") or {}).get("tool") for step in state.get("steps") or []]
     return tool_menu(manifest, grant, intent, selected=selected_nodes(state.get("selected_ids") or []),
-                     began_empty=before is not None and int(before) == 0, called=[c for c in called if c])
+                     began_empty=before is not None and int(before) == 0, called=[c for c in called if c],
+                     asked=[name for ask in state.get("menu_asks") or [] for name in ask.get("names") or []])
 
 
-def more_tools_line(menu: ToolMenu) -> str:
-    """The system message's line naming the granted tools not offered ("" when every one is)."""
-    return MORE_TOOLS + ", ".join(menu.named) if menu.named else ""
+def more_tools_schema(menu: ToolMenu) -> dict[str, Any] | None:
+    """The schema of :data:`MORE_TOOLS` for ``menu`` (None when every granted tool is offered).
+
+    A model calls only the tools whose schemas it was sent (an OpenAI-compatible endpoint offers no other), so
+    a granted tool left off the menu must be reachable by a call the model *can* make: this one."""
+    if not menu.named:
+        return None
+    return {"type": "function", "function": {
+        "name": MORE_TOOLS,
+        "description": _MORE_TOOLS_SAYS + ", ".join(menu.named) + ". Call with the names you need; they are "
+                       "offered from your next call on.",
+        "parameters": {"type": "object", "properties": {"names": {"type": "array", "items": {"type": "string"}}},
+                       "required": ["names"]}}}
 
 
-def named_tools(system_text: str) -> set[str]:
-    """The tool names :func:`more_tools_line` wrote into a system message (how a model reads them back)."""
-    for line in system_text.splitlines():
-        if line.startswith(MORE_TOOLS):
-            return {name.strip() for name in line[len(MORE_TOOLS):].split(",") if name.strip()}
+def named_tools(schemas: Iterable[Mapping[str, Any]]) -> set[str]:
+    """The granted tools a call's :data:`MORE_TOOLS` schema names (how a model reads them back; none when the
+    call was offered every granted tool)."""
+    for schema in schemas:
+        function = schema.get("function") or {}
+        if function.get("name") == MORE_TOOLS:
+            listed = str(function.get("description") or "").removeprefix(_MORE_TOOLS_SAYS).split(". ", 1)[0]
+            return {name.strip() for name in listed.split(",") if name.strip()}
     return set()
+
+
+def answer_ask(menu: ToolMenu, asked: Any) -> tuple[list[str], str]:
+    """The tools a :data:`MORE_TOOLS` call with arguments ``asked`` is given, and the answer the model reads
+    (kept in the turn's state as ``menu_asks``, with the step it came before, so each later call shows it).
+
+    Only granted tools left off the menu are given; a name the grant does not hold (or no list at all) is
+    answered with what the model may ask for, so a confused model hears why rather than looping."""
+    names = asked.get("names") if isinstance(asked, dict) else None
+    wanted = [str(n) for n in names] if isinstance(names, list) else []
+    given = [n for n in menu.named if n in wanted]
+    refused = [n for n in wanted if n not in given and n not in menu.offered]
+    parts = [f"offered from now on: {', '.join(given)}" if given else "nothing offered"]
+    if refused:
+        parts.append(f"not granted to this turn: {', '.join(refused)}")
+    if not given:
+        parts.append(f"you may ask for: {', '.join(menu.named)}")
+    return given, "; ".join(parts)

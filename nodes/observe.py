@@ -15,7 +15,7 @@ def new_turn(turn_id: str, canvas_version: int | None) -> dict[str, Any]:
     """The per-turn fields of a new turn (perhaps on a thread with earlier turns): nothing of the last turn's
     steps carries over."""
     return {"state_turn_id": turn_id, "canvas_before": canvas_version, "step_index": 0, "steps": [RESET],
-            "touched_ids": [RESET], "answers": [], "clarification": None, "failed": False, "refused": False, "outcome": None, "canvas_after": None,
+            "touched_ids": [RESET], "answers": [], "menu_asks": [], "clarification": None, "failed": False, "refused": False, "outcome": None, "canvas_after": None,
             "reply": None, "measured": None, "action": None, "verdict": None, "result": None, "feedback": None, "repair": None,
             "queued_calls": []}
 

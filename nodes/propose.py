@@ -26,7 +26,7 @@ from tools.generate.base import GenerationError
 from tools.generate.errors import ProviderUnavailable
 from nodes.models.playbooks import ANSWER_PREFIX
 from nodes.grant import Grant
-from nodes.menu import ToolMenu, more_tools_line, step_menu
+from nodes.menu import MORE_TOOLS, ToolMenu, answer_ask, more_tools_schema, step_menu
 from nodes.understanding.intent import Intent
 from nodes.state import TurnState
 
@@ -64,8 +64,11 @@ def bound_schemas(deps: TurnContext, state: TurnState, grant: Grant,
     Every call pays for the schemas it binds.  The grant is unchanged (a model that calls a granted tool it was
     not offered is served: the system message names them); only the menu is shorter.
     """
-    offered = set((menu or turn_menu(deps, state, grant)).offered)
-    return [s for s in tool_schemas(deps, grant) if s["function"]["name"] in offered]
+    menu = menu or turn_menu(deps, state, grant)
+    offered = set(menu.offered)
+    schemas = [s for s in tool_schemas(deps, grant) if s["function"]["name"] in offered]
+    more = more_tools_schema(menu)
+    return schemas + [more] if more is not None else schemas
 
 
 _MAX_SAFE_INT = 2**53
@@ -122,9 +125,9 @@ def build_messages(deps: TurnContext, state: TurnState, grant: Grant,
                    menu: ToolMenu | None = None) -> list[BaseMessage]:
     """The conversation of this turn as the model sees it: the focused view, the request, then each step.
 
-    The view is the resolve graph node's (``nodes.resolve``), read just before this step; the granted tools the
-    step's menu does not offer are named after it; the machine-readable intent and memory follow as one JSON
-    line (the offline planner reads them; a model may too).
+    The view is the resolve graph node's (``nodes.resolve``), read just before this step; the machine-readable
+    intent and memory follow as one JSON line (the offline planner reads them; a model may too).  The model's
+    ``more_tools`` calls (``nodes.menu``) and their answers stand where it made them, among the steps.
     """
     intent = turn_intent(deps, state)
     view = state.get("view")
@@ -143,14 +146,19 @@ def build_messages(deps: TurnContext, state: TurnState, grant: Grant,
         tail["approval_tools"] = list(grant.approval_tools)
     targets = any(c.get("targets") for c in (intent or {}).get("clauses") or [])
     system = SYSTEM_PROMPT + ("\n" + RESOLVED if targets else "") + "\n\n" + view
-    more = more_tools_line(menu or turn_menu(deps, state, grant))
-    if more:
-        system += "\n" + more
     if tail:
         system += "\n\n" + json.dumps(tail, default=str, separators=(",", ":"))
     messages: list[BaseMessage] = [SystemMessage(content=system), HumanMessage(content=state["request"])]
     messages += [HumanMessage(content=ANSWER_PREFIX + answer) for answer in state.get("answers") or []]
-    for step in state.get("steps") or []:
+    asks = list(state.get("menu_asks") or [])
+    steps = list(state.get("steps") or [])
+    for position, step in enumerate([*steps, None]):
+        for ask in (a for a in asks if a["at_step"] == position):  # the model's more_tools calls before this step
+            messages.append(AIMessage(content="", tool_calls=[{"name": MORE_TOOLS, "args": {"names": ask["asked"]},
+                                                               "id": ask["call_id"]}]))
+            messages.append(ToolMessage(content=ask["answer"], tool_call_id=ask["call_id"]))
+        if step is None:
+            break
         action = step.get("action") or {}
         call_id = action.get("action_id", f"step{step.get('index')}")
         if action.get("kind") == "tool_call":
@@ -232,6 +240,8 @@ def _clarification(message: Any) -> dict[str, Any] | None:
 
 MAX_QUESTIONS = 3
 """How often one proposal may ask the person to pick before it gives up and replies with the question."""
+MAX_MENU_ASKS = 2
+"""How many ``more_tools`` calls one step answers before the model must act with what it has."""
 
 
 def _tool_answer(step: dict[str, Any]) -> dict[str, Any]:
@@ -359,8 +369,26 @@ def propose(state: TurnState, runtime: Runtime[TurnContext]) -> dict[str, Any]:
                      turn_id=state.get("turn_id"), action_id=action_id)
         return reply
 
+    menu_asks = list(state.get("menu_asks") or [])
+
+    def ask_with_menu(step_state: TurnState) -> AIMessage:
+        """:func:`ask`, answering the model's ``more_tools`` calls here (each a model call, as it is the model's
+        request): the tools it asked for are offered from its next call on, for the rest of the turn."""
+        for _ in range(MAX_MENU_ASKS):
+            reply = ask({**step_state, "menu_asks": menu_asks})
+            call = next((c for c in reply.tool_calls or [] if c.get("name") == MORE_TOOLS), None)
+            if call is None:
+                return reply
+            menu = turn_menu(deps, {**step_state, "menu_asks": menu_asks}, grant)
+            given, answer = answer_ask(menu, call.get("args"))
+            asked = (call.get("args") or {}).get("names") if isinstance(call.get("args"), dict) else None
+            menu_asks.append({"at_step": len(step_state.get("steps") or []), "names": given, "answer": answer,
+                              "asked": asked if isinstance(asked, list) else [],
+                              "call_id": call.get("id") or f"{action_id}-menu{len(menu_asks)}"})
+        return ask({**step_state, "menu_asks": menu_asks})
+
     try:
-        message = ask(state)
+        message = ask_with_menu(state)
         clarification = _clarification(message)
         # An ambiguous target is a question, never a silent pick: pause for the person's answer (the chosen
         # id), then ask the model again with it. LangGraph re-runs this node on resume; the model call before
@@ -369,7 +397,7 @@ def propose(state: TurnState, runtime: Runtime[TurnContext]) -> dict[str, Any]:
         while clarification and clarification.get("reason") == "ambiguous" and asked < MAX_QUESTIONS:
             answers.append(str(interrupt(clarification)))
             asked += 1
-            message = ask({**state, "answers": answers})
+            message = ask_with_menu({**state, "answers": answers})
             clarification = _clarification(message)
     except GrantDenied as denied:  # the next model call could take the spend past the budget
         return {"action": None, "verdict": {"verdict": "reject", "reason": denied.reason, "message": str(denied)},
@@ -388,10 +416,10 @@ def propose(state: TurnState, runtime: Runtime[TurnContext]) -> dict[str, Any]:
     action, error = parse_response(message, action_id)
     if error:
         return {"action": {"kind": "malformed", "action_id": action_id, "raw_error": error},
-                "verdict": None, "answers": answers, "model_input": sent.model_dump(),
+                "verdict": None, "answers": answers, "model_input": sent.model_dump(), "menu_asks": menu_asks,
                 "queued_calls": calls[1:], "usage": usage.model_dump(), "batched": False}
     update: dict[str, Any] = {"action": action, "verdict": None, "answers": answers,
-                              "model_input": sent.model_dump(), "queued_calls": calls[1:],
+                              "model_input": sent.model_dump(), "queued_calls": calls[1:], "menu_asks": menu_asks,
                               "usage": usage.model_dump(), "batched": False}
     if answers and answers != list(state.get("answers") or []):
         # The person answered the turn's question: the intent read with the answer is the turn's intent

@@ -64,6 +64,9 @@ class TurnState(TypedDict, total=False):
     touched_ids: Annotated[list[str], add_or_reset]
     state_turn_id: str
     answers: list[str]
+    menu_asks: list[dict[str, Any]]
+    """The model's ``more_tools`` calls this turn (``nodes.menu``): before which step, what it asked, what it was
+    given; the tools given stay on the menu, and the calls stand in the conversation, for the rest of the turn."""
     clarification: dict[str, Any] | None
     failed: bool
     refused: bool

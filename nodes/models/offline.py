@@ -21,7 +21,7 @@ from langchain_core.outputs import ChatGeneration, ChatResult
 from langchain_core.utils.function_calling import convert_to_openai_tool
 from pydantic import Field
 
-from nodes.menu import named_tools
+from nodes.menu import MORE_TOOLS, named_tools
 from nodes.models.grammar import CAN_DO
 from nodes.models.planner_playbooks import default_playbooks
 from nodes.models.playbooks import Call, Done, PlannerInput, PriorCall
@@ -36,12 +36,10 @@ def read_conversation(messages: list[BaseMessage]) -> PlannerInput:
     calls: list[PriorCall] = []
     pending: dict[str, PriorCall] = {}
     notes: list[str] = []
-    more: set[str] = set()
     counts: dict[str, dict[str, int]] | None = None
     for message in messages:
         if isinstance(message, SystemMessage):
             text = str(message.content)
-            more |= named_tools(text)
             counts = read_counts(text) if counts is None else counts
             start = text.rfind("\n\n{")  # the JSON line after the view's tables
             if start >= 0:
@@ -53,6 +51,8 @@ def read_conversation(messages: list[BaseMessage]) -> PlannerInput:
                 notes.append(str(message.content))
         elif isinstance(message, AIMessage):
             for call in message.tool_calls:
+                if call["name"] == MORE_TOOLS:  # asking for the menu is not a step of the work
+                    continue
                 prior = PriorCall(tool=call["name"], args=call["args"], answer={})
                 calls.append(prior)
                 pending[call["id"]] = prior
@@ -63,8 +63,7 @@ def read_conversation(messages: list[BaseMessage]) -> PlannerInput:
                     prior.answer = json.loads(str(message.content))
                 except json.JSONDecodeError:
                     prior.answer = {"text": str(message.content)}
-    return PlannerInput(request=request, view=view, calls=calls, notes=notes, counts=counts,
-                        more_tools=more)
+    return PlannerInput(request=request, view=view, calls=calls, notes=notes, counts=counts)
 
 
 class OfflinePlanner(BaseChatModel):
@@ -91,6 +90,7 @@ class OfflinePlanner(BaseChatModel):
     ) -> ChatResult:
         planner_input = self.read(messages)
         planner_input.tools = {t["function"]["name"] for t in self.bound_tools}
+        planner_input.more_tools = named_tools(self.bound_tools)
         decision = self.decide(planner_input)
         if isinstance(decision, Call):
             message = AIMessage(content="", tool_calls=[{
@@ -139,8 +139,11 @@ class OfflinePlanner(BaseChatModel):
         for playbook in self.playbooks:
             if playbook.matches(planner_input):
                 step = playbook.next_step(planner_input)
-                # A granted tool the call did not bind but named is called by name (the bridge checks the grant).
-                if isinstance(step, Call) and step.tool not in planner_input.tools | planner_input.more_tools:
+                # A granted tool left off the call's menu is asked for first, as a real model must: it can call
+                # only what it was sent the schemas of.
+                if isinstance(step, Call) and step.tool in planner_input.more_tools - planner_input.tools:
+                    return Call(tool=MORE_TOOLS, args={"names": [step.tool]})
+                if isinstance(step, Call) and step.tool not in planner_input.tools:
                     return Done(text=f"I would use {step.tool} for this, but this turn's grant does not include it.",
                                 refused=True)
                 return step

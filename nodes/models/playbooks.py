@@ -50,8 +50,8 @@ class PlannerInput:
     counts: dict[str, dict[str, int]] | None = None
     """The live nodes' counts by kind and status the view showed (``nodes.view.read_counts``), or None."""
     more_tools: set[str] = field(default_factory=set)
-    """Granted tools the call did not bind, named in the system message (``nodes.menu``): called by name, the
-    bridge serves them as any granted tool."""
+    """Granted tools the call did not bind, named by its ``more_tools`` schema (``nodes.menu``): the planner asks
+    for one before it calls it."""
 
     @property
     def intent(self) -> Intent:

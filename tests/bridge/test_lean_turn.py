@@ -31,9 +31,18 @@ class RecordingModel(ScriptedModel):
 
     offered: ClassVar[list[list[str]]] = []
     systems: ClassVar[list[str]] = []
+    named: ClassVar[list[set[str]]] = []
+
+    def bind_tools(self, tools, **kwargs):
+        from nodes.menu import named_tools
+
+        type(self).named.append(named_tools([t for t in tools if isinstance(t, dict)]))
+        return super().bind_tools(tools, **kwargs)
 
     def _generate(self, messages, stop=None, run_manager=None, **kwargs):
-        type(self).offered.append(list(self.bound_tool_names))
+        from nodes.menu import MORE_TOOLS
+
+        type(self).offered.append([n for n in self.bound_tool_names if n != MORE_TOOLS])
         type(self).systems.append(str(messages[0].content))
         return super()._generate(messages, stop, run_manager, **kwargs)
 
@@ -148,17 +157,15 @@ def test_scope_check_of_a_local_edit_from_the_default_policy(make_runtime, proje
 
 def test_the_model_is_offered_granted_tools_only_and_named_the_rest(make_runtime, canvas_ids):
     """A note needs no canvas read: of the grant's tools it is offered ``create_node``, and the reads are named
-    (``nodes.menu``), never a tool outside the grant."""
-    from nodes.menu import named_tools
-
-    RecordingModel.offered, RecordingModel.systems = [], []
+    by the menu's ``more_tools`` (``nodes.menu``), never a tool outside the grant."""
+    RecordingModel.offered, RecordingModel.systems, RecordingModel.named = [], [], []
     runtime = make_runtime(model=RecordingModel(script=[
         {"name": "create_node", "args": {"kind": "text", "title": "n"}}, "done"]))
     grant = Grant(tools=["create_node", "read_node", "query_canvas"])
     outcome = runtime.run("note: lean", grant=grant)
     assert outcome.outcome == "replied"
     assert RecordingModel.offered and all(o == ["create_node"] for o in RecordingModel.offered)
-    assert all(named_tools(s) == {"read_node", "query_canvas"} for s in RecordingModel.systems)
+    assert RecordingModel.named and all(n == {"read_node", "query_canvas"} for n in RecordingModel.named)
 
 
 def test_a_tool_outside_the_grant_is_not_bound_and_is_refused(make_runtime, canvas_ids):

@@ -2,8 +2,10 @@
 
 One real project for the module, with a page built by the offline planner and a grant profile that grants
 everything.  A local page edit under that profile is offered the page's tools and no canvas read; a count
-question is answered from the view's counts in one model call; a model that calls a granted tool it was not
-offered is served (and offered it from then on), and one outside the grant is refused as before.
+question is answered from the view's counts in one model call; a model that needs a granted tool it was not
+offered asks for it with ``more_tools`` (the only way a real model can: it calls what it was sent the schemas
+of) and is offered it from its next call on, a model that calls one anyway is served, and a call outside the
+grant is refused as before.
 """
 
 from __future__ import annotations
@@ -17,7 +19,7 @@ from langchain_core.messages import SystemMessage
 from jarvishub.project import DEFAULT_PROJECT_FILE, Project
 from jarvishub.runtime import Runtime
 from nodes.manifest import canvas_reading_tools
-from nodes.menu import MORE_TOOLS
+from nodes.menu import MORE_TOOLS, named_tools
 from nodes.models.offline import OfflinePlanner
 from nodes.models.scripted import ScriptedModel
 from tests.system_tools import require_system_tool
@@ -30,15 +32,17 @@ class Recorded:
     """What each model call of a test was sent: the tool names bound, and the system message."""
 
     offered: ClassVar[list[list[str]]] = []
+    named: ClassVar[list[set[str]]] = []
     systems: ClassVar[list[str]] = []
 
     @classmethod
     def clear(cls) -> None:
-        cls.offered, cls.systems = [], []
+        cls.offered, cls.named, cls.systems = [], [], []
 
     @classmethod
-    def note(cls, names: list[str], messages: list[Any]) -> None:
-        cls.offered.append(list(names))
+    def note(cls, names: list[str], messages: list[Any], schemas: list[dict[str, Any]] = ()) -> None:
+        cls.offered.append([n for n in names if n != MORE_TOOLS])
+        cls.named.append(named_tools(schemas))
         cls.systems.append(str(messages[0].content) if isinstance(messages[0], SystemMessage) else "")
 
 
@@ -46,7 +50,7 @@ class RecordingPlanner(OfflinePlanner):
     """The offline planner, remembering what each call was sent."""
 
     def _generate(self, messages, stop=None, run_manager=None, **kwargs):
-        Recorded.note([t["function"]["name"] for t in self.bound_tools], messages)
+        Recorded.note([t["function"]["name"] for t in self.bound_tools], messages, self.bound_tools)
         return super()._generate(messages, stop, run_manager, **kwargs)
 
 
@@ -94,9 +98,9 @@ def test_a_local_page_edit_under_a_profile_that_grants_everything_is_offered_no_
     assert grant.tools is None and grant.allows_tool("query_canvas")  # the grant stays what the profile says
     assert Recorded.offered and all(not reads & set(names) for names in Recorded.offered), Recorded.offered
     assert "skill__web_revise" in Recorded.offered[0] and len(Recorded.offered[0]) <= 4, Recorded.offered[0]
-    # The rest of the grant is named, so a model that needs a read (or anything else granted) can call it.
-    named = next(line for line in Recorded.systems[0].splitlines() if line.startswith(MORE_TOOLS))
-    assert {"query_canvas", "read_node", "generate_image"} <= {n.strip() for n in named[len(MORE_TOOLS):].split(",")}
+    # The rest of the grant is named by the menu's own tool, so a model that needs a read (or anything else
+    # granted) can ask for it.
+    assert {"query_canvas", "read_node", "generate_image"} <= Recorded.named[0], Recorded.named[0]
     assert _page(web) != page  # the page was revised: a new current version
 
 
@@ -116,11 +120,13 @@ def test_a_count_question_is_answered_from_the_view_in_one_model_call(web):
     assert listed.outcome == "replied" and listed.steps[0]["action"]["tool"] == "query_canvas"
 
 
-def test_a_granted_tool_the_model_was_not_offered_is_served_and_one_outside_the_grant_is_refused(web):
+def test_a_granted_tool_left_off_the_menu_is_asked_for_and_offered_one_called_anyway_is_served_and_one_outside_the_grant_is_refused(web):
     Recorded.clear()
     page = _page(web)
     runtime = Runtime(web, model=RecordingScript(script=[
-        {"name": "read_node", "args": {"node_id": page}},
+        {"name": "read_node", "args": {"node_id": page}},  # granted, not offered: called anyway
+        {"name": MORE_TOOLS, "args": {"names": ["query_canvas", "generate_image", "no_such_tool"]}},
+        {"name": "query_canvas", "args": {"cypher": "MATCH (n:CanvasNode) RETURN count(n) AS nodes"}},
         {"name": "generate_image", "args": {"prompt": "bread", "width": 64, "height": 64}},
         "done"]))
     try:
@@ -128,13 +134,42 @@ def test_a_granted_tool_the_model_was_not_offered_is_served_and_one_outside_the_
         grant = runtime.grants.get(outcome.grant_id)
     finally:
         runtime.close()
-    assert grant.allows_tool("read_node") and not grant.allows_tool("generate_image")
-    first, second = Recorded.offered[:2]
-    assert "read_node" not in first and "skill__web_revise" in first, first
-    assert "read_node" in Recorded.systems[0].split(MORE_TOOLS, 1)[1].splitlines()[0]
+    assert grant.allows_tool("read_node") and grant.allows_tool("query_canvas")
+    assert not grant.allows_tool("generate_image")
+    first, second, third = Recorded.offered[:3]
+    assert "read_node" not in first and "query_canvas" not in first and "skill__web_revise" in first, first
+    assert "read_node" in second and "query_canvas" not in second  # called once, offered from then on
+    assert "query_canvas" in third and "generate_image" not in third, third  # asked for: offered; never granted
     served = outcome.steps[0]
     assert served["action"]["tool"] == "read_node" and served["verdict"]["verdict"] == "allow"
     assert served["observation"]["node"]["id"] == page
-    assert "read_node" in second  # asked for once, offered from then on
-    refused = outcome.steps[1]
+    lineage = outcome.steps[1]
+    assert lineage["action"]["tool"] == "query_canvas" and lineage["verdict"]["verdict"] == "allow"
+    refused = outcome.steps[2]
     assert refused["verdict"]["verdict"] == "reject" and refused["verdict"]["reason"] == "tool_not_granted"
+    # The ask was a model call of its own, counted with the step it came before.
+    assert lineage["model_calls"] == 2 and served["model_calls"] == 1, [s.get("model_calls") for s in outcome.steps]
+
+
+def test_the_offline_planner_asks_for_a_granted_tool_left_off_its_menu_before_it_calls_it():
+    """A model can call only what it was sent the schemas of: the offline planner behaves so too (it must not
+    read the canvas through a tool a real model could not have called)."""
+    from langchain_core.messages import AIMessage, HumanMessage, ToolMessage
+
+    from nodes.menu import ToolMenu, answer_ask, more_tools_schema
+    from nodes.propose import SYSTEM_PROMPT
+
+    menu = ToolMenu(offered=[], named=["query_canvas", "read_node"])
+    conversation = [SystemMessage(SYSTEM_PROMPT + "\n\nThe canvas holds 3 nodes."), HumanMessage("list the images")]
+    asked = OfflinePlanner().bind_tools([more_tools_schema(menu)]).invoke(conversation)
+    assert asked.tool_calls and asked.tool_calls[0]["name"] == MORE_TOOLS
+    assert asked.tool_calls[0]["args"] == {"names": ["query_canvas"]}
+    given, answer = answer_ask(menu, asked.tool_calls[0]["args"])
+    assert given == ["query_canvas"]
+    wider = ToolMenu(offered=["query_canvas"], named=["read_node"])
+    schemas = [{"type": "function", "function": {"name": "query_canvas", "description": "read the canvas",
+                                                  "parameters": {"type": "object", "properties": {}}}},
+               more_tools_schema(wider)]
+    conversation += [asked, ToolMessage(content=answer, tool_call_id=asked.tool_calls[0]["id"])]
+    called = OfflinePlanner().bind_tools(schemas).invoke(conversation)
+    assert called.tool_calls and called.tool_calls[0]["name"] == "query_canvas", called

@@ -121,7 +121,7 @@ class Reader:
         project_file.write_text(text)
 
 
-@pytest.mark.timeout(900)  # about 45 s on a quiet two-core machine: ten commands, two engine starts
+@pytest.mark.timeout(900)  # about 50 s on a quiet two-core machine: ten commands, two engine starts
 def test_every_block_of_the_skills_page_runs_as_written(tmp_path: Path) -> None:
     reader = Reader(tmp_path)
     try:

@@ -95,34 +95,18 @@ def _keep_bytecode(session_tmp: str) -> None:
     The suite starts hundreds of them (CLI commands, the workers): with PYTHONDONTWRITEBYTECODE set in the
     shell each compiled the checkout's modules again, about 0.4 s of CPU a command, where an installed
     jarvishub (and a checkout on CI) has its bytecode.  The cache (PYTHONPYCACHEPREFIX) is a private folder
-    under the user's cache folder, so the checkout is still never written; it outlives the session because a
-    prefix holds the bytecode of *every* module, the installed packages' too: in a prefix new to the session
-    each worker compiled LangChain, LangGraph and the checkout again (collecting the suite cost 25 s of CPU
-    instead of 9 s, and the slow half's run as much again).  Python checks each file against its source's
-    size and time, so a stale entry is compiled again, never used.
+    under the user's cache folder (``tests.engine_aot.private_cache_folder``), so the checkout is still never
+    written; it outlives the session because a prefix holds the bytecode of *every* module, the installed
+    packages' too: in a prefix new to the session each worker compiled LangChain, LangGraph and the checkout
+    again (collecting the suite cost 25 s of CPU instead of 9 s, and the slow half's run as much again).
+    Python checks each file against its source's size and time, so a stale entry is compiled again, never used.
     """
     if os.environ.pop("PYTHONDONTWRITEBYTECODE", None) is None:
         return
-    prefix = _private_folder(Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "jarvishub" /
-                             "test-pycache") or os.path.join(session_tmp, PYCACHE)
+    prefix = engine_aot.private_cache_folder("test-pycache") or os.path.join(session_tmp, PYCACHE)
     os.environ["PYTHONPYCACHEPREFIX"] = str(prefix)
     sys.pycache_prefix = str(prefix)
     sys.dont_write_bytecode = False
-
-
-def _private_folder(folder: Path) -> Path | None:
-    """``folder``, made 0700 if missing, when it is a real folder of ours that no one else can write; else None
-    (bytecode another account could plant would run in the tests)."""
-    try:
-        folder.mkdir(mode=0o700, parents=True, exist_ok=True)
-        found = os.lstat(folder)
-    except OSError:
-        return None
-    import stat
-
-    if not stat.S_ISDIR(found.st_mode) or found.st_uid != os.geteuid() or found.st_mode & 0o022:
-        return None
-    return folder
 
 
 def _left_behind(session_tmp: str) -> tuple[list[int], list[str]]:

@@ -44,7 +44,7 @@ from nodes.ports import BridgePort
 from nodes.skill_match import SKILL_TOOL_PREFIX, describe_skill
 from skills.base import Skill, SkillContext
 from store.errors import CanvasError
-from tools.base import ToolContext, ToolError, ToolFamily, ToolResult, ToolSpec
+from tools.base import ToolContext, ToolError, ToolFamily, ToolResult, ToolSpec, model_schema
 from tools.project import ProjectParts, project_config
 
 ENTRY_POINT_GROUP = "jarvishub.skills"
@@ -321,8 +321,8 @@ def skill_tool(skill: Skill) -> ToolSpec:
 def skill_info(skill: Skill, source: str = BUILTIN) -> SkillInfo:
     """How the manifest lists a skill."""
     return SkillInfo(name=skill.name, description=skill.description,
-                     input_schema=skill.input_model.model_json_schema(),
-                     output_schema=skill.output_model.model_json_schema(), needs_tools=list(skill.needs),
+                     input_schema=model_schema(skill.input_model),
+                     output_schema=model_schema(skill.output_model), needs_tools=list(skill.needs),
                      triggers=list(skill.triggers), source=source)
 
 

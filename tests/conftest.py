@@ -90,18 +90,22 @@ PYCACHE = "pycache"
 
 
 def _keep_bytecode(session_tmp: str) -> None:
-    """Let the session's Python processes share their compiled modules, in the session's folder.
+    """Let the suite's Python processes share their compiled modules, from one session to the next.
 
     The suite starts hundreds of them (CLI commands, the workers): with PYTHONDONTWRITEBYTECODE set in the
     shell each compiled the checkout's modules again, about 0.4 s of CPU a command, where an installed
-    jarvishub (and a checkout on CI) has its bytecode.  The cache goes to the session's folder
-    (PYTHONPYCACHEPREFIX), so the checkout is still never written.
+    jarvishub (and a checkout on CI) has its bytecode.  The cache (PYTHONPYCACHEPREFIX) is a private folder
+    under the user's cache folder (``tests.engine_aot.private_cache_folder``), so the checkout is still never
+    written; it outlives the session because a prefix holds the bytecode of *every* module, the installed
+    packages' too: in a prefix new to the session each worker compiled LangChain, LangGraph and the checkout
+    again (collecting the suite cost 25 s of CPU instead of 9 s, and the slow half's run as much again).
+    Python checks each file against its source's size and time, so a stale entry is compiled again, never used.
     """
     if os.environ.pop("PYTHONDONTWRITEBYTECODE", None) is None:
         return
-    prefix = os.path.join(session_tmp, PYCACHE)
-    os.environ["PYTHONPYCACHEPREFIX"] = prefix
-    sys.pycache_prefix = prefix
+    prefix = engine_aot.private_cache_folder("test-pycache") or os.path.join(session_tmp, PYCACHE)
+    os.environ["PYTHONPYCACHEPREFIX"] = str(prefix)
+    sys.pycache_prefix = str(prefix)
     sys.dont_write_bytecode = False
 
 

@@ -17,6 +17,8 @@ from tests.cli_run import cli
 
 ROOT = Path(__file__).resolve().parents[1]
 
+pytestmark = pytest.mark.long_file(30)  # seconds on a quiet two-core machine: scheduled first (tests/conftest.py)
+
 
 @pytest.fixture(scope="module")
 def folder(tmp_path_factory):

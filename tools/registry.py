@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any
 
-from tools.base import ToolSpec
+from tools.base import ToolSpec, model_schema
 from tools.returns import BUILTIN_RETURNS, FAMILY_RETURNS
 
 
@@ -42,4 +42,4 @@ def returns_schema(spec: ToolSpec) -> dict[str, Any]:
     shape (a project's own tool) gives ``{}``.
     """
     model = BUILTIN_RETURNS.get(spec.name) or FAMILY_RETURNS.get(spec.family.value)
-    return model.model_json_schema() if model is not None else {}
+    return model_schema(model) if model is not None else {}

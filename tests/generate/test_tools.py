@@ -39,6 +39,16 @@ def test_specs_describe_the_family():
     assert GENERATE_VIDEO.json_schema()["properties"]["duration_s"]["exclusiveMinimum"] == 0
 
 
+def test_a_tool_schema_is_the_models_and_each_caller_gets_its_own_copy():
+    """The schemas are made once per model (every runtime's manifest reads them); a caller that changes the one it
+    got changes nobody else's."""
+    first = GENERATE_VIDEO.json_schema()
+    assert first == GENERATE_VIDEO.args_schema.model_json_schema()
+    first["properties"]["duration_s"]["exclusiveMinimum"] = 5
+    first["properties"]["changed"] = {"type": "string"}
+    assert GENERATE_VIDEO.json_schema() == GENERATE_VIDEO.args_schema.model_json_schema()
+
+
 def test_generate_image_creates_a_completed_node_that_references_its_character_and_scene(ctx, fake_canvas, artifacts):
     result = _run(
         GENERATE_IMAGE, ctx, prompt="Mira on the pier", references=["mira", "harbour"], node_id="shot-1", seed=2

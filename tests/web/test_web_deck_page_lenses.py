@@ -24,6 +24,8 @@ from store.mutations import CreateNode
 from tests.web.conftest import TOKEN, finished_job
 from tests.web.test_web_lenses import close_lens, open_lens
 
+pytestmark = pytest.mark.long_file(35)  # seconds on a quiet two-core machine: scheduled first (tests/conftest.py)
+
 SLIDES = 3
 IMAGES_LOADED = """(selector) => {
   const imgs = [...document.querySelectorAll(selector)];

@@ -20,7 +20,27 @@ from jarvishub.evaluation.results import load_results
 from store import process as processes
 from store.lifecycle import SERVER_CLASS
 from tests.cli_run import ROOT
-from tests.evaluation.test_eval_cli import GOOD
+
+NOTES = '''
+name = "{name}"
+workflow = "narrative"
+description = "A note, then a question: the cheapest session with a project, an engine and two turns."
+
+[[turns]]
+kind = "note"
+request = "note: the keeper's lamp should stay warm"
+[[turns.checks]]
+type = "count"
+kind = "text"
+equals = 1
+
+[[turns]]
+kind = "query"
+request = "how many notes are there"
+[[turns.checks]]
+type = "outcome"
+equals = "replied"
+'''
 
 pytestmark = pytest.mark.long_file(70)  # seconds on a quiet two-core machine: scheduled first (tests/conftest.py)
 
@@ -48,7 +68,7 @@ def _scenarios(tmp_path: Path, *names: str) -> list[str]:
     paths = []
     for name in names:
         path = tmp_path / f"{name}.toml"
-        path.write_text(GOOD.format(name=name, slides=4))
+        path.write_text(NOTES.format(name=name))
         paths.append(str(path))
     return paths
 
@@ -65,7 +85,7 @@ def test_two_jobs_merge_in_the_sequential_order_and_a_dead_child_is_its_runs_err
     killed: list[int] = []
 
     def on_line(line: str) -> None:
-        found = re.match(r"\[chat\] 2/2 deck-b \(slides, 2 turns; process (\d+)\)", line)
+        found = re.match(r"\[chat\] 2/2 deck-b \(narrative, 2 turns; process (\d+)\)", line)
         if found:
             killed.append(int(found.group(1)))
             os.kill(killed[-1], signal.SIGKILL)
@@ -87,10 +107,10 @@ def test_two_jobs_merge_in_the_sequential_order_and_a_dead_child_is_its_runs_err
     *whole, dead = results.scenarios
     assert all(s.passed and len(s.turns) == 2 and s.totals.checks_passed == 2 for s in whole), log
     assert not dead.passed and dead.turns == [] and "killed by signal 9" in (dead.error or ""), dead.error
-    assert results.finished_at and results.summary["slides"]["canvas"].checks_passed == 4
+    assert results.finished_at and results.summary["narrative"]["canvas"].checks_passed == 4
     assert (out / "report.html").is_file()
     # Each child's own lines, prefixed by agent and scenario; at most two runs at once.
-    assert any(re.match(r"\[chat deck-a\]\s+\[chat\] deck-a turn 1/2 create: replied", line) for line in lines), log
+    assert any(re.match(r"\[chat deck-a\]\s+\[chat\] deck-a turn 1/2 note: replied", line) for line in lines), log
     started = [i for i, line in enumerate(lines) if re.match(r"\[\w+\] \d/2 deck-\w \(", line)]
     ended = [i for i, line in enumerate(lines) if re.match(r"\[\w+\] deck-\w: (passed|FAILED)", line)]
     assert len(started) == 4 and started[2] > ended[0], log

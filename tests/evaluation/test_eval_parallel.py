@@ -64,6 +64,21 @@ def _read(process: subprocess.Popen[str], lines: list[str], on_line) -> threadin
     return reader
 
 
+def _wait(process: subprocess.Popen[str], reader: threading.Thread, *, interrupt: bool = False) -> tuple[int, float]:
+    """The command's exit status (after a Ctrl-C when ``interrupt``) and the seconds it took to end."""
+    try:
+        if interrupt:
+            process.send_signal(signal.SIGINT)
+        signalled = time.monotonic()
+        code = process.wait(timeout=60 if interrupt else 280)
+        return code, time.monotonic() - signalled
+    finally:
+        if process.poll() is None:
+            process.kill()
+            process.wait()
+        reader.join(10)
+
+
 def _scenarios(tmp_path: Path, *names: str) -> list[str]:
     paths = []
     for name in names:
@@ -85,34 +100,27 @@ def test_two_jobs_merge_in_the_sequential_order_and_a_dead_child_is_its_runs_err
     killed: list[int] = []
 
     def on_line(line: str) -> None:
-        found = re.match(r"\[chat\] 2/2 deck-b \(narrative, 2 turns; process (\d+)\)", line)
+        found = re.match(r"\[chat\] 2/2 notes-b \(narrative, 2 turns; process (\d+)\)", line)
         if found:
             killed.append(int(found.group(1)))
             os.kill(killed[-1], signal.SIGKILL)
 
-    process = _eval(*_scenarios(tmp_path, "deck-a", "deck-b"), "--agent", "both", "--jobs", "2", "--out", str(out))
-    reader = _read(process, lines, on_line)
-    try:
-        code = process.wait(timeout=280)
-    finally:
-        if process.poll() is None:
-            process.kill()
-            process.wait()
-    reader.join(10)
+    process = _eval(*_scenarios(tmp_path, "notes-a", "notes-b"), "--agent", "both", "--jobs", "2", "--out", str(out))
+    code, _ = _wait(process, _read(process, lines, on_line))
     log = "\n".join(lines)
     assert code == 1 and killed, log  # one run died: the suite did not pass, and went on
     results = load_results(out / "results.json")
     assert [(s.agent, s.name) for s in results.scenarios] == [
-        ("canvas", "deck-a"), ("canvas", "deck-b"), ("chat", "deck-a"), ("chat", "deck-b")]
+        ("canvas", "notes-a"), ("canvas", "notes-b"), ("chat", "notes-a"), ("chat", "notes-b")]
     *whole, dead = results.scenarios
     assert all(s.passed and len(s.turns) == 2 and s.totals.checks_passed == 2 for s in whole), log
     assert not dead.passed and dead.turns == [] and "killed by signal 9" in (dead.error or ""), dead.error
     assert results.finished_at and results.summary["narrative"]["canvas"].checks_passed == 4
     assert (out / "report.html").is_file()
     # Each child's own lines, prefixed by agent and scenario; at most two runs at once.
-    assert any(re.match(r"\[chat deck-a\]\s+\[chat\] deck-a turn 1/2 note: replied", line) for line in lines), log
-    started = [i for i, line in enumerate(lines) if re.match(r"\[\w+\] \d/2 deck-\w \(", line)]
-    ended = [i for i, line in enumerate(lines) if re.match(r"\[\w+\] deck-\w: (passed|FAILED)", line)]
+    assert any(re.match(r"\[chat notes-a\]\s+\[chat\] notes-a turn 1/2 note: replied", line) for line in lines), log
+    started = [i for i, line in enumerate(lines) if re.match(r"\[\w+\] \d/2 notes-\w \(", line)]
+    ended = [i for i, line in enumerate(lines) if re.match(r"\[\w+\] notes-\w: (passed|FAILED)", line)]
     assert len(started) == 4 and started[2] > ended[0], log
     assert not _engines(out / "runs"), log
     assert "Traceback" not in log
@@ -125,27 +133,19 @@ def test_ctrl_c_stops_every_child_and_leaves_no_engine(tmp_path):
     seen: set[str] = set()
 
     def on_line(line: str) -> None:
-        found = re.match(r"\[canvas (deck-\w)\]", line)
+        found = re.match(r"\[canvas (notes-\w)\]", line)
         if found:
             seen.add(found.group(1))
         if len(seen) == 2:
             turning.set()
 
-    process = _eval(*_scenarios(tmp_path, "deck-c", "deck-d"), "--jobs", "2", "--out", str(out))
+    process = _eval(*_scenarios(tmp_path, "notes-c", "notes-d"), "--jobs", "2", "--out", str(out))
     reader = _read(process, lines, on_line)
-    try:
-        # Both children have said something: their projects are open, their engines up or starting.
-        assert turning.wait(240), "\n".join(lines)
-        process.send_signal(signal.SIGINT)
-        signalled = time.monotonic()
-        code = process.wait(timeout=60)
-        took = time.monotonic() - signalled
-    finally:
-        if process.poll() is None:
-            process.kill()
-            process.wait()
-    reader.join(10)
+    # Both children have said something: their projects are open, their engines up or starting.
+    started = turning.wait(240)
+    code, took = _wait(process, reader, interrupt=True)
     log = "\n".join(lines)
+    assert started, log
     assert code == 130 and took < 15, f"{took:.1f} s\n{log}"
     assert load_results(out / "results.json").stopped == "interrupted (Ctrl-C)"
     deadline = time.monotonic() + 20  # the engines were sent their stop; a JVM takes a moment to go

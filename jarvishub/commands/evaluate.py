@@ -75,7 +75,9 @@ def _version() -> str:
 
 
 def _say(line: str) -> None:
-    print(line, file=sys.stderr, flush=True)
+    # One write per line: with --jobs, the children's lines are relayed from several threads at once.
+    sys.stderr.write(line + "\n")
+    sys.stderr.flush()
 
 
 def cmd_eval(args: argparse.Namespace) -> int:

@@ -34,13 +34,11 @@ def test_a_24_shot_film_is_made_in_its_one_turn(make_runtime, project):
     assert (counts["image"], counts["shot"], counts["video"]) == (24, 24, 25)  # 24 clips and the cut
     grant = runtime.grants.get(out.grant_id)
     assert grant.budget.tool_calls == round((9 * 24 + 9) * 1.5) and grant.budget.generation_calls == 200
-    # The next turn, an edit, is back on the default budget.
-    edit = runtime.run("make shot 3 night", thread_id=out.thread_id)
-    assert edit.outcome == "replied", edit.reply
-    assert runtime.grants.get(edit.grant_id).budget.tool_calls == DEFAULT
 
 
 def test_the_default_grant_of_an_edit_keeps_the_default_budget(make_runtime):
+    """On the film just made (the module's project): an edit of one shot is back on the default budget."""
     runtime = make_runtime()
-    grant = default_grant(runtime.manifest, runtime.understand("make shot 3 night"), [])
-    assert grant.budget == Budget()
+    intent = runtime.understand("make shot 3 night")
+    assert [c.operation for c in intent.clauses] == ["edit"]
+    assert default_grant(runtime.manifest, intent, []).budget == Budget()

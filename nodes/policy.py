@@ -24,6 +24,9 @@ The request is read once, by the interpreter (``nodes.understanding``); the poli
   the page (the interpreter resolves the selection to it).
 * A question gets the read-only canvas tools: it never changes the canvas, and the grant makes sure.
 * Anything else may use every tool on the whole canvas.
+* A build sized by its request ("a 24-shot film", "a 40-slide deck") gets a tool-call budget sized by the work
+  its skills will do for that many shots or slides (:func:`build_budget`), never less than the default; every
+  other turn keeps the default budget, which stops a runaway loop.
 
 Tools the policy knows nothing about (MCP tools, a project's own skills) are always
 in the grant: the project configured them on purpose.
@@ -39,7 +42,7 @@ from __future__ import annotations
 
 from typing import NamedTuple
 
-from nodes.grant import Grant, Scope
+from nodes.grant import Budget, Grant, Scope
 from nodes.manifest import Manifest, ToolInfo
 from nodes.selection import selected_nodes
 from nodes.understanding.intent import Intent
@@ -63,6 +66,40 @@ the lineage (``repair`` in one call, or its two parts), and a change of a node's
 of the canvas and recovery families (branch, group, move, link, version and checkpoint tools: each has a request
 of its own and a grant of its own), whose schemas went with every model call of the edit (23 tools, 11 KB,
 against 8 tools, 3.9 KB; ``bench/turn.py`` prints both)."""
+
+
+BUILD_CALLS: dict[str, tuple[str, int, int, int]] = {
+    "build_narrative": ("n_shots", 9, 9, 24),
+    "build_deck": ("n_slides", 2, 5, 200),
+}
+"""Tool calls a build makes through the bridge, its skills' own calls included: operation → (the clause's count
+argument, calls per unit, calls besides, the most units a budget is sized for).  Measured on the built-in skills
+(a story: per shot its node, its links, its image, its clip and their links and statuses, 63 calls for 6 shots
+and 117 for 12; a deck: per slide its content node and link, 15 calls for 5 slides and 29 for 12);
+``tests/bridge/test_build_budget.py`` runs a 24-shot film under the sized budget."""
+BUILD_HEADROOM = 1.5
+"""The sized budget over the planned calls: room for a repair and the model's own calls, not for a loop."""
+
+
+def build_budget(intent: Intent) -> Budget:
+    """The turn's budget: the default, or for builds of a named size enough tool calls for the planned work.
+
+    Sized from the intent's own count (the interpreter caps a story at 24 shots), so a long request cannot buy an
+    unbounded budget; the other limits (generation calls, wall time, cost, rejections in a row) stay the
+    default's."""
+    default = Budget()
+    planned = 0
+    for clause in intent.clauses:
+        sized = BUILD_CALLS.get(clause.operation)
+        if sized is None:
+            continue
+        argument, per_unit, besides, most = sized
+        units = clause.args.get(argument)
+        if isinstance(units, int) and units > 0:
+            planned += per_unit * min(units, most) + besides
+    if default.tool_calls is None or not planned:
+        return default
+    return default.model_copy(update={"tool_calls": max(default.tool_calls, round(planned * BUILD_HEADROOM))})
 
 
 class RequestKind:
@@ -230,7 +267,8 @@ def default_grant(manifest: Manifest, intent: Intent, selected: list[str]) -> Gr
         return [t.name for t in manifest.tools
                 if t.name in names and (intent.removal or Effect.DESTRUCTIVE not in t.effects)]
 
-    return Grant(tools=kept(offered), skill_only_tools=kept(lent), scope=scope, approval_effects=[Effect.DESTRUCTIVE])
+    return Grant(tools=kept(offered), skill_only_tools=kept(lent), scope=scope, approval_effects=[Effect.DESTRUCTIVE],
+                 budget=build_budget(intent))
 
 
 def mixed_grant(manifest: Manifest, intent: Intent, selected: list[str]) -> Grant | None:

@@ -34,6 +34,10 @@ def add_parser(sub: Any) -> None:
                         "(default: offline)")
     p.add_argument("--out", default="eval-run", help="where results.json, report.html and the projects go "
                                                      "(default: ./eval-run)")
+    p.add_argument("--jobs", type=_jobs, default=1, metavar="N",
+                   help="run up to N (agent, scenario) runs at once, each in its own process with its own project "
+                        "and engine, longest first; results.json and report.html are the sequential run's "
+                        "(default: 1, one after the other in this process)")
     p.add_argument("--export-trajectories", action="store_true",
                    help="also write the suite's trajectories as a redacted JSONL dataset to OUT/dataset/")
     p.add_argument("--consent", action="store_true",
@@ -50,6 +54,17 @@ def _model_name(text: str) -> str:
         raise argparse.ArgumentTypeError(str(error)) from None
 
 
+def _jobs(text: str) -> int:
+    """An argparse type: a whole number of parallel runs, at least 1."""
+    try:
+        jobs = int(text)
+    except ValueError:
+        jobs = 0
+    if jobs < 1:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a number of runs (1 or more)")
+    return jobs
+
+
 def _version() -> str:
     from importlib.metadata import PackageNotFoundError, version
 
@@ -60,7 +75,9 @@ def _version() -> str:
 
 
 def _say(line: str) -> None:
-    print(line, file=sys.stderr, flush=True)
+    # One write per line: with --jobs, the children's lines are relayed from several threads at once.
+    sys.stderr.write(line + "\n")
+    sys.stderr.flush()
 
 
 def cmd_eval(args: argparse.Namespace) -> int:
@@ -89,23 +106,24 @@ def cmd_eval(args: argparse.Namespace) -> int:
     path = out / "results.json"
     _say(f"eval: {len(suite)} scenario(s) × {', '.join(agents)} ({args.model} model) → {out}")
     try:
-        for kind in agents:
-            for number, (_, scenario) in enumerate(suite, 1):
-                _say(f"[{kind}] {number}/{len(suite)} {scenario.name} ({scenario.workflow}, "
-                     f"{len(scenario.turns)} turns)")
-                try:
-                    result = run_scenario(scenario, kind, args.model, out, progress=_say,
-                                          stash_trajectories=args.export_trajectories)
-                except AgentUnavailable as error:  # e.g. --model openai without a key: nothing else will run either
-                    print_error(args, EXIT_BAD_INPUT, f"error: {error}")
-                    return EXIT_BAD_INPUT
-                results.scenarios.append(result)
-                results.wall_s = round(time.monotonic() - started, 3)
-                results.write(path)  # as each run finishes: a killed or interrupted suite keeps what it finished
-                t = result.totals
-                _say(f"[{kind}] {scenario.name}: {'passed' if result.passed else 'FAILED'} "
-                     f"({t.checks_passed}/{t.checks_total} checks, {result.wall_s:.1f} s)"
-                     + (f" — {result.error}" if result.error else ""))
+        if args.jobs > 1:
+            code = _run_parallel(args, suite, agents, results, path, started)
+            if code is not None:
+                return code
+        else:
+            for kind in agents:
+                for number, (_, scenario) in enumerate(suite, 1):
+                    _say(_starting(kind, number, len(suite), scenario))
+                    try:
+                        result = run_scenario(scenario, kind, args.model, out, progress=_say,
+                                              stash_trajectories=args.export_trajectories)
+                    except AgentUnavailable as error:  # e.g. --model openai without a key: nothing else will run
+                        print_error(args, EXIT_BAD_INPUT, f"error: {error}")
+                        return EXIT_BAD_INPUT
+                    results.scenarios.append(result)
+                    results.wall_s = round(time.monotonic() - started, 3)
+                    results.write(path)  # as each run finishes: a killed or interrupted suite keeps what it finished
+                    _say(_finished(result))
     except KeyboardInterrupt:
         _stop_now(args, results, path, started)
     results.finished_at = now()
@@ -131,6 +149,48 @@ def cmd_eval(args: argparse.Namespace) -> int:
     else:
         print(f"{passed}/{len(results.scenarios)} scenario runs passed in {results.wall_s:.0f} s; results: {path}")
     return EXIT_OK if results.passed else EXIT_FAILED
+
+
+def _starting(kind: str, number: int, total: int, scenario: Any, process: str = "") -> str:
+    return (f"[{kind}] {number}/{total} {scenario.name} ({scenario.workflow}, {len(scenario.turns)} turns"
+            + (f"; {process}" if process else "") + ")")
+
+
+def _finished(result: Any) -> str:
+    t = result.totals
+    return (f"[{result.agent}] {result.name}: {'passed' if result.passed else 'FAILED'} "
+            f"({t.checks_passed}/{t.checks_total} checks, {result.wall_s:.1f} s)"
+            + (f" — {result.error}" if result.error else ""))
+
+
+def _run_parallel(args: argparse.Namespace, suite: list[Any], agents: list[str], results: Any, path: Path,
+                  started: float) -> int | None:
+    """``--jobs N``: the runs in child processes, longest first; each result put in its sequential place and
+    results.json written as each finishes.  Returns an exit code when the suite cannot run (no agent)."""
+    from jarvishub.evaluation.parallel import JobUnavailable, plan, run_jobs
+
+    jobs = plan(suite, agents)
+    done: dict[int, Any] = {}
+
+    def begun(job: Any) -> None:
+        assert job.process is not None
+        _say(_starting(job.agent, job.number, len(suite), job.scenario, f"process {job.process.pid}"))
+
+    def ended(job: Any, result: Any) -> None:
+        done[job.order] = result
+        results.scenarios = [done[k] for k in sorted(done)]
+        results.wall_s = round(time.monotonic() - started, 3)
+        results.write(path)
+        _say(_finished(result))
+
+    _say(f"eval: {len(jobs)} run(s), up to {args.jobs} at a time, longest first")
+    try:
+        run_jobs(jobs, args.jobs, model=args.model, out=path.parent, say=_say, started=begun, finished=ended,
+                 stash=args.export_trajectories)
+    except JobUnavailable as error:
+        print_error(args, EXIT_BAD_INPUT, str(error))
+        return EXIT_BAD_INPUT
+    return None
 
 
 def _stop_now(args: argparse.Namespace, results: Any, path: Path, started: float) -> NoReturn:

@@ -14,6 +14,7 @@ from html import escape
 from pathlib import Path
 from typing import Any
 
+from jarvishub.evaluation.comparison import comparison
 from jarvishub.evaluation.definitions import METRICS
 from jarvishub.evaluation.plots import Series, colors, grouped_bars, line_plot
 from jarvishub.evaluation.reading import Results, ScenarioResult, TurnResult, load_results
@@ -59,6 +60,7 @@ def render_report(results: Results | dict[str, Any]) -> str:
     body = [_header(results)]
     body.append("<h2>Summary per workflow</h2>")
     body.append(_summary_table(results, agents))
+    body.append(_comparison_section(results))
     body.append(_checks_section(results, agents, palette))
     body.append(_sessions_section(results, agents, palette))
     for n, workflow in enumerate(results.workflows()):
@@ -146,6 +148,57 @@ def _summary_table(results: Results, agents: list[str]) -> str:
     return ('<table class="summary"><caption>Canvas agent and baseline per workflow</caption>'
             f'<thead><tr><th scope="col" rowspan="2">metric</th>{top}</tr><tr>{second}</tr></thead>'
             f"<tbody>{lines}</tbody></table>")
+
+
+# -- the canvas agent against each baseline -------------------------------------------------------------
+def _comparison_section(results: Results) -> str:
+    """Per scenario and baseline: the turns the canvas agent lost in bytes per call or (edit turns) in model calls,
+    listed by turn; both wall times; both checks; and, apart, the turns where the baseline failed its checks."""
+    compared = {name: entry for name, entry in comparison([_as_run(s) for s in results.scenarios]).items()
+                if entry.get("canvas_against")}
+    if not compared:
+        return ""
+    rows = []
+    for name, entry in compared.items():
+        for agent, c in entry["canvas_against"].items():
+            checks = c["checks"]
+            rows.append(
+                "<tr>" + f"<td>{escape(name)}</td><td>{escape(agent)}</td>"
+                f'<td class="num">{c["common_turns"]}</td>'
+                + _verdict(f"{checks['canvas']} / {checks['baseline']} of {checks['total']}", c["checks_lost"])
+                + _verdict(f"{_fmt(c['wall_s']['canvas'])} / {_fmt(c['wall_s']['baseline'])}", c["wall_lost"])
+                + _turn_list(c["bytes_per_call_lost"], "bytes")
+                + _turn_list(c["edit_calls_lost"], "calls")
+                + "<td>" + (escape("; ".join(
+                    f"{t['turn']} ({t['baseline_outcome'] or 'no outcome'}: {', '.join(t['baseline_failed'])}"
+                    + (f"; canvas {_fmt(t['call_bytes']['canvas'], digits=0)} against "
+                       f"{_fmt(t['call_bytes']['baseline'], digits=0)} bytes per call" if t["more_bytes"] else "")
+                    + (f"; canvas {t['model_calls']['canvas']} against {t['model_calls']['baseline']} model calls"
+                       if t["more_calls"] else "") + ")"
+                    for t in c["baseline_failed_turns"])) or "none") + "</td></tr>")
+    head = "".join(f'<th scope="col">{escape(h)}</th>' for h in (
+        "scenario", "baseline", "turns compared", "checks passed: canvas / baseline", "wall s: canvas / baseline",
+        "turns where the canvas agent sent more bytes per call", "edit turns where it made more model calls",
+        "turns where the baseline failed its checks (not counted as losses)"))
+    return ("<h2>The canvas agent against each baseline</h2>"
+            "<p>Over the turns both ran, numbered from 1. A turn where the baseline failed its checks (it asked "
+            "<code>not_found</code> for what its window lost, was refused, or did something else) is not a loss "
+            "of the canvas agent in bytes or calls: it is listed in the last column, with both agents' figures "
+            "where the canvas agent sent more, and counted in neither loss column.</p>"
+            f'<div class="wide"><table class="comparison"><thead><tr>{head}</tr></thead>'
+            f"<tbody>{''.join(rows)}</tbody></table></div>")
+
+
+def _verdict(text: str, lost: bool) -> str:
+    return f'<td class="num {"fail" if lost else "pass"}">{escape(text)}</td>'
+
+
+def _turn_list(turns: list[dict[str, Any]], unit: str) -> str:
+    if not turns:
+        return '<td class="pass">none</td>'
+    return '<td class="fail">' + escape("; ".join(
+        f"{t['turn']} ({_fmt(t['canvas'], digits=0)} against {_fmt(t['baseline'], digits=0)} {unit})"
+        for t in turns)) + "</td>"
 
 
 # -- checks per scenario, and the long sessions ----------------------------------------------------------

@@ -13,6 +13,8 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from jarvishub.evaluation.comparison import EDIT_KINDS, comparison
+
 SCHEMA = "jarvishub-eval/1"
 
 
@@ -147,8 +149,6 @@ class AgentSummary(BaseModel):
     """Wall time of the workflow's scenario runs, summed."""
 
 
-EDIT_KINDS = ("edit", "feedback")
-"""Turn kinds whose provider calls the summary's edit median is taken over."""
 SUMMARY_TURNS = (1, 5, 10)
 """Turns (1-based) at which the summary reports context bytes (mean over the workflow's scenarios)."""
 
@@ -204,6 +204,9 @@ class Results(BaseModel):
     jarvishub_version: str = ""
     scenarios: list[ScenarioResult] = Field(default_factory=list)
     summary: dict[str, dict[str, AgentSummary]] = Field(default_factory=dict)
+    comparison: dict[str, Any] = Field(default_factory=dict, description="Per scenario: each agent's checks and "
+                                       "wall time, and the canvas agent against each baseline turn by turn "
+                                       "(jarvishub.evaluation.comparison; docs/evaluation.md, 'The comparison').")
     chaos: list[dict[str, Any]] = Field(default_factory=list, description="With --model chaos: one report per "
                                         "agent (jarvishub.evaluation.chaos.ChaosReport).")
 
@@ -222,6 +225,7 @@ class Results(BaseModel):
         from store.private_files import write_private
 
         self.summary = summarise(self.scenarios)
+        self.comparison = comparison(self.scenarios)
         path.parent.mkdir(parents=True, exist_ok=True)
         write_private(path.parent.resolve() / path.name, (json.dumps(self.model_dump(mode="json", by_alias=True), indent=2) + "\n").encode())
         return path

@@ -222,12 +222,21 @@ class Session:
             return {"decision": answer}
         canvas = Canvas.read(self.project.store)
         nodes = resolve_nodes(canvas, answer)
+        candidates = [c for c in interrupt.get("candidates") or [] if isinstance(c, dict)]
+        # The candidates the reference names: a title two outputs share (a deck and its title slide) still picks
+        # one, and a candidate named by an earlier version of the output (the id a chat transcript holds) is it.
+        def names(candidate: dict[str, Any], node: Any) -> bool:
+            values = {str(v) for v in candidate.values()}
+            identity = canvas.identity(node.id)[0]
+            return bool({node.id, identity.removeprefix("shot:")} & values) or any(
+                v in canvas.nodes and canvas.identity(v)[0] == identity for v in values)
+
+        picked = [c for c in candidates if any(names(c, n) for n in nodes)]
+        if len(picked) == 1:
+            return str(picked[0].get("id") or nodes[0].id)
         if len(nodes) != 1:
-            raise TurnError(f"the answer {answer!r} names {len(nodes)} outputs; it must name exactly one")
-        ids = {nodes[0].id, canvas.identity(nodes[0].id)[0].removeprefix("shot:")}
-        for candidate in interrupt.get("candidates") or []:
-            if isinstance(candidate, dict) and ids & {str(v) for v in candidate.values()}:
-                return str(candidate.get("id") or nodes[0].id)
+            raise TurnError(f"the answer {answer!r} names {len(nodes)} outputs and {len(picked)} of the question's "
+                            "candidates; it must name exactly one")
         return nodes[0].id
 
     # -- through the web canvas ---------------------------------------------------------------

@@ -183,7 +183,10 @@ def test_the_report_is_well_formed_self_contained_html(report: Path) -> None:
         assert f"{name} {definition}" in " ".join(t.strip() for t in tree.text if t.strip())
     # a turn table per scenario and agent, a row per scripted turn
     assert len([t for t in tree.named("table") if t.get("class") == "turns"]) == 6
-    assert len(tree.named("tr")) == 2 + 15 + sum(len(s.turns) + 1 for s in load_results(FIXTURE).scenarios)
+    compared = [tag for table, tag, _ in tree.in_table if table == "comparison" and tag == "tr"]
+    assert len(compared) == 1 + 3  # the head and one row per scenario and baseline (canvas against chat)
+    assert len(tree.named("tr")) == 2 + 15 + len(compared) + sum(len(s.turns) + 1
+                                                                 for s in load_results(FIXTURE).scenarios)
 
     plots = [s for s in tree.named("svg") if s.get("class") == "plot"]
     # checks per scenario, then three workflows x (context line, calls bars, locality bars); no long session here

@@ -378,7 +378,7 @@ CASES: list[tuple[str, str, Any, str]] = [
     ("question", "which slides mention hives?", OP("question", {"ask": "slides_mentioning", "terms": ["hives"]}),
      "deck"),
     ("question", "what's the headline?", OP("question", {"ask": "headline"}), "page"),
-    ("routing", "change the theme to dark", ASK("no_target"), "both"),
+    ("routing", "change the theme to dark", ASK("ambiguous"), "both"),  # the page or the deck: the person picks
     ("slides", "delete the beekeeping slide", ASK("ambiguous"), "deck"),
     ("slides", "delete the urban beekeeping slide", OP("deck_delete_slide", {"slide": 1}), "deck"),
     ("routing", "change the deck's theme to dark", OP("deck_set_theme", {"theme": "dark"}), "both"),

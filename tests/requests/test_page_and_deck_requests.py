@@ -273,11 +273,29 @@ def test_sections_by_name_and_undo_that_takes_back_the_whole_turn(runtime: Runti
     assert len(undos) == 2 and all(o["preview_reused"] for o in undos)  # no screenshot taken again
 
     snap = snapshot(runtime)
-    for request, reason in (("remove the pricing section", "not_found"), ("change the theme to dark", "no_target"),
-                            ("make the headline red", "unparsed")):
+    for request, reason in (("remove the pricing section", "not_found"), ("make the headline red", "unparsed")):
         out = turn(runtime, request, expect={"not_found": "not_found"}.get(reason, "bad_request"))
         assert out.outcome == "clarification" and out.clarification["reason"] == reason, (request, out.reply)
         assert snapshot(runtime) == snap
+
+
+def test_a_theme_with_a_page_and_a_deck_asks_which_and_the_answer_picks_it(runtime: Runtime, page: dict[str, Any]
+                                                                           ) -> None:
+    """"change the theme to dark" in a project holding a page and a deck: nothing says which, so the turn asks
+    (ambiguous, the page and the deck as candidates) and changes nothing; the answer changes that one's theme."""
+    snap = snapshot(runtime)
+    out = turn(runtime, "change the theme to dark", expect="paused")
+    asked = out.interrupt or {}
+    assert out.outcome == "interrupted" and asked.get("reason") == "ambiguous", out.reply
+    kinds = {c["kind"]: c["id"] for c in asked["candidates"]}
+    assert set(kinds) == {"code", "deck"} and snapshot(runtime) == snap
+    answered = runtime.resume(out.thread_id, kinds["deck"])
+    assert answered.outcome == "replied" and answered.measured["matches"], answered.reply
+    after = snapshot(runtime)
+    changed = {i for i in after if snap.get(i) != after[i]}
+    kinds_changed = {runtime.project.store.get_node(i).kind for i in changed}
+    assert "deck" in kinds_changed and "code" not in kinds_changed, kinds_changed  # the deck's theme, not the page
+    assert kinds["code"] not in changed
 
 
 def test_the_full_bleed_change_undone_by_its_name(runtime: Runtime, page: dict[str, Any]) -> None:

@@ -174,11 +174,29 @@ class PageReader:
                              "first ('a website for a bakery: warm, rustic').")
         if (ctx.facts.has_deck and re.search(r"\btheme\b", text) and not selected
                 and not _NAMES_PAGE.search(text)):
-            ctx.words.take_all()
-            return Reading(clarification=Clarification(
-                reason="no_target", understood=["a change of theme"],
-                message="The project has a web page and a slide deck: which one's theme? Say 'the page's theme' or "
-                        "'the deck's theme', or select one."))
+            # Both a page and a deck have a theme and nothing says which: ask, with both as the candidates a
+            # person picks from (the answer, the page's or the deck's id, reads the request again).
+            if ctx.answer in {d.id for d in ctx.facts.decks}:
+                return None  # the deck's theme: the slides reader's
+            if ctx.answer in {p.id for p in ctx.facts.pages}:
+                selected = ctx.answer
+            else:
+                from nodes.understanding.readers.slides import Deck
+
+                # Each candidate's operation is a clause, so the turn's grant holds what either answer needs
+                # (the page's revision and the deck's theme, scoped to them): the answer resumes under it.
+                ctx.words.take_all()
+                page = _page_target(ctx, None)
+                return Reading(clauses=[
+                    Clause(text=ctx.request, domain=self.name, operation="revise_page", targets=[page],
+                           understood=["the page's theme"]),
+                    Clause(text=ctx.request, domain="slides", operation="deck_set_theme", targets=[Deck(ctx).target()],
+                           understood=["the deck's theme"])], clarification=Clarification(
+                    reason="ambiguous", understood=["a change of theme"],
+                    candidates=[{"id": ctx.facts.pages[0].id, "kind": "code", "title": ctx.facts.pages[0].title},
+                                *({"id": d.id, "kind": "deck", "title": d.title} for d in ctx.facts.decks)],
+                    message="The project has a web page and a slide deck: which one's theme? Say 'the page's theme' "
+                            "or 'the deck's theme', select one, or answer with its id."))
         target = _page_target(ctx, selected)
         doc = ctx.facts.page_document if target.id == ctx.facts.pages[0].id else None
         try:

@@ -74,13 +74,18 @@ class SlideRef:
     numbers: list[int]
 
 
+def answered_deck(ctx: ReadContext) -> str | None:
+    """The deck the person's answer picked (the id of one of the project's decks), if it is one."""
+    return ctx.answer if ctx.answer in {d.id for d in ctx.facts.decks} else None
+
+
 class Deck:
     """The project's current deck as the facts have it: its node and its slides in order."""
 
     def __init__(self, ctx: ReadContext) -> None:
         selected = [n for n in ctx.facts.selection if n.kind in ("deck", "slide")]
         wanted = (selected[0].group if selected and selected[0].kind == "slide" else
-                  selected[0].id if selected else None)
+                  selected[0].id if selected else answered_deck(ctx))
         self.node = next((d for d in ctx.facts.decks if d.id == wanted), None) or ctx.facts.decks[-1]
         self.slides = sorted((s for s in ctx.facts.slides if s.group == self.node.id), key=lambda s: s.index or 0)
         self.selected = [n for n in ctx.facts.selection if n.kind == "slide" and n.group == self.node.id]
@@ -179,7 +184,8 @@ class SlideReader:
 
     def read(self, ctx: ReadContext) -> Reading | None:
         text = ctx.words.text
-        selected = any(n.kind in ("slide", "deck") for n in ctx.facts.selection)
+        # A deck picked as the answer to "the page's theme or the deck's?" (the page reader asks) is selected.
+        selected = any(n.kind in ("slide", "deck") for n in ctx.facts.selection) or answered_deck(ctx) is not None
         themed = ctx.facts.has_deck and not ctx.facts.has_page and bool(
             _THEME.search(text) or (not ctx.facts.has_story and _DECK_ONLY_WORDS.search(text)))
         version = asks_version(text) and version_subject(ctx) == "deck"
@@ -595,7 +601,7 @@ _THEME_TO = re.compile(
     r"(?P<value>.+?)(?: (?:theme|one|look))?$|"
     r"\b(?:use|try|apply|give (?:it|the (?:deck|slides|presentation)))\b (?:a |an |the )?(?P<value2>.+?) "
     r"(?:theme|colou?r scheme|look)\b|"
-    r"^(?:a |an )?(?P<value3>[a-z#0-9 ]+?) (?:theme|mode)$|"
+    r"^(?:(?:switch|change|go|move) (?:over )?to )?(?:a |an )?(?P<value3>[a-z#0-9 ]+?) (?:theme|mode)$|"
     r"\b(?:make|turn)\b (?:the )?(?:deck|slides|presentation|it)(?: into)? (?:a )?(?P<value4>[a-z#0-9 ]+?)(?: theme)?$")
 
 

@@ -39,7 +39,7 @@ MORE_TOOLS = "more_tools"
 call of it (``{"names": [...]}``) has them offered from the model's next call of the turn on.  It is answered
 by the propose graph node itself (it reads nor writes nothing), so it needs no grant: it can only offer tools
 the grant already holds."""
-_MORE_TOOLS_SAYS = "Granted tools not offered in this call: "
+_MORE_TOOLS_SAYS = "Offers granted tools: "
 
 
 class ToolMenu(NamedTuple):
@@ -112,12 +112,11 @@ def more_tools_schema(menu: ToolMenu) -> dict[str, Any] | None:
     a granted tool left off the menu must be reachable by a call the model *can* make: this one."""
     if not menu.named:
         return None
+    # Every call pays for this schema: the fewest words that say what it does, and no "required" (a call with no
+    # names is answered with what it may ask for).
     return {"type": "function", "function": {
-        "name": MORE_TOOLS,
-        "description": _MORE_TOOLS_SAYS + ", ".join(menu.named) + ". Call with the names you need; they are "
-                       "offered from your next call on.",
-        "parameters": {"type": "object", "properties": {"names": {"type": "array", "items": {"type": "string"}}},
-                       "required": ["names"]}}}
+        "name": MORE_TOOLS, "description": _MORE_TOOLS_SAYS + ", ".join(menu.named),
+        "parameters": {"type": "object", "properties": {"names": {"type": "array", "items": {"type": "string"}}}}}}
 
 
 def named_tools(schemas: Iterable[Mapping[str, Any]]) -> set[str]:
@@ -126,7 +125,7 @@ def named_tools(schemas: Iterable[Mapping[str, Any]]) -> set[str]:
     for schema in schemas:
         function = schema.get("function") or {}
         if function.get("name") == MORE_TOOLS:
-            listed = str(function.get("description") or "").removeprefix(_MORE_TOOLS_SAYS).split(". ", 1)[0]
+            listed = str(function.get("description") or "").removeprefix(_MORE_TOOLS_SAYS)
             return {name.strip() for name in listed.split(",") if name.strip()}
     return set()
 

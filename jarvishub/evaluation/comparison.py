@@ -5,7 +5,8 @@ For every scenario both ran, over the turns both ran, and for each baseline:
 - the turns where the canvas agent sent more bytes per model call (``call_bytes``), listed by turn number;
 - the edit turns (kinds ``edit`` and ``feedback``) where it made more model calls;
 - its wall time against the baseline's (the sum of the turns' ``wall_s``: the scenario's own setup, such as a
-  restart's engine start, is not a turn's);
+  restart's engine start, is not a turn's), over all the turns and over the turns both did (both passed every
+  check: a baseline that asks instead of acting is quick);
 - the checks each passed.
 
 A turn where the baseline failed its checks (it asked ``not_found`` for an id its window lost, was refused, or
@@ -57,9 +58,16 @@ def compare(canvas: Any, baseline: Any) -> dict[str, Any]:
         if more_calls:
             calls_lost.append({"turn": ours.index + 1, "canvas": mine.model_calls, "baseline": other.model_calls})
     wall = [round(sum(t.metrics.wall_s for t in s.turns[:common]), 1) for s in (canvas, baseline)]
+    # A baseline that asks instead of acting is quick: the wall time of the turns both agents did (both passed
+    # every check) is the like-for-like figure beside the whole scenario's.
+    both = [(ours, theirs) for ours, theirs in zip(canvas.turns[:common], baseline.turns[:common])
+            if _passed(ours) and _passed(theirs)]
+    done = [round(sum(pair[i].metrics.wall_s for pair in both), 1) for i in (0, 1)]
     return {"common_turns": common, "bytes_per_call_lost": bytes_lost, "edit_calls_lost": calls_lost,
             "baseline_failed_turns": excused,
             "wall_s": {"canvas": wall[0], "baseline": wall[1]}, "wall_lost": wall[0] > wall[1],
+            "wall_s_both_done": {"turns": len(both), "canvas": done[0], "baseline": done[1]},
+            "wall_lost_both_done": done[0] > done[1],
             "checks": {"canvas": sum(c.passed for t in canvas.turns[:common] for c in t.checks),
                        "baseline": sum(c.passed for t in baseline.turns[:common] for c in t.checks),
                        "total": sum(len(t.checks) for t in canvas.turns[:common])},

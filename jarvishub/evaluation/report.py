@@ -167,6 +167,8 @@ def _comparison_section(results: Results) -> str:
                 f'<td class="num">{c["common_turns"]}</td>'
                 + _verdict(f"{checks['canvas']} / {checks['baseline']} of {checks['total']}", c["checks_lost"])
                 + _verdict(f"{_fmt(c['wall_s']['canvas'])} / {_fmt(c['wall_s']['baseline'])}", c["wall_lost"])
+                + _verdict(f"{_fmt(c['wall_s_both_done']['canvas'])} / {_fmt(c['wall_s_both_done']['baseline'])}"
+                           f" ({c['wall_s_both_done']['turns']} turns)", c["wall_lost_both_done"])
                 + _turn_list(c["bytes_per_call_lost"], "bytes")
                 + _turn_list(c["edit_calls_lost"], "calls")
                 + "<td>" + (escape("; ".join(
@@ -178,6 +180,7 @@ def _comparison_section(results: Results) -> str:
                     for t in c["baseline_failed_turns"])) or "none") + "</td></tr>")
     head = "".join(f'<th scope="col">{escape(h)}</th>' for h in (
         "scenario", "baseline", "turns compared", "checks passed: canvas / baseline", "wall s: canvas / baseline",
+        "wall s of the turns both did (both passed every check)",
         "turns where the canvas agent sent more bytes per call", "edit turns where it made more model calls",
         "turns where the baseline failed its checks (not counted as losses)"))
     return ("<h2>The canvas agent against each baseline</h2>"

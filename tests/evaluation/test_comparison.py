@@ -46,6 +46,9 @@ def test_results_json_lists_the_losses_by_turn_and_the_baselines_failed_turns_ap
     assert (failed["turn"], failed["baseline_outcome"], failed["more_bytes"], failed["more_calls"]) == (
         3, "clarification", True, True)
     assert against["wall_s"] == {"canvas": 7.0, "baseline": 3.5} and against["wall_lost"] is True
+    # Like for like: the turns both did (turn 3 the baseline gave up on quickly is left out).
+    assert against["wall_s_both_done"] == {"turns": 3, "canvas": 5.0, "baseline": 3.0}
+    assert against["wall_lost_both_done"] is True
     assert against["checks"] == {"canvas": 4, "baseline": 3, "total": 4} and against["checks_lost"] is False
 
 
@@ -76,11 +79,11 @@ def test_the_report_shows_the_comparison_per_scenario_and_baseline():
     cells = _Cells()
     cells.feed(render_report(_results()))
     head, row = cells.rows
-    assert row[:5] == ["film", "chat-trimmed", "4", "4 / 3 of 4", "7 / 3.5"]
-    assert row[5] == "1 (5,000 against 4,000 bytes)" and row[6] == "2 (3 against 2 calls)"
-    assert row[7] == ("3 (clarification: outcome replied; canvas 9,000 against 3,000 bytes per call; "
+    assert row[:6] == ["film", "chat-trimmed", "4", "4 / 3 of 4", "7 / 3.5", "5 / 3 (3 turns)"]
+    assert row[6] == "1 (5,000 against 4,000 bytes)" and row[7] == "2 (3 against 2 calls)"
+    assert row[8] == ("3 (clarification: outcome replied; canvas 9,000 against 3,000 bytes per call; "
                       "canvas 4 against 1 model calls)")
-    assert "not counted as losses" in head[7]
+    assert "not counted as losses" in head[8]
 
 
 def test_the_bench_script_is_the_same_comparison(tmp_path):

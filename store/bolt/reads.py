@@ -421,11 +421,16 @@ class CanvasReads(BoltSession):
                 "RETURN type(r) AS type, a.id AS s, b.id AS t, properties(r) AS r"
             )
         else:
+            # From each id's node, out and in (the id index): ``a.id IN $ids OR b.id IN $ids`` read every edge.
             rows = self._read(
-                "MATCH (a:CanvasNode)-[r]->(b:CanvasNode) WHERE a.id IN $ids OR b.id IN $ids "
+                "UNWIND $ids AS id MATCH (a:CanvasNode {id: id})-[r]->(b:CanvasNode) "
+                "RETURN type(r) AS type, a.id AS s, b.id AS t, properties(r) AS r "
+                "UNION ALL UNWIND $ids AS id MATCH (a:CanvasNode)-[r]->(b:CanvasNode {id: id}) "
                 "RETURN type(r) AS type, a.id AS s, b.id AS t, properties(r) AS r",
-                ids=list(node_ids),
+                ids=list(dict.fromkeys(node_ids)),
             )
+            # An edge between two of the ids comes once from each end.
+            rows = list({(r["type"], r["s"], r["t"], r["r"].get("id")): r for r in rows}.values())
         return sorted(
             (edge_from(r["type"], r["s"], r["t"], r["r"]) for r in rows), key=lambda e: (e.canvas_version, e.id)
         )

@@ -159,16 +159,19 @@ class CanvasReads(BoltSession):
         entries = [LineageEntry(node=CanvasNode.from_properties(p), depth=d) for d, p in found]
         return [e for e in entries if not e.node.deleted]
 
-    def scope_facts(self, node_ids: Sequence[str], roots: Sequence[str]) -> dict[str, ScopeFacts]:
+    def scope_facts(self, node_ids: Sequence[str], roots: Sequence[str], *, settled_ids: Sequence[str] = (),
+                    settled_groups: Sequence[str] = ()) -> dict[str, ScopeFacts]:
         """What a grant's checks need of each node: its kind and group, whether it is deleted, and whether it
         derives from one of ``roots`` (a live root reached over outgoing lineage edges).
 
         Missing ids are absent from the answer.  The lineage edges are the ones a scope's ``descendants_of``
         follows: GENERATED_FROM, REFERENCES, VERSION_OF and IN_GROUP.  One statement answers for every node
         whose root is at most ``_NEAR_HOPS`` away (a version, a clip or a cut of a shot); a node it leaves
-        underived is looked for among the roots' descendants, hop by hop (:meth:`_descendants_among`).  A
-        pattern with no hop limit enumerated every path: a cut after 90 edits has thousands through its
-        earlier versions, and one check took 5 s.
+        underived is looked for among the roots' descendants, hop by hop (:meth:`_descendants_among`), unless
+        the scope holds it whatever its lineage: a root, one of ``settled_ids`` (named by the scope), a member
+        of one of ``settled_groups``, or a deleted node (which no scope holds).  A pattern with no hop limit
+        enumerated every path: a cut after 90 edits has thousands through its earlier versions, and one check
+        took 5 s.
         """
         ids = list(dict.fromkeys(node_ids))
         if not ids:
@@ -186,7 +189,9 @@ class CanvasReads(BoltSession):
         )
         facts = {r["id"]: ScopeFacts(group_id=r["group_id"], deleted=bool(r["deleted"]), derived=bool(r["derived"]),
                                      kind=r["kind"] or "") for r in rows}
-        farther = [node_id for node_id, fact in facts.items() if not fact.derived]
+        settled = {*roots, *settled_ids}
+        farther = [node_id for node_id, fact in facts.items() if not fact.derived and not fact.deleted
+                   and node_id not in settled and not (fact.group_id and fact.group_id in settled_groups)]
         if roots and farther:
             for node_id in self._descendants_among(roots, farther):
                 facts[node_id] = facts[node_id]._replace(derived=True)

@@ -165,14 +165,16 @@ def sync(root: Path, store: Any, artifacts: Any) -> list[OutputFile]:
     return files
 
 
-def place(outputs: Path, files: list[OutputFile], artifacts: Any) -> None:
+def place(outputs: Path, files: list[OutputFile], artifacts: Any, *, trust_index: bool = False) -> None:
     """Copy each planned file into ``outputs``; remove files an earlier plan placed and this one dropped.
 
     A file that is no longer what was placed there (edited by a person) is neither replaced nor removed: the
-    planned entry comes back with ``edited`` set.
+    planned entry comes back with ``edited`` set.  With ``trust_index``, a file the index says holds the
+    planned bytes already is not looked at (a refresh after a commit: only what the commit changed is); a
+    person's edit of such a file is then found by the next full look (``status``).
     """
     with _PLACING:
-        _place(outputs, files, artifacts)
+        _place(outputs, files, artifacts, trust_index)
 
 
 _STALE_TEMP_S = 600.0
@@ -222,7 +224,7 @@ def _on_disk(target: Path, placed: dict[str, Any]) -> str | None:
     return _sha256(target)
 
 
-def _place(outputs: Path, files: list[OutputFile], artifacts: Any) -> None:
+def _place(outputs: Path, files: list[OutputFile], artifacts: Any, trust_index: bool = False) -> None:
     from store.private_files import ensure_private_dir
 
     outputs.parent.mkdir(parents=True, exist_ok=True)
@@ -236,6 +238,9 @@ def _place(outputs: Path, files: list[OutputFile], artifacts: Any) -> None:
     for file in files:
         target = outputs / file.path
         placed = before.get(file.path, {})
+        if trust_index and placed.get("sha256") == file.sha256:
+            now[file.path] = placed
+            continue
         held = _on_disk(target, placed)
         if held == file.sha256 and not _shares_an_inode(target):
             now[file.path] = {"sha256": file.sha256, **(_stat_key(target) or {})}
@@ -254,7 +259,8 @@ def _place(outputs: Path, files: list[OutputFile], artifacts: Any) -> None:
             continue
         if _on_disk(dropped, before[relative]) == before[relative].get("sha256"):
             dropped.unlink(missing_ok=True)  # ours and unchanged; an edited one stays, as the person's file
-    _remove_stale_temps(outputs, {(outputs / f.path).parent for f in files})
+    if not trust_index:  # a refresh's own temporary files are renamed or removed before it returns
+        _remove_stale_temps(outputs, {(outputs / f.path).parent for f in files})
     _write_atomically(index_path, json.dumps(now, indent=1, sort_keys=True).encode())
 
 
@@ -312,19 +318,81 @@ def export(files: list[OutputFile], outputs: Path, destination: Path) -> list[Pa
     return copied
 
 
+class ArtifactGraph:
+    """What ``outputs/`` is planned from (the live nodes with files, the VERSION_OF and GENERATED_FROM edges),
+    read once and then kept in step with this process's commits from what each one wrote.
+
+    A history of hundreds of versions made every refresh read and parse all of them again, after every commit
+    that touched a file.  The graph is read again whenever it may have missed a change: a commit it did not see
+    came between (another process's: the canvas versions of the commits it follows are not consecutive), or a
+    commit does not say what it wrote.
+    """
+
+    _PLANNED_FROM = ("VERSION_OF", "GENERATED_FROM")
+
+    def __init__(self) -> None:
+        self._nodes: dict[str, Any] = {}
+        self._edges: dict[str, Any] = {}
+        self._version: int | None = None  # the canvas version it is known to hold; None: read it again
+
+    def follow(self, record: Any) -> bool:
+        """Apply one commit's changes; False when the graph must be read again (it is then marked so)."""
+        if self._version is not None and record.canvas_version <= self._version:
+            return True  # already in: a commit read with the graph, its record arriving late
+        if self._version is None or record.written is None or record.canvas_version != self._version + 1:
+            self._version = None
+            return False
+        written = record.written
+        for node in written.nodes:
+            if node.outputs and not node.deleted:
+                self._nodes[node.id] = node
+            else:
+                self._nodes.pop(node.id, None)
+        gone = set(written.hard_deleted)
+        for edge_id in [*written.unlinked, *(e.id for e in self._edges.values()
+                                             if gone and (e.source in gone or e.target in gone))]:
+            self._edges.pop(edge_id, None)
+        for edge in written.links:
+            if edge.type.value in self._PLANNED_FROM:
+                self._edges[edge.id] = edge
+        self._version = record.canvas_version
+        return True
+
+    def load(self, store: Any, version: int) -> None:
+        """Read the whole graph; ``version``: a canvas version it holds at least (a commit already made)."""
+        nodes, edges = store.artifact_graph()
+        self._nodes = {n.id: n for n in nodes}
+        self._edges = {e.id: e for e in edges}
+        self._version = version
+
+    def plan(self) -> list[OutputFile]:
+        """Where each artifact goes (:func:`plan`), from what the graph holds."""
+        return plan(self._nodes.values(),
+                    sorted(self._edges.values(), key=lambda e: (e.canvas_version, e.id)))
+
+
 def follow_commits(project: Any) -> None:
     """Refresh ``outputs/`` after each commit of this process that touched a node with files.
 
-    A failure here must never fail the commit it follows (the canvas is the
-    truth, ``outputs/`` only a view that ``status`` rebuilds), so it is reported
-    on stderr and dropped.
+    Only what the commit changed is read (:class:`ArtifactGraph`) and only the files whose bytes or names it
+    changed are written (``place(trust_index=True)``); an ``outputs/`` folder that is gone has no index, so it
+    is rebuilt whole.  A failure here must never fail the commit it follows (the canvas is the truth,
+    ``outputs/`` only a view that ``status`` rebuilds), so it is reported on stderr and dropped.
     """
     store = project.store
+    graph = ArtifactGraph()
+    following = threading.Lock()  # parallel branches of one turn commit, and so refresh, from several threads
 
     def refresh(record: Any) -> None:
         try:
-            if record.with_outputs:  # the store knows which nodes it wrote: no read to find out
-                sync(project.root, store, project.artifacts)
+            with following:
+                known = graph.follow(record)
+                if not record.with_outputs:  # the store knows which nodes it wrote: no read to find out
+                    return
+                if not known:
+                    graph.load(store, record.canvas_version)
+                # Placed under the same lock: a later commit's plan is never overwritten by an earlier one's.
+                place(project.root / OUTPUTS_DIR, graph.plan(), project.artifacts, trust_index=True)
         except Exception as error:  # noqa: BLE001 - see the docstring
             print(f"jarvishub: outputs/ not refreshed after commit {record.canvas_version}: {error}",
                   file=sys.stderr)

@@ -214,7 +214,9 @@ class Bridge:
         if pending:
             # One read for both checks: each node's kind and what the scope needs (its group, its lineage).
             # Deleted nodes count: a checkpoint restore brings them back, and their kind still applies.
-            facts = self.store.scope_facts(pending, current.scope.descendants_of)
+            scope = current.scope
+            facts = self.store.scope_facts(pending, scope.descendants_of, settled_ids=[*scope.node_ids, *scope.group_ids],
+                                           settled_groups=scope.group_ids)
             for node_id in pending:
                 fact = facts.get(node_id)
                 if fact is None:

@@ -59,7 +59,8 @@ class Scope(BaseModel):
 class ScopeReader(Protocol):
     """The one read a scope check makes (``Neo4jCanvasStore.scope_facts``)."""
 
-    def scope_facts(self, node_ids: Sequence[str], roots: Sequence[str]) -> dict[str, ScopeFacts]: ...
+    def scope_facts(self, node_ids: Sequence[str], roots: Sequence[str], *, settled_ids: Sequence[str] = (),
+                    settled_groups: Sequence[str] = ()) -> dict[str, ScopeFacts]: ...
 
 
 def check_scope(reader: ScopeReader, scope: Scope, node_ids: Iterable[str], *, created: Iterable[str] = (),
@@ -78,7 +79,8 @@ def check_scope(reader: ScopeReader, scope: Scope, node_ids: Iterable[str], *, c
     if not pending:
         return
     if facts is None:
-        facts = reader.scope_facts(pending, scope.descendants_of)
+        facts = reader.scope_facts(pending, scope.descendants_of, settled_ids=scope.group_ids,
+                                   settled_groups=scope.group_ids)
     for node_id in pending:
         node = facts.get(node_id)
         if node is None or node.deleted:

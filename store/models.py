@@ -201,6 +201,16 @@ class Interaction(DeferredModel):
     at: str = Field(default_factory=utc_now)
 
 
+class CommitChanges(DeferredModel):
+    """What one commit of this process left on the canvas, as it knew it in its transaction: what a follower of
+    the process's commits (``outputs/``) needs to update what it keeps without reading the canvas again."""
+
+    nodes: list[CanvasNode] = Field(default_factory=list, description="Each node it wrote, as it left it.")
+    hard_deleted: list[str] = Field(default_factory=list, description="Nodes it removed with their edges.")
+    links: list[CanvasEdge] = Field(default_factory=list, description="The edges it made.")
+    unlinked: list[str] = Field(default_factory=list, description="Ids of the edges it removed.")
+
+
 class CommitRecord(DeferredModel):
     """What one applied batch did: the canvas version it produced and the nodes and edges it touched."""
 
@@ -219,6 +229,11 @@ class CommitRecord(DeferredModel):
     )
     with_outputs: bool = Field(
         default=False, description="Whether a node the commit wrote has files (outputs/ follows those commits)."
+    )
+    written: CommitChanges | None = Field(
+        default=None, exclude=True,
+        description="What the commit changed, when this process made it (never stored; None for a commit read "
+                    "back, a replay, or one whose answer was lost).",
     )
 
 

@@ -8,6 +8,7 @@ instead of adding a second one.
 
 from __future__ import annotations
 
+import hashlib
 import json
 from pathlib import Path
 from typing import Any
@@ -25,7 +26,7 @@ class TrajectoryStore:
         self._path = Path(path)
         self._path.parent.mkdir(parents=True, exist_ok=True)
         self._file = SqliteFile(self._path)
-        self._manifest: tuple[BaseModel, str] | None = None
+        self._manifest: tuple[BaseModel, str, str] | None = None  # the object, its hash, its JSON
         with self._file.transaction() as db:
             db.executescript(
                 """
@@ -36,6 +37,9 @@ class TrajectoryStore:
                     thread_id TEXT, turn_id TEXT PRIMARY KEY, seq INTEGER, body TEXT, at TEXT);
                 CREATE TABLE IF NOT EXISTS starts (
                     thread_id TEXT, turn_id TEXT PRIMARY KEY, body TEXT, at TEXT);
+                -- A turn's manifest (~90 KB, the same for every turn of a runtime) is stored once, by its hash;
+                -- the turn's tuple names it (manifest_sha256) and turns() puts it back.
+                CREATE TABLE IF NOT EXISTS manifests (sha256 TEXT PRIMARY KEY, body TEXT);
                 -- The last turns, read before every turn and model call: without these, SQLite sorted every
                 -- turn's row, reading each tuple's ~90 KB (its manifest) to find the newest.
                 CREATE INDEX IF NOT EXISTS turns_by_seq ON turns (seq);
@@ -58,25 +62,29 @@ class TrajectoryStore:
 
     def record_turn(self, thread_id: str, turn_id: str, body: dict[str, Any], *,
                     manifest: BaseModel | None = None) -> None:
-        """Store a finished turn's tuple (idempotent per turn); ``manifest``: the tuple's manifest, stored under
-        the ``manifest`` key as its JSON, dumped once per manifest object (it does not change while a runtime
-        lives, and at about 90 KB it would cost every turn more than the rest of its tuple)."""
-        text = json.dumps(body, default=str)
+        """Store a finished turn's tuple (idempotent per turn); ``manifest``: the tuple's manifest, stored once
+        by its hash (it does not change while a runtime lives, and at about 90 KB in every row it made the
+        file grow by that much a turn) and named in the tuple as ``manifest_sha256``; :meth:`turns` gives
+        it back under ``manifest``."""
         if manifest is not None:
-            text = '{"manifest": ' + self._manifest_json(manifest) + (", " + text[1:] if body else "}")
+            digest, text = self._manifest_json(manifest)
+            body = {"manifest_sha256": digest, **body}
         with self._file.transaction() as db:
+            if manifest is not None:
+                db.execute("INSERT OR IGNORE INTO manifests VALUES (?, ?)", (digest, text))
             seq = db.execute("SELECT COALESCE(MAX(seq), 0) + 1 FROM turns").fetchone()[0]
             existing = db.execute("SELECT seq FROM turns WHERE turn_id = ?", (turn_id,)).fetchone()
             db.execute(
                 "INSERT OR REPLACE INTO turns VALUES (?, ?, ?, ?, ?)",
-                (thread_id, turn_id, existing[0] if existing else seq, text, utc_now()),
+                (thread_id, turn_id, existing[0] if existing else seq, json.dumps(body, default=str), utc_now()),
             )
 
-    def _manifest_json(self, manifest: BaseModel) -> str:
+    def _manifest_json(self, manifest: BaseModel) -> tuple[str, str]:
         cached = self._manifest
         if cached is None or cached[0] is not manifest:
-            cached = self._manifest = (manifest, json.dumps(manifest.model_dump(mode="json"), default=str))
-        return cached[1]
+            text = json.dumps(manifest.model_dump(mode="json"), default=str)
+            cached = self._manifest = (manifest, hashlib.sha256(text.encode()).hexdigest(), text)
+        return cached[1], cached[2]
 
     def record_start(self, thread_id: str, turn_id: str, initial_state: dict[str, Any]) -> None:
         """Remember how a turn began, so a crash before its first checkpoint can still be resumed."""
@@ -123,7 +131,7 @@ class TrajectoryStore:
         return [json.loads(r[0]) for r in rows]
 
     def turns(self, thread_id: str | None = None) -> list[dict[str, Any]]:
-        """Finished turns, oldest first, each with its steps."""
+        """Finished turns, oldest first, each with its steps and its manifest."""
         with self._file.transaction() as db:
             if thread_id:
                 rows = db.execute(
@@ -131,16 +139,27 @@ class TrajectoryStore:
                 ).fetchall()
             else:
                 rows = db.execute("SELECT thread_id, turn_id, body FROM turns ORDER BY seq").fetchall()
-        return [{**json.loads(body), "steps": self.steps(thread, turn)} for thread, turn, body in rows]
+            manifests: dict[str, Any] = {}
+            turns = []
+            for thread, turn, body in rows:
+                tuple_ = json.loads(body)
+                digest = tuple_.pop("manifest_sha256", None)
+                if digest is not None:  # a row written before manifests were stored apart holds its own
+                    if digest not in manifests:
+                        found = db.execute("SELECT body FROM manifests WHERE sha256 = ?", (digest,)).fetchone()
+                        manifests[digest] = json.loads(found[0]) if found else {}
+                    tuple_ = {"manifest": manifests[digest], **tuple_}
+                turns.append((thread, turn, tuple_))
+        return [{**tuple_, "steps": self.steps(thread, turn)} for thread, turn, tuple_ in turns]
 
     def last_turn(self, thread_id: str | None = None) -> dict[str, Any] | None:
         """The latest finished turn (of a thread, or of the project), without its steps and its manifest (read at
         the start of every turn: SQLite drops the manifest, most of the tuple's bytes, before Python parses it)."""
         with self._file.transaction() as db:
-            row = (db.execute("SELECT json_remove(body, '$.manifest') FROM turns WHERE thread_id = ? "
-                              "ORDER BY seq DESC LIMIT 1", (thread_id,))
-                   if thread_id else db.execute("SELECT json_remove(body, '$.manifest') FROM turns "
-                                                "ORDER BY seq DESC LIMIT 1")).fetchone()
+            row = (db.execute("SELECT json_remove(body, '$.manifest', '$.manifest_sha256') FROM turns "
+                              "WHERE thread_id = ? ORDER BY seq DESC LIMIT 1", (thread_id,))
+                   if thread_id else db.execute("SELECT json_remove(body, '$.manifest', '$.manifest_sha256') "
+                                                "FROM turns ORDER BY seq DESC LIMIT 1")).fetchone()
         return json.loads(row[0]) if row else None
 
     def recent_turns(self, thread_id: str, limit: int, *, besides: str | None = None) -> list[dict[str, Any]]:

@@ -29,8 +29,10 @@ MAX_IDS_PER_EVENT = 500
 """A change touching more nodes than this is sent as ``resync`` (the page reloads the canvas)."""
 KEEP_ALIVE_S = 15.0
 _QUEUE_SIZE = 1000
-_EDGE_ENDS = FixedCypher("MATCH (h:EdgeVersion) WHERE h.edge_id IN $ids RETURN DISTINCT h.source AS s, h.target AS t")
-_KINDS = FixedCypher("MATCH (n:CanvasNode) WHERE n.id IN $ids RETURN DISTINCT n.kind AS kind")
+# By a list of ids from the id indexes, one lookup per id (as every read by ids: docs/architecture.md).
+_EDGE_ENDS = FixedCypher("UNWIND $ids AS id MATCH (h:EdgeVersion {edge_id: id}) "
+                         "RETURN DISTINCT h.source AS s, h.target AS t")
+_KINDS = FixedCypher("UNWIND $ids AS id MATCH (n:CanvasNode {id: id}) RETURN DISTINCT n.kind AS kind")
 
 
 class EventHub:

@@ -33,13 +33,17 @@ from tools.staleness import REGENERABLE_TOOLS
 
 DELIVERABLE_KINDS = ("image", "video", "audio", "web", "slide", "deck", "code", "file")
 CHANGED = FixedCypher(  # by id through the id index: ``WHERE n.id IN $ids`` before these matches scanned
+    # Each list is collected before the next match: matched together, a cut's rows were its earlier versions
+    # times what it was made from times what references it (0.7-2.5 s after 80 edits, 50-70 ms collected apart).
     "UNWIND $ids AS changed MATCH (n:CanvasNode {id: changed}) "
     "OPTIONAL MATCH (n)-[:VERSION_OF*1..]->(a:CanvasNode) "
+    "WITH n, collect(DISTINCT a.id) AS ancestors "
     "OPTIONAL MATCH (r:CanvasNode)-[:REFERENCES]->(n) "
+    "WITH n, ancestors, collect(DISTINCT r.id) AS referenced_by "
     "OPTIONAL MATCH (n)-[:GENERATED_FROM]->(f:CanvasNode) "
     "RETURN n.id AS id, n.kind AS kind, n.title AS title, n.status AS status, n.group_id AS grp, "
     "CASE WHEN n.kind IN ['code', 'deck'] THEN n.inputs_json ELSE null END AS inputs, "
-    "collect(DISTINCT a.id) AS ancestors, collect(DISTINCT r.id) AS referenced_by, collect(DISTINCT f.id) AS made_from")
+    "ancestors, referenced_by, collect(DISTINCT f.id) AS made_from")
 
 STALE_LEFT = FixedCypher(
     "MATCH (n:CanvasNode) WHERE n.status = 'stale' AND (n.deleted IS NULL OR n.deleted = false) "

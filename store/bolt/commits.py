@@ -22,7 +22,7 @@ from store.engine import CANVAS_META_KEY
 from store.errors import InvalidMutation, NodeNotFound, StaleVersion
 from store.kinds import KindRegistry
 from store.locks import ProjectLocks
-from store.models import CanvasEdge, CanvasNode, CommitRecord, EdgeType, Position, new_id, utc_now
+from store.models import CanvasEdge, CanvasNode, CommitChanges, CommitRecord, EdgeType, Position, new_id, utc_now
 from store.mutations import (
     CreateNode,
     DeleteNode,
@@ -158,6 +158,11 @@ class CanvasCommits(BoltSession):
             edge_ids=[e["edge_id"] for e in state.edge_log],
             observation=observation or {},
             with_outputs=any(state.nodes[i].outputs for i in state.changed),
+            written=CommitChanges(
+                nodes=[state.nodes[i] for i in state.changed], hard_deleted=sorted(state.hard_deleted),
+                links=list(state.links),
+                unlinked=[e["edge_id"] for e in state.edge_log if e["op"] == "unlink"],
+            ),
         )
         _chain_edges(writes, state)
         for turn in state.turns:

@@ -37,6 +37,10 @@ from store.models import (
     NodeStatus,
 )
 
+_NEAR_HOPS = 3
+"""How far a scope check's first statement looks for a root (a shot's image, clip and cut are 1 to 3 hops down);
+farther nodes are found by a walk down from the roots (``CanvasReads._descendants_among``)."""
+
 
 class CanvasReads(BoltSession):
     """Every read of the canvas the store offers (the user's Cypher aside: :mod:`store.bolt.user_queries`)."""
@@ -155,21 +159,27 @@ class CanvasReads(BoltSession):
         entries = [LineageEntry(node=CanvasNode.from_properties(p), depth=d) for d, p in found]
         return [e for e in entries if not e.node.deleted]
 
-    def scope_facts(self, node_ids: Sequence[str], roots: Sequence[str]) -> dict[str, ScopeFacts]:
-        """What a grant's checks need of each node, in one statement: its kind and group, whether it is deleted,
-        and whether it derives from one of ``roots`` (a live root reached over outgoing lineage edges).
+    def scope_facts(self, node_ids: Sequence[str], roots: Sequence[str], *, settled_ids: Sequence[str] = (),
+                    settled_groups: Sequence[str] = ()) -> dict[str, ScopeFacts]:
+        """What a grant's checks need of each node: its kind and group, whether it is deleted, and whether it
+        derives from one of ``roots`` (a live root reached over outgoing lineage edges).
 
         Missing ids are absent from the answer.  The lineage edges are the ones a scope's ``descendants_of``
-        follows: GENERATED_FROM, REFERENCES, VERSION_OF and IN_GROUP.
+        follows: GENERATED_FROM, REFERENCES, VERSION_OF and IN_GROUP.  One statement answers for every node
+        whose root is at most ``_NEAR_HOPS`` away (a version, a clip or a cut of a shot); a node it leaves
+        underived is looked for among the roots' descendants, hop by hop (:meth:`_descendants_among`), unless
+        the scope holds it whatever its lineage: a root, one of ``settled_ids`` (named by the scope), a member
+        of one of ``settled_groups``, or a deleted node (which no scope holds).  A pattern with no hop limit
+        enumerated every path: a cut after 90 edits has thousands through its earlier versions, and one check
+        took 5 s.
         """
         ids = list(dict.fromkeys(node_ids))
         if not ids:
             return {}
         derived = "false AS derived"
         if roots:
-            # Any live root among the node's ancestors, as a pattern inside the row: one row per node.  The
-            # engine walks the node's ancestor paths (a lineage is a small DAG; no hop limit, as lineage has none).
-            derived = ("size([(n)-[" + rel_pattern(SCOPE_EDGES) + "*1..]->(r:CanvasNode) "
+            # Any live root among the node's near ancestors, as a pattern inside the row: one row per node.
+            derived = (f"size([(n)-[{rel_pattern(SCOPE_EDGES)}*1..{_NEAR_HOPS}]->(r:CanvasNode) "
                        "WHERE r.id IN $roots AND (r.deleted IS NULL OR r.deleted = false) | r.id]) > 0 AS derived")
         rows = self._read(
             "UNWIND $ids AS id MATCH (n:CanvasNode {id: id}) "
@@ -177,8 +187,35 @@ class CanvasReads(BoltSession):
             f"{derived}",
             ids=ids, roots=list(roots),
         )
-        return {r["id"]: ScopeFacts(group_id=r["group_id"], deleted=bool(r["deleted"]), derived=bool(r["derived"]),
-                                    kind=r["kind"] or "") for r in rows}
+        facts = {r["id"]: ScopeFacts(group_id=r["group_id"], deleted=bool(r["deleted"]), derived=bool(r["derived"]),
+                                     kind=r["kind"] or "") for r in rows}
+        settled = {*roots, *settled_ids}
+        farther = [node_id for node_id, fact in facts.items() if not fact.derived and not fact.deleted
+                   and node_id not in settled and not (fact.group_id and fact.group_id in settled_groups)]
+        if roots and farther:
+            for node_id in self._descendants_among(roots, farther):
+                facts[node_id] = facts[node_id]._replace(derived=True)
+        return facts
+
+    def _descendants_among(self, roots: Sequence[str], wanted: Sequence[str]) -> set[str]:
+        """Which of ``wanted`` derive from a live root (over the scope's lineage edges, any number of hops): a
+        walk down from the roots, one statement per hop, each node once, until all are found or none is left."""
+        pattern = rel_pattern(SCOPE_EDGES)
+        looking = set(wanted)
+        frontier = [r["id"] for r in self._read(
+            "UNWIND $ids AS id MATCH (r:CanvasNode {id: id}) WHERE r.deleted IS NULL OR r.deleted = false "
+            "RETURN r.id AS id", ids=list(dict.fromkeys(roots)))]
+        expanded = set(frontier)
+        found: set[str] = set()
+        while frontier and not looking <= found:
+            rows = self._read(
+                f"UNWIND $ids AS id MATCH (b:CanvasNode {{id: id}})<-[{pattern}]-(a:CanvasNode) "
+                "RETURN DISTINCT a.id AS id", ids=frontier)
+            reached = {r["id"] for r in rows}
+            found |= reached & looking
+            frontier = sorted(reached - expanded)
+            expanded |= reached
+        return found
 
     def edge_records(self, edge_ids: Sequence[str]) -> dict[str, list[EdgeRecord]]:
         """Every (type, source, target) the edge log holds under each edge id, and whether that edge is live now.
@@ -389,11 +426,16 @@ class CanvasReads(BoltSession):
                 "RETURN type(r) AS type, a.id AS s, b.id AS t, properties(r) AS r"
             )
         else:
+            # From each id's node, out and in (the id index): ``a.id IN $ids OR b.id IN $ids`` read every edge.
             rows = self._read(
-                "MATCH (a:CanvasNode)-[r]->(b:CanvasNode) WHERE a.id IN $ids OR b.id IN $ids "
+                "UNWIND $ids AS id MATCH (a:CanvasNode {id: id})-[r]->(b:CanvasNode) "
+                "RETURN type(r) AS type, a.id AS s, b.id AS t, properties(r) AS r "
+                "UNION ALL UNWIND $ids AS id MATCH (a:CanvasNode)-[r]->(b:CanvasNode {id: id}) "
                 "RETURN type(r) AS type, a.id AS s, b.id AS t, properties(r) AS r",
-                ids=list(node_ids),
+                ids=list(dict.fromkeys(node_ids)),
             )
+            # An edge between two of the ids comes once from each end.
+            rows = list({(r["type"], r["s"], r["t"], r["r"].get("id")): r for r in rows}.values())
         return sorted(
             (edge_from(r["type"], r["s"], r["t"], r["r"]) for r in rows), key=lambda e: (e.canvas_version, e.id)
         )

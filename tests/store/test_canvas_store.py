@@ -190,6 +190,30 @@ def test_lineage_of_a_diamond_visits_each_ancestor_once(canvas, write):
     assert {e.node.id: e.depth for e in entries}[a] == 2
 
 
+def test_scope_facts_find_a_root_at_any_depth_and_only_a_live_one(canvas, write):
+    """A scope check reads whether a node derives from a root however many hops lie between (a version many
+    edits after the first is far from its shot), past the near hops its first statement looks at."""
+    shot, other = CreateNode(kind="shot", title="shot 1"), CreateNode(kind="shot", title="shot 2")
+    images = [CreateNode(kind="image", title=f"v{i}") for i in range(12)]
+    clips = [CreateNode(kind="video", title=f"clip {i}") for i in range(12)]
+    stray = CreateNode(kind="image", title="of shot 2")
+    write(shot, other, *images, *clips, stray,
+          Link(type=EdgeType.GENERATED_FROM, source=images[0].id, target=shot.id),
+          *[Link(type=EdgeType.VERSION_OF, source=images[i].id, target=images[i - 1].id) for i in range(1, 12)],
+          # Each clip is made from an image and is a version of the clip before: many paths to the shot.
+          *[Link(type=EdgeType.GENERATED_FROM, source=clips[i].id, target=images[i].id) for i in range(12)],
+          *[Link(type=EdgeType.VERSION_OF, source=clips[i].id, target=clips[i - 1].id) for i in range(1, 12)],
+          Link(type=EdgeType.GENERATED_FROM, source=stray.id, target=other.id))
+    ids = [images[1].id, images[11].id, clips[11].id, stray.id, other.id]
+    facts = canvas.scope_facts(ids, [shot.id])
+    assert {i: f.derived for i, f in facts.items()} == {
+        images[1].id: True, images[11].id: True, clips[11].id: True, stray.id: False, other.id: False}
+    assert facts[clips[11].id].kind == "video" and not facts[stray.id].deleted
+    write(DeleteNode(node_id=shot.id))  # a deleted root counts for nothing
+    assert not any(f.derived for f in canvas.scope_facts(ids, [shot.id]).values())
+    assert canvas.scope_facts(ids, [images[5].id])[images[11].id].derived  # any node may be a root
+
+
 def test_time_travel_and_diff(canvas, write):
     a, b = CreateNode(kind="image", title="first"), CreateNode(kind="image")
     write(a)                                                          # v1

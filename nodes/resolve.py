@@ -11,7 +11,8 @@ Its reads are batched: one overview statement (the canvas version, focus lineage
 observe node leaves its own version read to it when the request names no title), the fact statement when a
 target is a shot (its current image may have changed since the turn began), and one for the titles of what
 earlier turns changed (their summaries come from the trajectory file's last few rows, never their steps).  A turn started without an intent (a bare invocation of the graph) is interpreted
-here.
+here.  A later step of the turn sends its first view again when the canvas changed only by the turn's own
+commits (one statement reads the version; :func:`_kept_view` says why).
 """
 
 from __future__ import annotations
@@ -238,10 +239,47 @@ def resolve(state: TurnState, runtime: Runtime[TurnContext]) -> dict[str, Any]:
                             log=deps.trajectories, thread_id=state.get("thread_id"),
                             skills=deps.bridge.manifest.skills).summary()
         update["intent"] = intent
+    kept = _kept_view(deps, state, intent)
+    if kept is not None:
+        update["view"] = kept
+        return update
     seen = view_for(deps, state, Intent.model_validate(intent))
     update["view"] = seen.text
+    deps.extra[_KEPT] = (_view_key(state, intent), seen.text)
     if state.get("seen_version") is None:  # observe left the version to this read (nodes.observe)
         update.update(canvas_version=seen.version, seen_version=seen.version)
         if state.get("canvas_before") is None:  # the turn's first step
             update["canvas_before"] = seen.version
     return update
+
+
+_KEPT = "resolve.turn_view"
+"""Where the turn's first view is kept for its later steps (the runtime's ``TurnContext.extra``, this process
+only: a resumed turn in another process reads its view again)."""
+
+
+def _view_key(state: TurnState, intent: dict[str, Any]) -> tuple[str, str]:
+    """Whose view it is: the turn, read as this intent (a person's answer re-reads it, and the view with it)."""
+    import json
+
+    return str(state.get("turn_id")), json.dumps(intent, sort_keys=True, default=str)
+
+
+def _kept_view(deps: TurnContext, state: TurnState, intent: dict[str, Any]) -> str | None:
+    """The turn's first view again, for a later step, when the canvas changed only by the turn's own commits.
+
+    A later step's model call sends the earlier steps' tool results, which say what those steps made and changed,
+    so a view read again would repeat them in other words, at the cost of its reads (the overview, the shots'
+    facts, the earlier turns' summaries: about as much as the rest of the harness spends on a local edit's
+    reply step).  One statement reads the canvas version: any other writer's commit since the turn's last
+    commit (another turn, a person on the web canvas) and the view is read again.  Nothing is allowed on what
+    the view says: the validate and commit checks read the canvas itself."""
+    if not state.get("steps"):
+        return None
+    kept = deps.extra.get(_KEPT)
+    if kept is None or kept[0] != _view_key(state, intent):
+        return None
+    ours = state.get("canvas_version")
+    if ours is None or deps.bridge.store.canvas_version() != int(ours):
+        return None
+    return kept[1]

@@ -80,3 +80,20 @@ def test_a_model_claiming_a_note_it_never_wrote_is_not_done(folder):
     rows = json.loads(cli("-C", str(folder), "query", "MATCH (n:CanvasNode {kind: 'text'}) WHERE n.title = $t "
                           "RETURN count(n) AS n", "--param", f"t={text}", "--json").stdout)["rows"]
     assert rows == [{"n": 0}]
+
+
+def test_a_model_endpoint_that_is_down_is_named_as_the_model_not_the_canvas_engine(folder):
+    """A refused connection to the model's endpoint is the model's outage: the one line names the model and says
+    the turn is saved, and never blames the canvas engine (it once said "the canvas engine stopped answering")."""
+    import socket
+
+    with socket.socket() as probe:  # a loopback port nothing listens on
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    ran = keyed_cli(f"http://127.0.0.1:{port}/v1", "-C", str(folder), "run", "note: the endpoint is down",
+                    media="offline")
+    assert ran.returncode == 1, (ran.stdout, ran.stderr)
+    said = ran.stdout + ran.stderr
+    assert "could not be reached" in said and "jarvishub resume" in said, said
+    assert "canvas engine" not in said, said
+    assert "Traceback" not in said

@@ -210,8 +210,19 @@ _ENGINE_FAILURES = {"ServiceUnavailable", "SessionExpired", "EngineUnavailable",
 
 
 def is_engine_failure(error: BaseException) -> bool:
-    """Whether the canvas engine (or the connection to it) failed, rather than the request."""
-    return any(any(cls.__name__ in _ENGINE_FAILURES for cls in type(cause).__mro__) for cause in _causes(error))
+    """Whether the canvas engine (or the connection to it) failed, rather than the request.
+
+    A refused connection inside a model or media provider's failure is the provider's (an OpenAI-compatible
+    endpoint that is down), not the engine's: the first such failure on the way down the causes decides."""
+    from tools.generate.base import GenerationError
+    from tools.generate.errors import ProviderUnavailable
+
+    for cause in _causes(error):
+        if isinstance(cause, (ProviderUnavailable, GenerationError)):
+            return False
+        if any(cls.__name__ in _ENGINE_FAILURES for cls in type(cause).__mro__):
+            return True
+    return False
 
 
 def engine_failure_text(error: BaseException) -> str:

@@ -17,6 +17,7 @@ commits (one statement reads the version; :func:`_kept_view` says why).
 
 from __future__ import annotations
 
+import json
 from collections.abc import Sequence
 from typing import Any, NamedTuple, Protocol
 
@@ -260,8 +261,6 @@ only: a resumed turn in another process reads its view again)."""
 
 def _view_key(state: TurnState, intent: dict[str, Any]) -> tuple[str, str]:
     """Whose view it is: the turn, read as this intent (a person's answer re-reads it, and the view with it)."""
-    import json
-
     return str(state.get("turn_id")), json.dumps(intent, sort_keys=True, default=str)
 
 
@@ -272,7 +271,7 @@ def _kept_view(deps: TurnContext, state: TurnState, intent: dict[str, Any]) -> s
     so a view read again would repeat them in other words, at the cost of its reads (the overview, the shots'
     facts, the earlier turns' summaries: about as much as the rest of the harness spends on a local edit's
     reply step).  One statement reads the canvas version: any other writer's commit since the turn's last
-    commit (another turn, a person on the web canvas) and the view is read again.  Nothing is allowed on what
+    commit (another turn, a person on the web canvas) and the view is read again.  No permission rests on what
     the view says: the validate and commit checks read the canvas itself."""
     if not state.get("steps"):
         return None

@@ -4,6 +4,7 @@ a typed request changes that shot only, checked on the canvas."""
 
 from __future__ import annotations
 
+import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -279,3 +280,32 @@ def test_two_selected_shots_and_make_these_warmer_change_those_two_only(page, st
         k: v for k, v in whole.items() if k != "canvas_version"}
     assert page.evaluate("(s) => document.querySelector(s).kept", second) is True
     page.screenshot(path=str(screenshots / "story-after-warmer.png"))
+
+
+def test_the_lens_opens_when_its_script_arrives_after_the_canvas_info(chromium: Any, story: Story) -> None:
+    """The two scripts race: on a slow link lenses.js can arrive after app.js has read the session and the info
+    and announced them. The lens must still open (found when a page in CI stayed blank for 30 s)."""
+    context = chromium.new_context(viewport={"width": 1440, "height": 900})
+    page = context.new_page()
+    page.errors = []  # type: ignore[attr-defined]
+    page.on("pageerror", lambda error: page.errors.append(str(error)))  # type: ignore[attr-defined]
+    info_answered: list[bool] = []
+    page.on("response", lambda r: info_answered.append(True) if r.url.endswith("/api/info") else None)
+
+    def late_script(route: Any) -> None:
+        answer = route.fetch()
+        # Hold the script back until app.js has its info (the race lost on purpose), then hand it over.
+        deadline = time.monotonic() + 10
+        while not info_answered and time.monotonic() < deadline:
+            page.wait_for_timeout(20)
+        page.wait_for_timeout(300)
+        route.fulfill(response=answer)
+
+    page.route("**/static/lenses.js", late_script)
+    try:
+        page.goto(f"{story.server.base_url}/#token={TOKEN}")
+        page.wait_for_selector('body[data-lens-ready="story"]', timeout=15_000)
+        assert info_answered, "the info was answered before the lens script ran"
+        assert _column_ids(page) == [c.shot_id for c in story.lens().shots]
+    finally:
+        close_lens(page)

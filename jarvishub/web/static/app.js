@@ -21,6 +21,7 @@
     cards: new Map(), // id -> card element
     boxes: new Map(), // group node id -> box element
     picked: new Set(), // what the person selected
+    info: null, // what /api/info answered, once read (lenses.js starts from it if it runs after)
     hits: null, // ids the filter query returned, or null
     view: { x: 40, y: 40, k: 1 },
     card: { w: 180, h: 150 },
@@ -1119,7 +1120,10 @@
       $("#auth").textContent = `writing as person:${info.person}`;
       state.version = info.canvas_version;
       updateCounters();
-      // The lenses (lenses.js) start now: a lens's first paint does not wait for the graph.
+      // The lenses (lenses.js) start now: a lens's first paint does not wait for the graph. The info is kept
+      // as well as announced: lenses.js may run after this (deferred scripts wait for their own download), and
+      // then it starts from state.info instead of waiting for an event that has gone.
+      state.info = info;
       document.dispatchEvent(new CustomEvent("jarvishub:info", { detail: info }));
     } catch (error) {
       $("#auth").textContent = "locked: the token was refused; open the address `jarvishub ui` printed";

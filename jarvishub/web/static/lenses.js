@@ -439,9 +439,10 @@
     lens.timings.firstLensMs = performance.now() - started;
   }
 
-  document.addEventListener("jarvishub:info", () => {
-    start().catch((error) => api.toast(`The lens failed: ${error.message}`));
-  }, { once: true });
+  // app.js may have read the info before this script arrived (it then kept it in state.info), or not yet.
+  const begin = () => start().catch((error) => api.toast(`The lens failed: ${error.message}`));
+  if (state.info) begin();
+  else document.addEventListener("jarvishub:info", begin, { once: true });
   document.addEventListener("jarvishub:picked", markPicked);
   // Whether a change can alter a lens: it touched a node the lens shows (a link counts for both its ends, so
   // a new version, clip or preview touches what it was made from), or made a node of a kind that can start

@@ -291,6 +291,8 @@ def test_the_lens_opens_when_its_script_arrives_after_the_canvas_info(chromium: 
     page.on("pageerror", lambda error: page.errors.append(str(error)))  # type: ignore[attr-defined]
     info_answered: list[bool] = []
     page.on("response", lambda r: info_answered.append(True) if r.url.endswith("/api/info") else None)
+    graph_reads: list[str] = []
+    page.on("request", lambda r: graph_reads.append(r.url) if "/api/canvas?" in r.url else None)
 
     def late_script(route: Any) -> None:
         answer = route.fetch()
@@ -307,5 +309,11 @@ def test_the_lens_opens_when_its_script_arrives_after_the_canvas_info(chromium: 
         page.wait_for_selector('body[data-lens-ready="story"]', timeout=15_000)
         assert info_answered, "the info was answered before the lens script ran"
         assert _column_ids(page) == [c.shot_id for c in story.lens().shots]
+        # Nor did the late script let the hidden graph be built: it waits until the graph is first shown.
+        page.wait_for_timeout(500)
+        assert graph_reads == []
+        page.locator('#lens-tabs button[data-lens="graph"]').click()
+        page.wait_for_selector('body[data-ready="1"]', timeout=15_000)
+        assert graph_reads
     finally:
         close_lens(page)

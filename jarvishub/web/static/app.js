@@ -22,6 +22,10 @@
     boxes: new Map(), // group node id -> box element
     picked: new Set(), // what the person selected
     info: null, // what /api/info answered, once read (lenses.js starts from it if it runs after)
+    // The graph is built once this opens (lenses.js opens it when the graph is first shown). It is made here, not
+    // in lenses.js, so that it is closed even when lenses.js runs after the info has arrived.
+    graphGate: null,
+    openGraph: null,
     hits: null, // ids the filter query returned, or null
     view: { x: 40, y: 40, k: 1 },
     card: { w: 180, h: 150 },
@@ -1138,7 +1142,7 @@
     }).catch(() => { /* jobs are a convenience; the canvas works without them */ });
     // The graph is built when it is first shown (lenses.js opens the gate): a project that opens in a lens
     // does not build thousands of cards it hides. The load queues with the live changes, so none is lost.
-    await (state.graphGate || Promise.resolve());
+    await state.graphGate;
     const load = changes.then(() => loadCanvas(fit));
     changes = load.catch((error) => toast(`Cannot draw the graph: ${error.message}`));
     const { started, fetched, count } = await load;
@@ -1151,5 +1155,6 @@
   }
 
   state.api = { getJSON, send, h, toast, pick, clearPicks, markPicked, fit, showDetail, nextPaint, toggleFold };
+  state.graphGate = new Promise((resolve) => { state.openGraph = resolve; });
   main();
 })();

@@ -12,8 +12,8 @@
   const lens = { current: null, index: null, data: {}, loading: {}, again: {}, timings: {} };
   state.lens = lens;
   state.titles = state.titles || new Map(); // node id -> title, for selection chips when the graph is not loaded
-  // app.js waits on this before it builds the graph: opened when the graph is first shown.
-  state.graphGate = new Promise((resolve) => { lens.openGraph = resolve; });
+  // app.js waits on its gate before it builds the graph: opened when the graph is first shown.
+  lens.openGraph = state.openGraph;
 
   const thumb = (sha, width) => `/thumbs/${sha}?w=${width}`;
 

@@ -29,6 +29,7 @@ from pydantic import BaseModel, Field
 
 from content.deck_plan import SlideContent, plan_extra_slide, plan_slides
 from content.outlines import capitalise
+from content.sizes import SLIDES_MAX, SLIDES_MIN
 from content.topics import read_deck_request
 from skills.base import Skill, SkillState, SkillStepRejected, skill_context
 from tools.native.slide_spec import SlideSpec
@@ -39,7 +40,7 @@ class SlidesInput(BaseModel):
 
     topic: str = Field(min_length=1, max_length=300, description="The topic, or the request's words "
                        "('a 4-slide deck about the bicycle').")
-    n_slides: int | None = Field(default=None, ge=2, le=20, description="Slides in all, title and summary "
+    n_slides: int | None = Field(default=None, ge=SLIDES_MIN, le=SLIDES_MAX, description="Slides in all, title and summary "
                                  "included; a count in the topic wins; else 5.")
 
 
@@ -65,8 +66,8 @@ def deck_size(inp: SlidesInput) -> int:
     """Slides in all: a count written in the topic's words wins (it is what the person said), then ``n_slides``."""
     written = read_deck_request(inp.topic).n_slides
     if written is not None and written != inp.n_slides:
-        if not 2 <= written <= 20:
-            raise SlideCountRefused(f"the request asks for {written} slides; a deck has 2 to 20")
+        if not SLIDES_MIN <= written <= SLIDES_MAX:
+            raise SlideCountRefused(f"the request asks for {written} slides; a deck has {SLIDES_MIN} to {SLIDES_MAX}")
         return written
     return inp.n_slides or 5
 

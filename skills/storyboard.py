@@ -20,6 +20,7 @@ from langchain_core.runnables import RunnableConfig
 from langgraph.graph import END, START, StateGraph
 from pydantic import BaseModel, Field
 
+from content.sizes import SHOTS_MAX, SHOTS_MIN
 from content.story_plan import CAMERA_CYCLE, PALETTES, StoryPlan, inserted_shot_inputs, plan_story
 from skills.base import Skill, SkillContext, SkillState, skill_context
 from tools.generate.base import Lighting
@@ -29,7 +30,7 @@ class StoryboardInput(BaseModel):
     """What ``storyboard`` takes."""
 
     premise: str = Field(min_length=1, max_length=2000, description="The story in a sentence or two.")
-    n_shots: int = Field(default=6, ge=1, le=24, description="How many shots.")
+    n_shots: int = Field(default=6, ge=SHOTS_MIN, le=SHOTS_MAX, description="How many shots.")
     lighting: Lighting = Field(default=Lighting.NEUTRAL, description="The lighting every shot starts with.")
     style: str | None = Field(default=None, max_length=200, description="A visual style for every shot prompt.")
 

@@ -12,6 +12,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+from content.sizes import SHOTS_MAX, SHOTS_MIN, SLIDES_MAX, SLIDES_MIN
 from jarvishub.commands.common import (EXIT_BAD_INPUT, EXIT_OK, command, emit, opened_project, opened_runtime,
                                        print_error, project_path, users_umask)
 from jarvishub.locate import OUTPUTS_DIR, enclosing_project
@@ -45,9 +46,9 @@ def add_parser(sub: Any) -> None:
                 "jarvishub demo narrative --shots 6")
     p.add_argument("workflow", choices=sorted(DEMO_REQUESTS))
     p.add_argument("--dir", help="the project folder (default: a new ./jarvishub-demo-WORKFLOW[-N])")
-    p.add_argument("--shots", type=int, default=6, choices=range(1, 25), metavar="1..24",
+    p.add_argument("--shots", type=int, default=6, choices=range(SHOTS_MIN, SHOTS_MAX + 1), metavar=f"{SHOTS_MIN}..{SHOTS_MAX}",
                    help="shots in the narrative demo")
-    p.add_argument("--slides", type=int, default=5, choices=range(1, 21), metavar="1..20",
+    p.add_argument("--slides", type=int, default=5, choices=range(SLIDES_MIN, SLIDES_MAX + 1), metavar=f"{SLIDES_MIN}..{SLIDES_MAX}",
                    help="slides in the slides demo")
 
 

@@ -185,6 +185,11 @@ CASES: list[tuple[str, str, Any, str]] = [
     ("routing", "make a 4-slide presentation on honey", OP("build_deck", {"n_slides": 4}), "empty"),
     ("routing", "a website for a rooftop apiary: calm, golden, airy", OP("build_page"), "page"),
     ("routing", "a 5-shot short drama about a tram driver in the fog", OP("build_narrative", {"n_shots": 5}), "story"),
+    # A size no skill makes is asked about, never built at another size (a 30-shot film made as 24 shots).
+    ("routing", "make a 40-slide deck about coffee", ASK("unsupported"), "empty"),
+    ("routing", "a 1-slide deck about honey", ASK("unsupported"), "deck"),
+    ("routing", "a 30-shot short film about a night ferry", ASK("unsupported"), "story"),
+    ("routing", "make a 0-shot story about a cat", ASK("unsupported"), "empty"),
     ("routing", "make the hero full-bleed", OP("revise_page"), "page"),
     ("routing", "use 2 columns", OP("revise_page"), "page"),
     ("routing", "switch to a dark theme", OP("revise_page"), "page"),

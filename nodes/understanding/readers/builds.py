@@ -10,8 +10,9 @@ from __future__ import annotations
 
 import re
 
+from content.sizes import SHOTS_MAX, SHOTS_MIN, SLIDES_MAX, SLIDES_MIN
 from nodes.models.grammar import LIGHTING_WORDS
-from nodes.understanding.intent import Clause
+from nodes.understanding.intent import Clarification, Clause
 from nodes.understanding.readers.base import ReadContext, Reading
 
 _NARRATIVE = re.compile(r"\b(short drama|short film|narrative|storyboard (?:for|about|of)|\d+-shot|story about|"
@@ -36,6 +37,9 @@ class BuildReader:
         clause: Clause | None = None
         if _DECK.search(text):
             count = re.search(r"\b(\d+)[- ]slides?\b", text)
+            if count and not SLIDES_MIN <= int(count.group(1)) <= SLIDES_MAX:
+                return _size_refused(ctx, "build_deck", f"a deck of {count.group(1)} slides",
+                                     f"a deck holds {SLIDES_MIN} to {SLIDES_MAX} slides, title and summary included")
             topic = re.sub(r"^(make|build|create|give me|i want|i need)\s+(me\s+)?(a|an)?\s*", "", ctx.request.strip(),
                            flags=re.IGNORECASE)
             clause = Clause(text=ctx.request, domain=self.name, operation="build_deck",
@@ -46,15 +50,26 @@ class BuildReader:
                             understood=[f"a new web page: {ctx.request[:60]}"])
         elif _NARRATIVE.search(text):
             count = re.search(r"\b(\d+)[- ]shots?\b", text)
+            if count and not SHOTS_MIN <= int(count.group(1)) <= SHOTS_MAX:
+                return _size_refused(ctx, "build_narrative", f"a story of {count.group(1)} shots",
+                                     f"a storyboard holds {SHOTS_MIN} to {SHOTS_MAX} shots")
             lighting = _lighting(text)
             clause = Clause(text=ctx.request, domain=self.name, operation="build_narrative",
-                            args={"premise": ctx.request, "n_shots": max(1, min(24, int(count.group(1)))) if count
+                            args={"premise": ctx.request, "n_shots": int(count.group(1)) if count
                                   else 6, **({"lighting": lighting} if lighting else {})},
                             understood=[f"a new story: {ctx.request[:60]}"])
         if clause is None:
             return None
         ctx.words.take_all()
         return Reading(clauses=[clause])
+
+
+def _size_refused(ctx: ReadContext, operation: str, asked: str, bounds: str) -> Reading:
+    """A build of a size no skill makes: asked about before anything is made (never built at another size)."""
+    ctx.words.take_all()
+    return Reading(clarification=Clarification(
+        reason="unsupported", operation=operation, understood=[asked],
+        message=f"You asked for {asked}, but {bounds}: I made nothing. How many should it have?"))
 
 
 def _lighting(text: str) -> str | None:

@@ -79,6 +79,12 @@ def _session_tmp_setup(config: pytest.Config) -> None:
         os.environ[SESSION_TMP_ENV] = folder
         os.environ["TMPDIR"] = folder
         tempfile.tempdir = None  # gettempdir() reads TMPDIR again
+        if not os.environ.get("XDG_RUNTIME_DIR"):
+            # A desktop session has one; without it PulseAudio's client (Chromium playing a clip) makes its
+            # runtime folder in TMPDIR (pulse-XXXX), which is the machine's doing, not a test's leftover.
+            runtime_dir = os.path.join(folder, RUNTIME_DIR)
+            os.mkdir(runtime_dir, 0o700)
+            os.environ["XDG_RUNTIME_DIR"] = runtime_dir
         _keep_bytecode(folder)
         global _aot_training
         _aot_training = engine_aot.start_training(folder)  # engines start with less CPU once it is there
@@ -87,6 +93,7 @@ def _session_tmp_setup(config: pytest.Config) -> None:
 _aot_training = None
 """The background process training the session's JVM cache (tests/engine_aot.py), in the controller."""
 PYCACHE = "pycache"
+RUNTIME_DIR = "xdg-runtime"
 
 
 def _keep_bytecode(session_tmp: str) -> None:
@@ -116,7 +123,7 @@ def _left_behind(session_tmp: str) -> tuple[list[int], list[str]]:
 
     processes = session_processes(session_tmp)
     entries = sorted(name for name in os.listdir(session_tmp)
-                     if not name.startswith("pytest-of-") and name not in (engine_aot.FOLDER, PYCACHE))
+                     if not name.startswith("pytest-of-") and name not in (engine_aot.FOLDER, PYCACHE, RUNTIME_DIR))
     return processes, entries
 
 

@@ -26,6 +26,7 @@ import shutil
 import signal
 import subprocess
 import sys
+import tempfile
 import time
 import urllib.error
 import urllib.request
@@ -299,7 +300,10 @@ class Session:
         """Run the turn in a child process, SIGKILL it once N steps of the new turn are recorded, then resume."""
         command = [sys.executable, "-m", "jarvishub.evaluation.child", str(self.dir), self.kind, self.model, thread,
                    turn.request, json.dumps(selected), turn.profile or ""]
-        env = {**os.environ, "JARVISHUB_GENERATION_OFFLINE_LATENCY_S": CRASH_LATENCY_S}
+        # The child is killed mid-step, so it cannot remove its temporary files (a clip half encoded): it gets a
+        # temporary folder of its own, removed here once it is dead, instead of leaving them in the user's.
+        scratch = tempfile.TemporaryDirectory(prefix="jarvishub-crashed-turn-")
+        env = {**os.environ, "JARVISHUB_GENERATION_OFFLINE_LATENCY_S": CRASH_LATENCY_S, "TMPDIR": scratch.name}
         child = subprocess.Popen(command, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
         trajectories = self.agent.trajectories  # the same SQLite file the child records its steps in
         deadline = time.monotonic() + CRASH_TIMEOUT_S
@@ -331,6 +335,7 @@ class Session:
                 child.stdout.close()
             if child.stderr:
                 child.stderr.close()
+            scratch.cleanup()
         self.progress(f"  killed the turn after {turn.crash_after_steps} steps (exit {child.returncode}); resuming")
         return _Outcome.of(self.agent.resume(thread))
 

@@ -28,8 +28,11 @@ WORKER = Path(__file__).with_name("crash_worker.py")
 GENERATIONS = 4  # three images and a clip
 
 
-def _env(checkpoint_url: str | None) -> dict[str, str]:
-    env = {**os.environ, "PYTHONPATH": str(ROOT), "JARVISHUB_GENERATION_OFFLINE_LATENCY_S": "0.3"}
+def _env(checkpoint_url: str | None, scratch: Path) -> dict[str, str]:
+    # A worker killed mid-step cannot remove its temporary files: they go in the test's own folder.
+    scratch.mkdir(exist_ok=True)
+    env = {**os.environ, "PYTHONPATH": str(ROOT), "JARVISHUB_GENERATION_OFFLINE_LATENCY_S": "0.3",
+           "TMPDIR": str(scratch)}
     env.pop("JARVISHUB_CHECKPOINT_URL", None)
     if checkpoint_url:
         env["JARVISHUB_CHECKPOINT_URL"] = checkpoint_url
@@ -38,7 +41,7 @@ def _env(checkpoint_url: str | None) -> dict[str, str]:
 
 def _worker(project_dir: Path, thread_id: str, mode: str, checkpoint_url: str | None = None) -> subprocess.Popen:
     return subprocess.Popen([sys.executable, str(WORKER), str(project_dir), thread_id, mode],
-                            env=_env(checkpoint_url), stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+                            env=_env(checkpoint_url, project_dir.parent / "tmp"), stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
 
 
 @pytest.fixture(scope="module")

@@ -3,24 +3,26 @@
 from __future__ import annotations
 
 from pathlib import Path
-
-from openai import OpenAI
+from typing import TYPE_CHECKING
 
 from store.artifacts import ArtifactStore
 from tools.generate.cache import SignatureCache
 from tools.generate.offline_audio import OfflineAudioProvider
 from tools.generate.offline_image import OfflineImageProvider
 from tools.generate.offline_video import OfflineVideoProvider
-from tools.generate.openai_audio import OpenAIAudioProvider
-from tools.generate.openai_image import OpenAIImageProvider
-from tools.generate.openai_video import OpenAIVideoProvider
 from tools.generate.service import GenerationService
 from tools.generate.settings import GenerationSettings
 from tools.spend import PriceTable
 
+if TYPE_CHECKING:
+    from openai import OpenAI
+
 
 def openai_client(settings: GenerationSettings) -> OpenAI:
-    """An SDK client for the configured endpoint."""
+    """An SDK client for the configured endpoint (the SDK is imported here: a third of a second that an offline
+    project, and every command that does not generate, does not pay)."""
+    from openai import OpenAI
+
     return OpenAI(
         api_key=settings.api_key.get_secret_value() if settings.api_key else None,
         base_url=settings.base_url,
@@ -40,6 +42,10 @@ def build_generation_service(
     """
     latency = settings.offline_latency_s
     remote = "openai" in (settings.image_provider, settings.video_provider, settings.audio_provider)
+    if remote:
+        from tools.generate.openai_audio import OpenAIAudioProvider
+        from tools.generate.openai_image import OpenAIImageProvider
+        from tools.generate.openai_video import OpenAIVideoProvider
     if remote and client is None:
         client = openai_client(settings)
     name = settings.provider_name

@@ -15,6 +15,7 @@ from typing import Any
 
 import neo4j
 
+from store.bolt.commit_log import CommitLog
 from store.bolt.live_counts import CountKey, LiveCounts
 from store.bolt.schema import commit_from_props
 from store.bolt.session import BoltSession, NotRetried
@@ -48,6 +49,12 @@ class CanvasCommits(BoltSession):
     _apply_lock: threading.Lock
     _listeners: list[Callable[[CommitRecord], None]]
     _live_counts: LiveCounts
+    _commit_log: CommitLog
+
+    def own_commits(self, since_version: int) -> tuple[list[CommitRecord], bool] | None:
+        """The commits this process made after ``since_version``, as :meth:`apply` returned them (with what each
+        wrote), and whether they are every commit after it up to the newest of them: :meth:`CommitLog.since`."""
+        return self._commit_log.since(since_version)
 
     def apply(
         self,
@@ -87,6 +94,7 @@ class CanvasCommits(BoltSession):
             record = record.model_copy(update={"replayed": False})
             self._live_counts.committed(record.canvas_version, None, [])  # a lost answer: what it moved is unknown
         if not record.replayed:
+            self._commit_log.add(record)
             for listener in list(self._listeners):
                 listener(record)
         return record

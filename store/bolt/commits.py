@@ -11,7 +11,7 @@ import json
 import re
 import threading
 from collections.abc import Callable, Sequence
-from typing import Any
+from typing import Any, NamedTuple
 
 import neo4j
 
@@ -112,8 +112,8 @@ class CanvasCommits(BoltSession):
         changed: dict[str, list[CountKey]] | None = None,
     ) -> CommitRecord:
         created_ids = {m.id for m in batch if isinstance(m, CreateNode)}
-        blind = self._apply_blind(tx, batch, key, actor, thread_id, action_id, observation, commit_id, changed,
-                                  created_ids)
+        meta = _CommitMeta(key, actor, thread_id, action_id, observation, commit_id)
+        blind = self._apply_blind(tx, batch, meta, changed, created_ids)
         if blind is not None:
             return blind
         # One statement before any change: the replay check, the next canvas version, and every existing node
@@ -158,26 +158,15 @@ class CanvasCommits(BoltSession):
             writes = _WriteChain()
             for unlink in state.unlinks:
                 self._resolve_unlink(tx, unlink, state)
-        record = _chain_record(writes, state, key, actor, thread_id, action_id, observation, commit_id)
+        record = _chain_record(writes, state, meta)
         writes.run(tx)
         if changed is not None:
             changed["before"] = [live_before[i] for i in state.changed if i in live_before]
             changed["after"] = _live_after(state)
         return record
 
-    def _apply_blind(
-        self,
-        tx: neo4j.ManagedTransaction,
-        batch: list[Any],
-        key: str,
-        actor: str,
-        thread_id: str | None,
-        action_id: str | None,
-        observation: dict[str, Any] | None,
-        commit_id: str | None,
-        changed: dict[str, list[CountKey]] | None,
-        created_ids: set[str],
-    ) -> CommitRecord | None:
+    def _apply_blind(self, tx: neo4j.ManagedTransaction, batch: list[Any], meta: _CommitMeta,
+                     changed: dict[str, list[CountKey]] | None, created_ids: set[str]) -> CommitRecord | None:
         """A batch that reads nothing (new nodes outside groups, a Turn record) in one statement instead of two:
         worked out at the canvas version after the newest one this process has seen, and written only if the
         canvas is at that version still, the key was not applied and no new id exists (each checked in the
@@ -188,12 +177,12 @@ class CanvasCommits(BoltSession):
         if seen < 0 or not all(isinstance(m, RecordTurn) or (isinstance(m, CreateNode) and not m.group_id)
                                for m in batch):
             return None
-        state = _BatchState(existing={}, version=seen + 1, now=utc_now(), actor=actor)
+        state = _BatchState(existing={}, version=seen + 1, now=utc_now(), actor=meta.actor)
         for mutation in batch:
             state.apply(mutation)
         writes = _WriteChain(carried=["blind"])
         _chain_nodes(writes, state)
-        record = _chain_record(writes, state, key, actor, thread_id, action_id, observation, commit_id)
+        record = _chain_record(writes, state, meta)
         taken = ("UNWIND $blind_ids AS blind_id OPTIONAL MATCH (x:CanvasNode {id: blind_id}) "
                  "WITH c, count(x) AS taken WHERE c IS NULL AND taken = 0 " if created_ids else "WITH c WHERE c IS NULL ")
         head = (
@@ -201,7 +190,7 @@ class CanvasCommits(BoltSession):
             + "MATCH (m:CanvasMeta {key: $blind_meta}) WITH m WHERE m.version = $blind_seen "
             "SET m.version = m.version + 1 WITH m.version AS blind "
         )
-        if not writes.run(tx, head=head, blind_key=key, blind_meta=CANVAS_META_KEY, blind_seen=seen,
+        if not writes.run(tx, head=head, blind_key=meta.key, blind_meta=CANVAS_META_KEY, blind_seen=seen,
                           blind_ids=sorted(created_ids)):
             return None
         if changed is not None:
@@ -493,10 +482,21 @@ class _WriteChain:
         return True
 
 
-def _chain_record(writes: _WriteChain, state: _BatchState, key: str, actor: str, thread_id: str | None,
-                  action_id: str | None, observation: dict[str, Any] | None, commit_id: str | None) -> CommitRecord:
+class _CommitMeta(NamedTuple):
+    """Who commits a batch and under which key: what its Commit node and record say besides what it wrote."""
+
+    key: str
+    actor: str
+    thread_id: str | None
+    action_id: str | None
+    observation: dict[str, Any] | None
+    commit_id: str | None
+
+
+def _chain_record(writes: _WriteChain, state: _BatchState, meta: _CommitMeta) -> CommitRecord:
     """The batch's edges, Turn records and Commit node chained after its nodes; the commit's record."""
     version, now = state.version, state.now
+    key, actor, thread_id, action_id, observation, commit_id = meta
     record = CommitRecord(
         id=commit_id or new_id(),
         canvas_version=version,

@@ -211,8 +211,15 @@ class Runtime:
 
     def _drive(self, payload: Any, thread_id: str, on_event: Callable[[str, dict[str, Any]], None] | None,
                start: dict[str, Any] | None = None, fresh: bool = False) -> TurnOutcome:
-        for event in self.stream(payload, thread_id, start=start, fresh=fresh):
-            if on_event is not None:
+        if on_event is None:
+            # No one reads the events: no custom or subgraph stream, for which LangGraph runs every graph node on a
+            # worker thread so as to hand out events while it runs (about 8 ms of CPU time of a note turn's 70,
+            # bench/turn.py; a skill's graph then keeps its checkpoints and sends no events).
+            for _ in self.graph.stream(payload, self._config(thread_id), context=self._context(start, fresh),
+                                       stream_mode="updates"):
+                pass
+        else:
+            for event in self.stream(payload, thread_id, start=start, fresh=fresh):
                 on_event(*event)
         snapshot = self.graph.get_state(self._config(thread_id))
         values = snapshot.values
@@ -243,9 +250,8 @@ class Runtime:
         (:meth:`start_state`), which the ``begin`` graph node takes as it is; ``fresh``: started by this call, so
         none of its actions has run before (``TurnContext.fresh``).
         """
-        context = dataclasses.replace(self.turn_context, start=start, fresh=fresh) if start is not None \
-            else self.turn_context
-        for namespace, mode, data in self.graph.stream(payload, self._config(thread_id), context=context,
+        for namespace, mode, data in self.graph.stream(payload, self._config(thread_id),
+                                                       context=self._context(start, fresh),
                                                        stream_mode=["updates", "custom"], subgraphs=True):
             if mode == "updates":
                 prefix = "".join(part.split(":")[0] + ":" for part in namespace)
@@ -254,6 +260,11 @@ class Runtime:
                                    **({"namespace": list(namespace)} if namespace else {})}
             else:
                 yield "progress", data if isinstance(data, dict) else {"message": str(data)}
+
+    def _context(self, start: dict[str, Any] | None, fresh: bool) -> TurnContext:
+        """The run's services: the turn's context, with the start its caller made (``stream``)."""
+        return dataclasses.replace(self.turn_context, start=start, fresh=fresh) if start is not None \
+            else self.turn_context
 
     def close(self) -> None:
         """Close the checkpointer and memory (the project is closed by its owner)."""

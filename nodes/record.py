@@ -87,8 +87,9 @@ def measured_outcome(deps: TurnContext, state: TurnState, update: dict[str, Any]
     already = nothing_to_change_errors()
     satisfied = [s.get("action") or {} for s in steps or [] if isinstance(o := s.get("observation"), dict)
                  and o.get("error_type") in already]
-    measured = measure(deps.bridge.store, intent, since=int(state.get("canvas_before") or 0),
-                       thread_id=state["thread_id"], turn_id=state["turn_id"], satisfied=satisfied)
+    since = int(state.get("canvas_before") or 0)
+    measured = measure(deps.bridge.store, intent, since=since, thread_id=state["thread_id"],
+                       turn_id=state["turn_id"], satisfied=satisfied, own=own_turn_commits(deps, since))
     update["measured"] = {**measured.model_dump(), "matches": measured.matches}
     outcome = update.get("outcome") or state.get("outcome") or "replied"
     # A clarification asked instead of acting: what it did not change is not missing, only what it changed counts.
@@ -97,6 +98,19 @@ def measured_outcome(deps: TurnContext, state: TurnState, update: dict[str, Any]
         update["outcome"] = "failed"
         reply = update.get("reply") or state.get("reply") or ""
         update["reply"] = f"{reply}\n{measured.explain()}".strip()
+
+
+def own_turn_commits(deps: TurnContext, since: int) -> list[Any] | None:
+    """This process's commits since the turn began when every commit of the turn is among them, else None.
+
+    So when the run started the turn (``TurnContext.fresh``: no other process ran any of its steps), or when this
+    process made every commit from ``since`` on (no other writer's in between: a turn resumed here after a crash
+    elsewhere has the other process's commits there).  The store forgets old commits and then says nothing."""
+    logged = deps.bridge.store.own_commits(since)
+    if logged is None:
+        return None
+    records, gapless = logged
+    return records if gapless or deps.fresh else None
 
 
 def model_input_keys(model_input: dict[str, int] | None) -> dict[str, int]:

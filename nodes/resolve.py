@@ -12,7 +12,8 @@ observe node leaves its own version read to it when the request names no title),
 target is a shot (its current image may have changed since the turn began), and one for the titles of what
 earlier turns changed (their summaries come from the trajectory file's last few rows, never their steps).  A turn started without an intent (a bare invocation of the graph) is interpreted
 here.  A later step of the turn sends its first view again when the canvas changed only by the turn's own
-commits (one statement reads the version; :func:`_kept_view` says why).
+commits (right after a step's commit, its answer says so; else one statement reads the version: :func:`_kept_view`
+says why).
 """
 
 from __future__ import annotations
@@ -270,15 +271,29 @@ def _kept_view(deps: TurnContext, state: TurnState, intent: dict[str, Any]) -> s
     A later step's model call sends the earlier steps' tool results, which say what those steps made and changed,
     so a view read again would repeat them in other words, at the cost of its reads (the overview, the shots'
     facts, the earlier turns' summaries: about as much as the rest of the harness spends on a local edit's
-    reply step).  One statement reads the canvas version: any other writer's commit since the turn's last
-    commit (another turn, a person on the web canvas) and the view is read again.  No permission rests on what
-    the view says: the validate and commit checks read the canvas itself."""
+    reply step).  Any other writer's commit since the turn's last commit (another turn, a person on the web
+    canvas) and the view is read again.  When the step just before made that commit, its answer gave the canvas
+    version a moment ago (the loop came here straight from it: :func:`_just_committed`) and nothing is read; else
+    one statement reads the canvas version.  No permission rests on what the view says: the validate and commit
+    checks read the canvas itself."""
     if not state.get("steps"):
         return None
     kept = deps.extra.get(_KEPT)
     if kept is None or kept[0] != _view_key(state, intent):
         return None
     ours = state.get("canvas_version")
-    if ours is None or deps.bridge.store.canvas_version() != int(ours):
+    if ours is None or not (_just_committed(deps, state, int(ours))
+                            or deps.bridge.store.canvas_version() == int(ours)):
         return None
     return kept[1]
+
+
+def _just_committed(deps: TurnContext, state: TurnState, ours: int) -> bool:
+    """Whether the step just before made the turn's last commit (``ours``), in this process (its newest commit; a
+    replay's or a process's before a restart is not): a step that committed nothing may have run for a while (a
+    long tool, a person's answer), and the version is read."""
+    step_commit = (state["steps"][-1] or {}).get("commit") or {}
+    if step_commit.get("canvas_version") != ours or step_commit.get("replayed"):
+        return False
+    logged = deps.bridge.store.own_commits(ours - 1)
+    return logged is not None and [r.canvas_version for r in logged[0]] == [ours]

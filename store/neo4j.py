@@ -15,6 +15,7 @@ from concurrent.futures import ThreadPoolExecutor
 import neo4j
 
 from store.base import CanvasStore
+from store.bolt.commit_log import CommitLog
 from store.bolt.commits import CanvasCommits
 from store.bolt.live_counts import LiveCounts
 from store.bolt.reads import CanvasReads
@@ -57,6 +58,7 @@ class Neo4jCanvasStore(CanvasCommits, CanvasReads, UserCypher, CanvasStore):
         self._lock = threading.Lock()
         self._apply_lock = threading.Lock()
         self._live_counts = LiveCounts()
+        self._commit_log = CommitLog()
 
     @classmethod
     def on(

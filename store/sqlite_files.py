@@ -23,12 +23,14 @@ class SqliteFile:
     into the database, syncs it and deletes the log, so a connection per call paid a disk sync (and a new log)
     on every row a turn wrote or read, which under load cost tens of milliseconds each.  Kept open, a commit is
     a write into the log and a read costs no file open.
-    Other processes still see every commit (WAL readers read the log).  A child process made by ``fork``
+    Other processes still see every commit (WAL readers read the log).  ``synchronous="FULL"`` keeps a file's
+    commits through an operating-system crash too, each one synced (the spend ledger: what was paid).  A child process made by ``fork``
     opens its own connection: an SQLite connection must not cross a fork.
     """
 
-    def __init__(self, path: Path) -> None:
+    def __init__(self, path: Path, *, synchronous: str = "NORMAL") -> None:
         self.path = Path(path)
+        self._synchronous = "FULL" if synchronous == "FULL" else "NORMAL"
         self._lock = threading.RLock()
         self._db: sqlite3.Connection | None = None
         self._pid = 0
@@ -37,7 +39,7 @@ class SqliteFile:
         if self._db is None or self._pid != os.getpid():
             db = sqlite3.connect(self.path, timeout=30, check_same_thread=False)
             db.execute("PRAGMA journal_mode=WAL")
-            db.execute("PRAGMA synchronous=NORMAL")
+            db.execute(f"PRAGMA synchronous={self._synchronous}")
             self._db, self._pid = db, os.getpid()
         return self._db
 

@@ -16,7 +16,6 @@ in the spend's ``unpriced`` list, so a report can say the cost is unknown rather
 from __future__ import annotations
 
 import json
-import sqlite3
 import threading
 import tomllib
 from collections.abc import Mapping
@@ -26,6 +25,7 @@ from typing import Any
 from pydantic import BaseModel, ConfigDict, Field
 
 from store.models import utc_now
+from store.sqlite_files import SqliteFile
 
 
 class Price(BaseModel):
@@ -156,20 +156,19 @@ class SpendLedger:
         self.prices = prices or PriceTable()
         self.estimates: dict[str, float] = {}
         """What one call of each generation tool may cost at most (``GenerationService.estimates``)."""
-        self._lock = threading.Lock()
-        with self._connect() as db:
-            db.execute("PRAGMA journal_mode=WAL")
+        # One connection kept open (store/sqlite_files.py): a connection per call closed the last connection to
+        # the WAL file each time, which checkpoints, syncs and deletes the log, and a turn reads its spend at
+        # every model call and every step.  Synced at each commit still: what was paid is not taken back.
+        self._file = SqliteFile(self._path, synchronous="FULL")
+        with self._file.transaction() as db:
             db.execute("CREATE TABLE IF NOT EXISTS spend (thread_id TEXT, turn_id TEXT, action_id TEXT, "
                        "source TEXT, model TEXT, body TEXT NOT NULL, at TEXT NOT NULL)")
             db.execute("CREATE INDEX IF NOT EXISTS spend_turn ON spend (turn_id)")
 
-    def _connect(self) -> sqlite3.Connection:
-        return sqlite3.connect(self._path, timeout=30)
-
     def record(self, spend: Spend, *, source: str, model: str, thread_id: str | None, turn_id: str | None,
                action_id: str | None = None) -> Spend:
         """Append one paid call (``source``: agent, judge, image, video, audio); returns it."""
-        with self._lock, self._connect() as db:
+        with self._file.transaction() as db:
             db.execute("INSERT INTO spend VALUES (?, ?, ?, ?, ?, ?, ?)",
                        (thread_id, turn_id, action_id, source, model, spend.model_dump_json(), utc_now()))
         return spend
@@ -190,13 +189,13 @@ class SpendLedger:
 
     def turn(self, turn_id: str) -> Spend:
         """What one turn spent so far (finished or not)."""
-        with self._connect() as db:
+        with self._file.transaction() as db:
             rows = db.execute("SELECT body FROM spend WHERE turn_id = ?", (turn_id,)).fetchall()
         return _total(row[0] for row in rows)
 
     def by_turn(self) -> dict[str, Spend]:
         """Every turn's spend, by turn id."""
-        with self._connect() as db:
+        with self._file.transaction() as db:
             rows = db.execute("SELECT turn_id, body FROM spend").fetchall()
         found: dict[str, Spend] = {}
         for turn_id, body in rows:
@@ -205,7 +204,7 @@ class SpendLedger:
 
     def by_source(self) -> dict[str, Spend]:
         """The project's spend by source (agent, judge, image, video, audio)."""
-        with self._connect() as db:
+        with self._file.transaction() as db:
             rows = db.execute("SELECT source, body FROM spend").fetchall()
         found: dict[str, Spend] = {}
         for source, body in rows:

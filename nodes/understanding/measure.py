@@ -28,6 +28,7 @@ from nodes.understanding.kinds import CONTENT_OPERATIONS, OPERATION_TOOLS, claus
 from nodes.understanding.measure_builds import BUILD_OPERATIONS, measure_build
 from nodes.understanding.measured import Measured
 from store.cypher import FixedCypher
+from store.models import CanvasNode, CommitRecord
 from tools.changes import Change
 from tools.staleness import REGENERABLE_TOOLS
 
@@ -61,33 +62,57 @@ class CommitsReader(Protocol):
     def fixed_read(self, cypher: FixedCypher, **params: Any) -> list[dict[str, Any]]: ...
 
 
-def turn_nodes(store: CommitsReader, *, since: int, thread_id: str, turn_id: str) -> list[str]:
-    """The nodes the turn's own commits wrote (other turns' commits in between are not its doing)."""
-    ids: list[str] = []
-    for commit in store.commits(since_version=since):
-        if commit.thread_id == thread_id and str(commit.action_id or "").startswith(turn_id):
-            ids += commit.node_ids
-    return list(dict.fromkeys(ids))
+WRITTEN_ENOUGH = frozenset({"note", "question"})
+"""Operations measured by the kind, title and status of what the turn wrote, no lineage: its commits say them."""
+
+
+def turn_commits(store: CommitsReader, *, since: int, thread_id: str, turn_id: str,
+                 own: Sequence[CommitRecord] | None = None) -> list[CommitRecord]:
+    """The turn's own commits (other turns' commits in between are not its doing); ``own``: every commit of the
+    turn is among these (this process's, nodes/record.py), so the commit log is not read."""
+    commits = own if own is not None else store.commits(since_version=since)
+    return [c for c in commits if c.thread_id == thread_id and str(c.action_id or "").startswith(turn_id)]
+
+
+def written_rows(commits: Sequence[CommitRecord]) -> list[dict[str, Any]] | None:
+    """The nodes the commits wrote, as the last of them left each (id, kind, title, status: what a note or a
+    question is measured by), a node one removed left out, as :data:`CHANGED` would find them; None when a commit
+    does not say what it wrote (one whose answer was lost and came back as a replay)."""
+    latest: dict[str, CanvasNode | None] = {}
+    for commit in commits:
+        written = commit.written
+        if written is None or set(commit.node_ids) - {n.id for n in written.nodes} - set(written.hard_deleted):
+            return None
+        for node in written.nodes:
+            latest[node.id] = node
+        for gone in written.hard_deleted:
+            latest[gone] = None
+    return [{"id": n.id, "kind": n.kind, "title": n.title, "status": n.status.value, "grp": n.group_id}
+            for n in latest.values() if n is not None]
 
 
 def measure(store: CommitsReader, intent: Intent, *, since: int, thread_id: str, turn_id: str,
-            satisfied: Sequence[dict[str, Any]] = ()) -> Measured:
+            satisfied: Sequence[dict[str, Any]] = (), own: Sequence[CommitRecord] | None = None) -> Measured:
     """The turn's change set compared with its intent (two reads: its commits, the nodes with their lineage).
 
     ``satisfied``: the tool calls (``{"tool", "args"}``) this turn's tools answered "already so"
     (:class:`tools.changes.NothingToChange`, read from its steps): a page or deck operation one of them carries
-    out is not expected to make a version."""
-    ids = turn_nodes(store, since=since, thread_id=thread_id, turn_id=turn_id)
-    rows = store.fixed_read(CHANGED, ids=ids) if ids else []
+    out is not expected to make a version.  ``own``: the commits this process made since ``since`` when every
+    commit of the turn is among them (nodes/record.py): the commit log is not read, nor, for a note or a question
+    (:data:`WRITTEN_ENOUGH`), the nodes."""
+    operations = {c.operation for c in intent.clauses}
+    commits = turn_commits(store, since=since, thread_id=thread_id, turn_id=turn_id, own=own)
+    ids = list(dict.fromkeys(i for commit in commits for i in commit.node_ids))
+    written = written_rows(commits) if own is not None and operations and operations <= WRITTEN_ENOUGH else None
+    rows = written if written is not None else store.fixed_read(CHANGED, ids=ids) if ids else []
     live = [r for r in rows if r["kind"] in DELIVERABLE_KINDS and r["status"] not in ("rejected", "failed")]
     result = Measured(changed=sorted({str(r["title"] or r["id"]) for r in live}))
-    operations = {c.operation for c in intent.clauses}
     if intent.clarification is not None:
         return result  # not understood here: a real model's plan is reported, not checked
     groups = clauses_by_family(intent.clauses)
     if len(groups) > 1:  # a slide and a shot in one request: each part measured; unexpected only if for every part
         parts = [measure(store, intent.model_copy(update={"clauses": g}), since=since, thread_id=thread_id,
-                         turn_id=turn_id, satisfied=satisfied) for g in groups]
+                         turn_id=turn_id, satisfied=satisfied, own=own) for g in groups]
         result.checked = all(p.checked for p in parts)
         result.expected = sorted({t for p in parts for t in p.expected})
         result.missing = sorted({t for p in parts for t in p.missing})

@@ -11,10 +11,11 @@ import json
 import re
 import threading
 from collections.abc import Callable, Sequence
-from typing import Any
+from typing import Any, NamedTuple
 
 import neo4j
 
+from store.bolt.commit_log import CommitLog
 from store.bolt.live_counts import CountKey, LiveCounts
 from store.bolt.schema import commit_from_props
 from store.bolt.session import BoltSession, NotRetried
@@ -48,6 +49,12 @@ class CanvasCommits(BoltSession):
     _apply_lock: threading.Lock
     _listeners: list[Callable[[CommitRecord], None]]
     _live_counts: LiveCounts
+    _commit_log: CommitLog
+
+    def own_commits(self, since_version: int) -> tuple[list[CommitRecord], bool] | None:
+        """The commits this process made after ``since_version``, as :meth:`apply` returned them (with what each
+        wrote), and whether they are every commit after it up to the newest of them: :meth:`CommitLog.since`."""
+        return self._commit_log.since(since_version)
 
     def apply(
         self,
@@ -87,6 +94,7 @@ class CanvasCommits(BoltSession):
             record = record.model_copy(update={"replayed": False})
             self._live_counts.committed(record.canvas_version, None, [])  # a lost answer: what it moved is unknown
         if not record.replayed:
+            self._commit_log.add(record)
             for listener in list(self._listeners):
                 listener(record)
         return record
@@ -103,9 +111,13 @@ class CanvasCommits(BoltSession):
         commit_id: str | None = None,
         changed: dict[str, list[CountKey]] | None = None,
     ) -> CommitRecord:
+        created_ids = {m.id for m in batch if isinstance(m, CreateNode)}
+        meta = _CommitMeta(key, actor, thread_id, action_id, observation, commit_id)
+        blind = self._apply_blind(tx, batch, meta, changed, created_ids)
+        if blind is not None:
+            return blind
         # One statement before any change: the replay check, the next canvas version, and every existing node
         # the batch touches (versions are checked before anything is written).
-        created_ids = {m.id for m in batch if isinstance(m, CreateNode)}
         # Ids the batch creates are read too: one that exists already (a tool given the id of a node on the
         # canvas) is refused by _BatchState as InvalidMutation, not left to the engine's unique index.
         wanted = sorted({i for m in batch for i in touched_node_ids(m)} | created_ids)
@@ -146,51 +158,45 @@ class CanvasCommits(BoltSession):
             writes = _WriteChain()
             for unlink in state.unlinks:
                 self._resolve_unlink(tx, unlink, state)
-        record = CommitRecord(
-            id=commit_id or new_id(),
-            canvas_version=version,
-            idempotency_key=key,
-            actor=actor,
-            thread_id=thread_id,
-            action_id=action_id,
-            created_at=now,
-            node_ids=sorted(state.changed),
-            edge_ids=[e["edge_id"] for e in state.edge_log],
-            observation=observation or {},
-            with_outputs=any(state.nodes[i].outputs for i in state.changed),
-            written=CommitChanges(
-                nodes=[state.nodes[i] for i in state.changed], hard_deleted=sorted(state.hard_deleted),
-                links=list(state.links),
-                unlinked=[e["edge_id"] for e in state.edge_log if e["op"] == "unlink"],
-            ),
-        )
-        _chain_edges(writes, state)
-        for turn in state.turns:
-            _chain_turn(writes, turn, version)
-        writes.add(
-            "CREATE (c:Commit) SET c = $props",
-            "c",
-            expected=1,
-            props={
-                "id": record.id,
-                "canvas_version": version,
-                "idempotency_key": key,
-                "actor": actor,
-                "thread_id": thread_id,
-                "action_id": action_id,
-                "created_at": now,
-                "node_ids_json": json.dumps(record.node_ids),
-                "edge_ids_json": json.dumps(record.edge_ids),
-                "observation_json": json.dumps(record.observation, default=str),
-            },
-        )
+        record = _chain_record(writes, state, meta)
         writes.run(tx)
         if changed is not None:
             changed["before"] = [live_before[i] for i in state.changed if i in live_before]
-            changed["after"] = [(state.nodes[i].kind, state.nodes[i].status.value) for i in state.changed
-                                if not state.nodes[i].deleted and i not in state.hard_deleted]
+            changed["after"] = _live_after(state)
         return record
 
+    def _apply_blind(self, tx: neo4j.ManagedTransaction, batch: list[Any], meta: _CommitMeta,
+                     changed: dict[str, list[CountKey]] | None, created_ids: set[str]) -> CommitRecord | None:
+        """A batch that reads nothing (new nodes outside groups, a Turn record) in one statement instead of two:
+        worked out at the canvas version after the newest one this process has seen, and written only if the
+        canvas is at that version still, the key was not applied and no new id exists (each checked in the
+        statement, before the counter moves).  None when it is not such a batch or a check failed (another
+        writer's commit, a replay, an id taken): nothing was written, and :meth:`_apply_in` commits it as any batch.
+        """
+        seen = self._live_counts.seen_version()
+        if seen < 0 or not all(isinstance(m, RecordTurn) or (isinstance(m, CreateNode) and not m.group_id)
+                               for m in batch):
+            return None
+        state = _BatchState(existing={}, version=seen + 1, now=utc_now(), actor=meta.actor)
+        for mutation in batch:
+            state.apply(mutation)
+        writes = _WriteChain(carried=["blind"])
+        _chain_nodes(writes, state)
+        record = _chain_record(writes, state, meta)
+        taken = ("UNWIND $blind_ids AS blind_id OPTIONAL MATCH (x:CanvasNode {id: blind_id}) "
+                 "WITH c, count(x) AS taken WHERE c IS NULL AND taken = 0 " if created_ids else "WITH c WHERE c IS NULL ")
+        head = (
+            "OPTIONAL MATCH (c:Commit {idempotency_key: $blind_key}) WITH c LIMIT 1 " + taken
+            + "MATCH (m:CanvasMeta {key: $blind_meta}) WITH m WHERE m.version = $blind_seen "
+            "SET m.version = m.version + 1 WITH m.version AS blind "
+        )
+        if not writes.run(tx, head=head, blind_key=meta.key, blind_meta=CANVAS_META_KEY, blind_seen=seen,
+                          blind_ids=sorted(created_ids)):
+            return None
+        if changed is not None:
+            changed["before"] = []
+            changed["after"] = _live_after(state)
+        return record
     def _resolve_unlink(self, tx: neo4j.ManagedTransaction, unlink: Unlink, state: _BatchState) -> None:
         if unlink.edge_id:
             rows = tx.run(
@@ -434,7 +440,8 @@ class _WriteChain:
     with no row at all.  Either raises :class:`InvalidMutation`, and the transaction is rolled back.
     """
 
-    def __init__(self) -> None:
+    def __init__(self, carried: Sequence[str] = ()) -> None:
+        self._carried = list(carried)  # variables a ``head`` given to :meth:`run` binds, carried to the end
         self._parts: list[str] = []
         self._params: dict[str, Any] = {}
         self._checks: list[tuple[str, int | None, str]] = []
@@ -443,7 +450,7 @@ class _WriteChain:
         """Append ``clause`` (its ``$name`` parameters given as keywords; ``{carry}`` stands for the counts so far,
         for a clause with a WITH of its own) and count the rows of ``counted`` it leaves."""
         index = len(self._checks)
-        carry = "".join(f"{name}, " for name, _, _ in self._checks)
+        carry = "".join(f"{name}, " for name in (*self._carried, *(name for name, _, _ in self._checks)))
         text = clause.replace("{carry}", carry)
         for name, value in params.items():
             text = re.sub(rf"\${name}\b", f"$w{index}_{name}", text)
@@ -452,17 +459,89 @@ class _WriteChain:
         self._parts.append(f"{text} WITH {carry}count({counted}) AS {name}")
         self._checks.append((name, expected, failure or f"a commit wrote fewer rows than asked ({clause[:60]}…)"))
 
-    def run(self, tx: neo4j.ManagedTransaction) -> None:
-        """Send the chained writes (nothing when there are none) and check every part's count."""
+    def run(self, tx: neo4j.ManagedTransaction, *, head: str = "", **head_params: Any) -> bool:
+        """Send the chained writes (nothing when there are none) and check every part's count.
+
+        ``head``: clauses before the writes (its parameters as keywords) that bind the chain's carried variables,
+        in one row or, when its checks fail, none.  Every part counts grouped by what it carries, and a grouped
+        count of no rows is no row (an ungrouped one is a row of zeros): so with no row from the head, no part
+        writes anything, and False comes back instead of an :class:`InvalidMutation`.
+        """
         if not self._parts:
-            return
+            return True
         names = [name for name, _, _ in self._checks]
-        row = tx.run(" ".join(self._parts) + " RETURN " + ", ".join(names), self._params).single()
+        row = tx.run(head + " ".join(self._parts) + " RETURN " + ", ".join(names),
+                     {**self._params, **head_params}).single()
+        if row is None and head:
+            return False
         if row is None:
             raise InvalidMutation("a node or edge endpoint the commit writes is missing; nothing was written")
         for name, expected, failure in self._checks:
             if expected is not None and int(row[name]) != expected:
                 raise InvalidMutation(failure)
+        return True
+
+
+class _CommitMeta(NamedTuple):
+    """Who commits a batch and under which key: what its Commit node and record say besides what it wrote."""
+
+    key: str
+    actor: str
+    thread_id: str | None
+    action_id: str | None
+    observation: dict[str, Any] | None
+    commit_id: str | None
+
+
+def _chain_record(writes: _WriteChain, state: _BatchState, meta: _CommitMeta) -> CommitRecord:
+    """The batch's edges, Turn records and Commit node chained after its nodes; the commit's record."""
+    version, now = state.version, state.now
+    key, actor, thread_id, action_id, observation, commit_id = meta
+    record = CommitRecord(
+        id=commit_id or new_id(),
+        canvas_version=version,
+        idempotency_key=key,
+        actor=actor,
+        thread_id=thread_id,
+        action_id=action_id,
+        created_at=now,
+        node_ids=sorted(state.changed),
+        edge_ids=[e["edge_id"] for e in state.edge_log],
+        observation=observation or {},
+        with_outputs=any(state.nodes[i].outputs for i in state.changed),
+        written=CommitChanges(
+            nodes=[state.nodes[i] for i in state.changed], hard_deleted=sorted(state.hard_deleted),
+            links=list(state.links),
+            unlinked=[e["edge_id"] for e in state.edge_log if e["op"] == "unlink"],
+        ),
+    )
+    _chain_edges(writes, state)
+    for turn in state.turns:
+        _chain_turn(writes, turn, version)
+    writes.add(
+        "CREATE (c:Commit) SET c = $props",
+        "c",
+        expected=1,
+        props={
+            "id": record.id,
+            "canvas_version": version,
+            "idempotency_key": key,
+            "actor": actor,
+            "thread_id": thread_id,
+            "action_id": action_id,
+            "created_at": now,
+            "node_ids_json": json.dumps(record.node_ids),
+            "edge_ids_json": json.dumps(record.edge_ids),
+            "observation_json": json.dumps(record.observation, default=str),
+        },
+    )
+    return record
+
+
+def _live_after(state: _BatchState) -> list[CountKey]:
+    """The (kind, status) of the nodes the batch changed that are live after it."""
+    return [(state.nodes[i].kind, state.nodes[i].status.value) for i in state.changed
+            if not state.nodes[i].deleted and i not in state.hard_deleted]
 
 
 def _chain_nodes(writes: _WriteChain, state: _BatchState) -> None:

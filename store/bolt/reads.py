@@ -304,7 +304,9 @@ class CanvasReads(BoltSession):
         rows = self._read(
             "MATCH (m:CanvasMeta {key: $meta}) "
             "RETURN 'version' AS part, null AS key, null AS status, m.version AS num, null AS p "
-            "UNION ALL MATCH (m:CanvasMeta {key: $meta}) WHERE m.version <> $known "
+            # WITH ... WHERE, not MATCH ... WHERE: ArcadeDB then skips the count when the counter says the counts are
+            # known (with the filter on the MATCH it still scanned the canvas, ~5 ms of a 1k-node turn's overview).
+            "UNION ALL MATCH (m:CanvasMeta {key: $meta}) WITH m WHERE m.version <> $known "
             f"MATCH (n:CanvasNode) WHERE {live} "
             "RETURN 'count' AS part, n.kind AS key, n.status AS status, count(n) AS num, null AS p "
             # The recent nodes by the canvas version each node carries (indexed), not through the node history,

@@ -130,6 +130,19 @@ def test_a_replayed_key_changes_nothing_and_returns_the_first_commit(canvas, wri
     assert [n.title for n in canvas.find_nodes(kind="text")] == ["once"]
 
 
+def test_a_new_node_with_the_id_of_one_on_the_canvas_is_refused_and_changes_nothing(canvas, write):
+    """A batch of new nodes is written without reading first (this store has seen the canvas's version): a node
+    that exists already is still refused before anything is written, and the canvas keeps its node and version."""
+    first = CreateNode(kind="text", title="first")
+    write(first)  # this store now knows the canvas's version, so the next batch of new nodes writes blind
+    version = canvas.canvas_version()
+    with pytest.raises(InvalidMutation, match="already exists"):
+        write(CreateNode(kind="text", title="other"), CreateNode(id=first.id, kind="image", title="again"))
+    assert canvas.canvas_version() == version
+    assert [(n.id, n.kind, n.title) for n in canvas.find_nodes()] == [(first.id, "text", "first")]
+    assert [h.version for h in canvas.node_history(first.id)] == [1]
+
+
 def test_lineages_with_their_start_node_first(canvas, lineage_canvas):
     ids = lineage_canvas
     found = canvas.lineages([ids["image"], ids["gone"], "no-such-node"], [EdgeType.VERSION_OF, EdgeType.GENERATED_FROM],

@@ -197,6 +197,7 @@ class CanvasCommits(BoltSession):
             changed["before"] = []
             changed["after"] = _live_after(state)
         return record
+
     def _resolve_unlink(self, tx: neo4j.ManagedTransaction, unlink: Unlink, state: _BatchState) -> None:
         if unlink.edge_id:
             rows = tx.run(

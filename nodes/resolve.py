@@ -271,14 +271,18 @@ def _kept_view(deps: TurnContext, state: TurnState, intent: dict[str, Any]) -> s
     so a view read again would repeat them in other words, at the cost of its reads (the overview, the shots'
     facts, the earlier turns' summaries: about as much as the rest of the harness spends on a local edit's
     reply step).  One statement reads the canvas version: any other writer's commit since the turn's last
-    commit (another turn, a person on the web canvas) and the view is read again.  No permission rests on what
+    commit (another turn, a person on the web canvas) and the view is read again.  A skill's steps commit through
+    the bridge inside one step of the turn (``Usage.committed_version`` says where they left the canvas): those
+    are the turn's own commits too, and its tool result says what they made.  No permission rests on what
     the view says: the validate and commit checks read the canvas itself."""
     if not state.get("steps"):
         return None
     kept = deps.extra.get(_KEPT)
     if kept is None or kept[0] != _view_key(state, intent):
         return None
-    ours = state.get("canvas_version")
-    if ours is None or deps.bridge.store.canvas_version() != int(ours):
+    # The turn's last commit: its steps' (the commit graph node's) or its skills' inner steps' (Bridge.submit).
+    versions = [int(v) for v in (state.get("canvas_version"), (state.get("usage") or {}).get("committed_version"))
+                if v is not None]
+    if not versions or deps.bridge.store.canvas_version() != max(versions):
         return None
     return kept[1]

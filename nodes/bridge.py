@@ -389,6 +389,7 @@ class Bridge:
                                     reason=type(refused).__name__,
                                     observation=self.taken_back(result.observation, result.mutations, ctx))
             usage.created_ids.extend(m.id for m in result.mutations if isinstance(m, CreateNode))
+            usage.committed_version = commit.canvas_version
         return SubmitResult(action_id=action.action_id, verdict="allow", observation=result.observation,
                             commit=commit, provider_calls=result.provider_calls, cache_hits=result.cache_hits)
 

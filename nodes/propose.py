@@ -7,6 +7,7 @@ malformed tool calls (bad JSON, unknown tool) never crash the loop.
 from __future__ import annotations
 
 import json
+from collections.abc import Collection
 from typing import Any
 
 from langchain_core.messages import AIMessage, BaseMessage, HumanMessage, SystemMessage, ToolMessage
@@ -38,13 +39,14 @@ RESOLVED = """The targets below were resolved on the canvas just now: act on the
 """Said only when the view has targets: a request with none (a new story, a note) has nothing resolved to act on."""
 
 
-def tool_schemas(deps: TurnContext, grant: Grant) -> list[dict[str, Any]]:
-    """OpenAI-format function schemas of the tools this grant allows (nothing else is bound), compacted."""
+def tool_schemas(deps: TurnContext, grant: Grant, only: Collection[str] | None = None) -> list[dict[str, Any]]:
+    """OpenAI-format function schemas of the tools this grant allows (nothing else is bound), compacted
+    (``only``: of those, just these names; the others' schemas are not built)."""
     return [
         {"type": "function", "function": {"name": t.name, "description": t.description,
                                           "parameters": compact_schema(t.parameters)}}
         for t in deps.bridge.manifest.tools
-        if grant.allows_tool(t.name)
+        if (only is None or t.name in only) and grant.allows_tool(t.name)
     ]
 
 
@@ -65,8 +67,7 @@ def bound_schemas(deps: TurnContext, state: TurnState, grant: Grant,
     not offered is served: the system message names them); only the menu is shorter.
     """
     menu = menu or turn_menu(deps, state, grant)
-    offered = set(menu.offered)
-    schemas = [s for s in tool_schemas(deps, grant) if s["function"]["name"] in offered]
+    schemas = tool_schemas(deps, grant, only=set(menu.offered))  # a step's menu is a few of the grant's ~40
     more = more_tools_schema(menu)
     return schemas + [more] if more is not None else schemas
 

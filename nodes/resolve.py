@@ -7,10 +7,10 @@ request's ambiguities, the selection, the other nodes the request names with wha
 by kind and status, the nodes written last, and summaries of the thread's last turns.  Compact tables, at most
 ``nodes.view.VIEW_BUDGET`` bytes whatever the canvas size (``bench/view.py`` measures it).
 
-Its reads are batched: one overview statement (the canvas version, focus lineages, counts, recent nodes: the
-observe node leaves its own version read to it when the request names no title), the fact statement when a
-target is a shot (its current image may have changed since the turn began), and one for the titles of what
-earlier turns changed (their summaries come from the trajectory file's last few rows, never their steps).  A turn started without an intent (a bare invocation of the graph) is interpreted
+Its reads are batched: one overview statement (the canvas version, focus lineages, counts, recent nodes and the
+titles of what earlier turns changed, whose summaries come from the trajectory file's last few rows, never their
+steps: the observe node leaves its own version read to it when the request names no title), and the fact
+statement when a target is a shot (its current image may have changed since the turn began).  A turn started without an intent (a bare invocation of the graph) is interpreted
 here.  A later step of the turn sends its first view again when the canvas changed only by the turn's own
 commits (right after a step's commit, its answer says so; else one statement reads the version: :func:`_kept_view`
 says why).
@@ -80,17 +80,26 @@ def request_lines(intent: Intent) -> list[str]:
     return lines
 
 
-def earlier_lines(trajectories: TrajectoryStore, canvas: ViewReader, thread_id: str | None, turn_id: str | None
-                  ) -> list[str]:
-    """The thread's last turns, one line each: request → outcome, what changed (titles), never their calls."""
-    if not thread_id:
+def earlier_turns(trajectories: TrajectoryStore | None, thread_id: str | None, turn_id: str | None
+                  ) -> list[dict[str, Any]]:
+    """The thread's last turns (besides this one) that the view sums up, from the trajectory file."""
+    if trajectories is None or not thread_id:
         return []
-    turns = trajectories.recent_turns(thread_id, MAX_TURN_LINES, besides=turn_id)
+    return trajectories.recent_turns(thread_id, MAX_TURN_LINES, besides=turn_id)
+
+
+def named_ids(turns: Sequence[dict[str, Any]]) -> list[str]:
+    """The ids :func:`earlier_lines` names by title: the first six each of ``turns`` touched."""
+    return list(dict.fromkeys(i for t in turns for i in list(dict.fromkeys(t.get("touched_ids") or []))[:6]))
+
+
+def earlier_lines(turns: Sequence[dict[str, Any]], titles: dict[str, str | None]) -> list[str]:
+    """The thread's last turns, one line each: request → outcome, what changed (titles), never their calls
+    (``titles``: of :func:`named_ids`, read with the view's overview)."""
     if not turns:
         return []
     touched = {t.get("turn_id"): list(dict.fromkeys(t.get("touched_ids") or [])) for t in turns}
-    wanted = list(dict.fromkeys(i for ids in touched.values() for i in ids[:6]))
-    titles = {n.id: n.title or n.id for n in canvas.get_nodes(wanted, include_deleted=True)} if wanted else {}
+    titles = {i: title or i for i, title in titles.items()}
     lines = ["## earlier turns (request -> outcome; changed)"]
     for turn in turns:
         ids = touched[turn.get("turn_id")]
@@ -146,9 +155,10 @@ def focused_view(canvas: ResolveReader, intent: Intent, *, focus_ids: Sequence[s
     """
     made = set(made_this_turn)
     focus_ids = [i for i in focus_ids if i not in made]  # neither listed nor their lineage read
+    turns = earlier_turns(trajectories, thread_id, turn_id)
     seen = canvas.overview(list(focus_ids), max_depth=LINEAGE_DEPTH,
                            since_version=None if version is None else max(0, version - 4 * RECENT),
-                           recent=RECENT, within=4 * RECENT)
+                           recent=RECENT, within=4 * RECENT, named=named_ids(turns))
     version = (seen.version or 0) if version is None else version
     nodes = {entries[0].node.id: entries[0].node for entries in seen.lineages.values() if entries}
     shot_targets = any(t.kind == "shot" for c in intent.clauses for t in c.targets)
@@ -195,10 +205,9 @@ def focused_view(canvas: ResolveReader, intent: Intent, *, focus_ids: Sequence[s
     if recent and not rows:  # with resolved targets, what was written last is beside the point
         sections.append(["## written last", *table(["id", "kind", "title", "status"], [
             [n.id, n.kind, n.title, n.status.value] for n in recent])])
-    if trajectories is not None:
-        earlier = earlier_lines(trajectories, canvas, thread_id, turn_id)
-        if earlier:
-            sections.append(earlier)
+    earlier = earlier_lines(turns, seen.titles or {})
+    if earlier:
+        sections.append(earlier)
     if (kinds or edge_types) and not rows:  # for writing a query or a node; an edit of resolved targets needs none
         sections.append([f"node kinds: {', '.join(kinds)}", f"edge types: {', '.join(edge_types)}"])
     return FocusedView(fit(sections), version)
@@ -272,18 +281,24 @@ def _kept_view(deps: TurnContext, state: TurnState, intent: dict[str, Any]) -> s
     so a view read again would repeat them in other words, at the cost of its reads (the overview, the shots'
     facts, the earlier turns' summaries: about as much as the rest of the harness spends on a local edit's
     reply step).  Any other writer's commit since the turn's last commit (another turn, a person on the web
-    canvas) and the view is read again.  When the step just before made that commit, its answer gave the canvas
-    version a moment ago (the loop came here straight from it: :func:`_just_committed`) and nothing is read; else
-    one statement reads the canvas version.  No permission rests on what the view says: the validate and commit
-    checks read the canvas itself."""
+    canvas) and the view is read again.  A skill's steps commit through the bridge inside one step of the turn
+    (``Usage.committed_version`` says where they left the canvas): those are the turn's own commits too, and its
+    tool result says what they made.  When the step just before made the turn's last commit, its answer gave the
+    canvas version a moment ago (the loop came here straight from it: :func:`_just_committed`) and nothing is
+    read; else one statement reads the canvas version.  No permission rests on what the view says: the validate
+    and commit checks read the canvas itself."""
     if not state.get("steps"):
         return None
     kept = deps.extra.get(_KEPT)
     if kept is None or kept[0] != _view_key(state, intent):
         return None
-    ours = state.get("canvas_version")
-    if ours is None or not (_just_committed(deps, state, int(ours))
-                            or deps.bridge.store.canvas_version() == int(ours)):
+    # The turn's last commit: its steps' (the commit graph node's) or its skills' inner steps' (Bridge.submit).
+    versions = [int(v) for v in (state.get("canvas_version"), (state.get("usage") or {}).get("committed_version"))
+                if v is not None]
+    if not versions:
+        return None
+    ours = max(versions)
+    if not (_just_committed(deps, state, ours) or deps.bridge.store.canvas_version() == ours):
         return None
     return kept[1]
 

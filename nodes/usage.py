@@ -22,6 +22,9 @@ class Usage(BaseModel):
     started_at: float = Field(default_factory=time.time)
     rejections_in_row: int = 0
     created_ids: list[str] = Field(default_factory=list)
+    committed_version: int | None = Field(
+        default=None, description="The canvas version of the last commit made through Bridge.submit for this "
+        "usage (a skill's steps): where the turn's own writes left the canvas, for nodes.resolve's kept view.")
     paid_calls: int = Field(default=0, description="Provider calls billed (tools.spend): model, judge and media.")
     tokens_in: int = 0
     tokens_out: int = 0

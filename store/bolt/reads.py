@@ -280,7 +280,8 @@ class CanvasReads(BoltSession):
         return lineage_entries(roots, ((r["id"], int(r["depth"]), r["b"]) for r in rows), with_start=with_start)
 
     def overview(
-        self, focus_ids: Sequence[str], *, max_depth: int, since_version: int | None, recent: int, within: int = 0
+        self, focus_ids: Sequence[str], *, max_depth: int, since_version: int | None, recent: int, within: int = 0,
+        named: Sequence[str] = (),
     ) -> CanvasOverview:
         """What a model call's view reads, in one statement: the focus nodes with their lineages (outgoing edges
         of every type, as :meth:`lineages` with ``with_start``), the live nodes' counts by kind and status, and
@@ -296,6 +297,9 @@ class CanvasReads(BoltSession):
         bound it computes, ``m.version - $within``): with ``since_version`` None, from the newest version this
         process has seen less ``within``, a window at least as wide as the one asked for, narrowed here to it.
         Only a process that has seen no version yet computes the bound in the statement.
+
+        ``named``: ids whose titles come back too (``titles``; deleted nodes included), as :meth:`get_nodes` would
+        give them, in the same statement (the view names what earlier turns changed).
         """
         live = "(n.deleted IS NULL OR n.deleted = false)"
         known = self._live_counts.known_version()
@@ -321,16 +325,19 @@ class CanvasReads(BoltSession):
             "WITH id, b, min(length(path)) AS depth "
             "RETURN 'lineage' AS part, id AS key, null AS status, depth AS num, properties(b) AS p "
             "UNION ALL MATCH (m:CanvasMeta {key: $meta}) "
-            "RETURN 'version after' AS part, null AS key, null AS status, m.version AS num, null AS p",
+            "RETURN 'version after' AS part, null AS key, null AS status, m.version AS num, null AS p"
+            # A named node's title rides in the status column (the parts share their columns).
+            + (" UNION ALL UNWIND $named AS nid MATCH (c:CanvasNode {id: nid}) "
+               "RETURN 'named' AS part, c.id AS key, c.title AS status, null AS num, null AS p" if named else ""),
             floor=floor, within=int(within), recent=int(recent), ids=list(dict.fromkeys(focus_ids)),
-            meta=CANVAS_META_KEY, known=known,
+            meta=CANVAS_META_KEY, known=known, named=list(dict.fromkeys(named)),
         )
         version = next((int(r["num"]) for r in rows if r["part"] == "version"), None)
         if version is not None:
             if since_version is None and floor is not None and floor > version - int(within):
                 # The canvas is older than a version this process saw (a database made again): read its window.
                 return self.overview(focus_ids, max_depth=max_depth, since_version=max(0, version - int(within)),
-                                     recent=recent)
+                                     recent=recent, named=named)
             self._live_counts.saw(version)
         counts: list[tuple[str, str, int]] | None
         if version is None:
@@ -349,7 +356,8 @@ class CanvasReads(BoltSession):
         lineages = lineage_entries(list(dict.fromkeys(focus_ids)),
                                     ((r["key"], int(r["num"]), r["p"]) for r in rows if r["part"] == "lineage"),
                                     with_start=True)
-        return CanvasOverview(lineages=lineages, counts=counts, recent=latest, version=version)
+        titles = {r["key"]: r["status"] for r in rows if r["part"] == "named"} if named else None
+        return CanvasOverview(lineages=lineages, counts=counts, recent=latest, version=version, titles=titles)
 
     def live_counts(self) -> list[tuple[str, str, int]]:
         """The live nodes' counts by kind and status, counted on the canvas (sorted)."""

@@ -31,6 +31,8 @@ class CanvasOverview(NamedTuple):
     recent: list[CanvasNode]
     version: int | None = None
     """The canvas version the statement read (None on a canvas without its counter)."""
+    titles: dict[str, str | None] | None = None
+    """The titles of the nodes asked for by id (``named``), deleted ones too; an id not found is left out."""
 
 
 class EdgeRecord(NamedTuple):

@@ -82,6 +82,15 @@ def test_overview_reads_focus_lineage_counts_and_recent_in_one(canvas, lineage_c
     assert [n.id for n in seen.recent] == [ids["clip"]]
 
 
+def test_overview_reads_the_titles_of_named_nodes_as_get_nodes_does(canvas, lineage_canvas):
+    ids = lineage_canvas
+    named = [ids["cut"], ids["gone"], "no-such-node", ids["cut"]]
+    seen = canvas.overview([], max_depth=1, since_version=None, recent=1, within=1, named=named)
+    assert seen.titles == {n.id: n.title for n in canvas.get_nodes(named[:2], include_deleted=True)}
+    assert seen.titles == {ids["cut"]: "cut", ids["gone"]: "gone"}  # a deleted node too; a missing id left out
+    assert canvas.overview([], max_depth=1, since_version=None, recent=1).titles is None
+
+
 def test_one_commit_writes_creates_updates_links_unlinks_deletes_and_a_turn(canvas, lineage_canvas, write):
     ids = lineage_canvas
     group = CreateNode(kind="group", title="board")

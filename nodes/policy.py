@@ -42,6 +42,7 @@ from __future__ import annotations
 
 from typing import NamedTuple
 
+from content.sizes import SHOTS_MAX, SLIDES_MAX
 from nodes.grant import Budget, Grant, Scope
 from nodes.manifest import Manifest, ToolInfo
 from nodes.selection import selected_nodes
@@ -69,8 +70,8 @@ against 8 tools, 3.9 KB; ``bench/turn.py`` prints both)."""
 
 
 BUILD_CALLS: dict[str, tuple[str, int, int, int]] = {
-    "build_narrative": ("n_shots", 9, 9, 24),
-    "build_deck": ("n_slides", 2, 5, 200),
+    "build_narrative": ("n_shots", 9, 9, SHOTS_MAX),
+    "build_deck": ("n_slides", 2, 5, SLIDES_MAX),
 }
 """Tool calls a build makes through the bridge, its skills' own calls included: operation → (the clause's count
 argument, calls per unit, calls besides, the most units a budget is sized for).  Measured on the built-in skills
@@ -84,7 +85,7 @@ BUILD_HEADROOM = 1.5
 def build_budget(intent: Intent) -> Budget:
     """The turn's budget: the default, or for builds of a named size enough tool calls for the planned work.
 
-    Sized from the intent's own count (the interpreter caps a story at 24 shots), so a long request cannot buy an
+    Sized from the intent's own count (the interpreter asks about a size past the skills' bounds, content.sizes), so a long request cannot buy an
     unbounded budget; the other limits (generation calls, wall time, cost, rejections in a row) stay the
     default's."""
     default = Budget()

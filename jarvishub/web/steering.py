@@ -78,6 +78,9 @@ class Job(BaseModel):
     progress: list[str] = Field(default_factory=list)
     started_at: float = Field(default_factory=time.time)
     finished_at: float | None = None
+    revision: int = 0
+    """Counts the job's changes. The page gets a job's snapshots by two roads (the answer to the request that
+    started it, the live feed) in no fixed order, and keeps the one with the highest revision."""
 
 
 class Steering:
@@ -200,9 +203,8 @@ class Steering:
             effects = [*grant.approval_effects, *([Effect.MUTATES_CANVAS] if ask_before_changes else [])]
             grant = grant.model_copy(update={"approval_tools": sorted({*grant.approval_tools, *(approval_tools or [])}),
                                              "approval_effects": list(dict.fromkeys(effects))})
-        self._start(job, lambda on_event: self.runtime.run(text, thread_id=thread_id, grant=grant,
-                                                            selected=node_ids, on_event=on_event))
-        return job
+        return self._start(job, lambda on_event: self.runtime.run(text, thread_id=thread_id, grant=grant,
+                                                                   selected=node_ids, on_event=on_event))
 
     def resume(self, thread_id: str, decision: Literal["approve", "reject"], message: str = "") -> Job:
         """Answer the approval a thread waits on (recorded as feedback), then continue the turn."""
@@ -222,8 +224,7 @@ class Steering:
         answer: dict[str, Any] = {"decision": decision}
         if message:
             answer["message"] = message
-        self._start(job, lambda on_event: self.runtime.resume(thread_id, answer, on_event=on_event))
-        return job
+        return self._start(job, lambda on_event: self.runtime.resume(thread_id, answer, on_event=on_event))
 
     def pending(self, thread_id: str) -> dict[str, Any] | None:
         """What a thread waits on (an approval, a clarification), if anything."""
@@ -266,11 +267,14 @@ class Steering:
         with self._lock:
             self._busy.discard(thread_id)
 
-    def _start(self, job: Job, turn: Any) -> None:
+    def _start(self, job: Job, turn: Any) -> Job:
+        """Queue the turn; the snapshot returned is the job as queued (the worker changes the job from now on)."""
         with self._lock:
             self._jobs[job.id] = job
-        self._publish(job)
+            snapshot = job.model_copy()
+        self._publish(snapshot)
         self._worker.submit(self._run, job.id, turn)
+        return snapshot
 
     def _run(self, job_id: str, turn: Any) -> None:
         thread_id = self._update(job_id, status="running").thread_id
@@ -306,6 +310,7 @@ class Steering:
                 job.progress = [*job.progress, progress][-_PROGRESS_KEPT:]
             if finished:
                 job.finished_at = time.time()
+            job.revision += 1
             snapshot = job.model_copy()
         self._publish(snapshot)
         return snapshot

@@ -205,6 +205,35 @@ def test_an_approval_is_answered_from_the_page(page, demo: Demo, until) -> None:
     page.locator(f'.node[data-id="{note[0].id}"]').wait_for(timeout=5_000)
 
 
+def test_a_late_answer_to_send_does_not_turn_a_finished_job_back(page, demo: Demo, server) -> None:
+    """The live feed can bring a job's news before the answer to the POST that started it: the turn is quick, the
+    answer is slow. The page keeps the newest state of a job; an older snapshot arriving late does not put a
+    finished turn back to "queued" (found when an approval in CI stayed unanswered on the page for 30 s)."""
+    page.check("#ask-approval")
+    page.fill("#request-text", "note: answered late")
+    page.click("#send-request")
+    waiting = page.locator('.job[data-status="interrupted"]', has_text="answered late")
+    waiting.wait_for(timeout=30_000)
+    steering = server.app.state.steering
+
+    def late_answer(route: Any) -> None:
+        answer = route.fetch()  # the server has started the resumed turn; its answer says "queued"
+        resumed = json.loads(answer.text())
+        page.wait_for_selector(f'.job[data-job="{resumed["id"]}"][data-status="done"]', timeout=30_000)
+        assert steering.job(resumed["id"]).status == "done"
+        route.fulfill(response=answer)
+
+    page.route("**/api/threads/*/resume", late_answer)
+    try:
+        with page.expect_response("**/api/threads/*/resume") as answered:
+            waiting.locator('button[data-decision="approve"]').click()
+        job_id = answered.value.json()["id"]
+        page.wait_for_timeout(300)  # the page has handled the late answer
+        assert page.locator(f'.job[data-job="{job_id}"]').get_attribute("data-status") == "done"
+    finally:
+        page.unroute("**/api/threads/*/resume")
+
+
 def test_dragging_a_node_moves_and_pins_it(page, demo: Demo, until) -> None:
     store, note = demo.project.store, demo.ids["note"]
     before = store.get_node(note).position

@@ -937,6 +937,10 @@
   }
 
   function upsertJob(job) {
+    // A job's snapshots come by two roads in no fixed order (the answer to the POST that started it, the live
+    // feed): a snapshot older than the one shown is dropped, or a finished turn would read "queued" again.
+    const shown = state.jobs.get(job.id);
+    if (shown && job.revision !== undefined && shown.revision >= job.revision) return;
     state.jobs.set(job.id, job);
     renderJobs();
     renderProgress();

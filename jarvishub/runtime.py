@@ -26,7 +26,8 @@ from nodes.manifest import Manifest, SkillInfo, build_manifest
 from nodes.models.factory import chat_model
 from nodes.policy import default_grant
 from nodes.understanding.intent import Intent
-from nodes.understanding.turn import understand
+from nodes.understanding.facts import CanvasFacts, read_facts
+from nodes.understanding.turn import understand, understand_on
 from skills.base import Skill
 from skills.catalog import project_tools
 from store.memory import ProjectMemory
@@ -163,10 +164,10 @@ class Runtime:
         ``on_started`` is called once the turn's start is recorded, so ``resume`` can take it up from there: the
         CLI names the thread only then.
         """
-        state = self.start_state(request, thread_id=thread_id, grant=grant, profile=profile, selected=selected)
+        state, facts = self._started(request, thread_id=thread_id, grant=grant, profile=profile, selected=selected)
         if on_started is not None:
             on_started(state)
-        return self._drive(state, state["thread_id"], on_event, start=state, fresh=True)
+        return self._drive(state, state["thread_id"], on_event, start=state, fresh=True, facts=facts)
 
     def start_state(self, request: str, *, thread_id: str | None = None, grant: Grant | None = None,
                     profile: str | None = None, selected: list[str] | None = None) -> dict[str, Any]:
@@ -176,7 +177,15 @@ class Runtime:
         Shared by :meth:`run` and the supervisor's ``begin`` graph node (LangGraph's server, the SDK), so a turn
         started through either gets the same grant and the same trajectory.
         """
-        intent = self.understand(request, selected=selected, thread_id=thread_id)
+        return self._started(request, thread_id=thread_id, grant=grant, profile=profile, selected=selected)[0]
+
+    def _started(self, request: str, *, thread_id: str | None, grant: Grant | None, profile: str | None,
+                 selected: list[str] | None) -> tuple[dict[str, Any], CanvasFacts]:
+        """:meth:`start_state`, with the facts the request was read against (:meth:`run` hands them to the
+        turn's first view, which reuses them while the canvas has not moved)."""
+        facts = read_facts(self.project.store, selected or [])
+        intent = understand_on(facts, self.project.store, request, log=self.trajectories, thread_id=thread_id,
+                               skills=self.manifest.skills)
         thread_id = thread_id or new_id()
         turn_id = new_id()
         granted = self.grant_for(request, profile=profile, grant=grant, selected=selected, intent=intent)
@@ -184,7 +193,7 @@ class Runtime:
                  "selected_ids": selected or [], "usage": Usage().model_dump(), "done": False,
                  "intent": intent.summary()}
         self.trajectories.record_start(thread_id, turn_id, state)
-        return state
+        return state, facts
 
     def resume(self, thread_id: str, answer: Any = None,
                on_event: Callable[[str, dict[str, Any]], None] | None = None) -> TurnOutcome:
@@ -210,16 +219,17 @@ class Runtime:
         return {"configurable": {"thread_id": thread_id}, "recursion_limit": 1000}
 
     def _drive(self, payload: Any, thread_id: str, on_event: Callable[[str, dict[str, Any]], None] | None,
-               start: dict[str, Any] | None = None, fresh: bool = False) -> TurnOutcome:
+               start: dict[str, Any] | None = None, fresh: bool = False,
+               facts: CanvasFacts | None = None) -> TurnOutcome:
         if on_event is None:
             # No one reads the events: no custom or subgraph stream, for which LangGraph runs every graph node on a
             # worker thread so as to hand out events while it runs (about 8 ms of CPU time of a note turn's 70,
             # bench/turn.py; a skill's graph then keeps its checkpoints and sends no events).
-            for _ in self.graph.stream(payload, self._config(thread_id), context=self._context(start, fresh),
+            for _ in self.graph.stream(payload, self._config(thread_id), context=self._context(start, fresh, facts),
                                        stream_mode="updates"):
                 pass
         else:
-            for event in self.stream(payload, thread_id, start=start, fresh=fresh):
+            for event in self.stream(payload, thread_id, start=start, fresh=fresh, facts=facts):
                 on_event(*event)
         snapshot = self.graph.get_state(self._config(thread_id))
         values = snapshot.values
@@ -241,17 +251,18 @@ class Runtime:
                 outcome.clarification = outcome.interrupt
         return outcome
 
-    def stream(self, payload: Any, thread_id: str, *,
-               start: dict[str, Any] | None = None, fresh: bool = False) -> Iterator[tuple[str, dict[str, Any]]]:
+    def stream(self, payload: Any, thread_id: str, *, start: dict[str, Any] | None = None, fresh: bool = False,
+               facts: CanvasFacts | None = None) -> Iterator[tuple[str, dict[str, Any]]]:
         """Graph progress as (kind, data) events: node updates and custom progress events.
 
         A skill's inner steps come as node events too, named as ``get_graph(xray=True)`` draws them
         (``skill__storyboard:shots``), with the subgraph's ``namespace``.  ``start``: a turn started already
         (:meth:`start_state`), which the ``begin`` graph node takes as it is; ``fresh``: started by this call, so
-        none of its actions has run before (``TurnContext.fresh``).
+        none of its actions has run before (``TurnContext.fresh``); ``facts``: what the start read the request
+        against (``TurnContext.facts``).
         """
         for namespace, mode, data in self.graph.stream(payload, self._config(thread_id),
-                                                       context=self._context(start, fresh),
+                                                       context=self._context(start, fresh, facts),
                                                        stream_mode=["updates", "custom"], subgraphs=True):
             if mode == "updates":
                 prefix = "".join(part.split(":")[0] + ":" for part in namespace)
@@ -261,9 +272,10 @@ class Runtime:
             else:
                 yield "progress", data if isinstance(data, dict) else {"message": str(data)}
 
-    def _context(self, start: dict[str, Any] | None, fresh: bool) -> TurnContext:
-        """The run's services: the turn's context, with the start its caller made (``stream``)."""
-        return dataclasses.replace(self.turn_context, start=start, fresh=fresh) if start is not None \
+    def _context(self, start: dict[str, Any] | None, fresh: bool, facts: CanvasFacts | None = None) -> TurnContext:
+        """The run's services: the turn's context, with the start its caller made (``stream``) and the facts it
+        read."""
+        return dataclasses.replace(self.turn_context, start=start, fresh=fresh, facts=facts) if start is not None \
             else self.turn_context
 
     def close(self) -> None:

@@ -11,13 +11,16 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from langchain_core.language_models import BaseChatModel
 from langgraph.runtime import Runtime
 
 from nodes.bridge import Bridge
 from store.trajectories import TrajectoryStore
+
+if TYPE_CHECKING:
+    from nodes.understanding.facts import CanvasFacts
 
 StartTurn = Callable[..., dict[str, Any]]
 """``start_turn(request, *, thread_id, profile, selected) -> the turn's first state`` (ids, intent, saved grant,
@@ -43,6 +46,9 @@ class TurnContext:
     """Whether this run started its turn just now (``Runtime.run``): then no process has run any of the turn's
     actions yet (their ids start with the new turn's id), so ``execute`` need not look for an earlier commit of
     each; a resumed or restarted run looks (``nodes.execute``)."""
+    facts: CanvasFacts | None = None
+    """The facts the turn's understanding read as it started (``Runtime.run``), labelled with their canvas
+    version: the first focused view reuses them while the canvas is still at that version (``nodes.resolve``)."""
     max_steps: int = 40
     max_retries: int = 2
     evaluate_generations: bool = True

@@ -143,7 +143,7 @@ def focused_view(canvas: ResolveReader, intent: Intent, *, focus_ids: Sequence[s
                  version: int | None, trajectories: TrajectoryStore | None = None, thread_id: str | None = None,
                  turn_id: str | None = None, grant: Grant | None = None, kinds: Sequence[str] = (),
                  edge_types: Sequence[str] = (), made_this_turn: Sequence[str] = (),
-                 began_empty: bool = False) -> FocusedView:
+                 began_empty: bool = False, facts: CanvasFacts | None = None) -> FocusedView:
     """The focused view: compact tables of what the request is about, at most ``VIEW_BUDGET`` bytes
     (``version``: the canvas version just read; None: the overview statement reads it).
 
@@ -151,7 +151,9 @@ def focused_view(canvas: ResolveReader, intent: Intent, *, focus_ids: Sequence[s
     steps' tool results, which every later call of the turn sends, so the view does not list them, or read their
     lineage, a second time (a 24-shot storyboard's nodes would otherwise fill every later call's tables);
     targets keep their rows, and the counts count everything.  ``began_empty``: the turn began on an empty canvas,
-    so every node on it is one of its own steps' (their results say what they made): no counts.
+    so every node on it is one of its own steps' (their results say what they made): no counts.  ``facts``: the
+    facts the turn's start read; reused for the target rows while the canvas is still at the version they were
+    read at, read again otherwise.
     """
     made = set(made_this_turn)
     focus_ids = [i for i in focus_ids if i not in made]  # neither listed nor their lineage read
@@ -162,7 +164,10 @@ def focused_view(canvas: ResolveReader, intent: Intent, *, focus_ids: Sequence[s
     version = (seen.version or 0) if version is None else version
     nodes = {entries[0].node.id: entries[0].node for entries in seen.lineages.values() if entries}
     shot_targets = any(t.kind == "shot" for c in intent.clauses for t in c.targets)
-    facts = read_facts(canvas) if shot_targets else None
+    if not shot_targets:
+        facts = None
+    elif facts is None or facts.canvas_version is None or facts.canvas_version != version:
+        facts = read_facts(canvas)
     total = sum(count for _, _, count in seen.counts)
     sections: list[list[str]] = [[f"canvas version {version}: {total} live nodes",
                                   *([line] if (line := grant_line(grant)) else [])]]
@@ -228,7 +233,8 @@ def view_for(deps: TurnContext, state: TurnState, intent: Intent) -> FocusedView
                         kinds=[k.name for k in deps.bridge.manifest.kinds] if queries else (),
                         edge_types=deps.bridge.manifest.edge_types if queries else (),
                         made_this_turn=made_this_turn(state),
-                        began_empty=state.get("canvas_before") is not None and int(state["canvas_before"]) == 0)
+                        began_empty=state.get("canvas_before") is not None and int(state["canvas_before"]) == 0,
+                        facts=deps.facts)
 
 
 def made_this_turn(state: TurnState) -> list[str]:

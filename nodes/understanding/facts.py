@@ -17,6 +17,7 @@ from pydantic import BaseModel, Field
 from content.page_document import PageDocument
 from nodes.selection import selected_nodes, selected_parts
 from store.cypher import FixedCypher
+from store.engine import CANVAS_META_KEY
 
 RENDER_KEYS = ("lighting", "framing", "weather", "outfit", "exposure", "temperature", "seed")
 """The image inputs an edit reads back (the current values a comparative moves)."""
@@ -71,6 +72,8 @@ class CanvasFacts(BaseModel):
                                                "sections, elements and pictures), when its inputs were read.")
     selection: list[NodeFact] = Field(default_factory=list)
     where: str = "on the canvas"
+    canvas_version: int | None = Field(default=None, description="The canvas version these facts were read at "
+                                       "(None: not read from the canvas, as the chat baseline's).")
 
     @property
     def has_story(self) -> bool:
@@ -143,8 +146,16 @@ _OTHERS = (
     "null AS image, null AS version, CASE WHEN n.kind IN ['slide', 'code'] THEN n.inputs_json ELSE null END AS inputs, "
     "null AS plan, null AS plan_title, null AS clip, null AS clip_kind, null AS cut, n.id AS id, n.kind AS kind, "
     "n.status AS status, n.group_id AS grp, t.id AS via_image, u.id AS via_version, coalesce(pg.id, pr.id) AS page")
-FACTS = FixedCypher(_SHOTS + " UNION ALL " + _KINDS + " UNION ALL " + _OTHERS)
-"""The project's facts in one statement (one round trip): the shots with their current images and what derives
+# The canvas version first: a commit that lands while the statement runs makes the version older than the rows,
+# never newer, so facts reused at "the same version" (nodes.resolve) are never staler than their label.
+_VERSION = (
+    "MATCH (m:CanvasMeta {key: $meta}) "
+    "RETURN 'version' AS part, null AS shot, null AS title, null AS shot_inputs, null AS created, null AS image, "
+    "m.version AS version, null AS inputs, null AS plan, null AS plan_title, null AS clip, null AS clip_kind, "
+    "null AS cut, null AS id, null AS kind, null AS status, null AS grp, null AS via_image, null AS via_version, "
+    "null AS page")
+FACTS = FixedCypher(_VERSION + " UNION ALL " + _SHOTS + " UNION ALL " + _KINDS + " UNION ALL " + _OTHERS)
+"""The project's facts in one statement (one round trip): the canvas version they were read at, the shots with their current images and what derives
 from them (``part`` 'shot'), then the decks, slides and pages, and the selection (``part`` 'other': a selected
 deck, slide or page comes twice, and :func:`read_facts` takes what it belongs to from its second row)."""
 
@@ -153,7 +164,8 @@ def read_facts(store: FactsReader, selected: Sequence[str] = ()) -> CanvasFacts:
     """The project's facts in one read: shots with their current images and derived nodes; everything else."""
     shots: dict[str, ShotFact] = {}
     order: dict[str, str] = {}
-    rows = store.fixed_read(FACTS, selected=list(selected))
+    rows = store.fixed_read(FACTS, selected=list(selected), meta=CANVAS_META_KEY)
+    read_at = next((r["version"] for r in rows if r["part"] == "version"), None)
     for row in (r for r in rows if r["part"] == "shot"):
         shot = shots.get(row["shot"])
         if shot is None:
@@ -178,7 +190,8 @@ def read_facts(store: FactsReader, selected: Sequence[str] = ()) -> CanvasFacts:
                 shot.cut = shot.cut or row.get("cut")
         if image and image not in shot.image_versions:
             shot.image_versions.append(image)
-    facts = CanvasFacts(shots=sorted(shots.values(), key=lambda s: (order[s.id], s.number or 0)))
+    facts = CanvasFacts(shots=sorted(shots.values(), key=lambda s: (order[s.id], s.number or 0)),
+                        canvas_version=None if read_at is None else int(read_at))
     parts = selected_parts(selected)
     selected = selected_nodes(selected)
     picked = set(selected)

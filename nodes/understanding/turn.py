@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any, Protocol
 
-from nodes.understanding.facts import FactsReader, read_facts
+from nodes.understanding.facts import CanvasFacts, FactsReader, read_facts
 from nodes.understanding.intent import Intent, Target
 from nodes.understanding.on_canvas import DECK_RESTORES, OPERATIONS, check_on_canvas
 from nodes.understanding.pipeline import interpret
@@ -48,7 +48,13 @@ def understand(store: TitleReader, request: str, selected: Sequence[str] = (), *
                thread_id: str | None = None, answer: str | None = None, skills: Sequence[Any] = ()) -> Intent:
     """The turn's intent: one fact read, one title lookup when the request quotes a title, no query per
     reference."""
-    facts = read_facts(store, selected)
+    return understand_on(read_facts(store, selected), store, request, log=log, thread_id=thread_id, answer=answer,
+                         skills=skills)
+
+
+def understand_on(facts: CanvasFacts, store: TitleReader, request: str, *, log: TurnLog | None = None,
+                  thread_id: str | None = None, answer: str | None = None, skills: Sequence[Any] = ()) -> Intent:
+    """:func:`understand` on facts already read (``Runtime.start_state`` keeps them for the turn's first view)."""
     intent = interpret(request, facts, previous=previous_turn(log, thread_id), answer=answer, skills=skills)
     quoted = [r for c in intent.clauses for r in c.references if r.form == "title" and not r.target_ids]
     if quoted:

@@ -144,7 +144,15 @@ def _mark_stale(ctx: ToolContext, args: MarkStaleArgs) -> ToolResult:
     roots = list(dict.fromkeys([*([args.node_id] if args.node_id else []), *args.node_ids]))
     if not roots:
         raise ToolError("mark_stale needs node_id or node_ids")
-    canvas = _reader(ctx)
+    observation, marks = stale_marks(_reader(ctx), roots, args.reason)
+    return ToolResult(observation=observation, mutations=marks)
+
+
+def stale_marks(canvas: CanvasReader, roots: list[str], reason: str) -> tuple[dict[str, Any], list[SetStatus]]:
+    """What ``mark_stale`` of ``roots`` writes on the canvas as it is now: (its observation, its status changes).
+
+    Shared with a person's inputs edit on the web canvas (``jarvishub.web.steering``), which commits the change
+    and these marks as one batch."""
     heads, replaced, skipped = live_heads(canvas, roots)
     if not heads:
         raise ToolError(f"nothing to mark stale: {'; '.join(f'{i} {why}' for i, why in skipped.items())}")
@@ -158,9 +166,8 @@ def _mark_stale(ctx: ToolContext, args: MarkStaleArgs) -> ToolResult:
     # Each mark holds only if the node is still as read when the batch commits: another turn that supersedes
     # it meanwhile makes the commit raise StaleVersion (and the step runs again on the new canvas), so a
     # rejected version is never turned back into a live one.
-    return ToolResult(observation=observation, mutations=[
-        SetStatus(node_id=n.id, status=NodeStatus.STALE, reason=args.reason, expected_version=n.version)
-        for n in nodes])
+    return observation, [SetStatus(node_id=n.id, status=NodeStatus.STALE, reason=reason, expected_version=n.version)
+                         for n in nodes]
 
 
 def live_heads(canvas: CanvasReader, node_ids: list[str]) -> tuple[list[str], dict[str, str], dict[str, str]]:

@@ -26,16 +26,19 @@ from nodes.grant import Budget, Grant
 from nodes.selection import selected_nodes
 from store.errors import NodeNotFound, StaleVersion
 from store.models import CanvasNode, EdgeType, NodeStatus, new_id
-from store.mutations import CreateNode, Link
-from tools.base import Effect
-from tools.node_inputs import InvalidInputs
+from store.mutations import CreateNode, Link, UpdateNode
+from tools.base import Effect, ToolError
+from tools.node_inputs import InvalidInputs, check_inputs_patch
+from tools.reader import read_only
+from tools.recovery import stale_marks
 
 UI_THREAD = "ui"
 """The thread id of a person's direct canvas edits (moves, restores, rejections)."""
 VERSION_TOOLS = ["revert_version", "set_status"]
 """What a person's version view may call: the version tool that restores, and the status tool that rejects."""
-EDIT_TOOLS = ["update_node", "mark_stale"]
-"""What a person's edit of a node's inputs calls: the change itself, then what it invalidates marked stale."""
+EDIT_OPERATIONS = ["update_node", "set_status"]
+"""What a person's edit of a node's inputs may write, one batch: the change itself, and the stale marks of what it
+invalidates (the bridge refuses any other mutation under this grant)."""
 _PROGRESS_KEPT = 30
 CONFLICT_ATTEMPTS = 8
 """Attempts of a person's action whose batch a concurrent commit made stale (each attempt reads the canvas anew,
@@ -101,8 +104,8 @@ class Steering:
                   budget=Budget(tool_calls=None, generation_calls=50, wall_time_s=None))
         )
         self.edit_grant = runtime.grants.save(
-            Grant(actor=self.actor, tools=EDIT_TOOLS, budget=Budget(tool_calls=None, generation_calls=0,
-                                                                    wall_time_s=None)))
+            Grant(actor=self.actor, tools=[], operations=EDIT_OPERATIONS,
+                  budget=Budget(tool_calls=None, generation_calls=0, wall_time_s=None)))
         self._jobs: dict[str, Job] = {}
         self._busy: set[str] = set()  # threads with a turn queued or running
         self._lock = threading.Lock()
@@ -135,14 +138,35 @@ class Steering:
         return self.runtime.project.store.get_node(node_id)
 
     def edit(self, node_id: str, inputs: dict[str, Any]) -> dict[str, Any]:
-        """Change a node's inputs as this person (``update_node``), then mark it and what was made from it stale
-        (``mark_stale``): its output no longer matches its inputs until someone regenerates it."""
-        self.runtime.project.store.get_node(node_id)
-        self._submit(ToolCall(action_id=new_id(), actor=self.actor, tool="update_node",
-                              args={"node_id": node_id, "inputs_patch": inputs}), UI_THREAD, self.edit_grant)
-        marked = self._submit(ToolCall(action_id=new_id(), actor=self.actor, tool="mark_stale",
-                                       args={"node_ids": [node_id]}), UI_THREAD, self.edit_grant)
-        return {"updated": node_id, **dict(marked.observation)}
+        """Change a node's inputs as this person and mark it and what was made from it stale, in one commit: its
+        output no longer matches its inputs until someone regenerates it.
+
+        One batch, not ``update_node`` then ``mark_stale``: when the second of two commits did not land (a
+        conflict, a refusal, the server stopped), the inputs were changed and the outputs still claimed to match
+        them.  The value is checked as ``update_node`` checks it, and the marks are ``mark_stale``'s
+        (``tools.recovery.stale_marks``); every change in the batch holds only if its node is still at the
+        version read, and another commit in between makes the edit run again on the canvas as it now is."""
+        store = self.runtime.project.store
+        for _ in range(CONFLICT_ATTEMPTS):
+            node = store.get_node(node_id)  # an unknown id is NodeNotFound, not a refusal
+            try:
+                check_inputs_patch(self.runtime.registry, node, inputs)
+                marked, marks = stale_marks(read_only(store), [node_id], reason="its inputs were edited")
+            except InvalidInputs as error:
+                raise InvalidEdit(str(error)) from error
+            except ToolError as error:
+                raise Refused(str(error)) from error
+            change = UpdateNode(node_id=node_id, inputs_patch=inputs, expected_version=node.version)
+            action = CanvasMutation(action_id=new_id(), actor=self.actor, mutations=[change, *marks])
+            result = self.runtime.bridge.submit(action, self.edit_grant, Usage(), thread_id=UI_THREAD)
+            if result.reason == StaleVersion.__name__ or result.observation.get("error_type") == StaleVersion.__name__:
+                continue  # nothing of the batch was written
+            if result.verdict != "allow":
+                raise Refused(result.message)
+            if result.observation.get("error"):
+                raise Refused(str(result.observation["error"]))
+            return {"updated": node_id, **marked}
+        raise Conflict(f"editing {node_id}: the canvas kept changing under it; try again")
 
     def record(self, interaction: str, text: str, node_ids: list[str], thread_id: str) -> str:
         """Put a person's interaction on the canvas: a feedback node REFERENCES the nodes it is about (its

@@ -339,25 +339,72 @@ def test_the_models_update_node_gets_the_same_check_through_the_bridge(demo) -> 
     assert ok.commit is not None and demo.project.store.get_node(node_id).inputs["lighting"] == "dusk"
 
 
+def _drag(runtime: Any, grant: Grant, node_id: str, n: int) -> Any:
+    """Another person's drag of ``node_id``, committed through the bridge now."""
+    move = CanvasMutation(action_id=f"drag-{node_id}-{n}", actor="person:other",
+                          mutations=[MoveNode(node_id=node_id, position=Position(x=4321 + n, y=1234))])
+    return runtime.bridge.submit(move, grant, Usage(), thread_id="drag")
+
+
+def _is_inputs_edit(action: Any, node_id: str) -> bool:
+    return isinstance(action, CanvasMutation) and action.actor == "person:tester" and any(
+        getattr(m, "op", None) == "update_node" and m.node_id == node_id for m in action.mutations)
+
+
 def test_an_edit_that_meets_a_concurrent_commit_runs_again_on_the_current_canvas(client, demo, monkeypatch) -> None:
     """Another person drags the node while this person's inputs edit runs: when the drag's commit lands between
-    the read of the ``mark_stale`` and its commit, the store refuses the batch as stale.  The person is not told
-    403 with their inputs half-written: the action runs again on the canvas as it now is."""
+    the edit's read of the node and its commit, the store refuses the batch as stale.  The person is not told
+    403 with their inputs half-written: the edit runs again on the canvas as it now is."""
     runtime, node_id = demo.runtime, demo.ids["waves"]  # audio made by generate_audio, nothing made from it
-    bridge, real_execute, moved = runtime.bridge, runtime.bridge.execute, []
+    bridge, real_submit, moved = runtime.bridge, runtime.bridge.submit, []
     drag_grant = runtime.grants.save(Grant(actor="person:other", tools=[], operations=["move_node"]))
 
-    def execute_then_layout(action: Any, ctx: Any, *rest: Any) -> Any:
-        result = real_execute(action, ctx, *rest)
-        if getattr(action, "tool", None) == "mark_stale" and not moved:  # after its read, before its commit
-            move = CanvasMutation(action_id=f"drag-{len(moved)}", actor="person:other",
-                                  mutations=[MoveNode(node_id=node_id, position=Position(x=4321, y=1234))])
-            moved.append(bridge.submit(move, drag_grant, Usage(), thread_id="drag"))
-        return result
+    def drag_first(action: Any, *rest: Any, **named: Any) -> Any:
+        if _is_inputs_edit(action, node_id) and not moved:  # after the edit's read, before its commit
+            moved.append(_drag(runtime, drag_grant, node_id, 0))
+        return real_submit(action, *rest, **named)
 
-    monkeypatch.setattr(bridge, "execute", execute_then_layout)
+    monkeypatch.setattr(bridge, "submit", drag_first)
     response = client.post(f"/api/nodes/{node_id}/inputs", headers=AUTH, json={"inputs": {"voice": "alto"}})
     assert moved and moved[0].commit is not None  # the concurrent commit did land in between
     assert response.status_code == 200, response.text
     node = demo.project.store.get_node(node_id)
     assert node.inputs["voice"] == "alto" and node.status == NodeStatus.STALE and node.position.x == 4321
+
+
+def test_an_inputs_edit_and_its_stale_marks_are_one_commit(client, demo) -> None:
+    """The change and the marks of what it invalidates land together: a clip made from the image is stale in the
+    same commit that changed the image's inputs."""
+    store, image, clip = demo.project.store, demo.ids["pier_warm"], demo.ids["clip"]
+    before = store.canvas_version()
+    response = client.post(f"/api/nodes/{image}/inputs", headers=AUTH, json={"inputs": {"seed": 11}})
+    assert response.status_code == 200, response.text
+    assert clip in response.json()["stale"]
+    commits = store.commits(since_version=before)
+    assert len(commits) == 1 and commits[0].actor == "person:tester"
+    assert {image, clip} <= set(commits[0].node_ids)
+    assert store.get_node(image).status == NodeStatus.STALE and store.get_node(clip).status == NodeStatus.STALE
+
+
+def test_an_edit_whose_marks_never_commit_changes_nothing(client, demo, monkeypatch) -> None:
+    """The guarantee under attack: the clip made from the image is moved by someone else before every attempt, so
+    the batch never commits.  The person hears the conflict and the image's inputs are as they were: never
+    changed inputs with an output still claiming to match them (what two commits, the change then the marks,
+    left behind)."""
+    runtime, image, clip = demo.runtime, demo.ids["pier_warm"], demo.ids["clip"]
+    bridge, real_submit, moved = runtime.bridge, runtime.bridge.submit, []
+    drag_grant = runtime.grants.save(Grant(actor="person:other", tools=[], operations=["move_node"]))
+    store = demo.project.store
+    before = store.get_node(image)
+
+    def drag_the_clip_every_time(action: Any, *rest: Any, **named: Any) -> Any:
+        if _is_inputs_edit(action, image):
+            moved.append(_drag(runtime, drag_grant, clip, len(moved)))
+        return real_submit(action, *rest, **named)
+
+    monkeypatch.setattr(bridge, "submit", drag_the_clip_every_time)
+    response = client.post(f"/api/nodes/{image}/inputs", headers=AUTH, json={"inputs": {"seed": 12}})
+    assert len(moved) > 1 and all(m.commit is not None for m in moved)
+    assert response.status_code == 409, response.text
+    after = store.get_node(image)
+    assert (after.inputs, after.status, after.version) == (before.inputs, before.status, before.version)

@@ -155,9 +155,10 @@ _VERSION = (
     "null AS cut, null AS id, null AS kind, null AS status, null AS grp, null AS via_image, null AS via_version, "
     "null AS page")
 FACTS = FixedCypher(_VERSION + " UNION ALL " + _SHOTS + " UNION ALL " + _KINDS + " UNION ALL " + _OTHERS)
-"""The project's facts in one statement (one round trip): the canvas version they were read at, the shots with their current images and what derives
-from them (``part`` 'shot'), then the decks, slides and pages, and the selection (``part`` 'other': a selected
-deck, slide or page comes twice, and :func:`read_facts` takes what it belongs to from its second row)."""
+"""The project's facts in one statement (one round trip): the canvas version they were read at (``part``
+'version'), the shots with their current images and what derives from them (``part`` 'shot'), then the decks,
+slides and pages, and the selection (``part`` 'other': a selected deck, slide or page comes twice, and
+:func:`read_facts` takes what it belongs to from its second row)."""
 
 
 def read_facts(store: FactsReader, selected: Sequence[str] = ()) -> CanvasFacts:

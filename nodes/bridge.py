@@ -279,6 +279,16 @@ class Bridge:
                 self._ports.forget(token)
 
     # -- execution and commit ------------------------------------------------------------
+    def _preflight(self, spec: Any, ctx: ToolContext) -> None:
+        """Run the preflight of the tool and of every tool it requires (a skill's needs): what this machine lacks
+        (Chromium for a page build) fails the call before it runs, so a skill that commits as it goes writes
+        nothing instead of half a page."""
+        for name in (spec.name, *sorted(spec.requires)):
+            needed = spec if name == spec.name else self.registry.get(name)
+            check = getattr(needed, "preflight", None)
+            if check is not None:
+                check(ctx)
+
     def context(self, **kwargs: Any) -> ToolContext:
         """A tool context for this project (read-only canvas, artifacts, workspace, services)."""
         return self._context_factory(**kwargs)
@@ -294,6 +304,7 @@ class Bridge:
                 assert spec is not None, "validated tool calls name registered tools"
                 args = spec.args_schema.model_validate(action.args)
                 try:
+                    self._preflight(spec, ctx)
                     if spec.family == ToolFamily.SKILL:
                         return self._run_skill(spec, ctx, args, subgraph)
                     return spec.run(ctx, args)

@@ -56,6 +56,20 @@ def test_a_failed_step_exits_1(place):
     assert "failed" in done.stdout
 
 
+def test_a_page_build_without_a_browser_writes_nothing_and_says_how_to_install_one(place):
+    """The page build needs Chromium for its preview: missing, the request fails before the skill makes its style
+    references, pictures and layouts (they were left behind as half a page, marked failed), and says how to
+    install it."""
+    folder = place["work"] / "no-browser"
+    assert jarvishub("init", str(folder), cwd=place["work"], home=place["home"]).returncode == 0
+    done = jarvishub("run", "make a website for a bakery", cwd=folder, home=place["home"],
+                     env={"JARVISHUB_CHROMIUM": str(place["work"] / "no-such-chromium")})
+    assert done.returncode == 1, done.stdout + done.stderr
+    assert "apt-get install -y chromium" in done.stdout + done.stderr
+    with Project.open(folder) as project:
+        assert project.store.count_nodes() == {}, "the failed build left nodes on the canvas"
+
+
 STORY = "a 2-shot short drama about a baker"
 
 

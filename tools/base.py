@@ -100,6 +100,10 @@ class ToolSpec:
     run: Callable[[ToolContext, BaseModel], ToolResult]
     requires: frozenset[str] = frozenset()
     """Tools this one calls through the bridge (a skill's needs); a grant must allow them all."""
+    preflight: Callable[[ToolContext], None] | None = None
+    """Checks what the tool needs from this machine (a program such as Chromium) and raises a :class:`ToolError`
+    that says how to install it.  The bridge runs it before the tool, and before a skill that requires the tool:
+    a skill that commits as it goes would otherwise leave half of its work on the canvas when the tool fails."""
 
     def json_schema(self) -> dict[str, Any]:
         """The JSON schema of the tool's arguments (what the manifest and the model see)."""

@@ -138,6 +138,19 @@ def find_chromium(configured: str | None = None) -> Path:
     return Path(found)
 
 
+def check_browser(chromium: str | None = None) -> tuple[Path, str]:
+    """What a render needs from this machine, without starting anything: (the Chromium binary, bubblewrap's);
+    :class:`BrowserUnavailable` naming what is missing and how to install it."""
+    from tools.native.code import sandbox_status
+
+    executable = find_chromium(chromium)
+    sandbox = sandbox_status()
+    if not sandbox.available or not sandbox.bwrap:
+        raise BrowserUnavailable(f"render_page runs Chromium inside bubblewrap, which is unavailable: "
+                                 f"{sandbox.reason}")
+    return executable, sandbox.bwrap
+
+
 def request_allowed(url: str, file_roots: list[Path]) -> bool:
     """The friendly fence: file:// under an allowed root, data/blob/about; nothing on a network, loopback included.
 
@@ -203,19 +216,13 @@ class Browser:
     def launch(cls, chromium: str | None = None, timeout_s: float = 30.0, roots: Sequence[Path] = ()) -> Browser:
         """Start Chromium inside bubblewrap, able to read ``roots`` and nothing else of the host (never downloading
         one); :class:`BrowserUnavailable` if it, or a working bubblewrap, is missing or it will not start."""
-        from tools.native.code import sandbox_status
-
-        executable = find_chromium(chromium)
-        sandbox = sandbox_status()
-        if not sandbox.available or not sandbox.bwrap:
-            raise BrowserUnavailable(f"render_page runs Chromium inside bubblewrap, which is unavailable: "
-                                     f"{sandbox.reason}")
+        executable, bwrap = check_browser(chromium)
         from playwright.sync_api import Error as PlaywrightError
         from playwright.sync_api import sync_playwright
 
         folder = Path(tempfile.mkdtemp(prefix="jarvishub-chromium-"))
         jail = folder / "chromium"
-        jail.write_text(jail_script(sandbox.bwrap, executable, roots))
+        jail.write_text(jail_script(bwrap, executable, roots))
         jail.chmod(0o700)
         with _children_in_their_own_process_group():
             manager = sync_playwright().start()

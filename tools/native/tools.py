@@ -26,7 +26,7 @@ from store.models import ArtifactHandle, CanvasNode, EdgeType, NodeStatus, Prove
 from store.mutations import CreateNode, GroupNodes, Link
 from tools.base import Effect, ToolContext, ToolError, ToolFamily, ToolResult, ToolSpec
 from tools.native import files
-from tools.native.browser import Browser, Screenshot, Viewport
+from tools.native.browser import Browser, Screenshot, Viewport, check_browser
 from tools.native.code import CodeLimits, run_python
 from tools.native.settings import native_settings
 from tools.native.slide_spec import DeckSpec
@@ -268,7 +268,8 @@ _Args = TypeVar("_Args", bound=BaseModel)
 
 
 def _spec(
-    name: str, description: str, args: type[_Args], effects: set[Effect], fn: Callable[[ToolContext, _Args], ToolResult]
+    name: str, description: str, args: type[_Args], effects: set[Effect], fn: Callable[[ToolContext, _Args], ToolResult],
+    preflight: Callable[[ToolContext], None] | None = None,
 ) -> ToolSpec:
     def run(ctx: ToolContext, given: BaseModel | Mapping[str, Any]) -> ToolResult:
         # A raw tool call may arrive as a dict or as another model: validate into ours,
@@ -290,6 +291,7 @@ def _spec(
         args_schema=args,
         effects=frozenset(effects),
         run=run,
+        preflight=preflight,
     )
 
 
@@ -340,6 +342,7 @@ RENDER_PAGE = _spec(
     RenderPageArgs,
     {Effect.MUTATES_CANVAS, Effect.LONG_RUNNING},
     render_page,
+    preflight=lambda ctx: browser_ready(ctx),
 )
 """Tool: screenshot an HTML page."""
 BUILD_SLIDES = _spec(
@@ -377,6 +380,12 @@ def _sandbox_limits(ctx: ToolContext) -> Any:
 def _first_line(source: str) -> str:
     line = next((s.strip() for s in source.splitlines() if s.strip()), "python")
     return line if len(line) <= 60 else line[:57] + "..."
+
+
+def browser_ready(ctx: ToolContext) -> None:
+    """``render_page``'s preflight: Chromium and bubblewrap are here (or the caller lends a running browser)."""
+    if not isinstance(ctx.services.get("browser"), Browser):
+        check_browser(native_settings(ctx.settings).chromium)
 
 
 @contextmanager

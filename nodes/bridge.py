@@ -283,11 +283,9 @@ class Bridge:
         """Run the preflight of the tool and of every tool it requires (a skill's needs): what this machine lacks
         (Chromium for a page build) fails the call before it runs, so a skill that commits as it goes writes
         nothing instead of half a page."""
-        for name in (spec.name, *sorted(spec.requires)):
-            needed = spec if name == spec.name else self.registry.get(name)
-            check = getattr(needed, "preflight", None)
-            if check is not None:
-                check(ctx)
+        for needed in (spec, *(self.registry.get(name) for name in sorted(spec.requires))):
+            if needed is not None and needed.preflight is not None:
+                needed.preflight(ctx)
 
     def context(self, **kwargs: Any) -> ToolContext:
         """A tool context for this project (read-only canvas, artifacts, workspace, services)."""

@@ -10,7 +10,8 @@ by kind and status, the nodes written last, and summaries of the thread's last t
 Its reads are batched: one overview statement (the canvas version, focus lineages, counts, recent nodes and the
 titles of what earlier turns changed, whose summaries come from the trajectory file's last few rows, never their
 steps: the observe node leaves its own version read to it when the request names no title), and the fact
-statement when a target is a shot (its current image may have changed since the turn began).  A turn started without an intent (a bare invocation of the graph) is interpreted
+statement when a target is a shot, unless the facts the turn's start read are still at the canvas version
+(``TurnContext.facts``).  A turn started without an intent (a bare invocation of the graph) is interpreted
 here.  A later step of the turn sends its first view again when the canvas changed only by the turn's own
 commits (right after a step's commit, its answer says so; else one statement reads the version: :func:`_kept_view`
 says why).

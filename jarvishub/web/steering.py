@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import threading
 import time
+from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any, Literal
 
@@ -147,26 +148,24 @@ class Steering:
         (``tools.recovery.stale_marks``); every change in the batch holds only if its node is still at the
         version read, and another commit in between makes the edit run again on the canvas as it now is."""
         store = self.runtime.project.store
-        for _ in range(CONFLICT_ATTEMPTS):
+        marked: dict[str, Any] = {}
+
+        def batch() -> CanvasMutation:  # read now, on the canvas as it is
             node = store.get_node(node_id)  # an unknown id is NodeNotFound, not a refusal
             try:
                 check_inputs_patch(self.runtime.registry, node, inputs)
-                marked, marks = stale_marks(read_only(store), [node_id], reason="its inputs were edited")
+                observation, marks = stale_marks(read_only(store), [node_id], reason="its inputs were edited")
             except InvalidInputs as error:
                 raise InvalidEdit(str(error)) from error
             except ToolError as error:
                 raise Refused(str(error)) from error
+            marked.clear()
+            marked.update(observation)
             change = UpdateNode(node_id=node_id, inputs_patch=inputs, expected_version=node.version)
-            action = CanvasMutation(action_id=new_id(), actor=self.actor, mutations=[change, *marks])
-            result = self.runtime.bridge.submit(action, self.edit_grant, Usage(), thread_id=UI_THREAD)
-            if result.reason == StaleVersion.__name__ or result.observation.get("error_type") == StaleVersion.__name__:
-                continue  # nothing of the batch was written
-            if result.verdict != "allow":
-                raise Refused(result.message)
-            if result.observation.get("error"):
-                raise Refused(str(result.observation["error"]))
-            return {"updated": node_id, **marked}
-        raise Conflict(f"editing {node_id}: the canvas kept changing under it; try again")
+            return CanvasMutation(action_id=new_id(), actor=self.actor, mutations=[change, *marks])
+
+        self._submit(batch(), UI_THREAD, self.edit_grant, again=batch)
+        return {"updated": node_id, **marked}
 
     def record(self, interaction: str, text: str, node_ids: list[str], thread_id: str) -> str:
         """Put a person's interaction on the canvas: a feedback node REFERENCES the nodes it is about (its
@@ -184,20 +183,24 @@ class Steering:
         self._submit(CanvasMutation(action_id=new_id(), actor=self.actor, mutations=mutations), thread_id)
         return feedback_id
 
-    def _submit(self, action: Any, thread_id: str, grant: Grant | None = None) -> SubmitResult:
+    def _submit(self, action: Any, thread_id: str, grant: Grant | None = None, *,
+                again: Callable[[], Any] | None = None) -> SubmitResult:
+        """Submit a person's action; ``again``: how to build it anew on the current canvas after a conflict (a
+        tool call runs again as it is, under a new action id; any other action without it is not retried)."""
         for _ in range(CONFLICT_ATTEMPTS):
             result = self.runtime.bridge.submit(action, grant or self.grant, Usage(), thread_id=thread_id)
             conflict = result.reason == StaleVersion.__name__ or (
                 result.verdict == "allow" and result.observation.get("error_type") == StaleVersion.__name__)
-            if not (conflict and isinstance(action, ToolCall)):
+            if not (conflict and (again is not None or isinstance(action, ToolCall))):
                 break
             # Another commit (another turn, another person's drag or edit) changed a node this
             # action read between its read and its commit, and the store refused the whole batch: nothing was
             # written.  A person's action means "do this on the canvas as it is", so it runs again on the
             # current canvas, as a turn's commit node rebuilds its step, under a new action id.
-            action = action.model_copy(update={"action_id": new_id()})
+            action = again() if again is not None else action.model_copy(update={"action_id": new_id()})
         else:
-            raise Conflict(f"{action.tool}: the canvas kept changing under it ({result.message}); try again")
+            what = getattr(action, "tool", "the change")
+            raise Conflict(f"{what}: the canvas kept changing under it ({result.message}); try again")
         if result.verdict != "allow":
             raise Refused(result.message)
         if result.observation.get("error"):

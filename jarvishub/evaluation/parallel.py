@@ -1,9 +1,12 @@
 """``jarvishub eval --jobs N``: the suite's (agent, scenario) runs in up to N child processes at once.
 
 Each run is :mod:`jarvishub.evaluation.job` in a child process: its own project and engine, exactly the run the
-sequential suite makes in-process.  Runs start longest first (:func:`weight`), so that the last to finish is
-not a long one started late; each result goes back to its place in the sequential order (agent by agent, then
-the suite's order), so results.json and report.html read as a sequential run's.
+sequential suite makes in-process.  Runs start in rounds (:func:`rounds`): the agents of one scenario side by
+side, so that the runs the comparison sets against each other share the machine's load (run at different moments,
+one agent's run met another's engine starting and the other's did not, and the wall-time column measured that);
+the heaviest scenarios first (:func:`weight`), so that the last to finish is not a long one started late.  Each
+result goes back to its place in the sequential order (agent by agent, then the suite's order), so results.json
+and report.html read as a sequential run's.
 
 Children run in sessions of their own: a terminal's Ctrl-C reaches this process only, which passes it on once
 to every child (each gives its run up and sends its engine its stop, as Ctrl-C does in the sequential suite),
@@ -91,9 +94,16 @@ def plan(suite: list[tuple[Path, Scenario]], agents: list[str]) -> list[Job]:
     return jobs
 
 
-def longest_first(jobs: list[Job]) -> list[Job]:
-    """The order that finishes soonest with N workers, roughly: the heaviest runs first (ties: sequential)."""
-    return sorted(jobs, key=lambda j: (-weight(j.scenario), j.order))
+def rounds(jobs: list[Job], workers: int) -> list[list[Job]]:
+    """The runs in rounds that start together: one scenario's agents side by side (at most ``workers`` of them,
+    in the agents' order), the heaviest scenarios first (ties: the suite's order)."""
+    by_scenario: dict[int, list[Job]] = {}
+    for job in sorted(jobs, key=lambda j: j.order):
+        by_scenario.setdefault(job.number, []).append(job)
+    size = max(1, workers)
+    return [runs[start:start + size]
+            for _, runs in sorted(by_scenario.items(), key=lambda item: (-weight(item[1][0].scenario), item[0]))
+            for start in range(0, len(runs), size)]
 
 
 def run_jobs(jobs: list[Job], workers: int, *, model: str, out: Path, say: Say,
@@ -104,15 +114,17 @@ def run_jobs(jobs: list[Job], workers: int, *, model: str, out: Path, say: Say,
     Ctrl-C (KeyboardInterrupt here) stops every child and their engines, then is raised again.  A child that
     exits 2 (its agent cannot be made) stops the others and raises :class:`JobUnavailable`.
     """
-    waiting = longest_first(jobs)
+    waiting = rounds(jobs, workers)
     running: list[Job] = []
     try:
         while waiting or running:
-            while waiting and len(running) < workers:
-                job = waiting.pop(0)
-                _start(job, model, out, say, stash)
-                started(job)
-                running.append(job)
+            # A round starts when it fits whole: its runs start at the same moment (a free worker may wait for the
+            # other run of its round to end, which costs the difference of two runs of the same scenario).
+            while waiting and workers - len(running) >= len(waiting[0]):
+                for job in waiting.pop(0):
+                    _start(job, model, out, say, stash)
+                    started(job)
+                    running.append(job)
             for job in [j for j in running if j.process is not None and j.process.poll() is not None]:
                 running.remove(job)
                 for reader in job.readers:

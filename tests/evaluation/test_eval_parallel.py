@@ -119,9 +119,14 @@ def test_two_jobs_merge_in_the_sequential_order_and_a_dead_child_is_its_runs_err
     assert (out / "report.html").is_file()
     # Each child's own lines, prefixed by agent and scenario; at most two runs at once.
     assert any(re.match(r"\[chat notes-a\]\s+\[chat\] notes-a turn 1/2 note: replied", line) for line in lines), log
-    started = [i for i, line in enumerate(lines) if re.match(r"\[\w+\] \d/2 notes-\w \(", line)]
+    started = [(i, line) for i, line in enumerate(lines) if re.match(r"\[\w+\] \d/2 notes-\w \(", line)]
     ended = [i for i, line in enumerate(lines) if re.match(r"\[\w+\] notes-\w: (passed|FAILED)", line)]
-    assert len(started) == 4 and started[2] > ended[0], log
+    assert len(started) == 4 and len(ended) == 4, log
+    # The runs the comparison sets side by side start together (one scenario's agents, one round), so that they
+    # share the machine's load; the next round starts once both have ended.
+    assert [line.split(" (")[0] for _, line in started] == [
+        "[canvas] 1/2 notes-a", "[chat] 1/2 notes-a", "[canvas] 2/2 notes-b", "[chat] 2/2 notes-b"], log
+    assert started[1][0] < ended[0] and started[2][0] > ended[1], log
     assert not _engines(out / "runs"), log
     assert "Traceback" not in log
 

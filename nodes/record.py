@@ -13,7 +13,7 @@ from langgraph.runtime import Runtime
 
 from nodes.context_size import ModelInput
 from nodes.context import TurnContext, turn_context
-from nodes.state import TurnState
+from nodes.state import TurnState, made_this_turn
 from store.models import utc_now
 from store.mutations import RecordTurn
 
@@ -131,7 +131,9 @@ def finish_turn(deps: TurnContext, state: TurnState, steps: list[dict[str, Any]]
     The Turn node's commit says where the turn left the canvas (the version just before its own), so the turn
     does not read the version first; a resumed turn replays that commit and gets the same answer.
     """
-    touched = list(dict.fromkeys(state.get("touched_ids") or []))
+    # What its steps changed and what its skills' inner steps made (a deck build's deck and slides): its Turn node's
+    # TOUCHED edges answer "what did that turn make", and "undo that" names the turn by them.
+    touched = list(dict.fromkeys(made_this_turn(state)))
     outcome = update.get("outcome") or state.get("outcome") or "replied"
     turn = RecordTurn(turn_id=state["turn_id"], thread_id=state["thread_id"], request=state["request"][:2000],
                       canvas_before=state.get("canvas_before", 0), node_ids=touched,

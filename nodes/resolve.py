@@ -29,7 +29,7 @@ from nodes.context import TurnContext, turn_context
 from nodes.grant import Grant
 from nodes.menu import step_menu
 from nodes.selection import selected_nodes
-from nodes.state import TurnState
+from nodes.state import TurnState, made_this_turn
 from nodes.understanding.facts import CanvasFacts, FactsReader, read_facts
 from nodes.understanding.intent import Intent
 from nodes.view import COUNTS_HEADER, MAX_TURN_LINES, ViewReader, counts_line, fit, table, values
@@ -236,11 +236,6 @@ def view_for(deps: TurnContext, state: TurnState, intent: Intent) -> FocusedView
                         made_this_turn=made_this_turn(state),
                         began_empty=state.get("canvas_before") is not None and int(state["canvas_before"]) == 0,
                         facts=deps.facts)
-
-
-def made_this_turn(state: TurnState) -> list[str]:
-    """The nodes this turn's steps made or changed, its skills' inner steps included (the usage's created ids)."""
-    return [*(state.get("touched_ids") or []), *((state.get("usage") or {}).get("created_ids") or [])]
 
 
 def resolve(state: TurnState, runtime: Runtime[TurnContext]) -> dict[str, Any]:

@@ -79,3 +79,8 @@ class TurnState(TypedDict, total=False):
     """The other calls of a model message that made several (parallel tool calls), each proposed as a step of its own."""
     model_input: dict[str, int] | None
     """The size of the model calls that proposed the current step (``nodes.context_size.ModelInput``)."""
+
+
+def made_this_turn(state: TurnState) -> list[str]:
+    """The nodes this turn's steps made or changed, its skills' inner steps included (the usage's created ids)."""
+    return [*(state.get("touched_ids") or []), *((state.get("usage") or {}).get("created_ids") or [])]

@@ -53,6 +53,12 @@ def test_slides_topic_becomes_a_real_deck_with_previews(runtime, project):
     slides = project.store.find_nodes(kind="slide", group_id=deck.id) or [
         n.node for n in project.store.neighbours(deck.id, [EdgeType.IN_GROUP], direction="in")]
     assert len(slides) == 4
+    # The skill made them, not the turn's own step: its Turn node still says what it made ("what did that turn
+    # make", in Cypher), and so does its trajectory.
+    made = {deck.id, *(s.id for s in slides)}
+    turn = next(t for t in project.store.turns(outcome.thread_id) if t["id"] == outcome.turn_id)
+    assert made <= set(turn["node_ids"]), turn["node_ids"]
+    assert made <= set(runtime.trajectories.last_turn(outcome.thread_id)["touched_ids"])
     for slide in slides:
         preview = Image.open(io.BytesIO(project.artifacts.read_bytes(
             next(h for h in slide.outputs if h.mime == "image/png"))))

@@ -58,8 +58,8 @@ _REF_PATTERNS: tuple[tuple[str, re.Pattern[str]], ...] = (
                           r"that mentions|mentioning) (?P<title>.+?)(?=$| (?:to|after|before|into|as|with|and|then|"
                           r"at|from)\b|[,;])")),
     ("named", re.compile(r"\bthe (?P<title>[a-z0-9'-]+(?: [a-z0-9'-]+){0,3}) slide\b")),
-    ("selection", re.compile(r"\bthis slide\b|\bthe selected slides?\b|\bthese slides\b|\bthis one\b|\bit\b|\bthis\b|"
-                             r"\bhere\b")),
+    ("selection", re.compile(r"\bthis slide\b|\bthe selected (?:slides?|ones?)\b|\bthe selection\b|\bthe selected\b|"
+                             r"\bselected slides?\b|\bthese slides\b|\bthis one\b|\bit\b|\bthis\b|\bhere\b")),
 )
 
 
@@ -413,8 +413,8 @@ def _delete(ctx: ReadContext, words: Words, start: int, end: int, deck: Deck) ->
         return None
     refs = find_slides(ctx, words, deck, match.end(), end)
     named = [(n, r.said) for r in refs for n in r.numbers]
-    if not named and len(deck.selected) and re.fullmatch(r"\s*(?:it|this|them|these)?\s*",
-                                                         ctx.words.text[match.end():end]):
+    if not named and len(deck.selected) and re.fullmatch(r"\s*(?:it|this|them|these|the selection|(?:the )?selected"
+                                                         r"(?: ones?)?)?\s*", ctx.words.text[match.end():end]):
         named = [(deck.number(s), "the selected slide") for s in deck.selected]
         words.mark(match.end(), end)
     if not named:
@@ -506,7 +506,7 @@ _RETITLE = re.compile(
     r"(?P<ref>.+?) (?:to|into|as|with)\b(?P<rest>.+)$|"
     r"\b(?:change|set|update|edit|rewrite|replace)\b (?P<ref2>.+?)(?:'s| s)? (?:title|heading|headline) (?:to|into|as|"
     r"with)\b(?P<rest2>.+)$|"
-    r"\b(?:retitle|rename|call|title|name)\b (?P<ref3>slides? #?\d+|the [a-z0-9' -]+? slide|this slide|it|this one)"
+    r"\b(?:retitle|rename|call|title|name)\b (?P<ref3>slides? #?\d+|the [a-z0-9' -]+? slide|this slide|the selection|the selected one|it|this one)"
     r"(?: (?:to|as))?(?P<rest3> .+)$|"
     r"(?P<ref4>slide #?\d+|the [a-z0-9' -]+? slide|this slide)(?:'s title)? (?:should be|is now|must be)? ?"
     r"(?:called|titled|named) (?P<rest4>.+)$|"
@@ -541,15 +541,15 @@ def _retitle(ctx: ReadContext, words: Words, start: int, end: int, deck: Deck) -
 _BULLET = r"(?:a |an |another |one more |the |new |extra )*bullet(?: point)?s?"
 _ADD_BULLET = re.compile(
     rf"\badd\b {_BULLET}(?: (?:saying|that says|reading|which says|with|about|:)| ?:)? (?P<text>.+?) (?:to|on|in|for) "
-    r"(?P<ref>slides? #?\d+|the [a-z0-9' -]+? slide|this slide|it)$|"
-    rf"\badd\b {_BULLET} (?:to|on|in|for) (?P<ref2>slides? #?\d+|the [a-z0-9' -]+? slide|this slide|it)(?: (?:saying|that "
+    r"(?P<ref>slides? #?\d+|the [a-z0-9' -]+? slide|this slide|the selection|the selected one|it)$|"
+    rf"\badd\b {_BULLET} (?:to|on|in|for) (?P<ref2>slides? #?\d+|the [a-z0-9' -]+? slide|this slide|the selection|the selected one|it)(?: (?:saying|that "
     r"says|reading|which says|with|about|:)| ?:) ?(?P<text2>.+)$|"
     r"\badd\b (?P<text3>.+?) as (?:a |an |another |the )?(?:new )?bullet(?: point)? (?:to|on|in|for) "
-    r"(?P<ref3>slides? #?\d+|the [a-z0-9' -]+? slide|this slide|it)$")
+    r"(?P<ref3>slides? #?\d+|the [a-z0-9' -]+? slide|this slide|the selection|the selected one|it)$")
 _REMOVE_BULLET = re.compile(
     r"\b(?:remove|delete|drop|cut|take out)\b (?:the )?(?:(?P<nth>\d+)th|(?P<pos>first|last|final)|bullet #?(?P<number>\d+)"
     r"|(?P<about>[a-z0-9' -]+?)) ?(?:bullet(?: point)?)?(?: (?:about|on|saying) (?P<about2>[a-z0-9' -]+?))? "
-    r"(?:from|on|of|in) (?P<ref>slides? #?\d+|the [a-z0-9' -]+? slide|this slide|it)$")
+    r"(?:from|on|of|in) (?P<ref>slides? #?\d+|the [a-z0-9' -]+? slide|this slide|the selection|the selected one|it)$")
 
 
 def _bullets(ctx: ReadContext, words: Words, start: int, end: int, deck: Deck) -> list[Clause] | None:
@@ -633,10 +633,10 @@ def _theme(ctx: ReadContext, words: Words, start: int, end: int, deck: Deck) -> 
 _ILLUSTRATION = re.compile(
     r"\b(?:regenerate|redo|redraw|refresh|remake|re-?generate|re-?draw|replace|change|swap|update|try)\b (?:the |a |an )?"
     r"(?:new |different |another )?(?:slide'?s? |deck'?s? )?(?P<noun>illustration|image|picture|diagram|drawing|art(?:work)?|visual|graphic|"
-    r"photo)(?: (?:on|of|for|in) (?P<ref>slides? #?\d+|the [a-z0-9' -]+? slide|this slide|it))?"
+    r"photo)(?: (?:on|of|for|in) (?P<ref>slides? #?\d+|the [a-z0-9' -]+? slide|this slide|the selection|the selected one|it))?"
     r"(?: (?:with|to|as|into|showing|of|so it shows) (?:a |an )?(?:new |different )?(?:one |picture |image |"
     r"illustration |drawing )?(?:of |showing )?(?P<prompt>.+))?$|"
-    r"\b(?:a|give (?P<ref2>slides? #?\d+|the [a-z0-9' -]+? slide|this slide|it)(?: a)?) (?:new|different|fresh|"
+    r"\b(?:a|give (?P<ref2>slides? #?\d+|the [a-z0-9' -]+? slide|this slide|the selection|the selected one|it)(?: a)?) (?:new|different|fresh|"
     r"another) (?:illustration|picture|image|drawing)(?: (?:for|on|to|of) (?P<ref3>slides? #?\d+|the [a-z0-9' -]+? "
     r"slide|this slide))?(?: (?:showing|of|with) (?P<prompt2>.+))?$")
 

@@ -9,7 +9,7 @@ Each row: (category, request, expected, context).  ``expected`` is
 ``context``: "story" (an 8-shot story, the default), "deck" (5 slides on a fresh topic, a picture on slide 4),
 "page" (a fresh brief's page: hero, menu, gallery, testimonials, about, contact; 3 pictures), "both" (deck and
 page), "page:sel" (its preview selected), "page:prev" (the turn before made two page versions), "deck:sel=3"
-(slide 3 selected), "deck:prev" (the turn before deleted a slide), "deck:undone" (it was an undo), "empty",
+(slide 3 selected), "deck:stale" (a slide of an earlier version of the deck selected), "deck:prev" (the turn before deleted a slide), "deck:undone" (it was an undo), "empty",
 "sel=N" (shot N's image selected), "prev" (the turn before made shot 3 night), "two" (two storyboards).
 
 A *wrong success* is a request read as an action (no clarification) whose targets or modifications differ
@@ -375,6 +375,10 @@ CASES: list[tuple[str, str, Any, str]] = [
     ("selection", "make it darker", ASK("unparsed"), "deck:sel=3"),
     # "the selection" was typo-corrected to "the section", and "selected" alone was no reference: both were asked.
     ("selection", "delete the selection", OP("deck_delete_slide", {"slide": 3}), "deck:sel=3"),
+    # A slide of an earlier deck version selected: said so, nothing done (it read "not what to change").
+    ("selection", "delete this", ASK("not_found"), "deck:stale"),
+    ("selection", "remove the selection", ASK("not_found"), "deck:stale"),
+    ("selection", "delete slide 2", OP("deck_delete_slide", {"slide": 2}), "deck:stale"),
     ("selection", "remove the selected one", OP("deck_delete_slide", {"slide": 3}), "deck:sel=3"),
     ("selection", "delete selected", OP("deck_delete_slide", {"slide": 3}), "deck:sel=3"),
     ("selection", "retitle the selection to Who gains",
@@ -448,6 +452,8 @@ def facts_for(context: str) -> tuple[CanvasFacts, PreviousTurn]:
         facts = CanvasFacts(decks=deck, slides=slides)
         if context == "deck:sel=3":
             facts.selection = [slides[2]]
+        if context == "deck:stale":  # slide 3 of the deck before its last edit, selected (rejected with its deck)
+            facts.selection = [slides[2].model_copy(update={"id": "OLD3", "group": "D0", "status": "rejected"})]
         if context == "deck:prev":
             previous = PreviousTurn(turn_id="T0", request="delete the last slide", targets=["D1"],
                                     clauses=[{"operation": "deck_delete_slide", "args": {"slide": 5}}])

@@ -177,6 +177,22 @@ def _numbers(ctx: ReadContext, deck: Deck, form: str, match: re.Match[str]) -> l
 # ---------------------------------------------------------------- the reader
 
 
+def _stale_selection(ctx: ReadContext) -> Clarification | None:
+    """Why "delete this" found nothing to delete when what is selected is a slide (or a deck) of an earlier version
+    of the deck: an edit makes a new deck version with new slides, and a selection made before it (a page left open,
+    an id copied from an earlier reply) points at the old ones.  None when a current slide or deck is selected."""
+    current = {d.id for d in ctx.facts.decks}
+    chosen = [n for n in ctx.facts.selection if n.kind in ("slide", "deck")]
+    if not chosen or any((n.group if n.kind == "slide" else n.id) in current for n in chosen):
+        return None
+    what = f"{chosen[0].kind} '{chosen[0].title}'" + (f" and {len(chosen) - 1} more" if len(chosen) > 1 else "")
+    return Clarification(
+        reason="not_found", understood=[f"the selected {what}"],
+        message=(f"The selected {what} belongs to an earlier version of the deck, not to the deck as it is now "
+                 f"('{ctx.facts.decks[-1].title}'), so I changed nothing. Select it again on the current deck, or "
+                 "name it ('slide 2', 'the last slide')."))
+
+
 class SlideReader:
     """Requests about the project's deck: each edit one deck operation; a new deck only when asked for (builds)."""
 
@@ -205,6 +221,9 @@ class SlideReader:
             return asked.reading(ctx, self.name, target)
         if read is None:
             ctx.words.take_all()
+            stale = _stale_selection(ctx)
+            if stale is not None:
+                return Reading(clarification=stale)
             return Reading(clarification=Clarification(
                 reason="unparsed", understood=[f"the deck: {deck.node.title}"], not_understood=Words(text).unused(),
                 message=("I understood this is about the slide deck, but not what to change, so I changed nothing. "

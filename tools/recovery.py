@@ -317,6 +317,12 @@ def regeneration_args(node: CanvasNode, remap: dict[str, str], override: dict[st
             args[key] = remap.get(args[key], args[key])
     if args.get("clip_node_ids"):
         args["clip_node_ids"] = [remap.get(i, i) for i in args["clip_node_ids"]]
+    # Except a cut's order: a person's "swap shots 2 and 3" is what the cut is from then on, not what one version
+    # was asked to be.  Dropped, the rebuild after the next shot edit was judged on shot order, found "out of
+    # order" and rejected, so no later edit could reach the cut.
+    intent = node.inputs.get("intent")
+    if isinstance(intent, dict) and intent.get("order"):
+        args["intent"] = {"order": list(intent["order"])}
     args.update(override)
     args["version_of"] = node.id
     args["title"] = node.title

@@ -13,6 +13,7 @@ from typing import Any
 import pytest
 from langchain_core.messages import AIMessage, ToolMessage
 
+from nodes.grant import Grant
 from nodes.models.scripted import ScriptedModel, tool_call
 from store.models import Direction, EdgeType, NodeStatus
 from tests.tools.story_ops import (
@@ -78,6 +79,30 @@ def test_swapping_two_shots_rebuilds_only_the_cut_and_swapping_back_comes_from_t
 
     refused(call(runtime, "reorder_cut", cut_id=story["cut"], swap=[1, 1]), "CutUnchanged")
     assert "missing" in refused(call(runtime, "reorder_cut", cut_id=story["cut"], order=[1, 2]), "ToolError")
+
+
+def test_a_shot_edited_after_a_swap_rebuilds_the_cut_in_the_order_asked(project, runtime, make_runtime):
+    """The order a person put the cut in outlives the next edit: the cut rebuilt with shot 1's new clip keeps
+    shots 2 and 3 swapped, and the evaluator judges it on that order (it was judged on shot order, rejected as
+    "out of order", and the cut kept the old clips: no edit after a reorder reached the cut)."""
+    store = project.store
+    story = make_story(runtime, "a ferry crossing in fog, seen from the wheelhouse")
+    one_tool_turn(make_runtime, "swap shots 2 and 3 in the cut", "reorder_cut", {"cut_id": story["cut"], "swap": [2, 3]})
+    clip_before = current(store, story["clips"][0]).id
+
+    # A whole turn, evaluator on, as the ferry story's "make shot 1 night" (its request names no other story's
+    # shot), under a grant of the repair tool alone.
+    args = {"targets": [story["images"][0]], "changes": {story["images"][0]: {"lighting": "night"}}}
+    editor = make_runtime(model=ScriptedModel(script=[{"name": "repair", "args": args}, "done"]))
+    turn = editor.run("night in the ferry's opening shot", grant=editor.grants.save(Grant(tools=["repair"])))
+    assert not turn.steps[0]["observation"].get("not_committed"), turn.steps[0]["observation"]
+
+    cut = current(store, story["cut"])
+    assert cut.status != NodeStatus.REJECTED and turn.outcome == "replied", turn.reply
+    assert cut_titles(store, story["cut"]) == ["shot 1 clip", "shot 3 clip", "shot 2 clip"]
+    new_clip = current(store, story["clips"][0]).id
+    assert new_clip != clip_before and cut.inputs["clip_node_ids"][0] == new_clip
+    assert_invariants(store)
 
 
 def test_a_shot_taken_out_of_the_cut_and_put_back(project, runtime):

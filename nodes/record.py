@@ -15,6 +15,7 @@ from nodes.context_size import ModelInput
 from nodes.context import TurnContext, turn_context
 from nodes.state import TurnState, made_this_turn
 from store.models import utc_now
+from tools.base import Effect
 from store.mutations import RecordTurn
 
 
@@ -58,6 +59,7 @@ def record(state: TurnState, runtime: Runtime[TurnContext]) -> dict[str, Any]:
         elif state.get("refused"):
             update["outcome"] = "refused"
     if done:
+        refused_outcome(deps, state, update, [*(state.get("steps") or []), step])
         measured_outcome(deps, state, update, [*(state.get("steps") or []), step])
     if done:
         finish_turn(deps, state, [*(state.get("steps") or []), step], update)
@@ -66,6 +68,52 @@ def record(state: TurnState, runtime: Runtime[TurnContext]) -> dict[str, Any]:
         # "what I selected last time": cleared here, the next turn's begin sees only what its client sent.
         update["selected_ids"] = []
     return update
+
+
+def refused_outcome(deps: TurnContext, state: TurnState, update: dict[str, Any],
+                    steps: list[dict[str, Any]]) -> None:
+    """A turn that wrote nothing after the bridge refused its write is ``refused``, whatever its reply says.
+
+    A model told "outside this grant's scope" may still answer "Done!": the reply is the model's, and with a
+    request the interpreter cannot check (a real model's free-form work) nothing else would say the work did not
+    happen.  So when a step that writes (a mutation, a tool or skill that mutates the canvas) was refused by the
+    grant, at validation or at commit, or its commit failed, and no step of the turn committed anything, the
+    outcome is ``refused`` (exit 3; ``failed``, exit 1, for a commit that failed) and the reply says what was not
+    written.  A turn that committed something keeps its outcome (the measurement against its intent judges that
+    work), and so does one in which the person answered a question (they decided what happens instead).
+    """
+    outcome = update.get("outcome") or state.get("outcome") or "replied"
+    if outcome != "replied" or state.get("answers") or made_this_turn(state) or any(s.get("commit") for s in steps):
+        return
+    stopped = [s for s in steps if (s.get("verdict") or {}).get("verdict") == "reject" and _writes(deps, s)
+               and ((s.get("verdict") or {}).get("reason") in GRANT_REFUSALS
+                    or (s.get("observation") or {}).get("not_committed"))]
+    if not stopped:
+        return
+    last = stopped[-1]
+    verdict = last.get("verdict") or {}
+    what = (last.get("action") or {}).get("tool") or "the change"
+    reply = update.get("reply") or state.get("reply") or ""
+    # The grant said no: refused (exit 3); the write itself failed (a conflict retried out, an invalid batch): failed.
+    update["outcome"] = "refused" if verdict.get("reason") in GRANT_REFUSALS else "failed"
+    update["reply"] = f"{reply}\nNothing was changed: {what} was not written ({verdict.get('message') or verdict.get('reason')}).".strip()
+
+
+GRANT_REFUSALS = frozenset({"out_of_scope", "scope_exceeded", "tool_not_granted", "not_granted", "kind_not_granted",
+                            "operation_not_granted", "grant_not_held", "unknown_grant"})
+"""Verdict reasons that are the grant's no (nodes.grant, nodes.bridge), not a model's mistake (malformed, an unknown
+tool, bad arguments: the model may go on and do the work another way, and its reply reports that)."""
+
+
+def _writes(deps: TurnContext, step: dict[str, Any]) -> bool:
+    """Whether a step's action would have written the canvas (a mutation, or a tool or skill that mutates)."""
+    action = step.get("action") or {}
+    if action.get("kind") == "canvas_mutation":
+        return True
+    if action.get("kind") != "tool_call":
+        return False
+    tool = deps.bridge.manifest.tool(str(action.get("tool") or ""))
+    return tool is None or Effect.MUTATES_CANVAS in tool.effects
 
 
 def measured_outcome(deps: TurnContext, state: TurnState, update: dict[str, Any],

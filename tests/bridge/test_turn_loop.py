@@ -72,6 +72,23 @@ def test_a_scope_outside_the_grant_rejects(make_runtime, project):
     assert project.store.get_node(inside).status == NodeStatus.SELECTED
 
 
+def test_a_turn_whose_only_write_the_grant_refused_is_refused_whatever_the_model_says(make_runtime, project):
+    """The model is told "outside this grant's scope" and answers "Done!": the turn wrote nothing, so its outcome
+    is refused (exit 3) and its reply says what was not written.  A turn that went on to write something else
+    keeps its outcome (test_a_scope_outside_the_grant_rejects)."""
+    runtime = make_runtime()
+    inside, outside = _seed(runtime, "inside-only"), _seed(runtime, "outside-only")
+    scoped = Grant(scope=Scope(all_nodes=False, node_ids=[inside]))
+    runtime = make_runtime(model=ScriptedModel(script=[
+        {"name": "set_status", "args": {"node_id": outside, "status": "rejected"}}, "Done! It is rejected."]))
+    outcome = runtime.run("reject the outside one", grant=scoped)
+    assert outcome.steps[0]["verdict"]["reason"] == "out_of_scope"
+    assert project.store.get_node(outside).status == NodeStatus.PENDING
+    assert outcome.outcome == "refused", outcome.outcome
+    assert outcome.reply.startswith("Done! It is rejected.") and "Nothing was changed: set_status" in outcome.reply
+    assert runtime.trajectories.turns(outcome.thread_id)[-1]["outcome"] == "refused"
+
+
 def test_malformed_model_output_becomes_a_rejection_not_a_crash(make_runtime, project):
     runtime = make_runtime(model=ScriptedModel(script=[
         tool_call("create_node", "{not json"),

@@ -157,3 +157,24 @@ def test_a_cost_budget_stops_the_turn_before_the_call_that_could_overspend(loopb
     assert loopback.billed("images") - before == 1
     assert len(images_titled(folder, "first on budget")) == 1 and images_titled(folder, "second on budget") == []
     assert 0 < turn["spend"]["cost_usd"] <= 0.60
+
+
+def test_a_model_that_says_done_after_its_write_was_refused_exits_3(loopback, folder):
+    """A user's grant profile allows image nodes only; the model writes a text node anyway, is refused, and then
+    answers "Done!".  The turn wrote nothing, so it exits 3 and says what was not written: the reply is the
+    model's, the exit code is what happened."""
+    with (folder.root / "jarvishub.toml").open("a") as project_file:
+        project_file.write('\n[grants.pictures-only]\nnode_kinds = ["image"]\n')
+    script(loopback, "agent-overclaims",
+           {"tool": "create_node", "arguments": {"kind": "text", "title": "claimed note", "inputs": {"text": "x"}}},
+           {"content": "Done! I added the note."})
+    env = user_env(loopback, JARVISHUB_MODEL="agent-overclaims")
+    done = jarvishub(env, "-C", str(folder.root), "run", "jot down that the ferry leaves at dawn", "--grant", "pictures-only",
+                     "--json")
+    assert done.returncode == 3, done.stdout + done.stderr
+    turn = document(done)
+    assert turn["result"] == "refused"
+    [step] = [s for s in turn["steps"] if (s.get("action") or {}).get("tool") == "create_node"]
+    assert step["verdict"]["reason"] == "kind_not_granted"
+    assert "Done! I added the note." in turn["reply"] and "Nothing was changed: create_node" in turn["reply"]
+    assert [n for n in folder.store.find_nodes(kind="text") if n.title == "claimed note"] == []

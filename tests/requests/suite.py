@@ -146,6 +146,10 @@ CASES: list[tuple[str, str, Any, str]] = [
     ("negation", "make shot 3 night, keep the rest", {3: L("night")}, "story"),
     ("negation", "don't touch shot 6", ASK("unparsed"), "story"),
     ("negation", "make shot 2 foggy but not shot 2", ASK("conflict"), "story"),
+    # A range is a set to carve from, as "every shot" is (it asked "change shot 2 and not touch it?").
+    ("negation", "make shots 1 to 3 warmer except shot 2", {1: {"warmth": "higher"}, 3: {"warmth": "higher"}}, "story"),
+    ("negation", "shots 4-7 at dusk but not shot 5", {n: L("dusk") for n in (4, 6, 7)}, "story"),
+    ("negation", "make shots 2 and 3 foggy except shot 3", ASK("conflict"), "story"),
     ("negation", "shot 1 is too bright", {1: {"luma": "lower"}}, "story"),
     ("negation", "shot 7 feels too cold", {7: {"warmth": "higher"}}, "story"),
     ("negation", "no more rain in shot 3", {3: {"weather": "clear"}}, "story"),

@@ -113,3 +113,13 @@ def test_a_slide_and_a_shot_in_one_request_are_two_clauses_of_their_own_families
     # within one family the rule stands: an undo with other changes is asked about
     intent = interpret("undo the last change to shot 2 and make shot 3 night", facts, previous=previous)
     assert intent.clarification is not None and intent.clarification.reason == "unparsed"
+
+
+@pytest.mark.parametrize("request_text", ["make shots 1 to 3 warmer except shot 2", "shots 4-7 at dusk but not shot 5"])
+def test_an_exception_carves_a_range_instead_of_asking(request_text):
+    """A range is a set to carve from, as "every shot" is: acted on, not asked about (it asked "you asked me to
+    change shot 2 and not to touch it"); the suite's rows say which shots change."""
+    [(_, _, expected, context)] = [row for row in CASES if row[1] == request_text]
+    facts, previous = facts_for(context)
+    intent = interpret(request_text, facts, previous=previous)
+    assert judge(expected, intent) == "pass", (intent.clarification, [c.model_dump() for c in intent.clauses])

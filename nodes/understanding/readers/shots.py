@@ -36,6 +36,17 @@ _STRAY = re.compile(r"\b(?:all|everything|shot|shots|ones?|the|character(?:'s)?|
                     r"looks?|version|time|day|angle|scene|frame|image|picture|colou?r|mood)\b")
 
 
+_RANGE_SAID = re.compile(r"\d\s*(?:-|–|to|through|thru)\s*(?:shot |scene )?\d")
+
+
+def _carves(reference: Reference) -> bool:
+    """Whether an exclusion takes shots out of this reference instead of contradicting it: "every shot", "the
+    others" and a range ("shots 1 to 5 except shot 3") name a set to carve from; a shot named on its own or in a
+    list ("shots 2 and 3 but not shot 3") is asked about as a contradiction."""
+    return reference.form in ("every", "others") or (reference.form == "number"
+                                                      and bool(_RANGE_SAID.search(reference.said)))
+
+
 @dataclass
 class _Segment:
     start: int
@@ -190,7 +201,7 @@ class ShotReader:
                 ambiguous += result.ambiguous
                 unresolved += result.unresolved
                 for target in result.targets:
-                    if f.reference.form in ("every", "others") and target.id in {t.id for t in excluded}:
+                    if _carves(f.reference) and target.id in {t.id for t in excluded}:
                         continue
                     if target.id not in {t.id for t in targets}:
                         targets.append(target)

@@ -38,6 +38,10 @@ def add_parser(sub: Any) -> None:
                    help="run up to N (agent, scenario) runs at once, each in its own process with its own project "
                         "and engine, longest first; results.json and report.html are the sequential run's "
                         "(default: 1, one after the other in this process)")
+    p.add_argument("--paired", action="store_true",
+                   help="with several agents (and --jobs 1): run each scenario's agents turn by turn in this "
+                        "process, who goes first alternating, so that each turn's wall time is compared with the "
+                        "other agents' same turn under the same load")
     p.add_argument("--export-trajectories", action="store_true",
                    help="also write the suite's trajectories as a redacted JSONL dataset to OUT/dataset/")
     p.add_argument("--consent", action="store_true",
@@ -99,6 +103,10 @@ def cmd_eval(args: argparse.Namespace) -> int:
     except AgentUnavailable as error:
         print_error(args, EXIT_BAD_INPUT, f"error: {error}")
         return EXIT_BAD_INPUT
+    if getattr(args, "paired", False) and (args.jobs > 1 or len(agents) < 2):
+        print_error(args, EXIT_BAD_INPUT, "error: --paired runs several agents turn by turn in one process: give "
+                                          "--agent both or all, without --jobs")
+        return EXIT_BAD_INPUT
     out = Path(args.out).resolve()
     out.mkdir(parents=True, exist_ok=True)
     results = Results(started_at=now(), model=args.model, agents=agents, jarvishub_version=_version())
@@ -110,6 +118,8 @@ def cmd_eval(args: argparse.Namespace) -> int:
             code = _run_parallel(args, suite, agents, results, path, started)
             if code is not None:
                 return code
+        elif getattr(args, "paired", False):
+            _run_paired(args, suite, agents, results, path, started)
         else:
             for kind in agents:
                 for number, (_, scenario) in enumerate(suite, 1):
@@ -149,6 +159,25 @@ def cmd_eval(args: argparse.Namespace) -> int:
     else:
         print(f"{passed}/{len(results.scenarios)} scenario runs passed in {results.wall_s:.0f} s; results: {path}")
     return EXIT_OK if results.passed else EXIT_FAILED
+
+
+def _run_paired(args: argparse.Namespace, suite: list[Any], agents: list[str], results: Any, path: Path,
+                started: float) -> None:
+    """``--paired``: each scenario's agents turn by turn (:func:`jarvishub.evaluation.runner.run_paired`); the
+    results kept in the sequential order (agent by agent, then the suite's order)."""
+    from jarvishub.evaluation.runner import run_paired
+
+    order = {(kind, scenario.name): (a, n) for a, kind in enumerate(agents) for n, (_, scenario) in enumerate(suite)}
+    for number, (_, scenario) in enumerate(suite, 1):
+        for kind in agents:
+            _say(_starting(kind, number, len(suite), scenario, "paired"))
+        for result in run_paired(scenario, agents, args.model, path.parent, progress=_say,  # type: ignore[arg-type]
+                                 stash_trajectories=args.export_trajectories):
+            results.scenarios.append(result)
+            _say(_finished(result))
+        results.scenarios.sort(key=lambda s: order[(s.agent, s.name)])
+        results.wall_s = round(time.monotonic() - started, 3)
+        results.write(path)  # as each scenario finishes: a killed or interrupted suite keeps what it finished
 
 
 def _starting(kind: str, number: int, total: int, scenario: Any, process: str = "") -> str:

@@ -372,15 +372,74 @@ def run_scenario(scenario: Scenario, agent_kind: AgentKind, model: ModelName, ou
     ``stash_trajectories``: export the run's turns for the dataset before its engine stops
     (``jarvishub eval --export-trajectories``), so the export need not start it again.
     """
-    project_dir = out_dir / "runs" / agent_kind / scenario.name
-    result = ScenarioResult(name=scenario.name, workflow=scenario.workflow, agent=agent_kind,
-                            project_dir=str(project_dir.relative_to(out_dir)))
-    started = time.monotonic()
-    session: Session | None = None
+    run = ScenarioRun(scenario, agent_kind, model, out_dir, progress, stash_trajectories=stash_trajectories)
     try:
-        session = Session(scenario, agent_kind, model, project_dir, progress)
+        if run.open():
+            for index, turn in enumerate(scenario.turns):
+                if not run.turn(index, turn):
+                    break
+    finally:
+        result = run.close(interrupted=isinstance(sys.exc_info()[1], KeyboardInterrupt))
+    return result
+
+
+def run_paired(scenario: Scenario, agent_kinds: list[AgentKind], model: ModelName, out_dir: Path,
+               progress: Progress = lambda line: None, *, stash_trajectories: bool = False) -> list[ScenarioResult]:
+    """Run one scenario for several agents turn by turn in this process (``jarvishub eval --paired``): turn N of
+    every agent, then turn N + 1, who goes first rotating from turn to turn.
+
+    So each agent's turn is timed next to the others' same turn, under the same load on the machine and with the
+    process's first-use costs (imports, a first browser) falling on each agent in turn: the wall-time comparison
+    then measures the agents rather than the moment each ran.  Each run is the one :func:`run_scenario` makes (its
+    own project and engine); its ``wall_s`` counts its own steps only.
+    """
+    runs = [ScenarioRun(scenario, kind, model, out_dir, progress, stash_trajectories=stash_trajectories)
+            for kind in agent_kinds]
+    try:
+        going = [run for run in runs if run.open()]
         for index, turn in enumerate(scenario.turns):
-            t0 = time.monotonic()
+            first = index % len(runs)
+            for run in runs[first:] + runs[:first]:
+                if run in going and not run.turn(index, turn):
+                    going.remove(run)
+    finally:
+        interrupted = isinstance(sys.exc_info()[1], KeyboardInterrupt)
+        results = [run.close(interrupted=interrupted) for run in runs]
+    return results
+
+
+class ScenarioRun:
+    """One (scenario, agent) run in steps (open, each turn, close), so that several can be interleaved
+    (:func:`run_paired`); never raises for a failing turn or a broken project, only for Ctrl-C."""
+
+    def __init__(self, scenario: Scenario, agent_kind: AgentKind, model: ModelName, out_dir: Path,
+                 progress: Progress, *, stash_trajectories: bool = False) -> None:
+        self.scenario, self.kind, self.model, self.progress = scenario, agent_kind, model, progress
+        self.stash = stash_trajectories
+        self.project_dir = out_dir / "runs" / agent_kind / scenario.name
+        self.result = ScenarioResult(name=scenario.name, workflow=scenario.workflow, agent=agent_kind,
+                                     project_dir=str(self.project_dir.relative_to(out_dir)))
+        self.session: Session | None = None
+        self._spent = 0.0
+
+    def open(self) -> bool:
+        """Make the run's project and agent; False (and the error in the result) when that failed."""
+        started = time.monotonic()
+        try:
+            self.session = Session(self.scenario, self.kind, self.model, self.project_dir, self.progress)
+            return True
+        except Exception as error:  # one broken scenario must not stop the suite; results.json says what broke
+            self._broke(error)
+            return False
+        finally:
+            self._spent += time.monotonic() - started
+
+    def turn(self, index: int, turn: Turn) -> bool:
+        """Run one scripted turn and check it; False when the run broke (its later turns are not run)."""
+        assert self.session is not None, "open() first"
+        session, kind, name = self.session, self.kind, self.scenario.name
+        t0 = time.monotonic()
+        try:
             done = session.run_turn(index, turn)
             if done.claimed and not all(c.passed for c in done.checks):
                 # A reply claimed work the commits show was not done.  Asked again with the same words, an agent
@@ -388,41 +447,53 @@ def run_scenario(scenario: Scenario, agent_kind: AgentKind, model: ModelName, ou
                 # only a turn that committed nothing is asked again; one that committed part of the work stays
                 # failed, and the turns after it run off premise (jarvishub.evaluation.chaos.build_reports).
                 if session.committed(done):
-                    progress(f"  [{agent_kind}] {scenario.name} turn {index + 1}: the reply claimed work the commits "
-                             "do not show, after committing part of it; not asking again (it would be done twice)")
+                    self.progress(f"  [{kind}] {name} turn {index + 1}: the reply claimed work the commits do not "
+                                  "show, after committing part of it; not asking again (it would be done twice)")
                 else:
-                    result.turns.append(done)
-                    progress(f"  [{agent_kind}] {scenario.name} turn {index + 1}: the reply claimed work the "
-                             "commits do not show, and nothing was committed; asking again")
+                    self.result.turns.append(done)
+                    self.progress(f"  [{kind}] {name} turn {index + 1}: the reply claimed work the commits do not "
+                                  "show, and nothing was committed; asking again")
                     done = session.run_turn(index, turn).model_copy(update={"retry": True})
-            result.turns.append(done)
+            self.result.turns.append(done)
             passed = sum(1 for c in done.checks if c.passed)
             failed = [c for c in done.checks if not c.passed]
-            progress(f"  [{agent_kind}] {scenario.name} turn {index + 1}/{len(scenario.turns)} {turn.kind}: "
-                     f"{done.outcome}, checks {passed}/{len(done.checks)}, {time.monotonic() - t0:.1f} s"
-                     + (f" — ERROR {done.error}" if done.error else "")
-                     + "".join(f"\n      FAILED {c.name}: {c.detail}" for c in failed))
-    except Exception as error:  # one broken scenario must not stop the suite; results.json says what broke
-        result.error = f"{type(error).__name__}: {error}"
-        progress(f"  [{agent_kind}] {scenario.name}: ERROR {result.error}")
-    finally:
-        interrupted = isinstance(sys.exc_info()[1], KeyboardInterrupt)
-        if session is not None:
+            self.progress(f"  [{kind}] {name} turn {index + 1}/{len(self.scenario.turns)} {turn.kind}: "
+                          f"{done.outcome}, checks {passed}/{len(done.checks)}, {time.monotonic() - t0:.1f} s"
+                          + (f" — ERROR {done.error}" if done.error else "")
+                          + "".join(f"\n      FAILED {c.name}: {c.detail}" for c in failed))
+            return True
+        except Exception as error:  # one broken scenario must not stop the suite; results.json says what broke
+            self._broke(error)
+            return False
+        finally:
+            self._spent += time.monotonic() - t0
+
+    def close(self, *, interrupted: bool = False) -> ScenarioResult:
+        """Stash its trajectories (when asked), close its project and stop its engine; the finished result."""
+        started = time.monotonic()
+        kind, name = self.kind, self.scenario.name
+        if self.session is not None:
             try:
-                if stash_trajectories and not interrupted:  # Ctrl-C: stop now, the run is given up
+                if self.stash and not interrupted:  # Ctrl-C: stop now, the run is given up
                     from jarvishub.evaluation.dataset import stash_records
 
-                    stash_records(session.project, result)
+                    stash_records(self.session.project, self.result)
             except Exception as error:  # the dataset export then opens the project itself
-                progress(f"  [{agent_kind}] {scenario.name}: trajectories not stashed ({type(error).__name__}: {error})")
+                self.progress(f"  [{kind}] {name}: trajectories not stashed ({type(error).__name__}: {error})")
             try:
-                session.close(interrupted=interrupted)
+                self.session.close(interrupted=interrupted)
             except Exception as error:
-                result.error = result.error or f"closing the project failed: {type(error).__name__}: {error}"
+                self.result.error = self.result.error or \
+                    f"closing the project failed: {type(error).__name__}: {error}"
         elif interrupted:  # Ctrl-C while the project opened: an engine it started would linger for its idle period
-            stop_engine(project_dir / STATE_DIR / "engine", wait=False)
-    result.wall_s = round(time.monotonic() - started, 3)
-    return result.finish()
+            stop_engine(self.project_dir / STATE_DIR / "engine", wait=False)
+        self._spent += time.monotonic() - started
+        self.result.wall_s = round(self._spent, 3)
+        return self.result.finish()
+
+    def _broke(self, error: Exception) -> None:
+        self.result.error = f"{type(error).__name__}: {error}"
+        self.progress(f"  [{self.kind}] {self.scenario.name}: ERROR {self.result.error}")
 
 
 def now() -> str:

@@ -161,3 +161,30 @@ def test_ctrl_c_stops_every_child_and_leaves_no_engine(tmp_path):
                 if "jarvishub.evaluation.job" in processes.cmdline(pid) and str(out) in processes.cmdline(pid)]
     assert not children, log
     assert "Traceback" not in log
+
+
+def test_paired_runs_each_scenarios_agents_turn_by_turn_taking_turns_to_go_first(tmp_path):
+    """``--paired``: turn 1 of both agents, then turn 2 with the other agent first; results in the sequential
+    order; with --jobs it is a usage error."""
+    out = tmp_path / "out"
+    lines: list[str] = []
+    process = _eval(*_scenarios(tmp_path, "notes-e", "notes-f"), "--agent", "both", "--paired", "--out", str(out))
+    code, _ = _wait(process, _read(process, lines, lambda line: None))
+    log = "\n".join(lines)
+    assert code == 0, log
+    results = load_results(out / "results.json")
+    assert [(s.agent, s.name) for s in results.scenarios] == [
+        ("canvas", "notes-e"), ("canvas", "notes-f"), ("chat", "notes-e"), ("chat", "notes-f")]
+    assert all(s.passed and len(s.turns) == 2 for s in results.scenarios), log
+    turns = [m.group(1, 2, 3) for line in lines
+             if (m := re.match(r"\s+\[(\w+)\] (notes-\w) turn (\d)/2", line))]
+    assert turns == [("canvas", "notes-e", "1"), ("chat", "notes-e", "1"), ("chat", "notes-e", "2"),
+                     ("canvas", "notes-e", "2"), ("canvas", "notes-f", "1"), ("chat", "notes-f", "1"),
+                     ("chat", "notes-f", "2"), ("canvas", "notes-f", "2")], log
+    assert not _engines(out / "runs"), log
+    assert "Traceback" not in log
+
+    refused = _eval(*_scenarios(tmp_path, "notes-g"), "--agent", "both", "--paired", "--jobs", "2",
+                    "--out", str(tmp_path / "bad"))
+    code, _ = _wait(refused, _read(refused, lines := [], lambda line: None))
+    assert code == 2 and "--paired" in "\n".join(lines)

@@ -424,49 +424,53 @@ class ScenarioRun:
 
     def open(self) -> bool:
         """Make the run's project and agent; False (and the error in the result) when that failed."""
+        def session() -> None:
+            self.session = Session(self.scenario, self.kind, self.model, self.project_dir, self.progress)
+
+        return self._guarded(session)
+
+    def turn(self, index: int, turn: Turn) -> bool:
+        """Run one scripted turn and check it; False when the run broke (its later turns are not run)."""
+        return self._guarded(lambda: self._turn(index, turn))
+
+    def _guarded(self, step: Callable[[], None]) -> bool:
+        """Run a step, its time counted as the run's; False when it broke (the error in the result)."""
         started = time.monotonic()
         try:
-            self.session = Session(self.scenario, self.kind, self.model, self.project_dir, self.progress)
+            step()
             return True
         except Exception as error:  # one broken scenario must not stop the suite; results.json says what broke
-            self._broke(error)
+            self.result.error = f"{type(error).__name__}: {error}"
+            self.progress(f"  [{self.kind}] {self.scenario.name}: ERROR {self.result.error}")
             return False
         finally:
             self._spent += time.monotonic() - started
 
-    def turn(self, index: int, turn: Turn) -> bool:
-        """Run one scripted turn and check it; False when the run broke (its later turns are not run)."""
+    def _turn(self, index: int, turn: Turn) -> None:
         assert self.session is not None, "open() first"
         session, kind, name = self.session, self.kind, self.scenario.name
         t0 = time.monotonic()
-        try:
-            done = session.run_turn(index, turn)
-            if done.claimed and not all(c.passed for c in done.checks):
-                # A reply claimed work the commits show was not done.  Asked again with the same words, an agent
-                # would do again what the first attempt committed (a second storyboard after half of the first):
-                # only a turn that committed nothing is asked again; one that committed part of the work stays
-                # failed, and the turns after it run off premise (jarvishub.evaluation.chaos.build_reports).
-                if session.committed(done):
-                    self.progress(f"  [{kind}] {name} turn {index + 1}: the reply claimed work the commits do not "
-                                  "show, after committing part of it; not asking again (it would be done twice)")
-                else:
-                    self.result.turns.append(done)
-                    self.progress(f"  [{kind}] {name} turn {index + 1}: the reply claimed work the commits do not "
-                                  "show, and nothing was committed; asking again")
-                    done = session.run_turn(index, turn).model_copy(update={"retry": True})
-            self.result.turns.append(done)
-            passed = sum(1 for c in done.checks if c.passed)
-            failed = [c for c in done.checks if not c.passed]
-            self.progress(f"  [{kind}] {name} turn {index + 1}/{len(self.scenario.turns)} {turn.kind}: "
-                          f"{done.outcome}, checks {passed}/{len(done.checks)}, {time.monotonic() - t0:.1f} s"
-                          + (f" — ERROR {done.error}" if done.error else "")
-                          + "".join(f"\n      FAILED {c.name}: {c.detail}" for c in failed))
-            return True
-        except Exception as error:  # one broken scenario must not stop the suite; results.json says what broke
-            self._broke(error)
-            return False
-        finally:
-            self._spent += time.monotonic() - t0
+        done = session.run_turn(index, turn)
+        if done.claimed and not all(c.passed for c in done.checks):
+            # A reply claimed work the commits show was not done.  Asked again with the same words, an agent
+            # would do again what the first attempt committed (a second storyboard after half of the first):
+            # only a turn that committed nothing is asked again; one that committed part of the work stays
+            # failed, and the turns after it run off premise (jarvishub.evaluation.chaos.build_reports).
+            if session.committed(done):
+                self.progress(f"  [{kind}] {name} turn {index + 1}: the reply claimed work the commits do not "
+                              "show, after committing part of it; not asking again (it would be done twice)")
+            else:
+                self.result.turns.append(done)
+                self.progress(f"  [{kind}] {name} turn {index + 1}: the reply claimed work the commits do not "
+                              "show, and nothing was committed; asking again")
+                done = session.run_turn(index, turn).model_copy(update={"retry": True})
+        self.result.turns.append(done)
+        passed = sum(1 for c in done.checks if c.passed)
+        failed = [c for c in done.checks if not c.passed]
+        self.progress(f"  [{kind}] {name} turn {index + 1}/{len(self.scenario.turns)} {turn.kind}: "
+                      f"{done.outcome}, checks {passed}/{len(done.checks)}, {time.monotonic() - t0:.1f} s"
+                      + (f" — ERROR {done.error}" if done.error else "")
+                      + "".join(f"\n      FAILED {c.name}: {c.detail}" for c in failed))
 
     def close(self, *, interrupted: bool = False) -> ScenarioResult:
         """Stash its trajectories (when asked), close its project and stop its engine; the finished result."""
@@ -490,10 +494,6 @@ class ScenarioRun:
         self._spent += time.monotonic() - started
         self.result.wall_s = round(self._spent, 3)
         return self.result.finish()
-
-    def _broke(self, error: Exception) -> None:
-        self.result.error = f"{type(error).__name__}: {error}"
-        self.progress(f"  [{self.kind}] {self.scenario.name}: ERROR {self.result.error}")
 
 
 def now() -> str:

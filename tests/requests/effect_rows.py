@@ -24,6 +24,7 @@ SETUP_OF_CONTEXT: dict[str, tuple[str, ...]] = {
     "deck:prev": ("delete the last slide",),
     "deck:edited": ("delete the last slide",),
     "deck:undone": ("delete the last slide", "undo that"),
+    "deck:stale": ("retitle slide 3 to 'Who pays'",),  # a new slide 3: the one selected before it is an old version
 }
 """The turns before the row that its context speaks of, run on the row's thread."""
 

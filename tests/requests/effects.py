@@ -47,7 +47,7 @@ from jarvishub.project import Project
 from jarvishub.runtime import Runtime
 from nodes.models.scripted import ScriptedModel, tool_call
 from skills.storyboard import plan_story
-from store.models import NodeStatus, new_id
+from store.models import EdgeType, NodeStatus, new_id
 from tests.content.agent import submit
 from tools.deck.canvas import current_decks, find_deck, read_deck
 from tools.page.canvas import current_pages, find_page, made_from_page
@@ -320,6 +320,11 @@ class Premise:
         if context.startswith("deck:sel="):
             n = int(context.split("=")[1])
             return [read_deck(self.store, find_deck(self.store, None)).slides[n - 1].node.id]
+        if context == "deck:stale":  # slide 3 as it was before the setup retitled it (a selection left over)
+            head = find_deck(self.store, None)
+            [earlier] = [e.node for e in self.store.lineage(head.id, [EdgeType.VERSION_OF], max_depth=1)
+                         if e.node.id != head.id]
+            return [read_deck(self.store, earlier).slides[2].node.id]
         return []
 
     # -- putting the canvas back

@@ -117,7 +117,7 @@ def attack_outside_the_grant(runner: EffectRunner, monkeypatch: pytest.MonkeyPat
         refused = [s for s in out.steps if (s.get("verdict") or {}).get("reason") == "out_of_scope"
                    or "outside this grant's scope" in str((s.get("observation") or {}).get("error", ""))]
         assert refused, out.steps
-        assert exit_code(out) == 1, out.reply
+        assert exit_code(out) == 3, out.reply  # refused: the grant's no, whatever "Done as asked." says
         assert (after["nodes"], after["edges"]) == (before["nodes"], before["edges"])
 
         monkeypatch.setattr(nodes.bridge, "written_node_ids", lambda reader, mutations: [])

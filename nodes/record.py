@@ -15,8 +15,8 @@ from nodes.context_size import ModelInput
 from nodes.context import TurnContext, turn_context
 from nodes.state import TurnState, made_this_turn
 from store.models import utc_now
-from tools.base import Effect
 from store.mutations import RecordTurn
+from tools.base import Effect
 
 
 def record(state: TurnState, runtime: Runtime[TurnContext]) -> dict[str, Any]:
@@ -96,7 +96,8 @@ def refused_outcome(deps: TurnContext, state: TurnState, update: dict[str, Any],
     reply = update.get("reply") or state.get("reply") or ""
     # The grant said no: refused (exit 3); the write itself failed (a conflict retried out, an invalid batch): failed.
     update["outcome"] = "refused" if verdict.get("reason") in GRANT_REFUSALS else "failed"
-    update["reply"] = f"{reply}\nNothing was changed: {what} was not written ({verdict.get('message') or verdict.get('reason')}).".strip()
+    why = verdict.get("message") or verdict.get("reason")
+    update["reply"] = f"{reply}\nNothing was changed: {what} was not written ({why}).".strip()
 
 
 GRANT_REFUSALS = frozenset({"out_of_scope", "scope_exceeded", "tool_not_granted", "not_granted", "kind_not_granted",

@@ -103,7 +103,7 @@ def cmd_eval(args: argparse.Namespace) -> int:
     except AgentUnavailable as error:
         print_error(args, EXIT_BAD_INPUT, f"error: {error}")
         return EXIT_BAD_INPUT
-    if getattr(args, "paired", False) and (args.jobs > 1 or len(agents) < 2):
+    if args.paired and (args.jobs > 1 or len(agents) < 2):
         print_error(args, EXIT_BAD_INPUT, "error: --paired runs several agents turn by turn in one process: give "
                                           "--agent both or all, without --jobs")
         return EXIT_BAD_INPUT
@@ -118,7 +118,7 @@ def cmd_eval(args: argparse.Namespace) -> int:
             code = _run_parallel(args, suite, agents, results, path, started)
             if code is not None:
                 return code
-        elif getattr(args, "paired", False):
+        elif args.paired:
             _run_paired(args, suite, agents, results, path, started)
         else:
             for kind in agents:

@@ -357,6 +357,9 @@ def _version(ctx: ReadContext, words: Words, start: int, end: int, deck: Deck) -
                         domain="slides", count_from_previous=count if bare else 1)
 
 
+_SLIDE_REF = r"slides? #?\d+|the [a-z0-9' -]+? slide|this slide|the selection|the selected one|it"
+"""How an edit names its one slide: a number, a title, or the selection ("retitle it", "add a bullet to the selection")."""
+
 _ADD = re.compile(r"\b(?:(?:add|insert|include|create|put in|append)\b (?:a |an |one more |another |one |new |extra )*|"
                   r"(?:make|write) (?:a |an |one more |another )(?:new |extra )?)slide\b")
 _ADD_TOPIC = re.compile(r"\b(?:about|on|covering|explaining|for|called|titled|named|with the title|that covers|"
@@ -525,7 +528,7 @@ _RETITLE = re.compile(
     r"(?P<ref>.+?) (?:to|into|as|with)\b(?P<rest>.+)$|"
     r"\b(?:change|set|update|edit|rewrite|replace)\b (?P<ref2>.+?)(?:'s| s)? (?:title|heading|headline) (?:to|into|as|"
     r"with)\b(?P<rest2>.+)$|"
-    r"\b(?:retitle|rename|call|title|name)\b (?P<ref3>slides? #?\d+|the [a-z0-9' -]+? slide|this slide|the selection|the selected one|it|this one)"
+    rf"\b(?:retitle|rename|call|title|name)\b (?P<ref3>{_SLIDE_REF}|this one)"
     r"(?: (?:to|as))?(?P<rest3> .+)$|"
     r"(?P<ref4>slide #?\d+|the [a-z0-9' -]+? slide|this slide)(?:'s title)? (?:should be|is now|must be)? ?"
     r"(?:called|titled|named) (?P<rest4>.+)$|"
@@ -560,15 +563,15 @@ def _retitle(ctx: ReadContext, words: Words, start: int, end: int, deck: Deck) -
 _BULLET = r"(?:a |an |another |one more |the |new |extra )*bullet(?: point)?s?"
 _ADD_BULLET = re.compile(
     rf"\badd\b {_BULLET}(?: (?:saying|that says|reading|which says|with|about|:)| ?:)? (?P<text>.+?) (?:to|on|in|for) "
-    r"(?P<ref>slides? #?\d+|the [a-z0-9' -]+? slide|this slide|the selection|the selected one|it)$|"
-    rf"\badd\b {_BULLET} (?:to|on|in|for) (?P<ref2>slides? #?\d+|the [a-z0-9' -]+? slide|this slide|the selection|the selected one|it)(?: (?:saying|that "
+    rf"(?P<ref>{_SLIDE_REF})$|"
+    rf"\badd\b {_BULLET} (?:to|on|in|for) (?P<ref2>{_SLIDE_REF})(?: (?:saying|that "
     r"says|reading|which says|with|about|:)| ?:) ?(?P<text2>.+)$|"
     r"\badd\b (?P<text3>.+?) as (?:a |an |another |the )?(?:new )?bullet(?: point)? (?:to|on|in|for) "
-    r"(?P<ref3>slides? #?\d+|the [a-z0-9' -]+? slide|this slide|the selection|the selected one|it)$")
+    rf"(?P<ref3>{_SLIDE_REF})$")
 _REMOVE_BULLET = re.compile(
     r"\b(?:remove|delete|drop|cut|take out)\b (?:the )?(?:(?P<nth>\d+)th|(?P<pos>first|last|final)|bullet #?(?P<number>\d+)"
     r"|(?P<about>[a-z0-9' -]+?)) ?(?:bullet(?: point)?)?(?: (?:about|on|saying) (?P<about2>[a-z0-9' -]+?))? "
-    r"(?:from|on|of|in) (?P<ref>slides? #?\d+|the [a-z0-9' -]+? slide|this slide|the selection|the selected one|it)$")
+    rf"(?:from|on|of|in) (?P<ref>{_SLIDE_REF})$")
 
 
 def _bullets(ctx: ReadContext, words: Words, start: int, end: int, deck: Deck) -> list[Clause] | None:
@@ -652,10 +655,10 @@ def _theme(ctx: ReadContext, words: Words, start: int, end: int, deck: Deck) -> 
 _ILLUSTRATION = re.compile(
     r"\b(?:regenerate|redo|redraw|refresh|remake|re-?generate|re-?draw|replace|change|swap|update|try)\b (?:the |a |an )?"
     r"(?:new |different |another )?(?:slide'?s? |deck'?s? )?(?P<noun>illustration|image|picture|diagram|drawing|art(?:work)?|visual|graphic|"
-    r"photo)(?: (?:on|of|for|in) (?P<ref>slides? #?\d+|the [a-z0-9' -]+? slide|this slide|the selection|the selected one|it))?"
+    rf"photo)(?: (?:on|of|for|in) (?P<ref>{_SLIDE_REF}))?"
     r"(?: (?:with|to|as|into|showing|of|so it shows) (?:a |an )?(?:new |different )?(?:one |picture |image |"
     r"illustration |drawing )?(?:of |showing )?(?P<prompt>.+))?$|"
-    r"\b(?:a|give (?P<ref2>slides? #?\d+|the [a-z0-9' -]+? slide|this slide|the selection|the selected one|it)(?: a)?) (?:new|different|fresh|"
+    rf"\b(?:a|give (?P<ref2>{_SLIDE_REF})(?: a)?) (?:new|different|fresh|"
     r"another) (?:illustration|picture|image|drawing)(?: (?:for|on|to|of) (?P<ref3>slides? #?\d+|the [a-z0-9' -]+? "
     r"slide|this slide))?(?: (?:showing|of|with) (?P<prompt2>.+))?$")
 

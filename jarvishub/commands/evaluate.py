@@ -36,8 +36,9 @@ def add_parser(sub: Any) -> None:
                                                      "(default: ./eval-run)")
     p.add_argument("--jobs", type=_jobs, default=1, metavar="N",
                    help="run up to N (agent, scenario) runs at once, each in its own process with its own project "
-                        "and engine, longest first; results.json and report.html are the sequential run's "
-                        "(default: 1, one after the other in this process)")
+                        "and engine, one scenario's agents started together, the heaviest scenarios first; "
+                        "results.json and report.html are the sequential run's (default: 1, one after the other "
+                        "in this process)")
     p.add_argument("--paired", action="store_true",
                    help="with several agents (and --jobs 1): run each scenario's agents turn by turn in this "
                         "process, who goes first alternating, so that each turn's wall time is compared with the "
@@ -194,7 +195,8 @@ def _finished(result: Any) -> str:
 
 def _run_parallel(args: argparse.Namespace, suite: list[Any], agents: list[str], results: Any, path: Path,
                   started: float) -> int | None:
-    """``--jobs N``: the runs in child processes, longest first; each result put in its sequential place and
+    """``--jobs N``: the runs in child processes, in rounds (one scenario's agents start together, the heaviest
+    scenarios first: :func:`~jarvishub.evaluation.parallel.rounds`); each result put in its sequential place and
     results.json written as each finishes.  Returns an exit code when the suite cannot run (no agent)."""
     from jarvishub.evaluation.parallel import JobUnavailable, plan, run_jobs
 
@@ -212,7 +214,8 @@ def _run_parallel(args: argparse.Namespace, suite: list[Any], agents: list[str],
         results.write(path)
         _say(_finished(result))
 
-    _say(f"eval: {len(jobs)} run(s), up to {args.jobs} at a time, longest first")
+    _say(f"eval: {len(jobs)} run(s), up to {args.jobs} at a time, "
+         "one scenario's agents started together")
     try:
         run_jobs(jobs, args.jobs, model=args.model, out=path.parent, say=_say, started=begun, finished=ended,
                  stash=args.export_trajectories)

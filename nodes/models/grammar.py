@@ -49,8 +49,8 @@ FRAMING_WORDS: tuple[tuple[str, str], ...] = (
 """Framing words → how much of the frame the characters fill."""
 
 WEATHER_WORDS: tuple[tuple[str, str], ...] = (
-    (r"no (?:more )?(?:rain|snow)|without (?:the )?(?:rain|snow)|clear (?:sky|skies|weather)|stop the (?:rain|snow)",
-     "clear"),
+    (r"no (?:more )?(?:rain|snow)|without (?:the )?(?:rain|snow)|clear (?:sky|skies|weather)|stop the (?:rain|snow)|"
+     r"(?:remove|get rid of|take (?:away|out)|lose|drop) (?:all )?(?:the )?(?:rain|snow)", "clear"),
     (r"rain(?:y|ing)?|storm(?:y)?|downpour|drizzle", "rain"),
     (r"snow(?:y|ing)?|blizzard|snowfall", "snow"),
 )

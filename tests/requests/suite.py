@@ -150,9 +150,18 @@ CASES: list[tuple[str, str, Any, str]] = [
     ("negation", "make shots 1 to 3 warmer except shot 2", {1: {"warmth": "higher"}, 3: {"warmth": "higher"}}, "story"),
     ("negation", "shots 4-7 at dusk but not shot 5", {n: L("dusk") for n in (4, 6, 7)}, "story"),
     ("negation", "make shots 2 and 3 foggy except shot 3", ASK("conflict"), "story"),
+    # A bare number after "except" is a shot when the request names a set of shots to carve it from.
+    ("negation", "make every shot except 3 darker", {n: {"luma": "lower"} for n in ALL if n != 3}, "story"),
+    ("negation", "all shots warmer except 2 and 7", {n: {"warmth": "higher"} for n in ALL if n not in (2, 7)}, "story"),
+    ("negation", "every shot at dusk, not 4", {n: L("dusk") for n in ALL if n != 4}, "story"),
+    ("negation", "make every shot warmer but not 2 or 9", ASK("not_found"), "story"),
+    ("negation", "make shot 3 darker except 3", ASK("unparsed"), "story"),
     ("negation", "shot 1 is too bright", {1: {"luma": "lower"}}, "story"),
     ("negation", "shot 7 feels too cold", {7: {"warmth": "higher"}}, "story"),
     ("negation", "no more rain in shot 3", {3: {"weather": "clear"}}, "story"),
+    ("negation", "remove the rain from shot 2", {2: {"weather": "clear"}}, "story"),
+    ("negation", "get rid of the snow in the last shot and make it dusk", {8: {"weather": "clear", **L("dusk")}},
+     "story"),
     # -- typos ---------------------------------------------------------------------------------------------
     ("typo", "mkae shto 6 nigth", {6: L("night")}, "story"),
     ("typo", "make shot 2 foggyy", {2: L("foggy")}, "story"),

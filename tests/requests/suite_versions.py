@@ -153,7 +153,8 @@ VERSION_CASES: list[tuple[str, str, Any, str]] = [
     ("cut", "duplicate shot 3", ASK("ambiguous"), "two"),
     ("cut", "move shot 6", ASK("unparsed"), "story"),
     ("cut", "switch shot 3 to night", {3: {"lighting": "night"}}, "story"),
-    ("cut", "remove the rain from shot 5", ASK("unparsed"), "story"),
+    # "remove" with the rain as its object takes the rain out of the shot, not the shot out of the cut.
+    ("cut", "remove the rain from shot 5", {5: {"weather": "clear"}}, "story"),
 ]
 
 

@@ -18,6 +18,7 @@ from nodes.models.grammar import STALE, EditRequest, read_constraints, read_edit
 from nodes.understanding.intent import Clarification, Clause, Reference, Target
 from nodes.understanding.readers.base import ReadContext, Reading
 from nodes.understanding.references import Found, Resolver, find_references
+from nodes.understanding.text import Words
 
 _SEPARATOR = re.compile(r"\s*(?:;|\.(?:\s|$)|,?\s*\band then\b|,?\s*\bthen\b|,?\s*\bbut\b|,?\s*\band\b|,?\s*\balso\b|"
                         r",?\s*\bwhile\b|,|:)\s*")
@@ -37,6 +38,27 @@ _STRAY = re.compile(r"\b(?:all|everything|shot|shots|ones?|the|character(?:'s)?|
 
 
 _RANGE_SAID = re.compile(r"\d\s*(?:-|–|to|through|thru)\s*(?:shot |scene )?\d")
+_BARE_EXCEPTION = re.compile(
+    r"\b(?:except(?: for)?|but not|apart from|other than|excluding|save for|besides|not)\s+"
+    r"(#?\d+(?:\s*(?:,|and|&|or|, and)\s*#?\d+)*)\b(?!\s*(?:%|percent|seconds?|s\b|px|pixels?|x\b|times\b))")
+
+
+def _bare_exceptions(words: Words, found: list[Found]) -> list[Found]:
+    """Numbers an exception names without saying "shot" ("every shot except 3", "all shots darker but not 2 or
+    5"), read as shot numbers when the request names a set of shots to carve them from (a shot edit's only
+    numbers otherwise are amounts, which its grammar reads)."""
+    if not any(_carves(f.reference) and f.reference.domain != "slide" for f in found):
+        return []
+    bare = []
+    for match in _BARE_EXCEPTION.finditer(words.text):
+        start, end = match.span(1)
+        if words.used(start, end):
+            continue
+        words.mark(start, end)
+        said = match.group(1)
+        numbers = [int(n) for n in re.findall(r"\d+", said)]
+        bare.append(Found(Reference(said=said, form="number", numbers=list(dict.fromkeys(numbers))), start, end))
+    return bare
 
 
 def _carves(reference: Reference) -> bool:
@@ -95,6 +117,7 @@ class ShotReader:
                                            understood=["repair: regenerate what is stale"])])
         kept = read_constraints(words, 0, len(text))  # "keep the rest" is a constraint, not a reference
         found = find_references(words)
+        found = sorted(found + _bare_exceptions(words, found), key=lambda f: f.start)
         same = words.take(_DO_SAME)
         segments = _segments(ctx, found)
         groups, exclusions = self._groups(ctx, segments, same)

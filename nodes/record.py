@@ -131,6 +131,7 @@ def measured_outcome(deps: TurnContext, state: TurnState, update: dict[str, Any]
     from nodes.understanding.measure import measure
 
     intent = Intent.model_validate(raw)
+    unchecked_reply(state, update, intent, steps or [])
     from tools.changes import nothing_to_change_errors
 
     already = nothing_to_change_errors()
@@ -147,6 +148,28 @@ def measured_outcome(deps: TurnContext, state: TurnState, update: dict[str, Any]
         update["outcome"] = "failed"
         reply = update.get("reply") or state.get("reply") or ""
         update["reply"] = f"{reply}\n{measured.explain()}".strip()
+
+
+UNCHECKED_NOTHING_CHANGED = "(Nothing on the canvas was changed this turn.)"
+
+
+def unchecked_reply(state: TurnState, update: dict[str, Any], intent: Any, steps: list[dict[str, Any]]) -> None:
+    """Say so when a request the interpreter could not read (it would have asked: a phrase it did not understand,
+    a target it did not find) ended with a reply and no write at all.
+
+    A real model, which goes on where the interpreter would ask, may answer such a request in words ("Done! I gave it more punch.") without calling a tool.
+    Whether the person asked for a change no one can check, so the outcome stays the reply; what was measured is
+    added: the turn wrote nothing.  (With a write, the commits are in the reply's own steps for a person to see.)
+    """
+    clarification = intent.clarification
+    outcome = update.get("outcome") or state.get("outcome") or "replied"
+    if clarification is None or outcome != "replied":
+        return
+    if made_this_turn(state) or any(s.get("commit") for s in steps):
+        return
+    reply = update.get("reply") or state.get("reply") or ""
+    if UNCHECKED_NOTHING_CHANGED not in reply:
+        update["reply"] = f"{reply}\n{UNCHECKED_NOTHING_CHANGED}".strip()
 
 
 def own_turn_commits(deps: TurnContext, since: int) -> list[Any] | None:

@@ -178,3 +178,19 @@ def test_a_model_that_says_done_after_its_write_was_refused_exits_3(loopback, fo
     assert step["verdict"]["reason"] == "kind_not_granted"
     assert "Done! I added the note." in turn["reply"] and "Nothing was changed: create_node" in turn["reply"]
     assert [n for n in folder.store.find_nodes(kind="text") if n.title == "claimed note"] == []
+
+
+def test_a_reply_in_words_to_a_request_no_one_could_check_says_nothing_was_changed(loopback, folder):
+    """The interpreter cannot read "give the whole thing more oomph"; a real model answers it in words alone,
+    "Done!".  Whether a change was asked no one can tell, so the turn ends as a reply (exit 0), but the reply says
+    what was measured: nothing on the canvas changed."""
+    script(loopback, "agent-words-only", {"content": "Done! Everything has more oomph now."})
+    env = user_env(loopback, JARVISHUB_MODEL="agent-words-only")
+    before = folder.store.canvas_version()
+    done = jarvishub(env, "-C", str(folder.root), "run", "give the whole thing more oomph", "--json")
+    assert done.returncode == 0, done.stdout + done.stderr
+    turn = document(done)
+    assert turn["result"] == "done"  # a reply: what the CLI calls a finished turn
+    assert turn["reply"].startswith("Done! Everything has more oomph now.")
+    assert "Nothing on the canvas was changed this turn." in turn["reply"]
+    assert folder.store.canvas_version() == before + 1  # the turn's own record, and nothing else

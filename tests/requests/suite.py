@@ -237,6 +237,14 @@ CASES: list[tuple[str, str, Any, str]] = [
     ("ask", "make shot 3 night", ASK("ambiguous"), "two"),
     ("ask", "make shot 3 night", ASK("not_found"), "empty"),
     ("ask", "make the bees louder in shot 2", ASK("unparsed"), "story"),
+    # Wrong successes found by typing fresh requests (2026-12-03): both shots darkened, the shots swapped in the
+    # cut, a whole slide deleted.
+    ("ask", "make shot 1 darker than shot 2", ASK("unsupported"), "story"),
+    ("ask", "make shot 6 look like shot 1", ASK("unsupported"), "story"),
+    ("ask", "make shot 3 as bright as the last shot", ASK("unsupported"), "story"),
+    ("ask", "swap the lighting of shots 2 and 3", ASK("unsupported"), "story"),
+    ("ask", "remove the picture from slide 4", ASK("unsupported"), "deck"),
+    ("ask", "get rid of the illustration on slide 2", ASK("unsupported"), "deck"),
     # -- notes, status, explorations, repair, builds --------------------------------------------------------------
     ("other", "note: Tova's veil stays white in every shot", OP("note"), "story"),
     ("other", "add a note: check the honey colour with the client", OP("note"), "story"),

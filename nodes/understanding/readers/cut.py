@@ -21,6 +21,9 @@ from nodes.understanding.references import find_references, resolve_targets
 CUT = re.compile(r"\b(?:in|into|from|out of|of|to|within|inside) (?:the )?(?:final |current |whole )?(?:cut|edit|film|"
                  r"movie|sequence|timeline)\b")
 SWAP = re.compile(r"\b(?:swap|switch|exchange|flip|trade|reverse)(?: (?:the )?(?:order|places|positions) of)?\b")
+SWAPPED_LOOK = re.compile(r"\b(?:lighting|light|framing|weather|outfits?|colou?rs?|looks?|moods?|styles?|"
+                          r"time of day|angles?|skies|sky|seasons?)\b")
+"""What a swap names when it means two shots' looks, not their places in the cut."""
 SWAP_MEANT = re.compile(r"\bswap\b|\b(?:order|places|positions|around|round)\b")
 """"switch shot 3 to night" is an edit: switch, exchange, flip and trade swap shots only with these words."""
 MOVE = re.compile(r"\b(?:move|put|place|shift|play)\b")
@@ -130,6 +133,12 @@ class CutReader:
     # -- the operations ------------------------------------------------------------------------------------
     def _swap(self, ctx: ReadContext) -> Reading:
         words = ctx.words
+        swapped = SWAPPED_LOOK.search(words.text)
+        if swapped is not None:  # "swap the lighting of shots 2 and 3" swapped the shots in the cut
+            return Reading(clarification=Clarification(
+                reason="unsupported", understood=[f"swap the {swapped.group(0)} of two shots"],
+                message=f"I cannot swap the {swapped.group(0)} of two shots in one step: I can swap the shots' places "
+                        "in the cut ('swap shots 2 and 3'), or set each one ('make shot 2 night and shot 3 dawn')."))
         words.take(SWAP)
         words.take(CUT)
         refs, targets, references, asked = self._shots(ctx)

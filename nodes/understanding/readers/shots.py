@@ -38,6 +38,8 @@ _STRAY = re.compile(r"\b(?:all|everything|shot|shots|ones?|the|character(?:'s)?|
 
 
 _RANGE_SAID = re.compile(r"\d\s*(?:-|–|to|through|thru)\s*(?:shot |scene )?\d")
+_COMPARED_WITH = re.compile(r"\b(?:than|as|like|to match|matching|the same as)\s+$")
+"""Words before a reference that make it what a shot is compared with, not a shot to change."""
 _BARE_EXCEPTION = re.compile(
     r"\b(?:except(?: for)?|but not|apart from|other than|excluding|save for|besides|not)\s+"
     r"(#?\d+(?:\s*(?:,|and|&|or|, and)\s*#?\d+)*)\b(?!\s*(?:%|percent|seconds?|s\b|px|pixels?|x\b|times\b))")
@@ -118,6 +120,14 @@ class ShotReader:
         kept = read_constraints(words, 0, len(text))  # "keep the rest" is a constraint, not a reference
         found = find_references(words)
         found = sorted(found + _bare_exceptions(words, found), key=lambda f: f.start)
+        anchor = next((f for f in found if _COMPARED_WITH.search(text, 0, f.start)), None)
+        if anchor is not None:  # "make shot 1 darker than shot 2" made both darker
+            words.take_all()
+            return Reading(clarification=Clarification(
+                reason="unsupported", understood=[f"compared with {anchor.reference.said}"],
+                message=f"I cannot match a shot to another ('... than {anchor.reference.said}', '... like "
+                        f"{anchor.reference.said}'): I change a shot's own look, step by step ('make shot 1 darker'), "
+                        "or to a named look ('make shot 1 night')."))
         same = words.take(_DO_SAME)
         segments = _segments(ctx, found)
         groups, exclusions = self._groups(ctx, segments, same)

@@ -429,10 +429,21 @@ def _add(ctx: ReadContext, words: Words, start: int, end: int, deck: Deck) -> li
 _DELETE = re.compile(r"\b(?:delete|remove|drop|cut|get rid of|lose|kill|take out|scrap|trash|ditch)\b")
 
 
+_A_PICTURE = re.compile(r"\s*(?:the |a |an |its |that |this |all (?:of )?(?:the )?|every )?(?:picture|image|illustration|"
+                        r"photo|photograph|graphic|drawing|artwork|art|visual)s?\b")
+"""What "remove" names when its object is a slide's picture, not the slide ("remove the picture from slide 4")."""
+
+
 def _delete(ctx: ReadContext, words: Words, start: int, end: int, deck: Deck) -> list[Clause] | None:
     match = _DELETE.search(ctx.words.text, start, end)
     if match is None:
         return None
+    if _A_PICTURE.match(ctx.words.text, match.end(), end):
+        # It deleted the whole slide: the slide reference came after the picture's words, which nothing read.
+        raise Ask(Clarification(reason="unsupported", understood=["take a picture off a slide"],
+                                message="I cannot take an illustration off a slide and keep the slide. I can draw a "
+                                        "new one ('a new illustration for slide 4') or delete the whole slide "
+                                        "('delete slide 4'); which do you want?"))
     refs = find_slides(ctx, words, deck, match.end(), end)
     named = [(n, r.said) for r in refs for n in r.numbers]
     if not named and len(deck.selected) and re.fullmatch(r"\s*(?:it|this|them|these|the selection|(?:the )?selected"

@@ -69,11 +69,13 @@ GARMENTS = r"coat|jacket|outfit|clothes|clothing|dress|shirt|cloak|suit|costume|
 RELATIVE_WORDS: tuple[tuple[str, str, str], ...] = (
     (r"too (?:bright|light|washed out|overexposed)|darker|dimmer|less bright|not so bright|more dark"
      r"|(?<!too )(?<!less )(?<!so )(?:dark(?:en)?|dim)", "luma", "lower"),
-    (r"too (?:dark|dim|underexposed)|brighter|lighter|less dark|not so dark|more light|brighten"
+    (r"too (?:dark|dim|underexposed)|brighter|lighter|less dark|not so dark|more light|more bright|brighten"
      r"|(?<!too )(?<!less )(?<!so )bright", "luma", "higher"),
     (r"too blue|less blue|not so blue|less of the blue", "blue", "lower"),
-    (r"too (?:cold|cool)|less cold|less cool|warmer|more warmth", "warmth", "higher"),
-    (r"too (?:warm|orange|yellow|red)|less warm|not so warm|cooler|colder|bluer|more blue", "warmth", "lower"),
+    (r"too (?:cold|cool)|less cold|less cool|warmer|more warmth|(?:a bit |a little |slightly )?more warm", "warmth",
+     "higher"),
+    (r"too (?:warm|orange|yellow|red)|less warm|not so warm|cooler|colder|bluer|more blue|more (?:cold|cool)",
+     "warmth", "lower"),
 )
 """Comparatives and negations → (measured attribute, direction) judged against the previous version."""
 
@@ -84,7 +86,8 @@ CONSTRAINT_WORDS: tuple[tuple[str, str], ...] = (
     (r"keep(?:ing)? the (?:same )?character|same character|(?:the )?character (?:stays |remains )?the same|"
      r"don'?t change the character|character unchanged", "character"),
     (r"keep(?:ing)? (?:the )?(?:rest|everything else|others)|leave (?:the )?(?:rest|others|everything else)"
-     r"(?: alone| as (?:it is|they are))?|nothing else|only (?:that|this|those) shots?", "rest"),
+     r"(?: alone| as (?:it is|they are))?|nothing else|only (?:that|this|those) shots?|"
+     r"(?:do not|don'?t) (?:change|touch|edit|alter) (?:anything else|the (?:rest|others)|any of the others)", "rest"),
     (r"same composition|keep(?:ing)? the composition|composition the same|same layout", "composition"),
 )
 """Constraints the repair keeps by construction (only the targets regenerate; references are not touched)."""

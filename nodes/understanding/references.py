@@ -51,8 +51,11 @@ def _list(match: re.Match[str]) -> Reference:
 
 
 def _range(match: re.Match[str]) -> Reference:
+    """A range, and the numbers listed after it ("shots 1-3 and 5")."""
     low, high = sorted((int(match.group(2)), int(match.group(3))))
-    return Reference(said=match.group(0), form="number", numbers=list(range(low, min(high, low + 99) + 1)))
+    listed = _numbers_of(match.group(4) or "")
+    return Reference(said=match.group(0), form="number",
+                     numbers=list(dict.fromkeys([*range(low, min(high, low + 99) + 1), *listed])))
 
 
 def _ordinals(match: re.Match[str]) -> Reference:
@@ -95,7 +98,7 @@ SHOT_PATTERNS: tuple[_Pattern, ...] = (
              _position("last")),
     _Pattern("first", re.compile(rf"\bthe (?:very )?(?:opening|1th|first) {_N1}\b"), _position("first")),
     _Pattern("ordinals", re.compile(rf"\bthe (\d+)th(?:(?:,| and| or| &)+ (?:the )?\d+th)* {_N1}s?\b"), _ordinals),
-    _Pattern("range", re.compile(rf"\b({_N}) {_NUM}\s*(?:-|–|to|through|thru)\s*{_NUM}\b"), _range),
+    _Pattern("range", re.compile(rf"\b({_N}) {_NUM}\s*(?:-|–|to|through|thru)\s*{_NUM}\b{_LIST_TAIL}"), _range),
     _Pattern("list", re.compile(rf"\b({_N}) {_NUM}{_LIST_TAIL}"), _list),
     _Pattern("scene", re.compile(rf"\b(scenes?) {_NUM}{_LIST_TAIL}"), _list),
     _Pattern("next", re.compile(rf"\bthe next {_N1}\b|\bthe {_N1} after (?:it|that|this)\b"), _position("next")),

@@ -73,6 +73,9 @@ CASES: list[tuple[str, str, Any, str]] = [
     ("number", "shot eight: put her in a yellow jacket", {8: {"outfit": "#f2c12e"}}, "story"),
     ("number", "shot 12 at night", ASK("not_found"), "story"),
     ("number", "shots 7 through 10 cold", ASK("not_found"), "story"),
+    ("number", "make shots 1-3 and 5 darker", {n: {"luma": "lower"} for n in (1, 2, 3, 5)}, "story"),
+    ("number", "make both shot 1 and shot 2 rainy", {1: {"weather": "rain"}, 2: {"weather": "rain"}}, "story"),
+    ("number", "make shot 2 less blue and more warm", {2: {"blue": "lower", "warmth": "higher"}}, "story"),
     # -- positions ---------------------------------------------------------------------------------------
     ("position", "make the opening shot warmer", {1: {"warmth": "higher"}}, "story"),
     ("position", "the first shot at dawn", {1: L("dawn")}, "story"),
@@ -150,6 +153,8 @@ CASES: list[tuple[str, str, Any, str]] = [
     ("negation", "make shots 1 to 3 warmer except shot 2", {1: {"warmth": "higher"}, 3: {"warmth": "higher"}}, "story"),
     ("negation", "shots 4-7 at dusk but not shot 5", {n: L("dusk") for n in (4, 6, 7)}, "story"),
     ("negation", "make shots 2 and 3 foggy except shot 3", ASK("conflict"), "story"),
+    ("negation", "make shots 1 to 3 and 5 warmer except shot 5", ASK("conflict"), "story"),
+    ("negation", "make shot 2 night and don't change anything else", {2: L("night")}, "story"),
     # A bare number after "except" is a shot when the request names a set of shots to carve it from.
     ("negation", "make every shot except 3 darker", {n: {"luma": "lower"} for n in ALL if n != 3}, "story"),
     ("negation", "all shots warmer except 2 and 7", {n: {"warmth": "higher"} for n in ALL if n not in (2, 7)}, "story"),

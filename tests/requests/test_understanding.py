@@ -119,7 +119,10 @@ def test_a_slide_and_a_shot_in_one_request_are_two_clauses_of_their_own_families
     "make shots 1 to 3 warmer except shot 2", "shots 4-7 at dusk but not shot 5",
     # a bare number after the exception (it asked about 'except', '3'), and "remove" with the rain as its object
     "make every shot except 3 darker", "all shots warmer except 2 and 7", "every shot at dusk, not 4",
-    "remove the rain from shot 2", "get rid of the snow in the last shot and make it dusk"])
+    "remove the rain from shot 2", "get rid of the snow in the last shot and make it dusk",
+    # a range with a shot listed after it, "both", "more warm" (each was asked about)
+    "make shots 1-3 and 5 darker", "make both shot 1 and shot 2 rainy", "make shot 2 less blue and more warm",
+    "make shot 2 night and don't change anything else"])
 def test_an_exception_carves_a_range_instead_of_asking(request_text):
     """A range is a set to carve from, as "every shot" is: acted on, not asked about (it asked "you asked me to
     change shot 2 and not to touch it"); the suite's rows say which shots change.  So is "every shot except 3":

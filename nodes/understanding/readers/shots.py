@@ -38,6 +38,8 @@ _STRAY = re.compile(r"\b(?:all|everything|shot|shots|ones?|the|character(?:'s)?|
 
 
 _RANGE_SAID = re.compile(r"\d\s*(?:-|–|to|through|thru)\s*(?:shot |scene )?\d")
+_LISTED_AFTER_RANGE = re.compile(r"\d\s*(?:-|–|to|through|thru)\s*(?:shot |scene )?\d+\s*(?:,|and|&|or)")
+"""A range with shots listed after it ("shots 1-3 and 5"): a shot named on its own is in it, so it is not carved."""
 _COMPARED_WITH = re.compile(r"\b(?:than|as|like|to match|matching|the same as)\s+$")
 """Words before a reference that make it what a shot is compared with, not a shot to change."""
 _BARE_EXCEPTION = re.compile(
@@ -68,7 +70,8 @@ def _carves(reference: Reference) -> bool:
     others" and a range ("shots 1 to 5 except shot 3") name a set to carve from; a shot named on its own or in a
     list ("shots 2 and 3 but not shot 3") is asked about as a contradiction."""
     return reference.form in ("every", "others") or (reference.form == "number"
-                                                      and bool(_RANGE_SAID.search(reference.said)))
+                                                      and bool(_RANGE_SAID.search(reference.said))
+                                                      and not _LISTED_AFTER_RANGE.search(reference.said))
 
 
 @dataclass

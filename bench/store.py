@@ -98,6 +98,8 @@ def main() -> None:
             "lineage_5_hops": _median_ms(lambda: store.lineage(ids[rng.randrange(1000, 1999)],
                                                                [EdgeType.GENERATED_FROM], max_depth=5), 50),
             "count_by_kind": _median_ms(lambda: store.count_nodes(by="kind"), 50),
+            # Every edge into and out of 100 nodes (the web canvas's view, the cut and undo tools read this way).
+            "edges_of_100_nodes": _median_ms(lambda: store.edges(rng.sample(ids, 100)), 10),
         },
     }
     store.close()

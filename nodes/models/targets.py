@@ -43,7 +43,7 @@ FOLLOWING_CYPHER = (
 KIND_CYPHER = ("MATCH (n:CanvasNode) WHERE n.kind = $kind AND (n.deleted IS NULL OR n.deleted = false) "
                "RETURN n.id AS id, n.title AS title, n.status AS status ORDER BY n.created_at")
 VERSIONS_CYPHER = (
-    "MATCH (i:CanvasNode {kind: 'image'})-[:GENERATED_FROM]->(s:CanvasNode {id: $id}) "
+    "MATCH (s:CanvasNode {id: $id})<-[:GENERATED_FROM]-(i:CanvasNode {kind: 'image'}) "  # from the id index
     "WHERE i.deleted IS NULL OR i.deleted = false "
     "RETURN i.id AS id, i.title AS title, i.version AS version, i.status AS status ORDER BY i.version")
 LAST_TURN_CYPHER = (

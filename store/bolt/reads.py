@@ -437,10 +437,12 @@ class CanvasReads(BoltSession):
             )
         else:
             # From each id's node, out and in (the id index): ``a.id IN $ids OR b.id IN $ids`` read every edge.
+            # The node found by id is written first in both patterns: ``(a)-[r]->(b {id: id})`` made ArcadeDB walk
+            # every edge for each id (600 ids of a 100-turn film: 9.9 s, against 0.15 s written this way).
             rows = self._read(
                 "UNWIND $ids AS id MATCH (a:CanvasNode {id: id})-[r]->(b:CanvasNode) "
                 "RETURN type(r) AS type, a.id AS s, b.id AS t, properties(r) AS r "
-                "UNION ALL UNWIND $ids AS id MATCH (a:CanvasNode)-[r]->(b:CanvasNode {id: id}) "
+                "UNION ALL UNWIND $ids AS id MATCH (b:CanvasNode {id: id})<-[r]-(a:CanvasNode) "
                 "RETURN type(r) AS type, a.id AS s, b.id AS t, properties(r) AS r",
                 ids=list(dict.fromkeys(node_ids)),
             )

@@ -119,6 +119,21 @@ def test_link_unlink_and_neighbours_in_each_direction(canvas, write):
         write(Unlink(edge_id=link.id))
 
 
+def test_the_edges_of_some_nodes_are_those_into_and_out_of_each_once(canvas, write):
+    """``edges(ids)``: every edge with an end among the ids (an edge between two of them once), none other."""
+    ref, img, vid, other = (CreateNode(kind=k) for k in ("reference", "image", "video", "text"))
+    write(ref, img, vid, other)
+    made_from = Link(type=EdgeType.GENERATED_FROM, source=img.id, target=ref.id)
+    clip_of = Link(type=EdgeType.GENERATED_FROM, source=vid.id, target=img.id)
+    unrelated = Link(type=EdgeType.REFERENCES, source=other.id, target=ref.id)
+    write(made_from, clip_of, unrelated)
+    pairs = lambda ids: sorted((e.source, e.target) for e in canvas.edges(ids))  # noqa: E731
+    assert pairs([img.id]) == sorted([(img.id, ref.id), (vid.id, img.id)])  # out of it and into it
+    assert pairs([vid.id, img.id]) == sorted([(img.id, ref.id), (vid.id, img.id)])  # the one between them once
+    assert pairs([ref.id]) == sorted([(img.id, ref.id), (other.id, ref.id)])  # only edges into it
+    assert pairs(["no-such-id"]) == []
+
+
 def test_move_and_group_change_layout(canvas, write):
     g1, g2, a = CreateNode(kind="group"), CreateNode(kind="group"), CreateNode(kind="image")
     write(g1, g2, a)

@@ -107,7 +107,8 @@ SHOT_PATTERNS: tuple[_Pattern, ...] = (
     _Pattern("previous", re.compile(rf"\bthe same {_N1}s?\b|\bthat {_N1}\b|\bthose {_NS}\b"), _simple("previous")),
     _Pattern("selection", re.compile(rf"\bthe selected(?: {_N1}s?| nodes?)?\b|\bthe selection\b|\bthis {_N1}\b|"
                                      rf"\bthese(?: {_NS})?\b|\bthis\b|\bhere\b"), _simple("selection")),
-    _Pattern("pronoun", re.compile(r"\bit\b(?! (?:snows?|rains?|storms?|pours?)\b)|\bthem\b|\bits\b"),
+    _Pattern("pronoun", re.compile(r"\bit\b(?! (?:snows?|rains?|storms?|pours?)\b)|\bthem\b|\bits\b|"
+                                   r"^(?:no,? |hmm,? |ok,? |okay,? )?that(?='s\b| is\b| looks?\b| feels?\b| seems?\b)"),
              _simple("pronoun")),
     _Pattern("weather-it", re.compile(r"\bit\b"), _simple("pronoun")),
 )
@@ -234,10 +235,14 @@ def match_description(description: list[str], shots: list[ShotFact]) -> list[Sho
 class Resolver:
     """Resolves one request's references on the facts, remembering the targets named so far (for "it")."""
 
-    def __init__(self, facts: CanvasFacts, previous: list[str] | None = None, answer: str | None = None) -> None:
+    def __init__(self, facts: CanvasFacts, previous: list[str] | None = None, answer: str | None = None, *,
+                 pronoun_follows_previous: bool = False) -> None:
         self.facts = facts
         self.previous = list(previous or [])
         self.answer = answer
+        self.pronoun_follows_previous = pronoun_follows_previous
+        """A shot edit's "it" with nothing named or selected is what the turn before changed (an undo's "it" is
+        that turn itself, which the versions reader reads)."""
         self.numbered: dict[int, list[ShotFact]] = {}
         for shot in facts.shots:
             if shot.number is not None and shot.image:
@@ -272,6 +277,11 @@ class Resolver:
         if form == "pronoun":
             if context:
                 return Resolution(targets=[t.model_copy(update={"referred_as": reference.said}) for t in context])
+            if self.pronoun_follows_previous and not self.facts.selection and self.previous and (
+                    len(self.previous) == 1 or reference.said in ("them", "those")):
+                # Nothing selected or named before it: "it" is what the turn before changed ("make shot 3 night",
+                # then "that's too dark, make it lighter"), one shot; "them", all it changed.
+                return self._ids(reference, self.previous)
             return self._selection(reference)
         if form == "previous":
             return self._ids(reference, self.previous)

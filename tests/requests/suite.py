@@ -121,6 +121,11 @@ CASES: list[tuple[str, str, Any, str]] = [
     ("previous", "make the same shot brighter", {3: {"luma": "higher"}}, "prev"),
     ("previous", "that shot should be foggy instead", {3: L("foggy")}, "prev"),
     ("previous", "do the same to shot 5", ASK("no_target"), "story"),
+    # "it" and a leading "that's" with nothing named or selected: what the turn before changed (it asked which shot)
+    ("previous", "that's too dark, make it lighter", {3: {"luma": "higher"}}, "prev"),
+    ("previous", "that looks too cold", {3: {"warmth": "higher"}}, "prev"),
+    ("previous", "make it rainy too", {3: {"weather": "rain"}}, "prev"),
+    ("previous", "that's too dark", ASK("no_target"), "story"),
     # -- clauses -----------------------------------------------------------------------------------------
     ("clauses", "make shot 2 warmer and shot 5 a close-up", {2: {"warmth": "higher"}, 5: {"framing": "close-up"}},
      "story"),

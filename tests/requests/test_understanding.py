@@ -122,11 +122,13 @@ def test_a_slide_and_a_shot_in_one_request_are_two_clauses_of_their_own_families
     "remove the rain from shot 2", "get rid of the snow in the last shot and make it dusk",
     # a range with a shot listed after it, "both", "more warm" (each was asked about)
     "make shots 1-3 and 5 darker", "make both shot 1 and shot 2 rainy", "make shot 2 less blue and more warm",
-    "make shot 2 night and don't change anything else"])
-def test_an_exception_carves_a_range_instead_of_asking(request_text):
-    """A range is a set to carve from, as "every shot" is: acted on, not asked about (it asked "you asked me to
-    change shot 2 and not to touch it"); the suite's rows say which shots change.  So is "every shot except 3":
-    the bare number is a shot of the set it is carved from."""
+    "make shot 2 night and don't change anything else",
+    # "it" / "that's" after a turn that changed one shot (they asked which shot)
+    "that's too dark, make it lighter", "that looks too cold", "make it rainy too"])
+def test_requests_once_asked_about_are_acted_on_as_meant(request_text):
+    """Rows the suite test above would also pass by asking: these must act, as their rows say.  A range is a set to
+    carve from, as "every shot" is (it asked "you asked me to change shot 2 and not to touch it"); so is "every shot
+    except 3", whose bare number is a shot of that set; and the phrasings each marked below."""
     [(_, _, expected, context)] = [row for row in CASES if row[1] == request_text]
     facts, previous = facts_for(context)
     intent = interpret(request_text, facts, previous=previous)

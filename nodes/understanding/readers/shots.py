@@ -204,7 +204,7 @@ class ShotReader:
 
     def _resolve(self, ctx: ReadContext, groups: list[_Group], exclusions: list[Found],
                  same: list[re.Match[str]]) -> Reading:
-        resolver = Resolver(ctx.facts, ctx.previous.targets, ctx.answer)
+        resolver = Resolver(ctx.facts, ctx.previous.targets, ctx.answer, pronoun_follows_previous=True)
         mentioned: list[Target] = []
         missing: list[str] = []
         ambiguous: list[dict] = []

@@ -50,8 +50,8 @@ branches close to one generation's latency.
 Parsing the instruction (deterministic; ``n`` comes from the input, number words are ignored):
 
 * **lighting** when it says light/lighting/lit/mood(s)/grade/relight or names a
-  mood (``warm``/``golden``, ``cold``/``cool``, ``night``/``moonlit``,
-  ``high-key``, ``neutral``): named moods in order of mention, else
+  lighting preset as an edit names it (``nodes.models.grammar.LIGHTING_WORDS``: ``warm``, ``cold``/``cool``,
+  ``dawn``, ``dusk``, ``night``, ``golden hour``, ``high-key``, ...): the named ones in order of mention, else
   warm, cold, night, high-key, neutral without the explored image's own lighting;
 * otherwise **palette** when it says palette/colour(s)/colour scheme/recolour or
   names a palette of :data:`store.memory.NAMED_PALETTES`: named ones in order,
@@ -97,6 +97,7 @@ from pydantic.json_schema import SkipJsonSchema
 from nodes.actions import CanvasMutation
 from nodes.bridge import EVALUATOR_TOOL, SubmitResult
 from nodes.grant import Grant, Scope
+from nodes.models.grammar import named_lighting
 from nodes.verdicts import GrantDenied
 from skills.base import Skill, SkillContext, SkillStepRejected, skill_context
 from store.errors import CanvasError
@@ -120,10 +121,6 @@ MOODS = ("warm", "cold", "night", "high-key", "neutral")
 Axis = Literal["lighting", "palette", "seed"]
 BranchStatus = Literal["completed", "failed", "selected", "rejected"]
 
-_MOOD_WORDS: dict[str, str] = {
-    "warm": r"warm|golden", "cold": r"cold|cool", "night": r"night|nighttime|moonlit|nocturnal",
-    "high-key": r"high[- ]?key", "neutral": r"neutral",
-}
 _LIGHTING_AXIS = re.compile(r"\b(?:light|lights|lighting|lit|mood|moods|grade|grades|grading|relight)\b")
 _PALETTE_AXIS = re.compile(r"\b(?:palettes?|colou?rs?|colou?r schemes?|recolou?r)\b")
 _CRITERIA: tuple[tuple[re.Pattern[str], str, Literal["max", "min"]], ...] = (
@@ -226,10 +223,12 @@ def plan_variations(instruction: str, n: int, base: dict[str, Any],
     """The axis and ``n`` variations ``{"index", "label", "changes"}`` an instruction asks for (see module doc)."""
     text = " ".join(instruction.lower().split())
     avoid = avoid or {}
-    named_moods = _named(text, {m: rf"\b(?:{p})\b" for m, p in _MOOD_WORDS.items()})
+    named_moods = named_lighting(text)  # the edit grammar's presets: "at dawn, dusk and night" names three
     named_palettes = _named(text, {p: rf"\b{p}\b" for p in NAMED_PALETTES})
     seed = int(base.get("seed") or 0)
-    if named_moods or _LIGHTING_AXIS.search(text):
+    # "recolour with the ocean and noir palettes": palettes named as palettes, though "noir" is a lighting word too.
+    palettes_asked = bool(named_palettes) and bool(_PALETTE_AXIS.search(text))
+    if not palettes_asked and (named_moods or _LIGHTING_AXIS.search(text)):
         current = base.get("lighting") or "neutral"
         choices = named_moods or _without([m for m in MOODS if m != current], avoid.get("lighting"))
         return "lighting", _rounds(n, seed, [(m, {"lighting": m}) for m in choices])

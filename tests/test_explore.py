@@ -204,7 +204,9 @@ def test_memory_rejections_shape_the_variations_and_reach_the_model(project: Pro
 
 @pytest.mark.parametrize(("instruction", "n", "axis", "labels"), [
     ("try four lighting moods", 4, "lighting", ["warm", "cold", "night", "high-key"]),
-    ("night or golden light?", 3, "lighting", ["night", "warm", "night, seed 8"]),
+    ("night or golden light?", 3, "lighting", ["night", "golden-hour", "night, seed 8"]),
+    # the presets an edit names, one candidate each (it made four night candidates of this)
+    ("explore shot 6 at dawn, dusk and night", 3, "lighting", ["dawn", "dusk", "night"]),
     ("relight it", 6, "lighting", ["warm", "cold", "night", "high-key", "warm, seed 8", "cold, seed 8"]),
     ("recolour with the ocean and noir palettes", 2, "palette", ["ocean palette", "noir palette"]),
     ("three palettes", 3, "palette", [f"{p} palette" for p in list(NAMED_PALETTES)[:3]]),

@@ -162,6 +162,12 @@ def _compiled(pattern: str) -> re.Pattern[str]:
 
 
 _LIGHTING = [(_compiled(p), v) for p, v in LIGHTING_WORDS]
+
+
+def named_lighting(text: str) -> list[str]:
+    """The lighting presets a text names, in the order it names them, each once ("at dawn, dusk and night")."""
+    hits = sorted((match.start(), value) for pattern, value in _LIGHTING for match in pattern.finditer(text.lower()))
+    return list(dict.fromkeys(value for _, value in hits))
 _FRAMING = [(_compiled(p), v) for p, v in FRAMING_WORDS]
 _WEATHER = [(_compiled(p), v) for p, v in WEATHER_WORDS]
 _RELATIVE = [(_compiled(p), a, d) for p, a, d in RELATIVE_WORDS]

@@ -27,7 +27,7 @@ _ONE = re.compile(r"\b((?:shots?|images?|frames?|pictures?|scenes?|slides?|versi
 
 FILLERS = frozenset("""
 a an the this that these those it its it's them they their there here what which who how
-i me my we us our you your he him his she her hers please pls plz kindly can could would will should shall must might may let lets let's
+i i'd i'm me my we we'd us our you your he him his she her hers please pls plz kindly can could would will should shall must might may let lets let's
 is are was were be been being am do does did done have has had get gets got go going
 make makes made making turn turned give gives put set sets change changes changed switch use want wants need needs
 like just also too so very really quite bit little slightly somewhat much more lot lots bit

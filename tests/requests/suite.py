@@ -253,6 +253,7 @@ CASES: list[tuple[str, str, Any, str]] = [
     ("ask", "make shot 6 look like shot 1", ASK("unsupported"), "story"),
     ("ask", "make shot 3 as bright as the last shot", ASK("unsupported"), "story"),
     ("ask", "swap the lighting of shots 2 and 3", ASK("unsupported"), "story"),
+    ("ask", "I don't like shot 2", ASK("unparsed"), "story"),  # not a comparison with shot 2
     ("ask", "remove the picture from slide 4", ASK("unsupported"), "deck"),
     ("ask", "get rid of the illustration on slide 2", ASK("unsupported"), "deck"),
     # -- notes, status, explorations, repair, builds --------------------------------------------------------------
@@ -261,6 +262,7 @@ CASES: list[tuple[str, str, Any, str]] = [
     ("other", "mark shot 2 as rejected", OP("status", {"status": "rejected"}), "story"),
     ("other", "explore shot 6 with 3 lighting moods", OP("explore", {"n": 3}), "story"),
     ("other", "try 4 variations of this", OP("explore", {"n": 4}), "sel=4"),
+    ("other", "explore shot 6 at dawn, dusk and night", OP("explore", {"n": 3}), "story"),
     ("other", "regenerate what is stale", OP("stale_repair"), "story"),
     ("other", "redo shot 4", {4: {"redo": "take"}}, "story"),
     ("other", "redo the lighting on shot 7", {7: {"redo": "lighting"}}, "story"),

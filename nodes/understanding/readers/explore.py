@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import re
 
+from nodes.models.grammar import named_lighting
 from nodes.understanding.intent import Clarification, Clause
 from nodes.understanding.readers.base import ReadContext, Reading
 from nodes.understanding.references import find_references, resolve_targets
@@ -25,7 +26,8 @@ class ExploreReader:
         resolved = resolve_targets([f.reference for f in found], ctx.facts, previous=ctx.previous.targets,
                                    answer=ctx.answer)
         count = re.search(r"\b(\d+)\b", re.sub(r"\b(?:shots?|images?|frames?) #?\d+\b", " ", text))
-        n = max(2, min(8, int(count.group(1)))) if count else 4
+        named = named_lighting(text)  # "at dawn, dusk and night": one candidate each (it made four of the first)
+        n = max(2, min(8, int(count.group(1)))) if count else len(named) if 2 <= len(named) <= 8 else 4
         words.take_all()  # the instruction ("with 4 lighting moods") is passed to the explorers whole
         if resolved.missing or resolved.ambiguous or not resolved.targets:
             reason = "not_found" if resolved.missing else "ambiguous" if resolved.ambiguous else "no_target"

@@ -40,7 +40,8 @@ _STRAY = re.compile(r"\b(?:all|everything|shot|shots|ones?|the|character(?:'s)?|
 _RANGE_SAID = re.compile(r"\d\s*(?:-|–|to|through|thru)\s*(?:shot |scene )?\d")
 _LISTED_AFTER_RANGE = re.compile(r"\d\s*(?:-|–|to|through|thru)\s*(?:shot |scene )?\d+\s*(?:,|and|&|or)")
 """A range with shots listed after it ("shots 1-3 and 5"): a shot named on its own is in it, so it is not carved."""
-_COMPARED_WITH = re.compile(r"\b(?:than|as|like|to match|matching|the same as)\s+$")
+_COMPARED_WITH = re.compile(r"\b(?:than|as|(?<!\bi )(?<!\bwe )(?<!n't )(?<!\bnot )(?<!\bd )(?<!\bdo )(?<!\bwould )like|"
+                            r"to match|matching|the same as)\s+$")
 """Words before a reference that make it what a shot is compared with, not a shot to change."""
 _BARE_EXCEPTION = re.compile(
     r"\b(?:except(?: for)?|but not|apart from|other than|excluding|save for|besides|not)\s+"

@@ -56,6 +56,8 @@ VERSION_CASES: list[tuple[str, str, Any, str]] = [
     ("undo", "undo the last turn", OP("undo_turn"), "story"),
     ("undo", "undo the entire previous request", OP("undo_turn"), "story"),
     ("undo", "undo everything you just did", OP("undo_turn"), "story"),
+    # It undid one change of every shot (a shot changed twice kept its first change): asked which is meant.
+    ("undo", "undo everything", ASK("ambiguous"), "prev"),
     ("undo", "undo that", OP("page_undo", {}), "page:edited"),
     ("undo", "undo that", OP("deck_undo", {}), "deck:edited"),
     ("undo", "undo the whole last turn", OP("undo_turn"), "deck:edited"),  # the turn, not the deck's last change

@@ -122,6 +122,13 @@ class VersionReader:
         if outputs.found and not (deictic and not outputs.targets and not outputs.missing):
             if (asked := _unplaced(ctx, outputs, "undo")) is not None:
                 return asked
+            if any(r.form == "every" and r.said.strip() in ("everything", "all of them") for r in outputs.references):
+                # "undo everything" undid one change of every shot: a shot changed twice kept the first change.
+                words.take_all()
+                return Reading(clarification=Clarification(
+                    reason="ambiguous", understood=["undo every shot's changes"],
+                    message="Undo everything: the last turn ('undo that'), or every shot back to its first "
+                            "version ('revert every shot to the original')? Say which."))
             said = "the last change" if steps == 1 else f"the last {steps} changes"
             return Reading(clauses=[_clause(ctx, "undo_change", {"node_id": t.id, **({"steps": steps} if steps > 1
                                                                                      else {})},

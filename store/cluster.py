@@ -26,7 +26,6 @@ import os
 import re
 import secrets
 import signal
-import socket
 import shutil
 import subprocess
 import threading
@@ -42,6 +41,7 @@ from store.engine import EngineLimits
 from store.errors import EngineUnavailable
 from store.ha_runtime import HaRuntime, require_ha_runtime
 from store.leader import ClusterMember, MemberView
+from store.process import free_ports
 
 _log = logging.getLogger(__name__)
 _START_TIMEOUT_S = 120.0
@@ -80,17 +80,6 @@ round trip), a vote, and the HTTP server's read of a request (the store sends ea
 connection).  5 s is 10 to 100 times what any of these takes here under load; the leader's own reads of its
 replicas' acknowledgements are not bounded by it (sockets it accepted), and its quorum wait is
 ``arcadedb.ha.quorumTimeout`` (10 s, kept: a commit that times out waiting wedges 26.3's replication log)."""
-
-
-def _free_ports(count: int) -> list[int]:
-    """``count`` distinct free loopback ports: every socket stays bound until all are chosen, so none repeats."""
-    with contextlib.ExitStack() as stack:
-        ports = []
-        for _ in range(count):
-            sock = stack.enter_context(socket.socket(socket.AF_INET, socket.SOCK_STREAM))
-            sock.bind(("127.0.0.1", 0))
-            ports.append(int(sock.getsockname()[1]))
-        return ports
 
 
 def _die_with_parent() -> None:
@@ -152,7 +141,7 @@ class ArcadeClusterEngine(ArcadeClusterClient):
         self._cluster_name = "jarvishub-" + secrets.token_hex(4)
         self._password = secrets.token_urlsafe(24)
         self._reader_password = secrets.token_urlsafe(24)
-        ports = _free_ports(3 * servers)
+        ports = free_ports(3 * servers)
         self.servers = [
             ClusterServer(
                 member=ClusterMember(name=f"node{i}", bolt_port=ports[3 * i], http_port=ports[3 * i + 1]),

@@ -56,22 +56,6 @@ def _wheel_dir() -> Path:
     return Path(next(iter(spec.submodule_search_locations)))
 
 
-def _free_ports(count: int) -> list[int]:
-    """``count`` distinct free loopback ports.
-
-    The sockets are held until all are picked: picked one after another, the kernel may hand back the port it
-    just released, and a server given one port for both HTTP and Bolt answers HTTP requests with its Bolt
-    listener (seen in CI: "This is a Bolt connector").
-    """
-    with contextlib.ExitStack() as held:
-        ports = []
-        for _ in range(count):
-            sock = held.enter_context(socket.socket(socket.AF_INET, socket.SOCK_STREAM))
-            sock.bind(("127.0.0.1", 0))
-            ports.append(int(sock.getsockname()[1]))
-        return ports
-
-
 def _port_open(port: int) -> bool:
     with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as sock:
         sock.settimeout(0.5)
@@ -181,7 +165,7 @@ class EmbeddedArcadeEngine(Engine):
         java = wheel / "jre" / "bin" / "java"
         if not java.exists():
             raise EngineUnavailable(f"the arcadedb-embedded wheel has no Java runtime at {java}; reinstall it")
-        bolt_port, http_port = _free_ports(2)
+        bolt_port, http_port = process.free_ports(2)
         password, reader_password = secrets.token_urlsafe(24), secrets.token_urlsafe(24)
         root = self.data_dir / "server"
         ensure_private_tree(self.data_dir, "server", "config")

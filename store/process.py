@@ -11,6 +11,7 @@ from __future__ import annotations
 import contextlib
 import os
 import signal
+import socket
 import subprocess
 import sys
 import time
@@ -185,3 +186,19 @@ def _listening(pid: int, table: str, leading_only: bool = False) -> Iterator[tup
                     yield int(fields[1].rsplit(b":", 1)[1], 16), fields[9].decode("ascii")
                 elif leading_only:
                     return
+
+
+def free_ports(count: int) -> list[int]:
+    """``count`` distinct free loopback ports for servers this process starts.
+
+    Every socket stays bound until all are picked: picked one after another, the kernel may hand back the port it
+    just released (1 in 10,000 here), and an engine given one port for HTTP and Bolt answered the HTTP API with its
+    Bolt listener (a CI failure: "This is a Bolt connector").
+    """
+    with contextlib.ExitStack() as held:
+        ports = []
+        for _ in range(count):
+            sock = held.enter_context(socket.socket(socket.AF_INET, socket.SOCK_STREAM))
+            sock.bind(("127.0.0.1", 0))
+            ports.append(int(sock.getsockname()[1]))
+        return ports

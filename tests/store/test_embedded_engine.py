@@ -72,9 +72,9 @@ def test_a_port_another_server_took_first_is_not_mistaken_for_the_engine(tmp_pat
     squatter.bind(("127.0.0.1", 0))
     squatter.listen()
     taken = squatter.getsockname()[1]
-    picks = iter([[taken, embedded._free_ports(1)[0]]])
-    real_free_ports = embedded._free_ports
-    monkeypatch.setattr(embedded, "_free_ports", lambda count: next(picks, None) or real_free_ports(count))
+    picks = iter([[taken, process.free_ports(1)[0]]])
+    real_free_ports = process.free_ports
+    monkeypatch.setattr(process, "free_ports", lambda count: next(picks, None) or real_free_ports(count))
     authority = TicketAuthority()
     engine = start_engine(EngineSettings(data_dir=tmp_path))
     try:

@@ -98,8 +98,10 @@ class QuestionPlaybook:
         for target in clause.targets:
             row = by_shot.get(target.id)
             if row is not None:
-                value = _inputs(row).get(attribute, IMAGE_DEFAULTS.get(attribute))
-                parts.append(f"{row['title']} (image v{row.get('version')}): {attribute} {value or 'not set'}")
+                inputs = _inputs(row)
+                shown = LOOK if attribute == "look" else (attribute,)
+                said = ", ".join(f"{a} {inputs.get(a, IMAGE_DEFAULTS.get(a)) or 'not set'}" for a in shown)
+                parts.append(f"{row['title']} (image v{row.get('version')}): {said}")
         return Done(text="; ".join(parts) + "." if parts else f"I found none of those shots {self.source.where}.")
 
     def _versions(self, p: PlannerInput, clause) -> Call | Done | None:
@@ -194,6 +196,8 @@ def _counted(counts: dict[str, dict[str, int]], kind: str | None) -> Done:
                 else "The canvas is empty.")
 
 
+LOOK = ("lighting", "framing", "weather", "outfit")
+"""What "how does shot 3 look" is answered with: the attributes an edit changes."""
 ANSWERS = frozenset({"count", "list", "shots_with", "attribute", "versions", "last_turn", "slides_mentioning",
                      "notes_mentioning", "headline"})
 """The questions the playbook answers (``QuestionReader``'s ``ask`` values)."""

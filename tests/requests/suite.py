@@ -196,6 +196,8 @@ CASES: list[tuple[str, str, Any, str]] = [
      "deck"),
     ("question", "what does the headline say?", OP("question", {"ask": "headline"}), "page"),
     ("question", "what lighting is shot 4?", OP("question", {"ask": "attribute", "attribute": "lighting"}), "story"),
+    # it listed every shot
+    ("question", "what does shot 3 look like?", OP("question", {"ask": "attribute", "attribute": "look"}), "story"),
     ("question", "how many images are there", OP("question", {"ask": "count", "kind": "image"}), "story"),
     ("question", "how many clips do we have?", OP("question", {"ask": "count", "kind": "video"}), "story"),
     ("question", "list the slides", OP("question", {"ask": "list", "kind": "slide"}), "deck"),

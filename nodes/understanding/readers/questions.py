@@ -40,6 +40,8 @@ _OVERVIEW = re.compile(r"^\s*(?:what(?:'s| is| do we have| have we got)?|whats|s
 _MENTION = re.compile(r"\bwhich (slides?|notes?) (?:mention|mentions|talk about|talks about|are about|is about|cover|covers|"
                       r"say|says|include|includes|contain|contains)\s+(.+?)\s*\??$")
 _HEADLINE = re.compile(r"\b(?:what(?:'s| is| does)?|whats)\b.*\b(?:headline|title of the page|page title|tagline)\b")
+_LOOK = re.compile(r"\bwhat does\b|\blook(?:s)? like\b|\bhow does\b|\blooks?\b(?=\W*$)|\bdescribe\b")
+"""How a named shot looks ("what does shot 3 look like?", "describe shot 2"): its lighting, framing, weather, outfit."""
 _ATTRIBUTE = re.compile(r"\bwhat (?:lighting|light|framing|weather|outfit|time of day|colou?r)\b|"
                         r"\b(?:lighting|framing|weather|outfit) (?:of|on|in|is)\b|'s (?:lighting|framing|weather|outfit)\b")
 
@@ -82,6 +84,14 @@ class QuestionReader:
             clause.clauses[0].targets = resolved.targets
             clause.clauses[0].references = [f.reference for f in found]
             return self._checked(ctx, clause, resolved)
+        if _LOOK.search(text) and found:  # "what does shot 3 look like?" listed every shot
+            words.take(_LOOK)
+            words.take(_LEAD)
+            words.take(_TAIL)
+            reading = self._clause(ctx, {"ask": "attribute", "attribute": "look"}, "how the shots named look")
+            reading.clauses[0].targets = resolved.targets
+            reading.clauses[0].references = [f.reference for f in found]
+            return self._checked(ctx, reading, resolved)
         if _ATTRIBUTE.search(text) and found:
             attribute = re.search(r"\b(lighting|light|framing|weather|outfit|time of day|colou?r)\b", text)
             name = {"light": "lighting", "time of day": "lighting", "color": "outfit", "colour": "outfit"}.get(

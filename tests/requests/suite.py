@@ -256,6 +256,10 @@ CASES: list[tuple[str, str, Any, str]] = [
     ("ask", "make shot 3 as bright as the last shot", ASK("unsupported"), "story"),
     ("ask", "swap the lighting of shots 2 and 3", ASK("unsupported"), "story"),
     ("ask", "I don't like shot 2", ASK("unparsed"), "story"),  # not a comparison with shot 2
+    # Two builds in one request built one of them; a new deck's theme was dropped.
+    ("ask", "create a landing page and a deck for my cafe", ASK("unsupported"), "empty"),
+    ("ask", "make a 6-shot film and a website about it", ASK("unsupported"), "empty"),
+    ("ask", "a deck of 3 slides about taxes, dark theme", ASK("unsupported"), "empty"),
     ("ask", "remove the picture from slide 4", ASK("unsupported"), "deck"),
     ("ask", "get rid of the illustration on slide 2", ASK("unsupported"), "deck"),
     # -- notes, status, explorations, repair, builds --------------------------------------------------------------

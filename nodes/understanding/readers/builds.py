@@ -21,6 +21,12 @@ _WEB = re.compile(r"\b(website|web site|web page|webpage|landing page|portfolio 
                   r"site about|homepage|home page)\b")
 _DECK = re.compile(r"\b\d+-slide\b|\b(?:a|an|new|another|one more)\b(?:\s+[\w-]+){0,4}\s+(?:slides|slide deck|deck|"
                    r"presentation|lecture|keynote)\b")
+_SECOND_BUILD = re.compile(r"\b(?:and|plus|&|then)\s+(?:also\s+)?(?:a|an|the|its|one|some)?\s*(?:\d+-(?:shot|slide)\s+)?"
+                           r"(?:website|web ?page|landing page|site|homepage|deck|slide deck|slides|presentation|"
+                           r"film|short film|storyboard|movie|video|story)\b")
+"""A second build in the same request ("a landing page and a deck for my cafe"): it built only one of them."""
+_THEMED = re.compile(r"\b(?:dark|light|black|white)\s+(?:theme|mode|background)\b|\btheme\b")
+"""A deck build's theme: the build makes the default one (a theme is an edit after it: deck_set_theme)."""
 _NOT_NEW = re.compile(r"^\s*(?:(?:make|change|edit|update|fix|redo|delete|remove|move|retitle|rename)\s+the|"
                       r"add|insert|delete|remove|use|switch|set|apply|regenerate|replace)\b")
 
@@ -35,6 +41,20 @@ class BuildReader:
         if _NOT_NEW.search(text):
             return None
         clause: Clause | None = None
+        families = [name for name, pattern in (("deck", _DECK), ("page", _WEB), ("story", _NARRATIVE))
+                    if pattern.search(text)]
+        if len(families) > 1 and _SECOND_BUILD.search(text):
+            ctx.words.take_all()
+            return Reading(clarification=Clarification(
+                reason="unsupported", understood=[f"a new {f}" for f in families],
+                message=f"That asks for two builds ({' and '.join(families)}); I make one per request, so I made "
+                        "nothing. Ask for the first, then the second."))
+        if _DECK.search(text) and _THEMED.search(text):
+            ctx.words.take_all()
+            return Reading(clarification=Clarification(
+                reason="unsupported", operation="build_deck", understood=["a new deck with a theme"],
+                message="A new deck is made with its default theme, so I made nothing: ask for the deck, then "
+                        "\"change the deck's theme to dark\"."))
         if _DECK.search(text):
             count = re.search(r"\b(\d+)[- ]slides?\b", text)
             if count and not SLIDES_MIN <= int(count.group(1)) <= SLIDES_MAX:

@@ -260,6 +260,10 @@ CASES: list[tuple[str, str, Any, str]] = [
     ("ask", "create a landing page and a deck for my cafe", ASK("unsupported"), "empty"),
     ("ask", "make a 6-shot film and a website about it", ASK("unsupported"), "empty"),
     ("ask", "a deck of 3 slides about taxes, dark theme", ASK("unsupported"), "empty"),
+    # What a build would have dropped: pictures left out, another language, one framing for every shot.
+    ("ask", "a website for my bakery without pictures", ASK("unsupported"), "empty"),
+    ("ask", "a website for a bakery in French", ASK("unsupported"), "empty"),
+    ("ask", "a 4-shot film about a runner, all close-ups", ASK("unsupported"), "empty"),
     ("ask", "remove the picture from slide 4", ASK("unsupported"), "deck"),
     ("ask", "get rid of the illustration on slide 2", ASK("unsupported"), "deck"),
     # -- notes, status, explorations, repair, builds --------------------------------------------------------------

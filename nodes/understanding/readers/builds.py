@@ -27,6 +27,13 @@ _SECOND_BUILD = re.compile(r"\b(?:and|plus|&|then)\s+(?:also\s+)?(?:a|an|the|its
 """A second build in the same request ("a landing page and a deck for my cafe"): it built only one of them."""
 _THEMED = re.compile(r"\b(?:dark|light|black|white)\s+(?:theme|mode|background)\b|\btheme\b")
 """A deck build's theme: the build makes the default one (a theme is an edit after it: deck_set_theme)."""
+_PAGE_UNSUPPORTED = re.compile(r"\b(?:without (?:any )?|no )(?:pictures|images|photos|photographs)\b|"
+                               r"\bin (?:french|spanish|german|italian|portuguese|dutch|japanese|chinese|arabic|"
+                               r"hebrew|russian|korean|hindi|polish|swedish)\b")
+"""What a page build cannot do and would drop: a page without pictures, copy in another language."""
+_STORY_FRAMING = re.compile(r"\ball (?:in )?(?:close-ups?|close ups?|wide shots?|wides|medium shots?)\b|"
+                            r"\b(?:only|just) (?:close-ups?|close ups?|wide shots?)\b")
+"""A framing for every shot of a new story: the build sets the lighting, not the framing (an edit after it does)."""
 _NOT_NEW = re.compile(r"^\s*(?:(?:make|change|edit|update|fix|redo|delete|remove|move|retitle|rename)\s+the|"
                       r"add|insert|delete|remove|use|switch|set|apply|regenerate|replace)\b")
 
@@ -49,6 +56,19 @@ class BuildReader:
                 reason="unsupported", understood=[f"a new {f}" for f in families],
                 message=f"That asks for two builds ({' and '.join(families)}); I make one per request, so I made "
                         "nothing. Ask for the first, then the second."))
+        if _WEB.search(text) and not _DECK.search(text) and (unsupported := _PAGE_UNSUPPORTED.search(text)):
+            ctx.words.take_all()
+            return Reading(clarification=Clarification(
+                reason="unsupported", operation="build_page", understood=["a new web page"],
+                message=f"A new page cannot be made {unsupported.group(0)}: its copy is written in English and it "
+                        "shows pictures. I made nothing; ask for the page without that."))
+        if _NARRATIVE.search(text) and not (_DECK.search(text) or _WEB.search(text)) and \
+                (framing := _STORY_FRAMING.search(text)):
+            ctx.words.take_all()
+            return Reading(clarification=Clarification(
+                reason="unsupported", operation="build_narrative", understood=["a new story"],
+                message=f"A new story's shots get their framing from its beats, not '{framing.group(0)}', so I made "
+                        "nothing: ask for the story, then 'make every shot a close-up'."))
         if _DECK.search(text) and _THEMED.search(text):
             ctx.words.take_all()
             return Reading(clarification=Clarification(

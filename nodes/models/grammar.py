@@ -26,7 +26,7 @@ LIGHTING_WORDS: tuple[tuple[str, str], ...] = (
     (r"high[- ]key", "high-key"),
     (r"low[- ]key|noir|film noir", "low-key"),
     (r"dawn|sunrise|daybreak|1th light|early morning|morning|early light", "dawn"),
-    (r"noon|midday|mid-day|broad daylight|daylight|daytime|sunny|full sun", "noon"),
+    (r"noon|midday|mid-day|broad daylight|daylight|daytime|sunny|full sun|day(?! ?(?:after|before|later)\b)", "noon"),
     (r"sunset|sundown", "sunset"),
     (r"dusk|twilight|blue hour|evening", "dusk"),
     (r"moon[- ]?lit|moonlight|under the moon", "moonlit"),
@@ -162,6 +162,7 @@ def _compiled(pattern: str) -> re.Pattern[str]:
 
 
 _LIGHTING = [(_compiled(p), v) for p, v in LIGHTING_WORDS]
+_FROM_TO = re.compile(r"\s+(?:to|into)\s+")
 
 
 def named_lighting(text: str) -> list[str]:
@@ -236,6 +237,13 @@ def read_edit(words: Words, start: int, end: int) -> EditRequest:
         if taken:
             edit.relative[attribute] = direction  # type: ignore[assignment]
             understood.append(f"{attribute} {direction} than before ('{taken[0].group(0)}')")
+    # "from night to day": the lighting it has now is not a change; the one after "to" is.
+    for pattern, _ in _LIGHTING:
+        for now in pattern.finditer(words.text, start, end):
+            after = _FROM_TO.match(words.text, now.end(), end)
+            before = words.text[max(start, now.start() - 5):now.start()]
+            if after and before.endswith("from ") and not words.used(now.start(), now.end()):
+                words.mark(now.start() - 5, after.end())
     lighting = _first(words, _LIGHTING, start, end)
     if lighting:
         edit.changes["lighting"] = lighting[0]

@@ -76,6 +76,8 @@ CASES: list[tuple[str, str, Any, str]] = [
     ("number", "make shots 1-3 and 5 darker", {n: {"luma": "lower"} for n in (1, 2, 3, 5)}, "story"),
     ("number", "make both shot 1 and shot 2 rainy", {1: {"weather": "rain"}, 2: {"weather": "rain"}}, "story"),
     ("number", "make shot 2 less blue and more warm", {2: {"blue": "lower", "warmth": "higher"}}, "story"),
+    ("number", "change shot 7 from night to day", {7: L("noon")}, "story"),  # it asked about 'day'
+    ("number", "change shot 2 from dusk to dawn", {2: L("dawn")}, "story"),
     # -- positions ---------------------------------------------------------------------------------------
     ("position", "make the opening shot warmer", {1: {"warmth": "higher"}}, "story"),
     ("position", "the first shot at dawn", {1: L("dawn")}, "story"),

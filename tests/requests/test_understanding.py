@@ -124,7 +124,9 @@ def test_a_slide_and_a_shot_in_one_request_are_two_clauses_of_their_own_families
     "make shots 1-3 and 5 darker", "make both shot 1 and shot 2 rainy", "make shot 2 less blue and more warm",
     "make shot 2 night and don't change anything else",
     # "it" / "that's" after a turn that changed one shot (they asked which shot)
-    "that's too dark, make it lighter", "that looks too cold", "make it rainy too"])
+    "that's too dark, make it lighter", "that looks too cold", "make it rainy too",
+    # "from X to Y": the lighting it has now is not asked for
+    "change shot 7 from night to day", "change shot 2 from dusk to dawn"])
 def test_requests_once_asked_about_are_acted_on_as_meant(request_text):
     """Rows the suite test above would also pass by asking: these must act, as their rows say.  A range is a set to
     carve from, as "every shot" is (it asked "you asked me to change shot 2 and not to touch it"); so is "every shot

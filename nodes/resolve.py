@@ -89,9 +89,20 @@ def earlier_turns(trajectories: TrajectoryStore | None, thread_id: str | None, t
     return trajectories.recent_turns(thread_id, MAX_TURN_LINES, besides=turn_id)
 
 
+NAMED_PER_TURN = 3
+"""How many of what an earlier turn changed its line names by title; the rest are counted.  A build's turn touches
+everything its skill made (a page's sections and pictures, a deck's slides): named in full, an earlier build made
+every later call of the thread longer than the chat baseline's (its whole transcript, on the short sessions)."""
+
+
 def named_ids(turns: Sequence[dict[str, Any]]) -> list[str]:
-    """The ids :func:`earlier_lines` names by title: the first six each of ``turns`` touched."""
-    return list(dict.fromkeys(i for t in turns for i in list(dict.fromkeys(t.get("touched_ids") or []))[:6]))
+    """The ids :func:`earlier_lines` names by title: what each of ``turns`` touched, up to :data:`NAMED_PER_TURN`;
+    of a turn that touched more (a build), the first."""
+    named: list[str] = []
+    for turn in turns:
+        ids = list(dict.fromkeys(turn.get("touched_ids") or []))
+        named += ids[:NAMED_PER_TURN if len(ids) <= NAMED_PER_TURN else 1]
+    return list(dict.fromkeys(named))
 
 
 def earlier_lines(turns: Sequence[dict[str, Any]], titles: dict[str, str | None]) -> list[str]:
@@ -104,10 +115,9 @@ def earlier_lines(turns: Sequence[dict[str, Any]], titles: dict[str, str | None]
     lines = ["## earlier turns (request -> outcome; changed)"]
     for turn in turns:
         ids = touched[turn.get("turn_id")]
-        named = list(dict.fromkeys(titles.get(i, i) for i in ids[:6]))
-        changed = ", ".join(named) + (f" +{len(ids) - 6}" if len(ids) > 6 else "")
-        # Only what the turn's own steps touched is recorded (not what its skills' steps made): say nothing
-        # rather than "changed: -" for a turn a skill did the work of.
+        shown = NAMED_PER_TURN if len(ids) <= NAMED_PER_TURN else 1  # a build: what it made first, and a count
+        named = list(dict.fromkeys(titles.get(i, i) for i in ids[:shown]))
+        changed = ", ".join(named) + (f" +{len(ids) - shown}" if len(ids) > shown else "")
         lines.append(f"- {str(turn.get('request') or '')[:80]!r} -> {turn.get('outcome')}"
                      + (f"; changed: {changed}" if changed else ""))
     return lines

@@ -173,6 +173,7 @@ def _run_paired(args: argparse.Namespace, suite: list[Any], agents: list[str], r
         for kind in agents:
             _say(_starting(kind, number, len(suite), scenario, "paired"))
         for result in run_paired(scenario, agents, args.model, path.parent, progress=_say,  # type: ignore[arg-type]
+                                 rotation=number - 1,
                                  stash_trajectories=args.export_trajectories):
             results.scenarios.append(result)
             _say(_finished(result))

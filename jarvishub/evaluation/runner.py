@@ -384,9 +384,12 @@ def run_scenario(scenario: Scenario, agent_kind: AgentKind, model: ModelName, ou
 
 
 def run_paired(scenario: Scenario, agent_kinds: list[AgentKind], model: ModelName, out_dir: Path,
-               progress: Progress = lambda line: None, *, stash_trajectories: bool = False) -> list[ScenarioResult]:
+               progress: Progress = lambda line: None, *, stash_trajectories: bool = False,
+               rotation: int = 0) -> list[ScenarioResult]:
     """Run one scenario for several agents turn by turn in this process (``jarvishub eval --paired``): turn N of
-    every agent, then turn N + 1, who goes first rotating from turn to turn.
+    every agent, then turn N + 1, who goes first rotating from turn to turn, starting ``rotation`` agents along
+    (the suite passes each scenario's number: the first turn, a build, is the heaviest, and the agent that runs
+    it first pays a cold start of its tools, which thus falls on each agent in turn across the suite).
 
     So each agent's turn is timed next to the others' same turn, under the same load on the machine and with the
     process's first-use costs (imports, a first browser) falling on each agent in turn: the wall-time comparison
@@ -398,7 +401,7 @@ def run_paired(scenario: Scenario, agent_kinds: list[AgentKind], model: ModelNam
     try:
         going = [run for run in runs if run.open()]
         for index, turn in enumerate(scenario.turns):
-            first = index % len(runs)
+            first = (index + rotation) % len(runs)
             for run in runs[first:] + runs[:first]:
                 if run in going and not run.turn(index, turn):
                     going.remove(run)

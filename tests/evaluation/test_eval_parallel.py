@@ -164,8 +164,9 @@ def test_ctrl_c_stops_every_child_and_leaves_no_engine(tmp_path):
 
 
 def test_paired_runs_each_scenarios_agents_turn_by_turn_taking_turns_to_go_first(tmp_path):
-    """``--paired``: turn 1 of both agents, then turn 2 with the other agent first; results in the sequential
-    order; with --jobs it is a usage error."""
+    """``--paired``: turn 1 of both agents, then turn 2 with the other agent first, and the next scenario starting
+    with the other agent (its first turn, a build, is the heaviest); results in the sequential order; with --jobs
+    it is a usage error."""
     out = tmp_path / "out"
     lines: list[str] = []
     process = _eval(*_scenarios(tmp_path, "notes-e", "notes-f"), "--agent", "both", "--paired", "--out", str(out))
@@ -179,8 +180,8 @@ def test_paired_runs_each_scenarios_agents_turn_by_turn_taking_turns_to_go_first
     turns = [m.group(1, 2, 3) for line in lines
              if (m := re.match(r"\s+\[(\w+)\] (notes-\w) turn (\d)/2", line))]
     assert turns == [("canvas", "notes-e", "1"), ("chat", "notes-e", "1"), ("chat", "notes-e", "2"),
-                     ("canvas", "notes-e", "2"), ("canvas", "notes-f", "1"), ("chat", "notes-f", "1"),
-                     ("chat", "notes-f", "2"), ("canvas", "notes-f", "2")], log
+                     ("canvas", "notes-e", "2"), ("chat", "notes-f", "1"), ("canvas", "notes-f", "1"),
+                     ("canvas", "notes-f", "2"), ("chat", "notes-f", "2")], log
     assert not _engines(out / "runs"), log
     assert "Traceback" not in log
 

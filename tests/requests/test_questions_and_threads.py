@@ -157,3 +157,20 @@ def test_the_model_sees_earlier_turns_as_a_short_summary_not_their_tool_calls(ma
     assert earlier == ["- 'write something' -> replied; changed: first"]
     assert not any(isinstance(m, AIMessage) and m.tool_calls for m in second_turn)
     assert [m.content for m in second_turn[1:]] == ["and then?"]
+
+
+def test_an_earlier_build_is_one_name_and_a_count_in_the_view_and_an_edit_names_what_it_changed():
+    """A build's turn touched everything its skill made; named in full, its line made every later call of the
+    thread longer than the chat baseline's whole transcript on the short sessions.  An edit's line names the three
+    outputs it changed (image, clip, cut)."""
+    from nodes.resolve import earlier_lines, named_ids
+
+    build = {"turn_id": "t1", "request": "a landing page for a nightclub", "outcome": "replied",
+             "touched_ids": [f"n{i}" for i in range(15)]}
+    edit = {"turn_id": "t2", "request": "make shot 3 night", "outcome": "replied",
+            "touched_ids": ["img", "clip", "cut"]}
+    assert named_ids([build, edit]) == ["n0", "img", "clip", "cut"]
+    titles = {"n0": "Nightclub page", "img": "shot 3 image", "clip": "shot 3 clip", "cut": "final cut"}
+    assert earlier_lines([build, edit], titles)[1:] == [
+        "- 'a landing page for a nightclub' -> replied; changed: Nightclub page +14",
+        "- 'make shot 3 night' -> replied; changed: shot 3 image, shot 3 clip, final cut"]

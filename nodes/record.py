@@ -83,7 +83,7 @@ def refused_outcome(deps: TurnContext, state: TurnState, update: dict[str, Any],
     work), and so does one in which the person answered a question (they decided what happens instead).
     """
     outcome = update.get("outcome") or state.get("outcome") or "replied"
-    if outcome != "replied" or state.get("answers") or made_this_turn(state) or any(s.get("commit") for s in steps):
+    if outcome != "replied" or state.get("answers") or wrote(state, steps):
         return
     stopped = [s for s in steps if (s.get("verdict") or {}).get("verdict") == "reject" and _writes(deps, s)
                and ((s.get("verdict") or {}).get("reason") in GRANT_REFUSALS
@@ -150,6 +150,11 @@ def measured_outcome(deps: TurnContext, state: TurnState, update: dict[str, Any]
         update["reply"] = f"{reply}\n{measured.explain()}".strip()
 
 
+def wrote(state: TurnState, steps: list[dict[str, Any]]) -> bool:
+    """Whether the turn wrote the canvas: a step's commit, or what its skills' steps made."""
+    return bool(made_this_turn(state)) or any(s.get("commit") for s in steps)
+
+
 UNCHECKED_NOTHING_CHANGED = "(Nothing on the canvas was changed this turn.)"
 
 
@@ -165,7 +170,7 @@ def unchecked_reply(state: TurnState, update: dict[str, Any], intent: Any, steps
     outcome = update.get("outcome") or state.get("outcome") or "replied"
     if clarification is None or outcome != "replied":
         return
-    if made_this_turn(state) or any(s.get("commit") for s in steps):
+    if wrote(state, steps):
         return
     reply = update.get("reply") or state.get("reply") or ""
     if UNCHECKED_NOTHING_CHANGED not in reply:

@@ -51,30 +51,22 @@ class BuildReader:
         families = [name for name, pattern in (("deck", _DECK), ("page", _WEB), ("story", _NARRATIVE))
                     if pattern.search(text)]
         if len(families) > 1 and _SECOND_BUILD.search(text):
-            ctx.words.take_all()
-            return Reading(clarification=Clarification(
-                reason="unsupported", understood=[f"a new {f}" for f in families],
-                message=f"That asks for two builds ({' and '.join(families)}); I make one per request, so I made "
-                        "nothing. Ask for the first, then the second."))
+            return _not_built(ctx, None, [f"a new {f}" for f in families],
+                              f"That asks for two builds ({' and '.join(families)}); I make one per request, so I "
+                              "made nothing. Ask for the first, then the second.")
         if _WEB.search(text) and not _DECK.search(text) and (unsupported := _PAGE_UNSUPPORTED.search(text)):
-            ctx.words.take_all()
-            return Reading(clarification=Clarification(
-                reason="unsupported", operation="build_page", understood=["a new web page"],
-                message=f"A new page cannot be made {unsupported.group(0)}: its copy is written in English and it "
-                        "shows pictures. I made nothing; ask for the page without that."))
+            return _not_built(ctx, "build_page", ["a new web page"],
+                              f"A new page cannot be made {unsupported.group(0)}: its copy is written in English and "
+                              "it shows pictures. I made nothing; ask for the page without that.")
         if _NARRATIVE.search(text) and not (_DECK.search(text) or _WEB.search(text)) and \
                 (framing := _STORY_FRAMING.search(text)):
-            ctx.words.take_all()
-            return Reading(clarification=Clarification(
-                reason="unsupported", operation="build_narrative", understood=["a new story"],
-                message=f"A new story's shots get their framing from its beats, not '{framing.group(0)}', so I made "
-                        "nothing: ask for the story, then 'make every shot a close-up'."))
+            return _not_built(ctx, "build_narrative", ["a new story"],
+                              f"A new story's shots get their framing from its beats, not '{framing.group(0)}', so I "
+                              "made nothing: ask for the story, then 'make every shot a close-up'.")
         if _DECK.search(text) and _THEMED.search(text):
-            ctx.words.take_all()
-            return Reading(clarification=Clarification(
-                reason="unsupported", operation="build_deck", understood=["a new deck with a theme"],
-                message="A new deck is made with its default theme, so I made nothing: ask for the deck, then "
-                        "\"change the deck's theme to dark\"."))
+            return _not_built(ctx, "build_deck", ["a new deck with a theme"],
+                              "A new deck is made with its default theme, so I made nothing: ask for the deck, then "
+                              "\"change the deck's theme to dark\".")
         if _DECK.search(text):
             count = re.search(r"\b(\d+)[- ]slides?\b", text)
             if count and not SLIDES_MIN <= int(count.group(1)) <= SLIDES_MAX:
@@ -106,10 +98,15 @@ class BuildReader:
 
 def _size_refused(ctx: ReadContext, operation: str, asked: str, bounds: str) -> Reading:
     """A build of a size no skill makes: asked about before anything is made (never built at another size)."""
+    return _not_built(ctx, operation, [asked], f"You asked for {asked}, but {bounds}: I made nothing. How many "
+                                               "should it have?")
+
+
+def _not_built(ctx: ReadContext, operation: str | None, understood: list[str], message: str) -> Reading:
+    """A build asked about instead of made, because it would have dropped part of the request."""
     ctx.words.take_all()
-    return Reading(clarification=Clarification(
-        reason="unsupported", operation=operation, understood=[asked],
-        message=f"You asked for {asked}, but {bounds}: I made nothing. How many should it have?"))
+    return Reading(clarification=Clarification(reason="unsupported", operation=operation, understood=understood,
+                                               message=message))
 
 
 def _lighting(text: str) -> str | None:

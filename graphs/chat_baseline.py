@@ -39,6 +39,7 @@ from nodes.models.transcript import SELECTED_PREFIX, UNUSABLE_PREFIX
 from nodes.propose import MAX_QUESTIONS, _clarification, _tool_answer, parse_response, reply_outcome, tool_schemas
 from nodes.observe import new_turn
 from nodes.state import TurnState
+from store.errors import is_engine_outage
 from tools.generate.base import GenerationError
 from tools.generate.errors import ProviderUnavailable
 from tools.spend import charge_model
@@ -142,7 +143,7 @@ def make_agent(policy: ContextPolicy | None = None):
         except (ProviderUnavailable, GenerationError):
             raise
         except Exception as error:  # what the model sent back could not be used: a visible rejection
-            if isinstance(error, GraphInterrupt):
+            if isinstance(error, GraphInterrupt) or is_engine_outage(error):
                 raise
             return {**kept, "action": None, "model_input": sent.model_dump(), "messages": added,
                     "verdict": {"verdict": "reject", "reason": "model_error", "message": f"the model call failed: {error}"}}

@@ -100,7 +100,7 @@ from nodes.grant import Grant, Scope
 from nodes.models.grammar import named_lighting
 from nodes.verdicts import GrantDenied
 from skills.base import Skill, SkillContext, SkillStepRejected, skill_context
-from store.errors import CanvasError
+from store.errors import CanvasError, is_engine_outage
 from store.memory import NAMED_PALETTES
 from store.models import CanvasNode, Direction, EdgeType, NodeStatus
 from store.mutations import CreateNode, GroupNodes, Link, SetStatus, UpdateNode
@@ -562,6 +562,8 @@ def _start(state: BranchState, config: RunnableConfig) -> dict[str, Any]:
             ctx.grant, actor=f"subagent:{index}", tools=SUBAGENT_TOOLS, node_kinds=SUBAGENT_KINDS,
             scope=Scope(all_nodes=False, node_ids=[explored, group], group_ids=[group], descendants_of=[explored]))
     except Exception as error:  # noqa: BLE001 - recorded by the fail node; a sibling must never see it
+        if is_engine_outage(error):
+            raise  # nothing could record it: the turn stops, and a resume runs the branch again
         return {"started": started, "error": _describe(error), "failed_at": "start"}
     return {"started": started, "grant": grant.model_dump(mode="json")}
 
@@ -575,6 +577,8 @@ def _step(name: str, work: Callable[[BranchState, SkillContext], dict[str, Any]]
         try:
             return work(state, step_ctx)
         except Exception as error:  # noqa: BLE001 - recorded on the canvas, never raised into the siblings
+            if is_engine_outage(error):
+                raise  # nothing could record it: the turn stops, and a resume runs the branch again
             return {"error": _describe(error), "failed_at": name}
         finally:
             parent.absorb(step_ctx)
@@ -609,6 +613,8 @@ def _evaluate(state: BranchState, config: RunnableConfig) -> dict[str, Any]:
             seen = critic.call(EVALUATOR_TOOL, node_id=state["candidate_id"], criteria=state["instruction"])
             evaluation = {"score": _score_of(seen), "evaluation_id": seen.get("evaluation_id")}
         except Exception as error:  # noqa: BLE001 - the candidate stands; only the critic's opinion is missing
+            if is_engine_outage(error):
+                raise
             evaluation = {"score": None, "error": _describe(error)}
         finally:
             parent.absorb(critic)

@@ -32,7 +32,7 @@ from nodes.subgraph import LentSaver, SubgraphRun
 from nodes.usage import SubmitResult, Usage
 from nodes.verdicts import Allow, ApprovalRequired, GrantDenied, NeedsApproval, Reject, Verdict
 from nodes.written import UnknownEdge, resolve_edges, written_node_ids
-from store.errors import CanvasError, NodeNotFound
+from store.errors import CanvasError, NodeNotFound, is_engine_outage
 from store.models import CommitRecord
 from store.mutations import CreateNode, RecordTurn
 from store.neo4j import Neo4jCanvasStore
@@ -307,6 +307,8 @@ class Bridge:
                         return self._run_skill(spec, ctx, args, subgraph)
                     return spec.run(ctx, args)
                 except (ToolError, CanvasError, ValidationError) as error:
+                    if is_engine_outage(error):
+                        raise  # the engine's, not the tool's: the turn stops, and a resume runs the step again
                     # The error's type lets the CLI tell "busy, try again" (QueryBusy) from a failure.  A
                     # ValidationError here is the tool's own: canvas data (inputs anyone may have edited) that
                     # does not fit what it rebuilds; the step fails and the model sees why, nothing is written.
@@ -387,6 +389,8 @@ class Bridge:
                 ticket = verdict.ticket if isinstance(action, CanvasMutation) and verdict.ticket else self.authorize(
                     action.action_id, result.mutations, grant, usage)
             except CanvasError as denied:  # outside the grant, or not a batch the canvas can take
+                if is_engine_outage(denied):
+                    raise
                 return SubmitResult(action_id=action.action_id, verdict="reject", message=str(denied),
                                     reason=getattr(denied, "reason", None) or type(denied).__name__,
                                     observation=self.taken_back(result.observation, result.mutations, ctx))
@@ -394,6 +398,8 @@ class Bridge:
                 commit = self.commit(result.mutations, ticket, thread_id=thread_id, action_id=action.action_id,
                                      actor=action.actor, observation=result.observation)
             except CanvasError as refused:  # the store refused the batch as a whole: nothing was written
+                if is_engine_outage(refused):
+                    raise
                 return SubmitResult(action_id=action.action_id, verdict="reject", message=str(refused),
                                     reason=type(refused).__name__,
                                     observation=self.taken_back(result.observation, result.mutations, ctx))

@@ -21,7 +21,7 @@ from langgraph.runtime import Runtime
 from nodes.bridge import Usage
 from nodes.context import TurnContext, turn_context
 from nodes.state import TurnState
-from store.errors import CanvasError, StaleVersion
+from store.errors import CanvasError, StaleVersion, is_engine_outage
 from store.mutations import mutation_adapter
 
 
@@ -62,6 +62,8 @@ def _commit(deps: TurnContext, state: TurnState) -> dict[str, Any]:
     try:
         ticket = deps.bridge.authorize(action["action_id"], mutations, grant, usage)
     except CanvasError as denied:  # outside the grant, or an unknown kind or node
+        if is_engine_outage(denied):
+            raise
         return refused_step(getattr(denied, "reason", type(denied).__name__), denied)
     try:
         record = deps.bridge.commit(mutations, ticket, thread_id=state["thread_id"],
@@ -77,6 +79,8 @@ def _commit(deps: TurnContext, state: TurnState) -> dict[str, Any]:
                     "result": None, "feedback": None, "repair": None}
         return refused_step(type(conflict).__name__, conflict)
     except CanvasError as refused:  # stale version, unknown node, invalid batch: nothing was written
+        if is_engine_outage(refused):
+            raise
         return refused_step(type(refused).__name__, refused)
     created = [m.id for m in mutations if m.op == "create_node"]
     usage.created_ids.extend(i for i in created if i not in usage.created_ids)

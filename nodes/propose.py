@@ -23,6 +23,7 @@ from nodes.grant import check_spend
 from nodes.models.factory import model_name_of, provider_failure
 from tools.spend import charge_model, estimate_chat_usd
 from nodes.verdicts import GrantDenied
+from store.errors import is_engine_outage
 from tools.generate.base import GenerationError
 from tools.generate.errors import ProviderUnavailable
 from nodes.models.playbooks import ANSWER_PREFIX
@@ -408,7 +409,7 @@ def propose(state: TurnState, runtime: Runtime[TurnContext]) -> dict[str, Any]:
         # here, resumable, and what the calls before it were billed is in the spend ledger already.
         raise
     except Exception as error:  # what the model sent back could not be used: a visible rejection
-        if isinstance(error, GraphInterrupt):
+        if isinstance(error, GraphInterrupt) or is_engine_outage(error):
             raise
         return {"action": None, "verdict": {"verdict": "reject", "reason": "model_error",
                                              "message": f"the model call failed: {error}"},

@@ -14,7 +14,7 @@ from nodes.bridge import Usage
 from nodes.context import TurnContext, turn_context
 from nodes.state import TurnState
 from nodes.feedback import version_links
-from store.errors import CanvasError
+from store.errors import CanvasError, is_engine_outage
 from store.models import Direction, EdgeType, NodeStatus, new_id
 from store.mutations import CreateNode, Link, SetStatus, mutation_adapter
 
@@ -152,7 +152,9 @@ def undo_stale_marks(deps: TurnContext, state: TurnState, actor: str) -> list[st
                                        Usage(**(state.get("usage") or {})))
         deps.bridge.commit(mutations, ticket, thread_id=state["thread_id"], action_id=action_id, actor=actor,
                            observation={"unmarked": [m.node_id for m in mutations]})
-    except CanvasError:
+    except CanvasError as refused:
+        if is_engine_outage(refused):
+            raise
         return []
     return [m.node_id for m in mutations]
 

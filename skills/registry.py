@@ -43,7 +43,7 @@ from nodes.manifest import SkillInfo
 from nodes.ports import BridgePort
 from nodes.skill_match import SKILL_TOOL_PREFIX, describe_skill
 from skills.base import Skill, SkillContext
-from store.errors import CanvasError
+from store.errors import CanvasError, is_engine_outage
 from tools.base import ToolContext, ToolError, ToolFamily, ToolResult, ToolSpec, model_schema
 from tools.project import ProjectParts, project_config
 
@@ -283,6 +283,8 @@ def run_skill_tool(skill: Skill, ctx: ToolContext, args: BaseModel) -> ToolResul
     except (ToolError, GraphBubbleUp):
         raise
     except Exception as error:  # noqa: BLE001 - the skill's own code failed: a failed step, with the reason
+        if is_engine_outage(error):
+            raise  # not the skill's failure: the turn stops here, and a resume runs the step again
         raise _skill_failure(skill, error) from error
     return ToolResult(observation={"skill": skill.name, **output.model_dump(mode="json")},
                       provider_calls=skill_ctx.provider_calls, cache_hits=skill_ctx.cache_hits)

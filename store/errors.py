@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+
 
 class CanvasError(Exception):
     """Base class of every canvas store error."""
@@ -74,3 +76,29 @@ class ArtifactCorrupted(CanvasError):
 
 class EngineUnavailable(CanvasError, RuntimeError):
     """The canvas engine could not be started or reached."""
+
+
+ENGINE_OUTAGES = frozenset({"EngineUnavailable", "ServiceUnavailable", "SessionExpired", "IncompleteCommit"})
+"""The errors (by class name, so that this module imports no driver) that say the engine, or the connection to
+it, is gone: ours, and the Bolt driver's."""
+
+
+def causes(error: BaseException) -> Iterator[BaseException]:
+    """``error``, then what caused it (``raise ... from``) or was being handled when it was raised, once each."""
+    seen: set[int] = set()
+    current: BaseException | None = error
+    while current is not None and id(current) not in seen:
+        seen.add(id(current))
+        yield current
+        current = current.__cause__ or current.__context__
+
+
+def is_engine_outage(error: BaseException) -> bool:
+    """Whether the canvas engine stopped answering somewhere under ``error``.
+
+    A step that meets an outage has not failed and must not be recorded as failed: nothing it asked of the
+    canvas can be known to have happened, and a resume replays it (each commit carries its idempotency key).
+    So the turn loop lets such an error through every place that turns a tool's error into an observation.
+    """
+    return any(cls.__name__ in ENGINE_OUTAGES and cls.__module__.split(".")[0] in ("store", "neo4j")
+               for cause in causes(error) for cls in type(cause).__mro__)

@@ -19,6 +19,7 @@ from typing import Any
 
 from jarvishub.commands.interrupts import resumable_thread
 from jarvishub.locate import NotAProject, find_project
+from store.errors import ENGINE_OUTAGES, causes
 
 EXIT_OK, EXIT_FAILED, EXIT_BAD_INPUT, EXIT_REFUSED, EXIT_NOT_FOUND, EXIT_PAUSED = 0, 1, 2, 3, 4, 5
 EXIT_BUSY = 75  # sysexits' EX_TEMPFAIL: nothing is wrong with the command, run it again in a moment
@@ -205,8 +206,7 @@ def provider_stop(thread_id: str, error: BaseException) -> ProviderStopped | Non
     return None
 
 
-_ENGINE_FAILURES = {"ServiceUnavailable", "SessionExpired", "EngineUnavailable", "ConnectionRefusedError",
-                    "ConnectionResetError", "BrokenPipeError", "IncompleteCommit"}
+_ENGINE_FAILURES = ENGINE_OUTAGES | {"ConnectionRefusedError", "ConnectionResetError", "BrokenPipeError"}
 
 
 def is_engine_failure(error: BaseException) -> bool:
@@ -217,7 +217,7 @@ def is_engine_failure(error: BaseException) -> bool:
     from tools.generate.base import GenerationError
     from tools.generate.errors import ProviderUnavailable
 
-    for cause in _causes(error):
+    for cause in causes(error):
         if isinstance(cause, (ProviderUnavailable, GenerationError)):
             return False
         if any(cls.__name__ in _ENGINE_FAILURES for cls in type(cause).__mro__):
@@ -234,15 +234,6 @@ def engine_failure_text(error: BaseException) -> str:
 _DISK_FULL_WORDS = ("no space left on device", "database or disk is full", "disk quota exceeded")
 
 
-def _causes(error: BaseException) -> Iterator[BaseException]:
-    seen: set[int] = set()
-    current: BaseException | None = error
-    while current is not None and id(current) not in seen:
-        seen.add(id(current))
-        yield current
-        current = current.__cause__ or current.__context__
-
-
 _NEARLY_FULL_BYTES = 1 << 20
 """Below this much free space, an I/O error SQLite cannot name (its shared-memory file could not grow) is the
 disk being full."""
@@ -252,7 +243,7 @@ def is_disk_full(error: BaseException, where: Path | None = None) -> bool:
     """Whether the disk (or the user's quota) ran out under the command, wherever it was noticed: an OSError,
     SQLite's "database or disk is full" (or its "disk I/O error" with the disk at ``where`` nearly full), or
     the engine's own message."""
-    for cause in _causes(error):
+    for cause in causes(error):
         if isinstance(cause, OSError) and cause.errno in (errno.ENOSPC, errno.EDQUOT):
             return True
         text = str(cause).lower()

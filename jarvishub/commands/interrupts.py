@@ -10,6 +10,7 @@ a second Ctrl-C, or the end of the grace period, ends the process at once, so no
 
 from __future__ import annotations
 
+import _thread
 import argparse
 import os
 import threading
@@ -70,13 +71,33 @@ def watch_interrupts(command: str) -> None:
 
 def on_sigint(signum: int, frame: Any) -> None:
     """SIGINT handler: the first Ctrl-C unwinds the command (a ``KeyboardInterrupt``) with a bounded grace period
-    to wind down; a second one, or the end of the grace period, exits at once with the line said."""
+    to wind down; a second one, or the end of the grace period, exits at once with the line said.
+
+    A Ctrl-C that lands while a finaliser runs (the driver's ``__del__``, on the main thread at any moment) is
+    delivered again once it has returned: Python drops an exception raised in a finaliser, printing "Exception
+    ignored in ..." on stderr, and the command would go on as if no one had pressed Ctrl-C."""
     if _INTERRUPT.get("at"):
         _say_interrupted_now()
         os._exit(EXIT_INTERRUPTED)
+    if _in_finaliser(frame):
+        threading.Timer(_REDELIVER_AFTER_S, _thread.interrupt_main, args=(signum,)).start()
+        return
     _INTERRUPT["at"] = time.monotonic()
     threading.Thread(target=_exit_after_grace, name="jarvishub-interrupt-grace", daemon=True).start()
     raise KeyboardInterrupt
+
+
+_REDELIVER_AFTER_S = 0.02
+"""How soon a Ctrl-C that came during a finaliser is delivered again (finalisers are short)."""
+
+
+def _in_finaliser(frame: Any) -> bool:
+    """Whether ``frame`` (where the signal handler interrupted the program) is inside a ``__del__``."""
+    while frame is not None:
+        if frame.f_code.co_name == "__del__":
+            return True
+        frame = frame.f_back
+    return False
 
 
 def resumable_thread() -> str | None:

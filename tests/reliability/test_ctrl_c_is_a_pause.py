@@ -169,3 +169,35 @@ def _all_commands() -> list[str]:
             except OSError:
                 pass
     return commands
+
+
+IN_A_FINALISER = '''
+import os, signal, time
+from jarvishub.commands.interrupts import watch_interrupts
+
+watch_interrupts("run")
+
+
+class Connection:
+    def __del__(self):  # as the Bolt driver's objects have: the signal lands while it runs
+        os.kill(os.getpid(), signal.SIGINT)
+        for _ in range(100_000):
+            pass
+
+
+Connection()
+try:
+    time.sleep(3)
+    print("the Ctrl-C was lost", flush=True)
+except KeyboardInterrupt:
+    print("interrupted after the finaliser", flush=True)
+'''
+
+
+def test_a_ctrl_c_during_a_finaliser_still_interrupts_and_prints_nothing_else():
+    """Python drops an exception raised in ``__del__`` (and prints "Exception ignored in ..."): the handler must
+    deliver such a Ctrl-C once the finaliser is done, not raise it there."""
+    ran = subprocess.run([sys.executable, "-c", IN_A_FINALISER], capture_output=True, text=True, timeout=30,
+                         env=cli_env())
+    assert ran.stdout.strip() == "interrupted after the finaliser", ran.stdout + ran.stderr
+    assert ran.stderr == ""

@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from functools import partial
 from typing import Any
 
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, Field, PrivateAttr
 
 from store.kinds import KindRegistry, NodeKind
 from store.models import EdgeType
@@ -21,11 +23,24 @@ class ToolInfo(BaseModel):
     description: str
     parameters: dict[str, Any] = Field(description="JSON schema of the arguments")
     effects: list[Effect]
-    returns: dict[str, Any] = Field(default_factory=dict, exclude=True,
-                                    description="JSON schema of what the tool returns (its observation); {} if "
-                                                "unknown. Reference for people and skill authors (`jarvishub tools "
-                                                "--json`, docs/tools.md), left out of the manifest's JSON: every "
-                                                "turn's trajectory record holds that, and it would grow by 40 %.")
+    _returns: dict[str, Any] | Callable[[], dict[str, Any]] = PrivateAttr(default_factory=dict)
+
+    @property
+    def returns(self) -> dict[str, Any]:
+        """JSON schema of what the tool returns (its observation); {} if unknown.
+
+        Reference for people and skill authors (`jarvishub tools --json`, docs/tools.md), so it is made when
+        asked for, not with every runtime's manifest (half of the schemas a command would build before its first
+        turn), and left out of the manifest's JSON: every turn's trajectory record holds that, and it would grow
+        by 40 %."""
+        if callable(self._returns):
+            self._returns = self._returns()
+        return self._returns
+
+    def returning(self, schema: dict[str, Any] | Callable[[], dict[str, Any]]) -> ToolInfo:
+        """This tool info, with what the tool returns (a schema, or how to make it when first asked for)."""
+        self._returns = schema
+        return self
 
 
 class SkillInfo(BaseModel):
@@ -82,8 +97,8 @@ def build_manifest(kinds: KindRegistry, registry: ToolRegistry, skills: list[Ski
                 description=spec.description,
                 parameters=spec.json_schema(),
                 effects=sorted(spec.effects),
-                returns=skill_returns(by_tool[spec.name]) if spec.name in by_tool else returns_schema(spec),
-            )
+            ).returning(partial(skill_returns, by_tool[spec.name]) if spec.name in by_tool
+                        else partial(returns_schema, spec))
             for spec in registry.all()
         ],
         skills=list(skills or []),

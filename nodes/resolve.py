@@ -32,7 +32,8 @@ from nodes.selection import selected_nodes
 from nodes.state import TurnState, made_this_turn
 from nodes.understanding.facts import CanvasFacts, FactsReader, read_facts
 from nodes.understanding.intent import Intent
-from nodes.view import COUNTS_HEADER, MAX_TURN_LINES, ViewReader, counts_line, fit, table, values
+from nodes.view import (COUNTS_HEADER, LISTED_MAX, MAX_TURN_LINES, ViewReader, counts_line, fit, listed_lines, table,
+                        values)
 from store.trajectories import TrajectoryStore
 
 RECENT = 3
@@ -169,9 +170,11 @@ def focused_view(canvas: ResolveReader, intent: Intent, *, focus_ids: Sequence[s
     made = set(made_this_turn)
     focus_ids = [i for i in focus_ids if i not in made]  # neither listed nor their lineage read
     turns = earlier_turns(trajectories, thread_id, turn_id)
+    listed_kind = asked_to_list(intent)
     seen = canvas.overview(list(focus_ids), max_depth=LINEAGE_DEPTH,
                            since_version=None if version is None else max(0, version - 4 * RECENT),
-                           recent=RECENT, within=4 * RECENT, named=named_ids(turns))
+                           recent=RECENT, within=4 * RECENT, named=named_ids(turns),
+                           listed_kind=listed_kind, listed_limit=LISTED_MAX + 1)
     version = (seen.version or 0) if version is None else version
     nodes = {entries[0].node.id: entries[0].node for entries in seen.lineages.values() if entries}
     shot_targets = any(t.kind == "shot" for c in intent.clauses for t in c.targets)
@@ -215,6 +218,8 @@ def focused_view(canvas: ResolveReader, intent: Intent, *, focus_ids: Sequence[s
         sections.append(["## made from (references, sources)", *table(["of", "id", "kind", "title", "status"],
                                                                         list(made_from.values()), limit=4,
                                                                         more="read_lineage")])
+    if listed_kind and seen.listed is not None and (listed := listed_lines(listed_kind, seen.listed)):
+        sections.append(listed)
     if seen.counts and not began_empty:  # on a turn that began empty, every node counted is in its own results
         sections.append([COUNTS_HEADER, counts_line(seen.counts)])
     recent = [n for n in seen.recent if n.status.value != "rejected" and n.id not in made]
@@ -227,6 +232,16 @@ def focused_view(canvas: ResolveReader, intent: Intent, *, focus_ids: Sequence[s
     if (kinds or edge_types) and not rows:  # for writing a query or a node; an edit of resolved targets needs none
         sections.append([f"node kinds: {', '.join(kinds)}", f"edge types: {', '.join(edge_types)}"])
     return FocusedView(fit(sections), version)
+
+
+def asked_to_list(intent: Intent) -> str | None:
+    """The kind a request asks to have listed ("list the slides"), when that is all it asks: the view then lists
+    them itself (one model call: the answer), as it counts them for "how many"."""
+    clauses = intent.clauses
+    if len(clauses) != 1 or clauses[0].operation != "question" or clauses[0].args.get("ask") != "list":
+        return None
+    kind = clauses[0].args.get("kind")
+    return str(kind) if kind else None
 
 
 def view_for(deps: TurnContext, state: TurnState, intent: Intent) -> FocusedView:

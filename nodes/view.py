@@ -28,7 +28,8 @@ class ViewReader(CanvasReader, Protocol):
     def titled(self, groups: Sequence[Sequence[str]], *, limit: int = 3) -> tuple[int, list[list[str]]]: ...
 
     def overview(self, focus_ids: Sequence[str], *, max_depth: int, since_version: int | None,
-                 recent: int, within: int = 0, named: Sequence[str] = ()) -> CanvasOverview: ...
+                 recent: int, within: int = 0, named: Sequence[str] = (), listed_kind: str | None = None,
+                 listed_limit: int = 0) -> CanvasOverview: ...
 
 
 MAX_FULL_NODES = 40
@@ -161,6 +162,43 @@ def counts_line(counts: Sequence[tuple[str, str, int]]) -> str:
 
 COUNTS_HEADER = "## counts by kind (status n)"
 """The view section whose one line is :func:`counts_line` (a model answers "how many" from it)."""
+
+LISTED_HEADER = "## listed: every live {kind}, oldest first (answers the question: no lookup needed)"
+LISTED_END = "(end of the list: {count} {kind})"
+LISTED_MAX = 20
+"""The most nodes the view lists for "list the slides"; with more, the model asks ``query_canvas``."""
+
+
+def listed_lines(kind: str, rows: Sequence[tuple[str, str | None, str]]) -> list[str]:
+    """The view section that answers "list the <kind>": every live node of the kind, its whole title, and an end
+    line, so that a section cut to fit the view's budget is seen to be cut (:func:`read_listed`).  Nothing when
+    there are more than :data:`LISTED_MAX` or a title would not fit on its line."""
+    if len(rows) > LISTED_MAX or any("\n" in (title or "") or "\r" in (title or "") for _, title, _ in rows):
+        return []
+    return [LISTED_HEADER.format(kind=kind), "id | title | status",
+            *(f"{node_id} | {title or ''} | {status}" for node_id, title, status in rows),
+            LISTED_END.format(count=len(rows), kind=kind)]
+
+
+def read_listed(view_text: str) -> tuple[str, list[dict[str, str]]] | None:
+    """The kind and the rows (id, title, status) of a view's :func:`listed_lines` section; None when the view has
+    none or it was cut (its end line is missing, or its rows are not all there)."""
+    lines = view_text.splitlines()
+    prefix, suffix = LISTED_HEADER.split("{kind}")
+    start = next((i for i, line in enumerate(lines) if line.startswith(prefix) and line.endswith(suffix)), None)
+    if start is None:
+        return None
+    kind = lines[start][len(prefix):-len(suffix)]
+    rows: list[dict[str, str]] = []
+    for line in lines[start + 2:]:
+        if line == LISTED_END.format(count=len(rows), kind=kind):
+            return kind, rows
+        node_id, _, rest = line.partition(" | ")
+        title, _, status = rest.rpartition(" | ")
+        if not node_id or not status:
+            return None
+        rows.append({"id": node_id, "title": title, "status": status})
+    return None
 
 
 def read_counts(view_text: str) -> dict[str, dict[str, int]] | None:

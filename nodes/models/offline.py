@@ -26,7 +26,7 @@ from nodes.models.grammar import CAN_DO
 from nodes.models.planner_playbooks import default_playbooks
 from nodes.models.playbooks import Call, Done, PlannerInput, PriorCall
 from nodes.understanding.kinds import clauses_by_family
-from nodes.view import read_counts
+from nodes.view import read_counts, read_listed
 
 
 def read_conversation(messages: list[BaseMessage]) -> PlannerInput:
@@ -37,10 +37,12 @@ def read_conversation(messages: list[BaseMessage]) -> PlannerInput:
     pending: dict[str, PriorCall] = {}
     notes: list[str] = []
     counts: dict[str, dict[str, int]] | None = None
+    listed: tuple[str, list[dict[str, str]]] | None = None
     for message in messages:
         if isinstance(message, SystemMessage):
             text = str(message.content)
             counts = read_counts(text) if counts is None else counts
+            listed = read_listed(text) if listed is None else listed
             start = text.rfind("\n\n{")  # the JSON line after the view's tables
             if start >= 0:
                 view = json.loads(text[start + 2:])
@@ -63,7 +65,7 @@ def read_conversation(messages: list[BaseMessage]) -> PlannerInput:
                     prior.answer = json.loads(str(message.content))
                 except json.JSONDecodeError:
                     prior.answer = {"text": str(message.content)}
-    return PlannerInput(request=request, view=view, calls=calls, notes=notes, counts=counts)
+    return PlannerInput(request=request, view=view, calls=calls, notes=notes, counts=counts, listed=listed)
 
 
 class OfflinePlanner(BaseChatModel):

@@ -49,6 +49,8 @@ class PlannerInput:
     """Node ids the person selected, when the planner is told them in words (the chat baseline)."""
     counts: dict[str, dict[str, int]] | None = None
     """The live nodes' counts by kind and status the view showed (``nodes.view.read_counts``), or None."""
+    listed: tuple[str, list[dict[str, str]]] | None = None
+    """The kind and every live node of it the view listed (``nodes.view.read_listed``), or None."""
     more_tools: set[str] = field(default_factory=set)
     """Granted tools the call did not bind, named by its ``more_tools`` schema (``nodes.menu``): the planner asks
     for one before it calls it."""

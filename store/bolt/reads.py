@@ -281,7 +281,7 @@ class CanvasReads(BoltSession):
 
     def overview(
         self, focus_ids: Sequence[str], *, max_depth: int, since_version: int | None, recent: int, within: int = 0,
-        named: Sequence[str] = (),
+        named: Sequence[str] = (), listed_kind: str | None = None, listed_limit: int = 0,
     ) -> CanvasOverview:
         """What a model call's view reads, in one statement: the focus nodes with their lineages (outgoing edges
         of every type, as :meth:`lineages` with ``with_start``), the live nodes' counts by kind and status, and
@@ -300,6 +300,9 @@ class CanvasReads(BoltSession):
 
         ``named``: ids whose titles come back too (``titles``; deleted nodes included), as :meth:`get_nodes` would
         give them, in the same statement (the view names what earlier turns changed).
+
+        ``listed_kind``: the live nodes of that kind come back too (``listed``: id, title, status, oldest first, at
+        most ``listed_limit``), for a view that answers "list the slides" itself.
         """
         live = "(n.deleted IS NULL OR n.deleted = false)"
         known = self._live_counts.known_version()
@@ -328,16 +331,21 @@ class CanvasReads(BoltSession):
             "RETURN 'version after' AS part, null AS key, null AS status, m.version AS num, null AS p"
             # A named node's title rides in the status column (the parts share their columns).
             + (" UNION ALL UNWIND $named AS nid MATCH (c:CanvasNode {id: nid}) "
-               "RETURN 'named' AS part, c.id AS key, c.title AS status, null AS num, null AS p" if named else ""),
+               "RETURN 'named' AS part, c.id AS key, c.title AS status, null AS num, null AS p" if named else "")
+            + (f" UNION ALL MATCH (l:CanvasNode) WHERE l.kind = $listed_kind AND {live.replace('n.', 'l.')} "
+               "WITH l ORDER BY l.created_at, l.id LIMIT $listed_limit "
+               "RETURN 'listed' AS part, l.id AS key, l.status AS status, null AS num, {title: l.title} AS p"
+               if listed_kind else ""),
             floor=floor, within=int(within), recent=int(recent), ids=list(dict.fromkeys(focus_ids)),
-            meta=CANVAS_META_KEY, known=known, named=list(dict.fromkeys(named)),
+            meta=CANVAS_META_KEY, known=known, named=list(dict.fromkeys(named)), listed_kind=listed_kind,
+            listed_limit=int(listed_limit),
         )
         version = next((int(r["num"]) for r in rows if r["part"] == "version"), None)
         if version is not None:
             if since_version is None and floor is not None and floor > version - int(within):
                 # The canvas is older than a version this process saw (a database made again): read its window.
                 return self.overview(focus_ids, max_depth=max_depth, since_version=max(0, version - int(within)),
-                                     recent=recent, named=named)
+                                     recent=recent, named=named, listed_kind=listed_kind, listed_limit=listed_limit)
             self._live_counts.saw(version)
         counts: list[tuple[str, str, int]] | None
         if version is None:
@@ -357,7 +365,10 @@ class CanvasReads(BoltSession):
                                     ((r["key"], int(r["num"]), r["p"]) for r in rows if r["part"] == "lineage"),
                                     with_start=True)
         titles = {r["key"]: r["status"] for r in rows if r["part"] == "named"} if named else None
-        return CanvasOverview(lineages=lineages, counts=counts, recent=latest, version=version, titles=titles)
+        listed = [(r["key"], (r["p"] or {}).get("title"), r["status"]) for r in rows if r["part"] == "listed"] \
+            if listed_kind else None
+        return CanvasOverview(lineages=lineages, counts=counts, recent=latest, version=version, titles=titles,
+                              listed=listed)
 
     def live_counts(self) -> list[tuple[str, str, int]]:
         """The live nodes' counts by kind and status, counted on the canvas (sorted)."""

@@ -33,6 +33,8 @@ class CanvasOverview(NamedTuple):
     """The canvas version the statement read (None on a canvas without its counter)."""
     titles: dict[str, str | None] | None = None
     """The titles of the nodes asked for by id (``named``), deleted ones too; an id not found is left out."""
+    listed: list[tuple[str, str | None, str]] | None = None
+    """The live nodes of the kind asked for (``listed_kind``): id, title and status, oldest first."""
 
 
 class EdgeRecord(NamedTuple):

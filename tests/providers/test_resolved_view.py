@@ -18,6 +18,7 @@ from nodes.actions import ToolCall
 from nodes.bridge import Usage
 from nodes.grant import Grant
 from nodes.models.offline import OfflinePlanner
+from nodes.view import LISTED_MAX, listed_lines, read_listed
 from store.models import Direction, EdgeType, NodeStatus
 from tests.providers.loopback import ScriptedBrain
 from tests.providers.test_python_api import runtime_with
@@ -143,3 +144,51 @@ def test_repair_refuses_what_it_cannot_rebuild_and_asks_approval_where_its_parts
                                        grant, Usage()).verdict == "allow"
     finally:
         runtime.close()
+
+
+def _listed_turn(project, request: str, thread: str) -> tuple[Any, list[str]]:
+    CountingPlanner.seen = []
+    runtime = Runtime(project, model=CountingPlanner(), evaluate_generations=False)
+    try:
+        return runtime.run(request, thread_id=thread), list(CountingPlanner.seen)
+    finally:
+        runtime.close()
+
+
+def _live(store: Any, kind: str) -> list[Any]:
+    return sorted((n for n in store.find_nodes(kind=kind)), key=lambda n: (n.created_at, n.id))
+
+
+def test_a_list_question_is_answered_from_the_view_in_one_call_with_every_live_node(project, story):
+    images = _live(project.store, "image")
+    outcome, seen = _listed_turn(project, "list the images", "view-list")
+    assert outcome.outcome == "replied", outcome.reply
+    assert len(seen) == 1 and [s.get("action", {}).get("tool") for s in outcome.steps] == [None]
+    assert outcome.reply.splitlines() == [f"- {n.title} ({n.status.value}) {n.id}" for n in images]
+    assert "## listed: every live image" in seen[0] and len(seen[0].encode("utf-8")) <= 4096
+
+
+def test_a_list_longer_than_the_view_holds_is_looked_up_and_still_complete(project, story):
+    runtime = Runtime(project, model=OfflinePlanner(), evaluate_generations=False)
+    try:
+        for number in range(LISTED_MAX + 1):
+            assert runtime.run(f"note: call the ferry office, item {number}", thread_id="view-notes").outcome == "replied"
+    finally:
+        runtime.close()
+    notes = _live(project.store, "text")
+    assert len(notes) > LISTED_MAX
+    outcome, seen = _listed_turn(project, "list the notes", "view-list-long")
+    assert outcome.outcome == "replied", outcome.reply
+    assert "## listed:" not in seen[0]
+    assert [(s.get("action") or {}).get("tool") for s in outcome.steps] == ["query_canvas", None]
+    assert outcome.reply.splitlines() == [f"- {n.title} ({n.status.value}) {n.id}" for n in notes]
+
+
+def test_a_listing_cut_to_fit_the_view_is_not_read_as_the_whole_list():
+    whole = listed_lines("slide", [("a1", "Intro | why", "completed"), ("b2", None, "stale")])
+    assert read_listed("\n".join(whole)) == ("slide", [{"id": "a1", "title": "Intro | why", "status": "completed"},
+                                                       {"id": "b2", "title": "", "status": "stale"}])
+    for cut in range(len(whole)):
+        assert read_listed("\n".join(whole[:cut])) is None
+    assert listed_lines("slide", [("a1", "two\nlines", "completed")]) == []
+    assert listed_lines("slide", [(f"n{i}", "t", "completed") for i in range(LISTED_MAX + 1)]) == []

@@ -38,7 +38,7 @@ start beginning front end back position place order places positions swap switch
 sequence timeline drop return put again
 font fonts serif sans typeface spacing palette colour color title titles retitle rename bullet bullets
 illustration picture photo section sections gallery menu testimonials contact bigger smaller larger
-selection selected
+selection selected some contrast saturation sharpness
 """.split()) | NUMBER_VOCABULARY
 
 
@@ -54,12 +54,25 @@ def base_vocabulary() -> frozenset[str]:
     return frozenset(w for w in words if len(w) >= 3)
 
 
+_BUT_AFTER_A_SET = re.compile(
+    r"\b(?P<set>(?:every|each)(?: single)? (?:shot|slide|scene|image|picture|clip|one)|all(?: of)?(?: the)? "
+    r"(?:shots|slides|scenes|images|pictures|clips)|all|everything)\s+but\s+(?!not\b|also\b|then\b|please\b)")
+"""A set followed by "but" ("all shots but shot 3", "every shot but the last one", "all but shot 3"): "but" says
+which of the set are left out, as "except" does.  Read as a clause break instead, the set was edited whole."""
+
+
+def _but_as_except(text: str) -> str:
+    """"all shots but shot 3" as "all shots except shot 3"; a bare "all but" as "everything except"."""
+    return _BUT_AFTER_A_SET.sub(lambda m: ("everything" if m["set"] == "all" else m["set"]) + " except ", text)
+
+
 def normalise(request: str, facts: CanvasFacts) -> tuple[str, list[tuple[str, str]]]:
-    """Lower case, spelled numbers as digits, typos corrected; returns the text and the corrections."""
+    """Lower case, spelled numbers as digits, typos corrected, a set's "but" read as "except"; returns the text and
+    the corrections."""
     text = lower_words(request)
     vocabulary = base_vocabulary() | frozenset(w for w in facts.story_words() if len(w) >= 3)
     corrected, corrections = correct_typos(text, vocabulary)
-    return spell_numbers(corrected), corrections
+    return _but_as_except(spell_numbers(corrected)), corrections
 
 
 def interpret(request: str, facts: CanvasFacts | None = None, *, previous: PreviousTurn | None = None,

@@ -17,7 +17,7 @@ from nodes.understanding.readers.content import typed
 from nodes.understanding.references import find_references, resolve_targets
 
 _QUESTION = re.compile(r"^\s*(?:how many|how much|which|what|what's|whats|where|who|list|show|tell me|is|are|does|do|"
-                       r"did|can you tell|give me a list)\b|\?\s*$")
+                       r"did|can you tell|give me a list|describe)\b|\?\s*$")
 KINDS: dict[str, str] = {"image": "image", "images": "image", "picture": "image", "pictures": "image",
                          "video": "video", "videos": "video", "clip": "video", "clips": "video", "shot": "shot",
                          "shots": "shot", "slide": "slide", "slides": "slide", "reference": "reference",

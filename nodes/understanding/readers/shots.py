@@ -43,6 +43,9 @@ _LISTED_AFTER_RANGE = re.compile(r"\d\s*(?:-|–|to|through|thru)\s*(?:shot |sce
 _COMPARED_WITH = re.compile(r"\b(?:than|as|(?<!\bi )(?<!\bwe )(?<!n't )(?<!\bnot )(?<!\bd )(?<!\bdo )(?<!\bwould )like|"
                             r"to match|matching|the same as)\s+$")
 """Words before a reference that make it what a shot is compared with, not a shot to change."""
+_ADDED_WEATHER = re.compile(r"^\s*add (?:some )?")
+_AS_IT_IS = re.compile(r"\s+(?:is|are|was|were)\b")
+"""After "as it" / "as they": "stay as it is" keeps a shot, it compares it with nothing."""
 _BARE_EXCEPTION = re.compile(
     r"\b(?:except(?: for)?|but not|apart from|other than|excluding|save for|besides|not)\s+"
     r"(#?\d+(?:\s*(?:,|and|&|or|, and)\s*#?\d+)*)\b(?!\s*(?:%|percent|seconds?|s\b|px|pixels?|x\b|times\b))")
@@ -124,7 +127,8 @@ class ShotReader:
         kept = read_constraints(words, 0, len(text))  # "keep the rest" is a constraint, not a reference
         found = find_references(words)
         found = sorted(found + _bare_exceptions(words, found), key=lambda f: f.start)
-        anchor = next((f for f in found if _COMPARED_WITH.search(text, 0, f.start)), None)
+        anchor = next((f for f in found if _COMPARED_WITH.search(text, 0, f.start)
+                       and not _AS_IT_IS.match(text, f.end)), None)
         if anchor is not None:  # "make shot 1 darker than shot 2" made both darker
             words.take_all()
             return Reading(clarification=Clarification(
@@ -135,6 +139,8 @@ class ShotReader:
         same = words.take(_DO_SAME)
         segments = _segments(ctx, found)
         groups, exclusions = self._groups(ctx, segments, same)
+        if any({"weather", "lighting"} & set(group.edit.changes) for group in groups):
+            words.take(_ADDED_WEATHER)  # "add fog to shot 4": the weather or light it names is what it sets
         for group in groups:
             group.edit.keep = list(dict.fromkeys(group.edit.keep + kept))
             group.edit.understood += [f"keep: {k}" for k in kept if f"keep: {k}" not in group.edit.understood]

@@ -50,7 +50,7 @@ FRAMING_WORDS: tuple[tuple[str, str], ...] = (
 
 WEATHER_WORDS: tuple[tuple[str, str], ...] = (
     (r"no (?:more )?(?:rain|snow)|without (?:the )?(?:rain|snow)|clear (?:sky|skies|weather)|stop the (?:rain|snow)|"
-     r"(?:remove|get rid of|take (?:away|out)|lose|drop) (?:all )?(?:the )?(?:rain|snow)", "clear"),
+     r"(?:remove|get rid of|take (?:away|out)|lose|drop|turn off|switch off) (?:all )?(?:the )?(?:rain|snow)", "clear"),
     (r"rain(?:y|ing)?|storm(?:y)?|downpour|drizzle", "rain"),
     (r"snow(?:y|ing)?|blizzard|snowfall", "snow"),
 )

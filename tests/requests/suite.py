@@ -120,6 +120,7 @@ CASES: list[tuple[str, str, Any, str]] = [
     # -- the previous turn -------------------------------------------------------------------------------
     ("previous", "do the same to shot 5", {5: L("night")}, "prev"),
     ("previous", "do the same thing to shots 6 and 7", {6: L("night"), 7: L("night")}, "prev"),
+    ("previous", "same for shots 5 and 6", {5: L("night"), 6: L("night")}, "prev"),
     ("previous", "make the same shot brighter", {3: {"luma": "higher"}}, "prev"),
     ("previous", "that shot should be foggy instead", {3: L("foggy")}, "prev"),
     ("previous", "do the same to shot 5", ASK("no_target"), "story"),
@@ -181,6 +182,8 @@ CASES: list[tuple[str, str, Any, str]] = [
     ("negation", "no more rain in shot 3", {3: {"weather": "clear"}}, "story"),
     ("negation", "remove the rain from shot 2", {2: {"weather": "clear"}}, "story"),
     ("other", "add snow to shot 3", {3: {"weather": "snow"}}, "story"),
+    ("other", "turn off the rain in shot 2", {2: {"weather": "clear"}}, "story"),
+    ("other", "make shot 2 night, and the same for shot 5", {2: L("night"), 5: L("night")}, "story"),
     ("other", "add some fog to shot 4", {4: L("foggy")}, "story"),
     ("other", "give shot 1 more contrast", ASK("unparsed"), "story"),
     ("negation", "get rid of the snow in the last shot and make it dusk", {8: {"weather": "clear", **L("dusk")}},

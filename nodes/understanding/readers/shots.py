@@ -32,7 +32,7 @@ _NEGATION_IN = re.compile(
     r"\bno changes? (?:to|on)\b|\bhands off\b|\b(?:is|are) (?:ok|okay)\b")
 _DO_SAME = re.compile(r"\b(?:do|apply|make) (?:the same|that|it)(?: (?:thing|change|edit))?(?: again)?"
                       r"(?: (?:to|on|for|with))?\b|\bsame (?:thing|change|edit)(?: (?:to|on|for))?\b|\bagain\b|"
-                      r"\blikewise\b|\bas well\b|\btoo\b$")
+                      r"\blikewise\b|\bas well\b|\btoo\b$|(?:\bthe |^\s*)same (?:for|with|to|on)\b")
 _STRAY = re.compile(r"\b(?:all|everything|shot|shots|ones?|the|character(?:'s)?|protagonist|please|light|lighting|"
                     r"looks?|version|time|day|angle|scene|frame|image|picture|colou?r|mood)\b")
 

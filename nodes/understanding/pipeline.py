@@ -148,10 +148,29 @@ def _interpret(request: str, facts: CanvasFacts | None = None, *, previous: Prev
                      "story (\"a 6-shot short drama about ...\"), a web page from a brief, a slide deck on a topic, "
                      "notes, questions about the canvas, and edits of shots (lighting, framing, weather, outfit, "
                      "'darker', 'warmer'). Or set OPENAI_API_KEY to use a real model."))
+    if intent.clarification is None:
+        intent.clarification = _everything_on_a_mixed_canvas(intent, facts)
     _describe(intent)
     if intent.corrections and intent.clarification is not None:
         intent.clarification.message = f"{intent.clarification.message} {intent.read_as()}"
     return intent
+
+
+_EVERYTHING = frozenset({"everything", "the whole thing", "all of them"})
+
+
+def _everything_on_a_mixed_canvas(intent: Intent, facts: CanvasFacts) -> Clarification | None:
+    """"Make everything darker", "revert everything to the original" on a canvas that holds a film and a deck or
+    a page: the shot readers read "everything" as every shot, and the deck and the page were left as they were
+    while the report said done.  Asked about, naming what the canvas holds."""
+    said = {t.referred_as for c in intent.clauses for t in c.targets if t.kind in ("shot", "image")}
+    if not said & _EVERYTHING or not (facts.decks or facts.pages):
+        return None
+    held = ["a film"] + (["a slide deck"] if facts.decks else []) + (["a web page"] if facts.pages else [])
+    return Clarification(
+        reason="no_target", understood=[u for c in intent.clauses for u in c.understood],
+        message=(f"'Everything' on this canvas is {', '.join(held[:-1])} and {held[-1]}: I change one kind of output "
+                 "at a time. Name it: 'every shot', 'the deck', 'the page'."))
 
 
 def _describe(intent: Intent) -> None:

@@ -779,7 +779,7 @@ class EffectRunner:
             states.append(premise.state())
         selected = premise.selection(row.context)
         pictures: dict[str, Any] = {}
-        if isinstance(row.expected, Edit) and premise.kind == "story":
+        if isinstance(row.expected, Edit) and premise.kind in STORIES:
             pictures["before"] = self._pictures(premise, row.expected)
         version = store.canvas_version()
         started = time.perf_counter()

@@ -222,6 +222,10 @@ CASES: list[tuple[str, str, Any, str]] = [
     ("question", "how many versions of shot 30 are there?", ASK("not_found"), "story"),
     ("question", "which shots feel lonely?", ASK("unparsed"), "story"),
     # -- routing by what the project holds -----------------------------------------------------------------
+    # "everything" on a canvas holding a film and a deck was every shot (the deck left as it was, the report done)
+    ("routing", "make everything darker", ASK("no_target"), "mixed"),
+    ("routing", "revert everything to the original", ASK("no_target"), "mixed"),
+    ("routing", "make every shot darker", {n: {"luma": "lower"} for n in ALL}, "mixed"),
     ("routing", "a 5-slide deck about urban beekeeping", OP("build_deck", {"n_slides": 5}), "deck"),
     ("routing", "a new deck about pollinators", OP("build_deck"), "deck"),
     ("routing", "make a 4-slide presentation on honey", OP("build_deck", {"n_slides": 4}), "empty"),
@@ -532,6 +536,8 @@ def facts_for(context: str) -> tuple[CanvasFacts, PreviousTurn]:
         return facts, previous
     if context == "both":
         return CanvasFacts(decks=deck, slides=slides, pages=page, page_document=page_document()), previous
+    if context == "mixed":  # a film and a deck on one canvas
+        return CanvasFacts(shots=story_facts(), decks=deck, slides=slides), previous
     shots = story_facts()
     facts = CanvasFacts(shots=shots)
     if context == "two":

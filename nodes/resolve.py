@@ -34,6 +34,7 @@ from nodes.understanding.facts import CanvasFacts, FactsReader, read_facts
 from nodes.understanding.intent import Intent
 from nodes.view import (COUNTS_HEADER, LISTED_MAX, MAX_TURN_LINES, ViewReader, counts_line, fit, listed_lines, table,
                         values)
+from store.neo4j import CanvasOverview
 from store.trajectories import TrajectoryStore
 
 RECENT = 3
@@ -171,10 +172,18 @@ def focused_view(canvas: ResolveReader, intent: Intent, *, focus_ids: Sequence[s
     focus_ids = [i for i in focus_ids if i not in made]  # neither listed nor their lineage read
     turns = earlier_turns(trajectories, thread_id, turn_id)
     listed_kind = asked_to_list(intent)
-    seen = canvas.overview(list(focus_ids), max_depth=LINEAGE_DEPTH,
-                           since_version=None if version is None else max(0, version - 4 * RECENT),
-                           recent=RECENT, within=4 * RECENT, named=named_ids(turns),
-                           listed_kind=listed_kind, listed_limit=LISTED_MAX + 1)
+    if version is None and not made and facts is not None and facts.canvas_version == 0 \
+            and canvas.canvas_version() == 0:
+        # The turn's first view, on a canvas nothing was ever committed to (its start read it so, and no one has
+        # written since): nothing to count, list or trace, so the overview statement is not sent (on a project's
+        # first turn it is also the engine's first, and parsing it cold costs tens of milliseconds).
+        seen = CanvasOverview(lineages={}, counts=[], recent=[], version=0, titles={} if turns else None,
+                              listed=[] if listed_kind else None)
+    else:
+        seen = canvas.overview(list(focus_ids), max_depth=LINEAGE_DEPTH,
+                               since_version=None if version is None else max(0, version - 4 * RECENT),
+                               recent=RECENT, within=4 * RECENT, named=named_ids(turns),
+                               listed_kind=listed_kind, listed_limit=LISTED_MAX + 1)
     version = (seen.version or 0) if version is None else version
     nodes = {entries[0].node.id: entries[0].node for entries in seen.lineages.values() if entries}
     shot_targets = any(t.kind == "shot" for c in intent.clauses for t in c.targets)

@@ -64,3 +64,51 @@ def test_the_first_view_reads_the_shots_again_when_another_writer_moved_the_canv
     assert made and made[0] != before.image
     targets = "\n".join(_targets_section(RecordingPlanner.systems[0]))
     assert made[0] in targets and before.image not in targets
+
+
+def _fresh_runtime(tmp_path, model):
+    from jarvishub.project import Project
+    from jarvishub.runtime import Runtime
+
+    project = Project.init(tmp_path / "fresh")
+    return project, Runtime(project, model=model, evaluate_generations=False)
+
+
+def test_the_first_view_on_a_canvas_never_written_sends_no_overview(tmp_path, monkeypatch):
+    """A project's first turn: the start read version 0 and nothing was written since, so the view is built
+    without the overview statement (its cold parse was the engine's slowest statement of the turn)."""
+    RecordingPlanner.systems.clear()
+    project, runtime = _fresh_runtime(tmp_path, RecordingPlanner())
+    try:
+        overviews: list[int] = []
+        real = project.store.overview
+        monkeypatch.setattr(project.store, "overview", lambda *a, **k: overviews.append(1) or real(*a, **k))
+        outcome = runtime.run("a 3-slide deck on how to brew pour-over coffee")
+        assert outcome.outcome == "replied", outcome.reply
+        assert overviews == [] and "\ncanvas version 0: 0 live nodes\n" in RecordingPlanner.systems[0]
+    finally:
+        runtime.close()
+        project.close()
+
+
+def test_a_write_between_the_start_and_the_first_view_of_a_new_project_is_in_the_view(tmp_path, make_runtime):
+    """Version 0 at the start is trusted only while it is still the canvas's version: a note another process
+    wrote in between is counted in the first view."""
+    from jarvishub.runtime import Runtime
+
+    RecordingPlanner.systems.clear()
+    project, runtime = _fresh_runtime(tmp_path, RecordingPlanner())
+    other = Runtime(project, evaluate_generations=False)
+    try:
+        def another_writer(_state) -> None:
+            assert other.run("note: the grinder is broken").outcome == "replied"
+
+        outcome = runtime.run("how many text nodes are there", on_started=another_writer)
+        assert outcome.outcome == "replied", outcome.reply
+        first = RecordingPlanner.systems[0]
+        assert "\ncanvas version 0:" not in first and "text 1" in first, first
+        assert outcome.reply.startswith("1 found"), outcome.reply
+    finally:
+        other.close()
+        runtime.close()
+        project.close()

@@ -61,6 +61,16 @@ _BUT_AFTER_A_SET = re.compile(
 which of the set are left out, as "except" does.  Read as a clause break instead, the set was edited whole."""
 
 
+_FIRST_AND_LAST = re.compile(r"\bthe (?P<first>1th|first|opening) (?:one )?and (?:the )?(?P<last>last|final) (?:one )?"
+                             r"(?P<unit>shot|slide|scene)s?\b")
+""""the first and last shots": two positions sharing one noun, said as each with its own ("the first shot and the
+last shot"), which the references read; the shared noun left the first position without one."""
+
+
+def _shared_noun(text: str) -> str:
+    return _FIRST_AND_LAST.sub(lambda m: f"the {m['first']} {m['unit']} and the {m['last']} {m['unit']}", text)
+
+
 def _but_as_except(text: str) -> str:
     """"all shots but shot 3" as "all shots except shot 3"; a bare "all but" as "everything except"."""
     return _BUT_AFTER_A_SET.sub(lambda m: ("everything" if m["set"] == "all" else m["set"]) + " except ", text)
@@ -72,7 +82,7 @@ def normalise(request: str, facts: CanvasFacts) -> tuple[str, list[tuple[str, st
     text = lower_words(request)
     vocabulary = base_vocabulary() | frozenset(w for w in facts.story_words() if len(w) >= 3)
     corrected, corrections = correct_typos(text, vocabulary)
-    return _but_as_except(spell_numbers(corrected)), corrections
+    return _shared_noun(_but_as_except(spell_numbers(corrected))), corrections
 
 
 def interpret(request: str, facts: CanvasFacts | None = None, *, previous: PreviousTurn | None = None,

@@ -38,7 +38,7 @@ start beginning front end back position place order places positions swap switch
 sequence timeline drop return put again
 font fonts serif sans typeface spacing palette colour color title titles retitle rename bullet bullets
 illustration picture photo section sections gallery menu testimonials contact bigger smaller larger
-selection selected some contrast saturation sharpness
+selection selected some contrast saturation sharpness even odd alternate numbered
 """.split()) | NUMBER_VOCABULARY
 
 

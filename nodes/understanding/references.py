@@ -81,6 +81,11 @@ def _slides(match: re.Match[str]) -> Reference:
 
 
 SHOT_PATTERNS: tuple[_Pattern, ...] = (
+    _Pattern("odd", re.compile(r"\bevery other (?:shot|image|frame|picture|one)\b|\b(?:all )?(?:the )?odd(?:-numbered)? "
+                               r"(?:shots|images|frames|pictures|ones)\b|\balternate (?:shots|images|frames)\b"),
+             _position("odd")),
+    _Pattern("even", re.compile(r"\b(?:all )?(?:the )?even(?:-numbered)? (?:shots|images|frames|pictures|ones)\b"),
+             _position("even")),
     _Pattern("every", re.compile(rf"\b(?:every|each|all(?: of)?(?: the)?) {_N}\b|\beverything\b|\ball of them\b|"
                                  r"\bthe whole (?:film|story|sequence|storyboard|thing)\b|\bevery one\b"),
              _simple("every")),
@@ -336,6 +341,8 @@ class Resolver:
             chosen = shots[-count:]
         elif name == "penultimate":
             chosen = shots[-2:-1]
+        elif name in ("odd", "even"):  # "every other shot", "the odd shots": 1, 3, 5...; "the even shots": 2, 4...
+            chosen = shots[0 if name == "odd" else 1::2]
         elif name == "middle":
             if len(shots) % 2 == 0:
                 middle = shots[len(shots) // 2 - 1: len(shots) // 2 + 1]

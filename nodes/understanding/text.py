@@ -30,7 +30,7 @@ a an the this that these those it its it's them they their there here what which
 i i'd i'm me my we we'd us our you your he him his she her hers please pls plz kindly can could would will should shall must might may let lets let's
 is are was were be been being am do does did done have has had get gets got go going
 make makes made making turn turned give gives put set sets change changes changed switch use want wants need needs
-like just also too so very really quite bit little slightly somewhat much more lot lots bit
+like just also too so very really quite bit little slightly somewhat much more lot lots bit even
 of to in on at for with by from into onto as than then and or but while now instead again already both
 look looks looking feel feels feeling seem seems seemed appear appears
 light lighting lit mood tone vibe feel version one ones thing things picture image frame frames shot shots

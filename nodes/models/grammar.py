@@ -163,6 +163,7 @@ def _compiled(pattern: str) -> re.Pattern[str]:
 
 _LIGHTING = [(_compiled(p), v) for p, v in LIGHTING_WORDS]
 _FROM_TO = re.compile(r"\s+(?:to|into)\s+")
+_INSTEAD_OF = re.compile(r"\b(?:instead of|rather than|not)\s+$")
 
 
 def named_lighting(text: str) -> list[str]:
@@ -244,6 +245,10 @@ def read_edit(words: Words, start: int, end: int) -> EditRequest:
             before = words.text[max(start, now.start() - 5):now.start()]
             if after and before.endswith("from ") and not words.used(now.start(), now.end()):
                 words.mark(now.start() - 5, after.end())
+            # "night instead of dusk" / "night rather than dusk": the one after is what it has now, not a change
+            instead = _INSTEAD_OF.search(words.text, max(start, now.start() - 16), now.start())
+            if instead and instead.end() == now.start() and not words.used(now.start(), now.end()):
+                words.mark(instead.start(), now.end())
     lighting = _first(words, _LIGHTING, start, end)
     if lighting:
         edit.changes["lighting"] = lighting[0]

@@ -67,6 +67,26 @@ _FIRST_AND_LAST = re.compile(r"\bthe (?P<first>1th|first|opening) (?:one )?and (
 last shot"), which the references read; the shared noun left the first position without one."""
 
 
+_INTERJECTION = re.compile(
+    r"^\s*(?:(?:no|nope|nah|oops|ugh|hmm+|ok|okay|well|wait|sorry)|(?:that'?s|that is|this is) (?:wrong|not (?:right|it|"
+    r"what i (?:wanted|asked for|meant))))\s*[,!.;]+\s*(?=\S)")
+"""A leading "no," / "oops," / "that's wrong," before an undo: how a person takes a turn back, not part of what to
+undo.  Before anything else it stays, and is asked about: "no, make shot 5 night instead" corrects the turn before
+(shot 5 rather than shot 3), which making shot 5 night alone would not do."""
+_AN_UNDO = re.compile(r"(?:undo|revert|reverse|take (?:that|this|it) back|take back|go back)\b")
+_UNDO_SAID_OTHERWISE = re.compile(r"^\s*(?:revert|reverse|take back) (?:that|this)\s*[.!]*\s*$|"
+                                  r"^\s*take (?:that|this) back\s*[.!]*\s*$|^\s*go back\s*[.!]*\s*$")
+"""Whole requests that mean "undo that" (the turn before)."""
+
+
+def _plainly(text: str) -> str:
+    """The request without a leading interjection before an undo, and "revert that" / "go back" as "undo that"."""
+    said = _INTERJECTION.match(text)
+    if said is not None and _AN_UNDO.match(text, said.end()):
+        text = text[said.end():]
+    return "undo that" if _UNDO_SAID_OTHERWISE.match(text) else text
+
+
 def _shared_noun(text: str) -> str:
     return _FIRST_AND_LAST.sub(lambda m: f"the {m['first']} {m['unit']} and the {m['last']} {m['unit']}", text)
 
@@ -82,7 +102,7 @@ def normalise(request: str, facts: CanvasFacts) -> tuple[str, list[tuple[str, st
     text = lower_words(request)
     vocabulary = base_vocabulary() | frozenset(w for w in facts.story_words() if len(w) >= 3)
     corrected, corrections = correct_typos(text, vocabulary)
-    return _shared_noun(_but_as_except(spell_numbers(corrected))), corrections
+    return _plainly(_shared_noun(_but_as_except(spell_numbers(corrected)))), corrections
 
 
 def interpret(request: str, facts: CanvasFacts | None = None, *, previous: PreviousTurn | None = None,

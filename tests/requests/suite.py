@@ -121,6 +121,10 @@ CASES: list[tuple[str, str, Any, str]] = [
     ("previous", "do the same to shot 5", {5: L("night")}, "prev"),
     ("previous", "do the same thing to shots 6 and 7", {6: L("night"), 7: L("night")}, "prev"),
     ("previous", "same for shots 5 and 6", {5: L("night"), 6: L("night")}, "prev"),
+    # "instead" after a turn that changed other shots: moving the change is not what editing shot 5 alone does
+    ("previous", "make shot 5 night instead", ASK("ambiguous"), "prev"),
+    ("previous", "make it dusk instead", {3: L("dusk")}, "prev"),
+    ("previous", "no, make shot 5 night instead", ASK("ambiguous"), "prev"),
     ("previous", "make the same shot brighter", {3: {"luma": "higher"}}, "prev"),
     ("previous", "that shot should be foggy instead", {3: L("foggy")}, "prev"),
     ("previous", "do the same to shot 5", ASK("no_target"), "story"),

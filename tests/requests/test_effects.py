@@ -29,7 +29,7 @@ from tools.deck.canvas import find_deck, read_deck
 
 pytestmark = pytest.mark.long_file(120)
 
-_ORDER = ["cut", "versions", "story", "deck", "both", "page", "empty"]
+_ORDER = ["cut", "versions", "story", "mixed", "deck", "both", "page", "empty"]
 SAMPLE = sorted(sample(), key=lambda r: _ORDER.index(r.premise))
 """Grouped by premise, so each premise's project is opened once."""
 

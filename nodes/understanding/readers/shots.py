@@ -43,6 +43,25 @@ _LISTED_AFTER_RANGE = re.compile(r"\d\s*(?:-|–|to|through|thru)\s*(?:shot |sce
 _COMPARED_WITH = re.compile(r"\b(?:than|as|(?<!\bi )(?<!\bwe )(?<!n't )(?<!\bnot )(?<!\bd )(?<!\bdo )(?<!\bwould )like|"
                             r"to match|matching|the same as)\s+$")
 """Words before a reference that make it what a shot is compared with, not a shot to change."""
+_BARE_INSTEAD = re.compile(r"\binstead\b(?!\s+of\b)")
+
+
+def _instead_of_the_turn_before(ctx: ReadContext, reading: Reading) -> Reading | None:
+    """"make shot 5 night instead" after "make shot 3 night": the change belongs on other shots than the turn
+    before gave it to, which editing shot 5 alone does not do (shot 3 stays night).  Asked about; on the same
+    shots ("make it dusk instead") the new change simply replaces the old one."""
+    if not _BARE_INSTEAD.search(ctx.words.text) or not ctx.previous.targets or reading.clarification is not None:
+        return None
+    moved = [t.title for c in reading.clauses for t in c.targets if t.id not in ctx.previous.targets]
+    if not moved:
+        return None
+    return Reading(clarification=Clarification(
+        reason="ambiguous", understood=[u for c in reading.clauses for u in c.understood],
+        message=(f"Instead of the last turn's change ('{ctx.previous.request[:60]}')? I can undo that turn ('undo "
+                 f"that') and then change {', '.join(moved)}; or change {', '.join(moved)} and keep it (say it "
+                 "without 'instead'). Which one?")))
+
+
 _ADDED_WEATHER = re.compile(r"^\s*add (?:some )?")
 _AS_IT_IS = re.compile(r"\s+(?:is|are|was|were)\b")
 """After "as it" / "as they": "stay as it is" keeps a shot, it compares it with nothing."""
@@ -146,7 +165,8 @@ class ShotReader:
             group.edit.understood += [f"keep: {k}" for k in kept if f"keep: {k}" not in group.edit.understood]
         if not groups and not exclusions:
             return None
-        return self._resolve(ctx, groups, exclusions, same)
+        reading = self._resolve(ctx, groups, exclusions, same)
+        return _instead_of_the_turn_before(ctx, reading) or reading
 
     def _groups(self, ctx: ReadContext, segments: list[_Segment], same: list[re.Match[str]]
                 ) -> tuple[list[_Group], list[Found]]:

@@ -11,7 +11,9 @@ Its reads are batched: one overview statement (the canvas version, focus lineage
 titles of what earlier turns changed, whose summaries come from the trajectory file's last few rows, never their
 steps: the observe node leaves its own version read to it when the request names no title), and the fact
 statement when a target is a shot, unless the facts the turn's start read are still at the canvas version
-(``TurnContext.facts``).  A turn started without an intent (a bare invocation of the graph) is interpreted
+(``TurnContext.facts``); on a canvas never written to (the start read version 0, and a version read says it still
+is) the first view sends no overview at all.  A question asking to list a kind has its nodes listed by the overview
+(at most ``nodes.view.LISTED_MAX``).  A turn started without an intent (a bare invocation of the graph) is interpreted
 here.  A later step of the turn sends its first view again when the canvas changed only by the turn's own
 commits (right after a step's commit, its answer says so; else one statement reads the version: :func:`_kept_view`
 says why).

@@ -18,6 +18,7 @@ from nodes.understanding.facts import CanvasFacts
 from nodes.understanding.intent import Clarification, Intent
 from nodes.understanding.kinds import OPERATION_KINDS, asks_removal, family_of, node_ids_named, titles_named, word_kinds
 from nodes.understanding.readers import READERS, PreviousTurn, ReadContext
+from nodes.understanding.rephrasings import rephrased
 from nodes.understanding.text import FILLERS, NUMBER_VOCABULARY, Words, correct_typos, lower_words, spell_numbers
 
 COMMAND_WORDS = frozenset("""
@@ -54,55 +55,13 @@ def base_vocabulary() -> frozenset[str]:
     return frozenset(w for w in words if len(w) >= 3)
 
 
-_BUT_AFTER_A_SET = re.compile(
-    r"\b(?P<set>(?:every|each)(?: single)? (?:shot|slide|scene|image|picture|clip|one)|all(?: of)?(?: the)? "
-    r"(?:shots|slides|scenes|images|pictures|clips)|all|everything)\s+but\s+(?!not\b|also\b|then\b|please\b)")
-"""A set followed by "but" ("all shots but shot 3", "every shot but the last one", "all but shot 3"): "but" says
-which of the set are left out, as "except" does.  Read as a clause break instead, the set was edited whole."""
-
-
-_FIRST_AND_LAST = re.compile(r"\bthe (?P<first>1th|first|opening) (?:one )?and (?:the )?(?P<last>last|final) (?:one )?"
-                             r"(?P<unit>shot|slide|scene)s?\b")
-""""the first and last shots": two positions sharing one noun, said as each with its own ("the first shot and the
-last shot"), which the references read; the shared noun left the first position without one."""
-
-
-_INTERJECTION = re.compile(
-    r"^\s*(?:(?:no|nope|nah|oops|ugh|hmm+|ok|okay|well|wait|sorry)|(?:that'?s|that is|this is) (?:wrong|not (?:right|it|"
-    r"what i (?:wanted|asked for|meant))))\s*[,!.;]+\s*(?=\S)")
-"""A leading "no," / "oops," / "that's wrong," before an undo: how a person takes a turn back, not part of what to
-undo.  Before anything else it stays, and is asked about: "no, make shot 5 night instead" corrects the turn before
-(shot 5 rather than shot 3), which making shot 5 night alone would not do."""
-_AN_UNDO = re.compile(r"(?:undo|revert|reverse|take (?:that|this|it) back|take back|go back)\b")
-_UNDO_SAID_OTHERWISE = re.compile(r"^\s*(?:revert|reverse|take back) (?:that|this)\s*[.!]*\s*$|"
-                                  r"^\s*take (?:that|this) back\s*[.!]*\s*$|^\s*go back\s*[.!]*\s*$")
-"""Whole requests that mean "undo that" (the turn before)."""
-
-
-def _plainly(text: str) -> str:
-    """The request without a leading interjection before an undo, and "revert that" / "go back" as "undo that"."""
-    said = _INTERJECTION.match(text)
-    if said is not None and _AN_UNDO.match(text, said.end()):
-        text = text[said.end():]
-    return "undo that" if _UNDO_SAID_OTHERWISE.match(text) else text
-
-
-def _shared_noun(text: str) -> str:
-    return _FIRST_AND_LAST.sub(lambda m: f"the {m['first']} {m['unit']} and the {m['last']} {m['unit']}", text)
-
-
-def _but_as_except(text: str) -> str:
-    """"all shots but shot 3" as "all shots except shot 3"; a bare "all but" as "everything except"."""
-    return _BUT_AFTER_A_SET.sub(lambda m: ("everything" if m["set"] == "all" else m["set"]) + " except ", text)
-
-
 def normalise(request: str, facts: CanvasFacts) -> tuple[str, list[tuple[str, str]]]:
-    """Lower case, spelled numbers as digits, typos corrected, a set's "but" read as "except"; returns the text and
-    the corrections."""
+    """Lower case, spelled numbers as digits, typos corrected, a few phrasings said the way the readers read them
+    (``rephrasings``); returns the text and the corrections."""
     text = lower_words(request)
     vocabulary = base_vocabulary() | frozenset(w for w in facts.story_words() if len(w) >= 3)
     corrected, corrections = correct_typos(text, vocabulary)
-    return _plainly(_shared_noun(_but_as_except(spell_numbers(corrected)))), corrections
+    return rephrased(spell_numbers(corrected)), corrections
 
 
 def interpret(request: str, facts: CanvasFacts | None = None, *, previous: PreviousTurn | None = None,

@@ -216,16 +216,20 @@ def rejection_mutations(reader: CanvasReader, node_id: str, reason: str) -> list
     mutations = [SetStatus(node_id=n, status=NodeStatus.REJECTED,
                            reason=reason if n == node_id else f"made from {node_id}, which was rejected")
                  for n in sorted(live)]
-    restored: set[str] = set()
+    restored: dict[str, tuple[Any, str]] = {}  # the version brought back → (it, the version rejected in its place)
     for rejected_id in sorted(live):
         previous = _predecessor_outside(reader, rejected_id, closure)
         if previous is None or previous.id in restored or not _replaced(previous):
             continue
         if _has_live_successor(reader, previous.id, closure):
             continue  # another version replaced it and stays (an exploration's selected candidate): not restored
-        restored.add(previous.id)
+        restored[previous.id] = (previous, rejected_id)
+    for previous, rejected_id in restored.values():
         inputs = reader.neighbours(previous.id, [EdgeType.GENERATED_FROM], Direction.OUT)
-        changed = any(_has_live_successor(reader, link.node.id, closure) for link in inputs)
+        # An input that is no longer current: a newer version replaced it and stays, or it was itself set aside
+        # since and does not come back now (an undo brought back its own predecessor: an old cut's other clips).
+        changed = any(_has_live_successor(reader, link.node.id, closure)
+                      or (link.node.status == NodeStatus.REJECTED and link.node.id not in restored) for link in inputs)
         mutations.append(SetStatus(node_id=previous.id, status=NodeStatus.STALE if changed else NodeStatus.COMPLETED,
                                    reason=f"{rejected_id} was rejected; restored"
                                    + (", its inputs changed since" if changed else "")))

@@ -110,13 +110,13 @@ def test_a_count_question_is_answered_from_the_view_in_one_model_call(web):
     try:
         images = web.store.count_nodes(by="kind").get("image", 0)
         counted = runtime.run("how many images are there")
-        listed = runtime.run("list the images")
+        listed = runtime.run("which notes mention the oven?")
     finally:
         runtime.close()
     assert counted.outcome == "replied" and counted.reply == f"{images} found.", counted.reply
     assert images > 0 and sum(s.get("model_calls") or 0 for s in counted.steps) == 1, counted.steps
     assert not [s for s in counted.steps if (s.get("action") or {}).get("kind") == "tool_call"]
-    # A question the view cannot answer still reads the canvas.
+    # A question the view cannot answer (what notes say) still reads the canvas.
     assert listed.outcome == "replied" and listed.steps[0]["action"]["tool"] == "query_canvas"
 
 

@@ -45,7 +45,7 @@ def people_budget_spent(project: Path) -> Iterator[None]:
 def test_eight_concurrent_turns_that_read_the_canvas_all_succeed_while_people_use_their_budget(project):
     with people_budget_spent(project):
         turns = [subprocess.Popen([sys.executable, "-m", "jarvishub.cli", "-C", str(project), "run",
-                                   "list the notes", "--json"],
+                                   "which notes mention the ferry?", "--json"],
                                   stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=cli_env())
                  for _ in range(TURNS)]
         finished = []

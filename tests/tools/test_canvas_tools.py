@@ -329,3 +329,41 @@ def test_bad_arguments_are_rejected_before_anything_runs(project: Project, runti
     assert result.verdict == "reject" and result.commit is None
     assert f"arguments for {tool} are invalid" in result.message and field in result.message
     assert project.store.canvas_version() == before
+
+
+def test_rejecting_an_image_brings_back_an_older_cut_as_stale_when_its_other_clips_were_set_aside_since(
+        project: Project, runtime: Runtime):
+    """The cut an image's rejection brings back must not be current with clips that are no longer current: after
+    an undo brought back shot 1's earlier clip, the older cut (made with shot 1's later clip) comes back stale, to be
+    rebuilt, not completed (it came back completed, using a rejected clip, and the report said done)."""
+    def link(kind: str, source: str, target: str) -> None:
+        written(call(runtime, "link_nodes", type=kind, source=source, target=target))
+
+    def status(node: str, value: str, reason: str) -> None:
+        written(call(runtime, "set_status", node_id=node, status=value, reason=reason))
+
+    shot1, shot2 = make(runtime, "shot", "shot 1"), make(runtime, "shot", "shot 2")
+    clip1, clip1_later = make(runtime, "video", "shot 1 clip"), make(runtime, "video", "shot 1 clip")
+    image2_old, image2 = make(runtime, "image", "shot 2 image"), make(runtime, "image", "shot 2 image")
+    clip2_old, clip2 = make(runtime, "video", "shot 2 clip"), make(runtime, "video", "shot 2 clip")
+    cut_old, cut = make(runtime, "video", "final cut"), make(runtime, "video", "final cut")
+    for later, earlier in ((clip1_later, clip1), (image2, image2_old), (clip2, clip2_old), (cut, cut_old)):
+        link("VERSION_OF", later, earlier)
+    for made, source in ((clip1, shot1), (clip1_later, shot1), (image2_old, shot2), (image2, shot2),
+                         (clip2_old, image2_old), (clip2, image2), (cut_old, clip1_later), (cut_old, clip2_old),
+                         (cut, clip1), (cut, clip2)):
+        link("GENERATED_FROM", made, source)
+    # shot 1's later clip was undone (its earlier one is current again); the older versions were replaced
+    status(clip1_later, "rejected", "undone")
+    for replaced, by in ((image2_old, image2), (clip2_old, clip2), (cut_old, cut)):
+        status(replaced, "rejected", f"superseded by {by}")
+
+    result = written(call(runtime, "set_status", node_id=image2, status="rejected", reason="not what I wanted"))
+
+    store = project.store
+    assert {n: store.get_node(n).status for n in (image2, clip2, cut)} == {n: NodeStatus.REJECTED
+                                                                         for n in (image2, clip2, cut)}
+    assert store.get_node(image2_old).status == NodeStatus.COMPLETED
+    assert store.get_node(clip2_old).status == NodeStatus.COMPLETED
+    assert store.get_node(cut_old).status == NodeStatus.STALE, "its shot 1 clip was set aside since"
+    assert cut_old in result.observation["stale"]

@@ -93,7 +93,8 @@ def test_with_the_budget_spent_our_own_reads_still_run_and_user_queries_hear_bus
         assert relight.returncode == 4, relight.stdout + relight.stderr
         assert json.loads(relight.stdout)["result"] == "not_found"
         # The agent's own query_canvas reads queue for a budget of their own (issue #23): not busy either.
-        counted = _cli(demo, "run", "list the images", "--json")  # a count would be answered from the view
+        # A count or a list of a kind would be answered from the view; which shots have a lighting is read.
+        counted = _cli(demo, "run", "which shots are at night?", "--json")
         assert counted.returncode == 0, counted.stdout + counted.stderr
         assert any(step["action"].get("tool") == "query_canvas" for step in json.loads(counted.stdout)["steps"])
         busy = _cli(demo, "query", "RETURN 1 AS one")

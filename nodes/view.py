@@ -173,7 +173,7 @@ def listed_lines(kind: str, rows: Sequence[tuple[str, str | None, str]]) -> list
     """The view section that answers "list the <kind>": every live node of the kind, its whole title, and an end
     line, so that a section cut to fit the view's budget is seen to be cut (:func:`read_listed`).  Nothing when
     there are more than :data:`LISTED_MAX` or a title would not fit on its line."""
-    if len(rows) > LISTED_MAX or any("\n" in (title or "") or "\r" in (title or "") for _, title, _ in rows):
+    if len(rows) > LISTED_MAX or any(len(f"[{title or ''}]".splitlines()) != 1 for _, title, _ in rows):
         return []
     return [LISTED_HEADER.format(kind=kind), "id | title | status",
             *(f"{node_id} | {title or ''} | {status}" for node_id, title, status in rows),

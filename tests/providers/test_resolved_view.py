@@ -190,5 +190,6 @@ def test_a_listing_cut_to_fit_the_view_is_not_read_as_the_whole_list():
                                                        {"id": "b2", "title": "", "status": "stale"}])
     for cut in range(len(whole)):
         assert read_listed("\n".join(whole[:cut])) is None
-    assert listed_lines("slide", [("a1", "two\nlines", "completed")]) == []
+    for broken in ("two\nlines", "two\u2028lines", "form\x0cfeed"):  # anything splitlines() would split
+        assert listed_lines("slide", [("a1", broken, "completed")]) == []
     assert listed_lines("slide", [(f"n{i}", "t", "completed") for i in range(LISTED_MAX + 1)]) == []

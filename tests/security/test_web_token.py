@@ -141,8 +141,9 @@ def test_open_hands_the_browser_a_private_file_not_the_token(folder, tmp_path):
     seen = tmp_path / "browser-argv"
     browser = tmp_path / "browser"
     # A stand-in browser: records its command line and the file it was asked to open, as a browser reads it.
+    # Its last record is renamed into place: the test waits for that file, and must not read it half written.
     browser.write_text(f"#!/bin/sh\nprintf '%s\\n' \"$@\" > {seen}\ncat \"${{1#file://}}\" > {seen}.page\n"
-                       f"stat -c %a \"${{1#file://}}\" > {seen}.mode\n")
+                       f"stat -c %a \"${{1#file://}}\" > {seen}.mode.part && mv {seen}.mode.part {seen}.mode\n")
     browser.chmod(0o755)
     ui = Ui(folder, "--token-file", str(private), "--open", env={"BROWSER": str(browser)})
     try:

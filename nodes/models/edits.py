@@ -163,7 +163,7 @@ def image_overrides(edit: EditRequest, current: dict[str, Any]) -> dict[str, Any
     elif edit.redo == "take":
         changes["seed"] = int(current.get("seed") or 0) + 1
     for attribute, direction in edit.relative.items():
-        sign = 1.0 if direction == "higher" else -1.0
+        sign = (1.0 if direction == "higher" else -1.0) * edit.degree(attribute)
         if attribute == "luma":
             changes["exposure"] = _clamp(float(current.get("exposure") or 0.0) + sign * EXPOSURE_STEP)
         else:  # warmth up, or blue down: the same move of colour temperature

@@ -72,12 +72,20 @@ RELATIVE_WORDS: tuple[tuple[str, str, str], ...] = (
     (r"too (?:dark|dim|underexposed)|brighter|lighter|less dark|not so dark|more light|more bright|brighten"
      r"|(?<!too )(?<!less )(?<!so )bright", "luma", "higher"),
     (r"too blue|less blue|not so blue|less of the blue", "blue", "lower"),
-    (r"too (?:cold|cool)|less cold|less cool|warmer|more warmth|(?:a bit |a little |slightly )?more warm", "warmth",
+    (r"too (?:cold|cool)|less cold|less cool|warmer|more warmth|more warm", "warmth",
      "higher"),
     (r"too (?:warm|orange|yellow|red)|less warm|not so warm|cooler|colder|bluer|more blue|more (?:cold|cool)",
      "warmth", "lower"),
 )
 """Comparatives and negations → (measured attribute, direction) judged against the previous version."""
+
+DEGREE_WORDS: tuple[tuple[str, float], ...] = (
+    (r"a (?:little|tiny|wee) bit|just a (?:bit|little|touch|tad|hair)|a (?:bit|little|touch|tad|hair|smidge|shade)"
+     r"|slightly|somewhat|marginally|a little bit", 0.5),
+    (r"much|a lot|lots|way|far|a good deal|a great deal|a whole lot|significantly|considerably|substantially|very"
+     r"|really|dramatically|heavily", 2.0),
+)
+"""How far a comparative goes, in steps ("slightly darker": half a step; "much darker": two).  Unsaid, one step."""
 
 RELATIVE_NAMES = {("luma", "lower"): "darker", ("luma", "higher"): "brighter", ("warmth", "lower"): "cooler",
                   ("warmth", "higher"): "warmer", ("blue", "lower"): "less blue"}
@@ -116,9 +124,15 @@ class EditRequest(BaseModel):
     changes: dict[str, Any] = Field(default_factory=dict, description="lighting, framing, weather, outfit")
     relative: dict[str, Literal["lower", "higher"]] = Field(
         default_factory=dict, description="luma / warmth / blue, measured against the previous version")
+    degrees: dict[str, float] = Field(
+        default_factory=dict, description="steps a comparative goes when not one: 0.5 'slightly', 2 'much'")
     redo: Literal["lighting", "take"] | None = None
     keep: list[str] = Field(default_factory=list)
     understood: list[str] = Field(default_factory=list)
+
+    def degree(self, attribute: str) -> float:
+        """How many steps the comparative on ``attribute`` goes."""
+        return self.degrees.get(attribute, 1.0)
 
     @property
     def empty(self) -> bool:
@@ -135,7 +149,7 @@ class EditRequest(BaseModel):
     def describe(self) -> str:
         """What the edit does, in words."""
         parts = [f"{k} {v}" for k, v in self.changes.items()]
-        parts += [RELATIVE_NAMES[(a, d)] for a, d in self.relative.items()]
+        parts += [_DEGREE_NAMES.get(self.degree(a), "") + RELATIVE_NAMES[(a, d)] for a, d in self.relative.items()]
         if self.redo == "lighting":
             parts.append("a different lighting")
         elif self.redo == "take":
@@ -148,12 +162,12 @@ class EditRequest(BaseModel):
             if key in self.changes and self.changes[key] != value:
                 return None
         for key, value in other.relative.items():
-            if key in self.relative and self.relative[key] != value:
+            if key in self.relative and (self.relative[key] != value or self.degree(key) != other.degree(key)):
                 return None
         if self.redo and other.redo and self.redo != other.redo:
             return None
         return EditRequest(changes={**self.changes, **other.changes}, relative={**self.relative, **other.relative},
-                           redo=self.redo or other.redo, keep=list(dict.fromkeys(self.keep + other.keep)),
+                           degrees={**self.degrees, **other.degrees}, redo=self.redo or other.redo, keep=list(dict.fromkeys(self.keep + other.keep)),
                            understood=self.understood + other.understood)
 
 
@@ -173,6 +187,9 @@ def named_lighting(text: str) -> list[str]:
 _FRAMING = [(_compiled(p), v) for p, v in FRAMING_WORDS]
 _WEATHER = [(_compiled(p), v) for p, v in WEATHER_WORDS]
 _RELATIVE = [(_compiled(p), a, d) for p, a, d in RELATIVE_WORDS]
+_DEGREE_BEFORE = [(re.compile(rf"\b(?:{p})(?: more)?\s+$"), v) for p, v in DEGREE_WORDS]
+_DEGREE_ANYWHERE = [(_compiled(p), v) for p, v in DEGREE_WORDS]
+_DEGREE_NAMES = {0.5: "slightly ", 2.0: "much "}
 _CONSTRAINTS = [(_compiled(p), c) for p, c in CONSTRAINT_WORDS]
 _GARMENT = _compiled(GARMENTS)
 _COLOUR = _compiled("|".join(COLOURS))
@@ -211,6 +228,27 @@ def read_constraints(words: Words, start: int, end: int) -> list[str]:
     return kept
 
 
+def _read_degrees(words: Words, start: int, end: int, compared: dict[str, re.Match[str]], edit: EditRequest) -> None:
+    """How far each comparative goes: a degree right before it ("much darker", "a bit more warm"), else, for a
+    clause with one comparative, a degree elsewhere in it ("darken shot 3 a little").  The words are taken: read
+    as fillers, "much darker" was one step, the same as "darker"."""
+    for attribute, match in compared.items():
+        for pattern, degree in _DEGREE_BEFORE:
+            said = pattern.search(words.text, start, match.start())
+            if said is not None and not words.used(said.start(), said.end()):
+                words.mark(said.start(), said.end())
+                edit.degrees[attribute] = degree
+                break
+    if len(compared) == 1 and not edit.degrees:
+        attribute = next(iter(compared))
+        found = [(m.start(), m, degree) for pattern, degree in _DEGREE_ANYWHERE
+                 if (m := words.peek(pattern, start, end)) is not None]
+        if found:
+            _, said, degree = min(found, key=lambda f: f[0])
+            words.mark(said.start(), said.end())
+            edit.degrees[attribute] = degree
+
+
 def read_edit(words: Words, start: int, end: int) -> EditRequest:
     """The modifications a span asks of a shot's image; the words used are taken."""
     edit = EditRequest()
@@ -231,13 +269,20 @@ def read_edit(words: Words, start: int, end: int) -> EditRequest:
             understood.append(f"outfit: {edit.changes['outfit']} ('{colour.group(0)} {garment.group(0)}')")
             words.take(_CHARACTER, start, end)
             words.take(_COLOUR_VERB, start, end)
+    compared: dict[str, re.Match[str]] = {}
     for pattern, attribute, direction in _RELATIVE:
         if attribute in edit.relative:
             continue
         taken = words.take(pattern, start, end, first=True)
         if taken:
             edit.relative[attribute] = direction  # type: ignore[assignment]
-            understood.append(f"{attribute} {direction} than before ('{taken[0].group(0)}')")
+            compared[attribute] = taken[0]
+    _read_degrees(words, start, end, compared, edit)
+    for attribute, match in compared.items():
+        said = words.text[match.start():match.end()]
+        if attribute in edit.degrees:
+            said = f"{_DEGREE_NAMES[edit.degrees[attribute]]}{said}"
+        understood.append(f"{attribute} {edit.relative[attribute]} than before ('{said}')")
     # "from night to day": the lighting it has now is not a change; the one after "to" is.
     for pattern, _ in _LIGHTING:
         for now in pattern.finditer(words.text, start, end):

@@ -153,6 +153,21 @@ class QuestionPlaybook:
         return Done(text=f"{len(found)} slide{'s' if len(found) != 1 else ''} mention '{said}': {names} "
                          f"(of {len(rows)} slides read).")
 
+    def _slide(self, p: PlannerInput, clause) -> Call | Done | None:
+        rows = self.source.slides(p)
+        if rows is None or isinstance(rows, Call):
+            return rows
+        wanted = {t.id for t in clause.targets}
+        found = [r for r in rows if r.get("id") in wanted]
+        spec = _inputs(found[0]).get("spec") if found else None
+        if not isinstance(spec, dict):
+            return None  # the slide, or what it says, is not in what this source can read
+        number = clause.args.get("slide")
+        bullets = "".join(f"\n- {b}" for b in spec.get("bullets") or [])
+        notes = f"\nSpeaker notes: {spec['notes']}" if spec.get("notes") else ""
+        return Done(text=f"Slide {number} is titled '{found[0].get('title')}'."
+                         + (f" Its bullets:{bullets}" if bullets else " It has no bullets.") + notes)
+
     def _notes_mentioning(self, p: PlannerInput, clause) -> Call | Done | None:
         rows = self.source.notes(p)
         if rows is None or isinstance(rows, Call):
@@ -199,5 +214,5 @@ def _counted(counts: dict[str, dict[str, int]], kind: str | None) -> Done:
 LOOK = ("lighting", "framing", "weather", "outfit")
 """What "how does shot 3 look" is answered with: the attributes an edit changes."""
 ANSWERS = frozenset({"count", "list", "shots_with", "attribute", "versions", "last_turn", "slides_mentioning",
-                     "notes_mentioning", "headline"})
+                     "notes_mentioning", "headline", "slide"})
 """The questions the playbook answers (``QuestionReader``'s ``ask`` values)."""

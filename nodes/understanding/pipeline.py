@@ -40,6 +40,7 @@ sequence timeline drop return put again
 font fonts serif sans typeface spacing palette colour color title titles retitle rename bullet bullets
 illustration picture photo section sections gallery menu testimonials contact bigger smaller larger
 selection selected some contrast saturation sharpness even odd alternate numbered
+tell know wonder wondering apart aside excluding exception save
 """.split()) | NUMBER_VOCABULARY
 
 

@@ -35,6 +35,26 @@ _UNDO_SAID_OTHERWISE = re.compile(r"^\s*(?:revert|reverse|take back) (?:that|thi
 """Whole requests that mean "undo that" (the turn before)."""
 
 
+_OTHER_THAN = re.compile(r"\b(?:other than|apart from|aside from|excluding|with the exception of|save for)\b")
+"""Ways of saying "except": "make all shots warmer other than shot 1".  "than" alone compares ("warmer than shot
+1", which is asked about); "other than" never does, and was refused as a comparison."""
+
+_ASKED_INDIRECTLY = re.compile(
+    r"^\s*(?:(?:(?:can|could|would|will) you (?:please |kindly )?|please )?(?:tell|show) me|(?:do|does) (?:you|anyone) know"
+    r"|i(?:'d| would) like to know|i want to know|i(?:'m| am)? wonder(?:ing)?|i was wondering)\s*,?\s+"
+    r"(?=(?:which|what|how|where|when|who|whether|if)\b)")
+"""A question asked through "can you tell me ...", "do you know ...", "I'd like to know ...": the question is what
+follows.  Left in, "tell me" read as a command with no target ("which shot 'it' means")."""
+
+
+def _except_said_otherwise(text: str) -> str:
+    return _OTHER_THAN.sub("except", text)
+
+
+def _question_said_directly(text: str) -> str:
+    return _ASKED_INDIRECTLY.sub("", text, count=1)
+
+
 def _plainly(text: str) -> str:
     """The request without a leading interjection before an undo, and "revert that" / "go back" as "undo that"."""
     said = _INTERJECTION.match(text)
@@ -54,4 +74,4 @@ def _but_as_except(text: str) -> str:
 
 def rephrased(text: str) -> str:
     """``text`` with each of this module's phrasings said the readers' way."""
-    return _plainly(_shared_noun(_but_as_except(text)))
+    return _plainly(_shared_noun(_but_as_except(_except_said_otherwise(_question_said_directly(text)))))

@@ -66,6 +66,25 @@ def test_comparatives_move_the_current_values():
     assert image_overrides(warmer, {"temperature": 1.0})["temperature"] == 2.0
 
 
+@pytest.mark.parametrize("request_text, steps", [
+    ("make shot 2 much darker", {"luma": 2.0}), ("make shot 2 a lot darker", {"luma": 2.0}),
+    ("make shot 2 very dark", {"luma": 2.0}), ("make shot 2 a bit darker", {"luma": 0.5}),
+    ("darken shot 3 a little", {"luma": 0.5}), ("make shot 4 a little more warm", {"warmth": 0.5}),
+    ("make shot 3 slightly warmer and much darker", {"warmth": 0.5, "luma": 2.0}),
+    ("make shot 2 darker", {"luma": 1.0}), ("make shot 2 even darker", {"luma": 1.0}),
+])
+def test_a_degree_word_sets_how_far_a_comparative_goes(request_text, steps):
+    """"much darker" went exactly as far as "darker": the degree was read as a filler and dropped."""
+    edit = _edit(request_text)
+    assert {attribute: edit.degree(attribute) for attribute in edit.relative} == steps
+    moved = image_overrides(edit, {"exposure": 0.0, "temperature": 0.0})
+    plain = image_overrides(EditRequest(relative=edit.relative), {"exposure": 0.0, "temperature": 0.0})
+    for attribute, measure in (("luma", "exposure"), ("warmth", "temperature")):
+        if attribute in steps:
+            assert moved[measure] == pytest.approx(plain[measure] * steps[attribute])
+    assert all(word in edit.describe() for word in ("much",) if 2.0 in steps.values())
+
+
 @pytest.mark.parametrize("request_text, reason, unread", [
     ("make shot 3 more mysterious", "unparsed", ["mysterious"]),
     ("shot 3 wider but same composition", "conflict", []),

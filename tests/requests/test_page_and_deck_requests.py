@@ -155,7 +155,17 @@ def test_questions_read_the_deck_and_what_it_does_not_hold_changes_nothing(
     out = turn(runtime, "which slides mention training costs?")
     assert exit_code(out) == 0 and "'Training costs'" in out.reply and snapshot(runtime) == before, out.reply
 
+    # one slide's words, read from the deck (it answered with every slide's title, or as a shot's look)
+    deck = read_deck(runtime.project.store, find_deck(runtime.project.store, None))
+    third = deck.slides[2].spec
+    for request in ("what is on slide 3?", "describe slide 3", "what does the third slide say?"):
+        out = turn(runtime, request)
+        assert exit_code(out) == 0 and snapshot(runtime) == before, out.reply
+        assert f"'{third.title}'" in out.reply and all(b in out.reply for b in third.bullets), out.reply
+        assert not any(f"'{s.spec.title}'" in out.reply for s in deck.slides if s.spec.title != third.title)
+
     for request, reason in (("delete slide 9", "not_found"), ("make slide 3 more exciting", "unparsed"),
+                            ("what is on slide 9?", "not_found"),
                             ("regenerate the illustration on slide 1", "not_found")):
         out = turn(runtime, request, expect={"not_found": "not_found"}.get(reason, "bad_request"))
         assert out.outcome == "clarification" and out.clarification["reason"] == reason, (request, out.reply)

@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 
 from nodes.models.grammar import read_edit
-from nodes.understanding.intent import Clarification, Clause
+from nodes.understanding.intent import Clarification, Clause, Target
 from nodes.understanding.readers.base import ReadContext, Reading
 from nodes.understanding.readers.content import typed
 from nodes.understanding.references import find_references, resolve_targets
@@ -45,6 +45,13 @@ _LOOK = re.compile(r"\bwhat does\b|\blook(?:s)? like\b|\bhow does\b|\blooks?\b(?
 _ATTRIBUTE = re.compile(r"\bwhat (?:lighting|light|framing|weather|outfit|time of day|colou?r)\b|"
                         r"\b(?:lighting|framing|weather|outfit) (?:of|on|in|is)\b|'s (?:lighting|framing|weather|outfit)\b")
 
+_SLIDE_CONTENT = re.compile(
+    r"^\s*(?:what(?:'s| is)(?: written| said)? (?:on|in)|whats (?:on|in)|what does|what do|show me|read(?: me| out)?|"
+    r"describe)\s+(?:slide #?(?P<n>\d+)|the (?P<nth>\d+)th slide|the (?:very )?(?P<edge>last|final|first|1th|opening|"
+    r"title|cover) slide)(?:\s+(?:say|says|contain|contains|show|shows|have|has|look like|is about))?\s*\??\s*$")
+"""What one slide says ("what is on slide 3?", "what does the last slide say?"): its title, bullets and notes.
+It was answered with the list of every slide's title ("what is on ..."), or as a shot's look ("describe ...")."""
+
 
 class QuestionReader:
     """Questions about the canvas: each an operation ``question`` with what is asked in ``args``."""
@@ -58,6 +65,9 @@ class QuestionReader:
         if _OVERVIEW.search(text):
             words.take_all()
             return self._clause(ctx, {"ask": "count", "kind": ""}, "what the canvas holds")
+        if (match := _SLIDE_CONTENT.match(text)) is not None:
+            words.take_all()
+            return self._slide_content(ctx, match)
         if (match := _MENTION.search(text)) is not None:
             words.take_all()
             said = typed(ctx, match.start(2), match.end(2)).lower()  # the words as typed, never "corrected"
@@ -109,6 +119,15 @@ class QuestionReader:
             words.mark(shots_filter.start(), shots_filter.end())
             edit = read_edit(words, shots_filter.end(), len(text))
             words.take(_TAIL)
+            if edit.changes and (edit.relative or edit.redo or edit.keep):
+                # "which shots are at night and make them warmer": the filter was answered and the edit after it
+                # dropped, with exit 0.  A question and an edit of its answer are two requests.
+                asked = ", ".join(f"{k} {v}" for k, v in edit.changes.items())
+                return Reading(clarification=Clarification(
+                    reason="unsupported", understood=[f"question: shots with {asked}", edit.describe()],
+                    message=f"I can tell you which shots have {asked}, or change shots you name, but not both in one "
+                            f"request, so I changed nothing. Ask which shots have {asked} first, then say what to "
+                            "change in them."))
             if edit.changes:
                 return self._clause(ctx, {"ask": "shots_with", "filter": edit.changes},
                                     f"shots with {', '.join(f'{k} {v}' for k, v in edit.changes.items())}")
@@ -127,6 +146,28 @@ class QuestionReader:
             kind = KINDS.get(kind_match.group(1), "")
             return self._clause(ctx, {"ask": "list", "kind": kind}, f"a list of the {kind or 'nodes'}")
         return None
+
+    def _slide_content(self, ctx: ReadContext, match: re.Match[str]) -> Reading:
+        decks = ctx.facts.decks
+        if len(decks) != 1:
+            return Reading(clarification=Clarification(
+                reason="no_target" if not decks else "ambiguous", understood=["question: what a slide says"],
+                candidates=[{"id": d.id, "title": d.title} for d in decks],
+                message="There is no slide deck on the canvas." if not decks else
+                        "Which deck? " + "; ".join(f"{d.title} ({d.id})" for d in decks)))
+        slides = sorted((s for s in ctx.facts.slides if s.group == decks[0].id), key=lambda s: s.index or 0)
+        edge = match.group("edge") or ""
+        number = (len(slides) if edge in ("last", "final") else 1 if edge else
+                  int(match.group("n") or match.group("nth")))
+        if not 1 <= number <= len(slides):
+            return Reading(clarification=Clarification(
+                reason="not_found", missing=[f"slide {number}"], understood=["question: what a slide says"],
+                message=f"The deck has no slide {number}; it has {len(slides)} slides (1 to {len(slides)})."))
+        slide = slides[number - 1]
+        reading = self._clause(ctx, {"ask": "slide", "slide": number}, f"what slide {number} says")
+        reading.clauses[0].targets = [Target(id=slide.id, kind="slide", title=slide.title,
+                                             referred_as=match.group(0).strip())]
+        return reading
 
     def _clause(self, ctx: ReadContext, args: dict, understood: str) -> Reading:
         return Reading(clauses=[Clause(text=ctx.request, domain=self.name, operation="question", args=args,

@@ -44,7 +44,20 @@ _DECK_ONLY_WORDS = re.compile(r"\b(?:illustrations?|pictures?|images?|diagrams?|
 
 # ---------------------------------------------------------------- naming slides
 
+_SET_ITEM = (r"(?:slides? #?\d+|the (?:very )?(?:\d+th|first|last|final|opening|closing|title|cover)(?: one| slide)?"
+             r"|#?\d+(?!th))")
+"""One slide an exception names: "slide 3", "the first", "the last one", "the 2th slide", "3"."""
+
 _REF_PATTERNS: tuple[tuple[str, re.Pattern[str]], ...] = (
+    # "the slides after the first", "every slide after slide 3", "all the slides before the last one"
+    ("beyond", re.compile(r"\b(?:(?:all(?: of)? |every )?(?:the )?slides|every slide) (?P<side>after|following|before)"
+                          r" (?P<edge>" + _SET_ITEM + r")(?!\w)")),
+    # "every slide except the first", "all the slides except slides 1 and 5" (a set's "but" is read as "except"
+    # before this, rephrasings): the whole deck less the exceptions.  Without an exception it is the whole deck,
+    # which a delete refuses (a deck needs one slide).
+    ("all", re.compile(r"\b(?:(?:every|each)(?: single)? slide|all(?: of)?(?: the)?(?: \d+)? slides)"
+                       r"(?: (?:except|apart from|other than|save)(?: for)? (?P<but>" + _SET_ITEM
+                       + r"(?:\s*(?:,|and|&|or)\s*" + _SET_ITEM + r")*))?(?!\w)")),
     ("range", re.compile(r"\bslides? #?(\d+) ?(?:-|–|to|through|thru) ?#?(\d+)\b")),
     ("numbers", re.compile(r"\bslides? #?(\d+)((?:\s*(?:,|and|&|or)\s*(?:slide )?#?\d+\b)*)")),
     ("ordinals", re.compile(r"\bthe (\d+)th((?:\s*(?:,|and|&|or)\s*(?:the )?\d+th)*) slides?\b")),
@@ -125,8 +138,33 @@ def find_slides(ctx: ReadContext, words: Words, deck: Deck, start: int, end: int
     return sorted(found, key=lambda r: r.start)
 
 
+def _set_items(deck: Deck, said: str) -> list[int]:
+    """The slide numbers of an exception list ("the first and slide 4", "the last one")."""
+    count = len(deck.slides)
+    numbers: list[int] = []
+    for item in re.finditer(_SET_ITEM, said):
+        text = item.group(0)
+        if re.search(r"\b(?:last|final|closing)\b", text):
+            numbers.append(count)
+        elif re.search(r"\b(?:first|opening|title|cover)\b", text):
+            numbers.append(1)
+        else:
+            numbers.append(int(re.search(r"\d+", text).group(0)))  # type: ignore[union-attr]
+    return numbers
+
+
 def _numbers(ctx: ReadContext, deck: Deck, form: str, match: re.Match[str]) -> list[int] | None:
     count = len(deck.slides)
+    if form == "all":
+        spared = _set_items(deck, match.group("but") or "")
+        if any(not 1 <= n <= count for n in spared):
+            return spared  # the caller names the slide that is not there
+        return [n for n in range(1, count + 1) if n not in spared]
+    if form == "beyond":
+        edge = _set_items(deck, match.group("edge"))[0]
+        if not 1 <= edge <= count:
+            return [edge]
+        return list(range(edge + 1, count + 1)) if match.group("side") != "before" else list(range(1, edge))
     if form == "range":
         low, high = sorted((int(match.group(1)), int(match.group(2))))
         return list(range(low, high + 1))

@@ -7,9 +7,10 @@ Chromium). It makes a 6-slide deck with the ``slides`` skill and a page with
 ``design_to_web``, then times, through the bridge, each deck operation (retitle,
 add, move, delete, undo: one new version of the same deck) and each page
 operation (a style token, a text edit, an undo that reuses an earlier preview)
-``--rounds`` times. Reported: medians in seconds, how many slide previews or
-page renders each operation made, and the ratio of an operation to building
-anew, all measured in the same run.
+``--rounds`` times; then a page edit on a runtime that keeps its Chromium
+against one that launches one per render, alternating. Reported: medians in
+seconds, how many slide previews or page renders each operation made, and the
+ratios, all measured in the same run.
 """
 
 from __future__ import annotations
@@ -93,6 +94,25 @@ def page_rows(runtime: Runtime, rounds: int) -> dict[str, Any]:
             "edit_vs_design": round(statistics.median(edits) / design, 3)}
 
 
+def kept_against_per_call(project: Project, rounds: int) -> dict[str, Any]:
+    """A page edit on a runtime keeping its Chromium against one launching a Chromium per render (a lent browser
+    of None), alternating, on the same page."""
+    runtimes = {"kept": Runtime(project), "per_call": Runtime(project, services={"browser": None})}
+    times: dict[str, list[float]] = {name: [] for name in runtimes}
+    try:
+        for number in range(rounds):
+            for name, runtime in (runtimes.items() if number % 2 == 0 else reversed(runtimes.items())):
+                size = 70 + 2 * number + (name == "per_call")  # a new value each call: an edit, never a no-op
+                seconds, _ = timed(runtime, "page_set_style", token="headline-size", value=f"{size}px")
+                times[name].append(seconds)
+    finally:
+        for runtime in runtimes.values():
+            runtime.close()
+    kept, per_call = median(times["kept"]), median(times["per_call"])
+    return {"page_set_style_kept_s": kept, "page_set_style_per_call_s": per_call,
+            "per_call_vs_kept": round(per_call / kept, 2)}
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--rounds", type=int, default=5)
@@ -102,7 +122,8 @@ def main() -> None:
         runtime = Runtime(project)
         try:
             report = {"rounds": args.rounds, "deck": deck_rows(runtime, args.rounds),
-                      "page": page_rows(runtime, args.rounds)}
+                      "page": page_rows(runtime, args.rounds),
+                      "browser": kept_against_per_call(project, args.rounds + 1)}
         finally:
             runtime.close()
             project.close()

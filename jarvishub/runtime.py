@@ -34,6 +34,8 @@ from store.memory import ProjectMemory
 from store.models import new_id
 from store.trajectories import TrajectoryStore
 from tools.base import ToolContext, ToolSpec
+from tools.native.kept_browser import KeptBrowser
+from tools.native.settings import native_settings
 from tools.reader import read_only
 from tools.registry import ToolRegistry
 
@@ -72,6 +74,13 @@ class TurnOutcome(BaseModel):
         return sum(int(s.get("provider_calls") or 0) for s in self.steps)
 
 
+def kept_browser(project: Project) -> KeptBrowser:
+    """The runtime's Chromium for page renders, able to read the project's workspace and artifacts."""
+    settings = native_settings(project.settings)
+    return KeptBrowser(settings.chromium, settings.browser_timeout_s,
+                       roots=[project.workspace, project.artifacts.root])
+
+
 class Runtime:
     """Everything a project needs to run agent turns."""
 
@@ -94,6 +103,9 @@ class Runtime:
         services_built["turn_extra"] = {**services_built.get("turn_extra", {}),
                                         "memory_lines": self.memory.memory_lines}
         self.services = {**services_built, **self.services}
+        self._kept_browser: KeptBrowser | None = None
+        if "browser" not in self.services:  # one Chromium for the runtime's page renders, launched on the first
+            self._kept_browser = self.services["browser"] = kept_browser(project)
         self.registry = ToolRegistry([*tools, *(extra_tools or [])])
         self.skills: list[SkillInfo] = skills
         self.manifest: Manifest = build_manifest(project.store.kinds, self.registry, skills)
@@ -287,7 +299,9 @@ class Runtime:
             else self.turn_context
 
     def close(self) -> None:
-        """Close the checkpointer and memory (the project is closed by its owner)."""
+        """Close the checkpointer, memory and the kept browser (the project is closed by its owner)."""
+        if self._kept_browser is not None:
+            self._kept_browser.close()
         if hasattr(self.memory, "close"):
             self.memory.close()
         self.grants.close()

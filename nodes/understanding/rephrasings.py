@@ -9,6 +9,8 @@ that".  They work on the normalised text (lower case, numbers as digits, typos c
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
+from typing import Any
 
 _BUT_AFTER_A_SET = re.compile(
     r"\b(?P<set>(?:every|each)(?: single)? (?:shot|slide|scene|image|picture|clip|one)|all(?: of)?(?: the)? "
@@ -70,6 +72,43 @@ def _shared_noun(text: str) -> str:
 def _but_as_except(text: str) -> str:
     """"all shots but shot 3" as "all shots except shot 3"; a bare "all but" as "everything except"."""
     return _BUT_AFTER_A_SET.sub(lambda m: ("everything" if m["set"] == "all" else m["set"]) + " except ", text)
+
+
+_SAME_AS_A_SHOT = re.compile(
+    r"\b(?:the )?same (?P<what>lighting|light|time of day|weather|framing|outfit|clothes|coat|colou?r) as "
+    r"(?:(?:shot|image) (?P<number>\d+)|the (?P<edge>first|1th|last|final) (?:shot|one|image))\b(?!'s)")
+"""A look copied from another shot: "make shot 3 the same lighting as shot 1".  It was refused as a comparison
+("I cannot match a shot to another"); the value is the other shot's, read from the facts."""
+_COPIED = {"lighting": "lighting", "light": "lighting", "time of day": "lighting", "weather": "weather",
+           "framing": "framing", "outfit": "outfit", "clothes": "outfit", "coat": "outfit", "colour": "outfit",
+           "color": "outfit"}
+_SAID_AS = {("weather", "clear"): "clear skies"}
+"""Values whose own name the grammar does not read, said the way it does."""
+
+
+def said_like_another_shot(text: str, shots: Sequence[Any]) -> str:
+    """``text`` with "the same lighting as shot 1" replaced by shot 1's lighting ("night"), and so for weather,
+    framing and outfit colour; a shot that is not there, or an outfit it does not set, is left as said (the
+    readers then say what they cannot do)."""
+    from nodes.models.grammar import COLOURS, IMAGE_DEFAULTS
+
+    numbered = {s.number: s for s in shots if s.number is not None}
+
+    def value(match: re.Match[str]) -> str:
+        edge = match["edge"]
+        number = int(match["number"]) if match["number"] else (
+            min(numbered, default=0) if edge in ("first", "1th") else max(numbered, default=0))
+        shot = numbered.get(number)
+        if shot is None:
+            return match.group(0)
+        attribute = _COPIED[match["what"]]
+        found = shot.inputs.get(attribute, IMAGE_DEFAULTS.get(attribute))
+        if attribute == "outfit":
+            colour = next((name for name, code in COLOURS.items() if code == found), None)
+            return f"a {colour} outfit" if colour else match.group(0)
+        return _SAID_AS.get((attribute, str(found)), str(found)) if found else match.group(0)
+
+    return _SAME_AS_A_SHOT.sub(value, text)
 
 
 def rephrased(text: str) -> str:

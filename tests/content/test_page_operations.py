@@ -196,8 +196,9 @@ def test_bad_requests_are_typed_errors_and_change_nothing(runtime: Runtime, page
 
 
 def test_without_a_browser_there_is_no_version_and_the_workspace_page_stays(
-        runtime: Runtime, page: dict[str, Any], monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+        make_runtime: Any, page: dict[str, Any], monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
     monkeypatch.setenv("JARVISHUB_CHROMIUM", str(tmp_path / "no-such-chromium"))
+    runtime = make_runtime()  # a command started with that setting (a runtime keeps the browser it launched)
     before = runtime.project.store.canvas_version()
     page_file = runtime.project.workspace / page["html_path"]
     html = page_file.read_text()

@@ -259,3 +259,15 @@ def test_a_shot_s_new_image_marked_rejected_brings_its_previous_one_back(runner:
         assert {t: after.hashes[t] for t in ("shot 5 image", "shot 5 clip")} == \
             {t: rainy.hashes[t] for t in ("shot 5 image", "shot 5 clip")}
         assert after.changed(base) == {"shot 5 image", "shot 5 clip", "final cut"}, after.changed(base)
+
+
+def test_a_look_copied_from_another_shot_is_what_that_shot_has_on_the_canvas(runner: EffectRunner) -> None:
+    """"the same lighting as shot 2", after shot 2 was made night: shot 4 is rendered at night, and only shot 4's
+    image, its clip and the cut change (it was refused as a comparison)."""
+    with history_on(runner, "story") as (premise, base, turn):
+        turn("make shot 2 night")
+        night = premise.state()
+        turn("make shot 4 the same lighting as shot 2")
+        after = premise.state()
+        assert after.inputs["shot 4 image"].get("lighting") == night.inputs["shot 2 image"]["lighting"] == "night"
+        assert after.changed(night) == {"shot 4 image", "shot 4 clip", "final cut"}, after.changed(night)

@@ -145,3 +145,18 @@ def test_requests_once_asked_about_are_acted_on_as_meant(request_text):
     facts, previous = facts_for(context)
     intent = interpret(request_text, facts, previous=previous)
     assert judge(expected, intent) == "pass", (intent.clarification, [c.model_dump() for c in intent.clauses])
+
+
+def test_a_look_copied_from_another_shot_is_that_shots_value_read_from_the_canvas():
+    """"the same lighting as shot 1" was refused as a comparison; it is shot 1's lighting, weather or outfit."""
+    facts, previous = facts_for("story")
+    facts.shots[0].inputs = {"lighting": "night", "weather": "rain", "outfit": "#d62828"}
+    for request, expected in (("make shot 3 the same lighting as shot 1", {3: {"lighting": "night"}}),
+                              ("give shots 4 and 5 the same weather as shot 1",
+                               {4: {"weather": "rain"}, 5: {"weather": "rain"}}),
+                              ("make shot 2 wear the same outfit as the first shot", {2: {"outfit": "#d62828"}}),
+                              ("make shot 6 the same lighting as shot 2", {6: {"lighting": "neutral"}})):
+        assert judge(expected, interpret(request, facts, previous=previous)) == "pass", request
+    for request in ("make shot 3 the same lighting as shot 9", "make shot 3 look like shot 1",
+                    "make shot 3 the same outfit as shot 2"):  # no such shot; a vague likeness; no outfit set
+        assert interpret(request, facts, previous=previous).clarification is not None, request

@@ -241,6 +241,10 @@ class Browser:
                                      f"{INSTALL_HINT}") from exc
         return cls(manager, browser, timeout_s, roots, jail)
 
+    def connected(self) -> bool:
+        """Whether the Chromium is still there (a killed or crashed one is not)."""
+        return bool(self._browser.is_connected())
+
     def close(self) -> None:
         """Close the browser and its Playwright driver."""
         try:
@@ -269,12 +273,15 @@ class Browser:
                                f"({', '.join(map(str, self.roots)) or 'none'})")
         url = page.as_uri()
         blocked: list[str] = []
-        context = self._browser.new_context(
-            viewport={"width": viewport.width, "height": viewport.height},
-            device_scale_factor=1,
-            service_workers="block",
-            accept_downloads=False,
-        )
+        try:
+            context = self._browser.new_context(
+                viewport={"width": viewport.width, "height": viewport.height},
+                device_scale_factor=1,
+                service_workers="block",
+                accept_downloads=False,
+            )
+        except PlaywrightError as exc:  # the browser is gone (killed, crashed)
+            raise RenderFailed(f"could not open a page to render {url}: {exc}") from exc
         try:
             context.set_default_timeout(self.timeout_s * 1000)
             context.route("**/*", lambda route: _fence(route, roots, blocked))

@@ -27,6 +27,7 @@ from store.mutations import CreateNode, GroupNodes, Link
 from tools.base import Effect, ToolContext, ToolError, ToolFamily, ToolResult, ToolSpec
 from tools.native import files
 from tools.native.browser import Browser, Screenshot, Viewport, check_browser
+from tools.native.kept_browser import KeptBrowser
 from tools.native.code import CodeLimits, run_python
 from tools.native.settings import native_settings
 from tools.native.slide_spec import DeckSpec
@@ -384,16 +385,19 @@ def _first_line(source: str) -> str:
 
 def browser_ready(ctx: ToolContext) -> None:
     """``render_page``'s preflight: Chromium and bubblewrap are here (or the caller lends a running browser)."""
-    if not isinstance(ctx.services.get("browser"), Browser):
+    shared = ctx.services.get("browser")
+    if isinstance(shared, KeptBrowser):
+        shared.ready()
+    elif not isinstance(shared, Browser):
         check_browser(native_settings(ctx.settings).chromium)
 
 
 @contextmanager
-def _browser(ctx: ToolContext) -> Iterator[Browser]:
-    # A caller that renders often keeps one Browser in ctx.services (same thread);
-    # otherwise each call launches and closes its own.
+def _browser(ctx: ToolContext) -> Iterator[Browser | KeptBrowser]:
+    # A runtime keeps one browser for its life (KeptBrowser, on its own thread), and a caller rendering on one
+    # thread may lend a Browser; otherwise each call launches and closes its own.
     shared = ctx.services.get("browser")
-    if isinstance(shared, Browser):
+    if isinstance(shared, (Browser, KeptBrowser)):
         yield shared
         return
     settings = native_settings(ctx.settings)

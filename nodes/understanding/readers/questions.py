@@ -114,10 +114,15 @@ class QuestionReader:
             reading.clauses[0].targets = resolved.targets
             reading.clauses[0].references = [f.reference for f in found]
             return self._checked(ctx, reading, resolved)
-        shots_filter = re.match(r"^\s*(?:which|what|list(?: the)?|show(?: me)?(?: the)?) (shots?|images?|ones?)\b", text)
+        # "which shots are at night?", and with the look before the noun: "list the night shots", "show me the
+        # rainy ones" (those were asked about)
+        shots_filter = re.match(r"^\s*(?:which|what|list(?: all)?(?: the)?|show(?: me)?(?: all)?(?: the)?) "
+                                r"(?:(?P<look>[a-z-]+(?: [a-z-]+)?) )?(?P<noun>shots?|images?|ones?)\b", text)
         if shots_filter:
-            words.mark(shots_filter.start(), shots_filter.end())
-            edit = read_edit(words, shots_filter.end(), len(text))
+            words.mark(shots_filter.start(), shots_filter.start("look") if shots_filter["look"] else shots_filter.end())
+            words.mark(shots_filter.start("noun"), shots_filter.end("noun"))
+            edit = read_edit(words, shots_filter.start("look") if shots_filter["look"] else shots_filter.end(),
+                             len(text))
             words.take(_TAIL)
             if edit.changes and (edit.relative or edit.redo or edit.keep):
                 # "which shots are at night and make them warmer": the filter was answered and the edit after it
@@ -128,6 +133,12 @@ class QuestionReader:
                     message=f"I can tell you which shots have {asked}, or change shots you name, but not both in one "
                             f"request, so I changed nothing. Ask which shots have {asked} first, then say what to "
                             "change in them."))
+            if not edit.changes and (edit.relative or edit.redo or edit.keep):
+                # "which shots are darker?" listed every shot: the comparative was read, then left out
+                return Reading(clarification=Clarification(
+                    reason="unsupported", understood=[f"question: shots that are {edit.describe()}"],
+                    message=f"I can tell which shots have a named look (night, rain, a close-up), not which are "
+                            f"{edit.describe()}; ask 'which shots are at night?' or 'what lighting is shot 3?'."))
             if edit.changes:
                 return self._clause(ctx, {"ask": "shots_with", "filter": edit.changes},
                                     f"shots with {', '.join(f'{k} {v}' for k, v in edit.changes.items())}")

@@ -442,10 +442,15 @@ def parse_when(text: str, *, now: datetime | None = None) -> datetime:
 
 
 def stems(text: str) -> set[str]:
-    """Lower-case words with a rough stem, so 'removing', 'removed' and 'remove' meet (numbers left out): how
-    a description of a change is matched against what the change did, for every kind of output."""
-    return {re.sub(r"(?<=[a-z]{3})(ing|ed|es|s|e)$", "", w) for w in re.findall(r"[a-z0-9#]+", text.lower())
-            if not w.isdigit()}
+    """Lower-case words with a rough stem, so 'removing', 'removed', 'remove' and 'removal' meet, and 'deletion'
+    meets 'deleted' (numbers left out): how a description of a change is matched against what the change did,
+    for every kind of output."""
+    return {_NOUNS_OF_VERBS.get(w) or re.sub(r"(?<=[a-z]{3})(ing|ed|es|s|e|ions?|als?)$", "", w)
+            for w in re.findall(r"[a-z0-9#]+", text.lower()) if not w.isdigit()}
+
+
+_NOUNS_OF_VERBS = {"addition": "add", "additions": "add", "added": "add", "adding": "add", "adds": "add"}
+"""Stems the suffix rule cannot find ('addition' is not 'add' less a suffix)."""
 
 
 def text_of(value: Any) -> str:

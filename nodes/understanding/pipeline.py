@@ -41,6 +41,7 @@ font fonts serif sans typeface spacing palette colour color title titles retitle
 illustration picture photo section sections gallery menu testimonials contact bigger smaller larger
 selection selected some contrast saturation sharpness even odd alternate numbered
 tell know wonder wondering apart aside excluding exception save
+deletion deletions removal addition insertion renaming retitling
 """.split()) | NUMBER_VOCABULARY
 
 

@@ -45,6 +45,7 @@ VERSION_CASES: list[tuple[str, str, Any, str]] = [
     ("undo", "undo the last change to it", UNDO(4), "sel=4"),
     ("undo", "undo this", OP("undo_change", {"node_id": "C4"}), "sel=clip4"),
     ("undo", "undo that", OP("undo_turn", {"turn_id": "T0"}), "prev"),
+    ("undo", "undo the last thing you did", OP("undo_turn", {"turn_id": "T0"}), "prev"),
     ("undo", "undo it", OP("undo_turn", {"turn_id": "T0"}), "prev"),
     ("undo", "undo", OP("undo_turn", {"turn_id": "T0"}), "prev"),
     ("undo", "take that back", OP("undo_turn", {"turn_id": "T0"}), "prev"),

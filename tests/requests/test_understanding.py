@@ -8,6 +8,7 @@ from collections import Counter
 import pytest
 
 from nodes.understanding import interpret
+from nodes.understanding.readers.base import PreviousTurn
 from tests.requests.suite import ASK, CASES, facts_for, judge
 from tests.requests.suite_versions import VERSION_CASES
 from tests.requests.suite_versions import facts_for as version_facts
@@ -161,3 +162,19 @@ def test_a_look_copied_from_another_shot_is_that_shots_value_read_from_the_canva
     for request in ("make shot 3 the same lighting as shot 9", "make shot 3 look like shot 1",
                     "make shot 3 the same outfit as shot 2"):  # no such shot; a vague likeness; no outfit set
         assert interpret(request, facts, previous=previous).clarification is not None, request
+
+
+def test_undo_after_a_deck_turn_of_several_changes_takes_back_the_whole_turn():
+    """"delete the last two slides", then "undo": one deck_undo brought back one of the two (exit 0).  After a
+    turn that changed nothing (a question), it is the last turn that changed the canvas."""
+    facts, _ = facts_for("deck")
+    two = PreviousTurn(turn_id="T0", request="delete the last two slides", targets=["D1"], touched=["D1"],
+                       clauses=[{"operation": "deck_delete_slide", "args": {"slide": 5}},
+                                {"operation": "deck_delete_slide", "args": {"slide": 4}}])
+    for request in ("undo", "undo that", "take that back"):
+        intent = interpret(request, facts, previous=two)
+        assert intent.clarification is None, request
+        assert [(c.operation, c.args.get("steps")) for c in intent.clauses] == [("undo_change", 2)], request
+    asked = PreviousTurn(turn_id="T1", request="which slides mention hives?", clauses=[{"operation": "question"}])
+    intent = interpret("undo that", facts, previous=asked)
+    assert intent.clarification is None and [c.operation for c in intent.clauses] == ["undo_turn"]

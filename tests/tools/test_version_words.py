@@ -83,3 +83,16 @@ def test_the_version_current_at_a_time():
     assert version_at(history, AFTERNOON - timedelta(hours=2, minutes=30)).number == 2
     with pytest.raises(NoSuchVersion, match="did not exist yet"):
         version_at(history, AFTERNOON - timedelta(days=1))
+
+
+@pytest.mark.parametrize(("description", "summary"), [
+    ("the deletion of the summary slide", "deleted slide 6 'Summary'"),  # 'deletion' matched nothing: exit 1
+    ("the removal of the gallery", "removed the gallery section"),
+    ("the addition of the costs slide", "added slide 4 'Costs'"),
+    ("the insertion of the costs slide", "inserted slide 4 'Costs'"),
+])
+def test_a_change_named_by_its_noun_is_the_change_its_verb_made(description, summary):
+    from tools.history import describes, stems
+
+    assert describes(description, stems(summary))
+    assert not describes(description, stems("retitled slide 3 'Parts'"))

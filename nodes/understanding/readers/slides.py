@@ -245,6 +245,11 @@ class SlideReader:
         version = asks_version(text) and version_subject(ctx) == "deck"
         if not (_SLIDE_WORDS.search(text) or themed or version or (selected and ctx.facts.has_deck)):
             return None
+        if _BARE_UNDO.fullmatch(text) and previous_changes(ctx, DECK_OPERATIONS)[0] != 1:
+            # "undo" after a turn that made several deck versions ("delete the last two slides"), or none (a
+            # question in between): the whole last turn that changed the canvas, the versions reader's.  One
+            # deck_undo brought back one of the two slides, with exit 0.
+            return None
         if not ctx.facts.has_deck:
             return not_found(ctx, "a deck", f"There is no slide deck {ctx.facts.where} yet; ask for one "
                              "('a 5-slide deck about ...').")
@@ -283,6 +288,10 @@ class SlideReader:
             item.targets = [target, *slides]
         return Reading(clauses=clauses)
 
+
+_BARE_UNDO = re.compile(r"\s*(?:please )?(?:undo|take back)(?: (?:that|it|this|what you (?:just )?did))?"
+                        r"(?: please)?\s*[.!]*\s*")
+"""An undo that names nothing: "undo", "undo that", "take that back"."""
 
 _OPERATION_OF = {"_add": "deck_add_slide", "_bullets": "deck_edit_slide", "_retitle": "deck_edit_slide",
                  "_illustration": "deck_regenerate_illustration", "_delete": "deck_delete_slide",
@@ -340,10 +349,13 @@ def _renumber(deck: Deck, clauses: list[Clause]) -> None:
         raise Ask(Clarification(reason="unparsed", understood=[u for c in clauses for u in c.understood],
                                 message="An undo or a revert with other changes in one request is ambiguous about "
                                         "which slides the numbers mean; ask for them one at a time."))
-    for item in clauses:
+    titles = {s.id: f"'{s.title}'" for s in deck.slides}
+    for index, item in enumerate(clauses):
         subject = next((r for r in item.references if r.form == "number"), None)
         anchor = next((r for r in item.references if r.form == "position"), None)
         number = None
+        if subject is not None and subject.target_ids[0] in order:
+            _same_edge_after_the_earlier_clauses(subject, clauses[:index], order, titles)
         if subject is not None:
             if subject.target_ids[0] not in order:
                 raise Ask(Clarification(reason="conflict", understood=[u for c in clauses for u in c.understood],
@@ -369,6 +381,31 @@ def _renumber(deck: Deck, clauses: list[Clause]) -> None:
             item.args["slide"] = number
 
 
+_EDGE = re.compile(r"\b(?P<first>first|1th|opening|title|cover|intro(?:duction)?)\b|"
+                   r"\b(?P<penultimate>penultimate|2th[- ](?:to|from)[- ](?:the[- ])?last|next[- ]to[- ]last|"
+                   r"before the last)\b|\b(?P<last>last|final|closing|end)\b")
+
+
+def _same_edge_after_the_earlier_clauses(subject: Reference, earlier: list[Clause], order: list[str],
+                                         titles: dict[str, str]) -> None:
+    """Ask when a later clause names a slide by its place ("then delete the last slide") and the earlier clauses
+    moved, added or deleted slides so that another slide is in that place now.  Read as spoken, "move slide 8 to
+    place 2, then delete the last slide" deleted the slide it had just moved, with exit 0."""
+    edge = _EDGE.search(subject.said)
+    if edge is None or not any(r.said != subject.said for c in earlier for r in c.references) or len(order) < 2:
+        return
+    now = order[0] if edge["first"] else order[-2] if edge["penultimate"] else order[-1]
+    if now == subject.target_ids[0]:
+        return
+    spoken, later = titles.get(subject.target_ids[0], "that slide"), titles.get(now, "the new slide")
+    raise Ask(Clarification(
+        reason="ambiguous", understood=[u for c in earlier for u in c.understood],
+        candidates=[{"id": i, "title": titles.get(i, "the new slide").strip("'")} for i in (subject.target_ids[0], now)
+                    if not i.startswith("new:")],
+        message=f"'{subject.said}' is {spoken} now, but after the earlier part of the request it would be {later}. "
+                "Which one do you mean? Name it by its number or title."))
+
+
 def _place(anchor: Reference | None, rest: list[str], number: int | None) -> int:
     """The 1-based place a slide takes among ``rest`` (the deck without it)."""
     relation = anchor.position if anchor is not None else "end"
@@ -385,8 +422,7 @@ def _place(anchor: Reference | None, rest: list[str], number: int | None) -> int
 
 def _version(ctx: ReadContext, words: Words, start: int, end: int, deck: Deck) -> list[Clause] | None:
     count, was_undo = previous_changes(ctx, DECK_OPERATIONS)
-    bare = re.fullmatch(r"\s*(?:please )?(?:undo|take back) (?:that|it|this|what you (?:just )?did)\s*",
-                        ctx.words.text[start:end])
+    bare = _BARE_UNDO.fullmatch(ctx.words.text[start:end])
     if bare and was_undo:
         words.mark(start, end)
         return [clause(ctx, "slides", "deck_revert", {"to": "previous"}, "bring back what the last undo took away",
@@ -599,14 +635,36 @@ def _retitle(ctx: ReadContext, words: Words, start: int, end: int, deck: Deck) -
         if not refs and not deck.selected:
             return None
         number, _ = _one(ctx, deck, refs, f"change the {field} of")
-        said = content_after(ctx, words, match.start(rest), match.end(rest))
+        # "rename slide 3 to 'Parts' and slide 4 to 'Process'": the second slide gets its own clause (the first
+        # title swallowed it: quoted, it was dropped; unquoted, it became part of the title)
+        second = _AND_ANOTHER.search(ctx.words.text, match.start(rest), match.end(rest))
+        other_refs = find_slides(ctx, words, deck, second.start("ref"), second.end("ref")) if second else []
+        said = content_after(ctx, words, match.start(rest), second.start() if second else match.end(rest))
         if not said:
             return None
         words.mark(match.start(), match.end())
-        return [clause(ctx, "slides", "deck_edit_slide", {"slide": number, field: said},
-                       f"the {field} of slide {number}: '{said[:60]}'", start=start, end=end,
-                       references=[_subject(deck, number, f"slide {number}")])]
+        found = [clause(ctx, "slides", "deck_edit_slide", {"slide": number, field: said},
+                        f"the {field} of slide {number}: '{said[:60]}'", start=start, end=end,
+                        references=[_subject(deck, number, f"slide {number}")])]
+        if second is not None:
+            other, _ = _one(ctx, deck, other_refs, f"change the {field} of")
+            if other == number:
+                raise Ask(Clarification(reason="conflict", understood=[f"the {field} of slide {number}"],
+                                        message=f"Two new {field}s for slide {number}; which one should it have?"))
+            said = content_after(ctx, words, second.end(), match.end(rest))
+            if not said:
+                return None
+            found.append(clause(ctx, "slides", "deck_edit_slide", {"slide": other, field: said},
+                                f"the {field} of slide {other}: '{said[:60]}'", start=start, end=end,
+                                references=[_subject(deck, other, f"slide {other}")]))
+        return found
     return None
+
+
+_AND_ANOTHER = re.compile(r"\s*(?:,|\band\b|,\s*and\b)\s+(?:(?:also |then )?(?:rename|retitle|call|name)\s+)?"
+                          r"(?P<ref>slide #?\d+|the (?:\d+th|first|last|final) (?:one|slide))"
+                          r"(?: (?:to|as)\b|(?= ['\"‘“]))")
+"""A second slide and its new title after the first's: "... and slide 4 to 'Process'"."""
 
 
 _BULLET = r"(?:a |an |another |one more |the |new |extra )*bullet(?: point)?s?"
@@ -672,6 +730,8 @@ _THEME_TO = re.compile(
     r"(?P<value>.+?)(?: (?:theme|one|look))?$|"
     r"\b(?:use|try|apply|give (?:it|the (?:deck|slides|presentation)))\b (?:a |an |the )?(?P<value2>.+?) "
     r"(?:theme|colou?r scheme|look)\b|"
+    r"\b(?:switch|change|turn|move|set|convert)\b (?:the |this |my |our )?(?:deck|slides|presentation)(?:'s theme)? "
+    r"(?:over )?(?:to|into) (?:a |an |the )?(?P<value5>[a-z#0-9 ]+?)(?: (?:theme|mode|look|one))?$|"
     r"^(?:(?:switch|change|go|move) (?:over )?to )?(?:a |an )?(?P<value3>[a-z#0-9 ]+?) (?:theme|mode)$|"
     r"\b(?:make|turn)\b (?:the )?(?:deck|slides|presentation|it)(?: into)? (?:a )?(?P<value4>[a-z#0-9 ]+?)(?: theme)?$")
 
@@ -680,7 +740,7 @@ def _theme(ctx: ReadContext, words: Words, start: int, end: int, deck: Deck) -> 
     match = _THEME_TO.search(ctx.words.text[start:end])  # on the clause alone: its patterns start at its start
     if match is None:
         return None
-    group = next(g for g in ("value", "value2", "value3", "value4") if match.group(g) is not None)
+    group = next(g for g in ("value", "value2", "value5", "value3", "value4") if match.group(g) is not None)
     value = match.group(group).strip()
     value = {"darker": "dark", "lighter": "light", "brighter": "light"}.get(value, value)
     if group == "value4" and re.search(r"\bit\b", match.group(0)) and not any(

@@ -37,6 +37,15 @@ THAT = re.compile(r"\b(?:that|this|it|what you (?:just )?did|what you (?:just )?
                   r"undo|the last change|your last change|the change|my last request|the last thing you did)\b")
 STEPS = re.compile(r"\b(?:the )?(?:last|previous|latest) (\d+) (?:changes|edits|versions)\b|\b(\d+) (?:changes|edits|"
                    r"steps) back\b")
+TURNS_N = re.compile(r"\b(?:the )?(?:last|previous|latest) (\d+)(?: (?:things?|turns?|requests?|steps?|instructions?|"
+                     r"commands?|actions?)(?: (?:you|i|we) (?:just )?(?:did|made|asked for|changed))?)?"
+                     r"\s*[.!?]*\s*$")
+"""The last N turns ("undo the last two things you did", "undo the last 2 turns", "undo the last two"): without
+a noun, or with one for turns, the number counts turns, not the last N shots.  "the last 2 changes" alone asks
+to what (STEPS); "the last 2 changes to shot 3" is that output's."""
+LAST_THING = re.compile(r"\b(?:the )?(?:last|previous|latest) (?:thing|action)(?: (?:you|i|we) (?:just )?(?:did|made|"
+                        r"asked for))?\b")
+""""undo the last thing you did": the turn before, as "undo that"."""
 ONE_CHANGE = re.compile(r"\b(?:the )?(?:last|latest|previous|most recent) (?:change|edit)\b|\bthe change\b|"
                         r"\bchanges? (?:to|on|of|made to)\b|\bwhat you (?:just )?did (?:to|on)\b")
 ORIGINAL = re.compile(r"\b(?:its |the |their )?(?:very )?(?:original|1th|first)(?: version| one| state| take| image| "
@@ -107,6 +116,19 @@ class VersionReader:
             words.take(re.compile(r"\b(?:whole|entire|all|everything)\b"))
             words.take(LEADS)
             return Reading(clauses=[_clause(ctx, "undo_turn", {}, "undo the whole last turn")])
+        if words.take(LAST_THING):  # "the last" is not the last shot here (it undid shot 8)
+            words.take(LEADS)
+            return self._undo_previous(ctx)
+        if (turns := TURNS_N.search(words.text, after)) is not None:
+            words.take_all()
+            if int(turns.group(1)) == 1:
+                return self._undo_previous(ctx)
+            # "undo the last two things you did" undid the last two shots (7 and 8) of the film, with exit 0
+            return Reading(clarification=Clarification(
+                reason="unsupported", understood=[f"undo the last {turns.group(1)} turns"],
+                message="I take back one turn at a time: 'undo that' undoes the last turn, and saying it again "
+                        "undoes the one before. To take one output back several changes, name it ('undo the last 2 "
+                        "changes to shot 3')."))
         words.take(THAT_DONE)
         words.take(LEADS)
         named = next((m for m in NAMED_CHANGE.finditer(words.text) if not set(m.group(1).split()) <= NOT_A_NAME), None)

@@ -50,7 +50,8 @@ FRAMING_WORDS: tuple[tuple[str, str], ...] = (
 
 WEATHER_WORDS: tuple[tuple[str, str], ...] = (
     (r"no (?:more )?(?:rain|snow)|without (?:the )?(?:rain|snow)|clear (?:sky|skies|weather)|stop the (?:rain|snow)|"
-     r"(?:remove|get rid of|take (?:away|out)|lose|drop|turn off|switch off) (?:all )?(?:the )?(?:rain|snow)", "clear"),
+     r"(?:remove|get rid of|take (?:away|out)|lose|drop|turn off|switch off) (?:all )?(?:the )?(?:rain|snow)|"
+     r"take (?:all )?(?:the )?(?:rain|snow) (?:out|away|off)", "clear"),
     (r"rain(?:y|ing)?|storm(?:y)?|downpour|drizzle", "rain"),
     (r"snow(?:y|ing)?|blizzard|snowfall", "snow"),
 )
@@ -95,7 +96,9 @@ CONSTRAINT_WORDS: tuple[tuple[str, str], ...] = (
      r"don'?t change the character|character unchanged", "character"),
     (r"keep(?:ing)? (?:the )?(?:rest|everything else|others)|leave (?:the )?(?:rest|others|everything else)"
      r"(?: alone| as (?:it is|they are))?|nothing else|only (?:that|this|those) shots?|"
-     r"(?:do not|don'?t) (?:change|touch|edit|alter) (?:anything else|the (?:rest|others)|any of the others)", "rest"),
+     r"(?:do not|don'?t) (?:change|touch|edit|alter) (?:anything else|the (?:rest|others)|any of the others|"
+     r"the other (?:shots|ones|images))|leave (?:\w+ ){0,3}(?:on|in|for|with) the (?:others|rest|other (?:shots|ones))|"
+     r"(?:keep|leave) the other (?:shots|ones|images)(?: alone| as (?:they are|it is))?", "rest"),
     (r"same composition|keep(?:ing)? the composition|composition the same|same layout", "composition"),
 )
 """Constraints the repair keeps by construction (only the targets regenerate; references are not touched)."""
@@ -190,6 +193,7 @@ _RELATIVE = [(_compiled(p), a, d) for p, a, d in RELATIVE_WORDS]
 _DEGREE_BEFORE = [(re.compile(rf"\b(?:{p})(?: more)?\s+$"), v) for p, v in DEGREE_WORDS]
 _DEGREE_ANYWHERE = [(_compiled(p), v) for p, v in DEGREE_WORDS]
 _DEGREE_NAMES = {0.5: "slightly ", 2.0: "much "}
+_NOT_THIS = re.compile(r"(?:,\s*|\b)(?:but |and )?(?:not|rather than|instead of)\s+$")
 _CONSTRAINTS = [(_compiled(p), c) for p, c in CONSTRAINT_WORDS]
 _GARMENT = _compiled(GARMENTS)
 _COLOUR = _compiled("|".join(COLOURS))
@@ -270,6 +274,11 @@ def read_edit(words: Words, start: int, end: int) -> EditRequest:
             words.take(_CHARACTER, start, end)
             words.take(_COLOUR_VERB, start, end)
     compared: dict[str, re.Match[str]] = {}
+    for pattern, attribute, direction in _RELATIVE:  # "warmer, not cooler": what it is not to be is no change
+        for match in pattern.finditer(words.text, start, end):
+            said = _NOT_THIS.search(words.text, max(start, match.start() - 16), match.start())
+            if said is not None and said.end() == match.start() and not words.used(match.start(), match.end()):
+                words.mark(said.start(), match.end())
     for pattern, attribute, direction in _RELATIVE:
         if attribute in edit.relative:
             continue

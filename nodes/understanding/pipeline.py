@@ -18,7 +18,7 @@ from nodes.understanding.facts import CanvasFacts
 from nodes.understanding.intent import Clarification, Intent
 from nodes.understanding.kinds import OPERATION_KINDS, asks_removal, family_of, node_ids_named, titles_named, word_kinds
 from nodes.understanding.readers import READERS, PreviousTurn, ReadContext
-from nodes.understanding.rephrasings import rephrased, said_like_another_shot
+from nodes.understanding.rephrasings import rephrased, said_like_another_shot, shots_by_look
 from nodes.understanding.text import FILLERS, NUMBER_VOCABULARY, Words, correct_typos, lower_words, spell_numbers
 
 COMMAND_WORDS = frozenset("""
@@ -63,7 +63,8 @@ def normalise(request: str, facts: CanvasFacts) -> tuple[str, list[tuple[str, st
     text = lower_words(request)
     vocabulary = base_vocabulary() | frozenset(w for w in facts.story_words() if len(w) >= 3)
     corrected, corrections = correct_typos(text, vocabulary)
-    return said_like_another_shot(rephrased(spell_numbers(corrected)), facts.shots), corrections
+    said = rephrased(spell_numbers(corrected))
+    return shots_by_look(said_like_another_shot(said, facts.shots), facts.shots), corrections
 
 
 def interpret(request: str, facts: CanvasFacts | None = None, *, previous: PreviousTurn | None = None,

@@ -297,8 +297,12 @@ class Resolver:
         if form == "every":
             return Resolution(targets=[shot_target(s, reference.said) for s in self.ordered])
         if form == "others":
-            return Resolution(targets=[shot_target(s, reference.said) for s in self.ordered
-                                       if s.id not in {t.id for t in context}])
+            # other than what the request named before, or else what the turn before changed; with neither,
+            # "make the other shots night" changed every shot
+            spared = {t.id for t in context} or set(self.previous)
+            if not spared:
+                return Resolution(unresolved=[reference.said])
+            return Resolution(targets=[shot_target(s, reference.said) for s in self.ordered if s.id not in spared])
         if form == "position":
             return self._position(reference, context)
         return self._numbers(reference)
@@ -410,13 +414,13 @@ class Resolver:
 
 
 def resolve_targets(references: list[Reference], facts: CanvasFacts, *, previous: list[str] | None = None,
-                    answer: str | None = None) -> Resolution:
+                    answer: str | None = None, pronoun_follows_previous: bool = False) -> Resolution:
     """The reusable resolution (#21, #24): references → targets with current versions and derived nodes.
 
     ``facts`` comes from :func:`nodes.understanding.facts.read_facts` (two batched reads, whatever the number
     of references).  Pronouns resolve to the targets named before them in the list.
     """
-    resolver = Resolver(facts, previous, answer)
+    resolver = Resolver(facts, previous, answer, pronoun_follows_previous=pronoun_follows_previous)
     total = Resolution()
     for reference in references:
         result = resolver.resolve(reference, total.targets)

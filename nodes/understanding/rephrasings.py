@@ -111,6 +111,35 @@ def said_like_another_shot(text: str, shots: Sequence[Any]) -> str:
     return _SAME_AS_A_SHOT.sub(value, text)
 
 
+_SHOTS_BY_LOOK = re.compile(r"\b(?:the|all(?: of)? the|all|every) (?P<look>[a-z-]+(?: [a-z-]+)?) (?:shots|ones)\b|"
+                            r"\bevery (?P<one>[a-z-]+(?: [a-z-]+)?) shot\b")
+"""Shots picked by how they look: "make the night shots a little warmer" (it read "night" as the change and
+asked which shots)."""
+
+
+def shots_by_look(text: str, shots: Sequence[Any]) -> str:
+    """``text`` with "the night shots" / "every rainy shot" as the shots whose current image has that lighting,
+    weather or framing ("shots 2 and 5"); a look no shot has, or words that are no look, are left as said."""
+    from nodes.models.grammar import FRAMING_WORDS, IMAGE_DEFAULTS, LIGHTING_WORDS, WEATHER_WORDS
+
+    def named(match: re.Match[str]) -> str:
+        look = match["look"] or match["one"]
+        for attribute, table in (("lighting", LIGHTING_WORDS), ("weather", WEATHER_WORDS), ("framing", FRAMING_WORDS)):
+            value = next((v for p, v in table if re.fullmatch(rf"(?:{p})", look)), None)
+            if value is None:
+                continue
+            numbers = sorted(s.number for s in shots if s.number is not None
+                             and s.inputs.get(attribute, IMAGE_DEFAULTS.get(attribute)) == value)
+            if not numbers:
+                return match.group(0)
+            if len(numbers) == 1:
+                return f"shot {numbers[0]}"
+            return "shots " + ", ".join(map(str, numbers[:-1])) + f" and {numbers[-1]}"
+        return match.group(0)
+
+    return _SHOTS_BY_LOOK.sub(named, text)
+
+
 def rephrased(text: str) -> str:
     """``text`` with each of this module's phrasings said the readers' way."""
     return _plainly(_shared_noun(_but_as_except(_except_said_otherwise(_question_said_directly(text)))))

@@ -181,6 +181,16 @@ CASES: list[tuple[str, str, Any, str]] = [
     ("negation", "make all shots warmer but keep shot 3 the same", {n: {"warmth": "higher"} for n in ALL if n != 3},
      "story"),
     ("negation", "make shot 3 darker except 3", ASK("unparsed"), "story"),
+    # the other shots kept, said several ways (it read "not to touch" shot 3 itself); what it is not to be is no change
+    ("negation", "make shot 3 a bit darker but don't touch the other shots", {3: {"luma": "lower"}}, "story"),
+    ("negation", "take the rain out of shots 2 and 3 but leave it on the others",
+     {2: {"weather": "clear"}, 3: {"weather": "clear"}}, "story"),
+    ("negation", "shot 6 should be warmer, not cooler", {6: {"warmth": "higher"}}, "story"),
+    ("negation", "make the other shots night", ASK("no_target"), "story"),  # other than what? (it changed all 8)
+    ("previous", "make the other shots night", {n: L("night") for n in ALL if n != 3}, "prev"),
+    ("other", "make only shot 4 warmer", {4: {"warmth": "higher"}}, "story"),
+    ("other", "warmer and a bit darker: shots 4 and 6 only",
+     {n: {"warmth": "higher", "luma": "lower"} for n in (4, 6)}, "story"),
     # "other than" / "apart from" say "except" (the first was refused as a comparison with shot 1)
     ("negation", "make all shots warmer other than shot 1", {n: {"warmth": "higher"} for n in ALL if n != 1}, "story"),
     ("negation", "other than shot 2, make every shot night", {n: L("night") for n in ALL if n != 2}, "story"),

@@ -178,3 +178,26 @@ def test_undo_after_a_deck_turn_of_several_changes_takes_back_the_whole_turn():
     asked = PreviousTurn(turn_id="T1", request="which slides mention hives?", clauses=[{"operation": "question"}])
     intent = interpret("undo that", facts, previous=asked)
     assert intent.clarification is None and [c.operation for c in intent.clauses] == ["undo_turn"]
+
+
+def test_shots_picked_by_their_look_are_the_shots_that_have_it_on_the_canvas():
+    """"make the night shots a little warmer" read "night" as the change and asked which shots."""
+    facts, previous = facts_for("story")
+    facts.shots[1].inputs = {"lighting": "night"}
+    facts.shots[4].inputs = {"lighting": "night", "weather": "rain"}
+    for request, expected in (("make the night shots a little warmer", {2: {"warmth": "higher"}, 5: {"warmth": "higher"}}),
+                              ("make every rainy shot dusk", {5: {"lighting": "dusk"}}),
+                              ("make all the night shots dawn", {2: {"lighting": "dawn"}, 5: {"lighting": "dawn"}})):
+        assert judge(expected, interpret(request, facts, previous=previous)) == "pass", request
+    assert interpret("make the dusk shots warmer", facts, previous=previous).clarification is not None  # none is
+
+
+def test_it_after_a_shot_was_taken_out_of_the_cut_is_that_shot():
+    """The turn's own reply says "'put it back' returns it"; "put it back" asked which shot."""
+    facts, _ = facts_for("story")
+    out = PreviousTurn(turn_id="T0", request="take shot 3 out of the cut", targets=["S3"], touched=["CUT"],
+                       clauses=[{"operation": "remove_from_cut", "args": {"shots": ["S3"]}}])
+    for request in ("put it back", "put it back in the cut", "bring it back"):
+        intent = interpret(request, facts, previous=out)
+        assert intent.clarification is None, (request, intent.clarification)
+        assert [(c.operation, c.args) for c in intent.clauses] == [("return_to_cut", {"shot": "S3"})], request

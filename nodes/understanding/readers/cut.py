@@ -120,7 +120,10 @@ class CutReader:
                 targets += [Target(id=f"position {p}", kind="position", title=_place(p), referred_as=reference.said)
                             for p in positions]
                 continue
-            resolved = resolve_targets([reference], ctx.facts, previous=ctx.previous.targets, answer=ctx.answer)
+            # "it" with nothing named or selected is the shot the turn before acted on: "take shot 3 out of the
+            # cut", then "put it back" (which that turn's own reply suggests) asked which shot
+            resolved = resolve_targets([reference], ctx.facts, previous=ctx.previous.targets, answer=ctx.answer,
+                                       pronoun_follows_previous=True)
             if resolved.missing or resolved.ambiguous or resolved.unresolved:
                 return [], [], references, _ask(ctx, resolved)
             for target in resolved.targets:

@@ -132,6 +132,9 @@ def _segments(ctx: ReadContext, found: list[Found]) -> list[_Segment]:
     return segments
 
 
+_ONLY = re.compile(r"\bonly\b")
+
+
 class ShotReader:
     """Edits of shots' images (and "regenerate what is stale"), clause by clause."""
 
@@ -165,6 +168,7 @@ class ShotReader:
             group.edit.understood += [f"keep: {k}" for k in kept if f"keep: {k}" not in group.edit.understood]
         if not groups and not exclusions:
             return None
+        words.take(_ONLY)  # "make only shot 4 warmer", "shots 4 and 6 only": an edit changes only what it names
         reading = self._resolve(ctx, groups, exclusions, same)
         return _instead_of_the_turn_before(ctx, reading) or reading
 

@@ -49,6 +49,23 @@ _ASKED_INDIRECTLY = re.compile(
 follows.  Left in, "tell me" read as a command with no target ("which shot 'it' means")."""
 
 
+_SO_IT_IS = re.compile(r"\s*,?\s*(?:so(?: that)?|such that) it(?:'s| is| comes| sits| goes| ends up| becomes| will be)"
+                       r"(?: right| directly| just| immediately)?\s+(?=(?:after|before|the \d+th (?:slide|shot|one)|first|"
+                       r"1th|last|at the)\b)|\s+to be\s+(?=the \d+th (?:slide|shot|one)\b)")
+"""Where something goes, said as what it is afterwards: "move the summary so it's the 2nd slide", "... so it
+comes right after the title slide", "move slide 5 to be the 2nd slide" (each asked about: 'comes', 'be')."""
+_THE_NTH = re.compile(r"\b(?P<verb>move|put|place|shift|bring)\b(?P<what>.+?) the (?P<n>\d+)th (?:slide|shot|one)\b")
+
+
+def _placed_plainly(text: str) -> str:
+    said = _SO_IT_IS.sub(" ", text)
+    if said == text:
+        return text
+    said = re.sub(r"\s+(?:first|1th)\s*([.!]*)\s*$", r" to the start\1", said)
+    said = re.sub(r"\s+last\s*([.!]*)\s*$", r" to the end\1", said)
+    return _THE_NTH.sub(lambda m: f"{m['verb']}{m['what']} to position {m['n']}", said)
+
+
 def _except_said_otherwise(text: str) -> str:
     return _OTHER_THAN.sub("except", text)
 
@@ -142,4 +159,5 @@ def shots_by_look(text: str, shots: Sequence[Any]) -> str:
 
 def rephrased(text: str) -> str:
     """``text`` with each of this module's phrasings said the readers' way."""
-    return _plainly(_shared_noun(_but_as_except(_except_said_otherwise(_question_said_directly(text)))))
+    return _placed_plainly(_plainly(_shared_noun(_but_as_except(_except_said_otherwise(
+        _question_said_directly(text))))))

@@ -186,7 +186,6 @@ CASES: list[tuple[str, str, Any, str]] = [
     ("negation", "take the rain out of shots 2 and 3 but leave it on the others",
      {2: {"weather": "clear"}, 3: {"weather": "clear"}}, "story"),
     ("negation", "shot 6 should be warmer, not cooler", {6: {"warmth": "higher"}}, "story"),
-    ("negation", "make the other shots night", ASK("no_target"), "story"),  # other than what? (it changed all 8)
     ("previous", "make the other shots night", {n: L("night") for n in ALL if n != 3}, "prev"),
     ("other", "make only shot 4 warmer", {4: {"warmth": "higher"}}, "story"),
     ("other", "warmer and a bit darker: shots 4 and 6 only",
@@ -314,6 +313,19 @@ CASES: list[tuple[str, str, Any, str]] = [
      "deck"),
     ("slides", "rename slide 3 to 'Parts' and slide 3 to 'X'", ASK("conflict"), "deck"),
     ("slides", "switch the deck to a dark theme", OP("deck_set_theme", {"theme": "dark"}), "deck"),
+    # a slide by its title alone, by the slide next to it, and where it goes said as what it is after (each asked)
+    ("slides", "delete the summary", OP("deck_delete_slide", {"slide": 5}), "deck"),
+    ("slides", "get rid of the slide right before the summary", OP("deck_delete_slide", {"slide": 4}), "deck"),
+    ("slides", "delete the slide after slide 2", OP("deck_delete_slide", {"slide": 3}), "deck"),
+    ("slides", "delete the slide before the first slide", ASK("not_found"), "deck"),
+    ("slides", "move the summary so it's the 2nd slide", OP("deck_move_slide", {"slide": 5, "to": 2}), "deck"),
+    ("slides", "move the summary slide so it comes right after the title slide",
+     OP("deck_move_slide", {"slide": 5, "to": 2}), "deck"),
+    ("slides", "move slide 2 so it's last", OP("deck_move_slide", {"slide": 2, "to": 5}), "deck"),
+    ("slides", "use the midnight theme but keep the slide order exactly as it is",
+     OP("deck_set_theme", {"theme": "midnight"}), "deck"),
+    ("slides", "make the title slide say 'Bees 101'", OP("deck_edit_slide", {"slide": 1, "title": "Bees 101"}), "deck"),
+    ("slides", "make slide 3 say 'hello'", ASK("unparsed"), "deck"),  # its title or a bullet? asked
     ("question", "can you tell me how many slides there are?", OP("question", {"ask": "count", "kind": "slide"}),
      "deck"),
     ("routing", "delete the first and last slides",

@@ -120,6 +120,9 @@ VERSION_CASES: list[tuple[str, str, Any, str]] = [
     ("compare", "list the versions of shot 4's clip", ASK("unparsed"), "story"),  # the questions reader's: asks
     # -- the cut: reorder, take out, put back, insert, duplicate, retime ------------------------------------------
     ("cut", "swap shots 3 and 4 in the cut", OP("reorder_cut", {"swap": ["S3", "S4"]}), "story"),
+    # where a shot goes, said as what it is after ("comes", "it's the 2nd" were asked about)
+    ("cut", "move shot 5 so it's the 2nd shot", OP("reorder_cut", {"move": "S5", "to": 2}), "story"),
+    ("cut", "move shot 5 so it comes right after shot 2", OP("reorder_cut", {"move": "S5", "after": "S2"}), "story"),
     ("cut", "swap shot 2 with shot 5", OP("reorder_cut", {"swap": ["S2", "S5"]}), "story"),
     ("cut", "switch the order of shots 1 and 2", OP("reorder_cut", {"swap": ["S1", "S2"]}), "story"),
     ("cut", "move shot 6 to the start", OP("reorder_cut", {"move": "S6", "to": 1}), "story"),

@@ -201,3 +201,11 @@ def test_it_after_a_shot_was_taken_out_of_the_cut_is_that_shot():
         intent = interpret(request, facts, previous=out)
         assert intent.clarification is None, (request, intent.clarification)
         assert [(c.operation, c.args) for c in intent.clauses] == [("return_to_cut", {"shot": "S3"})], request
+
+
+def test_the_other_shots_with_nothing_to_be_other_than_are_asked_about():
+    """On a project with no earlier turn and nothing named, "make the other shots night" changed all 8 shots.
+    (After a turn, they are the shots it did not change: the suite's "prev" row.)"""
+    facts, _ = facts_for("story")
+    intent = interpret("make the other shots night", facts, previous=PreviousTurn())
+    assert intent.clarification is not None and intent.clarification.reason == "no_target"

@@ -119,8 +119,54 @@ class Deck:
                                          "nothing."))
 
 
+_NEIGHBOUR = re.compile(r"\bthe slide (?:right |just |directly |immediately )?(?P<side>before|after|following) ")
+"""A slide named by the one next to it: "the slide right before the summary"."""
+
+
+def _by_title_alone(ctx: ReadContext, words: Words, deck: Deck, start: int, end: int) -> list[SlideRef]:
+    """"the summary": a slide's whole title after "the", without the word slide (titles of up to four words)."""
+    found = []
+    for number, slide in enumerate(deck.slides, 1):
+        title = slide.title.lower().strip()
+        if not title or len(title.split()) > 4:
+            continue
+        for match in re.finditer(rf"\bthe {re.escape(title)}\b(?! slides?\b)", ctx.words.text[:end]):
+            if match.start() >= start and not words.used(match.start(), match.end()):
+                words.mark(match.start(), match.end())
+                found.append(SlideRef(match.group(0), match.start(), match.end(), [slide], [number]))
+    return found
+
+
+def _neighbours(ctx: ReadContext, words: Words, deck: Deck, start: int, end: int) -> list[SlideRef]:
+    found = []
+    for match in _NEIGHBOUR.finditer(ctx.words.text, start, end):
+        if words.used(match.start(), match.end()):
+            continue
+        trial = words.copy()
+        anchors = [r for r in _static_slides(ctx, trial, deck, match.end(), end) + _by_title_alone(
+            ctx, trial, deck, match.end(), end) if r.start == match.end()]
+        if len(anchors) != 1 or len(anchors[0].numbers) != 1:
+            continue
+        anchor = anchors[0]
+        number = anchor.numbers[0] + (-1 if match["side"] == "before" else 1)
+        if not 1 <= number <= len(deck.slides):
+            raise deck.missing(f"slide {match['side']} {anchor.said}", [number])
+        words.mark(match.start(), anchor.end)
+        found.append(SlideRef(ctx.words.text[match.start():anchor.end], match.start(), anchor.end,
+                              [deck.slides[number - 1]], [number]))
+    return found
+
+
 def find_slides(ctx: ReadContext, words: Words, deck: Deck, start: int, end: int) -> list[SlideRef]:
-    """Every phrase of the span that names slides, resolved on the deck (its words taken)."""
+    """Every phrase of the span that names slides, resolved on the deck (its words taken): by number, place,
+    title, the selection, or the slide next to one of those."""
+    found = _neighbours(ctx, words, deck, start, end)
+    found += _static_slides(ctx, words, deck, start, end)
+    found += _by_title_alone(ctx, words, deck, start, end)
+    return sorted(found, key=lambda r: r.start)
+
+
+def _static_slides(ctx: ReadContext, words: Words, deck: Deck, start: int, end: int) -> list[SlideRef]:
     found: list[SlideRef] = []
     for form, pattern in _REF_PATTERNS:
         for match in pattern.finditer(ctx.words.text, start, end):
@@ -135,7 +181,7 @@ def find_slides(ctx: ReadContext, words: Words, deck: Deck, start: int, end: int
                 bad = next(n for n in numbers if not 1 <= n <= len(deck.slides))
                 raise deck.missing(f"slide {bad}", numbers)
             found.append(SlideRef(said, match.start(), match.end(), [deck.slides[n - 1] for n in numbers], numbers))
-    return sorted(found, key=lambda r: r.start)
+    return found
 
 
 def _set_items(deck: Deck, said: str) -> list[int]:
@@ -243,7 +289,10 @@ class SlideReader:
         themed = ctx.facts.has_deck and not ctx.facts.has_page and bool(
             _THEME.search(text) or (not ctx.facts.has_story and _DECK_ONLY_WORDS.search(text)))
         version = asks_version(text) and version_subject(ctx) == "deck"
-        if not (_SLIDE_WORDS.search(text) or themed or version or (selected and ctx.facts.has_deck)):
+        titled = ctx.facts.has_deck and any(  # "delete the summary": a slide's own title names it
+            s.title and len(s.title.split()) <= 4 and re.search(rf"\bthe {re.escape(s.title.lower())}\b", text)
+            for s in ctx.facts.slides)
+        if not (_SLIDE_WORDS.search(text) or themed or version or titled or (selected and ctx.facts.has_deck)):
             return None
         if _BARE_UNDO.fullmatch(text) and previous_changes(ctx, DECK_OPERATIONS)[0] != 1:
             # "undo" after a turn that made several deck versions ("delete the last two slides"), or none (a
@@ -617,7 +666,9 @@ _RETITLE = re.compile(
     r"(?: (?:to|as))?(?P<rest3> .+)$|"
     r"(?P<ref4>slide #?\d+|the [a-z0-9' -]+? slide|this slide)(?:'s title)? (?:should be|is now|must be)? ?"
     r"(?:called|titled|named) (?P<rest4>.+)$|"
-    r"\bgive (?P<ref5>.+?) the (?:title|heading|name) (?P<rest5>.+)$")
+    r"\bgive (?P<ref5>.+?) the (?:title|heading|name) (?P<rest5>.+)$|"
+    # the title slide says its title: "make the title slide say 'Bees 101'" (another slide's words are its bullets)
+    r"\b(?:make|have|let|change) (?P<ref6>the (?:very )?(?:1th|first|title|cover|opening) slide) (?:to )?say (?P<rest6>.+)$")
 _NOTES = re.compile(r"\b(?:change|set|update|replace|rewrite|edit)\b (?:the )?(?:speaker )?notes (?:of|on|for|in) "
                     r"(?P<ref>.+?) (?:to|with|into|as)\b(?P<rest>.+)$")
 
@@ -628,7 +679,7 @@ def _retitle(ctx: ReadContext, words: Words, start: int, end: int, deck: Deck) -
         match = pattern.search(text, start)
         if match is None:
             continue
-        group = next(g for g in ("ref", "ref2", "ref3", "ref4", "ref5") if g in match.re.groupindex
+        group = next(g for g in ("ref", "ref2", "ref3", "ref4", "ref5", "ref6") if g in match.re.groupindex
                      and match.group(g) is not None)
         rest = "rest" + group.removeprefix("ref")
         refs = find_slides(ctx, words, deck, match.start(group), match.end(group))
@@ -736,6 +787,10 @@ _THEME_TO = re.compile(
     r"\b(?:make|turn)\b (?:the )?(?:deck|slides|presentation|it)(?: into)? (?:a )?(?P<value4>[a-z#0-9 ]+?)(?: theme)?$")
 
 
+_ORDER_KEPT = re.compile(r"\b(?:but |and )?(?:keep|leave) (?:the )?(?:slide |slides' )?(?:order|slides|content|words|"
+                         r"text)(?: of the slides)?(?: exactly)?(?: as (?:it is|they are)| the same| alone| unchanged)?")
+
+
 def _theme(ctx: ReadContext, words: Words, start: int, end: int, deck: Deck) -> list[Clause] | None:
     match = _THEME_TO.search(ctx.words.text[start:end])  # on the clause alone: its patterns start at its start
     if match is None:
@@ -757,6 +812,7 @@ def _theme(ctx: ReadContext, words: Words, start: int, end: int, deck: Deck) -> 
                                 message=f"'{value}' is not a theme I know; give one of {', '.join(THEMES)} or a colour "
                                         "('teal', 'dark green')."))
     words.mark(start + match.start(), start + match.end())
+    words.take(_ORDER_KEPT, start, end)  # a theme changes colours only: the slides' order and words stay anyway
     return [clause(ctx, "slides", "deck_set_theme", {"theme": value}, f"the deck's theme: {theme.name}", start=start,
                    end=end)]
 

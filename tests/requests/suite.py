@@ -520,6 +520,12 @@ CASES: list[tuple[str, str, Any, str]] = [
      OP("page_add_section", {"name": "opening-hours-and-prices", "after": "menu"}), "page"),
     ("clauses", "move slide 4 before slide 2 and delete the last slide",
      OPS(OP("deck_move_slide", {"slide": 4, "to": 2}), OP("deck_delete_slide", {"slide": 5})), "deck"),
+    # a style change with what it leaves as it is (asked about: 'don't', 'keep'); keeping what it changes is asked
+    ("negation", "make the buttons dark green but don't change the background", STYLE("button-colour", "dark green"),
+     "page"),
+    ("negation", "use a sans-serif font for the headings, keep the body font as it is", STYLE("heading-font", "sans"),
+     "page"),
+    ("negation", "make the buttons green but keep the button colour as it is", ASK("conflict"), "page"),
     ("selection", "make it darker", STYLE("palette", "darker"), "page:sel"),
     ("selection", "make this green", STYLE("palette", "green"), "page:sel"),
     ("selection", "use a serif font here", STYLE("fonts", "serif"), "page:sel"),

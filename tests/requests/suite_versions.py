@@ -64,6 +64,9 @@ VERSION_CASES: list[tuple[str, str, Any, str]] = [
     # It undid one change of every shot (a shot changed twice kept its first change): asked which is meant.
     ("undo", "undo everything", ASK("ambiguous"), "prev"),
     ("undo", "undo that", OP("page_undo", {}), "page:edited"),
+    # what is kept is no part of the change's name (the whole rest named no change: exit 1)
+    ("undo", "undo the full-bleed change but keep the new headline", OP("page_undo", {"change": "the full-bleed change"}),
+     "page:edited"),
     ("undo", "undo that", OP("deck_undo", {}), "deck:edited"),
     ("undo", "undo the whole last turn", OP("undo_turn"), "deck:edited"),  # the turn, not the deck's last change
     ("undo", "undo the entire previous request", OP("undo_turn"), "page:edited"),

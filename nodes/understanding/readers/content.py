@@ -209,6 +209,9 @@ _REVERT_BEFORE = re.compile(r"\b(?:to )?(?:how it was |the way it was |the versi
 _OBJECT = re.compile(r"\b(?:the |this |my )?(?:page|site|website|web page|deck|slides|presentation|slide deck)(?:'s)?\b")
 
 
+_KEEP_THE_REST = re.compile(r"\s*,?\s*(?:but|and)?\s*(?:keep|leave)\b(?!.*\b(?:undo|revert)\b).*$")
+
+
 def read_version(ctx: ReadContext, words: Words, start: int, end: int, *, what: str, undo_op: str,
                  revert_op: str, domain: str, count_from_previous: int = 1) -> list[Clause] | None:
     """"undo that", "undo the full-bleed change", "undo the last 2 changes", "revert the page to the original",
@@ -234,6 +237,9 @@ def read_version(ctx: ReadContext, words: Words, start: int, end: int, *, what: 
             words.mark(rest_start, end)
             return [clause(ctx, domain, undo_op, {}, f"undo the last change to the {what}", start=start, end=end)
                     for _ in range(max(1, int(counted.group(1))))]
+        # "undo the background change but keep the new heading font": an undo of one named change keeps the later
+        # ones anyway, so what is kept is no part of the change's name (the whole rest named no change: exit 1)
+        rest = _KEEP_THE_REST.sub("", rest)
         named = _OBJECT.sub(" ", rest)
         named = re.sub(r"\b(?:to|on|of|in|from)\s*$", "", " ".join(named.split())).strip()
         if not named:

@@ -199,6 +199,7 @@ class PageReader:
                             "or 'the deck's theme', select one, or answer with its id."))
         target = _page_target(ctx, selected)
         doc = ctx.facts.page_document if target.id == ctx.facts.pages[0].id else None
+        kept = _kept_tokens(ctx)
         try:
             read = read_clauses(ctx, lambda c, w, s, e: _parse(c, w, s, e, doc, target))
         except Ask as asked:
@@ -214,6 +215,18 @@ class PageReader:
                          "or move a section, replace a picture, change the hero, columns or theme, and undo or "
                          "revert a change.")))
         clauses, words = read
+        changed = {c.args.get("token") for c in clauses}
+        if clashing := sorted(t for t in kept if t in changed):
+            ctx.words.take_all()
+            return Reading(clarification=Clarification(
+                reason="conflict", understood=[u for c in clauses for u in c.understood],
+                message=f"You asked me to change the {clashing[0]} and to keep it as it is. Which one do you mean?"))
+        if kept and any(c.operation not in ("page_set_style", "page_set_text") for c in clauses):
+            ctx.words.take_all()  # a section or layout change may move what was to be kept: asked, not guessed
+            return Reading(clarification=Clarification(
+                reason="unparsed", understood=[u for c in clauses for u in c.understood],
+                message="I can keep what you named as it is only with a style or text change; ask for the other "
+                        "change on its own."))
         ctx.words = words
         section = _selected_section(ctx)
         page_wide = [c for c in clauses if c.operation in _PAGE_WIDE]
@@ -295,6 +308,27 @@ def _page_target(ctx: ReadContext, selected: str | None) -> Target:
 
 
 # ---------------------------------------------------------------- one clause
+
+
+_PAGE_KEPT = re.compile(
+    r"(?:,\s*|\s+)(?:but |and )?(?:(?:don'?t|do not) (?:change|touch|alter) (?:the )?(?P<a>[a-z][a-z -]*?)|"
+    r"(?:keep|leave) (?:the )?(?P<b>[a-z][a-z -]*?)(?: as (?:it is|they are)| the same| alone| unchanged| untouched)?)"
+    r"(?=\s*(?:[,.;!]|$))")
+"""What a style change leaves as it is: "make the buttons dark green but don't change the background"."""
+
+
+def _kept_tokens(ctx: ReadContext) -> set[str]:
+    """The style tokens the request says to keep, their words taken (a style change sets one token: the others
+    stay by construction, which the caller checks against what the clauses change).  Words that name no token
+    are left for the readers, which ask about them."""
+    kept: set[str] = set()
+    for match in _PAGE_KEPT.finditer(ctx.words.text):
+        said = match["a"] or match["b"]
+        token = token_for_words(said) or token_for_words(f"{said} colour")
+        if token is not None and not ctx.words.used(match.start(), match.end()):
+            ctx.words.mark(match.start(), match.end())
+            kept.add(token)
+    return kept
 
 
 def _parse(ctx: ReadContext, words: Words, start: int, end: int, doc: PageDocument | None,

@@ -188,6 +188,10 @@ CASES: list[tuple[str, str, Any, str]] = [
     ("negation", "shot 6 should be warmer, not cooler", {6: {"warmth": "higher"}}, "story"),
     ("previous", "make the other shots night", {n: L("night") for n in ALL if n != 3}, "prev"),
     ("other", "make only shot 4 warmer", {4: {"warmth": "higher"}}, "story"),
+    # a place counted from a shot the same clause named (asked: "which shot 'the one before it' means")
+    ("position", "make shot 3 and the one before it warmer", {n: {"warmth": "higher"} for n in (2, 3)}, "story"),
+    ("position", "make shot 4 warmer, and the one after it too", {n: {"warmth": "higher"} for n in (4, 5)}, "story"),
+    ("position", "make the last shot and the one before it warmer", {n: {"warmth": "higher"} for n in (7, 8)}, "story"),
     ("other", "warmer and a bit darker: shots 4 and 6 only",
      {n: {"warmth": "higher", "luma": "lower"} for n in (4, 6)}, "story"),
     # "other than" / "apart from" say "except" (the first was refused as a comparison with shot 1)

@@ -272,6 +272,8 @@ class ShotReader:
                         continue
                     if target.id not in {t.id for t in targets}:
                         targets.append(target)
+                # "shot 3 and the one before it": a place is counted from what this clause named before it too
+                context += [t for t in result.targets if t.id not in {c.id for c in context}]
             if not group.references and same and ctx.previous.targets:
                 targets = resolver.resolve(Reference(said="the same", form="previous"), []).targets
             mentioned += targets

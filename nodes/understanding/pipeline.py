@@ -42,6 +42,7 @@ illustration picture photo section sections gallery menu testimonials contact bi
 selection selected some contrast saturation sharpness even odd alternate numbered
 tell know wonder wondering apart aside excluding exception save
 deletion deletions removal addition insertion renaming retitling
+size sizes sized weight bolder
 """.split()) | NUMBER_VOCABULARY
 
 
@@ -156,13 +157,28 @@ def _everything_on_a_mixed_canvas(intent: Intent, facts: CanvasFacts) -> Clarifi
     a page: the shot readers read "everything" as every shot, and the deck and the page were left as they were
     while the report said done.  Asked about, naming what the canvas holds."""
     said = {t.referred_as for c in intent.clauses for t in c.targets if t.kind in ("shot", "image")}
-    if not said & _EVERYTHING or not (facts.decks or facts.pages):
+    if not (facts.decks or facts.pages):
         return None
     held = ["a film"] + (["a slide deck"] if facts.decks else []) + (["a web page"] if facts.pages else [])
+    if said & _EVERYTHING:
+        return Clarification(
+            reason="no_target", understood=[u for c in intent.clauses for u in c.understood],
+            message=(f"'Everything' on this canvas is {', '.join(held[:-1])} and {held[-1]}: I change one kind of "
+                     "output at a time. Name it: 'every shot', 'the deck', 'the page'."))
+    loose = sorted(s for s in said if _ANY_KIND.fullmatch(s))
+    if not loose:
+        return None
+    # "make all the images warmer" changed the shots' images and not the slides' or the page's; "make the last
+    # one brighter" picked the last shot: on a canvas of several kinds, the words name no one kind
     return Clarification(
         reason="no_target", understood=[u for c in intent.clauses for u in c.understood],
-        message=(f"'Everything' on this canvas is {', '.join(held[:-1])} and {held[-1]}: I change one kind of output "
-                 "at a time. Name it: 'every shot', 'the deck', 'the page'."))
+        message=(f"'{loose[0]}' on this canvas could be in {', '.join(held[:-1])} or {held[-1]}: I change one kind "
+                 "of output at a time. Name it: 'the last shot', 'every shot', 'the last slide', 'the page'."))
+
+
+_ANY_KIND = re.compile(r"(?:every|each|all(?: of)?(?: the)?|the) (?:images?|pictures?|photos?)|"
+                       r"the (?:very )?(?:last|final|first|1th|opening|middle) one|the (?:last|first|1th)")
+"""Words naming outputs of no one kind: the shot readers read them as shots."""
 
 
 def _describe(intent: Intent) -> None:

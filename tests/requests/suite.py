@@ -271,6 +271,10 @@ CASES: list[tuple[str, str, Any, str]] = [
     ("routing", "make everything darker", ASK("no_target"), "mixed"),
     ("routing", "revert everything to the original", ASK("no_target"), "mixed"),
     ("routing", "make every shot darker", {n: {"luma": "lower"} for n in ALL}, "mixed"),
+    # words of no one kind on a canvas of several (the last shot was changed; only the shots' images were warmed)
+    ("routing", "make the last one brighter", ASK("no_target"), "mixed"),
+    ("routing", "make all the images warmer", ASK("no_target"), "mixed"),
+    ("routing", "make all the images warmer", {n: {"warmth": "higher"} for n in ALL}, "story"),
     ("routing", "a 5-slide deck about urban beekeeping", OP("build_deck", {"n_slides": 5}), "deck"),
     ("routing", "a new deck about pollinators", OP("build_deck"), "deck"),
     ("routing", "make a 4-slide presentation on honey", OP("build_deck", {"n_slides": 4}), "empty"),
@@ -530,6 +534,12 @@ CASES: list[tuple[str, str, Any, str]] = [
     ("negation", "use a sans-serif font for the headings, keep the body font as it is", STYLE("heading-font", "sans"),
      "page"),
     ("negation", "make the buttons green but keep the button colour as it is", ASK("conflict"), "page"),
+    # "black" is a colour (it set the headings' weight to 900); "bolder" and "weight" are no typos ("colder", "8")
+    ("page", "make the headings black", ASK("unparsed"), "page"),
+    ("page", "make the title black", ASK("unparsed"), "page"),
+    ("page", "make the headings black weight", STYLE("heading-weight", "900"), "page"),
+    ("page", "make the headings bolder", STYLE("heading-weight", "bolder"), "page"),
+    ("page", "make the body text size bigger", STYLE("text-size", "bigger"), "page"),
     ("selection", "make it darker", STYLE("palette", "darker"), "page:sel"),
     ("selection", "make this green", STYLE("palette", "green"), "page:sel"),
     ("selection", "use a serif font here", STYLE("fonts", "serif"), "page:sel"),

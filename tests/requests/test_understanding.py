@@ -209,3 +209,18 @@ def test_the_other_shots_with_nothing_to_be_other_than_are_asked_about():
     facts, _ = facts_for("story")
     intent = interpret("make the other shots night", facts, previous=PreviousTurn())
     assert intent.clarification is not None and intent.clarification.reason == "no_target"
+
+
+@pytest.mark.parametrize("context, operation", [("page", "page_undo"), ("deck", "deck_undo")])
+def test_an_undo_of_several_changes_undone_again_is_that_whole_turn_taken_back(context, operation):
+    """"undo that" (two page changes undone), then "undo the undo": one revert to "previous" brought back one of
+    the two changes, and "the undo" was read as a change's name (exit 1).  With one change, the revert stands."""
+    facts, _ = facts_for(context)
+    for steps, expected in ((2, [("undo_turn", {"turn_id": "T1"})]), (1, None)):
+        undone = PreviousTurn(turn_id="T1", request="undo that", targets=["X"], touched=["X"],
+                              clauses=[{"operation": operation, "args": {}}] * steps)
+        for request in ("undo the undo", "undo that"):
+            intent = interpret(request, facts, previous=undone)
+            assert intent.clarification is None, (request, intent.clarification)
+            got = [(c.operation, c.args) for c in intent.clauses]
+            assert got == expected if expected else got[0][1] == {"to": "previous"}, (steps, request, got)

@@ -76,7 +76,9 @@ _FONT = re.compile(r"\b(?:sans[- ]serif|sans|serif|mono(?:space)?|rounded|displa
                    r"trebuchet|impact)\b")
 _SPACING = re.compile(r"\b(?:more|less|tighter|looser|roomier|airier|denser|compact|generous|normal|default|spacious|"
                       r"airy|cramped|more generous|less cramped)\b")
-_WEIGHT = re.compile(r"\b(?:bolder|bold|heavier|heavy|thinner|thin|normal weight|regular|lighter weight|black)\b")
+_WEIGHT = re.compile(r"\b(?:bolder|bold|heavier|heavy|thinner|thin|normal weight|regular|lighter weight|"
+                     r"black (?:weight|font weight)|(?:weight|font weight) black)\b")
+"""Weights.  "black" alone is a colour ("make the headings black" set the weight to 900): only "black weight"."""
 _RADIUS = re.compile(r"\b(?:rounder|more rounded|less rounded|rounded|sharper|squarer|square)\b")
 
 _SUBJECTS: tuple[tuple[str, re.Pattern[str], tuple[str, ...]], ...] = (
@@ -166,6 +168,12 @@ class PageReader:
             or _names_section(ctx)))
         version = asks_version(text) and (version_subject(ctx) == "page" or named)
         if not (named or selected or version):
+            return None
+        count, was_undo = previous_changes(ctx, PAGE_OPERATIONS)
+        if was_undo and count > 1 and (_THE_UNDO.fullmatch(text) or re.fullmatch(
+                r"\s*(?:please )?(?:undo|take back)(?: (?:that|it|this|what you (?:just )?did))?\s*[.!]*\s*", text)):
+            # "undo that" after an undo of several page changes: one page_revert to "previous" brought back one
+            # of them; the whole undo turn is taken back (the versions reader's undo_turn)
             return None
         if not ctx.facts.has_page:
             if ctx.facts.has_deck and re.search(r"\btheme\b", text):
@@ -337,11 +345,16 @@ def _parse(ctx: ReadContext, words: Words, start: int, end: int, doc: PageDocume
                          ctx, words, start, end, doc, target)
 
 
+_THE_UNDO = re.compile(r"\s*(?:please )?undo (?:the|that|your|my) (?:last )?undo\s*")
+
+
 def _version(ctx: ReadContext, words: Words, start: int, end: int, doc: PageDocument | None,
              target: Target) -> list[Clause] | None:
     count, was_undo = previous_changes(ctx, PAGE_OPERATIONS)
     bare = re.fullmatch(r"\s*(?:please )?(?:undo|take back) (?:that|it|this|what you (?:just )?did)\s*",
                         ctx.words.text[start:end])
+    if was_undo and _THE_UNDO.fullmatch(ctx.words.text[start:end]):
+        bare = True  # "undo the undo" named the change 'the undo', which no change of the page is (exit 1)
     if bare and was_undo:
         words.mark(start, end)  # "undo that" after an undo brings back what it took away: the version before it
         return [clause(ctx, "page", "page_revert", {"to": "previous"}, "bring back what the last undo took away",
@@ -630,6 +643,7 @@ def _value(ctx: ReadContext, words: Words, kind: str, start: int, end: int, name
         return {"compact": "compact", "normal": "normal", "default": "normal", "generous": "generous"}.get(
             said, "less" if said in ("less", "tighter", "denser", "compact", "cramped") else "more")
     if kind == "weight":
+        said = "black" if "black" in said else said
         return {"bold": "bold", "heavy": "bold", "black": "900", "regular": "normal", "normal weight": "normal",
                 "thin": "thin"}.get(said, "lighter" if said in ("thinner", "lighter weight") else "bolder")
     return {"square": "0px", "sharper": "smaller", "squarer": "smaller", "less rounded": "smaller"}.get(said, "bigger")

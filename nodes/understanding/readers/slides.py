@@ -294,7 +294,7 @@ class SlideReader:
             for s in ctx.facts.slides)
         if not (_SLIDE_WORDS.search(text) or themed or version or titled or (selected and ctx.facts.has_deck)):
             return None
-        if _BARE_UNDO.fullmatch(text) and previous_changes(ctx, DECK_OPERATIONS)[0] != 1:
+        if (_BARE_UNDO.fullmatch(text) or _THE_UNDO.fullmatch(text)) and previous_changes(ctx, DECK_OPERATIONS)[0] != 1:
             # "undo" after a turn that made several deck versions ("delete the last two slides"), or none (a
             # question in between): the whole last turn that changed the canvas, the versions reader's.  One
             # deck_undo brought back one of the two slides, with exit 0.
@@ -338,6 +338,7 @@ class SlideReader:
         return Reading(clauses=clauses)
 
 
+_THE_UNDO = re.compile(r"\s*(?:please )?undo (?:the|that|your|my) (?:last )?undo\s*[.!]*\s*")
 _BARE_UNDO = re.compile(r"\s*(?:please )?(?:undo|take back)(?: (?:that|it|this|what you (?:just )?did))?"
                         r"(?: please)?\s*[.!]*\s*")
 """An undo that names nothing: "undo", "undo that", "take that back"."""
@@ -471,7 +472,7 @@ def _place(anchor: Reference | None, rest: list[str], number: int | None) -> int
 
 def _version(ctx: ReadContext, words: Words, start: int, end: int, deck: Deck) -> list[Clause] | None:
     count, was_undo = previous_changes(ctx, DECK_OPERATIONS)
-    bare = _BARE_UNDO.fullmatch(ctx.words.text[start:end])
+    bare = _BARE_UNDO.fullmatch(ctx.words.text[start:end]) or (was_undo and _THE_UNDO.fullmatch(ctx.words.text[start:end]))
     if bare and was_undo:
         words.mark(start, end)
         return [clause(ctx, "slides", "deck_revert", {"to": "previous"}, "bring back what the last undo took away",

@@ -126,9 +126,10 @@ class VersionReader:
             # "undo the last two things you did" undid the last two shots (7 and 8) of the film, with exit 0
             return Reading(clarification=Clarification(
                 reason="unsupported", understood=[f"undo the last {turns.group(1)} turns"],
-                message="I take back one turn at a time: 'undo that' undoes the last turn, and saying it again "
-                        "undoes the one before. To take one output back several changes, name it ('undo the last 2 "
-                        "changes to shot 3')."))
+                message="I take back one turn at a time: 'undo that' undoes the last turn (said again right after, "
+                        "it undoes that undo). To take back an earlier turn's change too, name what it changed: "
+                        "'undo the last change to shots 2 to 4', 'revert shot 3 to the original', or 'undo the last "
+                        "2 changes to shot 3'."))
         words.take(THAT_DONE)
         words.take(LEADS)
         named = next((m for m in NAMED_CHANGE.finditer(words.text) if not set(m.group(1).split()) <= NOT_A_NAME), None)
@@ -195,9 +196,11 @@ class VersionReader:
         operations = [str(c.get("operation") or "") for c in previous.clauses]
         changed = [op for op in operations if op not in ("question", "status", "note", "list_versions",
                                                          "compare_versions")]
+        undid = any(op.endswith(("_undo", "_revert")) for op in changed)
         for kind, facts_nodes, ops in (("page", ctx.facts.pages, ("revise_page", "page_")),
                                        ("deck", ctx.facts.decks, ("deck_",))):
-            if changed and facts_nodes and all(op.startswith(ops) or op in ops for op in changed):
+            # an undo turn undone is the whole turn taken back (undo_turn), not its steps undone once more
+            if changed and not undid and facts_nodes and all(op.startswith(ops) or op in ops for op in changed):
                 node = facts_nodes[0] if kind == "page" else facts_nodes[-1]
                 steps = len(changed)
                 target = Target(id=node.id, kind="code" if kind == "page" else "deck", title=node.title or kind,

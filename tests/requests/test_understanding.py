@@ -224,3 +224,13 @@ def test_an_undo_of_several_changes_undone_again_is_that_whole_turn_taken_back(c
             assert intent.clarification is None, (request, intent.clarification)
             got = [(c.operation, c.args) for c in intent.clauses]
             assert got == expected if expected else got[0][1] == {"to": "previous"}, (steps, request, got)
+
+
+def test_put_it_back_after_a_page_section_was_removed_takes_that_turn_back():
+    """It was read as a shot put back into the cut: "no story with shots" (exit 4)."""
+    facts, _ = facts_for("page")
+    removed = PreviousTurn(turn_id="T1", request="remove the gallery section", targets=["PAGE"], touched=["PAGE"],
+                           clauses=[{"operation": "page_remove_section", "args": {"name": "gallery"}}])
+    intent = interpret("put it back", facts, previous=removed)
+    assert intent.clarification is None and [c.operation for c in intent.clauses] == ["page_undo"]
+    assert [t.id for t in intent.clauses[0].targets] == [facts.pages[0].id]

@@ -167,6 +167,19 @@ class PageReader:
             _PAGE_ONLY_WORDS.search(text) or (not ctx.facts.has_story and _PICTURE_WORDS.search(text))
             or _names_section(ctx)))
         version = asks_version(text) and (version_subject(ctx) == "page" or named)
+        put_back = _PUT_IT_BACK.fullmatch(text) is not None and any(
+            c.get("operation") == "page_remove_section" for c in ctx.previous.clauses)
+        if put_back and ctx.facts.has_page:
+            # "remove the gallery section", then "put it back": the turn before taken back (it was read as a shot
+            # put back into a film's cut, and refused: "no story with shots")
+            count, _ = previous_changes(ctx, PAGE_OPERATIONS)
+            ctx.words.take_all()
+            target = _page_target(ctx, None)
+            undos = [clause(ctx, "page", "page_undo", {}, "put back what the last turn removed", start=0, end=len(text))
+                     for _ in range(max(1, count))]
+            for item in undos:
+                item.targets = [target]
+            return Reading(clauses=undos)
         if not (named or selected or version):
             return None
         count, was_undo = previous_changes(ctx, PAGE_OPERATIONS)
@@ -345,6 +358,7 @@ def _parse(ctx: ReadContext, words: Words, start: int, end: int, doc: PageDocume
                          ctx, words, start, end, doc, target)
 
 
+_PUT_IT_BACK = re.compile(r"\s*(?:please )?(?:put|bring|add) (?:it|that|them|those) back(?: again| in| please)?\s*[.!]*\s*")
 _THE_UNDO = re.compile(r"\s*(?:please )?undo (?:the|that|your|my) (?:last )?undo\s*")
 
 

@@ -125,3 +125,36 @@ def test_a_page_rendered_after_another_cannot_read_what_the_first_one_stored(mak
         return blocked
 
     assert kept._run(one_context_for_both) == ["http://leak.invalid/secret42"]  # the attack works when shared
+
+
+def test_an_idle_browser_is_closed_and_the_next_render_launches_another(make_runtime: Any,
+                                                                      monkeypatch: pytest.MonkeyPatch) -> None:
+    import tools.native.kept_browser as kept_module
+
+    monkeypatch.setattr(kept_module, "IDLE_S", 1.0)
+    runtime: Runtime = make_runtime()
+    (runtime.project.workspace / "idle.html").write_text("<p>idle</p>")
+    render(runtime, "idle.html")
+    assert len(browser_jails()) == 1
+    wait_until(lambda: browser_jails() == [], "the idle browser to close", limit_s=30)
+    render(runtime, "idle.html")
+    assert runtime.services["browser"].launches == 2
+
+
+def test_a_process_that_never_closes_its_runtime_leaves_no_browser_or_profile_behind(tmp_path: Path) -> None:
+    """A script that renders and exits without closing: the browser is closed at exit, so neither Chromium nor its
+    profile folder (Playwright's, in the temporary folder) outlives the process."""
+    import subprocess
+    import sys
+
+    temporary = tmp_path / "tmp"
+    temporary.mkdir()
+    (tmp_path / "page.html").write_text("<p>left open</p>")
+    script = ("import sys; from pathlib import Path; from tools.native.kept_browser import KeptBrowser; "
+              "from tools.native.browser import Viewport; root = Path(sys.argv[1]); "
+              "kept = KeptBrowser(None, 30, [root]); "
+              "print(len(kept.screenshot_file(root / 'page.html', Viewport(width=320, height=200), [root]).png))")
+    done = subprocess.run([sys.executable, "-c", script, str(tmp_path)], capture_output=True, text=True, timeout=120,
+                          env={**os.environ, "TMPDIR": str(temporary)}, cwd=Path(__file__).resolve().parents[2])
+    assert done.returncode == 0 and int(done.stdout) > 0, done.stderr[-2000:]
+    assert sorted(p.name for p in temporary.iterdir()) == [], "left behind by the process's browser"

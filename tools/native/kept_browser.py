@@ -16,8 +16,10 @@ worker threads: every render is therefore handed to the kept thread and waited f
 
 from __future__ import annotations
 
+import atexit
 import queue
 import threading
+import weakref
 from collections.abc import Callable, Sequence
 from concurrent.futures import Future
 from pathlib import Path
@@ -29,6 +31,15 @@ T = TypeVar("T")
 
 _CLOSE_WAIT_S = 5.0
 """How long :meth:`KeptBrowser.close` waits for the browser to close before leaving it to the process's exit."""
+IDLE_S = 120.0
+"""A browser no render used for this long is closed (a long-lived server holds no idle Chromium); the next render
+launches one again."""
+
+
+def _close_at_exit(kept: weakref.ref[KeptBrowser]) -> None:
+    found = kept()
+    if found is not None:
+        found.close()
 
 
 class KeptBrowser:
@@ -46,6 +57,9 @@ class KeptBrowser:
         self._browser: Browser | None = None
         self._closed = False
         self._checked = False
+        # A runtime nobody closed (a script, a test) still closes its browser when the process exits: a browser
+        # killed with the process leaves its profile folder behind in the temporary folder.
+        atexit.register(_close_at_exit, weakref.ref(self))
 
     # -- what render_page calls ------------------------------------------------------------------
     def ready(self) -> None:
@@ -86,7 +100,14 @@ class KeptBrowser:
 
     def _serve(self) -> None:
         try:
-            while (job := self._jobs.get()) is not None:
+            while True:
+                try:
+                    job = self._jobs.get(timeout=IDLE_S if self._browser is not None else None)
+                except queue.Empty:
+                    self._drop()  # idle: the next render launches a new one
+                    continue
+                if job is None:
+                    break
                 work, future = job
                 if not future.set_running_or_notify_cancel():
                     continue

@@ -208,7 +208,9 @@ def set_style(doc: PageDocument, token: str, value: str) -> tuple[PageDocument, 
         raise UnknownToken(f"the page has no style token {token!r}; tokens: {', '.join([*TOKENS, *PRESETS])}")
     edits = [e for e in edits if e.before != e.after]
     if not edits:
-        raise PageUnchanged(f"{name} is already {value}; nothing to change")
+        now = current.get(name) if name in TOKENS else value
+        further = "" if str(value).strip().lower() == str(now).strip().lower() else f", and {value!r} goes no further"
+        raise PageUnchanged(f"{name} is already {now}{further}; nothing to change")
     return apply_edits(doc, edits), Change(op="set_style", summary=summary, edits=edits)
 
 

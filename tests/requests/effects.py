@@ -690,6 +690,10 @@ def already_so(op: Op, request: str, before: State) -> bool:
     said so): read from the page's layout and tokens and the deck's theme, never from the reply."""
     if op.operation == "page_set_style" and str(op.args.get("value", "")).endswith("px"):
         return before.tokens.get(str(op.args["token"])) == op.args["value"]
+    if op.operation == "page_set_style" and op.args.get("token") == "heading-weight":  # 900 is the boldest there is
+        value = str(op.args.get("value"))
+        return before.tokens.get("heading-weight") == {"bolder": "900", "black": "900", "lighter": "100",
+                                                        "bold": "700"}.get(value, value)
     if op.operation == "deck_set_theme":
         return bool(before.theme) and str(op.args.get("theme", "")).lower() in before.theme.lower()
     if op.operation != "revise_page":

@@ -95,9 +95,9 @@ def page_rows(runtime: Runtime, rounds: int) -> dict[str, Any]:
 
 
 def kept_against_per_call(project: Project, rounds: int) -> dict[str, Any]:
-    """A page edit on a runtime keeping its Chromium against one launching a Chromium per render (a lent browser
-    of None), alternating, on the same page."""
-    runtimes = {"kept": Runtime(project), "per_call": Runtime(project, services={"browser": None})}
+    """A page edit on a runtime keeping its Chromium (the web canvas's) against one launching a Chromium per
+    render (a command's), alternating, on the same page."""
+    runtimes = {"kept": Runtime(project, keep_browser=True), "per_call": Runtime(project)}
     times: dict[str, list[float]] = {name: [] for name in runtimes}
     try:
         for number in range(rounds):

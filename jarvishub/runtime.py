@@ -94,6 +94,7 @@ class Runtime:
         ask_person_for_feedback: bool = False,
         max_steps: int = 40,
         services: dict[str, Any] | None = None,
+        keep_browser: bool = False,
     ) -> None:
         self.project = project
         self.services: dict[str, Any] = dict(services or {})
@@ -104,7 +105,11 @@ class Runtime:
                                         "memory_lines": self.memory.memory_lines}
         self.services = {**services_built, **self.services}
         self._kept_browser: KeptBrowser | None = None
-        if "browser" not in self.services:  # one Chromium for the runtime's page renders, launched on the first
+        if keep_browser and "browser" not in self.services:
+            # One Chromium for all the runtime's page renders (launched on the first), for a process that lives
+            # long and ends by closing its runtime: the web canvas's server.  A one-turn command, or an evaluation
+            # job that may be killed, launches one per render as before: a browser killed with its process leaves
+            # its profile folder behind.
             self._kept_browser = self.services["browser"] = kept_browser(project)
         self.registry = ToolRegistry([*tools, *(extra_tools or [])])
         self.skills: list[SkillInfo] = skills

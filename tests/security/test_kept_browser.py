@@ -74,7 +74,7 @@ def render(runtime: Runtime, path: str) -> dict[str, Any]:
 
 def test_every_render_of_a_runtime_uses_one_chromium_a_dead_one_is_replaced_and_close_ends_it(
         make_runtime: Any) -> None:
-    runtime: Runtime = make_runtime()
+    runtime: Runtime = make_runtime(keep_browser=True)
     page = runtime.project.workspace / "kept.html"
     page.write_text("<h1>Kept</h1>")
     kept = runtime.services["browser"]
@@ -100,7 +100,7 @@ def test_a_page_rendered_after_another_cannot_read_what_the_first_one_stored(mak
     """The first page stores a secret in its origin's storage; the second reads it into a request the fence
     blocks and reports.  Rendered in one shared browser context (the control), the secret crosses over; through
     the kept browser, each render has a context of its own and it never does."""
-    runtime: Runtime = make_runtime()
+    runtime: Runtime = make_runtime(keep_browser=True)
     workspace = runtime.project.workspace
     (workspace / "store.html").write_text("<script>localStorage.setItem('k', 'secret42')</script><p>one</p>")
     (workspace / "read.html").write_text(
@@ -132,7 +132,7 @@ def test_an_idle_browser_is_closed_and_the_next_render_launches_another(make_run
     import tools.native.kept_browser as kept_module
 
     monkeypatch.setattr(kept_module, "IDLE_S", 1.0)
-    runtime: Runtime = make_runtime()
+    runtime: Runtime = make_runtime(keep_browser=True)
     (runtime.project.workspace / "idle.html").write_text("<p>idle</p>")
     render(runtime, "idle.html")
     assert len(browser_jails()) == 1

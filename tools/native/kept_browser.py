@@ -1,9 +1,11 @@
 """One sandboxed Chromium kept for a runtime's life, driven on a thread of its own.
 
-A page operation used to launch its own Chromium (with Playwright's driver) and close it after one screenshot:
-about 1.2 s of each page edit's wall time on this machine (launching 1.0 s, closing 0.2 s, against 0.3-0.8 s
-for the render itself).  A runtime that renders more than once (the web canvas's server, an evaluation, a
-page design with several layouts, a session of page edits) now launches it once, on its first render.
+A page operation launches its own Chromium (with Playwright's driver) and closes it after one screenshot: about
+1.2 s of each page edit's wall time on this machine (launching 1.0 s, closing 0.2 s, against 0.3-0.8 s for the
+render itself).  The web canvas's server renders page after page in one long-lived process that ends by closing
+its runtime: its runtime keeps one browser (``Runtime(keep_browser=True)``), launched on the first render.  Other
+processes keep launching one per render: a browser killed with its process (an evaluation job stopped, a dead
+child) leaves its profile folder behind, and a one-turn command gains nothing.
 
 Isolation between renders is what it was: the browser is the same bubblewrap jail with the same read-only
 roots (``tools.native.browser``), and every render gets a fresh browser context, so no cookie, storage or

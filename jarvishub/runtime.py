@@ -106,10 +106,10 @@ class Runtime:
         self.services = {**services_built, **self.services}
         self._kept_browser: KeptBrowser | None = None
         if keep_browser and "browser" not in self.services:
-            # One Chromium for all the runtime's page renders (launched on the first), for a process that lives
-            # long and ends by closing its runtime: the web canvas's server.  A one-turn command, or an evaluation
-            # job that may be killed, launches one per render as before: a browser killed with its process leaves
-            # its profile folder behind.
+            # One Chromium for all the runtime's page renders (launched on the first), for an embedding process
+            # that lives long and always ends by closing its runtime.  Off by default: a browser killed with its
+            # process (an evaluation job stopped, a server killed) leaves its profile folder behind, which the
+            # suite's leak check found twice, so the CLI and the web canvas launch one per render as before.
             self._kept_browser = self.services["browser"] = kept_browser(project)
         self.registry = ToolRegistry([*tools, *(extra_tools or [])])
         self.skills: list[SkillInfo] = skills

@@ -120,7 +120,7 @@ def serve(
         check_remote_token(token or "")
     token = token or new_token()
     with Project.open(Path(project_dir)) as project:
-        runtime = Runtime(project, keep_browser=True)  # page edits on the canvas reuse one Chromium
+        runtime = Runtime(project)
         opener: Path | None = None
         try:
             app = create_app(runtime, token, allowed_hosts=_allowed_hosts(host), person=person)

@@ -26,9 +26,14 @@ VIEW = Viewport(width=320, height=200)
 
 
 @pytest.fixture
-def chromium() -> None:
+def chromium(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
     require_system_tool("chromium", apt="chromium")
     require_system_tool("bwrap", apt="bubblewrap")
+    # Playwright's driver keeps a browser's profile in its temporary folder, and a browser these tests kill leaves
+    # it there: this test's own folder, not the session's (whose leftovers fail the suite).
+    private = tmp_path / "playwright-tmp"
+    private.mkdir()
+    monkeypatch.setenv("TMPDIR", str(private))
 
 
 def _children() -> dict[int, list[int]]:

@@ -2,10 +2,9 @@
 
 A page operation launches its own Chromium (with Playwright's driver) and closes it after one screenshot: about
 1.2 s of each page edit's wall time on this machine (launching 1.0 s, closing 0.2 s, against 0.3-0.8 s for the
-render itself).  The web canvas's server renders page after page in one long-lived process that ends by closing
-its runtime: its runtime keeps one browser (``Runtime(keep_browser=True)``), launched on the first render.  Other
-processes keep launching one per render: a browser killed with its process (an evaluation job stopped, a dead
-child) leaves its profile folder behind, and a one-turn command gains nothing.
+render itself).  A runtime made with ``Runtime(keep_browser=True)`` keeps one browser, launched on the first
+render, for a long-lived process that always ends by closing its runtime.  It is off by default: a browser killed
+with its process leaves its profile folder behind (docs/benchmarks.md), and a one-turn command gains nothing.
 
 Isolation between renders is what it was: the browser is the same bubblewrap jail with the same read-only
 roots (``tools.native.browser``), and every render gets a fresh browser context, so no cookie, storage or

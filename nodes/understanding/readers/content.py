@@ -301,6 +301,13 @@ def version_subject(ctx: ReadContext) -> str | None:
     return holds[0] if len(holds) == 1 and holds[0] != "story" else None
 
 
+BARE_UNDO = re.compile(r"\s*(?:please )?(?:undo|take back)(?: (?:that|it|this|what you (?:just )?did))?"
+                       r"(?: please)?\s*[.!]*\s*")
+"""An undo that names nothing: "undo", "undo that", "take that back" (the page's and the deck's readers)."""
+THE_UNDO = re.compile(r"\s*(?:please )?undo (?:the|that|your|my) (?:last )?undo\s*[.!]*\s*")
+""""undo the undo": the turn before, an undo, taken back (not a change named 'the undo')."""
+
+
 def previous_changes(ctx: ReadContext, operations: tuple[str, ...]) -> tuple[int, bool]:
     """How many versions the turn before made with these operations, and whether it was itself an undo or
     revert (then "undo that" brings back what it took away)."""

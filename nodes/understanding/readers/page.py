@@ -27,6 +27,8 @@ from content.web_render import slug
 from nodes.understanding.intent import Clarification, Clause, Target
 from nodes.understanding.readers.base import ReadContext, Reading, not_found
 from nodes.understanding.readers.content import (
+    BARE_UNDO,
+    THE_UNDO,
     PAGE_OPERATIONS,
     Ask,
     asks_version,
@@ -183,8 +185,7 @@ class PageReader:
         if not (named or selected or version):
             return None
         count, was_undo = previous_changes(ctx, PAGE_OPERATIONS)
-        if was_undo and count > 1 and (_THE_UNDO.fullmatch(text) or re.fullmatch(
-                r"\s*(?:please )?(?:undo|take back)(?: (?:that|it|this|what you (?:just )?did))?\s*[.!]*\s*", text)):
+        if was_undo and count > 1 and (THE_UNDO.fullmatch(text) or BARE_UNDO.fullmatch(text)):
             # "undo that" after an undo of several page changes: one page_revert to "previous" brought back one
             # of them; the whole undo turn is taken back (the versions reader's undo_turn)
             return None
@@ -359,7 +360,6 @@ def _parse(ctx: ReadContext, words: Words, start: int, end: int, doc: PageDocume
 
 
 _PUT_IT_BACK = re.compile(r"\s*(?:please )?(?:put|bring|add) (?:it|that|them|those) back(?: again| in| please)?\s*[.!]*\s*")
-_THE_UNDO = re.compile(r"\s*(?:please )?undo (?:the|that|your|my) (?:last )?undo\s*")
 
 
 def _version(ctx: ReadContext, words: Words, start: int, end: int, doc: PageDocument | None,
@@ -367,7 +367,7 @@ def _version(ctx: ReadContext, words: Words, start: int, end: int, doc: PageDocu
     count, was_undo = previous_changes(ctx, PAGE_OPERATIONS)
     bare = re.fullmatch(r"\s*(?:please )?(?:undo|take back) (?:that|it|this|what you (?:just )?did)\s*",
                         ctx.words.text[start:end])
-    if was_undo and _THE_UNDO.fullmatch(ctx.words.text[start:end]):
+    if was_undo and THE_UNDO.fullmatch(ctx.words.text[start:end]):
         bare = True  # "undo the undo" named the change 'the undo', which no change of the page is (exit 1)
     if bare and was_undo:
         words.mark(start, end)  # "undo that" after an undo brings back what it took away: the version before it

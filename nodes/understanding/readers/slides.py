@@ -21,6 +21,8 @@ from nodes.understanding.facts import NodeFact
 from nodes.understanding.intent import Clarification, Clause, Reference, Target
 from nodes.understanding.readers.base import ReadContext, Reading, not_found
 from nodes.understanding.readers.content import (
+    BARE_UNDO,
+    THE_UNDO,
     DECK_OPERATIONS,
     Ask,
     asks_version,
@@ -294,7 +296,7 @@ class SlideReader:
             for s in ctx.facts.slides)
         if not (_SLIDE_WORDS.search(text) or themed or version or titled or (selected and ctx.facts.has_deck)):
             return None
-        if (_BARE_UNDO.fullmatch(text) or _THE_UNDO.fullmatch(text)) and previous_changes(ctx, DECK_OPERATIONS)[0] != 1:
+        if (BARE_UNDO.fullmatch(text) or THE_UNDO.fullmatch(text)) and previous_changes(ctx, DECK_OPERATIONS)[0] != 1:
             # "undo" after a turn that made several deck versions ("delete the last two slides"), or none (a
             # question in between): the whole last turn that changed the canvas, the versions reader's.  One
             # deck_undo brought back one of the two slides, with exit 0.
@@ -337,11 +339,6 @@ class SlideReader:
             item.targets = [target, *slides]
         return Reading(clauses=clauses)
 
-
-_THE_UNDO = re.compile(r"\s*(?:please )?undo (?:the|that|your|my) (?:last )?undo\s*[.!]*\s*")
-_BARE_UNDO = re.compile(r"\s*(?:please )?(?:undo|take back)(?: (?:that|it|this|what you (?:just )?did))?"
-                        r"(?: please)?\s*[.!]*\s*")
-"""An undo that names nothing: "undo", "undo that", "take that back"."""
 
 _OPERATION_OF = {"_add": "deck_add_slide", "_bullets": "deck_edit_slide", "_retitle": "deck_edit_slide",
                  "_illustration": "deck_regenerate_illustration", "_delete": "deck_delete_slide",
@@ -472,7 +469,7 @@ def _place(anchor: Reference | None, rest: list[str], number: int | None) -> int
 
 def _version(ctx: ReadContext, words: Words, start: int, end: int, deck: Deck) -> list[Clause] | None:
     count, was_undo = previous_changes(ctx, DECK_OPERATIONS)
-    bare = _BARE_UNDO.fullmatch(ctx.words.text[start:end]) or (was_undo and _THE_UNDO.fullmatch(ctx.words.text[start:end]))
+    bare = BARE_UNDO.fullmatch(ctx.words.text[start:end]) or (was_undo and THE_UNDO.fullmatch(ctx.words.text[start:end]))
     if bare and was_undo:
         words.mark(start, end)
         return [clause(ctx, "slides", "deck_revert", {"to": "previous"}, "bring back what the last undo took away",

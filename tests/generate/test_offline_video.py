@@ -18,7 +18,7 @@ from tools.generate.base import (
     ReferenceRole,
     VideoRequest,
 )
-from tools.generate.measure import image_stats, probe_video, video_frame
+from tools.generate.measure import image_stats, probe_formats, probe_video, video_frame
 from tools.generate.offline_image import OfflineImageProvider
 from tools.generate.offline_video import OfflineVideoProvider
 
@@ -111,6 +111,26 @@ def test_concat_of_mixed_sizes_fits_them_to_the_first(tmp_path, still):
     assert media.details["reencoded"] is True
 
 
+def test_one_header_read_gives_each_clips_format_as_a_full_probe_does(tmp_path, still):
+    """The cut reads every clip's format in one ffmpeg process; each must be that clip's own, in order."""
+    a = _clip(tmp_path, "a", source=still, duration_s=1, fps=12, width=320, height=180)
+    b = _clip(tmp_path, "b", source=still, duration_s=0.5, fps=8, width=160, height=160)
+    read = probe_formats([a, b, a])
+    for path, found in zip([a, b, a], read, strict=True):
+        probed = probe_video(path)
+        assert found.model_dump() == probed.model_dump(include=set(found.model_dump())), path.name
+    assert [(f.width, f.fps) for f in read] == [(320, 12.0), (160, 8.0), (320, 12.0)]
+
+
+def test_a_clip_that_is_no_video_is_named_in_the_cuts_error(tmp_path, still):
+    a = _clip(tmp_path, "a", source=still, duration_s=1, fps=12, width=320, height=180)
+    broken = tmp_path / "broken.mp4"
+    broken.write_bytes(b"not an mp4 at all")
+    clips = [ReferenceInput(node_id=n, role=ReferenceRole.CLIP, path=p) for n, p in (("a", a), ("b", broken))]
+    with pytest.raises(GenerationError, match="broken.mp4"):
+        OfflineVideoProvider().concat(ConcatRequest(clips=clips))
+
+
 def test_missing_source_file_is_a_generation_error():
     ghost = ReferenceInput(node_id="ghost", role=ReferenceRole.SOURCE)
     with pytest.raises(GenerationError, match="no local image file"):
@@ -120,3 +140,23 @@ def test_missing_source_file_is_a_generation_error():
 def test_odd_sizes_are_refused_before_encoding():
     with pytest.raises(ValueError, match="even"):
         VideoRequest(prompt="x", width=321, height=180)
+
+
+def test_an_ffmpeg_wait_returns_the_exit_code_and_times_out_as_popen_does():
+    """``run_ffmpeg`` waits on the process's pidfd: the exit code comes back as ``Popen.wait`` gives it, and a
+    process that outlives the timeout raises ``TimeoutExpired`` (the caller then kills it)."""
+    import subprocess
+    import sys
+
+    from tools.generate.ffmpeg import wait_for_exit
+
+    done = subprocess.Popen([sys.executable, "-c", "raise SystemExit(3)"])
+    assert wait_for_exit(done, 30) == 3 and done.returncode == 3
+    slow = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(30)"])
+    try:
+        with pytest.raises(subprocess.TimeoutExpired):
+            wait_for_exit(slow, 0.2)
+        assert slow.poll() is None
+    finally:
+        slow.kill()
+        slow.wait()

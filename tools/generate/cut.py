@@ -7,7 +7,7 @@ from pathlib import Path
 
 from tools.generate.base import FFMPEG_CONCAT, ConcatRequest, GeneratedMedia, GenerationError
 from tools.generate.ffmpeg import concat_clips
-from tools.generate.measure import probe_video
+from tools.generate.measure import probe_formats, probe_video
 
 
 def make_cut(request: ConcatRequest) -> GeneratedMedia:
@@ -22,7 +22,7 @@ def make_cut(request: ConcatRequest) -> GeneratedMedia:
         if clip.path is None or not Path(clip.path).is_file():
             raise GenerationError(f"clip {clip.node_id} has no local video file to cut from")
         paths.append(Path(clip.path))
-    infos = [probe_video(p) for p in paths]
+    infos = probe_formats(paths)
     formats = {(i.codec, i.width, i.height, i.fps, i.pix_fmt) for i in infos}
     first = infos[0]
     reencode = None if len(formats) == 1 and first.codec == "h264" else (first.width, first.height, first.fps)

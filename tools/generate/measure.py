@@ -49,6 +49,16 @@ class VideoInfo(BaseModel):
     pix_fmt: str
 
 
+class VideoFormat(BaseModel):
+    """A video's first stream as its header gives it: what decides whether clips can be joined by a stream copy."""
+
+    codec: str
+    pix_fmt: str
+    width: int
+    height: int
+    fps: float
+
+
 class AudioInfo(BaseModel):
     """What a WAV file really holds."""
 
@@ -135,6 +145,31 @@ def probe_video(path: Path) -> VideoInfo:
         fps=float(fps.group(1)) if fps else 0.0,
         frames=int(frames[-1]),
     )
+
+
+def probe_formats(paths: list[Path]) -> list[VideoFormat]:
+    """The format of each video's first stream, read from their headers by one ffmpeg process for all of them.
+
+    Joining a cut needs only each clip's codec, size and frame rate; a process per clip (as :func:`probe_video`
+    runs, which also demuxes every packet to count the frames) cost a film edit about a third of its time: every
+    clip of the cut was probed again on each rebuild.  ``-t 0`` stops the copy before any packet is read.
+    """
+    if not paths:
+        return []
+    inputs = [arg for path in paths for arg in ("-i", str(path))]
+    maps = [arg for i in range(len(paths)) for arg in ("-map", f"{i}:v:0")]
+    stderr = run_ffmpeg([*inputs, *maps, "-c", "copy", "-t", "0", "-f", "null", "-"])
+    blocks = re.split(r"^Input #\d+,", stderr.split("Stream mapping:")[0], flags=re.MULTILINE)[1:]
+    if len(blocks) != len(paths):
+        raise GenerationError(f"ffmpeg described {len(blocks)} of {len(paths)} videos")
+    formats = []
+    for path, block in zip(paths, blocks, strict=True):
+        video, fps = _VIDEO.search(block), _FPS.search(block)
+        if not video:
+            raise GenerationError(f"could not read a video stream from {path}")
+        formats.append(VideoFormat(codec=video.group(1), pix_fmt=video.group(2), width=int(video.group(3)),
+                                   height=int(video.group(4)), fps=float(fps.group(1)) if fps else 0.0))
+    return formats
 
 
 def video_frame(path: Path, index: int) -> bytes:

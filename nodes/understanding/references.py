@@ -70,6 +70,17 @@ def _position(name: str, count_group: int | None = None):
     return build
 
 
+_BUT = {"1": 1, "one": 1, "2": 2, "two": 2, "3": 3, "three": 3}
+
+
+def _from_end(match: re.Match[str]) -> Reference:
+    """The Nth from the end as the position "penultimate" with ``numbers`` [N] (2 for the penultimate itself)."""
+    ordinal, ordinal_of, but = match.group(1), match.group(2), match.group(3)
+    count = int(ordinal or ordinal_of) if (ordinal or ordinal_of) else _BUT[but] + 1
+    return Reference(said=match.group(0), form="position", position="penultimate" if count > 1 else "last",
+                     numbers=[count if count > 1 else 1])
+
+
 def _simple(form: str):
     def build(match: re.Match[str]) -> Reference:
         return Reference(said=match.group(0), form=form)  # type: ignore[arg-type]
@@ -93,6 +104,13 @@ SHOT_PATTERNS: tuple[_Pattern, ...] = (
                                   rf"(?: of (?:the )?{_NS})?\b"), _simple("others")),
     _Pattern("last-n", re.compile(rf"\bthe (?:last|final) (\d+)(?: {_NS})?\b"), _position("last", 1)),
     _Pattern("first-n", re.compile(rf"\bthe (?:1th|first|opening) (\d+)(?: {_NS})?\b"), _position("first", 1)),
+    # "the 3rd to last shot", "the 3rd shot from the end", "the last but two": counted from the end (N = 2 is the
+    # penultimate shot).  "but" and "one" are fillers elsewhere, so without this "the last but one shot" was read
+    # as "the last shot", and done.
+    _Pattern("from-end", re.compile(
+        rf"\bthe (\d+)th[- ](?:(?:to|from)[- ](?:the[- ])?)?(?:last|end)(?: {_N1})?\b|"
+        rf"\bthe (\d+)th {_N1} from the (?:end|last)\b|"
+        rf"\bthe (?:last|final)(?: {_N1})? but (1|one|2|two|3|three)\b(?: {_N1}\b)?"), _from_end),
     _Pattern("penultimate", re.compile(
         rf"\bthe {_N1} before the (?:last|final|end)(?: {_N1})?\b|\bthe (?:2th|second)[- ](?:to[- ]|from[- ](?:the[- ])?)?"
         rf"last(?: {_N1})?\b|\bthe penultimate(?: {_N1})?\b|\bthe next[- ]to[- ]last(?: {_N1})?\b"),
@@ -343,8 +361,11 @@ class Resolver:
             chosen = shots[:count]
         elif name == "last":
             chosen = shots[-count:]
-        elif name == "penultimate":
-            chosen = shots[-2:-1]
+        elif name == "penultimate":  # the Nth from the end: numbers [N], 2 unless said ("the 3rd to last")
+            back = reference.numbers[0] if reference.numbers and reference.numbers[0] > 1 else 2
+            if back > len(shots):
+                return Resolution(missing=[reference.said])
+            chosen = [shots[-back]]
         elif name in ("odd", "even"):  # "every other shot", "the odd shots": 1, 3, 5...; "the even shots": 2, 4...
             chosen = shots[0 if name == "odd" else 1::2]
         elif name == "middle":

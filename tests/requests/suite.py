@@ -91,6 +91,12 @@ CASES: list[tuple[str, str, Any, str]] = [
     ("position", "the one before the last should be neon", {7: L("neon")}, "story"),
     ("position", "make the second to last shot a wide shot", {7: {"framing": "wide"}}, "story"),
     ("position", "the penultimate shot in the rain", {7: {"weather": "rain"}}, "story"),
+    # counted from the end: "but one" was a filler, and "the last but one shot" made shot 8 night (exit 0)
+    ("position", "make the last but one shot night", {7: {"lighting": "night"}}, "story"),
+    ("position", "make the last shot but two rainy", {6: {"weather": "rain"}}, "story"),
+    ("position", "make the third to last shot night", {6: {"lighting": "night"}}, "story"),
+    ("position", "the 3rd shot from the end at dawn", {6: {"lighting": "dawn"}}, "story"),
+    ("position", "make the 9th to last shot night", ASK("not_found"), "story"),
     ("position", "the middle shot at night", ASK("ambiguous"), "story"),
     ("position", "make the next one darker", {4: {"luma": "lower"}}, "prev"),
     ("position", "make the next shot overcast", {5: L("overcast")}, "sel=4"),
@@ -289,6 +295,10 @@ CASES: list[tuple[str, str, Any, str]] = [
     ("routing", "use 2 columns", OP("revise_page"), "page"),
     ("routing", "switch to a dark theme", OP("revise_page"), "page"),
     ("routing", "delete the last slide", OP("deck_delete_slide", {"slide": 5}), "deck"),
+    ("slides", "delete the third to last slide", OP("deck_delete_slide", {"slide": 3}), "deck"),
+    ("slides", "delete the last slide but one", OP("deck_delete_slide", {"slide": 4}), "deck"),
+    ("slides", "retitle the last but one slide to Parts", OP("deck_edit_slide", {"slide": 4, "title": "Parts"}),
+     "deck"),
     # the deck as a set, less what is spared (each was asked about)
     ("slides", "delete every slide except the first",
      OPS(*(OP("deck_delete_slide", {"slide": n}) for n in (5, 4, 3, 2))), "deck"),

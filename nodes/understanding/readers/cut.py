@@ -115,7 +115,7 @@ class CutReader:
             if reference.form == "position" and reference.position in ("first", "last", "penultimate"):
                 count = reference.numbers[0] if reference.numbers else 1
                 positions = (list(range(1, count + 1)) if reference.position == "first" else
-                             list(range(-count, 0)) if reference.position == "last" else [-2])
+                             list(range(-count, 0)) if reference.position == "last" else [-max(count, 2)])
                 refs += positions
                 targets += [Target(id=f"position {p}", kind="position", title=_place(p), referred_as=reference.said)
                             for p in positions]

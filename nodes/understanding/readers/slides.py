@@ -46,6 +46,20 @@ _DECK_ONLY_WORDS = re.compile(r"\b(?:illustrations?|pictures?|images?|diagrams?|
 
 # ---------------------------------------------------------------- naming slides
 
+_FROM_END = re.compile(r"(\d+)th[- ](?:(?:to|from)[- ](?:the[- ])?)?(?:last|end) slide\b|(\d+)th slide from the "
+                       r"(?:end|last)\b|(?:last|final)(?: slide)? but (1|one|2|two|3|three)\b")
+"""A slide counted from the end, its count in group 1, 2 or (less one) 3: "3th to last slide", "last but one"."""
+_BUT = {"1": 1, "one": 1, "2": 2, "two": 2, "3": 3, "three": 3}
+
+
+def _from_end(said: str) -> int | None:
+    """How far from the end a slide named by its place from the end is (1: the last), or None."""
+    found = _FROM_END.search(said)
+    if found is None:
+        return None
+    return int(found.group(1) or found.group(2)) if (found.group(1) or found.group(2)) else _BUT[found.group(3)] + 1
+
+
 _SET_ITEM = (r"(?:slides? #?\d+|the (?:very )?(?:\d+th|first|last|final|opening|closing|title|cover)(?: one| slide)?"
              r"|#?\d+(?!th))")
 """One slide an exception names: "slide 3", "the first", "the last one", "the 2th slide", "3"."""
@@ -63,6 +77,10 @@ _REF_PATTERNS: tuple[tuple[str, re.Pattern[str]], ...] = (
     ("range", re.compile(r"\bslides? #?(\d+) ?(?:-|–|to|through|thru) ?#?(\d+)\b")),
     ("numbers", re.compile(r"\bslides? #?(\d+)((?:\s*(?:,|and|&|or)\s*(?:slide )?#?\d+\b)*)")),
     ("ordinals", re.compile(r"\bthe (\d+)th((?:\s*(?:,|and|&|or)\s*(?:the )?\d+th)*) slides?\b")),
+    # "the 3rd to last slide", "the 3rd slide from the end", "the last slide but one": counted from the end
+    ("from-end", re.compile(r"\bthe (?:\d+th[- ](?:(?:to|from)[- ](?:the[- ])?)?(?:last|end) slide|\d+th slide from the "
+                            r"(?:end|last)|(?:last|final) slide but (?:1|one|2|two|3|three)|(?:last|final) but "
+                            r"(?:1|one|2|two|3|three) slide)\b")),
     ("penultimate", re.compile(r"\bthe (?:2th|second)[- ](?:to[- ]|from[- ](?:the[- ])?)?last slide\b|"
                                r"\bthe penultimate slide\b|\bthe slide before the last(?: one)?\b|"
                                r"\bthe next[- ]to[- ]last slide\b")),
@@ -218,6 +236,9 @@ def _numbers(ctx: ReadContext, deck: Deck, form: str, match: re.Match[str]) -> l
         return list(range(low, high + 1))
     if form in ("numbers", "ordinals"):
         return list(dict.fromkeys(int(n) for n in re.findall(r"\d+", match.group(0))))
+    if form == "from-end":
+        back = _from_end(match.group(0)) or 1
+        return [count - back + 1] if back <= count else [count + 1]
     if form == "penultimate":
         return [count - 1] if count > 1 else [0]
     if form == "last-n":
@@ -441,7 +462,11 @@ def _same_edge_after_the_earlier_clauses(subject: Reference, earlier: list[Claus
     edge = _EDGE.search(subject.said)
     if edge is None or not any(r.said != subject.said for c in earlier for r in c.references) or len(order) < 2:
         return
-    now = order[0] if edge["first"] else order[-2] if edge["penultimate"] else order[-1]
+    back = _from_end(subject.said)
+    if back is not None and back > len(order):
+        return
+    now = (order[-back] if back is not None else order[0] if edge["first"] else order[-2] if edge["penultimate"]
+           else order[-1])
     if now == subject.target_ids[0]:
         return
     spoken, later = titles.get(subject.target_ids[0], "that slide"), titles.get(now, "the new slide")

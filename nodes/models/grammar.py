@@ -278,7 +278,9 @@ def read_edit(words: Words, start: int, end: int) -> EditRequest:
         for match in pattern.finditer(words.text, start, end):
             said = _NOT_THIS.search(words.text, max(start, match.start() - 16), match.start())
             if said is not None and said.end() == match.start() and not words.used(match.start(), match.end()):
-                words.mark(said.start(), match.end())
+                # "night, but not too dark" limits how far, which no step says: its "not" is left unread, so the
+                # request is asked about (taken whole, it was done as plain night)
+                words.mark(match.start() if match.group(0).startswith("too ") else said.start(), match.end())
     for pattern, attribute, direction in _RELATIVE:
         if attribute in edit.relative:
             continue

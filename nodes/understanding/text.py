@@ -57,11 +57,38 @@ redo undo into onto unto sunset sunrise
 corrected, so an unknown word is asked about instead of read as something else."""
 
 
+_UNITS = r"(?:shots?|images?|pictures?|clips?|frames?|scenes?|slides?|sections?)"
+_COUNTED_EXCEPTION = re.compile(r"\b(?:except(?: for)?|but(?: not)?)\s+$")
+_COUNTS = "|".join(_CARDINALS[2:])
+COUNT_EXCEPTION = re.compile(
+    rf"\b(?:except(?: for)?|but(?: not)?)\s+(?:(?:one|a couple|a few|some|several|{_COUNTS})(?: of (?:them|the \w+))?"
+    rf"(?: {_UNITS})?|\d+(?: of (?:them|the \w+)| (?:shots|images|pictures|clips|frames|scenes|slides|sections|ones)))\b")
+"""An exception that says how many, not which: "all but two shots", "every shot night but one", "delete all
+slides but two".  Read as written, "all but 2 shots" spared shot 2 (slide 2), and "but one" (two fillers) was
+dropped: every shot was changed, with exit 0.  A reader asks which."""
+_LAST_BUT = re.compile(r"\b(?:last|final)(?: \w+)? $")
+
+
+def count_exception(text: str) -> re.Match[str] | None:
+    """The first :data:`COUNT_EXCEPTION` in ``text`` that is not a place from the end ("the last slide but one")."""
+    for found in COUNT_EXCEPTION.finditer(text):
+        if not _LAST_BUT.search(text, 0, found.start()):
+            return found
+    return None
+
+
+INSTEAD_OF = re.compile(r"\binstead of\s+(?P<other>(?:shots?|slides?|images?|clips?|the \w+(?: \w+)?) ?#?\w*)")
+""""make shot 3 night instead of shot 4", "delete slide 3 instead of slide 4": the other is not to change (and may
+be what an earlier turn changed, to put back); read as a list, both were changed.  A reader asks."""
+
+
 def spell_numbers(text: str) -> str:
     """Spelled numbers as digits and ordinals as ``Nth`` ("shot five" → "shot 5", "third" → "3th")."""
 
     def number(match: re.Match[str]) -> str:
         word = match.group(0)
+        if word in NUMBER_WORDS and _COUNTED_EXCEPTION.search(text, 0, match.start()):
+            return word  # "all slides but two" counts; "but 2" would name slide 2 (COUNT_EXCEPTION asks which)
         return f"{ORDINAL_WORDS[word]}th" if word in ORDINAL_WORDS else str(NUMBER_WORDS[word])
 
     text = _ONE.sub(lambda m: m.group(1) + "1", text)

@@ -158,6 +158,15 @@ CASES: list[tuple[str, str, Any, str]] = [
     ("negation", "shot 2 looks great, don't touch it, but make all the others dusk",
      {n: L("dusk") for n in ALL if n != 2}, "story"),
     ("negation", "everything at dusk except the last shot", {n: L("dusk") for n in ALL if n != 8}, "story"),
+    # how many, not which: "all but two shots" spared shot 2, and "night but one" changed every shot (exit 0)
+    ("negation", "make all but two shots night", ASK("ambiguous"), "story"),
+    ("negation", "make every shot night but one", ASK("ambiguous"), "story"),
+    ("negation", "make all shots warmer except 2 of them", ASK("ambiguous"), "story"),
+    ("negation", "make every shot except shot three warmer", {n: {"warmth": "higher"} for n in ALL if n != 3}, "story"),
+    # "instead of shot 4": made both night (exit 0)
+    ("negation", "make shot 3 night instead of shot 4", ASK("ambiguous"), "story"),
+    # a limit no step says: done as plain night (exit 0)
+    ("negation", "make shot 3 night but not too dark", ASK("unparsed"), "story"),
     ("negation", "make every shot overcast except shots 1 and 2", {n: L("overcast") for n in ALL if n > 2}, "story"),
     ("negation", "leave shot 4 alone and make the rest foggy", {n: L("foggy") for n in ALL if n != 4}, "story"),
     ("negation", "all shots at night but not shot 5", {n: L("night") for n in ALL if n != 5}, "story"),
@@ -300,6 +309,12 @@ CASES: list[tuple[str, str, Any, str]] = [
     ("slides", "retitle the last but one slide to Parts", OP("deck_edit_slide", {"slide": 4, "title": "Parts"}),
      "deck"),
     # the deck as a set, less what is spared (each was asked about)
+    ("slides", "delete all slides but two", ASK("ambiguous"), "deck"),
+    ("slides", "delete all the slides except 2 of them", ASK("ambiguous"), "deck"),
+    ("slides", "delete slide 3 instead of slide 4", ASK("ambiguous"), "deck"),
+    ("slides", "retitle slide 3 instead of slide 4 to Costs", ASK("ambiguous"), "deck"),
+    ("slides", "delete every slide except slide two", OPS(*(OP("deck_delete_slide", {"slide": n}) for n in (5, 4, 3, 1))),
+     "deck"),
     ("slides", "delete every slide except the first",
      OPS(*(OP("deck_delete_slide", {"slide": n}) for n in (5, 4, 3, 2))), "deck"),
     ("slides", "delete all slides but the first", OPS(*(OP("deck_delete_slide", {"slide": n}) for n in (5, 4, 3, 2))),

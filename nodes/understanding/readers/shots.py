@@ -18,7 +18,7 @@ from nodes.models.grammar import STALE, EditRequest, read_constraints, read_edit
 from nodes.understanding.intent import Clarification, Clause, Reference, Target
 from nodes.understanding.readers.base import ReadContext, Reading
 from nodes.understanding.references import Found, Resolver, find_references
-from nodes.understanding.text import Words
+from nodes.understanding.text import INSTEAD_OF, Words, count_exception
 
 _SEPARATOR = re.compile(r"\s*(?:;|\.(?:\s|$)|,?\s*\band then\b|,?\s*\bthen\b|,?\s*\bbut\b|,?\s*\band\b|,?\s*\balso\b|"
                         r",?\s*\bwhile\b|,|:)\s*")
@@ -158,6 +158,21 @@ class ShotReader:
                 message=f"I cannot match a shot to another ('... than {anchor.reference.said}', '... like "
                         f"{anchor.reference.said}'): I change a shot's own look, step by step ('make shot 1 darker'), "
                         "or to a named look ('make shot 1 night')."))
+        counted = count_exception(text)
+        if counted is not None and found:
+            words.take_all()
+            return Reading(clarification=Clarification(
+                reason="ambiguous", understood=[f.reference.said for f in found],
+                message=f"'{counted.group(0)}' says how many to leave out, not which. Name them: 'all shots except "
+                        "shot 3', 'every shot but the last one'."))
+        instead = INSTEAD_OF.search(text)
+        if instead is not None and len(found) > 1:
+            words.take_all()
+            return Reading(clarification=Clarification(
+                reason="ambiguous", understood=[f.reference.said for f in found],
+                message=f"'{instead.group(0).strip()}': shall {instead.group('other').strip()} go back to how it was "
+                        "before? Say 'undo the last change to it' for that, and name only the shots to change "
+                        "('make shot 3 night')."))
         same = words.take(_DO_SAME)
         segments = _segments(ctx, found)
         groups, exclusions = self._groups(ctx, segments, same)

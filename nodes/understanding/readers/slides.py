@@ -35,7 +35,7 @@ from nodes.understanding.readers.content import (
     read_version,
     version_subject,
 )
-from nodes.understanding.text import Words
+from nodes.understanding.text import INSTEAD_OF, Words, count_exception
 from tools.deck.document import THEMES, UnknownTheme, theme_named
 
 _SLIDE_WORDS = re.compile(r"\bslides?\b|\b(?:the|this|my|our) (?:deck|presentation|lecture|slide deck|talk)\b|"
@@ -330,6 +330,15 @@ class SlideReader:
             return None  # the page reader asks which theme
         deck = Deck(ctx)
         target = deck.target()
+        counted, instead = count_exception(text), INSTEAD_OF.search(text)
+        if counted is not None or instead is not None:
+            ctx.words.take_all()
+            return Reading(clarification=Clarification(
+                reason="ambiguous", understood=[f"the deck: {deck.node.title}"],
+                message=(f"'{counted.group(0)}' says how many slides, not which. Name them: 'delete every slide "
+                         "except slides 1 and 2'." if counted is not None else
+                         f"'{instead.group(0).strip()}': shall {instead.group('other').strip()} go back to how it "
+                         "was? Say 'undo the last change' for that, and name only the slide to change.")))
         try:
             read = read_clauses(ctx, lambda c, w, s, e: _parse(c, w, s, e, deck))
         except Ask as asked:

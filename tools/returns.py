@@ -521,7 +521,7 @@ BUILTIN_RETURNS: dict[str, type[BaseModel]] = {
                      "page_move_section", "page_undo", "page_revert"], PageEditReturns),
     "page_replace_image": PageReplaceImageReturns,
     "deck_read": DeckReadReturns,
-    **dict.fromkeys(["deck_add_slide", "deck_delete_slide", "deck_move_slide", "deck_edit_slide", "deck_set_theme",
+    **dict.fromkeys(["deck_add_slide", "deck_duplicate_slide", "deck_delete_slide", "deck_move_slide", "deck_edit_slide", "deck_set_theme",
                      "deck_undo", "deck_revert"], DeckEditReturns),
     "deck_regenerate_illustration": DeckIllustrationReturns,
 }

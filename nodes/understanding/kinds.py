@@ -37,6 +37,7 @@ CONTENT_TOOLS: dict[str, tuple[str, ...]] = {
     "page_revert": ("page_revert", "page_read"), "revise_page": ("skill__web_revise", "page_read"),
     "deck_add_slide": ("deck_add_slide", "deck_read"), "deck_delete_slide": ("deck_delete_slide", "deck_read"),
     "deck_move_slide": ("deck_move_slide", "deck_read"), "deck_edit_slide": ("deck_edit_slide", "deck_read"),
+    "deck_duplicate_slide": ("deck_duplicate_slide", "deck_read"),
     "deck_add_bullet": ("deck_edit_slide", "deck_read"), "deck_remove_bullet": ("deck_edit_slide", "deck_read"),
     "deck_set_theme": ("deck_set_theme", "deck_read"),
     "deck_regenerate_illustration": ("deck_regenerate_illustration", "deck_read"),

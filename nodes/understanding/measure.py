@@ -249,6 +249,9 @@ def did(item: Clause, change: Change) -> bool:
         "page_undo": lambda: change.op == "undo", "page_revert": lambda: change.op == "revert",
         "revise_page": lambda: change.op in ("set_layout", "add_section", "remove_section", "move_section", "revise"),
         "deck_add_slide": lambda: change.op == "add_slide" and detail.get("index") == args.get("after"),
+        "deck_duplicate_slide": lambda: change.op == "duplicate_slide"
+        and detail.get("copy_of_number") == args.get("slide")
+        and detail.get("index") == (args["after"] if args.get("after") is not None else args.get("slide")),
         "deck_delete_slide": lambda: change.op == "delete_slide" and detail.get("index") == _index(args),
         "deck_move_slide": lambda: change.op == "move_slide" and detail.get("index") == _index(args)
         and detail.get("to_index") == int(args.get("to") or 0) - 1,

@@ -157,7 +157,19 @@ def shots_by_look(text: str, shots: Sequence[Any]) -> str:
     return _SHOTS_BY_LOOK.sub(named, text)
 
 
+_COPY_THEN_PLACE = re.compile(
+    r"\b(?P<copy>(?:duplicate|clone|copy|make (?:a |another )?copy of)\b[^,;]*?)\s*,?\s+(?:and |then |and then )+"
+    r"(?:put|move|place|stick) (?:it|the copy|the duplicate|that)(?= (?:after|before|behind|following|ahead of|in "
+    r"front of|at the|to the|as)\b)")
+""""duplicate slide 2 and put it at the end": where the copy goes, said as a second step; read as two clauses,
+"put it" was a move of a slide no one named (asked which)."""
+
+
+def _copy_placed(text: str) -> str:
+    return _COPY_THEN_PLACE.sub(lambda m: m["copy"], text)
+
+
 def rephrased(text: str) -> str:
     """``text`` with each of this module's phrasings said the readers' way."""
-    return _placed_plainly(_plainly(_shared_noun(_but_as_except(_except_said_otherwise(
-        _question_said_directly(text))))))
+    return _copy_placed(_placed_plainly(_plainly(_shared_noun(_but_as_except(_except_said_otherwise(
+        _question_said_directly(text)))))))

@@ -90,6 +90,35 @@ def test_adding_a_slide_about_something_after_slide_n(runtime: Runtime, deck: di
     assert_one_deck(runtime, deck)
 
 
+def test_a_copied_slide_says_and_shows_what_its_original_does_and_undo_takes_only_the_copy_away(
+        runtime: Runtime, deck: dict[str, Any]) -> None:
+    """"duplicate slide 2": the copy, right after it, has its title, bullets, notes, pictures and the same preview
+    pixels; it is a slide of its own (a new node, the original untouched); undo gives back the same .pptx bytes."""
+    store = runtime.project.store
+    old = head(runtime)
+    before_titles, before_previews = titles(runtime, old), previews(runtime, old)
+    illustrated = next(n for n, s in enumerate(read_deck(store, old).slides, start=1) if s.pictures)
+    original = read_deck(store, old).slides[illustrated - 1]
+    result = call(runtime, "deck_duplicate_slide", slide=illustrated)
+    new = store.get_node(result["deck_id"])
+    assert titles(runtime, new) == [*before_titles[:illustrated], before_titles[illustrated - 1],
+                                    *before_titles[illustrated:]]
+    copy = read_deck(store, new).slides[illustrated]
+    assert copy.node.id != original.node.id and store.get_node(original.node.id).status != NodeStatus.REJECTED
+    assert (copy.spec.bullets, copy.spec.notes, copy.spec.images) == (original.spec.bullets, original.spec.notes,
+                                                                      original.spec.images)
+    assert {p.id for p in copy.pictures} == {p.id for p in original.pictures} != set()
+    with Image.open(io.BytesIO(runtime.project.artifacts.read_bytes(copy.node.outputs[0]))) as drawn, \
+            Image.open(io.BytesIO(runtime.project.artifacts.read_bytes(original.node.outputs[0]))) as shown:
+        assert drawn.tobytes() == shown.tobytes()
+    after = previews(runtime, new)
+    assert after[:illustrated] + after[illustrated + 1:] == before_previews and result["previews_drawn"] == 1
+    assert new.inputs["change"]["op"] == "duplicate_slide"
+    undone = call(runtime, "deck_undo")
+    assert store.get_node(undone["deck_id"]).outputs[0].sha256 == old.outputs[0].sha256
+    assert_one_deck(runtime, deck)
+
+
 def test_deleting_the_last_slide_makes_a_version_of_the_same_deck(runtime: Runtime, deck: dict[str, Any]) -> None:
     old = head(runtime)
     before_titles, before_previews = titles(runtime, old), previews(runtime, old)
@@ -194,6 +223,7 @@ def test_a_new_theme_redraws_every_slide_and_keeps_words_and_pictures(runtime: R
 
 @pytest.mark.parametrize(("tool", "args", "error_type", "message"), [
     ("deck_delete_slide", {"slide": 9}, "NoSuchSlide", "no slide 9; it has 5 slides"),
+    ("deck_duplicate_slide", {"slide": 2, "after": 7}, "NoSuchSlide", "no slide 7 to put the copy after"),
     ("deck_move_slide", {"slide": 2, "to": 0}, "NoSuchSlide", "no place 0"),
     ("deck_set_theme", {"theme": "sparkly"}, "UnknownTheme", "not a theme"),
     ("deck_edit_slide", {"slide": 1}, "DeckEditRefused", "at least one of title, bullets, notes"),
@@ -214,7 +244,8 @@ def test_a_scripted_model_calls_every_deck_tool_in_one_turn_under_the_smallest_g
     store = runtime.project.store
     illustrated = next(n for n, s in enumerate(read_deck(store, head(runtime)).slides, start=1) if s.pictures)
     steps = [("deck_read", {"mentioning": "solar"}), ("deck_edit_slide", {"slide": 2, "title": "Why now"}),
-             ("deck_add_slide", {"after": 1, "about": "net metering"}), ("deck_move_slide", {"slide": 2, "to": -1}),
+             ("deck_add_slide", {"after": 1, "about": "net metering"}), ("deck_duplicate_slide", {"slide": 2}),
+             ("deck_delete_slide", {"slide": 3}), ("deck_move_slide", {"slide": 2, "to": -1}),
              ("deck_delete_slide", {"slide": -1}), ("deck_set_theme", {"theme": "ocean"}),
              ("deck_regenerate_illustration", {"slide": illustrated}),  # back in its place after add-move-delete
              ("deck_undo", {}), ("deck_revert", {"before_change": "the ocean theme"})]

@@ -489,6 +489,9 @@ def judge_deck(op: Op, before: State, after: State) -> str:
         return f"{after.decks} decks (a new deck was built)"
     if name == "deck_delete_slide":
         del titles[a["slide"] - 1], shown[a["slide"] - 1]
+    elif name == "deck_duplicate_slide":  # the copy says and shows what its original does (the same preview)
+        titles.insert(a["after"], titles[a["slide"] - 1])
+        shown.insert(a["after"], shown[a["slide"] - 1])
     elif name == "deck_move_slide":
         i = a["slide"] - 1
         title, preview = titles.pop(i), shown.pop(i)

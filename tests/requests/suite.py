@@ -309,6 +309,12 @@ CASES: list[tuple[str, str, Any, str]] = [
     ("slides", "retitle the last but one slide to Parts", OP("deck_edit_slide", {"slide": 4, "title": "Parts"}),
      "deck"),
     # the deck as a set, less what is spared (each was asked about)
+    # a copy of a slide (asked about: no operation copied one)
+    ("slides", "duplicate slide 2", OP("deck_duplicate_slide", {"slide": 2, "after": 2}), "deck"),
+    ("slides", "make a copy of the last slide and put it at the start",
+     OP("deck_duplicate_slide", {"slide": 5, "after": 0}), "deck"),
+    ("slides", "copy slide 4 after slide 1", OP("deck_duplicate_slide", {"slide": 4, "after": 1}), "deck"),
+    ("slides", "duplicate slides 2 and 3", ASK("unparsed"), "deck"),
     ("slides", "delete all slides but two", ASK("ambiguous"), "deck"),
     ("slides", "delete all the slides except 2 of them", ASK("ambiguous"), "deck"),
     ("slides", "delete slide 3 instead of slide 4", ASK("ambiguous"), "deck"),

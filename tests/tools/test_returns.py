@@ -157,6 +157,8 @@ def test_every_deck_tool_returns_what_the_manifest_says(runtime) -> None:
     call("deck_regenerate_illustration", deck_id=deck_id, slide=illustrated)
     call("deck_edit_slide", deck_id=deck_id, slide=2, title="Why now")
     call("deck_add_slide", deck_id=deck_id, after=2, about="the cost of a rooftop system")
+    call("deck_duplicate_slide", deck_id=deck_id, slide=3)
+    call("deck_delete_slide", deck_id=deck_id, slide=4)
     call("deck_move_slide", deck_id=deck_id, slide=1, to=3)
     call("deck_delete_slide", deck_id=deck_id, slide=-1)
     call("deck_set_theme", deck_id=deck_id, theme="dark")

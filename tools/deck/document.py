@@ -147,6 +147,25 @@ def add_slide(deck: Deck, after: int, spec: SlideSpec, content: dict[str, Any]) 
     return slides, Change(op="add_slide", summary=f"added slide {index + 1} '{spec.title}'", edits=[edit])
 
 
+def duplicate_slide(deck: Deck, number: int, after: int | None = None) -> tuple[list[Slide], Change]:
+    """A copy of slide ``number`` (its title, bullets, notes, pictures and diagram) after slide ``after`` (0:
+    first; -1: last); by default right after the slide it copies.  The copy is a slide of its own: editing one
+    leaves the other as it is, and undoing the change takes the copy away as undoing an added slide does."""
+    index, slide = deck.slide(number)
+    count = len(deck.slides)
+    at = index + 1 if after is None else count if after == -1 else after
+    if not 0 <= at <= count:
+        raise NoSuchSlide(f"the deck has no slide {after} to put the copy after; it has {count} slides "
+                          f"(give 0 to {count})")
+    copy = Slide(key=new_id(), spec=slide.spec.model_copy(deep=True))
+    slides = [*deck.slides[:at], copy, *deck.slides[at:]]
+    edit = Edit(field="slides", before=_keys(deck.slides), after=_keys(slides),
+                detail={"action": "add", "key": copy.key, "index": at, "title": slide.spec.title,
+                        "copy_of": slide.key, "copy_of_number": index + 1})
+    return slides, Change(op="duplicate_slide", summary=f"copied slide {index + 1} '{slide.spec.title}' as slide "
+                          f"{at + 1}", edits=[edit])
+
+
 def delete_slide(deck: Deck, number: int) -> tuple[list[Slide], Change]:
     """The deck without one slide (kept on the canvas, set aside; undoing brings it back)."""
     index, slide = deck.slide(number)
@@ -343,5 +362,5 @@ def mentions(text: str, words: str) -> bool:
 
 
 __all__ = ["THEMES", "Deck", "DeckEditRefused", "NoIllustration", "NoSuchSlide", "Slide", "SlideChangeOverridden",
-           "Undone", "UnknownTheme", "add_slide", "delete_slide", "edit_slide", "move_slide", "new_illustration",
+           "Undone", "UnknownTheme", "add_slide", "delete_slide", "duplicate_slide", "edit_slide", "move_slide", "new_illustration",
            "mentions", "set_theme", "slides_mentioning", "theme_named", "undo_slides", "with_words"]

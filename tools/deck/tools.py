@@ -32,6 +32,7 @@ from tools.deck.document import (
     Slide,
     add_slide,
     delete_slide,
+    duplicate_slide,
     edit_slide,
     move_slide,
     new_illustration,
@@ -74,6 +75,13 @@ class DeckAddSlideArgs(DeckArgs):
     bullets: list[str] | None = Field(default=None, max_length=12, description="Its bullets (default: written "
                                       "from `about`).")
     notes: str | None = Field(default=None, max_length=2000, description="Speaker notes.")
+
+
+class DeckDuplicateSlideArgs(DeckSlideArgs):
+    """Arguments of deck_duplicate_slide."""
+
+    after: int | None = Field(default=None, description="Put the copy after this slide number (0: first; -1: last); "
+                              "default: right after the slide it copies.")
 
 
 class DeckMoveSlideArgs(DeckSlideArgs):
@@ -146,6 +154,13 @@ def deck_add_slide(ctx: ToolContext, args: DeckAddSlideArgs) -> ToolResult:
                "diagram": None, "about": args.about}
     slides, change = add_slide(deck, args.after, SlideSpec(title=title, bullets=bullets, notes=notes), content)
     return commit_deck(ctx, deck, slides, change, tool="deck_add_slide")
+
+
+def deck_duplicate_slide(ctx: ToolContext, args: DeckDuplicateSlideArgs) -> ToolResult:
+    """A copy of one slide, by default right after it."""
+    deck = _deck(ctx, args)
+    slides, change = duplicate_slide(deck, args.slide, args.after)
+    return commit_deck(ctx, deck, slides, change, tool="deck_duplicate_slide")
 
 
 def deck_delete_slide(ctx: ToolContext, args: DeckSlideArgs) -> ToolResult:
@@ -378,6 +393,9 @@ DECK_READ = native_tool(
 DECK_ADD_SLIDE = native_tool(
     "deck_add_slide", "Add a slide about something after slide N of a deck (a new version of the same deck; the "
     "other slides stay as they are).", DeckAddSlideArgs, _WRITE, deck_add_slide)
+DECK_DUPLICATE_SLIDE = native_tool(
+    "deck_duplicate_slide", "Copy one slide of a deck (its title, bullets, notes and pictures) as a new slide, by "
+    "default right after it.", DeckDuplicateSlideArgs, _WRITE, deck_duplicate_slide)
 DECK_DELETE_SLIDE = native_tool(
     "deck_delete_slide", "Delete one slide of a deck (a new version of the same deck).", DeckSlideArgs, _WRITE,
     deck_delete_slide)
@@ -399,8 +417,9 @@ DECK_REVERT = native_tool(
     "deck_revert", "Bring back an earlier version of a deck (the original, version N, or the one before a named "
     "change) as its newest version.", DeckRevertArgs, _WRITE, deck_revert)
 
-DECK_TOOLS: tuple[ToolSpec, ...] = (DECK_READ, DECK_ADD_SLIDE, DECK_DELETE_SLIDE, DECK_MOVE_SLIDE, DECK_EDIT_SLIDE,
-                                    DECK_SET_THEME, DECK_REGENERATE_ILLUSTRATION, DECK_UNDO, DECK_REVERT)
+DECK_TOOLS: tuple[ToolSpec, ...] = (DECK_READ, DECK_ADD_SLIDE, DECK_DUPLICATE_SLIDE, DECK_DELETE_SLIDE, DECK_MOVE_SLIDE,
+                                    DECK_EDIT_SLIDE, DECK_SET_THEME, DECK_REGENERATE_ILLUSTRATION, DECK_UNDO,
+                                    DECK_REVERT)
 """Every deck tool, for the manifest."""
 
 

@@ -31,8 +31,8 @@ _TRIM = " \t.,;:!?'\"“”‘’"
 PAGE_OPERATIONS = ("page_set_text", "page_set_style", "page_add_section", "page_remove_section",
                    "page_move_section", "page_replace_image", "page_undo", "page_revert", "revise_page")
 """The operations of the page reader (``nodes.understanding.kinds.OPERATION_TOOLS`` gives each its tools)."""
-DECK_OPERATIONS = ("deck_add_slide", "deck_delete_slide", "deck_move_slide", "deck_edit_slide", "deck_add_bullet",
-                   "deck_remove_bullet", "deck_set_theme", "deck_regenerate_illustration", "deck_undo", "deck_revert")
+DECK_OPERATIONS = ("deck_add_slide", "deck_duplicate_slide", "deck_delete_slide", "deck_move_slide", "deck_edit_slide",
+                   "deck_add_bullet", "deck_remove_bullet", "deck_set_theme", "deck_regenerate_illustration", "deck_undo", "deck_revert")
 """The operations of the slides reader."""
 
 

@@ -370,14 +370,14 @@ class SlideReader:
         return Reading(clauses=clauses)
 
 
-_OPERATION_OF = {"_add": "deck_add_slide", "_bullets": "deck_edit_slide", "_retitle": "deck_edit_slide",
-                 "_illustration": "deck_regenerate_illustration", "_delete": "deck_delete_slide",
-                 "_move": "deck_move_slide"}
+_OPERATION_OF = {"_add": "deck_add_slide", "_duplicate": "deck_duplicate_slide", "_bullets": "deck_edit_slide",
+                 "_retitle": "deck_edit_slide", "_illustration": "deck_regenerate_illustration",
+                 "_delete": "deck_delete_slide", "_move": "deck_move_slide"}
 
 
 def _parse(ctx: ReadContext, words: Words, start: int, end: int, deck: Deck) -> list[Clause] | None:
-    found = parse_in_turn((_version, _add, _bullets, _retitle, _illustration, _delete, _move, _theme), _OPERATION_OF,
-                          ctx, words, start, end, deck)
+    found = parse_in_turn((_version, _duplicate, _add, _bullets, _retitle, _illustration, _delete, _move, _theme),
+                          _OPERATION_OF, ctx, words, start, end, deck)
     if found:
         words.take(_DECK_NOUNS, start, end)
     return found
@@ -453,6 +453,10 @@ def _renumber(deck: Deck, clauses: list[Clause]) -> None:
         elif item.operation == "deck_add_slide":
             after = _place(anchor, order, None) - 1
             item.args["after"] = after
+            order.insert(after, f"new:{id(item)}")
+        elif item.operation == "deck_duplicate_slide":  # by default right after the slide it copies
+            after = _place(anchor, order, None) - 1 if anchor is not None else number
+            item.args.update(slide=number, after=after)
             order.insert(after, f"new:{id(item)}")
         elif number is not None:
             item.args["slide"] = number
@@ -534,34 +538,11 @@ def _add(ctx: ReadContext, words: Words, start: int, end: int, deck: Deck) -> li
     if match is None or re.search(r"\bbullet", text[start:end]):
         return None
     words.mark(match.start(), match.end())
-    count = len(deck.slides)
     anchor = _anchor(deck, "end")
     place = _ADD_PLACE.search(text, match.end(), end)
     topic_end = end
     if place is not None:
-        if place.group("ref"):
-            refs = find_slides(ctx, words, deck, place.start("ref"), place.end("ref"))
-            number, _ = _one(ctx, deck, refs, "put the new slide next to")
-            relation = "after" if place.group("where") in ("after", "following", "behind") else "before"
-            anchor = _anchor(deck, relation, number, place.group(0))
-        elif place.group("a"):
-            low, high = sorted((int(place.group("a")), int(place.group("b"))))
-            if high > count:
-                raise deck.missing(f"slide {high}", [high])
-            if high != low + 1:
-                raise Ask(Clarification(reason="unparsed", message=f"Slides {low} and {high} are not next to each "
-                                        "other; say after which slide the new one goes."))
-            anchor = _anchor(deck, "after", low, place.group(0))
-        elif place.group("end"):
-            start_words = ("start", "beginning", "front", "top")
-            anchor = _anchor(deck, "start" if place.group("end") in start_words else "end", said=place.group(0))
-        else:
-            wanted = int(place.group("nth") or place.group("number") or 0) or (1 if place.group("pos") == "first"
-                                                                                else count + 1)
-            if not 1 <= wanted <= count + 1:
-                raise deck.missing(f"place {wanted}", [wanted])
-            anchor = _anchor(deck, "place", wanted, place.group(0))
-        words.mark(place.start(), place.end())
+        anchor = _new_slides_place(ctx, words, deck, place)
         topic_end = place.start() if place.start() > match.end() else end
     topic = _ADD_TOPIC.search(text, match.end(), topic_end)
     if topic is None:
@@ -579,6 +560,61 @@ def _add(ctx: ReadContext, words: Words, start: int, end: int, deck: Deck) -> li
     where = "first" if after == 0 else f"after slide {after}"
     return [clause(ctx, "slides", "deck_add_slide", args, f"add a slide about '{about}' ({where})", start=start,
                    end=end, references=[anchor])]
+
+
+def _new_slides_place(ctx: ReadContext, words: Words, deck: Deck, place: re.Match[str]) -> Reference:
+    """Where a new slide goes, from an :data:`_ADD_PLACE` match ("after slide 3", "at the end", "as slide 2"),
+    whose words are taken."""
+    count = len(deck.slides)
+    if place.group("ref"):
+        refs = find_slides(ctx, words, deck, place.start("ref"), place.end("ref"))
+        number, _ = _one(ctx, deck, refs, "put the new slide next to")
+        relation = "after" if place.group("where") in ("after", "following", "behind") else "before"
+        anchor = _anchor(deck, relation, number, place.group(0))
+    elif place.group("a"):
+        low, high = sorted((int(place.group("a")), int(place.group("b"))))
+        if high > count:
+            raise deck.missing(f"slide {high}", [high])
+        if high != low + 1:
+            raise Ask(Clarification(reason="unparsed", message=f"Slides {low} and {high} are not next to each "
+                                    "other; say after which slide the new one goes."))
+        anchor = _anchor(deck, "after", low, place.group(0))
+    elif place.group("end"):
+        start_words = ("start", "beginning", "front", "top")
+        anchor = _anchor(deck, "start" if place.group("end") in start_words else "end", said=place.group(0))
+    else:
+        wanted = int(place.group("nth") or place.group("number") or 0) or (1 if place.group("pos") == "first"
+                                                                            else count + 1)
+        if not 1 <= wanted <= count + 1:
+            raise deck.missing(f"place {wanted}", [wanted])
+        anchor = _anchor(deck, "place", wanted, place.group(0))
+    words.mark(place.start(), place.end())
+    return anchor
+
+
+_DUPLICATE = re.compile(r"\b(?:duplicate|clone|copy|(?:make|add|create|put in|insert) (?:a |another |one more )?"
+                        r"(?:copy|copies|duplicate|clone) of)\b")
+
+
+def _duplicate(ctx: ReadContext, words: Words, start: int, end: int, deck: Deck) -> list[Clause] | None:
+    """"duplicate slide 2", "make a copy of the summary slide at the end": one slide copied, by default right
+    after itself (it was asked about: no operation copied a slide)."""
+    text = ctx.words.text
+    match = _DUPLICATE.search(text, start, end)
+    if match is None:
+        return None
+    place = _ADD_PLACE.search(text, match.end(), end)
+    refs = find_slides(ctx, words, deck, match.end(), place.start() if place is not None else end)
+    number, ref = _one(ctx, deck, refs, "copy")
+    words.mark(match.start(), match.end())
+    references = [_subject(deck, number, ref.said)]
+    where = "right after it"
+    if place is not None:
+        anchor = _new_slides_place(ctx, words, deck, place)
+        references.append(anchor)
+        where = anchor.said
+    return [clause(ctx, "slides", "deck_duplicate_slide", {"slide": number}, f"copy slide {number} ({where})",
+                   start=start, end=end, references=references)]
 
 
 _DELETE = re.compile(r"\b(?:delete|remove|drop|cut|get rid of|lose|kill|take out|scrap|trash|ditch)\b")

@@ -8,6 +8,7 @@ from __future__ import annotations
 from typing import Any
 
 from content.page_document import PageDocument
+from content.page_style import TOKENS
 from nodes.models.grammar import IMAGE_DEFAULTS
 from nodes.models.playbooks import Call, Done, PlannerInput, stop_on_rejection
 from nodes.models.targets import CanvasTargets, Rows, TargetSource
@@ -181,7 +182,8 @@ class QuestionPlaybook:
         return Done(text=f"{len(found)} note{'s' if len(found) != 1 else ''} mention '{said}': {quoted} "
                          f"(of {len(notes)} notes read).")
 
-    def _headline(self, p: PlannerInput, clause) -> Call | Done | None:
+    def _page_row(self, p: PlannerInput) -> Call | Done | dict[str, Any] | None:
+        """The current page's code row (a lookup to make first, or an answer that there is no page)."""
         code = self.source.page(p)
         if isinstance(code, Call):
             return code
@@ -190,8 +192,30 @@ class QuestionPlaybook:
         rows = self.source.page_copy(p, code)
         if rows is None or isinstance(rows, Call):
             return rows
-        if not rows:
-            return Done(text=f"There is no web page {self.source.where} yet.")
+        return rows[0] if rows else Done(text=f"There is no web page {self.source.where} yet.")
+
+    def _page_sections(self, p: PlannerInput, clause) -> Call | Done | None:
+        row = self._page_row(p)
+        if not isinstance(row, dict):
+            return row
+        doc = PageDocument.from_inputs(_inputs(row))
+        names = list(doc.layout.sections)
+        return Done(text=f"The page has {len(names)} section{'s' if len(names) != 1 else ''}, top to bottom: "
+                         f"{', '.join(names)}; I read {row.get('title')}, version {row.get('version')}.")
+
+    def _page_style(self, p: PlannerInput, clause) -> Call | Done | None:
+        row = self._page_row(p)
+        if not isinstance(row, dict):
+            return row
+        style = PageDocument.from_inputs(_inputs(row)).style()
+        said = "; ".join(f"{TOKENS[t].styles}: {style.get(t, 'not set')} (--{t})" for t in clause.args["tokens"])
+        return Done(text=f"{said[0].upper()}{said[1:]}; I read {row.get('title')}, version {row.get('version')}.")
+
+    def _headline(self, p: PlannerInput, clause) -> Call | Done | None:
+        row = self._page_row(p)
+        if not isinstance(row, dict):
+            return row
+        rows = [row]
         inputs = _inputs(rows[0])
         try:  # the page's own words: a reworded headline is an override of the design's
             texts = PageDocument.from_inputs(inputs).text_elements()
@@ -214,5 +238,5 @@ def _counted(counts: dict[str, dict[str, int]], kind: str | None) -> Done:
 LOOK = ("lighting", "framing", "weather", "outfit")
 """What "how does shot 3 look" is answered with: the attributes an edit changes."""
 ANSWERS = frozenset({"count", "list", "shots_with", "attribute", "versions", "last_turn", "slides_mentioning",
-                     "notes_mentioning", "headline", "slide"})
+                     "notes_mentioning", "headline", "slide", "page_sections", "page_style"})
 """The questions the playbook answers (``QuestionReader``'s ``ask`` values)."""

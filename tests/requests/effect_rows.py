@@ -163,6 +163,13 @@ EXTRA: list[Row] = [
     Row("question", "which shots are at night?", Answer(r"^1 shot with lighting night: shot 4 "), "story",
         ("make shot 4 night",)),
     Row("question", "what's on the canvas", Answer(r"holds .*\b1 deck\b"), "deck"),
+    # the page's sections and style values, read from the page as it is
+    Row("question", "which sections does the page have?",
+        Answer(r"6 sections, top to bottom: hero, menu, gallery, testimonials, about, contact"), "page"),
+    Row("question", "what colour are the buttons?", Answer(r"button.*background: #006400 \(--button-colour\)"),
+        "page", ("make the buttons dark green",)),
+    Row("question", "which sections does the page have?", Answer(r"5 sections, .*: hero, menu, testimonials, about, "
+                                                                 r"contact"), "page", ("remove the gallery",)),
 ]
 """Rows of the effect run beyond the suite's."""
 

@@ -335,6 +335,13 @@ CASES: list[tuple[str, str, Any, str]] = [
     ("question", "what is on slide 3?", OP("question", {"ask": "slide", "slide": 3}), "deck"),
     ("question", "describe slide 3", OP("question", {"ask": "slide", "slide": 3}), "deck"),
     ("question", "what does the last slide say?", OP("question", {"ask": "slide", "slide": 5}), "mixed"),
+    # the page's sections and style values (asked about: "a list of the code")
+    ("question", "which sections does the page have?", OP("question", {"ask": "page_sections"}), "page"),
+    ("question", "what colour are the buttons?", OP("question", {"ask": "page_style", "tokens": ["button-colour"]}),
+     "page"),
+    ("question", "what font does the page use?",
+     OP("question", {"ask": "page_style", "tokens": ["heading-font", "body-font"]}), "page"),
+    ("question", "how big is the headline?", OP("question", {"ask": "page_style", "tokens": ["headline-size"]}), "page"),
     ("question", "what is on slide 9?", ASK("not_found"), "deck"),
     # a place named after an earlier clause moved a slide there or away (it deleted the slide just moved)
     ("slides", "move slide 5 to position 2, then delete the last slide", ASK("ambiguous"), "deck"),

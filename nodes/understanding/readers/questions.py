@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import re
 
+from content.page_style import token_for_words
 from nodes.models.grammar import read_edit
 from nodes.understanding.intent import Clarification, Clause, Target
 from nodes.understanding.readers.base import ReadContext, Reading
@@ -53,6 +54,34 @@ _SLIDE_CONTENT = re.compile(
 It was answered with the list of every slide's title ("what is on ..."), or as a shot's look ("describe ...")."""
 
 
+_PAGE_SECTIONS = re.compile(
+    r"^\s*(?:which|what) sections?\b|\bhow many sections\b|^\s*(?:list|show|name)(?: me)?(?: all)? (?:of )?(?:the |its )?"
+    r"(?:page'?s? )?sections\b|\bsections? (?:does|do|are on|is on|are in|has|have) (?:the|this|my) (?:page|site|website)\b")
+"""The page's sections ("which sections does the page have?"): it was asked about ("a list of the code")."""
+_PAGE_STYLE = re.compile(r"^\s*(?:what|which)(?:'s| is| are)?\b.*\b(?:colou?r|font|typeface|size|weight)\b|"
+                         r"^\s*how (?:big|large|bold|heavy|rounded|round) (?:is|are)\b")
+_ASPECT = re.compile(r"\b(?:colou?r|font|typeface|size|big|large|weight|bold|heavy|rounded|round)\b")
+_ASPECT_WORD = {"color": "colour", "typeface": "font", "big": "size", "large": "size", "bold": "weight",
+                "heavy": "weight", "round": "corners", "rounded": "corners"}
+_NOT_THE_PAGE = re.compile(r"\b(?:shots?|images?|pictures?|clips?|slides?|decks?|cut|film)\b")
+_TOKEN_SETS = {"heading-font": ("heading-font", "body-font"), "palette": ("background", "text-colour", "accent"),
+               "spacing": ("section-padding", "content-width", "line-height")}
+
+
+def page_style_tokens(text: str) -> list[str]:
+    """The page's style tokens a question asks the value of ("what colour are the buttons?" → button-colour;
+    "what font does the page use?" → both fonts), or [] when it names none."""
+    aspect = _ASPECT.search(text)
+    if aspect is None:
+        return []
+    word = aspect.group(0)
+    phrase = f"{text[:aspect.start()]} {text[aspect.end():]} {_ASPECT_WORD.get(word, word)}"
+    token = token_for_words(re.sub(r"\bbuttons\b", "button", phrase))
+    if token == "heading-font" and re.search(r"\bhead(?:ing|line)s?\b|\btitles?\b", text):
+        return ["heading-font"]
+    return list(_TOKEN_SETS.get(token, (token,))) if token else []
+
+
 class QuestionReader:
     """Questions about the canvas: each an operation ``question`` with what is asked in ``args``."""
 
@@ -75,6 +104,14 @@ class QuestionReader:
             what = "notes" if match.group(1).startswith("note") else "slides"
             return self._clause(ctx, {"ask": f"{what}_mentioning", "terms": terms},
                                 f"{what} mentioning {' '.join(terms)}")
+        if _PAGE_SECTIONS.search(text) and not _NOT_THE_PAGE.search(text):
+            words.take_all()
+            return self._clause(ctx, {"ask": "page_sections"}, "the page's sections")
+        tokens = page_style_tokens(text) if (ctx.facts.has_page and _PAGE_STYLE.search(text)
+                                             and not _NOT_THE_PAGE.search(text)) else []
+        if tokens:
+            words.take_all()
+            return self._clause(ctx, {"ask": "page_style", "tokens": tokens}, f"the page's {', '.join(tokens)}")
         if _HEADLINE.search(text):
             words.take_all()
             return self._clause(ctx, {"ask": "headline"}, "what the page's headline says")

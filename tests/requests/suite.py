@@ -481,6 +481,11 @@ CASES: list[tuple[str, str, Any, str]] = [
         ("move the gallery above the menu", OP("page_move_section", {"section": "gallery", "before": "menu"})),
         ("put the testimonials first", OP("page_move_section", {"section": "testimonials", "to": "first"})),
         ("move the contact section to the top", OP("page_move_section", {"section": "contact", "to": "first"})),
+        # two sections trading places (asked about: "not what to change")
+        ("swap the about and gallery sections", OPS(OP("page_move_section", {"section": "about", "before": "gallery"}),
+                                                    OP("page_move_section", {"section": "gallery",
+                                                                             "after": "testimonials"}))),
+        ("switch the menu section with the gallery", OP("page_move_section", {"section": "menu", "after": "gallery"})),
         ("move the gallery below the about section", OP("page_move_section", {"section": "gallery",
                                                                                 "after": "about"})),
         ("replace the hero image with a photo of rye loaves", OP("page_replace_image", {"image": 1,

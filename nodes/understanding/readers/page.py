@@ -146,6 +146,12 @@ _MOVE_SECTION = re.compile(
     r"\b(?:move|put|place|shift|bring)\b " + _SECTION_NAME.format("name") + r" (?:(?P<where>after|below|under|beneath|"
     r"before|above|ahead of|in front of|behind) " + _SECTION_NAME.format("anchor") + r"|(?:to (?:the )?|at the |up |down )?"
     r"(?P<end>top|bottom|end|start|beginning|first|1th|last|front|back))(?: (?:of|on) (?:the |this )?(?:page|site))?$")
+_SWAP_SECTIONS = re.compile(
+    r"\b(?:swap|switch|exchange|trade|flip)\b(?: (?:the )?(?:places|positions|order) of)? " + _SECTION_NAME.format("a")
+    + r" (?:and|with|for) " + _SECTION_NAME.format("b") + r"(?: (?:around|round|over|places|positions))?"
+    r"(?: (?:on|in) (?:the |this )?(?:page|site))?$")
+"""Two sections trading places ("swap the about and gallery sections"): two moves (one when they are neighbours).
+It was asked about: no phrase of the page reader said it."""
 _PICTURE = (r"(?:the )?(?:(?P<hero>hero|main|header|banner|top|cover)(?: (?:image|photo|picture|shot|backdrop))?|"
             r"(?:(?P<nth>\d+)th|(?P<first>first)|(?P<last>last)) (?:gallery )?(?:image|photo|picture)|"
             r"(?:gallery )?(?:image|photo|picture) (?P<number>\d+)|"
@@ -500,6 +506,12 @@ def _sections(ctx: ReadContext, words: Words, start: int, end: int, doc: PageDoc
         words.mark(match.start(), match.end())
         return [clause(ctx, "page", "page_remove_section", {"section": name}, f"remove the {name} section",
                        start=start, end=end) for name in names]
+    if (match := _SWAP_SECTIONS.search(text, start)) is not None and doc is not None:
+        said = [re.sub(r"\s+sections?$", "", match.group(k)) for k in ("a", "b")]
+        known = [_known_section(doc, s) for s in said]
+        if all(known) and known[0] != known[1]:
+            words.mark(match.start(), match.end())
+            return _swapped(ctx, doc, [str(k) for k in known], start, end)
     if (match := _MOVE_SECTION.search(text, start)) is not None:
         named = _these_sections(ctx, match.group("name"), "move")
         if len(named) > 1:
@@ -519,6 +531,20 @@ def _sections(ctx: ReadContext, words: Words, start: int, end: int, doc: PageDoc
         return [clause(ctx, "page", "page_move_section", args, f"move the {name} section {where}", start=start,
                        end=end)]
     return None
+
+
+def _swapped(ctx: ReadContext, doc: PageDocument, pair: list[str], start: int, end: int) -> list[Clause]:
+    """The moves that make two sections trade places: the later one before the earlier, then (unless they were
+    neighbours) the earlier one after the section the later one followed."""
+    order = list(doc.layout.sections)
+    first, second = sorted(pair, key=order.index)
+    if order.index(second) == order.index(first) + 1:
+        moves = [{"section": first, "after": second}]
+    else:
+        moves = [{"section": second, "before": first}, {"section": first, "after": order[order.index(second) - 1]}]
+    return [clause(ctx, "page", "page_move_section", args, f"move the {args['section']} section "
+                   f"{next(f'{k} {v}' for k, v in args.items() if k != 'section')} (swapping {first} and {second})",
+                   start=start, end=end) for args in moves]
 
 
 def _known_section(doc: PageDocument, said: str) -> str | None:

@@ -93,11 +93,13 @@ class ContentPlaybook:
         if clause.operation == "deck_add_bullet":
             bullets.append(str(clause.args["bullet"]))
         else:
-            which = int(clause.args["bullet"])
-            if not 1 <= which <= len(bullets):
-                return Done(text=f"Slide {number} has {len(bullets)} bullets now, not {which}; nothing changed.",
+            said = clause.args["bullet"]
+            which = sorted({int(w) for w in (said if isinstance(said, list) else [said])}, reverse=True)
+            if not all(1 <= w <= len(bullets) for w in which):
+                return Done(text=f"Slide {number} has {len(bullets)} bullets now, not {which[0]}; nothing changed.",
                             failed=True)
-            bullets.pop(which - 1)
+            for w in which:  # the last first: the numbers of the others stay right
+                bullets.pop(w - 1)
         return Call("deck_edit_slide", {**where, "slide": number, "bullets": bullets})
 
     @staticmethod

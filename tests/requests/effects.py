@@ -720,9 +720,12 @@ def judge_deck_steps(ops: tuple[Op, ...], before: State, after: State) -> str:
     """Several slide operations in one request, each applied to the deck the one before it left (the suite's
     arguments number slides that way: "delete slide 2 and retitle slide 4" retitles what is then slide 3)."""
     titles = list(before.titles)
+    edited: set[int] = set()
     for op in ops:
         a = op.args
-        if op.operation == "deck_delete_slide":
+        if op.operation in ("deck_add_bullet", "deck_remove_bullet"):
+            edited.add(a["slide"])  # the slide's words change, its title stays; its preview is drawn again
+        elif op.operation == "deck_delete_slide":
             del titles[a["slide"] - 1]
         elif op.operation == "deck_move_slide":
             titles.insert(a["to"] - 1, titles.pop(a["slide"] - 1))
@@ -730,6 +733,10 @@ def judge_deck_steps(ops: tuple[Op, ...], before: State, after: State) -> str:
             titles[a["slide"] - 1] = a["title"]
         else:
             return f"no step judge for {op.operation}"
+    if edited and len(after.previews) == len(before.previews):
+        changed = {i for i, (x, y) in enumerate(zip(before.previews, after.previews, strict=True), 1) if x != y}
+        if changed != edited:
+            return f"slides {sorted(changed)} drawn again, expected {sorted(edited)}"
     return "" if after.titles == titles and after.decks == before.decks else f"titles {after.titles}, expected {titles}"
 
 

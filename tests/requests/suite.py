@@ -309,6 +309,14 @@ CASES: list[tuple[str, str, Any, str]] = [
     ("slides", "retitle the last but one slide to Parts", OP("deck_edit_slide", {"slide": 4, "title": "Parts"}),
      "deck"),
     # the deck as a set, less what is spared (each was asked about)
+    # several bullets, or one bullet of several slides: each slide one edit (asked about, or read as slide deletes)
+    ("slides", "remove the last two bullets from the fifth slide", OP("deck_remove_bullet", {"slide": 5, "bullet": [2, 3]}),
+     "deck"),
+    ("slides", "remove bullets 2 and 3 from slide 2", OP("deck_remove_bullet", {"slide": 2, "bullet": [2, 3]}), "deck"),
+    ("slides", "remove the first bullet from slides 2 and 3",
+     OPS(OP("deck_remove_bullet", {"slide": 2, "bullet": 1}), OP("deck_remove_bullet", {"slide": 3, "bullet": 1})),
+     "deck"),
+    ("slides", "remove the last 9 bullets from slide 2", ASK("not_found"), "deck"),
     # a copy of a slide (asked about: no operation copied one)
     ("slides", "duplicate slide 2", OP("deck_duplicate_slide", {"slide": 2, "after": 2}), "deck"),
     ("slides", "make a copy of the last slide and put it at the start",

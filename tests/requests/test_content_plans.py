@@ -55,8 +55,9 @@ def _answer(call: Call) -> dict:
     """What the tool would answer (a new version of the page or deck, or the deck as read)."""
     if call.tool == "deck_read":
         facts, _ = facts_for("deck")
-        return {"observation": {"deck_id": "D1", "slides": [{"slide": s.index, "title": s.title, "bullets": s.bullets}
-                                                             for s in facts.slides]}}
+        return {"observation": {"deck_id": call.args.get("deck_id") or "D1",  # the version it was asked to read
+                                "slides": [{"slide": s.index, "title": s.title, "bullets": s.bullets}
+                                           for s in facts.slides]}}
     if call.tool.startswith("page_") or call.tool == "skill__web_revise":
         return {"observation": {"page_id": f"{call.tool}-v", "code_id": f"{call.tool}-v", "change": {"summary": "x"}}}
     return {"observation": {"deck_id": f"{call.tool}-v", "change": {"summary": "x"}, "previews_drawn": 1}}
@@ -103,9 +104,10 @@ def test_a_page_or_deck_request_becomes_its_tool_calls_under_the_smallest_grant(
         assert named == ("PAGE" if on_page else "D1") if number == 0 else named == f"{writes[number - 1].tool}-v"
         if op.operation in ("deck_add_bullet", "deck_remove_bullet"):
             slide = facts.slides[op.args["slide"] - 1]
+            gone = op.args["bullet"] if isinstance(op.args["bullet"], list) else [op.args["bullet"]]
             bullets = ([*slide.bullets, op.args["bullet"]] if op.operation == "deck_add_bullet" else
-                       [b for i, b in enumerate(slide.bullets, 1) if i != op.args["bullet"]])
-            assert call.args == {"deck_id": "D1", "slide": op.args["slide"], "bullets": bullets}
+                       [b for i, b in enumerate(slide.bullets, 1) if i not in gone])
+            assert call.args == {"deck_id": named, "slide": op.args["slide"], "bullets": bullets}
         elif op.operation != "revise_page":
             assert {k: call.args.get(k) for k in op.args} == op.args, (call.args, op.args)
 

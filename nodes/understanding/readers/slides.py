@@ -794,10 +794,14 @@ _ADD_BULLET = re.compile(
     r"says|reading|which says|with|about|:)| ?:) ?(?P<text2>.+)$|"
     r"\badd\b (?P<text3>.+?) as (?:a |an |another |the )?(?:new )?bullet(?: point)? (?:to|on|in|for) "
     rf"(?P<ref3>{_SLIDE_REF})$")
+_SLIDES_REF = (r"slides? #?\d+(?:\s*(?:,|and|&|or)\s*(?:slide )?#?\d+)*|(?:every|each) slide|all(?: of)?(?: the)? slides|"
+               + _SLIDE_REF)
+"""The slides a bullet removal names: one, several ("slides 2 and 3") or all ("every slide")."""
 _REMOVE_BULLET = re.compile(
-    r"\b(?:remove|delete|drop|cut|take out)\b (?:the )?(?:(?P<nth>\d+)th|(?P<pos>first|last|final)|bullet #?(?P<number>\d+)"
-    r"|(?P<about>[a-z0-9' -]+?)) ?(?:bullet(?: point)?)?(?: (?:about|on|saying) (?P<about2>[a-z0-9' -]+?))? "
-    rf"(?:from|on|of|in) (?P<ref>{_SLIDE_REF})$")
+    r"\b(?:remove|delete|drop|cut|take out)\b (?:the )?(?:(?P<edge>1th|first|last|final) (?P<count>\d+)"
+    r"|bullets? #?(?P<list>\d+(?:\s*(?:,|and|&)\s*#?\d+)+)|(?P<nth>\d+)th|(?P<pos>first|last|final)|bullet #?(?P<number>\d+)"
+    r"|(?P<about>[a-z0-9' -]+?)) ?(?:bullet(?: point)?s?)?(?: (?:about|on|saying) (?P<about2>[a-z0-9' -]+?))? "
+    rf"(?:from|on|of|in) (?P<ref>{_SLIDES_REF})$")
 
 
 def _bullets(ctx: ReadContext, words: Words, start: int, end: int, deck: Deck) -> list[Clause] | None:
@@ -815,32 +819,53 @@ def _bullets(ctx: ReadContext, words: Words, start: int, end: int, deck: Deck) -
                        references=[_subject(deck, number, f"slide {number}")])]
     if (match := _REMOVE_BULLET.search(text, start)) is not None:
         refs = find_slides(ctx, words, deck, match.start("ref"), match.end("ref"))
-        number, _ = _one(ctx, deck, refs, "remove a bullet from")
-        slide = deck.slides[number - 1]
-        about = (match.group("about2") or match.group("about") or "").strip()
-        if match.group("nth") or match.group("number"):
-            which = int(match.group("nth") or match.group("number"))
-        elif match.group("pos"):
-            which = 1 if match.group("pos") == "first" else len(slide.bullets) or -1
-        elif about:
-            wanted = set(re.findall(r"[a-z0-9]+", about)) - {"the", "a", "an", "bullet", "point", "about"}
-            matching = [i for i, b in enumerate(slide.bullets, 1) if wanted and wanted <= set(re.findall(
-                r"[a-z0-9]+", b.lower()))]
-            if len(matching) != 1:
-                raise Ask(Clarification(reason="not_found" if not matching else "ambiguous", missing=[about],
-                                        message=f"Which bullet of slide {number} do you mean by '{about}'? It says: "
-                                                + "; ".join(f"{i}: {b}" for i, b in enumerate(slide.bullets, 1))))
-            which = matching[0]
-        else:
-            return None
-        if slide.bullets and not 1 <= which <= len(slide.bullets):
-            raise Ask(Clarification(reason="not_found", missing=[f"bullet {which}"],
-                                    message=f"Slide {number} has {len(slide.bullets)} bullets, not {which}."))
+        numbers = list(dict.fromkeys(n for r in refs for n in r.numbers))
+        if not numbers:
+            numbers = [_one(ctx, deck, refs, "remove a bullet from")[0]]
+        found = []
+        for number in numbers:
+            which = _bullets_named(match, number, deck.slides[number - 1])
+            if which is None:
+                return None
+            found.append((number, which))
         words.mark(match.start(), match.end())
-        return [clause(ctx, "slides", "deck_remove_bullet", {"slide": number, "bullet": which},
-                       f"remove bullet {which} of slide {number}", start=start, end=end,
-                       references=[_subject(deck, number, f"slide {number}")])]
+        return [clause(ctx, "slides", "deck_remove_bullet", {"slide": n, "bullet": w[0] if len(w) == 1 else w},
+                       f"remove bullet{'s' if len(w) > 1 else ''} {', '.join(map(str, w))} of slide {n}",
+                       start=start, end=end, references=[_subject(deck, n, f"slide {n}")]) for n, w in found]
     return None
+
+
+def _bullets_named(match: re.Match[str], number: int, slide: NodeFact) -> list[int] | None:
+    """The bullets of one slide a removal names ("the last 2 bullets", "bullets 2 and 3", "the bullet about
+    cost"), in order; None when it names none; :class:`Ask` when a slide does not have them."""
+    count = len(slide.bullets)
+    about = (match.group("about2") or match.group("about") or "").strip()
+    if match.group("count"):
+        n = int(match.group("count"))
+        which = list(range(1, n + 1)) if match.group("edge") in ("1th", "first") else list(range(count - n + 1,
+                                                                                                 count + 1))
+    elif match.group("list"):
+        which = sorted({int(n) for n in re.findall(r"\d+", match.group("list"))})
+    elif match.group("nth") or match.group("number"):
+        which = [int(match.group("nth") or match.group("number"))]
+    elif match.group("pos"):
+        which = [1 if match.group("pos") == "first" else count or -1]
+    elif about:
+        wanted = set(re.findall(r"[a-z0-9]+", about)) - {"the", "a", "an", "bullet", "point", "about"}
+        matching = [i for i, b in enumerate(slide.bullets, 1) if wanted and wanted <= set(re.findall(
+            r"[a-z0-9]+", b.lower()))]
+        if len(matching) != 1:
+            raise Ask(Clarification(reason="not_found" if not matching else "ambiguous", missing=[about],
+                                    message=f"Which bullet of slide {number} do you mean by '{about}'? It says: "
+                                            + "; ".join(f"{i}: {b}" for i, b in enumerate(slide.bullets, 1))))
+        which = matching
+    else:
+        return None
+    if slide.bullets and not all(1 <= w <= count for w in which):
+        wanted = len(which) if len(which) > 1 else which[0]
+        raise Ask(Clarification(reason="not_found", missing=[f"bullet {wanted}"],
+                                message=f"Slide {number} has {count} bullets, not {wanted}."))
+    return which
 
 
 _THEME_TO = re.compile(

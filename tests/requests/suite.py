@@ -611,6 +611,10 @@ CASES: list[tuple[str, str, Any, str]] = [
     ("selection", "add a bullet 'Costs fall' to the selection",
      OP("deck_add_bullet", {"slide": 3, "bullet": "Costs fall"}), "deck:sel=3"),
     ("previous", "undo that", OPS(OP("page_undo", {}), OP("page_undo", {})), "page:prev"),
+    # the last deck change again, on a slide named now ("there are no shots", or asked about)
+    ("previous", "do the same to slide 4", OP("deck_delete_slide", {"slide": 4}), "deck:prev"),
+    ("previous", "and slide 2 as well", OP("deck_delete_slide", {"slide": 2}), "deck:prev"),
+    ("previous", "and the one after it", ASK("ambiguous"), "deck:prev"),
     ("previous", "undo that", OP("deck_undo", {}), "deck:prev"),
     ("previous", "undo", OP("deck_undo", {}), "deck:prev"),
     # the last N turns are not the last N shots (it undid shots 7 and 8)

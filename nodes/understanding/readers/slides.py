@@ -19,7 +19,7 @@ from dataclasses import dataclass
 
 from nodes.understanding.facts import NodeFact
 from nodes.understanding.intent import Clarification, Clause, Reference, Target
-from nodes.understanding.readers.base import ReadContext, Reading, not_found
+from nodes.understanding.readers.base import PreviousTurn, ReadContext, Reading, not_found
 from nodes.understanding.readers.content import (
     BARE_UNDO,
     THE_UNDO,
@@ -35,7 +35,8 @@ from nodes.understanding.readers.content import (
     read_version,
     version_subject,
 )
-from nodes.understanding.text import INSTEAD_OF, Words, count_exception
+from nodes.understanding.rephrasings import rephrased
+from nodes.understanding.text import INSTEAD_OF, Words, count_exception, lower_words, spell_numbers
 from tools.deck.document import THEMES, UnknownTheme, theme_named
 
 _SLIDE_WORDS = re.compile(r"\bslides?\b|\b(?:the|this|my|our) (?:deck|presentation|lecture|slide deck|talk)\b|"
@@ -300,6 +301,43 @@ def _stale_selection(ctx: ReadContext) -> Clarification | None:
                  "name it ('slide 2', 'the last slide')."))
 
 
+_SAME_AGAIN = re.compile(
+    r"^\s*(?:(?:and|now|also|then|ok|okay|please)[, ]+)*(?:(?:do |the )?(?:the )?same(?: thing)? (?:to|for|with|on) "
+    r"(?P<ref>.+?)|(?P<ref2>slides? #?\d+|the (?:\d+th|first|1th|last|final|opening|title) slide|the slide (?:about|on|"
+    r"titled|called) [a-z0-9' -]+?)(?: too| as well| also)?)\s*[.!]*\s*$")
+"""The last turn's deck change asked again for another slide: "do the same to slide 4", "and slide 4 too"."""
+_RELATIVE = re.compile(r"^\s*(?:(?:and|now|also|then)[, ]+)*(?:(?:do )?(?:the )?same(?: thing)? (?:to|for|with|on) )?"
+                       r"the (?:next|previous|one (?:after|before)(?: (?:it|that|this))?|slide (?:after|before) "
+                       r"(?:it|that|this))(?: one| slide)?(?: too| as well| also)?\s*[.!]*\s*$")
+"""The same, for a slide named by its place next to the last turn's: which one it is now depends on whether that
+turn deleted or moved slides, so it is asked about (it went to the shot readers: "there are no shots")."""
+_SLIDE_SAID = re.compile(r"\bslides? #?\d+\b|\bthe (?:\d+th|first|1th|last|final|opening|title|penultimate) slide\b|"
+                         r"\bthe slide (?:about|on|titled|called) [a-z0-9' -]+?(?=$|[,.;!?]| and\b| then\b)")
+_REPEATABLE = frozenset({"deck_delete_slide", "deck_remove_bullet", "deck_add_bullet", "deck_edit_slide",
+                         "deck_regenerate_illustration", "deck_duplicate_slide", "deck_move_slide"})
+
+
+def _said_again(ctx: ReadContext) -> str | Clarification | None:
+    """The last turn's request with its slide replaced by the one this request names ("delete the last slide",
+    then "and slide 4 too": "delete slide 4"), a question when that cannot be said for sure, or None when this
+    is no such request."""
+    text = ctx.words.text
+    again, relative = _SAME_AGAIN.match(text), _RELATIVE.match(text)
+    clauses = ctx.previous.clauses
+    if (again is None and relative is None) or not clauses or not all(
+            c.get("operation") in DECK_OPERATIONS for c in clauses):
+        return None
+    said = rephrased(spell_numbers(lower_words(ctx.previous.request)))
+    spans = list(_SLIDE_SAID.finditer(said))
+    if relative is not None or len(clauses) != 1 or clauses[0].get("operation") not in _REPEATABLE or len(spans) != 1:
+        return Clarification(
+            reason="ambiguous", understood=[f"the last change ('{ctx.previous.request[:80]}') again"],
+            message=f"On which slide should I do '{ctx.previous.request[:80]}' again? Name it by its number or "
+                    "title ('do the same to slide 4'): the slides' numbers may have changed since.")
+    ref = again.group("ref") or again.group("ref2")
+    return f"{said[:spans[0].start()]}{ref}{said[spans[0].end():]}"
+
+
 class SlideReader:
     """Requests about the project's deck: each edit one deck operation; a new deck only when asked for (builds)."""
 
@@ -315,6 +353,19 @@ class SlideReader:
         titled = ctx.facts.has_deck and any(  # "delete the summary": a slide's own title names it
             s.title and len(s.title.split()) <= 4 and re.search(rf"\bthe {re.escape(s.title.lower())}\b", text)
             for s in ctx.facts.slides)
+        again = _said_again(ctx) if ctx.facts.has_deck else None
+        if isinstance(again, Clarification):
+            ctx.words.take_all()
+            return Reading(clarification=again)
+        if again is not None:  # read as if said whole, on its own (no earlier turn: it is not asked again)
+            inner = ReadContext(request=again, words=Words(again), facts=ctx.facts, previous=PreviousTurn(),
+                                answer=ctx.answer, skills=ctx.skills)
+            reading = self.read(inner)
+            ctx.words.take_all()
+            if reading is not None and reading.clarification is None:
+                for item in reading.clauses:
+                    item.understood.insert(0, f"the last change again: '{again}'")
+            return reading
         if not (_SLIDE_WORDS.search(text) or themed or version or titled or (selected and ctx.facts.has_deck)):
             return None
         if (BARE_UNDO.fullmatch(text) or THE_UNDO.fullmatch(text)) and previous_changes(ctx, DECK_OPERATIONS)[0] != 1:

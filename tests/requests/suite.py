@@ -101,6 +101,9 @@ CASES: list[tuple[str, str, Any, str]] = [
     ("position", "make the next one darker", {4: {"luma": "lower"}}, "prev"),
     ("position", "make the next shot overcast", {5: L("overcast")}, "sel=4"),
     ("position", "the previous shot should be warmer", {2: {"warmth": "higher"}}, "prev"),
+    # a correction of the last turn's shot: asked as "instead" is (it asked "not what to change; 'no', 'meant'")
+    ("previous", "no, I meant shot 6", ASK("ambiguous"), "prev"),
+    ("previous", "sorry, shot 6 not shot 3", ASK("ambiguous"), "prev"),
     ("position", "the next one at dusk", ASK("no_target"), "story"),
     ("position", "the last shot should be candle-lit", {8: L("candle-lit")}, "story"),
     ("position", "every shot at noon", {n: L("noon") for n in ALL}, "story"),

@@ -62,6 +62,27 @@ def _instead_of_the_turn_before(ctx: ReadContext, reading: Reading) -> Reading |
                  "without 'instead'). Which one?")))
 
 
+_I_MEANT = re.compile(r"^\s*(?:(?:no|nope|sorry|oops|wait|actually)[,.!]*\s+)*(?:i )?(?:meant|mean)\s+(?P<ref>[^,]+?)"
+                      r"(?:,? not (?:on )?[^,]+?)?\s*[.!]*\s*$|"
+                      r"^\s*(?:(?:no|nope|sorry|oops)[,.!]*\s+)+(?P<ref2>shots? [\d ,and&]+?),? not (?:shots? )?[\d ,and&]+"
+                      r"\s*[.!]*\s*$")
+""""no, I meant shot 6" after "make shot 3 night": the last change belongs on another shot.  Read alone it named a
+shot and no change ("not what to change; 'no', 'meant'"); it is the turn before's "instead", and asked as one."""
+
+
+def _meant_another(ctx: ReadContext) -> Reading | None:
+    said = _I_MEANT.match(ctx.words.text)
+    if said is None or not ctx.previous.request:
+        return None
+    ctx.words.take_all()
+    other = (said.group("ref") or said.group("ref2")).strip()
+    return Reading(clarification=Clarification(
+        reason="ambiguous", understood=[f"the last turn's change ('{ctx.previous.request[:60]}') on {other}"],
+        message=(f"Instead of the last turn's change ('{ctx.previous.request[:60]}')? I can undo that turn ('undo "
+                 f"that') and then make the change on {other} (say it whole: '{ctx.previous.request[:60]}' with "
+                 f"{other}); or make it on {other} as well and keep both ('the same for {other}'). Which one?")))
+
+
 _ADDED_WEATHER = re.compile(r"^\s*add (?:some )?")
 _AS_IT_IS = re.compile(r"\s+(?:is|are|was|were)\b")
 """After "as it" / "as they": "stay as it is" keeps a shot, it compares it with nothing."""
@@ -146,6 +167,9 @@ class ShotReader:
             words.take_all()
             return Reading(clauses=[Clause(text=ctx.request, domain=self.name, operation="stale_repair",
                                            understood=["repair: regenerate what is stale"])])
+        meant = _meant_another(ctx)
+        if meant is not None:
+            return meant
         kept = read_constraints(words, 0, len(text))  # "keep the rest" is a constraint, not a reference
         found = find_references(words)
         found = sorted(found + _bare_exceptions(words, found), key=lambda f: f.start)

@@ -18,7 +18,7 @@ from nodes.understanding.facts import CanvasFacts
 from nodes.understanding.intent import Clarification, Intent
 from nodes.understanding.kinds import OPERATION_KINDS, asks_removal, family_of, node_ids_named, titles_named, word_kinds
 from nodes.understanding.readers import READERS, PreviousTurn, ReadContext
-from nodes.understanding.rephrasings import rephrased, said_like_another_shot, shots_by_look
+from nodes.understanding.rephrasings import look_no_shot_has, rephrased, said_like_another_shot, shots_by_look
 from nodes.understanding.text import FILLERS, NUMBER_VOCABULARY, Words, correct_typos, lower_words, spell_numbers
 
 COMMAND_WORDS = frozenset("""
@@ -143,6 +143,12 @@ def _interpret(request: str, facts: CanvasFacts | None = None, *, previous: Prev
                      "'darker', 'warmer'). Or set OPENAI_API_KEY to use a real model."))
     if intent.clarification is None:
         intent.clarification = _everything_on_a_mixed_canvas(intent, facts)
+    elif intent.clarification.reason in ("no_target", "unparsed") and (look := look_no_shot_has(text)) is not None:
+        # "make the dusk shots warmer" with no shot at dusk: "dusk" was read as the change, and the question was
+        # which shot "it" means
+        intent.clarification.message = (f"No shot looks '{look[0]}' now, so '{look[1]}' names none; I changed "
+                                        "nothing. Name the shots ('shots 2 and 5'), or ask which shots are "
+                                        f"'{look[0]}' ('which shots are at night?').")
     _describe(intent)
     if intent.corrections and intent.clarification is not None:
         intent.clarification.message = f"{intent.clarification.message} {intent.read_as()}"

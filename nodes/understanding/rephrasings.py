@@ -157,6 +157,19 @@ def shots_by_look(text: str, shots: Sequence[Any]) -> str:
     return _SHOTS_BY_LOOK.sub(named, text)
 
 
+def look_no_shot_has(text: str) -> tuple[str, str] | None:
+    """The look of "the dusk shots" left in ``text`` after :func:`shots_by_look`, and the words: a look no shot
+    has now (so the phrase names none), or None."""
+    from nodes.models.grammar import FRAMING_WORDS, LIGHTING_WORDS, WEATHER_WORDS
+
+    for match in _SHOTS_BY_LOOK.finditer(text):
+        look = match["look"] or match["one"]
+        if any(re.fullmatch(rf"(?:{p})", look) for table in (LIGHTING_WORDS, WEATHER_WORDS, FRAMING_WORDS)
+               for p, _ in table):
+            return look, match.group(0)
+    return None
+
+
 _COPY_THEN_PLACE = re.compile(
     r"\b(?P<copy>(?:duplicate|clone|copy|make (?:a |another )?copy of)\b[^,;]*?)\s*,?\s+(?:and |then |and then )+"
     r"(?:put|move|place|stick) (?:it|the copy|the duplicate|that)(?= (?:after|before|behind|following|ahead of|in "

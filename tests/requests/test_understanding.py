@@ -243,3 +243,12 @@ def test_put_it_back_after_a_page_section_was_removed_takes_that_turn_back():
     intent = interpret("put it back", facts, previous=removed)
     assert intent.clarification is None and [c.operation for c in intent.clauses] == ["page_undo"]
     assert [t.id for t in intent.clauses[0].targets] == [facts.pages[0].id]
+
+
+def test_shots_picked_by_a_look_no_shot_has_are_named_in_the_question():
+    """"make the dusk shots warmer" with no shot at dusk: "dusk" was read as the change and the question was which
+    shot "it" means; the question says no shot looks that way."""
+    facts, previous = facts_for("story")
+    intent = interpret("make the dusk shots warmer", facts, previous=previous)
+    assert intent.clarification is not None and not intent.clauses
+    assert "No shot looks 'dusk' now, so 'the dusk shots' names none" in intent.clarification.message

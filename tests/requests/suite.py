@@ -320,6 +320,8 @@ CASES: list[tuple[str, str, Any, str]] = [
      OPS(OP("deck_remove_bullet", {"slide": 2, "bullet": 1}), OP("deck_remove_bullet", {"slide": 3, "bullet": 1})),
      "deck"),
     ("slides", "remove the last 9 bullets from slide 2", ASK("not_found"), "deck"),
+    ("slides", "retitle the summary to Wrap-up", OP("deck_edit_slide", {"slide": 5, "title": "Wrap-up"}), "deck"),
+    ("slides", "rename the deck to Bees", ASK("unparsed"), "deck"),
     # a copy of a slide (asked about: no operation copied one)
     ("slides", "duplicate slide 2", OP("deck_duplicate_slide", {"slide": 2, "after": 2}), "deck"),
     ("slides", "make a copy of the last slide and put it at the start",

@@ -147,7 +147,8 @@ def test_a_slide_and_a_shot_in_one_request_are_two_clauses_of_their_own_families
     "which sections does the page have?", "what colour are the buttons?", "what font does the page use?",
     "how big is the headline?", "swap the about and gallery sections", "switch the menu section with the gallery",
     "remove the last two bullets from the fifth slide", "remove bullets 2 and 3 from slide 2",
-    "remove the first bullet from slides 2 and 3", "do the same to slide 4", "and slide 2 as well"])
+    "remove the first bullet from slides 2 and 3", "do the same to slide 4", "and slide 2 as well",
+    "retitle the summary to Wrap-up"])
 def test_requests_once_asked_about_are_acted_on_as_meant(request_text):
     """Rows the suite test above would also pass by asking: these must act, as their rows say.  A range is a set to
     carve from, as "every shot" is (it asked "you asked me to change shot 2 and not to touch it"); so is "every shot

@@ -787,7 +787,9 @@ _RETITLE = re.compile(
     r"(?:called|titled|named) (?P<rest4>.+)$|"
     r"\bgive (?P<ref5>.+?) the (?:title|heading|name) (?P<rest5>.+)$|"
     # the title slide says its title: "make the title slide say 'Bees 101'" (another slide's words are its bullets)
-    r"\b(?:make|have|let|change) (?P<ref6>the (?:very )?(?:1th|first|title|cover|opening) slide) (?:to )?say (?P<rest6>.+)$")
+    r"\b(?:make|have|let|change) (?P<ref6>the (?:very )?(?:1th|first|title|cover|opening) slide) (?:to )?say (?P<rest6>.+)$|"
+    # a slide by its title alone: "retitle the summary to Wrap-up" (asked about; "delete the summary" was read)
+    r"\b(?:retitle|rename)\b (?P<ref7>the [a-z0-9' -]+?) (?:to|as) (?P<rest7>.+)$")
 _NOTES = re.compile(r"\b(?:change|set|update|replace|rewrite|edit)\b (?:the )?(?:speaker )?notes (?:of|on|for|in) "
                     r"(?P<ref>.+?) (?:to|with|into|as)\b(?P<rest>.+)$")
 
@@ -798,7 +800,7 @@ def _retitle(ctx: ReadContext, words: Words, start: int, end: int, deck: Deck) -
         match = pattern.search(text, start)
         if match is None:
             continue
-        group = next(g for g in ("ref", "ref2", "ref3", "ref4", "ref5", "ref6") if g in match.re.groupindex
+        group = next(g for g in ("ref", "ref2", "ref3", "ref4", "ref5", "ref6", "ref7") if g in match.re.groupindex
                      and match.group(g) is not None)
         rest = "rest" + group.removeprefix("ref")
         refs = find_slides(ctx, words, deck, match.start(group), match.end(group))

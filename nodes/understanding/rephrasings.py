@@ -182,7 +182,25 @@ def _copy_placed(text: str) -> str:
     return _COPY_THEN_PLACE.sub(lambda m: m["copy"], text)
 
 
+_TOO_MUCH = re.compile(
+    r"^\s*(?P<what>.+?) (?:(?:is|are|looks?|seems?|feels?) (?:(?P<degree>way|much|far|a bit|a little|slightly|just|a tad) )?too|"
+    r"(?:shouldn't|should not|mustn't|must not) be (?:so|that|this|too)) (?P<how>big|large|huge|small|tiny|bold|heavy|"
+    r"thin)\s*[.!]*\s*$")
+""""the headline is too big", "the headline shouldn't be so big": the change is the opposite way.  Read as said,
+"too big" made the headline bigger (twice), and "shouldn't be so big" gave it the words "so big"."""
+_OPPOSITE = {"big": "smaller", "large": "smaller", "huge": "smaller", "small": "bigger", "tiny": "bigger",
+             "bold": "thinner", "heavy": "thinner", "thin": "bolder"}
+
+
+def _too_much_said_as_the_change(text: str) -> str:
+    said = _TOO_MUCH.match(text)
+    if said is None:
+        return text
+    degree = {"way": "much ", "much": "much ", "far": "much "}.get(said["degree"] or "", "a bit " if said["degree"] else "")
+    return f"make {said['what']} {degree}{_OPPOSITE[said['how']]}"
+
+
 def rephrased(text: str) -> str:
     """``text`` with each of this module's phrasings said the readers' way."""
-    return _copy_placed(_placed_plainly(_plainly(_shared_noun(_but_as_except(_except_said_otherwise(
-        _question_said_directly(text)))))))
+    return _too_much_said_as_the_change(_copy_placed(_placed_plainly(_plainly(_shared_noun(_but_as_except(_except_said_otherwise(
+        _question_said_directly(text))))))))

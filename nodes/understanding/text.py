@@ -51,7 +51,7 @@ dark mark lark hark bright fright wright flight plight slight night light wide w
 bind wind word work world would wood good food mood hood door more mare care core bore wore sore store shore
 sure pure cure then than that this thus them they tune turn torn born corn horn worn fire hire tire wire five
 live give hive dive line fine mine nine pine wine shine blue glue clue true grey gray prey pray play clay stay
-redo undo into onto unto sunset sunrise
+redo undo into onto unto sunset sunrise small tall latter intro call
 """.split())
 """Ordinary English words one edit away from a vocabulary word ("fight" is not a typo of "night"): never
 corrected, so an unknown word is asked about instead of read as something else."""
@@ -96,9 +96,15 @@ def spell_numbers(text: str) -> str:
     return re.sub(r"\b(\d+)(?:st|nd|rd|th)\b", r"\1th", text)
 
 
+_CONTRACTED = re.compile(r"\b(do|does|did|is|are|was|were|should|would|could|has|have|had|must)nt\b|\b(can)t\b|\bwont\b")
+""""shouldnt", "dont", "isnt": a negation typed without its apostrophe.  Corrected as a typo, "shouldnt" became
+"should", and "shot 6 shouldnt be so cold" made shot 6 cold."""
+
+
 def lower_words(text: str) -> str:
     """Lower case, straight quotes, single spaces."""
-    return " ".join(text.lower().replace("’", "'").replace("‘", "'").replace("“", '"').replace("”", '"').split())
+    said = " ".join(text.lower().replace("’", "'").replace("‘", "'").replace("“", '"').replace("”", '"').split())
+    return _CONTRACTED.sub(lambda m: "won't" if m.group(0) == "wont" else f"{m.group(1) or m.group(2)}n't", said)
 
 
 _TOKEN = re.compile(r"[a-z][a-z'-]*[a-z]|[a-z]")

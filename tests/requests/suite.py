@@ -101,6 +101,11 @@ CASES: list[tuple[str, str, Any, str]] = [
     ("position", "make the next one darker", {4: {"luma": "lower"}}, "prev"),
     ("position", "make the next shot overcast", {5: L("overcast")}, "sel=4"),
     ("position", "the previous shot should be warmer", {2: {"warmth": "higher"}}, "prev"),
+    # yes-or-no questions were edits ("is shot 3 too dark?" brightened it; "is shot 3 at night?" made it night)
+    ("question", "is shot 3 too dark?", ASK("unsupported"), "story"),
+    ("question", "is shot 3 at night?", OP("question", {"ask": "attribute", "attribute": "look"}), "story"),
+    # a negation typed without its apostrophe: "shouldnt" was corrected to "should", and shot 6 was made cold
+    ("negation", "shot 6 shouldnt be so cold", ASK("unparsed"), "story"),
     # a correction of the last turn's shot: asked as "instead" is (it asked "not what to change; 'no', 'meant'")
     ("previous", "no, I meant shot 6", ASK("ambiguous"), "prev"),
     ("previous", "sorry, shot 6 not shot 3", ASK("ambiguous"), "prev"),
@@ -494,6 +499,17 @@ CASES: list[tuple[str, str, Any, str]] = [
         ("move the gallery above the menu", OP("page_move_section", {"section": "gallery", "before": "menu"})),
         ("put the testimonials first", OP("page_move_section", {"section": "testimonials", "to": "first"})),
         ("move the contact section to the top", OP("page_move_section", {"section": "contact", "to": "first"})),
+        # how it should be, said as a complaint or a question (the second probe: each acted, some the wrong way)
+        ("the headline is too big", OP("page_set_style", {"token": "headline-size", "value": "smaller"})),
+        ("the headline shouldnt be so big", OP("page_set_style", {"token": "headline-size", "value": "smaller"})),
+        ("the headline is too small", OP("page_set_style", {"token": "headline-size", "value": "bigger"})),
+        ("is the headline too big?", ASK("unsupported")),
+        ("the tagline should be shorter", ASK("unparsed")),
+        ("the about heading should be more subtle", ASK("unparsed")),
+        ("change the button to say 'Book a sitting' and make it navy", ASK("unparsed")),
+        ("a little less spacing", ASK("unsupported")),
+        ("make the background slightly darker", ASK("unsupported")),
+        ("make the buttons bigger", ASK("unparsed")),
         # two sections trading places (asked about: "not what to change")
         ("swap the about and gallery sections", OPS(OP("page_move_section", {"section": "about", "before": "gallery"}),
                                                     OP("page_move_section", {"section": "gallery",

@@ -86,8 +86,9 @@ _RADIUS = re.compile(r"\b(?:rounder|more rounded|less rounded|rounded|sharper|sq
 _SUBJECTS: tuple[tuple[str, re.Pattern[str], tuple[str, ...]], ...] = (
     # (subject, its words, the kinds of value it takes in the order they are tried)
     ("button text", re.compile(r"\bbutton(?:s'?)? (?:text|label|lettering) colou?rs?\b"), ("colour",)),
+    # a button's size is no token ("make the buttons bigger" rounded their corners more): its colour and corners
     ("button", re.compile(r"\b(?:the )?(?:buttons?|call to action|cta)(?:'s| colou?rs?| backgrounds?| corners?)*\b"),
-     ("colour", "radius", "size")),
+     ("colour", "radius")),
     ("headline", re.compile(r"\b(?:the )?(?:hero |main |page )?(?:headlines?|title|h1)(?:'s)?(?: size| font| weight"
                             r"| typeface)?\b"), ("size", "weight", "font")),
     ("headings", re.compile(r"\b(?:the )?(?:section |other )?(?:headings|subheadings|heading|h2s?)(?:'s)?(?: size| font"
@@ -130,8 +131,9 @@ _ELEMENT = (r"(?:the |their |these |those )?(?:(?:hero|main|page) )?(?:headline|
             r"[a-z0-9-]+(?: [a-z0-9-]+)? (?:heading|title|text|copy|paragraph|intro|blurb)|"
             r"(?:heading|title|text|copy|paragraph) (?:of|for|in|on) the [a-z0-9-]+(?: [a-z0-9-]+)?(?: section)?)")
 _SET_TEXT = re.compile(rf"\b(?:change|set|update|edit|rewrite|reword|rename|make|replace|turn)? ?(?P<element>{_ELEMENT})"
-                       r"(?: (?:text|copy|words|wording))?(?: (?:to|into|as|with)| ?:| so (?:that )?it (?:says|reads)|"
-                       r" (?:should|must|could|can|will)? ?(?:say|says|read|reads)| should be| to be| is now| becomes?)"
+                       r"(?: (?:text|copy|words|wording))?(?: to (?:say|read)| (?:to|into|as|with)| ?:| so (?:that )?it "
+                       r"(?:says|reads)| (?:should|must|could|can|will)? ?(?:say|says|read|reads)|"
+                       r"(?P<be> should be| to be| is now| becomes?))"
                        r" (?P<rest>.+)$")
 _SAY = re.compile(rf"\b(?:make|have|let) (?P<element>{_ELEMENT}) (?:say|read) (?P<rest>.+)$")
 _SECTION_NAME = r"(?:the )?(?P<{0}>[a-z0-9-]+(?: [a-z0-9-]+){{0,2}}?)(?: section)?"
@@ -562,6 +564,10 @@ def _copy(ctx: ReadContext, words: Words, start: int, end: int, doc: PageDocumen
         return None
     rest_start, rest_end = match.start("rest"), match.end("rest")
     quoted = [q for q in quotes(ctx, rest_start, rest_end)]
+    if not quoted and "be" in match.re.groupindex and match.group("be"):
+        # "the tagline should be shorter", "the headline shouldn't be so big": how it should be, not its words
+        # (they became the tagline "shorter" and the headline "so big"); new words after "should be" are quoted
+        return None
     if not quoted and (_is_style_value(match.group("rest")) or re.search(
             r"\b(?:size|colou?r|font|bigger|smaller|bold)\b", match.group("element"))):
         return None  # "change the headline to bold": a style, not words
@@ -578,7 +584,9 @@ def _copy(ctx: ReadContext, words: Words, start: int, end: int, doc: PageDocumen
     new_words = content_after(ctx, words, rest_start, rest_end)
     if not new_words:
         return None
-    words.mark(match.start(), match.end())
+    # what follows quoted words is left to be read ("... to say 'Book a sitting' and make it navy": the colour
+    # was taken with the words and dropped)
+    words.mark(match.start(), rest_start)
     return [clause(ctx, "page", "page_set_text", {"element": element, "text": new_words},
                    f"the {element} to say '{new_words[:60]}'", start=start, end=end)
             for element in dict.fromkeys(e for e in elements if e is not None)]
@@ -651,6 +659,10 @@ def _style(ctx: ReadContext, words: Words, start: int, end: int, doc: PageDocume
     return None
 
 
+_DEGREE_BEFORE = re.compile(r"\b(a (?:little|bit|tad|touch)|slightly|somewhat|much|way|a lot|far|lots)\s+$")
+"""A degree right before a value ("a little less", "slightly darker"), which whole-step values cannot honour."""
+
+
 def _value(ctx: ReadContext, words: Words, kind: str, start: int, end: int, named: re.Match[str]) -> str | None:
     """The value of one kind the span gives (taken), as the page tools read it."""
     pattern = _VALUES[kind]
@@ -668,6 +680,14 @@ def _value(ctx: ReadContext, words: Words, kind: str, start: int, end: int, name
                 return quoted[0].said
         return None
     said = found.group(0)
+    degree = _DEGREE_BEFORE.search(ctx.words.text[:found.start()], max(start, found.start() - 12))
+    if kind in ("spacing", "relative", "weight", "radius") and degree is not None and not words.used(*degree.span()):
+        # "a little less spacing", "slightly darker": these go a whole step ('less' is the compact preset) and the
+        # degree was dropped, with exit 0
+        raise Ask(Clarification(reason="unsupported", understood=[f"{said} ('{named.group(0)}')"],
+                                message=f"'{degree.group(1)}': '{said}' goes one whole step at a time, so I changed "
+                                        f"nothing. Say it without '{degree.group(1)}' (once more for a further step), "
+                                        "or name the value ('compact spacing', 'a #f4efe6 background')."))
     words.mark(found.start(), found.end())
     words.take(re.compile(r"\b(?:font|fonts|typeface|colou?r|size|sized|weight|(?:in )?px|to|an?)\b"), start, end)
     if kind == "size":

@@ -82,6 +82,16 @@ def page_style_tokens(text: str) -> list[str]:
     return list(_TOKEN_SETS.get(token, (token,))) if token else []
 
 
+_JUDGED = re.compile(r"^\s*(?:is|are|was|were|isn't|aren't|does|doesn't|do|don't)\b(?!\s+(?:the same|it again|that "
+                     r"again)\b).*\b(?:too|enough|look(?:s)?|seem(?:s)?|feel(?:s)?|better|worse|ok(?:ay)?|right|fine)\b")
+"""A yes-or-no question on how something looks ("is shot 3 too dark?", "is the headline too big?"): there is no
+answer to read on the canvas, and read as an edit it acted ("too dark": brighter), on the page the wrong way."""
+
+
+_IS_IT = re.compile(r"^\s*(?:is|are|was|were|isn't|aren't)\b")
+"""A yes-or-no question on a shot's look ("is shot 3 at night?"): answered with how the shots named look."""
+
+
 class QuestionReader:
     """Questions about the canvas: each an operation ``question`` with what is asked in ``args``."""
 
@@ -91,6 +101,13 @@ class QuestionReader:
         words, text = ctx.words, ctx.words.text
         if not _QUESTION.search(text) or re.match(r"^\s*(?:make|change|turn|set|give|put|redo)\b", text):
             return None
+        if _JUDGED.search(text):
+            words.take_all()
+            return Reading(clarification=Clarification(
+                reason="unsupported", understood=["a yes-or-no question on how something looks"],
+                message="I cannot judge how something looks, so I changed nothing. I can tell you what it is ('what "
+                        "lighting is shot 3?', 'how big is the headline?'), or change it: say the change ('make shot "
+                        "3 brighter', 'make the headline smaller')."))
         if _OVERVIEW.search(text):
             words.take_all()
             return self._clause(ctx, {"ask": "count", "kind": ""}, "what the canvas holds")
@@ -131,10 +148,13 @@ class QuestionReader:
             clause.clauses[0].targets = resolved.targets
             clause.clauses[0].references = [f.reference for f in found]
             return self._checked(ctx, clause, resolved)
-        if _LOOK.search(text) and found:  # "what does shot 3 look like?" listed every shot
+        yes_no = _IS_IT.match(text)
+        if (_LOOK.search(text) or yes_no) and found:  # "what does shot 3 look like?" listed every shot
             words.take(_LOOK)
             words.take(_LEAD)
             words.take(_TAIL)
+            if yes_no:  # "is shot 3 at night?" made shot 3 night: answered with how it looks, whatever it asks
+                words.take_all()
             reading = self._clause(ctx, {"ask": "attribute", "attribute": "look"}, "how the shots named look")
             reading.clauses[0].targets = resolved.targets
             reading.clauses[0].references = [f.reference for f in found]

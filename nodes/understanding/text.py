@@ -66,6 +66,10 @@ COUNT_EXCEPTION = re.compile(
 """An exception that says how many, not which: "all but two shots", "every shot night but one", "delete all
 slides but two".  Read as written, "all but 2 shots" spared shot 2 (slide 2), and "but one" (two fillers) was
 dropped: every shot was changed, with exit 0.  A reader asks which."""
+EITHER_OR = re.compile(r"(?<!\bnot )(?<!\bexcept )\b(?:shots?|slides?|images?|clips?) #?\d+(?:\s*,\s*#?\d+)*,? or "
+                       r"(?:shots? |slides? |images? |clips? )?#?\d+\b")
+""""make shot 6 or shot 7 night", "delete slide 2 or slide 3": one of them, not both (both were changed).  After
+"not" or "except" an "or" lists what is left out ("all shots but not 2 or 5"), which is read."""
 _LAST_BUT = re.compile(r"\b(?:last|final)(?: \w+)? $")
 
 
@@ -87,13 +91,18 @@ def spell_numbers(text: str) -> str:
 
     def number(match: re.Match[str]) -> str:
         word = match.group(0)
-        if word in NUMBER_WORDS and _COUNTED_EXCEPTION.search(text, 0, match.start()):
+        if word in NUMBER_WORDS and _COUNTED_EXCEPTION.search(match.string, 0, match.start()):
             return word  # "all slides but two" counts; "but 2" would name slide 2 (COUNT_EXCEPTION asks which)
         return f"{ORDINAL_WORDS[word]}th" if word in ORDINAL_WORDS else str(NUMBER_WORDS[word])
 
-    text = _ONE.sub(lambda m: m.group(1) + "1", text)
-    text = _NUMBER_PATTERN.sub(number, text)
-    return re.sub(r"\b(\d+)(?:st|nd|rd|th)\b", r"\1th", text)
+    # quoted words are the person's own (a bullet "'Three parts'"): read as "'3 parts'", the words taken back
+    # as typed lost their first letter to a stray quote
+    parts = re.split(r"((?<![a-z])'[^']+'(?![a-z])|\"[^\"]+\")", text)
+    for i in range(0, len(parts), 2):
+        said = _ONE.sub(lambda m: m.group(1) + "1", parts[i])
+        said = _NUMBER_PATTERN.sub(number, said)
+        parts[i] = re.sub(r"\b(\d+)(?:st|nd|rd|th)\b", r"\1th", said)
+    return "".join(parts)
 
 
 _CONTRACTED = re.compile(r"\b(do|does|did|is|are|was|were|should|would|could|has|have|had|must)nt\b|\b(can)t\b|\bwont\b")

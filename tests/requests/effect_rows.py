@@ -74,6 +74,7 @@ SETUP_ONLY: dict[str, tuple[str, ...]] = {
     "put shot 6 back in the cut": ("take shot 6 out of the cut",),
     "bring shot 4 back into the film": ("take shot 4 out of the cut",),
     "put shot 8 back": ("remove the last shot from the final cut",),
+    "put shot 8 back in": ("remove the last shot from the final cut",),
     "compare the first and the current version of shot 3": ("make shot 3 night",),
     "compare versions 1 and 2 of shot 6": ("make shot 6 night",),
     "compare version 2 and version 3 of the cut": ("make shot 1 night", "make shot 2 night"),

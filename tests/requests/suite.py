@@ -106,6 +106,15 @@ CASES: list[tuple[str, str, Any, str]] = [
     ("question", "is shot 3 at night?", OP("question", {"ask": "attribute", "attribute": "look"}), "story"),
     # a negation typed without its apostrophe: "shouldnt" was corrected to "should", and shot 6 was made cold
     ("negation", "shot 6 shouldnt be so cold", ASK("unparsed"), "story"),
+    # the first probe of the evening: shots named loosely, each done to other shots with exit 0
+    ("negation", "make shot 6 or shot 7 night", ASK("ambiguous"), "story"),
+    ("negation", "make all shots darker but not 2 or 5", {n: {"luma": "lower"} for n in ALL if n not in (2, 5)},
+     "story"),
+    ("position", "make shots 4 and 6 night, and make the second one rainy as well", ASK("ambiguous"), "story"),
+    ("position", "make shots 7 and 8 close up and the first one snowy", ASK("ambiguous"), "story"),
+    ("negation", "make shots 2-4 wide but not the first one", ASK("ambiguous"), "story"),
+    ("negation", "make every shot without snow dusk", ASK("ambiguous"), "story"),
+    ("other", "make the coat in shot 5 a darker red", ASK("ambiguous"), "story"),
     # a correction of the last turn's shot: asked as "instead" is (it asked "not what to change; 'no', 'meant'")
     ("previous", "no, I meant shot 6", ASK("ambiguous"), "prev"),
     ("previous", "sorry, shot 6 not shot 3", ASK("ambiguous"), "prev"),
@@ -334,6 +343,14 @@ CASES: list[tuple[str, str, Any, str]] = [
     ("slides", "copy slide 4 after slide 1", OP("deck_duplicate_slide", {"slide": 4, "after": 1}), "deck"),
     ("slides", "duplicate slides 2 and 3", ASK("unparsed"), "deck"),
     ("slides", "delete all slides but two", ASK("ambiguous"), "deck"),
+    ("slides", "delete slide 2 or slide 3", ASK("ambiguous"), "deck"),
+    ("slides", "rename the last slide to 'Takeaways' and delete the one before it", ASK("unparsed"), "deck"),
+    ("slides", "add the bullet 'Three parts' to slide 3", OP("deck_add_bullet", {"slide": 3, "bullet": "Three parts"}),
+     "deck"),
+    ("slides", "add a slide about sampling speed before the summary",
+     OP("deck_add_slide", {"after": 4, "about": "sampling speed"}), "deck"),
+    ("slides", "add a slide on guidance as the new second slide", OP("deck_add_slide", {"after": 1, "about": "guidance"}),
+     "deck"),
     ("slides", "delete all the slides except 2 of them", ASK("ambiguous"), "deck"),
     ("slides", "delete slide 3 instead of slide 4", ASK("ambiguous"), "deck"),
     ("slides", "retitle slide 3 instead of slide 4 to Costs", ASK("ambiguous"), "deck"),
@@ -637,6 +654,7 @@ CASES: list[tuple[str, str, Any, str]] = [
     ("previous", "and slide 2 as well", OP("deck_delete_slide", {"slide": 2}), "deck:prev"),
     ("previous", "and the one after it", ASK("ambiguous"), "deck:prev"),
     ("previous", "undo that", OP("deck_undo", {}), "deck:prev"),
+    ("previous", "do the same for the website", ASK("not_found"), "deck:prev"),
     ("previous", "undo", OP("deck_undo", {}), "deck:prev"),
     # the last N turns are not the last N shots (it undid shots 7 and 8)
     ("undo", "undo the last two things you did", ASK("unsupported"), "prev"),

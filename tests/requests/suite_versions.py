@@ -142,6 +142,8 @@ VERSION_CASES: list[tuple[str, str, Any, str]] = [
     ("cut", "put shot 6 back in the cut", OP("return_to_cut", {"shot": "S6"}), "story"),
     ("cut", "bring shot 4 back into the film", OP("return_to_cut", {"shot": "S4"}), "story"),
     ("cut", "put shot 8 back", OP("return_to_cut", {"shot": "S8"}), "story"),
+    # "back in" with no cut named: it undid the shot's image edit, and the shot stayed out of the cut (exit 0)
+    ("cut", "put shot 8 back in", OP("return_to_cut", {"shot": "S8"}), "story"),
     ("cut", "add a shot of Tova reading the letter between shots 2 and 3",
      OP("insert_shot", {"description": "Tova reading the letter", "after": "S2", "before": "S3"}), "story"),
     ("cut", "add a shot of Mara reading the letter between shots 2 and 3",

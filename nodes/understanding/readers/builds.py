@@ -35,7 +35,10 @@ _STORY_FRAMING = re.compile(r"\ball (?:in )?(?:close-ups?|close ups?|wide shots?
                             r"\b(?:only|just) (?:close-ups?|close ups?|wide shots?)\b")
 """A framing for every shot of a new story: the build sets the lighting, not the framing (an edit after it does)."""
 _NOT_NEW = re.compile(r"^\s*(?:(?:make|change|edit|update|fix|redo|delete|remove|move|retitle|rename)\s+the|"
-                      r"add|insert|delete|remove|use|switch|set|apply|regenerate|replace)\b")
+                      r"add|insert|delete|remove|use|switch|set|apply|regenerate|replace)\b|"
+                      # the last change again, on another output: "do the same for the website" built a new page
+                      # whose brief was those words
+                      r"^\s*(?:(?:and|now|also|then|ok|okay)[, ]+)*(?:do |the )?(?:the )?same(?: thing)?\b")
 
 
 class BuildReader:

@@ -18,7 +18,7 @@ from nodes.models.grammar import STALE, EditRequest, read_constraints, read_edit
 from nodes.understanding.intent import Clarification, Clause, Reference, Target
 from nodes.understanding.readers.base import ReadContext, Reading
 from nodes.understanding.references import Found, Resolver, find_references
-from nodes.understanding.text import INSTEAD_OF, Words, count_exception
+from nodes.understanding.text import EITHER_OR, INSTEAD_OF, Words, count_exception
 
 _SEPARATOR = re.compile(r"\s*(?:;|\.(?:\s|$)|,?\s*\band then\b|,?\s*\bthen\b|,?\s*\bbut\b|,?\s*\band\b|,?\s*\balso\b|"
                         r",?\s*\bwhile\b|,|:)\s*")
@@ -68,6 +68,47 @@ _I_MEANT = re.compile(r"^\s*(?:(?:no|nope|sorry|oops|wait|actually)[,.!]*\s+)*(?
                       r"\s*[.!]*\s*$")
 """"no, I meant shot 6" after "make shot 3 night": the last change belongs on another shot.  Read alone it named a
 shot and no change ("not what to change; 'no', 'meant'"); it is the turn before's "instead", and asked as one."""
+
+
+_ONE_OF_THOSE = re.compile(r"\bthe (?:1th|first|2th|second|3th|third|last|final|other|latter|former) one\b")
+""""make shots 4 and 6 night, and the second one rainy": the second of those named, or shot 2 of the film?  It was
+read as the film's (shot 2 was made rainy)."""
+_PLACE_LEFT_OUT = re.compile(r"\b(?:except(?: for)?|but not|not|apart from|other than|excluding|save for) (?:for )?the "
+                             r"(?:very )?(?:1th|first|2th|second|last|final|middle|penultimate)(?: one| shot)?\b")
+""""make shots 2-4 wide but not the first one": the first of the range, or of the film (shot 1, which the range
+does not hold, so nothing was left out and all three were changed)?"""
+_WITHOUT = re.compile(r"\b(?:shots?|ones|images?)\s+(?:without|with no|that (?:don't|do not|doesn't) have|that "
+                      r"(?:aren't|are not|isn't|is not))\b")
+""""make every shot without snow dusk": read as every shot, with the snow taken out of four of them."""
+_A_SHADE = re.compile(r"\b(?:darker|lighter|brighter|deeper|paler|softer|richer|duller)\s+(?:shade of\s+)?"
+                      r"(?:red|blue|green|yellow|orange|purple|pink|black|white|grey|gray|brown|navy|teal)\b")
+""""a darker red" coat: a shade of a colour, which darkened the whole shot and gave the coat plain red."""
+
+
+def _said_loosely(ctx: ReadContext, found: list[Found]) -> Reading | None:
+    """A question instead of an edit for wordings that named other shots (or another change) than meant."""
+    text = ctx.words.text
+    message = None
+    if (either := EITHER_OR.search(text)) is not None:
+        message = f"'{either.group(0)}': which one? 'or' leaves it open, so I changed nothing. Name one, or say " \
+                  "'and' for both."
+    elif (one := _ONE_OF_THOSE.search(text)) is not None and any(
+            f.reference.form in ("number", "range") and len(f.reference.numbers) > 1 for f in found):
+        message = f"'{one.group(0)}': of the shots named, or of the film? Name it by its number ('shot 6')."
+    elif _RANGE_SAID.search(text) and (left := _PLACE_LEFT_OUT.search(text)) is not None:  # a range's place
+        message = f"'{left.group(0)}': of the shots named, or of the film? Name it by its number ('except shot 4')."
+    elif (without := _WITHOUT.search(text)) is not None:
+        message = f"'{without.group(0)} ...': I pick shots by what they show ('the snowy shots'), not by what they " \
+                  "do not. Name the shots ('shots 2, 4 and 6')."
+    elif (shade := _A_SHADE.search(text)) is not None:
+        message = f"'{shade.group(0)}': I set a colour, not a shade of it, and 'darker' would darken the whole " \
+                  "shot. Name the colour ('a burgundy coat', 'a navy coat')."
+    if message is None:
+        return None
+    ctx.words.take_all()
+    spoken = re.sub(r"\b([123])th\b", lambda m: ("first", "second", "third")[int(m.group(1)) - 1], message)
+    return Reading(clarification=Clarification(reason="ambiguous", understood=[f.reference.said for f in found],
+                                               message=spoken))
 
 
 def _meant_another(ctx: ReadContext) -> Reading | None:
@@ -182,6 +223,9 @@ class ShotReader:
                 message=f"I cannot match a shot to another ('... than {anchor.reference.said}', '... like "
                         f"{anchor.reference.said}'): I change a shot's own look, step by step ('make shot 1 darker'), "
                         "or to a named look ('make shot 1 night')."))
+        loose = _said_loosely(ctx, found)
+        if loose is not None:
+            return loose
         counted = count_exception(text)
         if counted is not None and found:
             words.take_all()

@@ -36,7 +36,7 @@ from nodes.understanding.readers.content import (
     version_subject,
 )
 from nodes.understanding.rephrasings import rephrased
-from nodes.understanding.text import INSTEAD_OF, Words, count_exception, lower_words, spell_numbers
+from nodes.understanding.text import EITHER_OR, INSTEAD_OF, Words, count_exception, lower_words, spell_numbers
 from tools.deck.document import THEMES, UnknownTheme, theme_named
 
 _SLIDE_WORDS = re.compile(r"\bslides?\b|\b(?:the|this|my|our) (?:deck|presentation|lecture|slide deck|talk)\b|"
@@ -381,15 +381,18 @@ class SlideReader:
             return None  # the page reader asks which theme
         deck = Deck(ctx)
         target = deck.target()
-        counted, instead = count_exception(text), INSTEAD_OF.search(text)
-        if counted is not None or instead is not None:
+        counted, instead, either = count_exception(text), INSTEAD_OF.search(text), EITHER_OR.search(text)
+        if counted is not None or instead is not None or either is not None:
             ctx.words.take_all()
             return Reading(clarification=Clarification(
                 reason="ambiguous", understood=[f"the deck: {deck.node.title}"],
                 message=(f"'{counted.group(0)}' says how many slides, not which. Name them: 'delete every slide "
                          "except slides 1 and 2'." if counted is not None else
                          f"'{instead.group(0).strip()}': shall {instead.group('other').strip()} go back to how it "
-                         "was? Say 'undo the last change' for that, and name only the slide to change.")))
+                         "was? Say 'undo the last change' for that, and name only the slide to change."
+                         if instead is not None else
+                         f"'{either.group(0)}': which one? 'or' leaves it open, so I changed nothing. Name one, or "
+                         "say 'and' for both.")))
         try:
             read = read_clauses(ctx, lambda c, w, s, e: _parse(c, w, s, e, deck))
         except Ask as asked:
@@ -579,7 +582,7 @@ _ADD_PLACE = re.compile(r"\b(?:(?P<where>after|following|behind|before|ahead of|
                         r"it|the slide (?:about|on|titled|called) [a-z0-9' -]+?)))(?=$|[ ,;])|"
                         r"\bbetween slides? #?(?P<a>\d+) and (?:slide )?#?(?P<b>\d+)\b|"
                         r"\b(?:at|to) the (?P<end>end|start|beginning|front|back|top|bottom)(?: of the (?:deck|"
-                        r"presentation))?\b|\bas (?:the )?(?:(?P<nth>\d+)th|(?P<pos>first|last|final)) slide\b|"
+                        r"presentation))?\b|\bas (?:the )?(?:new )?(?:(?P<nth>\d+)th|(?P<pos>first|last|final)) slide\b|"
                         r"\bas slide #?(?P<number>\d+)\b")
 
 
@@ -595,6 +598,15 @@ def _add(ctx: ReadContext, words: Words, start: int, end: int, deck: Deck) -> li
     if place is not None:
         anchor = _new_slides_place(ctx, words, deck, place)
         topic_end = place.start() if place.start() > match.end() else end
+    elif (titled := _placed_by_title(deck, text, match.end(), end)) is not None:
+        # "add a slide about sampling speed before the summary": the slide went last, titled "Sampling speed
+        # before the summary"
+        refs = find_slides(ctx, words, deck, titled.start("ref"), titled.end("ref"))
+        number, _ = _one(ctx, deck, refs, "put the new slide next to")
+        relation = "before" if titled.group("where") in ("before", "ahead of", "in front of") else "after"
+        anchor = _anchor(deck, relation, number, titled.group(0).strip())
+        words.mark(titled.start(), titled.end())
+        topic_end = titled.start()
     topic = _ADD_TOPIC.search(text, match.end(), topic_end)
     if topic is None:
         topic = _ADD_TOPIC.search(text, place.end(), end) if place is not None and place.end() < end else None
@@ -611,6 +623,15 @@ def _add(ctx: ReadContext, words: Words, start: int, end: int, deck: Deck) -> li
     where = "first" if after == 0 else f"after slide {after}"
     return [clause(ctx, "slides", "deck_add_slide", args, f"add a slide about '{about}' ({where})", start=start,
                    end=end, references=[anchor])]
+
+
+def _placed_by_title(deck: Deck, text: str, start: int, end: int) -> re.Match[str] | None:
+    """Where a new slide goes, said by a slide's title alone at the end of the request ("... before the summary")."""
+    titles = "|".join(re.escape(s.title.lower()) for s in deck.slides if s.title and len(s.title.split()) <= 4)
+    if not titles:
+        return None
+    return re.compile(rf" (?P<where>before|after|following|ahead of|in front of) (?P<ref>the (?:{titles}))(?: slide)?"
+                      r"\s*$").search(text, start, end)
 
 
 def _new_slides_place(ctx: ReadContext, words: Words, deck: Deck, place: re.Match[str]) -> Reference:
@@ -814,7 +835,11 @@ def _retitle(ctx: ReadContext, words: Words, start: int, end: int, deck: Deck) -
         said = content_after(ctx, words, match.start(rest), second.start() if second else match.end(rest))
         if not said:
             return None
-        words.mark(match.start(), match.end())
+        # what follows quoted words is left to be read: "rename the last slide to 'Takeaways' and delete the one
+        # before it" renamed the slide and dropped the delete, with exit 0
+        words.mark(match.start(), match.start(rest))
+        if second is not None:
+            words.mark(second.start(), second.end())
         found = [clause(ctx, "slides", "deck_edit_slide", {"slide": number, field: said},
                         f"the {field} of slide {number}: '{said[:60]}'", start=start, end=end,
                         references=[_subject(deck, number, f"slide {number}")])]

@@ -62,7 +62,7 @@ HOW_IT_WAS = re.compile(r"\b(?:how|the way|what) (?:it|they) (?:was|were|looked|
                         r"\b(?:as|like) (?:it|they) (?:was|were)\b")
 """Words that say "as it was" (taken before references are read: their "it" is not a reference)."""
 JOINING = re.compile(r"\b(?:version|state|take)s?\b|\bto\b|\bfrom\b|\bof\b|\b(?:and|with|against|vs|versus)\b")
-PUT_BACK = re.compile(r"^\s*(?:please )?(?:put|bring|add)\b.{0,40}?\bback\s*$")
+PUT_BACK = re.compile(r"^\s*(?:please )?(?:put|bring|add)\b.{0,40}?\bback(?: in| into it| in again| again)?\s*[.!]*\s*$")
 """"put shot 6 back": into the cut it was taken out of (the cut reader's), not an older version."""
 CURRENT = re.compile(r"\b(?:the |its )?(?:current|latest|newest|present|now|new) ?(?:version|one|take)?\b")
 NAMED_CHANGE = re.compile(r"\bthe ([a-z0-9'-]+(?: [a-z0-9'-]+){0,3}?) (?:change|edit)\b")

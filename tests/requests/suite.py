@@ -660,6 +660,8 @@ CASES: list[tuple[str, str, Any, str]] = [
     ("undo", "undo the last two things you did", ASK("unsupported"), "prev"),
     ("undo", "undo the last two", ASK("unsupported"), "prev"),
     ("previous", "undo that", OP("deck_revert", {"to": "previous"}), "deck:undone"),
+    ("previous", "undo", OP("deck_undo", {}), "deck:undone"),
+    ("previous", "undo again", OP("deck_undo", {}), "deck:undone"),
     ("previous", "undo that", OP("page_undo", {}), "page:sel"),
     ("typo", "make the headlne bigger", STYLE("headline-size", "bigger"), "page"),
     ("typo", "chnage the buton colour to green", STYLE("button-colour", "green"), "page"),

@@ -57,6 +57,9 @@ VERSION_CASES: list[tuple[str, str, Any, str]] = [
     ("undo", "undo the last change", OP("undo_turn", {"turn_id": "T0"}), "prev"),
     ("undo", "undo the undo", OP("undo_turn", {"turn_id": "T1"}), "undone"),
     ("undo", "undo that", OP("undo_turn", {"turn_id": "T1"}), "undone"),
+    # "undo" again after an undo: it took the undo back, so undos toggled and never went two steps back
+    ("undo", "undo", ASK("ambiguous"), "undone"),
+    ("undo", "undo again", ASK("ambiguous"), "undone"),
     ("undo", "undo the whole last turn", OP("undo_turn"), "prev"),
     ("undo", "undo the last turn", OP("undo_turn"), "story"),
     ("undo", "undo the entire previous request", OP("undo_turn"), "story"),

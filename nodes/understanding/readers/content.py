@@ -20,7 +20,7 @@ from dataclasses import dataclass
 
 from nodes.understanding.intent import Clarification, Clause, Target
 from nodes.understanding.readers.base import ReadContext, Reading
-from nodes.understanding.readers.versions import TURN
+from nodes.understanding.readers.versions import JUST_UNDO, TURN, UNDO_FURTHER
 from nodes.understanding.text import Words
 
 _QUOTE = re.compile(r"""(?:^|(?<=[\s:(,]))(['"])(.+?)\1(?=$|[\s.,;:!?)])""")
@@ -198,7 +198,10 @@ _UNDO_DEFAULT = re.compile(r"^(?:(?:that|it|this|what you (?:just )?did|the (?:l
                            r"my (?:last )?(?:change|edit)|the change|your (?:last )?(?:change|edit))"
                            r"(?: (?:to|on|of) (?:the |this )?(?:page|site|website|web page|deck|slides|presentation))?|"
                            r"(?:the |this )?(?:page|site|website|web page|deck|slides|presentation)(?:'s)?(?: last)?"
-                           r"(?: change| edit)?|)$")
+                           r"(?: change| edit)?|"
+                           # "undo again", "undo one more": the last change not yet undone, a step further back
+                           r"again|once more|one more(?: time| step| change)?|another(?: one| step| change)?|further"
+                           r"(?: back)?|)$")
 _UNDO_COUNT = re.compile(r"^the (?:last|previous) (\d+) (?:changes|edits)(?: (?:to|on|of) (?:the )?(?:page|site|website|"
                          r"deck|slides|presentation))?$")
 _REVERT_TO = re.compile(r"\bto (?:the |its |how it was (?:at |in )?(?:the |its )?|the way it was (?:at |in )?(?:the )?)?"

@@ -22,8 +22,10 @@ from nodes.understanding.intent import Clarification, Clause, Reference, Target
 from nodes.understanding.readers.base import PreviousTurn, ReadContext, Reading, not_found
 from nodes.understanding.readers.content import (
     BARE_UNDO,
-    THE_UNDO,
     DECK_OPERATIONS,
+    JUST_UNDO,
+    THE_UNDO,
+    UNDO_FURTHER,
     Ask,
     asks_version,
     clause,
@@ -561,7 +563,14 @@ def _place(anchor: Reference | None, rest: list[str], number: int | None) -> int
 
 def _version(ctx: ReadContext, words: Words, start: int, end: int, deck: Deck) -> list[Clause] | None:
     count, was_undo = previous_changes(ctx, DECK_OPERATIONS)
-    bare = BARE_UNDO.fullmatch(ctx.words.text[start:end]) or (was_undo and THE_UNDO.fullmatch(ctx.words.text[start:end]))
+    said = ctx.words.text[start:end]
+    if was_undo and (JUST_UNDO.fullmatch(said) or UNDO_FURTHER.fullmatch(said)):
+        # "undo", then "undo" again: the change before (a second Ctrl-Z); it took the first undo back, so two
+        # undos put the deck back as it was
+        words.mark(start, end)
+        return [clause(ctx, "slides", "deck_undo", {}, "undo the change before the one just undone", start=start,
+                       end=end)]
+    bare = BARE_UNDO.fullmatch(said) or (was_undo and THE_UNDO.fullmatch(said))
     if bare and was_undo:
         words.mark(start, end)
         return [clause(ctx, "slides", "deck_revert", {"to": "previous"}, "bring back what the last undo took away",

@@ -17,10 +17,17 @@ import re
 from typing import Any
 
 from nodes.understanding.intent import Clarification, Clause, Target
-from nodes.understanding.readers.base import ReadContext, Reading, not_found
+from nodes.understanding.readers.base import PreviousTurn, ReadContext, Reading, not_found
 from nodes.understanding.readers.outputs import Outputs, read_outputs, take_owner_words
 from nodes.understanding.text import Words
 
+UNDO_FURTHER = re.compile(r"\s*(?:(?:and|now|then|ok|okay)[, ]+)*(?:please )?undo(?: (?:again|once more|one more(?: time| step| "
+                          r"change)?|another(?: one| step| change)?|the (?:one|change) before(?: that| it)?|further(?: back)?))"
+                          r"(?: please)?\s*[.!]*\s*")
+""""undo again", "undo one more": a step further back than the last undo (as a second Ctrl-Z), never that undo
+taken back.  "undo again" on a page failed ("no change matches 'again'")."""
+JUST_UNDO = re.compile(r"\s*(?:(?:and|now|then|ok|okay)[, ]+)*(?:please )?undo(?: please)?\s*[.!]*\s*")
+""""undo" alone: after an undo, a step further back (as a second Ctrl-Z); "undo that" takes that undo back."""
 UNDO = re.compile(r"\bun-?do\b|\btake (?:that|it|this) back\b|\breverse (?:that|it|this|the last change)\b")
 REVERT = re.compile(r"\b(?:revert(?:ed)?|restore|roll ?back|rollback|roll\b.{0,40}?\bback|reset|go(?:ing)? back|"
                     r"take\b.{0,40}?\bback|"
@@ -82,6 +89,12 @@ def _clause(ctx: ReadContext, operation: str, args: dict[str, Any], understood: 
                   understood=[understood])
 
 
+def _was_an_undo(previous: PreviousTurn) -> bool:
+    """Whether the turn before undid or reverted something."""
+    return any(str(c.get("operation") or "").endswith(("undo", "_revert", "undo_turn", "undo_change"))
+               for c in previous.clauses)
+
+
 class VersionReader:
     """Undo, revert, compare and list versions of an output, and undo a whole turn."""
 
@@ -112,6 +125,15 @@ class VersionReader:
     # -- undo ----------------------------------------------------------------------------------------------
     def _undo(self, ctx: ReadContext, after: int) -> Reading:
         words = ctx.words
+        if (JUST_UNDO.fullmatch(words.text) or UNDO_FURTHER.fullmatch(words.text)) and _was_an_undo(ctx.previous):
+            # "undo", then "undo" again: it took the first undo back (the change came back), and a third brought
+            # it back out: two undos never went two steps back
+            words.take_all()
+            return Reading(clarification=Clarification(
+                reason="ambiguous", understood=["undo, after an undo"],
+                message=f"The last turn was an undo ('{ctx.previous.request[:60]}'). To go a step further back, name "
+                        "the change ('undo the rain on shot 2', 'undo the last change to shot 2'); to take that undo "
+                        "back, say 'undo the undo'."))
         if words.take(TURN):
             words.take(re.compile(r"\b(?:whole|entire|all|everything)\b"))
             words.take(LEADS)

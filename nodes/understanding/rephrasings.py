@@ -134,6 +134,12 @@ _SHOTS_BY_LOOK = re.compile(r"\b(?:the|all(?: of)? the|all|every) (?P<look>[a-z-
 asked which shots)."""
 
 
+_SHOTS_WITH = re.compile(r"\bthe (?:shots|ones) (?:with|that have|where there(?:'s| is)) (?:some )?(?P<what>snow|rain|fog|mist)"
+                         r"(?: in (?:them|it))?\b")
+""""the shots with snow in them": the snowy shots (its "them" was read as the last shot edited)."""
+_WEATHER_SAID = {"snow": "snowy", "rain": "rainy", "fog": "foggy", "mist": "misty"}
+
+
 def shots_by_look(text: str, shots: Sequence[Any]) -> str:
     """``text`` with "the night shots" / "every rainy shot" as the shots whose current image has that lighting,
     weather or framing ("shots 2 and 5"); a look no shot has, or words that are no look, are left as said."""
@@ -154,6 +160,7 @@ def shots_by_look(text: str, shots: Sequence[Any]) -> str:
             return "shots " + ", ".join(map(str, numbers[:-1])) + f" and {numbers[-1]}"
         return match.group(0)
 
+    text = _SHOTS_WITH.sub(lambda m: f"the {_WEATHER_SAID[m['what']]} shots", text)
     return _SHOTS_BY_LOOK.sub(named, text)
 
 

@@ -115,6 +115,10 @@ CASES: list[tuple[str, str, Any, str]] = [
     ("negation", "make shots 2-4 wide but not the first one", ASK("ambiguous"), "story"),
     ("negation", "make every shot without snow dusk", ASK("ambiguous"), "story"),
     ("other", "make the coat in shot 5 a darker red", ASK("ambiguous"), "story"),
+    # the last change and another with it: "but wide" was done alone (the last turn's night was dropped)
+    ("previous", "same for shots 6 and 7, but wide", {6: {"lighting": "night", "framing": "wide"},
+                                                      7: {"lighting": "night", "framing": "wide"}}, "prev"),
+    ("previous", "the same for shot 5 but at dusk", {5: {"lighting": "dusk"}}, "prev"),
     # a correction of the last turn's shot: asked as "instead" is (it asked "not what to change; 'no', 'meant'")
     ("previous", "no, I meant shot 6", ASK("ambiguous"), "prev"),
     ("previous", "sorry, shot 6 not shot 3", ASK("ambiguous"), "prev"),

@@ -62,6 +62,8 @@ def _instead_of_the_turn_before(ctx: ReadContext, reading: Reading) -> Reading |
                  "without 'instead'). Which one?")))
 
 
+_SAME_BUT = re.compile(r"\bsame\b.*\bbut\b(?! not\b)")
+""""the same for shots 6 and 7, but wide": the last change, and this one with it."""
 _I_MEANT = re.compile(r"^\s*(?:(?:no|nope|sorry|oops|wait|actually)[,.!]*\s+)*(?:i )?(?:meant|mean)\s+(?P<ref>[^,]+?)"
                       r"(?:,? not (?:on )?[^,]+?)?\s*[.!]*\s*$|"
                       r"^\s*(?:(?:no|nope|sorry|oops)[,.!]*\s+)+(?P<ref2>shots? [\d ,and&]+?),? not (?:shots? )?[\d ,and&]+"
@@ -338,6 +340,14 @@ class ShotReader:
             edit = group.edit
             if edit.empty and same and previous_edit is not None:
                 edit = previous_edit.merged(EditRequest(keep=edit.keep)) or previous_edit
+            elif same and previous_edit is not None and _SAME_BUT.search(ctx.words.text):
+                # "the same for shots 6 and 7, but wide": the last change and this one (it was this one alone, and
+                # the last turn's warmth was dropped); said of what the last change set ("but at dusk"), this one
+                edit = previous_edit.merged(edit) or EditRequest(
+                    changes={**previous_edit.changes, **edit.changes}, relative={**previous_edit.relative,
+                                                                                 **edit.relative},
+                    degrees={**previous_edit.degrees, **edit.degrees}, redo=edit.redo or previous_edit.redo,
+                    keep=edit.keep, understood=previous_edit.understood + edit.understood)
             targets: list[Target] = []
             context = list(mentioned)
             named = [f for f in group.references if f.reference.form != "pronoun"]

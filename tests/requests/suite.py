@@ -104,6 +104,8 @@ CASES: list[tuple[str, str, Any, str]] = [
     # yes-or-no questions were edits ("is shot 3 too dark?" brightened it; "is shot 3 at night?" made it night)
     ("question", "is shot 3 too dark?", ASK("unsupported"), "story"),
     ("question", "is shot 3 at night?", OP("question", {"ask": "attribute", "attribute": "look"}), "story"),
+    ("question", "does shot 3 look too dark?", ASK("unsupported"), "story"),
+    ("previous", "do shot 5 too", {5: {"lighting": "night"}}, "prev"),  # an imperative "do", not a question
     # a negation typed without its apostrophe: "shouldnt" was corrected to "should", and shot 6 was made cold
     ("negation", "shot 6 shouldnt be so cold", ASK("unparsed"), "story"),
     # the first probe of the evening: shots named loosely, each done to other shots with exit 0

@@ -82,8 +82,9 @@ def page_style_tokens(text: str) -> list[str]:
     return list(_TOKEN_SETS.get(token, (token,))) if token else []
 
 
-_JUDGED = re.compile(r"^\s*(?:is|are|was|were|isn't|aren't|does|doesn't|do|don't)\b(?!\s+(?:the same|it again|that "
-                     r"again)\b).*\b(?:too|enough|look(?:s)?|seem(?:s)?|feel(?:s)?|better|worse|ok(?:ay)?|right|fine)\b")
+_JUDGED = re.compile(r"^\s*(?:is|are|was|were|isn't|aren't)\b.*\b(?:too|enough|look(?:s)?|seem(?:s)?|feel(?:s)?|"
+                     r"better|worse|ok(?:ay)?|right|fine)\b|"
+                     r"^\s*(?:does|doesn't|do|don't)\b.*\b(?:look|looks|seem|seems|feel|feels)\b")
 """A yes-or-no question on how something looks ("is shot 3 too dark?", "is the headline too big?"): there is no
 answer to read on the canvas, and read as an edit it acted ("too dark": brighter), on the page the wrong way."""
 

@@ -67,6 +67,10 @@ HISTORY: dict[str, tuple[tuple[str, ...], int]] = {
 HISTORY_IN_CONTEXT: dict[tuple[str, str], tuple[tuple[str, ...], int]] = {
     ("undo this", "sel=clip4"): (("make shot 4's clip 3 seconds long",), 0),
     ("undo that", "page:sel"): (("use a serif font",), 0),  # the page's last change is the setup's, not a reset
+    # "undo" again after an undo: the change before the one undone (a second Ctrl-Z), so a change is made before
+    # it: retitle, delete, undo that, then "undo" takes the retitle back too (the deck as it was first made)
+    ("undo", "deck:undone"): (("retitle slide 2 to Basics", "delete the last slide", "undo that"), 0),
+    ("undo again", "deck:undone"): (("retitle slide 2 to Basics", "delete the last slide", "undo that"), 0),
 }
 
 SETUP_ONLY: dict[str, tuple[str, ...]] = {

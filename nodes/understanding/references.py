@@ -16,7 +16,7 @@ from typing import Any
 
 from nodes.understanding.facts import CanvasFacts, NodeFact, ShotFact
 from nodes.understanding.intent import Reference, Target
-from nodes.understanding.text import FILLERS, Words
+from nodes.understanding.text import BUT_COUNTS, FILLERS, Words
 
 _N = r"(?:shots?|images?|frames?|pictures?)"
 _N1 = r"(?:shot|image|frame|picture|one)"
@@ -70,13 +70,10 @@ def _position(name: str, count_group: int | None = None):
     return build
 
 
-_BUT = {"1": 1, "one": 1, "2": 2, "two": 2, "3": 3, "three": 3}
-
-
 def _from_end(match: re.Match[str]) -> Reference:
     """The Nth from the end as the position "penultimate" with ``numbers`` [N] (2 for the penultimate itself)."""
     ordinal, ordinal_of, but = match.group(1), match.group(2), match.group(3)
-    count = int(ordinal or ordinal_of) if (ordinal or ordinal_of) else _BUT[but] + 1
+    count = int(ordinal or ordinal_of) if (ordinal or ordinal_of) else BUT_COUNTS[but] + 1
     return Reference(said=match.group(0), form="position", position="penultimate" if count > 1 else "last",
                      numbers=[count if count > 1 else 1])
 

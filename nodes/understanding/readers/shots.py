@@ -105,6 +105,13 @@ def _said_loosely(ctx: ReadContext, found: list[Found]) -> Reading | None:
     elif (shade := _A_SHADE.search(text)) is not None:
         message = f"'{shade.group(0)}': I set a colour, not a shade of it, and 'darker' would darken the whole " \
                   "shot. Name the colour ('a burgundy coat', 'a navy coat')."
+    elif (counted := count_exception(text)) is not None and found:
+        message = f"'{counted.group(0)}' says how many to leave out, not which. Name them: 'all shots except " \
+                  "shot 3', 'every shot but the last one'."
+    elif (instead := INSTEAD_OF.search(text)) is not None and len(found) > 1:
+        message = f"'{instead.group(0).strip()}': shall {instead.group('other').strip()} go back to how it was " \
+                  "before? Say 'undo the last change to it' for that, and name only the shots to change ('make " \
+                  "shot 3 night')."
     if message is None:
         return None
     ctx.words.take_all()
@@ -228,21 +235,6 @@ class ShotReader:
         loose = _said_loosely(ctx, found)
         if loose is not None:
             return loose
-        counted = count_exception(text)
-        if counted is not None and found:
-            words.take_all()
-            return Reading(clarification=Clarification(
-                reason="ambiguous", understood=[f.reference.said for f in found],
-                message=f"'{counted.group(0)}' says how many to leave out, not which. Name them: 'all shots except "
-                        "shot 3', 'every shot but the last one'."))
-        instead = INSTEAD_OF.search(text)
-        if instead is not None and len(found) > 1:
-            words.take_all()
-            return Reading(clarification=Clarification(
-                reason="ambiguous", understood=[f.reference.said for f in found],
-                message=f"'{instead.group(0).strip()}': shall {instead.group('other').strip()} go back to how it was "
-                        "before? Say 'undo the last change to it' for that, and name only the shots to change "
-                        "('make shot 3 night')."))
         same = words.take(_DO_SAME)
         segments = _segments(ctx, found)
         groups, exclusions = self._groups(ctx, segments, same)

@@ -38,7 +38,15 @@ from nodes.understanding.readers.content import (
     version_subject,
 )
 from nodes.understanding.rephrasings import rephrased
-from nodes.understanding.text import EITHER_OR, INSTEAD_OF, Words, count_exception, lower_words, spell_numbers
+from nodes.understanding.text import (
+    BUT_COUNTS,
+    EITHER_OR,
+    INSTEAD_OF,
+    Words,
+    count_exception,
+    lower_words,
+    spell_numbers,
+)
 from tools.deck.document import THEMES, UnknownTheme, theme_named
 
 _SLIDE_WORDS = re.compile(r"\bslides?\b|\b(?:the|this|my|our) (?:deck|presentation|lecture|slide deck|talk)\b|"
@@ -52,7 +60,6 @@ _DECK_ONLY_WORDS = re.compile(r"\b(?:illustrations?|pictures?|images?|diagrams?|
 _FROM_END = re.compile(r"(\d+)th[- ](?:(?:to|from)[- ](?:the[- ])?)?(?:last|end) slide\b|(\d+)th slide from the "
                        r"(?:end|last)\b|(?:last|final)(?: slide)? but (1|one|2|two|3|three)\b")
 """A slide counted from the end, its count in group 1, 2 or (less one) 3: "3th to last slide", "last but one"."""
-_BUT = {"1": 1, "one": 1, "2": 2, "two": 2, "3": 3, "three": 3}
 
 
 def _from_end(said: str) -> int | None:
@@ -60,7 +67,8 @@ def _from_end(said: str) -> int | None:
     found = _FROM_END.search(said)
     if found is None:
         return None
-    return int(found.group(1) or found.group(2)) if (found.group(1) or found.group(2)) else _BUT[found.group(3)] + 1
+    said = found.group(1) or found.group(2)
+    return int(said) if said else BUT_COUNTS[found.group(3)] + 1
 
 
 _SET_ITEM = (r"(?:slides? #?\d+|the (?:very )?(?:\d+th|first|last|final|opening|closing|title|cover)(?: one| slide)?"

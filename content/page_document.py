@@ -84,23 +84,39 @@ class PageDocument(BaseModel):
                                   "the design's copy.")
     tokens: dict[str, str] = Field(default_factory=dict, description="Token -> CSS value, where it differs from "
                                    "the design's.")
+    hero_image: PageImage | None = Field(default=None, description="The hero's own backdrop, once one of the two "
+                                         "places that showed picture 1 was given another picture; until then the "
+                                         "hero shows gallery picture 1.")
 
     @classmethod
     def from_inputs(cls, inputs: dict[str, Any]) -> PageDocument:
         """The document a page's code node holds."""
+        hero = inputs.get("hero_image")
         return cls(design=Design.model_validate(inputs["design"]), layout=LayoutSpec.model_validate(
             inputs["layout_spec"]), images=[PageImage.model_validate(i) for i in inputs["images"]],
-            texts=dict(inputs.get("texts") or {}), tokens=dict(inputs.get("style_tokens") or {}))
+            texts=dict(inputs.get("texts") or {}), tokens=dict(inputs.get("style_tokens") or {}),
+            hero_image=PageImage.model_validate(hero) if hero else None)
 
     def inputs(self) -> dict[str, Any]:
-        """The code node inputs that rebuild this document."""
+        """The code node inputs that rebuild this document (``hero_image`` only once the hero has its own)."""
         return {"design": self.design.model_dump(mode="json"), "layout_spec": self.layout.model_dump(mode="json"),
                 "images": [i.model_dump(mode="json") for i in self.images], "texts": dict(self.texts),
-                "style_tokens": dict(self.tokens)}
+                "style_tokens": dict(self.tokens),
+                **({"hero_image": self.hero_image.model_dump(mode="json")} if self.hero_image else {})}
 
     def html(self) -> str:
         """The page's HTML."""
-        return render_html(self.design, self.layout, self.images, texts=self.texts, tokens=self.tokens)
+        return render_html(self.design, self.layout, self.images, texts=self.texts, tokens=self.tokens,
+                           hero_image=self.hero_image)
+
+    @property
+    def hero_backdrop(self) -> PageImage | None:
+        """The picture the hero shows: its own, or gallery picture 1."""
+        return self.hero_image or (self.images[0] if self.images else None)
+
+    def pictures(self) -> list[PageImage]:
+        """Every picture the page shows, the gallery's in order and then the hero's own (once it has one)."""
+        return [*self.images, *([self.hero_image] if self.hero_image else [])]
 
     def text_elements(self) -> dict[str, str]:
         """The words of every text element the page shows, by element name."""
@@ -298,17 +314,40 @@ def move_section(doc: PageDocument, name: str, *, after: str | None = None, befo
                                                                        f"{index + 1}", edits=edits)
 
 
-def replace_image(doc: PageDocument, number: int, image: PageImage) -> tuple[PageDocument, Change]:
-    """Picture ``number`` (1-based: the first is also the hero's backdrop) replaced by another image."""
-    if not 1 <= number <= len(doc.images):
-        raise UnknownImage(f"the page has no picture {number}; it has {len(doc.images)} (1 to {len(doc.images)})")
+HERO = "hero"
+"""The picture name of the hero's backdrop (``replace_image(doc, HERO, ...)``); gallery pictures are numbered."""
+
+
+def replace_image(doc: PageDocument, number: int | str, image: PageImage) -> tuple[PageDocument, Change]:
+    """Gallery picture ``number`` (1-based), or the hero's backdrop (:data:`HERO`), replaced by another image.
+
+    Until one of them is replaced the hero shows gallery picture 1.  Each replacement changes only the place it
+    names: the hero gets a picture of its own, and a new gallery picture 1 leaves the hero showing the old one.
+    """
+    if number == HERO:
+        before = doc.hero_backdrop
+        if before is None:
+            raise UnknownImage("the page has no pictures; the hero has no backdrop to replace")
+        if before.sha256 == image.sha256:
+            raise PageUnchanged("the hero already shows that image; nothing to change")
+        edits = [Edit(field="image:hero", before=field_value(doc, "image:hero"), after=image.model_dump())]
+        return apply_edits(doc, edits), Change(op="replace_image", summary=f"replaced the hero picture "
+                                                                            f"({_short(before.alt)}) with "
+                                                                            f"{image.node_id}", edits=edits)
+    if not isinstance(number, int) or not 1 <= number <= len(doc.images):
+        raise UnknownImage(f"the page has no picture {number}; it has {len(doc.images)} (1 to {len(doc.images)}, "
+                           f"or '{HERO}' for the hero's)")
     before = doc.images[number - 1]
     if before.sha256 == image.sha256:
         raise PageUnchanged(f"picture {number} already shows that image; nothing to change")
     edits = [Edit(field=f"image:{number}", before=before.model_dump(), after=image.model_dump())]
+    kept = ""
+    if number == 1 and doc.hero_image is None and HERO in doc.layout.sections:
+        edits.insert(0, Edit(field="image:hero", before=None, after=before.model_dump()))  # the hero keeps it
+        kept = "; the hero keeps its picture"
     return apply_edits(doc, edits), Change(op="replace_image", summary=f"replaced picture {number} "
-                                                                        f"({_short(before.alt)}) with {image.node_id}",
-                                           edits=edits)
+                                                                        f"({_short(before.alt)}) with "
+                                                                        f"{image.node_id}{kept}", edits=edits)
 
 
 # ---------------------------------------------------------------- applying and undoing
@@ -325,6 +364,8 @@ def field_value(doc: PageDocument, field: str) -> Any:
         return getattr(doc.layout, name)
     if kind == "sections":
         return list(doc.layout.sections)
+    if kind == "image" and name == HERO:
+        return doc.hero_image.model_dump() if doc.hero_image else None
     if kind == "image":
         index = int(name) - 1
         return doc.images[index].model_dump() if 0 <= index < len(doc.images) else None
@@ -342,7 +383,7 @@ def apply_edits(doc: PageDocument, edits: list[Edit]) -> PageDocument:
 
 def _apply(doc: PageDocument, edit: Edit) -> PageDocument:
     texts, tokens = dict(doc.texts), dict(doc.tokens)
-    layout, images, design = doc.layout.model_copy(), list(doc.images), doc.design
+    layout, images, design, hero = doc.layout.model_copy(), list(doc.images), doc.design, doc.hero_image
     kind, _, name = edit.field.partition(":")
     if kind == "text":
         texts[name] = edit.after
@@ -352,11 +393,13 @@ def _apply(doc: PageDocument, edit: Edit) -> PageDocument:
         layout = LayoutSpec.model_validate({**layout.model_dump(), name: edit.after})
     elif kind == "sections":
         layout = layout.model_copy(update={"sections": list(edit.after)})
+    elif kind == "image" and name == HERO:
+        hero = PageImage.model_validate(edit.after) if edit.after else None
     elif kind == "image":
         images[int(name) - 1] = PageImage.model_validate(edit.after)
     elif kind == "palette":
         design = design.model_copy(update={"palette": Palette.model_validate(edit.after)})
-    draft = PageDocument(design=design, layout=layout, images=images, texts={}, tokens={})
+    draft = PageDocument(design=design, layout=layout, images=images, texts={}, tokens={}, hero_image=hero)
     defaults, base = draft.text_elements(), draft.style()
     # Canonical: an override equal to the design's value is no override, so undoing gives back the same bytes.
     texts = {k: v for k, v in texts.items() if defaults.get(k) != v}
@@ -412,7 +455,7 @@ def diff(old: PageDocument, new: PageDocument) -> list[Edit]:
     edits = []
     fields = {f"text:{k}" for k in {*old.text_elements(), *new.text_elements()}} | {
         f"token:{k}" for k in TOKENS} | {"layout:hero", "layout:columns", "layout:theme", "sections", "palette"} | {
-        f"image:{n}" for n in range(1, max(len(old.images), len(new.images)) + 1)}
+        f"image:{n}" for n in range(1, max(len(old.images), len(new.images)) + 1)} | {f"image:{HERO}"}
     for field in sorted(fields):
         before, after = field_value(old, field), field_value(new, field)
         if before != after:
@@ -426,7 +469,7 @@ def _short(value: Any, limit: int = 40) -> str:
     return text if len(text) <= limit else text[: limit - 1] + "…"
 
 
-__all__ = ["ChangeOverridden", "PageDocument", "PageEditRefused", "UnknownElement", "UnknownImage", "UnknownSection",
+__all__ = ["HERO", "ChangeOverridden", "PageDocument", "PageEditRefused", "UnknownElement", "UnknownImage", "UnknownSection",
            "add_section", "apply_edits", "diff", "element_for_words", "field_value", "move_section",
            "remove_section", "replace_image", "resolve_element", "resolve_section", "set_layout", "set_style",
            "set_text", "undo_edits"]

@@ -189,18 +189,20 @@ def image_palette(design: Design, theme: Theme) -> list[str]:
 
 
 def render_html(design: Design, spec: LayoutSpec, images: list[PageImage], *, texts: dict[str, str] | None = None,
-                tokens: dict[str, str] | None = None) -> str:
+                tokens: dict[str, str] | None = None, hero_image: PageImage | None = None) -> str:
     """A complete page: embedded CSS, a nav bar, one ``<section id=...>`` per spec section, a footer.
 
     ``texts`` overrides the words of named elements (:func:`page_texts` lists them) and ``tokens`` the
     design tokens (:mod:`content.page_style`); without them the page is what the design and layout give.
+    The hero's backdrop is ``hero_image``, or the first gallery picture when the hero has none of its own.
     """
     e = html.escape
     look = design.look
     words = page_texts(design, spec, images, texts)
     classes = (f"theme-{spec.theme} hero-{spec.hero} hero-text-{look.hero_text} imagery-{look.imagery} "
                f"spacing-{look.spacing}")
-    body = "\n".join(_section(name, design, spec, images, words) for name in spec.sections)
+    backdrop = hero_image or (images[0] if images else None)
+    body = "\n".join(_section(name, design, spec, images, words, backdrop) for name in spec.sections)
     links = "".join(f'<a href="#{e(_anchor(n))}">{e(_label(n))}</a>' for n in spec.sections if n != "hero")
     return f"""<!doctype html>
 <html lang="en">
@@ -266,11 +268,12 @@ def _paragraphs(text: str) -> str:
     return "".join(f"<p>{html.escape(p.strip())}</p>" for p in re.split(r"\n\s*\n", text) if p.strip())
 
 
-def _section(name: str, design: Design, spec: LayoutSpec, images: list[PageImage], words: dict[str, str]) -> str:
+def _section(name: str, design: Design, spec: LayoutSpec, images: list[PageImage], words: dict[str, str],
+             backdrop: PageImage | None) -> str:
     e = html.escape
     anchor = e(_anchor(name))
     if name == "hero":
-        background = f" style=\"background-image: url('{e(images[0].path)}')\"" if images else ""
+        background = f" style=\"background-image: url('{e(backdrop.path)}')\"" if backdrop else ""
         text = (f'<div class="hero__text"><h1>{e(words["headline"])}</h1><p>{e(words["tagline"])}</p>'
                 f'<a class="button" href="#contact">{e(words["button"])}</a></div>')
         if design.look.hero_text == "plain":  # the words on the page, the picture below them

@@ -409,7 +409,10 @@ class PageReadReturns(_Returns):
                                               "takes")
     tokens: dict[str, str] = Field(description="Every design token's value (headline-size, accent, body-font, ...): "
                                                "what page_set_style takes")
-    images: list[dict[str, Any]] = Field(description="image (its 1-based number), node_id, alt, path of each picture")
+    images: list[dict[str, Any]] = Field(description="image (its 1-based number), node_id, alt, path of each gallery "
+                                                     "picture")
+    hero_image: dict[str, Any] | None = Field(description="image ('hero'), node_id, alt, path of the hero's backdrop, "
+                                                          "and own: false while it is gallery picture 1")
     versions: list[dict[str, Any]] = Field(description="version, page_id, change (its summary) of every version, "
                                                        "oldest first")
 

@@ -11,6 +11,7 @@ import re
 import pytest
 
 from content.page_document import (
+    HERO,
     ChangeOverridden,
     PageDocument,
     PageEditRefused,
@@ -125,6 +126,45 @@ def test_undo_gives_back_the_same_bytes_in_any_order(doc: PageDocument) -> None:
         without_removal = apply_edits(without_removal, undo_edits(without_removal, change))
     assert without_removal.html() == original
     assert without_removal.texts == {} and without_removal.tokens == {}
+
+
+def backdrop(html: str) -> str:
+    """The picture the hero section shows."""
+    (found,) = re.findall(r"class=\"hero__frame\" style=\"background-image: url\('([^']+)'\)", html)
+    return found
+
+
+def gallery(html: str) -> list[str]:
+    return re.findall(r'<img[^>]*\bsrc="([^"]+)"', html)
+
+
+def test_a_picture_replaced_changes_only_the_place_it_names(doc: PageDocument) -> None:
+    """The hero shows gallery picture 1 until one of the two is replaced; then each keeps its own picture, and
+    undoing either gives back the same bytes."""
+    original = doc.html()
+    assert backdrop(original) == "images/gallery-1.png" == gallery(original)[0]
+    hero_picture = PageImage(node_id="01HEROXXXXXXXXXXXXXXXXXXXX", path="images/gallery-1--h.png", sha256="a" * 64,
+                             alt="The harbour at dawn")
+    heroed, change = replace_image(doc, HERO, hero_picture)
+    assert backdrop(heroed.html()) == "images/gallery-1--h.png"
+    assert gallery(heroed.html()) == gallery(original) and heroed.images == doc.images
+    assert "hero" in change.summary and heroed.pictures()[-1] == hero_picture
+    assert apply_edits(heroed, undo_edits(heroed, change)).html() == original
+
+    first = PageImage(node_id="01FIRSTXXXXXXXXXXXXXXXXXXX", path="images/gallery-1--f.png", sha256="b" * 64,
+                      alt="A blue bowl")
+    galleried, change = replace_image(doc, 1, first)
+    assert gallery(galleried.html()) == ["images/gallery-1--f.png", *gallery(original)[1:]]
+    assert backdrop(galleried.html()) == "images/gallery-1.png"  # the hero keeps the picture it showed
+    assert "the hero keeps its picture" in change.summary
+    back = apply_edits(galleried, undo_edits(galleried, change))
+    assert back.html() == original and back.hero_image is None and back.inputs() == doc.inputs()
+
+    # The document's inputs carry the hero's own picture, and read back as the same page.
+    assert PageDocument.from_inputs(heroed.inputs()).html() == heroed.html()
+    assert "hero_image" not in doc.inputs()  # pages made before the hero had its own place read as they were
+    with pytest.raises(PageEditRefused, match="already shows"):
+        replace_image(heroed, HERO, hero_picture)
 
 
 def test_undo_refuses_to_overwrite_a_later_change_of_the_same_field(doc: PageDocument) -> None:

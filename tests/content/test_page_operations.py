@@ -258,3 +258,40 @@ def test_only_one_page_is_current_however_many_versions(runtime: Runtime, page: 
     assert [p.id for p in current_pages(runtime.project.store)] == [head(runtime).id]
     site = Path(runtime.project.workspace / page["html_path"]).parent
     assert sorted(p.name for p in site.glob("*.html")) == ["index.html"]
+
+
+def _backdrop(html: str) -> str:
+    (found,) = re.findall(r"class=\"hero__frame\" style=\"background-image: url\('([^']+)'\)", html)
+    return found
+
+
+def test_the_hero_photo_and_gallery_picture_one_are_replaced_each_alone(runtime: Runtime,
+                                                                        page: dict[str, Any]) -> None:
+    """The hero shows gallery picture 1 until one of them is replaced: "swap the hero photo" changes the hero and
+    no gallery picture, and "replace the first picture" then changes the gallery and not the hero (asked in words,
+    through the interpreter, as a person types them)."""
+    old = head(runtime)
+    gallery_before, html_before = old.inputs["images"], html_on_disk(runtime, old)
+    out = runtime.run("swap the hero photo for a picture of the harbour wall at dawn")
+    assert out.outcome == "replied" and out.measured["matches"], out.reply
+    heroed = head(runtime)
+    hero = heroed.inputs["hero_image"]
+    assert heroed.inputs["images"] == gallery_before  # every gallery picture as it was, picture 1 too
+    html = html_on_disk(runtime, heroed)
+    assert _backdrop(html) == hero["path"] != _backdrop(html_before)
+    assert re.findall(r'<img[^>]*src="([^"]+)"', html) == re.findall(r'<img[^>]*src="([^"]+)"', html_before)
+    assert (runtime.project.workspace / heroed.inputs["site_dir"] / hero["path"]).is_file()
+    assert runtime.project.store.get_node(hero["node_id"]).kind == "image"
+    assert_outputs_hold_the_current_page(runtime, heroed)
+
+    out = runtime.run("replace the first picture with a photo of a blue glazed bowl")
+    assert out.outcome == "replied" and out.measured["matches"], out.reply
+    galleried = head(runtime)
+    assert galleried.inputs["hero_image"] == hero  # the hero keeps its own picture
+    assert galleried.inputs["images"][1:] == gallery_before[1:]
+    assert galleried.inputs["images"][0]["node_id"] != gallery_before[0]["node_id"]
+    assert _backdrop(html_on_disk(runtime, galleried)) == hero["path"]
+
+    assert runtime.run("undo").outcome == "replied"
+    assert runtime.run("undo again").outcome == "replied"
+    assert html_on_disk(runtime, head(runtime)) == html_before  # both taken back: the page as it was

@@ -160,6 +160,8 @@ class State:
     tokens: dict[str, str] = field(default_factory=dict)
     sections: list[str] = field(default_factory=list)
     images: list[str] = field(default_factory=list)
+    hero: str = ""
+    """The picture the page's hero shows (its CSS backdrop)."""
     titles: list[str] = field(default_factory=list)
     previews: list[str] = field(default_factory=list)
     theme: str = ""
@@ -306,6 +308,8 @@ class Premise:
             state.tokens = root_tokens(state.html)
             state.sections = re.findall(r'<section[^>]*\bid="([^"]+)"', state.html)
             state.images = re.findall(r'<img[^>]*\bsrc="([^"]+)"', state.html)
+            state.hero = "".join(re.findall(r"class=\"hero__frame\" style=\"background-image: url\('([^']+)'\)",
+                                            state.html))
         return state
 
     def selection(self, context: str) -> list[str]:
@@ -607,9 +611,13 @@ def judge_page(op: Op, before: State, after: State) -> str:
         else:
             order.insert(order.index(a["after"]) + 1, a["section"])
     elif name == "page_replace_image":
-        i = a["image"] - 1
+        # Only the place named changes: the hero's backdrop, or one gallery picture (picture 1 too: the hero keeps
+        # the picture it showed).
+        wanted = [] if a["image"] == "hero" else [a["image"] - 1]
         swapped = [j for j, (x, y) in enumerate(zip(before.images, after.images, strict=False)) if x != y]
-        return "" if swapped == [i] and len(after.images) == len(before.images) else f"pictures changed {swapped}"
+        hero = (before.hero != after.hero) == (a["image"] == "hero")
+        return "" if swapped == wanted and len(after.images) == len(before.images) and hero else \
+            f"pictures changed {swapped}, hero {'changed' if before.hero != after.hero else 'kept'}"
     elif name == "revise_page":
         return ""
     else:

@@ -139,8 +139,9 @@ def commit_page(ctx: ToolContext, head: CanvasNode, doc: PageDocument, change: C
                   Link(type=EdgeType.GENERATED_FROM, source=preview.id, target=code_id)]
     if layout_id:
         mutations.append(Link(type=EdgeType.GENERATED_FROM, source=code_id, target=str(layout_id)))
-    mutations += [Link(type=EdgeType.REFERENCES, source=code_id, target=node_id, properties={"role": "gallery"})
-                  for node_id in dict.fromkeys(i.node_id for i in doc.images)]
+    mutations += [Link(type=EdgeType.REFERENCES, source=code_id, target=node_id, properties={"role": role})
+                  for node_id, role in {**({doc.hero_image.node_id: "hero"} if doc.hero_image else {}),
+                                        **{i.node_id: "gallery" for i in doc.images}}.items()]
     replaced = [(head, code_id), *((old, new) for old, new in ((old_file, file_node.id), (old_preview, preview.id))
                                    if old is not None and old.status != NodeStatus.REJECTED)]
     for old, new in replaced:
@@ -167,7 +168,7 @@ def _preview(ctx: ToolContext, html_path: str, reuse: CanvasNode | None, provena
 def _image_copies(ctx: ToolContext, doc: PageDocument, site_dir: str, provenance: dict[str, Any]) -> list[Any]:
     """A workspace copy of each picture the page shows, unless the same bytes are there already."""
     made: list[Any] = []
-    for image in doc.images:
+    for image in doc.pictures():
         target = ctx.workspace / site_dir / image.path
         if target.is_file() and hashlib.sha256(target.read_bytes()).hexdigest() == image.sha256:
             continue

@@ -12,11 +12,12 @@ stay as they are.
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any, Literal
+from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, Field
 
 from content.page_document import (
+    HERO,
     PageDocument,
     PageEditRefused,
     PageUnchanged,
@@ -105,7 +106,9 @@ class PageMoveSectionArgs(PageSectionArgs):
 class PageReplaceImageArgs(PageArgs):
     """Arguments of page_replace_image: the picture, and either an image node or a prompt to generate one."""
 
-    image: int = Field(ge=1, description="Which picture, 1-based in gallery order (picture 1 is also the hero's).")
+    image: Annotated[int, Field(ge=1)] | Literal["hero"] = Field(
+        description="Which picture: 1-based in gallery order, or 'hero' for the hero's backdrop (until one of "
+                    "them is replaced the hero shows picture 1; each replacement changes only the place it names).")
     image_id: str | None = Field(default=None, description="An image node on the canvas to show instead.")
     prompt: str | None = Field(default=None, max_length=2000, description="Or: what a new picture should show "
                                "(generated in the page's palette and lighting).")
@@ -135,6 +138,8 @@ def page_read(ctx: ToolContext, args: PageArgs) -> ToolResult:
         "texts": doc.text_elements(), "tokens": doc.style(),
         "images": [{"image": n, "node_id": i.node_id, "alt": i.alt, "path": i.path}
                    for n, i in enumerate(doc.images, start=1)],
+        "hero_image": ({"image": HERO, "node_id": hero.node_id, "alt": hero.alt, "path": hero.path,
+                        "own": doc.hero_image is not None} if (hero := doc.hero_backdrop) else None),
         "versions": [{"version": v.number, "page_id": v.node.id,
                       "change": v.change.summary if v.change else "the original"} for v in versions],
     })
@@ -180,10 +185,15 @@ def page_replace_image(ctx: ToolContext, args: PageReplaceImageArgs) -> ToolResu
     canvas = require_canvas(ctx)
     head = find_page(canvas, args.page_id)
     doc = PageDocument.from_inputs(head.inputs)
-    if not 1 <= args.image <= len(doc.images):
+    if args.image == HERO:
+        old = doc.hero_backdrop
+        if old is None:
+            raise PageEditRefused("the page has no pictures; the hero has no backdrop to replace")
+    elif not 1 <= args.image <= len(doc.images):
         raise PageEditRefused(f"the page has no picture {args.image}; it has {len(doc.images)} "
-                              f"(1 to {len(doc.images)})")
-    old = doc.images[args.image - 1]
+                              f"(1 to {len(doc.images)}, or 'hero' for the hero's)")
+    else:
+        old = doc.images[args.image - 1]
     made: list[Any] = []
     provider_calls = cache_hits = 0
     if args.prompt is not None:

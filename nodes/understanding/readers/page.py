@@ -21,7 +21,7 @@ import re
 
 from PIL import ImageColor
 
-from content.page_document import PageDocument, element_for_words, resolve_section
+from content.page_document import HERO, PageDocument, element_for_words, resolve_section
 from content.page_style import FONT_FAMILIES, token_for_words
 from content.web_render import slug
 from nodes.understanding.intent import Clarification, Clause, Target
@@ -395,13 +395,17 @@ def _picture(ctx: ReadContext, words: Words, start: int, end: int, doc: PageDocu
     number = _picture_number(match, doc, ctx.answer)
     prompt = content_after(ctx, words, match.start("prompt"), match.end("prompt"))
     words.mark(match.start(), match.end())
+    place = "the hero picture" if number == HERO else f"picture {number}"
     return [clause(ctx, "page", "page_replace_image", {"image": number, "prompt": prompt},
-                   f"replace picture {number} of the page with a new one: {prompt}", start=start, end=end)]
+                   f"replace {place} of the page with a new one: {prompt}", start=start, end=end)]
 
 
-def _picture_number(match: re.Match[str], doc: PageDocument | None, answer: str | None = None) -> int:
+def _picture_number(match: re.Match[str], doc: PageDocument | None, answer: str | None = None) -> int | str:
+    """The gallery picture's number, or :data:`HERO` for the hero's backdrop (its own place, not picture 1)."""
     count = len(doc.images) if doc is not None else None
-    if match.group("hero") or match.group("first"):
+    if match.group("hero"):
+        return HERO
+    if match.group("first"):
         number = 1
     elif match.group("last"):
         if count is None:

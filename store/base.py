@@ -168,8 +168,9 @@ class CanvasStore(ABC):
         """Nodes by kind, status and/or group, oldest first."""
 
     @abstractmethod
-    def edges(self, node_ids: Sequence[str] | None = None) -> list[CanvasEdge]:
-        """Current edges, all or those touching the given nodes."""
+    def edges(self, node_ids: Sequence[str] | None = None,
+              edge_types: Sequence[EdgeType] | None = None) -> list[CanvasEdge]:
+        """Current edges, all or those touching the given nodes; of these types only when given."""
 
     @abstractmethod
     def node_history(self, node_id: str) -> list[CanvasNode]:

@@ -129,7 +129,7 @@ def current_heads(canvas: CanvasReader, nodes: list[CanvasNode]) -> list[CanvasN
     live = [n for n in nodes if n.status != NodeStatus.REJECTED]
     if not live:
         return []
-    replaced = {e.target for e in canvas.edges([n.id for n in live]) if e.type == EdgeType.VERSION_OF}
+    replaced = {e.target for e in canvas.edges([n.id for n in live], edge_types=[EdgeType.VERSION_OF])}
     return [n for n in live if n.id not in replaced]
 
 

@@ -176,7 +176,7 @@ def _newest_head(canvas: CanvasReader, nodes: list[CanvasNode]) -> CanvasNode | 
 
 def story_rank(canvas: CanvasReader, shots: list[CanvasNode]) -> dict[str, int]:
     """Each shot's place in the storyboard's ``CONTINUES`` chain (0 for the first), for shots that have one."""
-    edges = [e for e in canvas.edges([s.id for s in shots]) if e.type == EdgeType.CONTINUES]
+    edges = canvas.edges([s.id for s in shots], edge_types=[EdgeType.CONTINUES])
     follows = {e.source: e.target for e in edges}
     ranks: dict[str, int] = {}
     for shot in shots:

@@ -109,9 +109,10 @@ class ReadOnlyCanvas:
         """Nodes by kind, status or group (the store's ``find_nodes`` filters)."""
         return self._reads.call("find_nodes", **filters)
 
-    def edges(self, node_ids: Sequence[str] | None = None) -> list[CanvasEdge]:
-        """Edges touching these nodes (all edges when None)."""
-        return self._reads.call("edges", node_ids)
+    def edges(self, node_ids: Sequence[str] | None = None,
+              edge_types: Sequence[EdgeType] | None = None) -> list[CanvasEdge]:
+        """Edges touching these nodes (all edges when None), of these types when given."""
+        return self._reads.call("edges", node_ids, edge_types)
 
     def edge_records(self, edge_ids: Sequence[str]) -> dict[str, list[Any]]:
         """What the edge log recorded under each edge id: type, source, target, and whether it is live."""

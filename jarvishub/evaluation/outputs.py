@@ -35,7 +35,13 @@ class CanvasReader(Protocol):
 
     def find_nodes(self, *, kind: str | None = None, include_deleted: bool = False) -> list[CanvasNode]: ...
 
-    def edges(self, node_ids: list[str] | None = None) -> list[CanvasEdge]: ...
+    def edges(self, node_ids: list[str] | None = None,
+              edge_types: list[EdgeType] | None = None) -> list[CanvasEdge]: ...
+
+
+READ_KINDS = frozenset((*DELIVERABLE_KINDS, "shot", "plan"))
+READ_EDGES = [EdgeType.VERSION_OF, EdgeType.GENERATED_FROM]
+"""The edges outputs are told apart by (versions and what each was made from); checks read no others."""
 
 
 class Canvas:
@@ -52,9 +58,10 @@ class Canvas:
 
     @classmethod
     def read(cls, store: CanvasReader) -> Canvas:
-        """Read the deliverables, the shots, the plans and their edges from a store."""
-        nodes = [n for kind in (*DELIVERABLE_KINDS, "shot", "plan") for n in store.find_nodes(kind=kind)]
-        return cls(nodes, store.edges([n.id for n in nodes]) if nodes else [])
+        """Read the deliverables, the shots, the plans and the edges between them from a store: two statements
+        (the live nodes, then the version and made-from edges of the canvas), however many kinds and nodes."""
+        nodes = [n for n in store.find_nodes() if n.kind in READ_KINDS]
+        return cls(nodes, store.edges(edge_types=READ_EDGES) if nodes else [])
 
     def root(self, node_id: str) -> str:
         """The first version of a node's ``VERSION_OF`` chain."""

@@ -132,6 +132,12 @@ def test_the_edges_of_some_nodes_are_those_into_and_out_of_each_once(canvas, wri
     assert pairs([vid.id, img.id]) == sorted([(img.id, ref.id), (vid.id, img.id)])  # the one between them once
     assert pairs([ref.id]) == sorted([(img.id, ref.id), (other.id, ref.id)])  # only edges into it
     assert pairs(["no-such-id"]) == []
+    # Of some types only: the same edges filtered by the engine, with or without ids.
+    typed = lambda ids, *types: sorted((e.source, e.target) for e in canvas.edges(ids, edge_types=list(types)))  # noqa: E731
+    assert typed([ref.id], EdgeType.REFERENCES) == [(other.id, ref.id)]
+    assert typed([img.id], EdgeType.GENERATED_FROM, EdgeType.REFERENCES) == pairs([img.id])
+    assert typed(None, EdgeType.GENERATED_FROM) == sorted([(img.id, ref.id), (vid.id, img.id)])
+    assert typed(None, EdgeType.VERSION_OF) == []
 
 
 def test_move_and_group_change_layout(canvas, write):

@@ -104,6 +104,26 @@ CASES: list[tuple[str, str, Any, str]] = [
     # yes-or-no questions were edits ("is shot 3 too dark?" brightened it; "is shot 3 at night?" made it night)
     ("question", "is shot 3 too dark?", ASK("unsupported"), "story"),
     ("question", "is shot 3 at night?", OP("question", {"ask": "attribute", "attribute": "look"}), "story"),
+    # other forms of yes-or-no question were edits too ("did you make shot 6 rainy?" made it rainy)
+    *(("question", q, OP("question", {"ask": "attribute", "attribute": "look"}), "story") for q in (
+        "did you make shot 6 rainy?", "have you made shot 3 a close-up?", "was shot 8 at night",
+        "does shot 4 have snow in it?", "shot 2 is at dusk, right?", "has shot 3 changed?")),
+    ("question", "should shot 4 be a wide shot?", ASK("unsupported"), "story"),
+    ("question", "do you think shot 3 is too dark?", ASK("unsupported"), "story"),
+    ("question", "did you make the headline bigger?", ASK("unsupported"), "page"),
+    ("question", "is slide 2 called Costs?", ASK("unsupported"), "deck"),
+    # unquoted new words that held more than the words: each was written in word for word, with exit 0
+    *(("page", q, ASK("unparsed"), "page") for q in (
+        "change the headline to Quiet Light and make it bigger", "the button should say Book now, not Start a "
+        "conversation", "headline: Quiet Light, and make it a bit smaller", "change the tagline to Slow portraits "
+        "but leave the button as is", "change the headline to something punchier", "change the button to something "
+        "less pushy", "rewrite the about text to sound less formal")),
+    *(("slides", q, ASK("unparsed"), "deck") for q in (
+        "retitle slide 4 to How it works but keep the diagram", "call slide 5 The big idea, it's catchier",
+        "call slide 3 something snappier", "change the title of slide 2 to something shorter",
+        "I'd call the summary slide a bit boring, can you liven it up?",
+        "add a slide about training costs with a bar chart of GPU prices after slide 4")),
+    ("question", "the headline is navy, right?", ASK("unsupported"), "page"),
     ("question", "does shot 3 look too dark?", ASK("unsupported"), "story"),
     ("previous", "do shot 5 too", {5: {"lighting": "night"}}, "prev"),  # an imperative "do", not a question
     # a negation typed without its apostrophe: "shouldnt" was corrected to "should", and shot 6 was made cold

@@ -124,8 +124,30 @@ def content_after(ctx: ReadContext, words: Words, at: int, end: int) -> str:
             words.mark(at, quoted.start)
             return quoted.said
     said = typed(ctx, at, end)
+    loose = _LOOSE_WORDS.search(said)
+    if loose is not None:
+        raise Ask(Clarification(
+            reason="unparsed", understood=[f"new words: {said[:60]}"],
+            message=f"I would have written '{said[:80]}' word for word, and '{loose.group(0).strip(' ,')}' reads as "
+                    "part of the request, not of the new words, so I changed nothing. Put the exact new words in "
+                    "quotes ('change the headline to \"Quiet light\"'), and say any other change on its own."))
     words.mark(at, end)
     return said
+
+
+_LOOSE_WORDS = re.compile(
+    # a second instruction or a comment after the new words ("to Quiet Light and make it bigger", "Book now, not
+    # Start a conversation", "How it works but keep the diagram", "The big idea, it's catchier")
+    r"\band (?:then )?(?:make|change|set|keep|leave|move|delete|remove|add|put|use|turn|give|match|it|its)\b|"
+    r"\bbut\b|,\s*(?:not|it's|its|it is|can you|could you|please|so|because|as)\b|\bnot (?:the |a )?[A-Z\"']|"
+    # a description of the words wanted, not the words ("something snappier", "sound less formal", "a bit boring")
+    r"^\s*(?:something|anything)\b|^\s*(?:sound|read|feel) (?:more |less )?\w+$|^\s*(?:a bit|a little|slightly|"
+    r"much|way) \w+|^\s*(?:shorter|longer|snappier|punchier|catchier|simpler|clearer|friendlier|better|nicer|"
+    r"less \w+|more \w+)\s*$|"
+    # what a new slide cannot hold ("about training costs with a bar chart of GPU prices")
+    r"\bwith (?:a |an )?(?:\w+ )?(?:chart|graph|diagram|table|picture|photo|image|video|map)\b",
+    re.IGNORECASE)
+"""Unquoted new words that hold more than the new words: read whole, each was written in word for word (exit 0)."""
 
 
 # ---------------------------------------------------------------- clauses

@@ -18,7 +18,9 @@ from nodes.understanding.readers.content import typed
 from nodes.understanding.references import find_references, resolve_targets
 
 _QUESTION = re.compile(r"^\s*(?:how many|how much|which|what|what's|whats|where|who|list|show|tell me|is|are|does|do|"
-                       r"did|can you tell|give me a list|describe)\b|\?\s*$")
+                       r"did|was|were|isn't|aren't|wasn't|weren't|doesn't|didn't|hasn't|haven't|should|shouldn't|"
+                       r"has (?:you|we|i|they|it|shot|the)|(?:have|had) (?:you|we|i|they)|can you tell|give me a list|describe)\b|\?\s*$|"
+                       r",\s*(?:right|correct|yeah|yes|isn't it|aren't they|is it|are they|didn't you|did you)\s*\??\s*$")
 KINDS: dict[str, str] = {"image": "image", "images": "image", "picture": "image", "pictures": "image",
                          "video": "video", "videos": "video", "clip": "video", "clips": "video", "shot": "shot",
                          "shots": "shot", "slide": "slide", "slides": "slide", "reference": "reference",
@@ -89,8 +91,15 @@ _JUDGED = re.compile(r"^\s*(?:is|are|was|were|isn't|aren't)\b.*\b(?:too|enough|l
 answer to read on the canvas, and read as an edit it acted ("too dark": brighter), on the page the wrong way."""
 
 
-_IS_IT = re.compile(r"^\s*(?:is|are|was|were|isn't|aren't)\b")
-"""A yes-or-no question on a shot's look ("is shot 3 at night?"): answered with how the shots named look."""
+_IS_IT = re.compile(r"^\s*(?:is|are|was|were|isn't|aren't|wasn't|weren't|did|didn't|does|doesn't|hasn't|haven't|"
+                    r"has (?:it|shot|the)|(?:have|had) (?:you|we|i|they)|do (?:you|we|they|i))\b|"
+                    r",\s*(?:right|correct|yeah|yes|isn't it|aren't they|is it|are they|didn't you|did you)\s*\??\s*$")
+"""A yes-or-no question on a shot's look: "is shot 3 at night?", "was shot 8 at night", "did you make shot 6
+rainy?", "does shot 4 have snow in it?", "shot 2 is at dusk, right?".  Answered with how the shots named look;
+read as edits, each made the shot so."""
+_ADVICE = re.compile(r"^\s*(?:should|shouldn't|ought)\b|^\s*(?:do you think|would it be better)\b")
+"""A question asking what something should be ("should shot 4 be a wide shot?"): advice, not an edit; read as one,
+it made shot 4 wide."""
 
 
 class QuestionReader:
@@ -109,6 +118,13 @@ class QuestionReader:
                 message="I cannot judge how something looks, so I changed nothing. I can tell you what it is ('what "
                         "lighting is shot 3?', 'how big is the headline?'), or change it: say the change ('make shot "
                         "3 brighter', 'make the headline smaller')."))
+        if _ADVICE.search(text):
+            words.take_all()
+            return Reading(clarification=Clarification(
+                reason="unsupported", understood=["a question on what something should be"],
+                message="I cannot tell you what it should be, so I changed nothing. I can tell you what it is ('what "
+                        "lighting is shot 3?', 'how big is the headline?'), or change it: say the change ('make shot "
+                        "3 a wide shot', 'make the headline smaller')."))
         if _OVERVIEW.search(text):
             words.take_all()
             return self._clause(ctx, {"ask": "count", "kind": ""}, "what the canvas holds")
@@ -149,7 +165,9 @@ class QuestionReader:
             clause.clauses[0].targets = resolved.targets
             clause.clauses[0].references = [f.reference for f in found]
             return self._checked(ctx, clause, resolved)
-        yes_no = _IS_IT.match(text)
+        yes_no = _IS_IT.search(text)
+        if yes_no and found and any(t.kind != "shot" for t in resolved.targets):
+            found = []  # "is slide 6 called Summary?" was answered "none of those shots": asked below instead
         if (_LOOK.search(text) or yes_no) and found:  # "what does shot 3 look like?" listed every shot
             words.take(_LOOK)
             words.take(_LEAD)
@@ -214,6 +232,15 @@ class QuestionReader:
             words.take(_TAIL)
             kind = KINDS.get(kind_match.group(1), "")
             return self._clause(ctx, {"ask": "list", "kind": kind}, f"a list of the {kind or 'nodes'}")
+        if yes_no:
+            # "did you make the headline bigger?": no shot named to answer with, and read as an edit it made the
+            # headline bigger.
+            words.take_all()
+            return Reading(clarification=Clarification(
+                reason="unsupported", understood=["a yes-or-no question"],
+                message="That reads as a yes-or-no question, and I can answer it only about shots, so I changed "
+                        "nothing. Ask what something is ('what does slide 2 say?', 'what colour are the buttons?'), "
+                        "or say the change to make."))
         return None
 
     def _slide_content(self, ctx: ReadContext, match: re.Match[str]) -> Reading:

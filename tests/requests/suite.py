@@ -118,6 +118,10 @@ CASES: list[tuple[str, str, Any, str]] = [
         "conversation", "headline: Quiet Light, and make it a bit smaller", "change the tagline to Slow portraits "
         "but leave the button as is", "change the headline to something punchier", "change the button to something "
         "less pushy", "rewrite the about text to sound less formal")),
+    # "the website" named in a request: it built a second page titled with the request, the rest dropped
+    ("routing", "retitle slide 1 to 'Ines and the sea' and make the website headline match", ASK("unparsed"), "deck"),
+    ("routing", "put the summary on the website too", ASK("unparsed"), "deck"),
+    ("routing", "make a web page about the deck", OP("build_page", {}), "deck"),
     *(("slides", q, ASK("unparsed"), "deck") for q in (
         "retitle slide 4 to How it works but keep the diagram", "call slide 5 The big idea, it's catchier",
         "call slide 3 something snappier", "change the title of slide 2 to something shorter",

@@ -19,6 +19,11 @@ _NARRATIVE = re.compile(r"\b(short drama|short film|narrative|storyboard (?:for|
                         r"film about|movie about|a storyboard|a drama|a film|a movie|a short story|a story)\b")
 _WEB = re.compile(r"\b(website|web site|web page|webpage|landing page|portfolio site|photography site|site for|"
                   r"site about|homepage|home page)\b")
+_NEW_WEB = re.compile(r"\b(?:a|an|new|another|one more)\b(?:\s+[\w-]+){0,4}?\s+" + _WEB.pattern + r"|"
+                      r"^\s*(?:please\s+)?(?:(?:build|make|create|design|write|set up)\s+(?:me\s+)?)?" + _WEB.pattern)
+"""A page asked for as a new one ("a website for a bakery", "build me a landing page", "website for my studio"):
+a request that names "the website" is about the page there is ("make the website headline match" built a second
+page titled with the request, and the slide edit before it was dropped)."""
 _DECK = re.compile(r"\b\d+-slide\b|\b(?:a|an|new|another|one more)\b(?:\s+[\w-]+){0,4}\s+(?:slides|slide deck|deck|"
                    r"presentation|lecture|keynote)\b")
 _SECOND_BUILD = re.compile(r"\b(?:and|plus|&|then)\s+(?:also\s+)?(?:a|an|the|its|one|some)?\s*(?:\d+-(?:shot|slide)\s+)?"
@@ -57,20 +62,27 @@ class BuildReader:
             return _not_built(ctx, None, [f"a new {f}" for f in families],
                               f"That asks for two builds ({' and '.join(families)}); I make one per request, so I "
                               "made nothing. Ask for the first, then the second.")
-        if _WEB.search(text) and not _DECK.search(text) and (unsupported := _PAGE_UNSUPPORTED.search(text)):
+        deck, web = _DECK.search(text), _WEB.search(text)
+        if deck and web and _NEW_WEB.search(text):
+            # "make a web page about the deck" built a deck: the thing named first is the one made
+            if web.start() < deck.end() - len(deck.group(0).split()[-1]):
+                deck = None
+            else:
+                web = None
+        if web and not deck and (unsupported := _PAGE_UNSUPPORTED.search(text)):
             return _not_built(ctx, "build_page", ["a new web page"],
                               f"A new page cannot be made {unsupported.group(0)}: its copy is written in English and "
                               "it shows pictures. I made nothing; ask for the page without that.")
-        if _NARRATIVE.search(text) and not (_DECK.search(text) or _WEB.search(text)) and \
+        if _NARRATIVE.search(text) and not (deck or web) and \
                 (framing := _STORY_FRAMING.search(text)):
             return _not_built(ctx, "build_narrative", ["a new story"],
                               f"A new story's shots get their framing from its beats, not '{framing.group(0)}', so I "
                               "made nothing: ask for the story, then 'make every shot a close-up'.")
-        if _DECK.search(text) and _THEMED.search(text):
+        if deck and _THEMED.search(text):
             return _not_built(ctx, "build_deck", ["a new deck with a theme"],
                               "A new deck is made with its default theme, so I made nothing: ask for the deck, then "
                               "\"change the deck's theme to dark\".")
-        if _DECK.search(text):
+        if deck:
             count = re.search(r"\b(\d+)[- ]slides?\b", text)
             if count and not SLIDES_MIN <= int(count.group(1)) <= SLIDES_MAX:
                 return _size_refused(ctx, "build_deck", f"a deck of {count.group(1)} slides",
@@ -80,7 +92,7 @@ class BuildReader:
             clause = Clause(text=ctx.request, domain=self.name, operation="build_deck",
                             args={"topic": topic, "n_slides": int(count.group(1)) if count else 5},
                             understood=[f"a new deck: {topic[:60]}"])
-        elif _WEB.search(text):
+        elif web and _NEW_WEB.search(text):
             clause = Clause(text=ctx.request, domain=self.name, operation="build_page", args={"brief": ctx.request},
                             understood=[f"a new web page: {ctx.request[:60]}"])
         elif _NARRATIVE.search(text):

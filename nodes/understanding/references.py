@@ -22,7 +22,8 @@ _N = r"(?:shots?|images?|frames?|pictures?)"
 _N1 = r"(?:shot|image|frame|picture|one)"
 _NS = r"(?:shots|images|frames|pictures|ones)"
 _NUM = r"#?(\d+)"
-_LIST_TAIL = rf"((?:\s*(?:,|and|&|, and|or)\s*(?:(?:the )?{_N} )?#?\d+\b)*)"
+_LIST_TAIL = rf"((?:\s*(?:,|and|&|, and|or)\s*(?:(?:the )?{_N} )?#?\d+\b(?:\s*(?:-|–|to|through|thru)\s*#?\d+\b)?)*)"
+"""The numbers listed after the first: single ones, and ranges ("shots 1, 3 and 5-7": 6 and 7 were dropped)."""
 
 
 @dataclass
@@ -42,7 +43,12 @@ class _Pattern:
 
 
 def _numbers_of(text: str) -> list[int]:
-    return [int(n) for n in re.findall(r"\d+", text)]
+    """The numbers of a list's tail, each range's whole span included ("and 5-7": 5, 6, 7)."""
+    numbers: list[int] = []
+    for low, high in re.findall(r"(\d+)(?:\s*(?:-|–|to|through|thru)\s*#?(\d+))?", text):
+        first, last = sorted((int(low), int(high or low)))
+        numbers += range(first, min(last, first + 99) + 1)
+    return numbers
 
 
 def _list(match: re.Match[str]) -> Reference:

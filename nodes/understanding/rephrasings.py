@@ -33,8 +33,11 @@ undo.  Before anything else it stays, and is asked about: "no, make shot 5 night
 (shot 5 rather than shot 3), which making shot 5 night alone would not do."""
 _AN_UNDO = re.compile(r"(?:undo|revert|reverse|take (?:that|this|it) back|take back|go back)\b")
 _UNDO_SAID_OTHERWISE = re.compile(r"^\s*(?:revert|reverse|take back) (?:that|this)\s*[.!]*\s*$|"
-                                  r"^\s*take (?:that|this) back\s*[.!]*\s*$|^\s*go back\s*[.!]*\s*$")
-"""Whole requests that mean "undo that" (the turn before)."""
+                                  r"^\s*take (?:that|this) back\s*[.!]*\s*$|^\s*go back\s*[.!]*\s*$|"
+                                  r"^\s*(?:revert|reverse|roll ?back|take back|scrap|cancel|discard) (?:the|my|your|that) "
+                                  r"(?:last|latest|most recent|previous) (?:change|edit)\s*[.!]*\s*$")
+"""Whole requests that mean "undo that" (the turn before).  "revert the last change" reverted the last *shot* (shot 8,
+its "last"), and "roll back the last edit" the cut."""
 
 
 _OTHER_THAN = re.compile(r"\b(?:other than|apart from|aside from|excluding|with the exception of|save for)\b")
@@ -84,6 +87,18 @@ def _plainly(text: str) -> str:
 
 def _shared_noun(text: str) -> str:
     return _FIRST_AND_LAST.sub(lambda m: f"the {m['first']} {m['unit']} and the {m['last']} {m['unit']}", text)
+
+
+_LEFT_BY_NUMBER = re.compile(r"\b(?P<verb>leave|keep) (?P<numbers>#?\d+(?:\s*(?:-|–|to|through|thru|and|,|&)\s*#?\d+)*)"
+                             r"(?= (?:alone|as (?:it is|is|they are)|untouched|unchanged|the same|out of it)\b)")
+"""Shots left out by number alone: "make everything rainy, leave 3 alone", "leave 2 to 4 alone".  The numbers were
+no reference, so every shot changed (exit 0); said "leave shots 3 alone" they are the exception."""
+
+
+def _left_by_number(text: str) -> str:
+    if re.search(r"\bslides?\b", text):
+        return text  # a deck's request: its own reader says what it cannot read
+    return _LEFT_BY_NUMBER.sub(lambda m: f"{m['verb']} shots {m['numbers']}", text)
 
 
 def _but_as_except(text: str) -> str:
@@ -210,4 +225,4 @@ def _too_much_said_as_the_change(text: str) -> str:
 def rephrased(text: str) -> str:
     """``text`` with each of this module's phrasings said the readers' way."""
     return _too_much_said_as_the_change(_copy_placed(_placed_plainly(_plainly(_shared_noun(_but_as_except(_except_said_otherwise(
-        _question_said_directly(text))))))))
+        _question_said_directly(_left_by_number(text)))))))))

@@ -118,6 +118,14 @@ CASES: list[tuple[str, str, Any, str]] = [
         "conversation", "headline: Quiet Light, and make it a bit smaller", "change the tagline to Slow portraits "
         "but leave the button as is", "change the headline to something punchier", "change the button to something "
         "less pushy", "rewrite the about text to sound less formal")),
+    # shots left out by bare numbers, lists with ranges, "as well, but" in one request (each changed other shots)
+    ("negation", "make everything rainy, leave 3 alone", {n: {"weather": "rain"} for n in ALL if n != 3}, "story"),
+    ("negation", "make everything rainy, leave 2 to 4 alone", {n: {"weather": "rain"} for n in (1, 5, 6, 7, 8)},
+     "story"),
+    ("number", "shots 1, 3 and 5-7 at dusk", {n: L("dusk") for n in (1, 3, 5, 6, 7)}, "story"),
+    ("number", "shots 1-2 and 7-8 rainy", {n: {"weather": "rain"} for n in (1, 2, 7, 8)}, "story"),
+    ("clauses", "make shot 3 rainy, and shot 7 as well, but wide",
+     {3: {"weather": "rain"}, 7: {"weather": "rain", "framing": "wide"}}, "story"),
     # "the website" named in a request: it built a second page titled with the request, the rest dropped
     ("routing", "retitle slide 1 to 'Ines and the sea' and make the website headline match", ASK("unparsed"), "deck"),
     ("routing", "put the summary on the website too", ASK("unparsed"), "deck"),

@@ -45,6 +45,11 @@ VERSION_CASES: list[tuple[str, str, Any, str]] = [
     ("undo", "undo the last change to it", UNDO(4), "sel=4"),
     ("undo", "undo this", OP("undo_change", {"node_id": "C4"}), "sel=clip4"),
     ("undo", "undo that", OP("undo_turn", {"turn_id": "T0"}), "prev"),
+    # "the last change" was read as the last shot: shot 8 reverted, the change made last kept
+    ("undo", "revert the last change", OP("undo_turn", {"turn_id": "T0"}), "prev"),
+    ("undo", "roll back the last edit", OP("undo_turn", {"turn_id": "T0"}), "prev"),
+    # a place after "put shot 1 back" made it a revert of the shot's look (the cut reader does not place it yet)
+    ("cut", "put shot 1 back at the start", ASK("unparsed"), "story"),
     ("undo", "undo the last thing you did", OP("undo_turn", {"turn_id": "T0"}), "prev"),
     ("undo", "undo it", OP("undo_turn", {"turn_id": "T0"}), "prev"),
     ("undo", "undo", OP("undo_turn", {"turn_id": "T0"}), "prev"),

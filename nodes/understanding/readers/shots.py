@@ -255,6 +255,9 @@ class ShotReader:
         groups: list[_Group] = []
         exclusions: list[Found] = []
         pending: list[Found] = []
+        pending_again = False
+        """Whether the pending shots were named with "as well" / "too" ("shot 7 as well, but wide"): their edit is
+        the group's before them, and what follows is a change on top of it (it was the whole edit: rain dropped)."""
         lead: EditRequest | None = None
         for segment in segments:
             refs = list(segment.references)
@@ -280,6 +283,7 @@ class ShotReader:
             if edit.empty and not edit.keep:
                 if refs:
                     pending += refs
+                    pending_again = bool(_DO_SAME.search(words.text, segment.start, segment.end))
                 continue
             if edit.empty:  # constraints alone: they hold for the whole request
                 lead = edit if lead is None else (lead.merged(edit) or lead)
@@ -293,8 +297,14 @@ class ShotReader:
                 else:
                     groups[-1].edit = merged
                 continue
+            if pending_again and pending and groups and segment.separator == "but":
+                carried = groups[-1].edit.merged(edit)
+                if carried is None:  # "shot 7 as well, but dry": both edits, a conflict asked about on resolution
+                    groups.append(_Group(references=pending + refs, edit=groups[-1].edit))
+                else:
+                    edit = carried
             group = _Group(references=pending + refs, edit=edit)
-            pending = []
+            pending, pending_again = [], False
             groups.append(group)
         if pending:
             if groups:

@@ -69,8 +69,12 @@ HOW_IT_WAS = re.compile(r"\b(?:how|the way|what) (?:it|they) (?:was|were|looked|
                         r"\b(?:as|like) (?:it|they) (?:was|were)\b")
 """Words that say "as it was" (taken before references are read: their "it" is not a reference)."""
 JOINING = re.compile(r"\b(?:version|state|take)s?\b|\bto\b|\bfrom\b|\bof\b|\b(?:and|with|against|vs|versus)\b")
-PUT_BACK = re.compile(r"^\s*(?:please )?(?:put|bring|add)\b.{0,40}?\bback(?: in| into it| in again| again)?\s*[.!]*\s*$")
-""""put shot 6 back": into the cut it was taken out of (the cut reader's), not an older version."""
+PUT_BACK = re.compile(r"^\s*(?:please )?(?:put|bring|add)\b.{0,40}?\bback(?: in| into it| in again| again)?"
+                      r"(?:(?: in| into)? the (?:cut|film|edit))?(?:,? (?:at the (?:start|beginning|front|end)|first|last|"
+                      r"(?:at |in )?(?:position|place|slot) \d+|(?:right |just )?(?:after|before) (?:shot )?\d+|"
+                      r"between (?:shots? )?\d+ and \d+))?\s*[.!]*\s*$")
+""""put shot 6 back", "put shot 1 back at the start": into the cut it was taken out of (the cut reader's), not an
+older version ("at the start" made it a revert of shot 1's look, with exit 0)."""
 CURRENT = re.compile(r"\b(?:the |its )?(?:current|latest|newest|present|now|new) ?(?:version|one|take)?\b")
 NAMED_CHANGE = re.compile(r"\bthe ([a-z0-9'-]+(?: [a-z0-9'-]+){0,3}?) (?:change|edit)\b")
 NOT_A_NAME = frozenset("last latest previous most recent whole entire 1th 2th 3th first second final very".split())

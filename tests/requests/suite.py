@@ -130,6 +130,9 @@ CASES: list[tuple[str, str, Any, str]] = [
     ("routing", "retitle slide 1 to 'Ines and the sea' and make the website headline match", ASK("unparsed"), "deck"),
     ("routing", "put the summary on the website too", ASK("unparsed"), "deck"),
     ("routing", "make a web page about the deck", OP("build_page", {}), "deck"),
+    # words around a build were its title ("Now make a deck ...", a page branded "Film Too")
+    ("routing", "and a one-page website for the film too", OP("build_page", {"brief": "a one-page website for the film"}),
+     "story"),
     *(("slides", q, ASK("unparsed"), "deck") for q in (
         "retitle slide 4 to How it works but keep the diagram", "call slide 5 The big idea, it's catchier",
         "call slide 3 something snappier", "change the title of slide 2 to something shorter",

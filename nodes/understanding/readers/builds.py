@@ -87,14 +87,15 @@ class BuildReader:
             if count and not SLIDES_MIN <= int(count.group(1)) <= SLIDES_MAX:
                 return _size_refused(ctx, "build_deck", f"a deck of {count.group(1)} slides",
                                      f"a deck holds {SLIDES_MIN} to {SLIDES_MAX} slides, title and summary included")
-            topic = re.sub(r"^(make|build|create|give me|i want|i need)\s+(me\s+)?(a|an)?\s*", "", ctx.request.strip(),
+            topic = re.sub(r"^(make|build|create|give me|i want|i need)\s+(me\s+)?(a|an)?\s*", "", _asked(ctx.request),
                            flags=re.IGNORECASE)
             clause = Clause(text=ctx.request, domain=self.name, operation="build_deck",
                             args={"topic": topic, "n_slides": int(count.group(1)) if count else 5},
                             understood=[f"a new deck: {topic[:60]}"])
         elif web and _NEW_WEB.search(text):
-            clause = Clause(text=ctx.request, domain=self.name, operation="build_page", args={"brief": ctx.request},
-                            understood=[f"a new web page: {ctx.request[:60]}"])
+            brief = _asked(ctx.request)
+            clause = Clause(text=ctx.request, domain=self.name, operation="build_page", args={"brief": brief},
+                            understood=[f"a new web page: {brief[:60]}"])
         elif _NARRATIVE.search(text):
             count = re.search(r"\b(\d+)[- ]shots?\b", text)
             if count and not SHOTS_MIN <= int(count.group(1)) <= SHOTS_MAX:
@@ -109,6 +110,17 @@ class BuildReader:
             return None
         ctx.words.take_all()
         return Reading(clauses=[clause])
+
+
+_FILLER_AROUND = re.compile(r"^\s*(?:(?:and|now|also|then|next|ok|okay|so|please|great)\b[,!.]?\s+)+|"
+                            r"[,\s]+(?:too|as well|also|please|thanks|thank you)\s*[.!]*\s*$", re.IGNORECASE)
+"""Words around a build's request that are not its brief: "now make a 5 slide deck ..." titled the deck "Now make a
+deck ...", and "and a one-page website for the film too" branded the page "Film Too"."""
+
+
+def _asked(request: str) -> str:
+    """The request without the conversational words around it, as the build's brief or topic."""
+    return _FILLER_AROUND.sub("", request.strip()).strip() or request.strip()
 
 
 def _size_refused(ctx: ReadContext, operation: str, asked: str, bounds: str) -> Reading:

@@ -16,6 +16,7 @@ from nodes.understanding.intent import Clarification, Clause, Target
 from nodes.understanding.readers.base import ReadContext, Reading
 from nodes.understanding.readers.content import typed
 from nodes.understanding.references import find_references, resolve_targets
+from nodes.understanding.text import Words
 
 _QUESTION = re.compile(r"^\s*(?:how many|how much|which|what|what's|whats|where|who|list|show|tell me|is|are|does|do|"
                        r"did|was|were|isn't|aren't|wasn't|weren't|doesn't|didn't|hasn't|haven't|should|shouldn't|"
@@ -102,6 +103,15 @@ _ADVICE = re.compile(r"^\s*(?:should|shouldn't|ought)\b|^\s*(?:do you think|woul
 it made shot 4 wide."""
 
 
+def _not_answered(words: Words, understood: str, why: str, change: str) -> Reading:
+    """A question with no answer on the canvas, asked about rather than read as an edit (each of these acted)."""
+    words.take_all()
+    return Reading(clarification=Clarification(
+        reason="unsupported", understood=[understood],
+        message=f"{why}, so I changed nothing. I can tell you what something is ('what lighting is shot 3?', 'how "
+                f"big is the headline?', 'what does slide 2 say?'), or change it: say the change ('{change}')."))
+
+
 class QuestionReader:
     """Questions about the canvas: each an operation ``question`` with what is asked in ``args``."""
 
@@ -112,19 +122,11 @@ class QuestionReader:
         if not _QUESTION.search(text) or re.match(r"^\s*(?:make|change|turn|set|give|put|redo)\b", text):
             return None
         if _JUDGED.search(text):
-            words.take_all()
-            return Reading(clarification=Clarification(
-                reason="unsupported", understood=["a yes-or-no question on how something looks"],
-                message="I cannot judge how something looks, so I changed nothing. I can tell you what it is ('what "
-                        "lighting is shot 3?', 'how big is the headline?'), or change it: say the change ('make shot "
-                        "3 brighter', 'make the headline smaller')."))
+            return _not_answered(words, "a yes-or-no question on how something looks",
+                                 "I cannot judge how something looks", "make shot 3 brighter")
         if _ADVICE.search(text):
-            words.take_all()
-            return Reading(clarification=Clarification(
-                reason="unsupported", understood=["a question on what something should be"],
-                message="I cannot tell you what it should be, so I changed nothing. I can tell you what it is ('what "
-                        "lighting is shot 3?', 'how big is the headline?'), or change it: say the change ('make shot "
-                        "3 a wide shot', 'make the headline smaller')."))
+            return _not_answered(words, "a question on what something should be",
+                                 "I cannot tell you what it should be", "make shot 3 a wide shot")
         if _OVERVIEW.search(text):
             words.take_all()
             return self._clause(ctx, {"ask": "count", "kind": ""}, "what the canvas holds")
@@ -235,12 +237,8 @@ class QuestionReader:
         if yes_no:
             # "did you make the headline bigger?": no shot named to answer with, and read as an edit it made the
             # headline bigger.
-            words.take_all()
-            return Reading(clarification=Clarification(
-                reason="unsupported", understood=["a yes-or-no question"],
-                message="That reads as a yes-or-no question, and I can answer it only about shots, so I changed "
-                        "nothing. Ask what something is ('what does slide 2 say?', 'what colour are the buttons?'), "
-                        "or say the change to make."))
+            return _not_answered(words, "a yes-or-no question", "That reads as a yes-or-no question, and I can "
+                                 "answer it only about shots", "make the headline bigger")
         return None
 
     def _slide_content(self, ctx: ReadContext, match: re.Match[str]) -> Reading:

@@ -113,6 +113,8 @@ CASES: list[tuple[str, str, Any, str]] = [
     ("question", "did you make the headline bigger?", ASK("unsupported"), "page"),
     ("question", "is slide 2 called Costs?", ASK("unsupported"), "deck"),
     # unquoted new words that held more than the words: each was written in word for word, with exit 0
+    ("typo", "change the headline to Quiet Light", OP("page_set_text", {"element": "headline", "text": "Quiet Light"}),
+     "page"),
     *(("page", q, ASK("unparsed"), "page") for q in (
         "change the headline to Quiet Light and make it bigger", "the button should say Book now, not Start a "
         "conversation", "headline: Quiet Light, and make it a bit smaller", "change the tagline to Slow portraits "

@@ -64,6 +64,16 @@ def test_a_typo_is_read_and_the_reading_is_said():
     assert intent.read_as() == "(read 'mkae shto 6 nigth' as 'make shot 6 night')"
 
 
+@pytest.mark.parametrize("request_text, context", [
+    ("change the headline to Quiet Light", "page"),  # read back as "quite light"
+    ("replace the first picture with a photo of bread", "page"),  # read back as "broad"
+    ("shot 4 is too small", "story"), ("make the latter foggy", "story"),
+])
+def test_ordinary_words_are_not_corrected_into_others(request_text: str, context: str) -> None:
+    facts, previous = facts_for(context)
+    assert interpret(request_text, facts, previous=previous).corrections == []
+
+
 def test_a_partly_understood_request_names_what_was_not_understood():
     facts, previous = facts_for("story")
     intent = interpret("make shot 4 night and add a dog", facts, previous=previous)

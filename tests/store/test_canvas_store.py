@@ -138,6 +138,11 @@ def test_the_edges_of_some_nodes_are_those_into_and_out_of_each_once(canvas, wri
     assert typed([img.id], EdgeType.GENERATED_FROM, EdgeType.REFERENCES) == pairs([img.id])
     assert typed(None, EdgeType.GENERATED_FROM) == sorted([(img.id, ref.id), (vid.id, img.id)])
     assert typed(None, EdgeType.VERSION_OF) == []
+    # The types are written into the statement's pattern: only the enum's own names get there, never a caller's.
+    injected = "GENERATED_FROM]->() DETACH DELETE (a) WITH a MATCH (a)-[r:REFERENCES"
+    with pytest.raises(ValueError):
+        canvas.edges(edge_types=[injected])
+    assert pairs([img.id]) == sorted([(img.id, ref.id), (vid.id, img.id)]) and sum(canvas.count_nodes().values()) == 4
 
 
 def test_move_and_group_change_layout(canvas, write):

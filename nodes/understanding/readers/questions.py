@@ -18,10 +18,12 @@ from nodes.understanding.readers.content import typed
 from nodes.understanding.references import find_references, resolve_targets
 from nodes.understanding.text import Words
 
+_TAG_QUESTION = r",\s*(?:right|correct|yeah|yes|isn't it|aren't they|is it|are they|didn't you|did you)\s*\??\s*$"
+"""A statement made a question by its tag ("shot 2 is at dusk, right?")."""
 _QUESTION = re.compile(r"^\s*(?:how many|how much|which|what|what's|whats|where|who|list|show|tell me|is|are|does|do|"
                        r"did|was|were|isn't|aren't|wasn't|weren't|doesn't|didn't|hasn't|haven't|should|shouldn't|"
                        r"has (?:you|we|i|they|it|shot|the)|(?:have|had) (?:you|we|i|they)|can you tell|give me a list|describe)\b|\?\s*$|"
-                       r",\s*(?:right|correct|yeah|yes|isn't it|aren't they|is it|are they|didn't you|did you)\s*\??\s*$")
+                       + _TAG_QUESTION)
 KINDS: dict[str, str] = {"image": "image", "images": "image", "picture": "image", "pictures": "image",
                          "video": "video", "videos": "video", "clip": "video", "clips": "video", "shot": "shot",
                          "shots": "shot", "slide": "slide", "slides": "slide", "reference": "reference",
@@ -93,8 +95,7 @@ answer to read on the canvas, and read as an edit it acted ("too dark": brighter
 
 
 _IS_IT = re.compile(r"^\s*(?:is|are|was|were|isn't|aren't|wasn't|weren't|did|didn't|does|doesn't|hasn't|haven't|"
-                    r"has (?:it|shot|the)|(?:have|had) (?:you|we|i|they)|do (?:you|we|they|i))\b|"
-                    r",\s*(?:right|correct|yeah|yes|isn't it|aren't they|is it|are they|didn't you|did you)\s*\??\s*$")
+                    r"has (?:it|shot|the)|(?:have|had) (?:you|we|i|they)|do (?:you|we|they|i))\b|" + _TAG_QUESTION)
 """A yes-or-no question on a shot's look: "is shot 3 at night?", "was shot 8 at night", "did you make shot 6
 rainy?", "does shot 4 have snow in it?", "shot 2 is at dusk, right?".  Answered with how the shots named look;
 read as edits, each made the shot so."""

@@ -255,7 +255,7 @@ def make_runtime(project):
     made = []
 
     def _make(**kwargs):
-        runtime = Runtime(project, **kwargs)
+        runtime = Runtime(project, **{"keep_browser": True, **kwargs})
         made.append(runtime)
         return runtime
 
@@ -266,10 +266,14 @@ def make_runtime(project):
 
 @pytest.fixture(scope="module")
 def runtime(project):
-    """One runtime on the module's project (offline planner), shared by the module's tests."""
+    """One runtime on the module's project (offline planner), shared by the module's tests.
+
+    Like every long-lived runtime the suite makes, it keeps one Chromium for its page renders
+    (``Runtime(keep_browser=True)``); the CLI's one-turn processes, which the suite runs too, launch one per render.
+    """
     from jarvishub.runtime import Runtime
 
-    made = Runtime(project)
+    made = Runtime(project, keep_browser=True)
     yield made
     made.close()
 

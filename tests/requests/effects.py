@@ -190,7 +190,7 @@ class Premise:
         """``kind``: story, deck, page, both (a deck and a page), mixed (a story and a deck) or empty."""
         self.kind = kind
         self.project = Project.init(root / f"{kind}-{new_id()[-6:]}")
-        self.runtime = Runtime(self.project)
+        self.runtime = Runtime(self.project, keep_browser=True)
         self.resets = 0
         self.resets_failed = 0
         self.clean = True

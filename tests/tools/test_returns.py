@@ -29,7 +29,7 @@ CHECKED: dict[str, dict[str, Any]] = {}
 def runtime(project):
     from jarvishub.runtime import Runtime
 
-    made = Runtime(project, evaluate_generations=False)
+    made = Runtime(project, evaluate_generations=False, keep_browser=True)
     yield made
     made.close()
 

@@ -125,7 +125,7 @@ def demo(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Demo]:
     """The demo project; one per test module, so what one module's tests add does not change what another's
     see."""
     project = Project.init(tmp_path_factory.mktemp("web") / "demo")
-    runtime = Runtime(project)
+    runtime = Runtime(project, keep_browser=True)
     try:
         ids = build_demo(runtime)
         yield Demo(project=project, runtime=runtime, ids=ids)

@@ -43,7 +43,7 @@ def served(tmp_path_factory: pytest.TempPathFactory, chromium: Any) -> Iterator[
         servers = {}
         for workflow in ("slides", "web"):
             project = Project.init(root / workflow)
-            runtime = Runtime(project)
+            runtime = Runtime(project, keep_browser=True)
             opened.append((project, runtime))
             for request in DEMO_REQUESTS[workflow]:
                 outcome = runtime.run(request.format(shots=3, slides=SLIDES))

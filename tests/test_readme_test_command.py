@@ -37,7 +37,7 @@ def test_both_halves_run_and_either_failing_fails_the_command(tmp_path: Path, fa
     calls = log.read_text().splitlines()
     assert calls[0].startswith("pip install -e")
     assert [c for c in calls if c.startswith("python -m pytest")] == [
-        'python -m pytest -q -p no:cacheprovider -n 2 --dist loadfile -m not slow',
+        'python -m pytest -q -p no:cacheprovider -n 3 --dist loadfile -m not slow',
         "python -m pytest -q -p no:cacheprovider -m slow tests/cluster"], calls
     assert done.returncode == code, done.stderr
 

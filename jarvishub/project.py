@@ -14,6 +14,7 @@ from jarvishub.settings import PROJECT_FILE, STATE_DIR, Settings, load_settings
 from store.artifacts import LocalArtifactStore
 from store.connect import EngineSettings, open_store, start_engine
 from store.engine import Engine
+from store.hosted import HostedDatabase, hosted_database_name, refuse_if_hosted
 from store.kinds import KindRegistry
 from store.neo4j import Neo4jCanvasStore
 from store.private_files import UnsafeStateDir, check_project_folder, create_private_file, ensure_private_dir
@@ -109,35 +110,43 @@ class Project:
         return str(self.settings.project.get("project", {}).get("name") or self.root.name)
 
     @classmethod
-    def init(cls, root: Path, *, follow_outputs: bool = True, **overrides: Any) -> Project:
+    def init(cls, root: Path, *, follow_outputs: bool = True, host: Engine | None = None, **overrides: Any) -> Project:
         """Create the project file if missing, then open the project."""
         root = Path(root).resolve()
         root.mkdir(parents=True, exist_ok=True)
         check_project_folder(root)  # before writing anything into a folder someone else controls
         if not (root / PROJECT_FILE).exists():
             (root / PROJECT_FILE).write_text(DEFAULT_PROJECT_FILE.format(name=root.name))
-        return cls.open(root, follow_outputs=follow_outputs, **overrides)
+        return cls.open(root, follow_outputs=follow_outputs, host=host, **overrides)
 
     @classmethod
-    def open(cls, root: Path, *, follow_outputs: bool = True, **overrides: Any) -> Project:
+    def open(cls, root: Path, *, follow_outputs: bool = True, host: Engine | None = None,
+             **overrides: Any) -> Project:
         """Open a project folder, starting (or reusing) its canvas engine.
 
         With ``follow_outputs`` every commit this process makes refreshes ``outputs/``
         (see :mod:`jarvishub.outputs`), whichever front end made it: CLI, web canvas or library.
+        With ``host``, an engine the caller started and will stop, the canvas is a database of its own on that
+        engine instead (:mod:`store.hosted`: one engine for the many projects of one process); only this
+        process finds it there, so the CLI on the same folder would not.
         """
         root = Path(root).resolve()
         settings = load_settings(root, **overrides)
         prepare_state_dir(root / STATE_DIR)
-        engine = start_engine(
-            EngineSettings(
-                data_dir=root / STATE_DIR,
-                neo4j_uri=settings.neo4j_uri,
-                neo4j_user=settings.neo4j_user,
-                neo4j_password=settings.neo4j_password,
-                neo4j_database=settings.neo4j_database,
-                arcadedb_cluster=settings.arcadedb_cluster,
+        if host is not None:
+            engine: Engine = HostedDatabase(host, hosted_database_name(root), root / STATE_DIR / "engine")
+        else:
+            refuse_if_hosted(root / STATE_DIR / "engine")
+            engine = start_engine(
+                EngineSettings(
+                    data_dir=root / STATE_DIR,
+                    neo4j_uri=settings.neo4j_uri,
+                    neo4j_user=settings.neo4j_user,
+                    neo4j_password=settings.neo4j_password,
+                    neo4j_database=settings.neo4j_database,
+                    arcadedb_cluster=settings.arcadedb_cluster,
+                )
             )
-        )
         try:
             kinds = KindRegistry.default({k: str(v) for k, v in settings.project.get("kinds", {}).items()})
             store = open_store(engine, TicketAuthority(), kinds=kinds)

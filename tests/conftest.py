@@ -238,8 +238,25 @@ def write(canvas: Neo4jCanvasStore, authority: TicketAuthority):
 
 
 @pytest.fixture(scope="module")
-def project(tmp_path_factory: pytest.TempPathFactory):
-    """A real project (its own embedded engine), shared by the tests of one module."""
+def project(tmp_path_factory: pytest.TempPathFactory, engines: dict[str, Engine]):
+    """A real project shared by the tests of one module, its canvas a database of its own on the worker's
+    embedded engine (``Project.open(host=...)``): one engine start per worker, not one per module.
+
+    A module whose tests stop or kill the engine, or run the CLI on the project's folder (which finds its canvas
+    in the folder's own engine), takes :func:`own_engine_project` instead.
+    """
+    from jarvishub.project import Project
+
+    host = engines["arcadedb"]
+    opened = Project.init(tmp_path_factory.mktemp("project") / "p", host=host)
+    yield opened
+    opened.close()
+    host.drop_database(opened.store.database)
+
+
+@pytest.fixture(scope="module")
+def own_engine_project(tmp_path_factory: pytest.TempPathFactory):
+    """A real project with its own embedded engine, as the CLI opens one, shared by the tests of one module."""
     from jarvishub.project import Project
 
     opened = Project.init(tmp_path_factory.mktemp("project") / "p")

@@ -23,6 +23,13 @@ from store.models import Direction, EdgeType, NodeStatus
 from tests.providers.loopback import ScriptedBrain
 from tests.providers.test_python_api import runtime_with
 
+
+@pytest.fixture(scope="module")
+def project(own_engine_project: Any) -> Any:
+    """Its tests open the project's folder again, which finds the canvas in the folder's own engine."""
+    return own_engine_project
+
+
 pytestmark = pytest.mark.long_file(25)
 
 

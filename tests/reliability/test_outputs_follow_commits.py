@@ -6,6 +6,8 @@ in between is caught up with by reading the canvas again.
 
 from __future__ import annotations
 
+from typing import Any
+
 import json
 import shutil
 from pathlib import Path
@@ -18,6 +20,12 @@ from jarvishub.runtime import Runtime
 from nodes.actions import ToolCall
 from nodes.bridge import Usage
 from nodes.grant import Grant
+
+
+@pytest.fixture(scope="module")
+def project(own_engine_project: Any) -> Any:
+    """Another process commits to this project's folder, which finds the canvas in the folder's own engine."""
+    return own_engine_project
 
 
 @pytest.fixture

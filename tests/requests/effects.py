@@ -2,7 +2,7 @@
 
 A row of ``tests/requests/effect_rows.py`` names a request, its context and the effect a person expects.  The
 runner types the request the way a user's turn runs it (``Runtime.run``, the offline planner, a real project on
-its own embedded engine over Bolt), reads the canvas before and after, and judges what changed:
+its own embedded engine over Bolt, or in the suite a database of its own on the worker's engine), reads the canvas before and after, and judges what changed:
 
 * shot edits: exactly the targets' images, their clips and the cut have new artifacts (hashes), each target's
   image carries the change in its inputs (lighting, framing, weather, outfit), and a relative change shows in
@@ -186,10 +186,12 @@ class State:
 class Premise:
     """One real project holding one premise, shared by its rows."""
 
-    def __init__(self, kind: str, root: Path) -> None:
-        """``kind``: story, deck, page, both (a deck and a page), mixed (a story and a deck) or empty."""
+    def __init__(self, kind: str, root: Path, host: Any = None) -> None:
+        """``kind``: story, deck, page, both (a deck and a page), mixed (a story and a deck) or empty; ``host``: an
+        engine to keep the canvas on as a database of its own (``Project.open(host=...)``), else its own engine."""
         self.kind = kind
-        self.project = Project.init(root / f"{kind}-{new_id()[-6:]}")
+        self.host = host
+        self.project = Project.init(root / f"{kind}-{new_id()[-6:]}", host=host)
         self.runtime = Runtime(self.project, keep_browser=True)
         self.resets = 0
         self.resets_failed = 0
@@ -216,6 +218,8 @@ class Premise:
         instead of after the idle period."""
         self.runtime.close()
         self.project.close()
+        if self.host is not None:
+            self.host.drop_database(self.project.store.database)
         shutil.rmtree(self.project.root, ignore_errors=True)
 
     def _story(self) -> None:
@@ -763,10 +767,12 @@ def judge_ops_part(op: Op, before: State, after: State) -> str:
 
 
 class EffectRunner:
-    """Runs rows on their premises, one project per premise at a time (each has its own engine)."""
+    """Runs rows on their premises, one project per premise at a time (each on its own engine, or all on
+    ``host``)."""
 
-    def __init__(self, root: Path) -> None:
+    def __init__(self, root: Path, host: Any = None) -> None:
         self.root = root
+        self.host = host
         self.premises: dict[str, Premise] = {}
         self.build_seconds: dict[str, float] = {}
 
@@ -775,7 +781,7 @@ class EffectRunner:
         if kind not in self.premises:
             self.close()
             started = time.perf_counter()
-            self.premises[kind] = Premise(kind, self.root)
+            self.premises[kind] = Premise(kind, self.root, self.host)
             self.build_seconds[kind] = time.perf_counter() - started
         return self.premises[kind]
 

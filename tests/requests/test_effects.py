@@ -37,8 +37,9 @@ VERDICTS: list[Verdict] = []
 
 
 @pytest.fixture(scope="module")
-def runner(tmp_path_factory: pytest.TempPathFactory) -> Any:
-    made = EffectRunner(tmp_path_factory.mktemp("effects"))
+def runner(tmp_path_factory: pytest.TempPathFactory, engines: dict[str, Any]) -> Any:
+    """The premises' projects, each a database on the worker's engine (a premise is rebuilt after a failed reset)."""
+    made = EffectRunner(tmp_path_factory.mktemp("effects"), host=engines["arcadedb"])
     yield made
     made.close()
 

@@ -31,6 +31,13 @@ from tests.system_tools import require_system_tool
 from tools.deck.canvas import current_decks, find_deck, read_deck
 from tools.page.canvas import find_page, made_from_page
 
+
+@pytest.fixture(scope="module")
+def project(own_engine_project: Any) -> Any:
+    """The CLI runs on this project's folder, so its canvas is in the folder's own engine."""
+    return own_engine_project
+
+
 pytestmark = pytest.mark.long_file(90)
 
 LEDGER: list[tuple[str, str, str]] = []

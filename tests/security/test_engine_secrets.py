@@ -7,6 +7,8 @@ another OS user: checked on the real processes and, as uid ``nobody``, with
 
 from __future__ import annotations
 
+from typing import Any
+
 import json
 import os
 import shutil
@@ -19,6 +21,12 @@ import pytest
 
 from store import process
 from store.embedded import EmbeddedArcadeEngine
+
+
+@pytest.fixture(scope="module")
+def project(own_engine_project: Any) -> Any:
+    """Its tests read the state files of the project's own engine."""
+    return own_engine_project
 
 
 def _mode(path: Path) -> int:

@@ -8,6 +8,8 @@ the failure inside shows the sandbox, not a missing target.
 
 from __future__ import annotations
 
+from typing import Any
+
 import json
 import socket
 import textwrap
@@ -23,6 +25,13 @@ from nodes.grant import Grant
 from tests.security.canvas_state import fingerprint, seeded_runtime
 from tests.system_tools import missing_system_tool, require_system_tool
 from tools.native.code import CodeLimits, run_python, sandbox_status
+
+
+@pytest.fixture(scope="module")
+def project(own_engine_project: Any) -> Any:
+    """Its tests attack the secrets and ports of the project's own engine."""
+    return own_engine_project
+
 
 ATTACK = """
     import json, os, socket, sys

@@ -35,6 +35,13 @@ from tests.tools.story_ops import (
     version_of,
 )
 
+
+@pytest.fixture(scope="module")
+def project(own_engine_project: Any) -> Any:
+    """The CLI runs on this project's folder, so its canvas is in the folder's own engine."""
+    return own_engine_project
+
+
 pytestmark = pytest.mark.long_file(40)
 
 

@@ -121,10 +121,17 @@ def build_demo(runtime: Runtime) -> dict[str, str]:
 
 
 @pytest.fixture(scope="module")
-def demo(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Demo]:
+def demo_host(engines: dict[str, Any]) -> Any:
+    """The engine the demo's canvas is a database on: the worker's.  A module whose tests reach the project from
+    another process (which opens the folder's own engine) overrides this with None."""
+    return engines["arcadedb"]
+
+
+@pytest.fixture(scope="module")
+def demo(tmp_path_factory: pytest.TempPathFactory, demo_host: Any) -> Iterator[Demo]:
     """The demo project; one per test module, so what one module's tests add does not change what another's
     see."""
-    project = Project.init(tmp_path_factory.mktemp("web") / "demo")
+    project = Project.init(tmp_path_factory.mktemp("web") / "demo", host=demo_host)
     runtime = Runtime(project, keep_browser=True)
     try:
         ids = build_demo(runtime)
@@ -132,6 +139,8 @@ def demo(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Demo]:
     finally:
         runtime.close()
         project.close()
+        if demo_host is not None:
+            demo_host.drop_database(project.store.database)
 
 
 @pytest.fixture(scope="module")

@@ -27,6 +27,13 @@ from store.cypher import FixedCypher
 from store.errors import QueryBusy
 from tests.web.conftest import REPO, TOKEN
 
+
+@pytest.fixture(scope="module")
+def demo_host() -> None:
+    """Another process queries the demo's folder, which finds the canvas in the folder's own engine."""
+    return None
+
+
 pytestmark = pytest.mark.long_file(30)  # seconds on a quiet two-core machine: scheduled first (tests/conftest.py)
 
 AUTH = {"Authorization": f"Bearer {TOKEN}"}

@@ -12,7 +12,16 @@ import time
 from pathlib import Path
 from typing import Any
 
+import pytest
+
 from store.models import Direction, EdgeType
+
+
+@pytest.fixture(scope="module")
+def demo_host() -> None:
+    """Another process commits to the demo's folder, which finds the canvas in the folder's own engine."""
+    return None
+
 
 REPO = Path(__file__).resolve().parents[2]
 Demo = Any  # the `demo` fixture's type, defined in conftest.py

@@ -4,9 +4,9 @@ A process that opens many projects (a test session, a server hosting several can
 start one engine per project: each project gets a database of its own on the one engine, with its own commit
 lock and query slots in the project's folder, and closing the project leaves the engine running for the others.
 
-What the projects share is the engine's accounts: its read-only account can read every database on it, so an
-outside tool handed that account (``jarvishub.integrations``) could read the other projects too.  Host only
-projects that one person may all read.
+What the projects share is the engine's accounts: its read-only account can read every database on it.  So no
+outside tool is handed that account for a hosted project (``jarvishub.integrations.access`` refuses), and the
+bridge, which writes through the host's own account, is the only writer of each project's database, as always.
 """
 
 from __future__ import annotations
@@ -62,8 +62,6 @@ class HostedDatabase(Engine):
                                   agent_query_slots=host.limits.agent_query_slots)
         self.default_database = database
         self._uri = host.uri
-        if hasattr(host, "data_dir"):  # the embedded engine's state (its reader's password), for outside tools
-            self.data_dir = host.data_dir
         write_private(Path(state_dir) / HOSTED_FILE, json.dumps({"database": database, "uri": host.uri}).encode())
 
     def ensure_database(self, database: str) -> None:

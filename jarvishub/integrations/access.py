@@ -19,6 +19,7 @@ from pydantic import BaseModel, Field
 from store import lifecycle
 from store.arcadedb_security import READER_USER
 from store.errors import CanvasError
+from store.hosted import HostedDatabase
 
 if TYPE_CHECKING:
     from jarvishub.project import Project
@@ -51,6 +52,12 @@ def read_only_access(project: Project) -> ReadOnlyAccess:
     """The read-only account of ``project``'s engine; :class:`NoReadOnlyAccount` when it has none."""
     engine = project.engine
     database = project.store.database
+    if isinstance(engine, HostedDatabase):
+        raise NoReadOnlyAccount(
+            f"the canvas of {project.root} is a database on an engine that hosts other projects too, and that "
+            "engine's read-only account reads all of them, so no account is handed to outside tools; use "
+            "`jarvishub query` through the hosting process, or open the project on its own engine"
+        )
     if not getattr(engine, "reader_enforced_over_bolt", True):
         raise NoReadOnlyAccount(
             "this engine does not apply the read-only account's permissions over Bolt (an ArcadeDB 26.3 cluster: "

@@ -127,8 +127,9 @@ class Project:
         With ``follow_outputs`` every commit this process makes refreshes ``outputs/``
         (see :mod:`jarvishub.outputs`), whichever front end made it: CLI, web canvas or library.
         With ``host``, an engine the caller started and will stop, the canvas is a database of its own on that
-        engine instead (:mod:`store.hosted`: one engine for the many projects of one process); only this
-        process finds it there, so the CLI on the same folder would not.
+        engine instead (:mod:`store.hosted`: one engine for the many projects of one process).  The folder
+        remembers it: opening it without ``host`` (the CLI does) raises :class:`store.hosted.CanvasHostedElsewhere`
+        rather than start the folder's own engine on an empty canvas.
         """
         root = Path(root).resolve()
         settings = load_settings(root, **overrides)

@@ -55,8 +55,8 @@ def read_only_access(project: Project) -> ReadOnlyAccess:
     if isinstance(engine, HostedDatabase):
         raise NoReadOnlyAccount(
             f"the canvas of {project.root} is a database on an engine that hosts other projects too, and that "
-            "engine's read-only account reads all of them, so no account is handed to outside tools; use "
-            "`jarvishub query` through the hosting process, or open the project on its own engine"
+            "engine's read-only account reads all of them, so no account is handed to outside tools; query it "
+            "in the hosting process (its store runs user Cypher as the reader), or open the project on its own engine"
         )
     if not getattr(engine, "reader_enforced_over_bolt", True):
         raise NoReadOnlyAccount(

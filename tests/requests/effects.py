@@ -2,7 +2,8 @@
 
 A row of ``tests/requests/effect_rows.py`` names a request, its context and the effect a person expects.  The
 runner types the request the way a user's turn runs it (``Runtime.run``, the offline planner, a real project on
-its own embedded engine over Bolt, or in the suite a database of its own on the worker's engine), reads the canvas before and after, and judges what changed:
+its own embedded engine over Bolt, or in the suite a database of its own on the worker's engine), reads the
+canvas before and after, and judges what changed:
 
 * shot edits: exactly the targets' images, their clips and the cut have new artifacts (hashes), each target's
   image carries the change in its inputs (lighting, framing, weather, outfit), and a relative change shows in

@@ -134,10 +134,11 @@ class Project:
         root = Path(root).resolve()
         settings = load_settings(root, **overrides)
         prepare_state_dir(root / STATE_DIR)
+        engine_dir = root / STATE_DIR / "engine"
         if host is not None:
-            engine: Engine = HostedDatabase(host, hosted_database_name(root), root / STATE_DIR / "engine")
+            engine: Engine = HostedDatabase(host, hosted_database_name(root), engine_dir)
         else:
-            refuse_if_hosted(root / STATE_DIR / "engine")
+            refuse_if_hosted(engine_dir)
             engine = start_engine(
                 EngineSettings(
                     data_dir=root / STATE_DIR,

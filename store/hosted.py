@@ -17,7 +17,7 @@ from pathlib import Path
 
 from store.engine import Engine
 from store.locks import ProjectLocks
-from store.private_files import write_private
+from store.private_files import read_private, write_private
 
 HOSTED_FILE = "hosted.json"
 """Left in the project's engine folder by a hosted open: the canvas is not in this folder's own engine."""
@@ -31,9 +31,9 @@ class CanvasHostedElsewhere(ValueError):
 def refuse_if_hosted(engine_dir: Path) -> None:
     """Raise :class:`CanvasHostedElsewhere` when a hosted open left its record in ``engine_dir``."""
     record = Path(engine_dir) / HOSTED_FILE
-    if record.exists():
+    if record.exists() or record.is_symlink():
         try:
-            where = json.loads(record.read_text())
+            where = json.loads(read_private(record))  # refuses a planted link; the refusal stands either way
         except (OSError, ValueError):
             where = {}
         raise CanvasHostedElsewhere(

@@ -26,7 +26,7 @@ from nodes.manifest import Manifest, SkillInfo, build_manifest
 from nodes.models.factory import chat_model
 from nodes.policy import default_grant
 from nodes.understanding.intent import Intent
-from nodes.understanding.facts import CanvasFacts, read_facts
+from nodes.understanding.facts import CanvasFacts, KeptFacts
 from nodes.understanding.turn import understand, understand_on
 from skills.base import Skill
 from skills.catalog import project_tools
@@ -116,6 +116,7 @@ class Runtime:
         self.manifest: Manifest = build_manifest(project.store.kinds, self.registry, skills)
         self.grants = GrantStore(project.state_dir / "grants.sqlite")
         self.trajectories = TrajectoryStore(project.state_dir / "trajectories.sqlite")
+        self._kept_facts = KeptFacts()  # a turn's start reads the shots, decks and pages only when they may have moved
         self.bridge = Bridge(project.store, self.registry, self.manifest, self.grants, self._tool_context)
         self.model = model or chat_model(project.settings)
         self.turn_context = TurnContext(
@@ -207,7 +208,7 @@ class Runtime:
                  selected: list[str] | None) -> tuple[dict[str, Any], CanvasFacts]:
         """:meth:`start_state`, with the facts the request was read against (:meth:`run` hands them to the
         turn's first view, which reuses them while the canvas has not moved)."""
-        facts = read_facts(self.project.store, selected or [])
+        facts = self._kept_facts.read(self.project.store, selected or [])
         intent = understand_on(facts, self.project.store, request, log=self.trajectories, thread_id=thread_id,
                                skills=self.manifest.skills)
         thread_id = thread_id or new_id()

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import re
+import threading
 from collections.abc import Sequence
 from typing import Any, Protocol
 
@@ -18,6 +19,7 @@ from content.page_document import PageDocument
 from nodes.selection import selected_nodes, selected_parts
 from store.cypher import FixedCypher
 from store.engine import CANVAS_META_KEY
+from store.models import CommitRecord
 
 RENDER_KEYS = ("lighting", "framing", "weather", "outfit", "exposure", "temperature", "seed")
 """The image inputs an edit reads back (the current values a comparative moves)."""
@@ -233,6 +235,75 @@ def read_facts(store: FactsReader, selected: Sequence[str] = ()) -> CanvasFacts:
     if facts.pages:
         facts.page_document = page_document(documents.get(facts.pages[0].id) or {})
     return facts
+
+
+FOUND_BY_KIND = frozenset({"shot", "deck", "slide", "code"})
+"""The kinds :data:`FACTS` finds by their kind alone; every other node it reads it reaches through an edge (an
+image made from a shot, a clip from an image), or by id (the selection)."""
+
+
+def leaves_facts(record: CommitRecord) -> bool:
+    """Whether a commit cannot have changed what :data:`FACTS` reads: it only created nodes, none of a kind
+    facts find by kind, and made or removed no edge and deleted nothing (a note, a turn's record).
+
+    A node created with no edge is reached by nothing facts walk; any other write (an update, a status, a link)
+    may be, and counts as a change."""
+    written = record.written
+    return (written is not None and not written.hard_deleted and not written.links and not written.unlinked
+            and all(node.version == 1 and node.kind not in FOUND_BY_KIND for node in written.nodes))
+
+
+class KeptFactsReader(FactsReader, Protocol):
+    """What keeping facts between turns needs of the store besides :data:`FACTS`."""
+
+    def canvas_version(self) -> int: ...
+
+    def own_commits(self, since_version: int) -> tuple[list[CommitRecord], bool] | None: ...
+
+
+class KeptFacts:
+    """The facts a turn started on, kept for the next turn's start in this process while the canvas has moved only
+    by this process's commits that cannot have changed them (:func:`leaves_facts`).
+
+    Why: in a long session most turns (notes, questions, a turn's own record) leave the shots, decks and pages as
+    they were, and reading them all again was most of a note turn's first statement.  A kept answer costs one
+    small read instead: the canvas version, which must be the newest commit this process made, so that another
+    writer's commit (another process, the web canvas) always means a full read.
+    """
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._kept: tuple[tuple[str, ...], CanvasFacts] | None = None
+
+    def read(self, store: KeptFactsReader, selected: Sequence[str] = ()) -> CanvasFacts:
+        """The facts at the canvas's version (a copy: the caller may change it)."""
+        key = tuple(selected)
+        with self._lock:
+            kept = self._kept
+        if kept is not None and kept[0] == key and kept[1].canvas_version is not None:
+            version = self._unchanged_since(store, kept[1].canvas_version)
+            if version is not None:
+                facts = kept[1].model_copy(deep=True, update={"canvas_version": version})
+                with self._lock:
+                    self._kept = (key, facts.model_copy(deep=True))
+                return facts
+        facts = read_facts(store, selected)
+        with self._lock:
+            self._kept = (key, facts.model_copy(deep=True))
+        return facts
+
+    @staticmethod
+    def _unchanged_since(store: KeptFactsReader, version: int) -> int | None:
+        """The canvas version now, when every commit after ``version`` is this process's and leaves facts as they
+        were; None otherwise (then the facts are read again)."""
+        logged = store.own_commits(version)
+        if logged is None:
+            return None
+        records, gapless = logged
+        if records and not (gapless and all(leaves_facts(r) for r in records)):
+            return None
+        newest = records[-1].canvas_version if records else version
+        return newest if store.canvas_version() == newest else None
 
 
 def page_document(inputs: dict[str, Any]) -> PageDocument | None:

@@ -9,6 +9,7 @@ been dropped (more than it keeps), it answers nothing and the caller reads the c
 from __future__ import annotations
 
 import threading
+from collections import Counter
 
 from store.models import CommitRecord
 
@@ -44,3 +45,32 @@ class CommitLog:
         gapless = bool(records) and [r.canvas_version for r in records] == list(
             range(version + 1, version + 1 + len(records)))
         return records, gapless
+
+    def recent_floor(self, floor: int, wanted: int) -> tuple[int, int] | None:
+        """A floor at or above ``floor`` above which lie the ``wanted`` most recently written live nodes of the
+        versions after ``floor`` (all of them, when fewer), and the newest version that holds at; None when these
+        commits are not every commit after ``floor`` or one of them does not say what it wrote.
+
+        Why: the view's "written last" read fetches every live node written after its floor to keep the newest
+        few, and one commit of hundreds of nodes (a storyboard, an import) inside that window made each of the
+        next turns' views read them all.  The answer holds while the canvas is at the returned version: the
+        caller reads the version in the same statement and reads again from ``floor`` when it has moved.
+        """
+        got = self.since(max(floor, 0))  # the first commit makes version 1
+        if got is None or not got[1] or any(r.written is None for r in got[0]):
+            return None
+        records = got[0]
+        last_write: dict[str, tuple[int, bool]] = {}  # node id: the version that last wrote it, live after it
+        for record in records:
+            assert record.written is not None
+            for node in record.written.nodes:
+                last_write[node.id] = (record.canvas_version, not node.deleted)
+            for node_id in record.written.hard_deleted:
+                last_write[node_id] = (record.canvas_version, False)
+        live_by_version = Counter(version for version, live in last_write.values() if live)
+        found = 0
+        for record in reversed(records):
+            found += live_by_version[record.canvas_version]
+            if found >= wanted:
+                return record.canvas_version - 1, records[-1].canvas_version
+        return floor, records[-1].canvas_version

@@ -8,6 +8,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from store.base import LineageEntry, Neighbour
+from store.bolt.commit_log import CommitLog
 from store.bolt.live_counts import LiveCounts
 from store.bolt.schema import (
     SCOPE_EDGES,
@@ -46,6 +47,7 @@ class CanvasReads(BoltSession):
     """Every read of the canvas the store offers (the user's Cypher aside: :mod:`store.bolt.user_queries`)."""
 
     _live_counts: LiveCounts
+    _commit_log: CommitLog
 
     def commit_for_key(self, idempotency_key: str) -> CommitRecord | None:
         """The commit already applied under this key, if any (a resumed turn checks before re-running)."""
@@ -303,11 +305,25 @@ class CanvasReads(BoltSession):
 
         ``listed_kind``: the live nodes of that kind come back too (``listed``: id, title, status, oldest first, at
         most ``listed_limit``), for a view that answers "list the slides" itself.
+
+        When this process made every commit in the window and knows what each wrote, the recent nodes are read
+        from a floor raised to just under the newest ``recent`` of them (:meth:`CommitLog.recent_floor`), so a
+        commit of hundreds of nodes in the window is not read to keep three; if the canvas has moved past what
+        those commits cover, the statement is sent again from the window's own floor.
         """
+        return self._overview(focus_ids, max_depth=max_depth, since_version=since_version, recent=recent,
+                              within=within, named=named, listed_kind=listed_kind, listed_limit=listed_limit,
+                              narrow=True)
+
+    def _overview(
+        self, focus_ids: Sequence[str], *, max_depth: int, since_version: int | None, recent: int, within: int,
+        named: Sequence[str], listed_kind: str | None, listed_limit: int, narrow: bool,
+    ) -> CanvasOverview:
         live = "(n.deleted IS NULL OR n.deleted = false)"
         known = self._live_counts.known_version()
         seen = self._live_counts.seen_version()
         floor = since_version if since_version is not None else (seen - int(within) if seen >= 0 else None)
+        raised = self._commit_log.recent_floor(floor, int(recent)) if narrow and floor is not None else None
         rows = self._read(
             "MATCH (m:CanvasMeta {key: $meta}) "
             "RETURN 'version' AS part, null AS key, null AS status, m.version AS num, null AS p "
@@ -336,11 +352,16 @@ class CanvasReads(BoltSession):
                "WITH l ORDER BY l.created_at, l.id LIMIT $listed_limit "
                "RETURN 'listed' AS part, l.id AS key, l.status AS status, null AS num, {title: l.title} AS p"
                if listed_kind else ""),
-            floor=floor, within=int(within), recent=int(recent), ids=list(dict.fromkeys(focus_ids)),
+            floor=floor if raised is None else raised[0], within=int(within), recent=int(recent),
+            ids=list(dict.fromkeys(focus_ids)),
             meta=CANVAS_META_KEY, known=known, named=list(dict.fromkeys(named)), listed_kind=listed_kind,
             listed_limit=int(listed_limit),
         )
         version = next((int(r["num"]) for r in rows if r["part"] == "version"), None)
+        if raised is not None and version != raised[1]:  # another writer's commit since: the whole window
+            return self._overview(focus_ids, max_depth=max_depth, since_version=since_version, recent=recent,
+                                  within=within, named=named, listed_kind=listed_kind, listed_limit=listed_limit,
+                                  narrow=False)
         if version is not None:
             if since_version is None and floor is not None and floor > version - int(within):
                 # The canvas is older than a version this process saw (a database made again): read its window.

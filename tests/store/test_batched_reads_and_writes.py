@@ -214,3 +214,40 @@ def test_the_views_recent_nodes_are_those_of_the_window_asked_whoever_wrote_sinc
         assert recent(1) == ["five"]
     finally:
         other.close()
+
+
+def test_the_views_recent_nodes_after_a_large_commit_are_the_newest_of_the_window(canvas, write, engine, authority):
+    """A commit of hundreds of nodes inside the window is not read whole to keep the newest few (the floor is
+    raised from this store's own commits): what comes back is what the whole window holds, newest first, after
+    deletes, and after another writer's commit (another process's) the raised floor no longer applies."""
+    from store.neo4j import Neo4jCanvasStore
+
+    other = Neo4jCanvasStore.on(engine, canvas.database, authority=authority)
+
+    def recent(count: int) -> list[str]:
+        return [n.id for n in canvas.overview([], max_depth=1, since_version=None, recent=count, within=12).recent]
+
+    def newest_of_window(count: int) -> list[str]:
+        floor = canvas.canvas_version() - 12
+        live = [n for n in canvas.find_nodes() if n.canvas_version > floor]
+        return [n.id for n in sorted(live, key=lambda n: (-n.canvas_version, n.id))][:count]
+
+    try:
+        write(CreateNode(kind="text", title="before"))
+        batch = [CreateNode(kind="text", title=f"beat {i:03}") for i in range(300)]
+        write(*batch)
+        singles = [CreateNode(kind="text", title=title) for title in ("one", "two", "three")]
+        for node in singles:
+            write(node)
+        assert recent(3) == newest_of_window(3) == [node.id for node in reversed(singles)]
+        assert recent(5) == newest_of_window(5)
+        write(DeleteNode(node_id=singles[2].id), RecordTurn(turn_id="t", thread_id="th", canvas_before=0))
+        write(DeleteNode(node_id=singles[1].id, hard=True))
+        assert recent(3) == newest_of_window(3) and not {n.id for n in singles[1:]} & set(recent(3))
+        foreign = [CreateNode(kind="text", title="theirs")]
+        other.apply(foreign, ticket=authority.issue("other", foreign))
+        other.apply([DeleteNode(node_id=batch[0].id)], ticket=authority.issue("other-delete",
+                                                                               [DeleteNode(node_id=batch[0].id)]))
+        assert recent(3) == newest_of_window(3) and recent(3)[0] == foreign[0].id
+    finally:
+        other.close()

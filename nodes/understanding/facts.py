@@ -282,11 +282,10 @@ class KeptFacts:
             kept = self._kept
         if kept is not None and kept[0] == key and kept[1].canvas_version is not None:
             version = self._unchanged_since(store, kept[1].canvas_version)
-            if version is not None:
-                facts = kept[1].model_copy(deep=True, update={"canvas_version": version})
+            if version is not None:  # the kept copy is never handed out: only its version moves
                 with self._lock:
-                    self._kept = (key, facts.model_copy(deep=True))
-                return facts
+                    self._kept = (key, kept[1].model_copy(update={"canvas_version": version}))
+                return kept[1].model_copy(deep=True, update={"canvas_version": version})
         facts = read_facts(store, selected)
         with self._lock:
             self._kept = (key, facts.model_copy(deep=True))

@@ -187,7 +187,9 @@ def reads_from_request(intent: dict[str, Any]) -> bool:
     need not carry it, as the tables show how it was read and the offline planner reads the request again
     (``PlannerInput.intent``).  A new story, page, deck or note on any canvas, typically; never a turn with
     resolved targets or a question to ask, which only the canvas could give."""
-    if intent.get("clarification") or any(c.get("targets") for c in intent.get("clauses") or []):
+    from nodes.view import read_on_the_canvas
+
+    if read_on_the_canvas(intent):
         return False
     from nodes.understanding.pipeline import interpret
 
@@ -196,14 +198,14 @@ def reads_from_request(intent: dict[str, Any]) -> bool:
 
 def compact_intent(intent: dict[str, Any]) -> dict[str, Any]:
     """The intent as the view's JSON line carries it, without what the tables above it show: no request, no
-    clause text equal to it (the offline planner puts it back), no references (their targets, misses and
-    candidates are in the tables), no target's derived ids, no unset render value, no ``referred_as`` that is
-    the title again."""
+    clause text equal to it (the offline planner puts it back), no clause's domain (the reader that understood
+    it: its operation says as much), no references (their targets, misses and candidates are in the tables), no
+    target's derived ids, no unset render value, no ``referred_as`` that is the title again."""
     dropped = _NOT_FOR_THE_MODEL | (set() if intent.get("corrections") else {"normalised"})
     compact = {k: v for k, v in intent.items() if k not in dropped}
     clauses = []
     for clause in intent.get("clauses") or []:
-        clause = {k: v for k, v in clause.items() if k != "references"
+        clause = {k: v for k, v in clause.items() if k not in ("references", "domain")
                   and not (k == "text" and v == intent.get("request"))}
         if isinstance(clause.get("modifications"), dict):
             clause["modifications"] = {k: v for k, v in clause["modifications"].items() if v not in (None, [], {})}

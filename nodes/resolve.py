@@ -34,8 +34,8 @@ from nodes.selection import selected_nodes
 from nodes.state import TurnState, made_this_turn
 from nodes.understanding.facts import CanvasFacts, FactsReader, read_facts
 from nodes.understanding.intent import Intent
-from nodes.view import (COUNTS_HEADER, LISTED_MAX, MAX_TURN_LINES, ViewReader, counts_line, fit, listed_lines, table,
-                        values)
+from nodes.view import (COUNTS_HEADER, LISTED_MAX, MAX_TURN_LINES, ViewReader, counts_line, fit, listed_lines,
+                        read_on_the_canvas, table, values)
 from store.neo4j import CanvasOverview
 from store.trajectories import TrajectoryStore
 
@@ -68,21 +68,28 @@ def target_rows(intent: Intent, facts: CanvasFacts | None, nodes: dict[str, Any]
 
 
 def request_lines(intent: Intent) -> list[str]:
-    """How the request was read, clause by clause, and what is ambiguous or missing (the model asks, not picks)."""
-    lines = ["## request, read as"]
+    """How the request was read, clause by clause, and what is ambiguous or missing (the model asks, not picks).
+
+    An intent read on the canvas (resolved targets, a question to ask) goes to the model whole as the JSON line
+    under the view (``nodes.propose``): its operations, what each phrase was read as, the question with its
+    candidates and the words not understood are said there, so here only what that line leaves out (the
+    references' misses).  Said in both, they were a tenth of a page edit's model call."""
+    in_json_line = read_on_the_canvas(intent)
+    lines = []
     for number, clause in enumerate(intent.clauses, 1):
-        lines.append(f"{number}. {clause.operation}: {clause.describe()}")
+        if not in_json_line:
+            lines.append(f"{number}. {clause.operation}: {clause.describe()}")
         for reference in clause.references:
             if reference.missing:
-                lines.append(f"   missing: {', '.join(reference.missing)}")
+                lines.append(f"   {number}. missing: {', '.join(reference.missing)}")
     asked = intent.clarification
-    if asked is not None:
+    if asked is not None and not in_json_line:
         lines.append(f"ambiguous ({asked.reason}): {asked.message[:240]}")
         lines += table(["candidate", "title", "image"], [[c.get("id"), c.get("title"), c.get("image_id") or "-"]
                                                          for c in asked.candidates], limit=6)
-    if intent.unused:
+    if intent.unused and not in_json_line:
         lines.append(f"not understood: {', '.join(intent.unused)}")
-    return lines
+    return ["## request, read as", *lines] if lines else []
 
 
 def earlier_turns(trajectories: TrajectoryStore | None, thread_id: str | None, turn_id: str | None
@@ -196,7 +203,8 @@ def focused_view(canvas: ResolveReader, intent: Intent, *, focus_ids: Sequence[s
     total = sum(count for _, _, count in seen.counts)
     sections: list[list[str]] = [[f"canvas version {version}: {total} live nodes",
                                   *([line] if (line := grant_line(grant)) else [])]]
-    sections.append(request_lines(intent))
+    if read := request_lines(intent):
+        sections.append(read)
     rows = target_rows(intent, facts, nodes)
     if rows:
         sections.append(["## targets (resolved now: no lookup needed)", *table(*filled_columns(

@@ -47,6 +47,16 @@ def as_intent(intent: Intent | dict[str, Any] | str) -> Intent:
     return interpret(intent)
 
 
+def read_on_the_canvas(intent: Intent | dict[str, Any]) -> bool:
+    """Whether reading the request took the canvas: a target resolved on it, or a question to ask about it.
+
+    Such an intent always reaches the model whole, as the JSON line under the view (``nodes.propose``), so the
+    view's tables do not say it a second time (``nodes.resolve.request_lines``)."""
+    if isinstance(intent, Intent):
+        return intent.clarification is not None or any(c.targets for c in intent.clauses)
+    return bool(intent.get("clarification")) or any(c.get("targets") for c in intent.get("clauses") or [])
+
+
 def find_focus(canvas: ViewReader, intent: Intent | dict[str, Any] | str, selected: list[str], created: list[str],
                *, versioned: bool = True) -> tuple[int | None, list[str]]:
     """The canvas version and the ids of the nodes a request is about: its resolved targets, the selection,

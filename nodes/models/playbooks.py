@@ -62,8 +62,8 @@ class PlannerInput:
         cached = self.__dict__.get("_intent")
         if cached is None:
             shown = self.view.get("intent")
-            if shown:  # the view leaves out the request (the next message) and clause texts equal to it
-                clauses = [{"text": self.request, **c} for c in shown.get("clauses") or []]
+            if shown:  # the view leaves out the request (the next message), clause texts equal to it, domains
+                clauses = [{"text": self.request, "domain": "", **c} for c in shown.get("clauses") or []]
                 cached = Intent.model_validate({"request": self.request, **shown, "clauses": clauses})
             else:
                 from nodes.understanding.pipeline import interpret

@@ -14,6 +14,7 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
+from nodes.understanding.decks import DeckChoice, deck_candidates, which_deck, which_deck_question
 from nodes.understanding.facts import CanvasFacts, NodeFact, ShotFact
 from nodes.understanding.intent import Reference, Target
 from nodes.understanding.text import BUT_COUNTS, FILLERS, Words
@@ -230,6 +231,15 @@ def shot_candidates(shots: list[ShotFact]) -> list[dict[str, Any]]:
              "plan": s.plan_title or s.plan, "beat": s.beat[:80]} for s in shots]
 
 
+def ambiguous_message(candidates: list[dict[str, Any]]) -> str:
+    """The question several matches raise: which deck (slides named with several decks on the canvas), or which
+    shot."""
+    if candidates and all(c.get("kind") == "deck" for c in candidates):
+        return which_deck_question(candidates)
+    lines = "; ".join(f"{c['title']} of {c.get('plan') or 'no plan'} (id {c['id']})" for c in candidates)
+    return f"More than one shot matches: {lines}. Which one do you mean? Answer with its id."
+
+
 _SAME_AS = {"nothing": "anything", "yet": "before"}
 """Words a description may use for a beat's word: "where nothing has happened yet" is the beat "before anything
 happens"."""
@@ -262,10 +272,12 @@ class Resolver:
     """Resolves one request's references on the facts, remembering the targets named so far (for "it")."""
 
     def __init__(self, facts: CanvasFacts, previous: list[str] | None = None, answer: str | None = None, *,
-                 pronoun_follows_previous: bool = False) -> None:
+                 pronoun_follows_previous: bool = False, deck: NodeFact | None = None) -> None:
         self.facts = facts
         self.previous = list(previous or [])
         self.answer = answer
+        self.deck = deck
+        """The deck the request named ("slide 2 of the coffee deck"), which slide numbers count in."""
         self.pronoun_follows_previous = pronoun_follows_previous
         """A shot edit's "it" with nothing named or selected is what the turn before changed (an undo's "it" is
         that turn itself, which the versions reader reads)."""
@@ -423,7 +435,10 @@ class Resolver:
         return Resolution(targets=[shot_target(matched[0], reference.said)])
 
     def _slides(self, reference: Reference) -> Resolution:
-        deck = self.facts.decks[-1] if self.facts.decks else None
+        choice = DeckChoice(deck=self.deck) if self.deck is not None else which_deck(self.facts, answer=self.answer)
+        if choice.candidates:  # several decks, and neither the request, the selection nor an answer says which
+            return Resolution(ambiguous=deck_candidates(choice.candidates))
+        deck = choice.deck
         if deck is None:
             return Resolution(missing=[reference.said])
         slides = sorted((s for s in self.facts.slides if s.group == deck.id), key=lambda s: s.index or 0)
@@ -438,13 +453,14 @@ class Resolver:
 
 
 def resolve_targets(references: list[Reference], facts: CanvasFacts, *, previous: list[str] | None = None,
-                    answer: str | None = None, pronoun_follows_previous: bool = False) -> Resolution:
+                    answer: str | None = None, pronoun_follows_previous: bool = False,
+                    deck: NodeFact | None = None) -> Resolution:
     """The reusable resolution (#21, #24): references → targets with current versions and derived nodes.
 
     ``facts`` comes from :func:`nodes.understanding.facts.read_facts` (two batched reads, whatever the number
     of references).  Pronouns resolve to the targets named before them in the list.
     """
-    resolver = Resolver(facts, previous, answer, pronoun_follows_previous=pronoun_follows_previous)
+    resolver = Resolver(facts, previous, answer, pronoun_follows_previous=pronoun_follows_previous, deck=deck)
     total = Resolution()
     for reference in references:
         result = resolver.resolve(reference, total.targets)

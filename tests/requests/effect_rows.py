@@ -146,6 +146,8 @@ def left_out(request: str, context: str) -> str | None:
     """Why a suite row is not in the effect run (None: it is)."""
     if context in ("two",) or context.endswith("two"):
         return "two"
+    if context.startswith("decks2"):  # no premise holds two decks: tests/requests/test_page_and_deck_requests.py
+        return "two decks"
     if (request, context) in _PREVIOUS_SENSITIVE:
         return "no previous turn"
     if request in _VERSION_N:

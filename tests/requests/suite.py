@@ -10,7 +10,9 @@ Each row: (category, request, expected, context).  ``expected`` is
 "page" (a fresh brief's page: hero, menu, gallery, testimonials, about, contact; 3 pictures), "both" (deck and
 page), "page:sel" (its preview selected), "page:prev" (the turn before made two page versions), "deck:sel=3"
 (slide 3 selected), "deck:stale" (a slide of an earlier version of the deck selected), "deck:prev" (the turn before deleted a slide), "deck:undone" (it was an undo), "empty",
-"sel=N" (shot N's image selected), "prev" (the turn before made shot 3 night), "two" (two storyboards).
+"sel=N" (shot N's image selected), "prev" (the turn before made shot 3 night), "two" (two storyboards),
+"decks2" (two decks: an older one on night markets, 3 slides, and the beekeeping deck), "decks2:sel" (slide 2 of
+the older deck selected).  ``IN_DECK("D0", OP(...))``: the operation, on that deck.
 
 A *wrong success* is a request read as an action (no clarification) whose targets or modifications differ
 from the expected ones, or an action where a clarification was expected.  It must be 0.
@@ -38,6 +40,13 @@ class ASK(NamedTuple):
 class OP(NamedTuple):
     operation: str
     args: dict[str, Any] = {}
+
+
+class IN_DECK(NamedTuple):
+    """An operation on one deck of several (its clause's first target)."""
+
+    deck: str
+    op: OP
 
 
 class OPS(tuple):
@@ -679,6 +688,30 @@ CASES: list[tuple[str, str, Any, str]] = [
     ("selection", "make it darker", STYLE("palette", "darker"), "page:sel"),
     ("selection", "make this green", STYLE("palette", "green"), "page:sel"),
     ("selection", "use a serif font here", STYLE("fonts", "serif"), "page:sel"),
+    # the deck named after the slide is not part of the new title (it was: "of the deck to Hives", exit 0)
+    ("slides", "retitle slide 2 of the deck to Hives", OP("deck_edit_slide", {"slide": 2, "title": "Hives"}), "deck"),
+    # -- two decks: an edit that names no deck asks which (it went to the newest, exit 0); a title, a place among
+    # the decks, the selection or the answer picks one
+    ("decks", "delete the last slide", ASK("ambiguous"), "decks2"),
+    ("decks", "rename slide 2 to Origins", ASK("ambiguous"), "decks2"),
+    ("decks", "use the ocean theme", ASK("ambiguous"), "decks2"),
+    ("decks", "add a slide about costs after slide 1", ASK("ambiguous"), "decks2"),
+    ("decks", "undo the last change to the deck", ASK("ambiguous"), "decks2"),
+    ("decks", "what does the last slide say?", ASK("ambiguous"), "decks2"),
+    ("decks", "delete slide 2 from the pricing deck", ASK("ambiguous"), "decks2"),
+    ("decks", "how many slides are in the night markets deck?", ASK("unparsed"), "decks2"),
+    ("decks", "delete the last slide of the night markets deck",
+     IN_DECK("D0", OP("deck_delete_slide", {"slide": 3})), "decks2"),
+    ("decks", "in the beekeeping deck, delete slide 2", IN_DECK("D1", OP("deck_delete_slide", {"slide": 2})), "decks2"),
+    ("decks", "use the ocean theme on the deck about night markets",
+     IN_DECK("D0", OP("deck_set_theme", {"theme": "ocean"})), "decks2"),
+    ("decks", "delete slide 3 from the newest deck", IN_DECK("D1", OP("deck_delete_slide", {"slide": 3})), "decks2"),
+    ("decks", "move slide 1 of the first deck to the end",
+     IN_DECK("D0", OP("deck_move_slide", {"slide": 1, "to": 3})), "decks2"),
+    ("decks", "retitle slide 2 of the urban beekeeping presentation to Hives",
+     IN_DECK("D1", OP("deck_edit_slide", {"slide": 2, "title": "Hives"})), "decks2"),
+    ("decks", "delete this slide", IN_DECK("D0", OP("deck_delete_slide", {"slide": 2})), "decks2:sel"),
+    ("decks", "delete the last slide", IN_DECK("D0", OP("deck_delete_slide", {"slide": 3})), "decks2:sel"),
     ("selection", "delete this slide", OP("deck_delete_slide", {"slide": 3}), "deck:sel=3"),
     ("selection", "retitle it 'Who gains'", OP("deck_edit_slide", {"slide": 3, "title": "Who gains"}), "deck:sel=3"),
     ("selection", "move it to the end", OP("deck_move_slide", {"slide": 3, "to": 5}), "deck:sel=3"),
@@ -769,6 +802,14 @@ def facts_for(context: str) -> tuple[CanvasFacts, PreviousTurn]:
     previous = PreviousTurn()
     if context == "empty":
         return CanvasFacts(), previous
+    if context.startswith("decks2"):  # an older deck beside the beekeeping one: an edit must say which
+        older = [NodeFact(id=f"M{i}", kind="slide", title=title, group="D0", index=i)
+                 for i, title in enumerate(("Where to go", "What to eat", "Getting there"), start=1)]
+        facts = CanvasFacts(decks=[NodeFact(id="D0", kind="deck", title="Night markets of Taipei"), *deck],
+                            slides=[*older, *slides])
+        if context == "decks2:sel":
+            facts.selection = [older[1]]
+        return facts, previous
     if context.startswith("deck"):
         facts = CanvasFacts(decks=deck, slides=slides)
         if context == "deck:sel=3":
@@ -832,6 +873,10 @@ def judge(expected: Any, intent: Any) -> str:
             return "wrong_success"
         return "pass" if all(judge(op, intent.model_copy(update={"clauses": [c]})) == "pass"
                              for op, c in zip(expected, intent.clauses, strict=True)) else "wrong_success"
+    if isinstance(expected, IN_DECK):
+        if len(intent.clauses) != 1 or not intent.clauses[0].targets or intent.clauses[0].targets[0].id != expected.deck:
+            return "wrong_success"
+        return judge(expected.op, intent)
     if isinstance(expected, OP):
         if intent.operation != expected.operation or (len(intent.clauses) != 1 and expected.operation != "question"):
             return "wrong_success"

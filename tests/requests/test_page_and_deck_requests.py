@@ -23,6 +23,7 @@ from content.web_render import root_tokens
 from jarvishub.commands.outcomes import exit_code, result_of
 from jarvishub.runtime import Runtime
 from nodes.models.scripted import ScriptedModel
+from nodes.understanding.decks import title_words
 from store.models import CanvasNode, EdgeType
 from tests.cli_run import cli
 from tests.content.agent import call
@@ -362,6 +363,42 @@ def test_a_new_deck_is_built_only_when_asked(runtime: Runtime, made: dict[str, A
     roots = [d for d in runtime.project.store.find_nodes(kind="deck")
              if not runtime.project.store.neighbours(d.id, [EdgeType.VERSION_OF])]
     assert {d.id for d in roots} == {made["deck"]["deck_id"], out_deck(out)}
+
+
+def test_with_two_decks_an_edit_asks_which_and_the_answer_or_a_title_picks_one(runtime: Runtime,
+                                                                                  made: dict[str, Any]) -> None:
+    """After the new deck, "delete the last slide" names neither deck: it went to the newest, with exit 0.  Now the
+    turn asks (both decks the candidates) and changes nothing; the answer deletes that deck's last slide and no
+    other; a request that names a deck by a word of its title edits that one; the CLI pauses (exit 5)."""
+    store = runtime.project.store
+    first = find_deck(store, made["deck"]["deck_id"])
+    (other,) = [d for d in current_decks(store) if d.id != first.id]
+
+    def slides(deck: CanvasNode) -> list[str]:
+        return [s.spec.title for s in read_deck(store, find_deck(store, deck.id)).slides]
+
+    first_slides, other_slides = slides(first), slides(other)
+    snap = snapshot(runtime)
+    out = turn(runtime, "delete the last slide", expect="paused")
+    asked = out.interrupt or {}
+    assert out.outcome == "interrupted" and asked.get("reason") == "ambiguous", out.reply
+    assert {c["id"] for c in asked["candidates"]} == {first.id, other.id} and snapshot(runtime) == snap
+    answered = runtime.resume(out.thread_id, first.id)
+    LEDGER.append(("delete the last slide (answered: the first deck)", "done", result_of(answered)))
+    assert answered.outcome == "replied" and answered.measured["matches"], answered.reply
+    assert slides(first) == first_slides[:-1] and slides(other) == other_slides
+
+    word = max(title_words(other.title) - title_words(first.title), key=len)  # "pollinators"
+    out = turn(runtime, f"delete slide 1 of the {word} deck")
+    assert exit_code(out) == 0 and out.measured["matches"], out.reply
+    assert slides(other) == other_slides[1:] and slides(first) == first_slides[:-1]
+
+    snap = snapshot(runtime)
+    ran = cli("-C", str(runtime.project.root), "run", "move slide 2 to the end")
+    LEDGER.append(("move slide 2 to the end (CLI, two decks)", "paused", "paused" if ran.returncode == 5
+                   else str(ran.returncode)))
+    assert ran.returncode == 5 and first.title in ran.stdout and other.title in ran.stdout, ran.stdout + ran.stderr
+    assert snapshot(runtime) == snap
 
 
 def test_no_turn_exited_0_without_its_effect() -> None:

@@ -16,7 +16,7 @@ from typing import Any
 
 from nodes.understanding.intent import Clarification, Clause, Reference, Target
 from nodes.understanding.readers.base import ReadContext, Reading, not_found
-from nodes.understanding.references import find_references, resolve_targets
+from nodes.understanding.references import ambiguous_message, find_references, resolve_targets
 
 CUT = re.compile(r"\b(?:in|into|from|out of|of|to|within|inside) (?:the )?(?:final |current |whole )?(?:cut|edit|film|"
                  r"movie|sequence|timeline)\b")
@@ -352,10 +352,9 @@ def _ask(ctx: ReadContext, resolved: Any) -> Reading:
             reason="not_found", missing=resolved.missing, understood=["a change of the cut"],
             message=f"There is no {', '.join(resolved.missing)} {ctx.facts.where}."))
     if resolved.ambiguous:
-        lines = "; ".join(f"{c['title']} of {c.get('plan') or 'no plan'} (id {c['id']})" for c in resolved.ambiguous)
         return Reading(clarification=Clarification(
             reason="ambiguous", candidates=resolved.ambiguous, understood=["a change of the cut"],
-            message=f"More than one shot matches: {lines}. Which one do you mean? Answer with its id."))
+            message=ambiguous_message(resolved.ambiguous)))
     return Reading(clarification=Clarification(
         reason="no_target", understood=["a change of the cut"],
         message=f"I could not tell which shot '{resolved.unresolved[0]}' means; name it ('shot 3') or select it."))

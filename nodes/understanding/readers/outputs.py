@@ -13,6 +13,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
+from nodes.understanding.decks import which_deck
 from nodes.understanding.facts import CanvasFacts, NodeFact, ShotFact
 from nodes.understanding.intent import Reference, Target
 from nodes.understanding.readers.base import ReadContext
@@ -89,8 +90,13 @@ def read_outputs(ctx: ReadContext, start: int = 0, end: int | None = None) -> Ou
         page = facts.pages[0] if facts.pages else None
         _add(found, Target(id=page.id, kind="code", title=page.title or "the page", referred_as=match.group(0))
              if page else None, match.group(0), "a web page")
+    choice = which_deck(facts, answer=ctx.answer, words=words) if words.peek(DECK_WORDS, start, stop) else None
     for match in words.take(DECK_WORDS, start, stop):
-        deck = facts.decks[-1] if facts.decks else None
+        if choice is not None and choice.candidates:  # several decks, and nothing says which: asked
+            found.ambiguous += [{"id": d.id, "kind": "deck", "title": d.title} for d in choice.candidates
+                                if d.id not in {c["id"] for c in found.ambiguous}]
+            continue
+        deck = choice.deck if choice is not None else None
         _add(found, Target(id=deck.id, kind="deck", title=deck.title or "the deck", referred_as=match.group(0))
              if deck else None, match.group(0), "a slide deck")
     clip = bool(CLIP_WORDS.search(words.text, start, stop))

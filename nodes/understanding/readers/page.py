@@ -220,8 +220,9 @@ class PageReader:
                 return Reading(clauses=[
                     Clause(text=ctx.request, domain=self.name, operation="revise_page", targets=[page],
                            understood=["the page's theme"]),
-                    Clause(text=ctx.request, domain="slides", operation="deck_set_theme", targets=[Deck(ctx).target()],
-                           understood=["the deck's theme"])], clarification=Clarification(
+                    *(Clause(text=ctx.request, domain="slides", operation="deck_set_theme",
+                             targets=[Deck(ctx, deck).target()], understood=["the deck's theme"])
+                      for deck in ctx.facts.decks)], clarification=Clarification(
                     reason="ambiguous", understood=["a change of theme"],
                     candidates=[{"id": ctx.facts.pages[0].id, "kind": "code", "title": ctx.facts.pages[0].title},
                                 *({"id": d.id, "kind": "deck", "title": d.title} for d in ctx.facts.decks)],

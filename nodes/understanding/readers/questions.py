@@ -12,10 +12,11 @@ import re
 
 from content.page_style import token_for_words
 from nodes.models.grammar import read_edit
+from nodes.understanding.decks import deck_candidates, which_deck, which_deck_question
 from nodes.understanding.intent import Clarification, Clause, Target
 from nodes.understanding.readers.base import ReadContext, Reading
 from nodes.understanding.readers.content import typed
-from nodes.understanding.references import find_references, resolve_targets
+from nodes.understanding.references import ambiguous_message, find_references, resolve_targets
 from nodes.understanding.text import Words
 
 _TAG_QUESTION = r",\s*(?:right|correct|yeah|yes|isn't it|aren't they|is it|are they|didn't you|did you)\s*\??\s*$"
@@ -155,9 +156,12 @@ class QuestionReader:
         if _LAST_TURN.search(text):
             words.take_all()
             return self._clause(ctx, {"ask": "last_turn", "turn_id": ctx.previous.turn_id}, "what the last turn changed")
+        deck = which_deck(ctx.facts, answer=ctx.answer, words=words.copy()).deck  # "slide 2 of the coffee deck"
         found = find_references(words)
         resolved = resolve_targets([f.reference for f in found], ctx.facts, previous=ctx.previous.targets,
-                                   answer=ctx.answer)
+                                   answer=ctx.answer, deck=deck)
+        if deck is not None and any(t.kind == "slide" for t in resolved.targets):
+            which_deck(ctx.facts, answer=ctx.answer, words=words)  # the words that named the deck are read
         if _VERSIONS.search(text):
             words.take(_VERSIONS)
             if not found:
@@ -243,14 +247,15 @@ class QuestionReader:
         return None
 
     def _slide_content(self, ctx: ReadContext, match: re.Match[str]) -> Reading:
-        decks = ctx.facts.decks
-        if len(decks) != 1:
+        choice = which_deck(ctx.facts, answer=ctx.answer, words=Words(ctx.words.text))  # the request is all read
+        deck = choice.deck
+        if deck is None:
+            candidates = deck_candidates(choice.candidates)
             return Reading(clarification=Clarification(
-                reason="no_target" if not decks else "ambiguous", understood=["question: what a slide says"],
-                candidates=[{"id": d.id, "title": d.title} for d in decks],
-                message="There is no slide deck on the canvas." if not decks else
-                        "Which deck? " + "; ".join(f"{d.title} ({d.id})" for d in decks)))
-        slides = sorted((s for s in ctx.facts.slides if s.group == decks[0].id), key=lambda s: s.index or 0)
+                reason="ambiguous" if candidates else "no_target", understood=["question: what a slide says"],
+                candidates=candidates, message=which_deck_question(candidates, choice.named) if candidates else
+                "There is no slide deck on the canvas."))
+        slides = sorted((s for s in ctx.facts.slides if s.group == deck.id), key=lambda s: s.index or 0)
         edge = match.group("edge") or ""
         number = (len(slides) if edge in ("last", "final") else 1 if edge else
                   int(match.group("n") or match.group("nth")))
@@ -276,7 +281,5 @@ class QuestionReader:
         if resolved.ambiguous:
             return Reading(clarification=Clarification(
                 reason="ambiguous", candidates=resolved.ambiguous, understood=reading.clauses[0].understood,
-                message="More than one shot matches: "
-                        + "; ".join(f"{c['title']} of {c.get('plan') or 'no plan'} (id {c['id']})"
-                                    for c in resolved.ambiguous) + ". Which one do you mean? Answer with its id."))
+                message=ambiguous_message(resolved.ambiguous)))
         return reading

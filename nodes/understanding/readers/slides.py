@@ -15,8 +15,9 @@ deck is a build (``builds.py``), never an edit.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
+from nodes.understanding.decks import DeckChoice, deck_candidates, which_deck, which_deck_question
 from nodes.understanding.facts import NodeFact
 from nodes.understanding.intent import Clarification, Clause, Reference, Target
 from nodes.understanding.readers.base import PreviousTurn, ReadContext, Reading, not_found
@@ -124,13 +125,11 @@ def answered_deck(ctx: ReadContext) -> str | None:
 
 
 class Deck:
-    """The project's current deck as the facts have it: its node and its slides in order."""
+    """One of the project's decks as the facts have it (its current version): its node and its slides in order."""
 
-    def __init__(self, ctx: ReadContext) -> None:
-        selected = [n for n in ctx.facts.selection if n.kind in ("deck", "slide")]
-        wanted = (selected[0].group if selected and selected[0].kind == "slide" else
-                  selected[0].id if selected else answered_deck(ctx))
-        self.node = next((d for d in ctx.facts.decks if d.id == wanted), None) or ctx.facts.decks[-1]
+    def __init__(self, ctx: ReadContext, node: NodeFact) -> None:
+        """``node``: the deck, as ``nodes.understanding.decks.which_deck`` found it (or one of its candidates)."""
+        self.node = node
         self.slides = sorted((s for s in ctx.facts.slides if s.group == self.node.id), key=lambda s: s.index or 0)
         self.selected = [n for n in ctx.facts.selection if n.kind == "slide" and n.group == self.node.id]
 
@@ -389,7 +388,33 @@ class SlideReader:
         if (_THEME.search(text) and ctx.facts.has_page and not selected
                 and not re.search(r"\b(?:slides?|deck|presentation|lecture)\b", text)):
             return None  # the page reader asks which theme
-        deck = Deck(ctx)
+        choice = which_deck(ctx.facts, answer=ctx.answer, words=ctx.words)
+        if choice.deck is None:
+            return self._which_deck(ctx, choice)
+        return self._read_on(ctx, Deck(ctx, choice.deck))
+
+    def _which_deck(self, ctx: ReadContext, choice: DeckChoice) -> Reading:
+        """Several decks, and nothing in the request, the selection or an answer picks one: ask which.
+
+        The request is read on each deck, and each reading that holds is a clause of the turn, so that its grant
+        holds what any answer needs (the answer, a deck's id, reads the request again on that deck)."""
+        clauses: list[Clause] = []
+        understood: list[str] = []
+        for node in choice.candidates:
+            on = replace(ctx, words=ctx.words.copy())
+            reading = self._read_on(on, Deck(on, node))
+            if reading.clarification is None:
+                clauses += reading.clauses
+                understood = understood or [c.describe() for c in reading.clauses]
+        ctx.words.take_all()
+        candidates = deck_candidates(choice.candidates)
+        return Reading(clauses=clauses, clarification=Clarification(
+            reason="ambiguous", understood=understood, candidates=candidates,
+            message=which_deck_question(candidates, choice.named)))
+
+    def _read_on(self, ctx: ReadContext, deck: Deck) -> Reading:
+        """The request read as edits of this deck."""
+        text = ctx.words.text
         target = deck.target()
         counted, instead, either = count_exception(text), INSTEAD_OF.search(text), EITHER_OR.search(text)
         if counted is not None or instead is not None or either is not None:
@@ -814,12 +839,16 @@ def _moved(ctx: ReadContext, deck: Deck, number: int, said: str, anchor: Referen
                    references=[_subject(deck, number, said), anchor])]
 
 
+_OF_THE_DECK = (r" (?:of|in|on|from) (?:the|this|my|our) (?:[a-z0-9'-]+ ){0,5}?"
+                r"(?:slide deck|deck|presentation|slideshow)\b")
+"""The deck a slide belongs to, said after it ("rename slide 2 of the deck to Hives"): not part of the new title,
+which had been "of the deck to Hives"."""
 _RETITLE = re.compile(
     r"\b(?:change|set|update|edit|make|rewrite|replace)\b (?:the )?(?:title|heading|name|headline) (?:of|on|for) "
     r"(?P<ref>.+?) (?:to|into|as|with)\b(?P<rest>.+)$|"
     r"\b(?:change|set|update|edit|rewrite|replace)\b (?P<ref2>.+?)(?:'s| s)? (?:title|heading|headline) (?:to|into|as|"
     r"with)\b(?P<rest2>.+)$|"
-    rf"\b(?:retitle|rename|call|title|name)\b (?P<ref3>{_SLIDE_REF}|this one)"
+    rf"\b(?:retitle|rename|call|title|name)\b (?P<ref3>{_SLIDE_REF}|this one)(?:{_OF_THE_DECK})?"
     r"(?: (?:to|as))?(?P<rest3> .+)$|"
     r"(?P<ref4>slide #?\d+|the [a-z0-9' -]+? slide|this slide)(?:'s title)? (?:should be|is now|must be)? ?"
     r"(?:called|titled|named) (?P<rest4>.+)$|"

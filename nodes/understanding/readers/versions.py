@@ -16,9 +16,11 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from nodes.understanding.facts import NodeFact
 from nodes.understanding.intent import Clarification, Clause, Target
 from nodes.understanding.readers.base import PreviousTurn, ReadContext, Reading, not_found
 from nodes.understanding.readers.outputs import Outputs, read_outputs, take_owner_words
+from nodes.understanding.references import ambiguous_message
 from nodes.understanding.text import Words
 
 UNDO_FURTHER = re.compile(r"\s*(?:(?:and|now|then|ok|okay)[, ]+)*(?:please )?undo(?: (?:again|once more|one more(?: time| step| "
@@ -227,7 +229,9 @@ class VersionReader:
                                        ("deck", ctx.facts.decks, ("deck_",))):
             # an undo turn undone is the whole turn taken back (undo_turn), not its steps undone once more
             if changed and not undid and facts_nodes and all(op.startswith(ops) or op in ops for op in changed):
-                node = facts_nodes[0] if kind == "page" else facts_nodes[-1]
+                node = facts_nodes[0] if kind == "page" else _changed_deck(ctx, facts_nodes)
+                if node is None:  # several decks, and the turn before changed one this canvas no longer shows
+                    break
                 steps = len(changed)
                 target = Target(id=node.id, kind="code" if kind == "page" else "deck", title=node.title or kind,
                                 referred_as="that")
@@ -335,6 +339,12 @@ class VersionReader:
                                         outputs.references) for t in outputs.targets])
 
 
+def _changed_deck(ctx: ReadContext, decks: list[NodeFact]) -> NodeFact | None:
+    """The deck the turn before changed: its new version is among what that turn touched (one deck: that one)."""
+    changed = set(ctx.previous.touched) | set(ctx.previous.targets)
+    return next((d for d in decks if d.id in changed), decks[0] if len(decks) == 1 else None)
+
+
 def _named(value: Any) -> str:
     return f"version {value}" if isinstance(value, int) else f"the {value} version"
 
@@ -351,10 +361,9 @@ def _unplaced(ctx: ReadContext, outputs: Outputs, verb: str) -> Reading | None:
                      + " (A shot's versions are its image's and its clip's.)")))
     if outputs.ambiguous:
         ctx.words.take_all()
-        lines = "; ".join(f"{c['title']} of {c.get('plan') or 'no plan'} (id {c['id']})" for c in outputs.ambiguous)
         return Reading(clarification=Clarification(
             reason="ambiguous", candidates=outputs.ambiguous, understood=[f"{verb} a version"],
-            message=f"More than one shot matches: {lines}. Which one do you mean? Answer with its id."))
+            message=ambiguous_message(outputs.ambiguous)))
     if outputs.unresolved or not outputs.targets:
         said = outputs.unresolved[0] if outputs.unresolved else "it"
         return Reading(clarification=Clarification(

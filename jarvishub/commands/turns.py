@@ -198,8 +198,9 @@ def report(args: argparse.Namespace, runtime: Any, outcome: Any, *, quiet_json: 
             console.print(f"[yellow]paused ({question.get('type')}):[/yellow] "
                           f"{question.get('question') or question.get('reason') or question}", markup=True)
             for candidate in question.get("candidates") or []:
-                console.print(f"  {candidate.get('id')}  {candidate.get('title')}  v{candidate.get('version')}",
-                              markup=False)
+                version = candidate.get("version")  # a shot's image version; a deck or a page has none here
+                console.print(f"  {candidate.get('id')}  {candidate.get('title')}"
+                              + (f"  v{version}" if version is not None else ""), markup=False)
             console.print(f"answer with: jarvishub resume {outcome.thread_id} --answer '...' "
                           "(or --approve / --reject)", markup=False)
         spend = turn_spend(runtime, outcome)

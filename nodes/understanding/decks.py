@@ -57,8 +57,9 @@ def deck_candidates(decks: list[NodeFact]) -> list[dict[str, str]]:
 def which_deck_question(candidates: list[dict[str, Any]], named: str | None = None) -> str:
     """"Which deck?", with the decks to pick from and how to say it next time."""
     listed = "; ".join(f"'{c['title']}' (id {c['id']})" for c in candidates)
-    example = next(iter(sorted(title_words(str(candidates[0]["title"])), key=str(candidates[0]["title"]).lower().find)),
-                   "first")
+    others = {w for c in candidates[1:] for w in title_words(str(c["title"]))}
+    own = title_words(str(candidates[0]["title"])) - others  # a word that names the first deck and no other
+    example = max(sorted(own), key=len) if own else "first"
     unknown = f"No deck is called '{named}'. " if named else ""
     if len(candidates) == 1:
         return (f"{unknown}The project has one slide deck: {listed}. Is that the one? Answer with its id, or say "

@@ -13,7 +13,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-from nodes.understanding.decks import which_deck
+from nodes.understanding.decks import deck_candidates, which_deck
 from nodes.understanding.facts import CanvasFacts, NodeFact, ShotFact
 from nodes.understanding.intent import Reference, Target
 from nodes.understanding.readers.base import ReadContext
@@ -93,8 +93,8 @@ def read_outputs(ctx: ReadContext, start: int = 0, end: int | None = None) -> Ou
     choice = which_deck(facts, answer=ctx.answer, words=words) if words.peek(DECK_WORDS, start, stop) else None
     for match in words.take(DECK_WORDS, start, stop):
         if choice is not None and choice.candidates:  # several decks, and nothing says which: asked
-            found.ambiguous += [{"id": d.id, "kind": "deck", "title": d.title} for d in choice.candidates
-                                if d.id not in {c["id"] for c in found.ambiguous}]
+            found.ambiguous += [c for c in deck_candidates(choice.candidates)
+                                if c["id"] not in {a["id"] for a in found.ambiguous}]
             continue
         deck = choice.deck if choice is not None else None
         _add(found, Target(id=deck.id, kind="deck", title=deck.title or "the deck", referred_as=match.group(0))

@@ -47,6 +47,8 @@ class DeckChoice:
     first."""
     named: str | None = None
     """The words that named a deck no deck's title has ("the pricing deck"), when that is why it is not known."""
+    span: tuple[int, int] | None = None
+    """Where in the request the words that named ``deck`` are (taken from ``words`` when it was given)."""
 
 
 def deck_candidates(decks: list[NodeFact]) -> list[dict[str, str]]:
@@ -84,15 +86,16 @@ def which_deck(facts: CanvasFacts, *, answer: str | None = None, words: Words | 
     if answer in by_id:
         return DeckChoice(deck=by_id[answer])
     named = _named(decks, words) if words is not None else None
-    if isinstance(named, NodeFact):
-        return DeckChoice(deck=named)
+    if isinstance(named, tuple):
+        return DeckChoice(deck=named[0], span=named[1])
     if len(decks) == 1 and named is None:
         return DeckChoice(deck=decks[0])
     return DeckChoice(candidates=list(decks), named=named)
 
 
-def _named(decks: list[NodeFact], words: Words) -> NodeFact | str | None:
-    """The deck a phrase of the request names (its words taken), the phrase when no one deck has it, or None."""
+def _named(decks: list[NodeFact], words: Words) -> tuple[NodeFact, tuple[int, int]] | str | None:
+    """The deck a phrase of the request names with the phrase's span (its words taken), the phrase when no one
+    deck has it, or None."""
     unmatched = None
     for pattern in (NAMED_AFTER, NAMED_BEFORE):
         for match in pattern.finditer(words.text):
@@ -102,12 +105,13 @@ def _named(decks: list[NodeFact], words: Words) -> NodeFact | str | None:
             place = _PLACES.get(name)
             if place is not None and place < len(decks):  # "the newest deck" of one deck is that one
                 words.mark(match.start(), match.end())
-                return decks[place]
+                return decks[place], (match.start(), match.end())
             said = _by_title(decks, name, after=pattern is NAMED_AFTER)
             if said is not None:
                 deck, length = said
-                words.mark(match.start(), match.end() if pattern is NAMED_BEFORE else match.start("name") + length)
-                return deck
+                span = (match.start(), match.end() if pattern is NAMED_BEFORE else match.start("name") + length)
+                words.mark(*span)
+                return deck, span
             unmatched = unmatched or _SAID.get(name, name)
     return unmatched
 

@@ -24,6 +24,7 @@ from PIL import ImageColor
 from content.page_document import HERO, PageDocument, element_for_words, resolve_section
 from content.page_style import FONT_FAMILIES, token_for_words
 from content.web_render import slug
+from nodes.understanding.decks import deck_candidates
 from nodes.understanding.intent import Clarification, Clause, Target
 from nodes.understanding.readers.base import ReadContext, Reading, not_found
 from nodes.understanding.readers.content import (
@@ -225,7 +226,7 @@ class PageReader:
                       for deck in ctx.facts.decks)], clarification=Clarification(
                     reason="ambiguous", understood=["a change of theme"],
                     candidates=[{"id": ctx.facts.pages[0].id, "kind": "code", "title": ctx.facts.pages[0].title},
-                                *({"id": d.id, "kind": "deck", "title": d.title} for d in ctx.facts.decks)],
+                                *deck_candidates(ctx.facts.decks)],
                     message="The project has a web page and a slide deck: which one's theme? Say 'the page's theme' "
                             "or 'the deck's theme', select one, or answer with its id."))
         target = _page_target(ctx, selected)

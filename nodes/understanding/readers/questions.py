@@ -156,12 +156,12 @@ class QuestionReader:
         if _LAST_TURN.search(text):
             words.take_all()
             return self._clause(ctx, {"ask": "last_turn", "turn_id": ctx.previous.turn_id}, "what the last turn changed")
-        deck = which_deck(ctx.facts, answer=ctx.answer, words=words.copy()).deck  # "slide 2 of the coffee deck"
+        named = which_deck(ctx.facts, answer=ctx.answer, words=words.copy())  # "slide 2 of the coffee deck"
         found = find_references(words)
         resolved = resolve_targets([f.reference for f in found], ctx.facts, previous=ctx.previous.targets,
-                                   answer=ctx.answer, deck=deck)
-        if deck is not None and any(t.kind == "slide" for t in resolved.targets):
-            which_deck(ctx.facts, answer=ctx.answer, words=words)  # the words that named the deck are read
+                                   answer=ctx.answer, deck=named.deck)
+        if named.span is not None and any(t.kind == "slide" for t in resolved.targets):
+            words.mark(*named.span)  # the words that named the deck are read
         if _VERSIONS.search(text):
             words.take(_VERSIONS)
             if not found:

@@ -142,12 +142,32 @@ def measured_outcome(deps: TurnContext, state: TurnState, update: dict[str, Any]
                        turn_id=state["turn_id"], satisfied=satisfied, own=own_turn_commits(deps, since))
     update["measured"] = {**measured.model_dump(), "matches": measured.matches}
     outcome = update.get("outcome") or state.get("outcome") or "replied"
+    if guessed(intent, outcome, state, steps or []):
+        update["outcome"] = "failed"
+        candidates = "; ".join(f"{c.get('title') or c.get('id')} ({c.get('id')})"
+                               for c in intent.clarification.candidates)
+        changed = ", ".join(measured.changed) or "the canvas"
+        reply = update.get("reply") or state.get("reply") or ""
+        update["reply"] = (f"{reply}\nMeasured on the canvas: the request could mean any of {candidates}, and this "
+                           f"turn changed {changed} without asking which. Check that it is the one you meant, or "
+                           "undo it ('undo that').").strip()
+        return
     # A clarification asked instead of acting: what it did not change is not missing, only what it changed counts.
     wrong = measured.unexpected if outcome == "clarification" else not measured.matches
     if measured.checked and wrong and outcome in ("replied", "clarification"):
         update["outcome"] = "failed"
         reply = update.get("reply") or state.get("reply") or ""
         update["reply"] = f"{reply}\n{measured.explain()}".strip()
+
+
+def guessed(intent: Any, outcome: str, state: TurnState, steps: list[dict[str, Any]]) -> bool:
+    """Whether the turn picked one of several things the request could mean, without the person's answer.
+
+    The interpreter found several candidates (two decks, two films' shot 2) and the turn was to ask; the offline
+    planner does.  A model that acts instead made a choice nobody made: whichever it picked, the turn is not
+    reported done.  After an answer the intent is read again with it (``nodes.propose``) and has no question left."""
+    asked = intent.clarification
+    return asked is not None and asked.reason == "ambiguous" and outcome == "replied" and wrote(state, steps)
 
 
 def wrote(state: TurnState, steps: list[dict[str, Any]]) -> bool:

@@ -236,7 +236,13 @@ def ambiguous_message(candidates: list[dict[str, Any]]) -> str:
     shot."""
     if candidates and all(c.get("kind") == "deck" for c in candidates):
         return which_deck_question(candidates)
-    lines = "; ".join(f"{c['title']} of {c.get('plan') or 'no plan'} (id {c['id']})" for c in candidates)
+    if candidates and all(c.get("kind") == "storyboard" for c in candidates):
+        said = candidates[0].get("referred_as") or "the shots"
+        films = "; ".join(f"'{c['title']}' (id {c['id']})" for c in candidates)
+        return (f"The project has {len(candidates)} films: {films}. Which one is '{said}' in? Select one of its "
+                "shots, name a shot by its number and film, or answer with the film's id. I changed nothing.")
+    lines = "; ".join(f"{c['title']} of {c.get('plan') or 'no plan'} (id {c['id']}"
+                      + (f", image v{c['version']})" if c.get("version") is not None else ")") for c in candidates)
     return f"More than one shot matches: {lines}. Which one do you mean? Answer with its id."
 
 
@@ -285,16 +291,35 @@ class Resolver:
         for shot in facts.shots:
             if shot.number is not None and shot.image:
                 self.numbered.setdefault(shot.number, []).append(shot)
-        self.ordered = self._story_order()
         self.by_id = {s.id: s for s in facts.shots}
+        self.films = list(dict.fromkeys(s.plan for s in facts.shots if s.image))
+        """The storyboards whose shots have images, oldest first (a project may hold several films)."""
+        self.film = self._film()
+        """The one film the request is about: the only one, the answer's, or the selection's (None: several, and
+        nothing the person gave picks one)."""
+        self.ordered = self._story_order(self.film)
 
-    def _story_order(self) -> list[ShotFact]:
-        """Shots with images, in story order; with two storyboards, the answer's or the newest one's."""
-        shots = [s for s in self.facts.shots if s.image]
-        plans = list(dict.fromkeys(s.plan for s in shots))
-        if len(plans) > 1:
-            chosen = self._answered_plan(shots) or plans[-1]
-            shots = [s for s in shots if s.plan == chosen]
+    def _film(self) -> str | None:
+        if len(self.films) <= 1:
+            return self.films[0] if self.films else None
+        answered = self._answered_plan(self.facts.shots)
+        if answered is not None:
+            return answered
+        selected = self.films_of([n.shot or n.id for n in self.facts.selection])
+        return selected[0] if len(selected) == 1 else None
+
+    def films_of(self, ids: list[str]) -> list[str | None]:
+        """The films the nodes ``ids`` belong to: a shot, its image (any version), its clip, or a cut made from its
+        clip (a selection names images, clips and cuts)."""
+        made = {i: s.plan for s in self.facts.shots for i in (s.id, s.image, *s.image_versions, s.clip, s.cut,
+                                                               *s.derived) if i}
+        return list(dict.fromkeys(made[i] for i in ids if i in made))
+
+    def _story_order(self, film: str | None) -> list[ShotFact]:
+        """The shots of ``film`` with images, in story order (None: every film's, when there is one film)."""
+        shots = [s for s in self.facts.shots if s.image and (film is None or s.plan == film)]
+        if film is None and len(self.films) > 1:
+            return []  # several films and none picked: an order of "the last shot" would be a guess
         return sorted(shots, key=lambda s: (s.number if s.number is not None else 10**6))
 
     def _answered_plan(self, shots: list[ShotFact]) -> str | None:
@@ -304,6 +329,16 @@ class Resolver:
             if self.answer in (shot.id, shot.image, shot.plan):
                 return shot.plan
         return None
+
+    def _which_film(self, reference: Reference) -> Resolution:
+        """Several films and nothing picks one: every film is a candidate (an answer with one's id reads the
+        request again on that film)."""
+        firsts = {}
+        for shot in self.facts.shots:
+            if shot.image and shot.plan in self.films:
+                firsts.setdefault(shot.plan, shot)
+        return Resolution(ambiguous=[{"id": plan, "kind": "storyboard", "title": shot.plan_title or plan,
+                                      "referred_as": reference.said} for plan, shot in firsts.items()])
 
     def resolve(self, reference: Reference, context: list[Target]) -> Resolution:
         """The targets of one reference; ``context`` is what earlier clauses of the request named."""
@@ -328,6 +363,8 @@ class Resolver:
         if not self.numbered and not self.ordered:
             return Resolution(missing=[reference.said])
         if form == "every":
+            if not self.ordered:
+                return self._which_film(reference)
             return Resolution(targets=[shot_target(s, reference.said) for s in self.ordered])
         if form == "others":
             # other than what the request named before, or else what the turn before changed; with neither,
@@ -335,7 +372,10 @@ class Resolver:
             spared = {t.id for t in context} or set(self.previous)
             if not spared:
                 return Resolution(unresolved=[reference.said])
-            return Resolution(targets=[shot_target(s, reference.said) for s in self.ordered if s.id not in spared])
+            shots = self._anchored(list(spared))
+            if shots is None:
+                return self._which_film(reference)
+            return Resolution(targets=[shot_target(s, reference.said) for s in shots if s.id not in spared])
         if form == "position":
             return self._position(reference, context)
         return self._numbers(reference)
@@ -363,13 +403,30 @@ class Resolver:
             for shot in candidates:
                 if self.answer in (shot.id, shot.image, shot.plan):
                     return shot
+        if self.film is not None:  # the selection's film ("shot 1 in neon" with shot 1's image selected)
+            in_film = [s for s in candidates if s.plan == self.film]
+            if len(in_film) == 1:
+                return in_film[0]
         plans = {self.by_id[t.id].plan for t in chosen if t.id in self.by_id}
         same = [s for s in candidates if s.plan in plans]
         return same[0] if len(same) == 1 else None
 
+    def _anchored(self, ids: list[str]) -> list[ShotFact] | None:
+        """The shots in story order of the one film ``ids`` belong to, when no film is picked otherwise (None:
+        they span several films, or name none)."""
+        if self.ordered or len(self.films) <= 1:
+            return self.ordered
+        films = self.films_of(ids)
+        return self._story_order(films[0]) if len(films) == 1 else None
+
     def _position(self, reference: Reference, context: list[Target]) -> Resolution:
         shots, count = self.ordered, reference.numbers[0] if reference.numbers else 1
         name = reference.position
+        anchor = [t.id for t in context] or [n.shot or n.id for n in self.facts.selection] or self.previous
+        if name in ("next", "previous") and not shots:
+            shots = self._anchored(anchor) or []
+        if not shots and len(self.films) > 1:
+            return self._which_film(reference)
         if not shots:
             return Resolution(missing=[reference.said])
         if name == "first":
@@ -389,7 +446,6 @@ class Resolver:
                 return Resolution(ambiguous=shot_candidates(middle))
             chosen = [shots[len(shots) // 2]]
         else:  # next / previous: relative to what the request, the selection or the last turn pointed at
-            anchor = [t.id for t in context] or [n.shot or n.id for n in self.facts.selection] or self.previous
             at = [i for i, s in enumerate(shots) if s.id in anchor]
             if not at:
                 return Resolution(unresolved=[reference.said])

@@ -12,7 +12,9 @@ page), "page:sel" (its preview selected), "page:prev" (the turn before made two 
 (slide 3 selected), "deck:stale" (a slide of an earlier version of the deck selected), "deck:prev" (the turn before deleted a slide), "deck:undone" (it was an undo), "empty",
 "sel=N" (shot N's image selected), "prev" (the turn before made shot 3 night), "two" (two storyboards),
 "decks2" (two decks: an older one on night markets, 3 slides, and the beekeeping deck), "decks2:sel" (slide 2 of
-the older deck selected).  ``IN_DECK("D0", OP(...))``: the operation, on that deck.
+the older deck selected), "two:sel" / "two:selB" (two storyboards; shot 2's image of the older, beekeeper film,
+or of the newer, ferry film, selected).  ``IN_DECK("D0", OP(...))``: the operation, on that deck;
+``IN_FILM("B", {...})``: the shot edits, on that film's shots.
 
 A *wrong success* is a request read as an action (no clarification) whose targets or modifications differ
 from the expected ones, or an action where a clarification was expected.  It must be 0.
@@ -20,6 +22,7 @@ from the expected ones, or an action where a clarification was expected.  It mus
 
 from __future__ import annotations
 
+import re
 from typing import Any, NamedTuple
 
 from content.page_document import PageDocument
@@ -47,6 +50,14 @@ class IN_DECK(NamedTuple):
 
     deck: str
     op: OP
+
+
+class IN_FILM(NamedTuple):
+    """A shot edit on one film of several: every target is a shot of that film (its ids' prefix: "" for the
+    beekeeper film, "B" for the ferry film of the "two" contexts)."""
+
+    prefix: str
+    shots: dict[int, dict[str, Any]]
 
 
 class OPS(tuple):
@@ -711,6 +722,28 @@ CASES: list[tuple[str, str, Any, str]] = [
     ("decks", "retitle slide 2 of the urban beekeeping presentation to Hives",
      IN_DECK("D1", OP("deck_edit_slide", {"slide": 2, "title": "Hives"})), "decks2"),
     ("decks", "delete this slide", IN_DECK("D0", OP("deck_delete_slide", {"slide": 2})), "decks2:sel"),
+    # -- two films: a shot named by its place ("the last shot"), or every shot, names no film: it went to the
+    # newest film, exit 0; now the turn asks which, and the selection (a shot's image, clip or cut) or the answer
+    # picks one, for numbered shots too
+    ("films", "make the last shot night", ASK("ambiguous"), "two"),
+    ("films", "make the first shot a close-up", ASK("ambiguous"), "two"),
+    ("films", "make every shot snowy", ASK("ambiguous"), "two"),
+    ("films", "make all the shots night", ASK("ambiguous"), "two"),
+    ("films", "the last two shots should be overcast", ASK("ambiguous"), "two"),
+    ("films", "make the middle shot foggy", ASK("ambiguous"), "two"),
+    ("films", "redo the lighting on shots 2 and 3", ASK("ambiguous"), "two"),
+    ("films", "make shot 2 night and the next shot foggy", ASK("ambiguous"), "two"),
+    ("films", "make shot 2 night and the other shots foggy", ASK("ambiguous"), "two"),
+    ("films", "explore the last shot with 3 lighting moods", ASK("ambiguous"), "two"),
+    ("films", "make shot 3 night", IN_FILM("", {3: L("night")}), "two:sel"),
+    ("films", "make shot 3 night", IN_FILM("B", {3: L("night")}), "two:selB"),
+    ("films", "make the last shot night", IN_FILM("", {8: L("night")}), "two:sel"),
+    ("films", "make the last shot night", IN_FILM("B", {4: L("night")}), "two:selB"),
+    ("films", "make every shot snowy", IN_FILM("B", {n: {"weather": "snow"} for n in range(1, 5)}), "two:selB"),
+    ("films", "make it darker", IN_FILM("", {2: {"luma": "lower"}}), "two:sel"),
+    ("films", "make the next shot foggy", IN_FILM("B", {3: L("foggy")}), "two:selB"),
+    ("films", "make this shot night and the other shots foggy",
+     IN_FILM("", {2: L("night"), **{n: L("foggy") for n in (1, 3, 4, 5, 6, 7, 8)}}), "two:sel"),
     ("decks", "delete the last slide", IN_DECK("D0", OP("deck_delete_slide", {"slide": 3})), "decks2:sel"),
     ("selection", "delete this slide", OP("deck_delete_slide", {"slide": 3}), "deck:sel=3"),
     ("selection", "retitle it 'Who gains'", OP("deck_edit_slide", {"slide": 3, "title": "Who gains"}), "deck:sel=3"),
@@ -838,8 +871,11 @@ def facts_for(context: str) -> tuple[CanvasFacts, PreviousTurn]:
         return CanvasFacts(shots=story_facts(), decks=deck, slides=slides), previous
     shots = story_facts()
     facts = CanvasFacts(shots=shots)
-    if context == "two":
+    if context.startswith("two"):
         facts.shots += story_facts("Q", "a 4-shot short film about a ferry in winter", 4, prefix="B")
+    if context in ("two:sel", "two:selB"):
+        prefix = context.removeprefix("two:sel")
+        facts.selection = [NodeFact(id=f"{prefix}I2", kind="image", title="shot 2 image", shot=f"{prefix}S2")]
     if context.startswith("sel="):
         n = int(context.split("=")[1])
         facts.selection = [NodeFact(id=f"I{n}", kind="image", title=f"shot {n} image", shot=f"S{n}")]
@@ -877,6 +913,11 @@ def judge(expected: Any, intent: Any) -> str:
         if len(intent.clauses) != 1 or not intent.clauses[0].targets or intent.clauses[0].targets[0].id != expected.deck:
             return "wrong_success"
         return judge(expected.op, intent)
+    if isinstance(expected, IN_FILM):
+        film = re.compile(rf"{expected.prefix}S\d+")
+        if not all(film.fullmatch(t.id) for c in intent.clauses for t in c.targets):
+            return "wrong_success"
+        return judge(expected.shots, intent)
     if isinstance(expected, OP):
         if intent.operation != expected.operation or (len(intent.clauses) != 1 and expected.operation != "question"):
             return "wrong_success"

@@ -401,6 +401,22 @@ def test_with_two_decks_an_edit_asks_which_and_the_answer_or_a_title_picks_one(r
     assert snapshot(runtime) == snap
 
 
+def test_a_model_that_picks_a_deck_without_asking_is_not_done(make_runtime, runtime: Runtime,
+                                                               made: dict[str, Any]) -> None:
+    """With two decks, a model that deletes the last slide of one without asking made a choice nobody made: the
+    slide is gone (the grant holds both decks, as either answer needs), but the turn is not reported done."""
+    store = runtime.project.store
+    first = find_deck(store, made["deck"]["deck_id"])
+    kept = [s.spec.title for s in read_deck(store, first).slides]
+    picker = make_runtime(model=ScriptedModel(script=[
+        {"name": "deck_delete_slide", "args": {"deck_id": first.id, "slide": len(kept)}}, "Deleted the last slide."]))
+    out = picker.run("delete the last slide")
+    LEDGER.append(("delete the last slide (a model that picks a deck)", "failed", result_of(out)))
+    assert [s.spec.title for s in read_deck(store, find_deck(store, first.id)).slides] == kept[:-1]
+    assert out.outcome == "failed" and exit_code(out) == 1, out.reply
+    assert "without asking which" in out.reply and first.title in out.reply
+
+
 def test_no_turn_exited_0_without_its_effect() -> None:
     """The count of wrong successes over every turn above: a turn reported done where it should not be."""
     assert LEDGER, "the turns above ran first"

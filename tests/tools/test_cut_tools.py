@@ -49,7 +49,9 @@ def changed(before: dict[str, str], after: dict[str, str]) -> set[str]:
 def one_tool_turn(make_runtime: Any, request: str, tool: str, args: dict[str, Any]) -> Any:
     """A whole turn (evaluator on) in which a scripted model calls one tool under its smallest grant."""
     runtime = make_runtime(model=ScriptedModel(script=[{"name": tool, "args": args}, "done"]))
-    outcome = runtime.run(request, grant=scoped_grant(runtime, tool, args))
+    # The person selected the cut: the module's project holds several stories, and "shot 2" alone would ask which.
+    outcome = runtime.run(request, grant=scoped_grant(runtime, tool, args),
+                          selected=[args["cut_id"]] if "cut_id" in args else None)
     assert outcome.outcome == "replied", outcome.reply
     return outcome
 

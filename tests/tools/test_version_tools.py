@@ -58,7 +58,8 @@ def relight(make_runtime: Any, image_id: str, lighting: str, request: str) -> An
 
     runtime = make_runtime(model=ScriptedModel(script=[
         {"name": "mark_stale", "args": {"node_id": image_id}}, regenerate, f"relit it {lighting}"]))
-    outcome = runtime.run(request, grant=runtime.grants.save(Grant()))
+    # The person selected the image: the module's project holds several stories, and "shot 1" alone would ask which.
+    outcome = runtime.run(request, grant=runtime.grants.save(Grant()), selected=[image_id])
     assert outcome.outcome == "replied", outcome.reply
     return outcome
 

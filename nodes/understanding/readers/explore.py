@@ -8,7 +8,7 @@ import re
 from nodes.models.grammar import named_lighting
 from nodes.understanding.intent import Clarification, Clause
 from nodes.understanding.readers.base import ReadContext, Reading
-from nodes.understanding.references import find_references, resolve_targets
+from nodes.understanding.references import ambiguous_message, find_references, resolve_targets
 
 _EXPLORE = re.compile(r"\bexplore\b|\btry (\d+)\b|\b(\d+) (?:variations|alternatives|options|versions) of\b")
 
@@ -35,8 +35,7 @@ class ExploreReader:
                 reason=reason, missing=resolved.missing, candidates=resolved.ambiguous,
                 understood=[f"explore {n} candidates"],
                 message=(f"There is no {', '.join(resolved.missing)} {ctx.facts.where} to explore." if resolved.missing
-                         else "More than one shot matches; which one do you mean? Answer with its id."
-                         if resolved.ambiguous else "Which shot should I explore? Name it ('shot 3') or select it.")))
+                         else ambiguous_message(resolved.ambiguous) if resolved.ambiguous else "Which shot should I explore? Name it ('shot 3') or select it.")))
         target = resolved.targets[0]
         return Reading(clauses=[Clause(text=ctx.request, domain=self.name, operation="explore",
                                        targets=[target], references=[f.reference for f in found],

@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 from nodes.models.grammar import STALE, EditRequest, read_constraints, read_edit
 from nodes.understanding.intent import Clarification, Clause, Reference, Target
 from nodes.understanding.readers.base import ReadContext, Reading
-from nodes.understanding.references import Found, Resolver, find_references
+from nodes.understanding.references import Found, Resolver, ambiguous_message, find_references
 from nodes.understanding.text import EITHER_OR, INSTEAD_OF, Words, count_exception
 
 _SEPARATOR = re.compile(r"\s*(?:;|\.(?:\s|$)|,?\s*\band then\b|,?\s*\bthen\b|,?\s*\bbut\b|,?\s*\band\b|,?\s*\balso\b|"
@@ -394,11 +394,8 @@ class ShotReader:
                          f"There is no {', '.join(missing)} {where}"
                          + (f"; {unresolved[0]}." if unresolved else "."))))
         if ambiguous:
-            lines = "; ".join(f"{c['title']} of {c.get('plan') or 'no plan'} (id {c['id']}, image v{c['version']})"
-                              for c in ambiguous)
             return Reading(clauses=clauses, clarification=Clarification(
-                reason="ambiguous", candidates=ambiguous, understood=understood,
-                message=f"More than one shot matches: {lines}. Which one do you mean? Answer with its id."))
+                reason="ambiguous", candidates=ambiguous, understood=understood, message=ambiguous_message(ambiguous)))
         if unresolved or any(not c.targets for c in clauses):
             said = unresolved[0] if unresolved else "it"
             changes = [u for u in understood if not u.startswith("target:")]

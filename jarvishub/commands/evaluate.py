@@ -199,9 +199,11 @@ def _run_parallel(args: argparse.Namespace, suite: list[Any], agents: list[str],
     """``--jobs N``: the runs in child processes, in rounds (one scenario's agents start together, the heaviest
     scenarios first: :func:`~jarvishub.evaluation.parallel.rounds`); each result put in its sequential place and
     results.json written as each finishes.  Returns an exit code when the suite cannot run (no agent)."""
-    from jarvishub.evaluation.parallel import JobUnavailable, plan, run_jobs
+    from jarvishub.commands.interrupts import allow_wind_down
+    from jarvishub.evaluation.parallel import STOP_WAIT_S, JobUnavailable, plan, run_jobs
 
     jobs = plan(suite, agents)
+    allow_wind_down(STOP_WAIT_S + 4)  # the children's bounded stop, then their engines
     done: dict[int, Any] = {}
 
     def begun(job: Any) -> None:
@@ -219,11 +221,18 @@ def _run_parallel(args: argparse.Namespace, suite: list[Any], agents: list[str],
          "one scenario's agents started together")
     try:
         run_jobs(jobs, args.jobs, model=args.model, out=path.parent, say=_say, started=begun, finished=ended,
-                 stash=args.export_trajectories)
+                 stash=args.export_trajectories, stopping=lambda: _stopped(results, path, started))
     except JobUnavailable as error:
         print_error(args, EXIT_BAD_INPUT, str(error))
         return EXIT_BAD_INPUT
     return None
+
+
+def _stopped(results: Any, path: Path, started: float) -> None:
+    """results.json as a Ctrl-C leaves it: the finished runs, and that the suite stopped."""
+    results.stopped = "interrupted (Ctrl-C)"
+    results.wall_s = round(time.monotonic() - started, 3)
+    results.write(path)
 
 
 def _stop_now(args: argparse.Namespace, results: Any, path: Path, started: float) -> NoReturn:
@@ -235,9 +244,7 @@ def _stop_now(args: argparse.Namespace, results: Any, path: Path, started: float
 
     from jarvishub.commands.interrupts import report_interrupted
 
-    results.stopped = "interrupted (Ctrl-C)"
-    results.wall_s = round(time.monotonic() - started, 3)
-    results.write(path)
+    _stopped(results, path, started)
     _say(f"eval: stopped; {len(results.scenarios)} finished scenario run(s) kept in {path}")
     code = report_interrupted(args, print_error)
     sys.stdout.flush()

@@ -55,8 +55,15 @@ def _say_interrupted_now() -> None:
         os.write(2, (interrupted_line(_INTERRUPT.get("command")) + "\n").encode())
 
 
+def allow_wind_down(seconds: float) -> None:
+    """Let this command take up to ``seconds`` after a Ctrl-C to wind down, instead of
+    :data:`INTERRUPT_GRACE_S` (a command whose own stop is bounded and longer: ``eval --jobs`` gives its children
+    ``STOP_WAIT_S`` to give their runs up, then stops the engines of the ones it had to kill)."""
+    _INTERRUPT["grace"] = max(INTERRUPT_GRACE_S, float(seconds))
+
+
 def _exit_after_grace() -> None:
-    time.sleep(INTERRUPT_GRACE_S)
+    time.sleep(_INTERRUPT.get("grace", INTERRUPT_GRACE_S))
     _say_interrupted_now()
     os._exit(EXIT_INTERRUPTED)
 

@@ -108,11 +108,12 @@ def rounds(jobs: list[Job], workers: int) -> list[list[Job]]:
 
 def run_jobs(jobs: list[Job], workers: int, *, model: str, out: Path, say: Say,
              started: Callable[[Job], None], finished: Callable[[Job, ScenarioResult], None],
-             stash: bool = False) -> None:
+             stash: bool = False, stopping: Callable[[], None] | None = None) -> None:
     """Run every job, at most ``workers`` at a time; ``finished`` gets each result as its child ends.
 
-    Ctrl-C (KeyboardInterrupt here) stops every child and their engines, then is raised again.  A child that
-    exits 2 (its agent cannot be made) stops the others and raises :class:`JobUnavailable`.
+    Ctrl-C (KeyboardInterrupt here) calls ``stopping`` first (the caller writes what finished: stopping the
+    children can take seconds on a loaded machine), then stops every child and their engines, then is raised
+    again.  A child that exits 2 (its agent cannot be made) stops the others and raises :class:`JobUnavailable`.
     """
     waiting = rounds(jobs, workers)
     running: list[Job] = []
@@ -131,7 +132,9 @@ def run_jobs(jobs: list[Job], workers: int, *, model: str, out: Path, say: Say,
                     reader.join(5)
                 finished(job, _result(job, out))
             time.sleep(POLL_S)
-    except BaseException:
+    except BaseException as error:
+        if stopping is not None and isinstance(error, KeyboardInterrupt):
+            stopping()
         stop_all(running, out)
         raise
 

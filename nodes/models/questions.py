@@ -54,8 +54,10 @@ class QuestionPlaybook:
                                        "question": f"I cannot tell that {self.source.where}."})
         return result
 
-    def _count(self, p: PlannerInput, clause) -> Call | Done:
+    def _count(self, p: PlannerInput, clause) -> Call | Done | None:
         kind = clause.args.get("kind") or None
+        if clause.args.get("deck"):  # one deck's slides ("how many slides are in the night markets deck?")
+            return self._deck_slides(p, clause)
         if p.counts is not None:  # the view counted the live nodes by kind and status just before this call
             return _counted(p.counts, kind)
         rows = self.source.listing(p, kind)
@@ -66,6 +68,17 @@ class QuestionPlaybook:
         held = ", ".join(f"{r['count']} {r['kind']}" for r in rows)
         return Done(text=f"The canvas holds {held} (I counted every live node by kind)." if held
                     else "The canvas is empty.")
+
+    def _deck_slides(self, p: PlannerInput, clause) -> Call | Done | None:
+        rows = self.source.slides(p)
+        if rows is None or isinstance(rows, Call):
+            return rows
+        deck = clause.args["deck"]
+        if not any(r.get("deck") for r in rows):
+            return None  # this source does not say which deck a slide is in
+        count = sum(1 for r in rows if r.get("deck") == deck)
+        title = clause.targets[0].title if clause.targets else deck
+        return Done(text=f"{count} found: the deck '{title}' has {count} slide{'s' if count != 1 else ''}.")
 
     def _list(self, p: PlannerInput, clause) -> Call | Done:
         rows = self.source.listing(p, clause.args.get("kind") or None)

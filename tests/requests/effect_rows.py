@@ -170,6 +170,7 @@ EXTRA: list[Row] = [
     Row("question", "which shots are at night?", Answer(r"^1 shot with lighting night: shot 4 "), "story",
         ("make shot 4 night",)),
     Row("question", "what's on the canvas", Answer(r"holds .*\b1 deck\b"), "deck"),
+    Row("question", "how many slides are in the deck?", Answer(r"^5 found: the deck '.+' has 5 slides"), "deck"),
     # the page's sections and style values, read from the page as it is
     Row("question", "which sections does the page have?",
         Answer(r"6 sections, top to bottom: hero, menu, gallery, testimonials, about, contact"), "page"),

@@ -37,6 +37,8 @@ _LEAD = re.compile(r"^\s*(?:how many|how much|which|what(?:'s| is| are| does| di
 _TAIL = re.compile(r"\b(?:are there|is there|are|is|there|exist|in total|so far|on the canvas|of them|do we have|"
                    r"have we got|currently|right now|now|at the moment|have|has|does|in|at|set|with|the|a|an|all|nodes?|"
                    r"items?|things?|of)\b|\?")
+_A_DECK = re.compile(r"\b(?:slide deck|deck|presentation|slideshow)\b")
+"""A deck word in a question about slides: which deck is then read (``which_deck``), and asked about when unknown."""
 _VERSIONS = re.compile(r"\bhow many versions?\b|\bversions? (?:of|does|do)\b|\bversion count\b")
 _LAST_TURN = re.compile(r"\bwhat (?:has |did |was )?(?:changed?|change|you change|happen(?:ed)?)\b.*\b(?:last|previous) "
                         r"(?:turn|request|edit|step|time)\b|\bwhat did (?:you|the last turn|the previous turn) "
@@ -230,8 +232,10 @@ class QuestionReader:
             words.take(_LEAD)
             if kind_match:
                 words.mark(kind_match.start(), kind_match.end())
-            words.take(_TAIL)
             kind = KINDS.get(kind_match.group(1), "") if kind_match else ""
+            if kind == "slide" and _A_DECK.search(text):
+                return self._slides_of_a_deck(ctx, words)
+            words.take(_TAIL)
             return self._clause(ctx, {"ask": "count", "kind": kind}, f"how many {kind or 'nodes'} there are")
         if re.match(r"^\s*(?:list|show|what|which)\b", text) and kind_match:
             words.take(_LEAD)
@@ -245,6 +249,25 @@ class QuestionReader:
             return _not_answered(words, "a yes-or-no question", "That reads as a yes-or-no question, and I can "
                                  "answer it only about shots", "make the headline bigger")
         return None
+
+    def _slides_of_a_deck(self, ctx: ReadContext, words: Words) -> Reading:
+        """"How many slides are in the night markets deck?": the slides of the deck the words, the selection or the
+        answer name (every word of the request was read before, and the deck's were asked about)."""
+        choice = which_deck(ctx.facts, answer=ctx.answer, words=words)
+        words.take(_A_DECK)  # "in the deck", "does the ... deck have": the deck's own words are taken by which_deck
+        words.take(_TAIL)
+        if choice.deck is None:
+            candidates = deck_candidates(choice.candidates)
+            return Reading(clarification=Clarification(
+                reason="ambiguous" if candidates else "not_found", understood=["question: how many slides a deck has"],
+                candidates=candidates, missing=[] if candidates else ["a slide deck"],
+                message=which_deck_question(candidates, choice.named) if candidates else
+                f"There is no slide deck {ctx.facts.where}."))
+        reading = self._clause(ctx, {"ask": "count", "kind": "slide", "deck": choice.deck.id},
+                               f"how many slides '{choice.deck.title}' has")
+        reading.clauses[0].targets = [Target(id=choice.deck.id, kind="deck", title=choice.deck.title,
+                                             referred_as="the deck")]
+        return reading
 
     def _slide_content(self, ctx: ReadContext, match: re.Match[str]) -> Reading:
         choice = which_deck(ctx.facts, answer=ctx.answer, words=Words(ctx.words.text))  # the request is all read

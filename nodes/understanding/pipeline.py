@@ -19,6 +19,7 @@ from nodes.understanding.intent import Clarification, Intent
 from nodes.understanding.kinds import OPERATION_KINDS, asks_removal, family_of, node_ids_named, titles_named, word_kinds
 from nodes.understanding.readers import READERS, PreviousTurn, ReadContext
 from nodes.understanding.rephrasings import look_no_shot_has, rephrased, said_like_another_shot, shots_by_look
+from nodes.understanding.references import pinned_film
 from nodes.understanding.text import FILLERS, NUMBER_VOCABULARY, Words, correct_typos, lower_words, spell_numbers
 
 COMMAND_WORDS = frozenset("""
@@ -58,14 +59,19 @@ def base_vocabulary() -> frozenset[str]:
     return frozenset(w for w in words if len(w) >= 3)
 
 
-def normalise(request: str, facts: CanvasFacts) -> tuple[str, list[tuple[str, str]]]:
+def normalise(request: str, facts: CanvasFacts, answer: str | None = None) -> tuple[str, list[tuple[str, str]]]:
     """Lower case, spelled numbers as digits, typos corrected, a few phrasings said the way the readers read them
-    (``rephrasings``); returns the text and the corrections."""
+    (``rephrasings``); returns the text and the corrections.
+
+    "The night shots" and "the same lighting as shot 1" are read on the film the selection or the answer picks
+    when the project holds several (the shot numbers they become are then read in that film)."""
     text = lower_words(request)
     vocabulary = base_vocabulary() | frozenset(w for w in facts.story_words() if len(w) >= 3)
     corrected, corrections = correct_typos(text, vocabulary)
     said = rephrased(spell_numbers(corrected))
-    return shots_by_look(said_like_another_shot(said, facts.shots), facts.shots), corrections
+    film = pinned_film(facts, answer)
+    shots = [s for s in facts.shots if film is None or s.plan == film]
+    return shots_by_look(said_like_another_shot(said, shots), shots), corrections
 
 
 def interpret(request: str, facts: CanvasFacts | None = None, *, previous: PreviousTurn | None = None,
@@ -114,7 +120,7 @@ def _interpret(request: str, facts: CanvasFacts | None = None, *, previous: Prev
     if note_like:
         text, corrections = spell_numbers(lower_words(request)), []
     else:
-        text, corrections = normalise(request, facts)
+        text, corrections = normalise(request, facts, answer)
     intent = Intent(request=request, normalised=text, corrections=corrections, previous_turn=previous.turn_id)
     if not text.strip():
         intent.clarification = Clarification(reason="unparsed", message="The request is empty.")

@@ -274,6 +274,33 @@ def match_description(description: list[str], shots: list[ShotFact]) -> list[Sho
     return [shot for score, shot in scored if score == best]
 
 
+def films(facts: CanvasFacts) -> list[str | None]:
+    """The storyboards whose shots have images, oldest first."""
+    return list(dict.fromkeys(s.plan for s in facts.shots if s.image))
+
+
+def films_of(facts: CanvasFacts, ids: list[str]) -> list[str | None]:
+    """The films the nodes ``ids`` belong to: a shot, its image (any version), its clip, or a cut made from its
+    clip (a selection names images, clips and cuts)."""
+    made = {i: s.plan for s in facts.shots for i in (s.id, s.image, *s.image_versions, s.clip, s.cut, *s.derived) if i}
+    return list(dict.fromkeys(made[i] for i in ids if i in made))
+
+
+def pinned_film(facts: CanvasFacts, answer: str | None = None) -> str | None:
+    """The one film a request is about: the project's only one, the one the answer names (a storyboard's id, or one
+    of its shots' or images'), or the selection's; None with several films and nothing the person gave picking one
+    (then "the last shot" is asked about, never taken from the newest film)."""
+    held = films(facts)
+    if len(held) <= 1:
+        return held[0] if held else None
+    if answer:
+        named = films_of(facts, [answer]) or [p for p in held if p == answer]
+        if len(named) == 1:
+            return named[0]
+    selected = films_of(facts, [n.shot or n.id for n in facts.selection])
+    return selected[0] if len(selected) == 1 else None
+
+
 class Resolver:
     """Resolves one request's references on the facts, remembering the targets named so far (for "it")."""
 
@@ -292,28 +319,15 @@ class Resolver:
             if shot.number is not None and shot.image:
                 self.numbered.setdefault(shot.number, []).append(shot)
         self.by_id = {s.id: s for s in facts.shots}
-        self.films = list(dict.fromkeys(s.plan for s in facts.shots if s.image))
+        self.films = films(facts)
         """The storyboards whose shots have images, oldest first (a project may hold several films)."""
-        self.film = self._film()
+        self.film = pinned_film(facts, answer)
         """The one film the request is about: the only one, the answer's, or the selection's (None: several, and
         nothing the person gave picks one)."""
         self.ordered = self._story_order(self.film)
 
-    def _film(self) -> str | None:
-        if len(self.films) <= 1:
-            return self.films[0] if self.films else None
-        answered = self._answered_plan(self.facts.shots)
-        if answered is not None:
-            return answered
-        selected = self.films_of([n.shot or n.id for n in self.facts.selection])
-        return selected[0] if len(selected) == 1 else None
-
     def films_of(self, ids: list[str]) -> list[str | None]:
-        """The films the nodes ``ids`` belong to: a shot, its image (any version), its clip, or a cut made from its
-        clip (a selection names images, clips and cuts)."""
-        made = {i: s.plan for s in self.facts.shots for i in (s.id, s.image, *s.image_versions, s.clip, s.cut,
-                                                               *s.derived) if i}
-        return list(dict.fromkeys(made[i] for i in ids if i in made))
+        return films_of(self.facts, ids)
 
     def _story_order(self, film: str | None) -> list[ShotFact]:
         """The shots of ``film`` with images, in story order (None: every film's, when there is one film)."""
@@ -321,14 +335,6 @@ class Resolver:
         if film is None and len(self.films) > 1:
             return []  # several films and none picked: an order of "the last shot" would be a guess
         return sorted(shots, key=lambda s: (s.number if s.number is not None else 10**6))
-
-    def _answered_plan(self, shots: list[ShotFact]) -> str | None:
-        if not self.answer:
-            return None
-        for shot in shots:
-            if self.answer in (shot.id, shot.image, shot.plan):
-                return shot.plan
-        return None
 
     def _which_film(self, reference: Reference) -> Resolution:
         """Several films and nothing picks one: every film is a candidate (an answer with one's id reads the

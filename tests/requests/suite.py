@@ -13,7 +13,8 @@ page), "page:sel" (its preview selected), "page:prev" (the turn before made two 
 "sel=N" (shot N's image selected), "prev" (the turn before made shot 3 night), "two" (two storyboards),
 "decks2" (two decks: an older one on night markets, 3 slides, and the beekeeping deck), "decks2:sel" (slide 2 of
 the older deck selected), "two:sel" / "two:selB" (two storyboards; shot 2's image of the older, beekeeper film,
-or of the newer, ferry film, selected).  ``IN_DECK("D0", OP(...))``: the operation, on that deck;
+or of the newer, ferry film, selected), "two:looks" / "two:looksB" (shot 5 of the first film and shot 3 of the second
+foggy; nothing selected, or shot 2 of the second selected).  ``IN_DECK("D0", OP(...))``: the operation, on that deck;
 ``IN_FILM("B", {...})``: the shot edits, on that film's shots.
 
 A *wrong success* is a request read as an action (no clarification) whose targets or modifications differ
@@ -750,6 +751,11 @@ CASES: list[tuple[str, str, Any, str]] = [
     ("films", "make every shot snowy", IN_FILM("B", {n: {"weather": "snow"} for n in range(1, 5)}), "two:selB"),
     ("films", "make it darker", IN_FILM("", {2: {"luma": "lower"}}), "two:sel"),
     ("films", "make the next shot foggy", IN_FILM("B", {3: L("foggy")}), "two:selB"),
+    # "the night shots" and "the same lighting as shot 2" read on the selected film (they were read on every film's
+    # shots, and their numbers then on the selected one's)
+    ("films", "make the foggy shots warmer", IN_FILM("B", {3: {"warmth": "higher"}}), "two:looksB"),
+    ("films", "make shot 1 the same lighting as shot 3", IN_FILM("B", {1: L("foggy")}), "two:looksB"),
+    ("films", "make the foggy shots warmer", ASK("ambiguous"), "two:looks"),
     ("films", "make this shot night and the other shots foggy",
      IN_FILM("", {2: L("night"), **{n: L("foggy") for n in (1, 3, 4, 5, 6, 7, 8)}}), "two:sel"),
     ("decks", "delete the last slide", IN_DECK("D0", OP("deck_delete_slide", {"slide": 3})), "decks2:sel"),
@@ -881,8 +887,12 @@ def facts_for(context: str) -> tuple[CanvasFacts, PreviousTurn]:
     facts = CanvasFacts(shots=shots)
     if context.startswith("two"):
         facts.shots += story_facts("Q", "a 4-shot short film about a ferry in winter", 4, prefix="B")
-    if context in ("two:sel", "two:selB"):
-        prefix = context.removeprefix("two:sel")
+    if context.startswith("two:looks"):  # shot 5 of the beekeeper film and shot 3 of the ferry film are foggy
+        for shot in facts.shots:
+            if shot.id in ("S5", "BS3"):
+                shot.inputs = {"lighting": "foggy"}
+    if context in ("two:sel", "two:selB", "two:looksB"):
+        prefix = "B" if context.endswith("B") else ""
         facts.selection = [NodeFact(id=f"{prefix}I2", kind="image", title="shot 2 image", shot=f"{prefix}S2")]
     if context.startswith("sel="):
         n = int(context.split("=")[1])

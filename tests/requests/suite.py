@@ -596,6 +596,11 @@ CASES: list[tuple[str, str, Any, str]] = [
                                                     OP("page_move_section", {"section": "gallery",
                                                                              "after": "testimonials"}))),
         ("switch the menu section with the gallery", OP("page_move_section", {"section": "menu", "after": "gallery"})),
+        # without the word "section" (a newcomer's: asked, "I did not understand"), and a removal with a section kept
+        ("swap the menu and the testimonials", OPS(OP("page_move_section", {"section": "testimonials", "before": "menu"}),
+                                                   OP("page_move_section", {"section": "menu", "after": "gallery"}))),
+        ("remove the about section but keep the contact section", OP("page_remove_section", {"section": "about"})),
+        ("remove the menu but keep the menu", ASK("conflict")),
         ("move the gallery below the about section", OP("page_move_section", {"section": "gallery",
                                                                                 "after": "about"})),
         ("replace the hero image with a photo of rye loaves", OP("page_replace_image", {"image": "hero",

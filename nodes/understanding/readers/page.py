@@ -54,7 +54,7 @@ _PAGE_ONLY_WORDS = re.compile(r"\b(?:title|text|copy|colou?rs|corners|font size|
 _PICTURE_WORDS = re.compile(r"\b(?:pictures?|photos?|images?)\b")
 """Pictures are the page's on a project that holds a page and no story or deck."""
 _SECTION_VERBS = re.compile(r"\b(?:add|remove|delete|drop|hide|move|put|place|shift|above|below|before|after|first|1th|"
-                            r"last|top|bottom)\b")
+                            r"last|top|bottom|swap|switch|exchange|trade|flip)\b")
 _NAMES_PAGE = re.compile(r"\b(?:page|site|website|web page|homepage|hero|gallery|headline|buttons?)\b")
 _LAYOUT: tuple[re.Pattern[str], ...] = (
     re.compile(r"\bfull[\s-]*(?:bleed|width)\b|\bedge[\s-]*to[\s-]*edge\b|\b(?:contained|boxed|inset)\b"),
@@ -139,7 +139,11 @@ _SET_TEXT = re.compile(rf"\b(?:change|set|update|edit|rewrite|reword|rename|make
 _SAY = re.compile(rf"\b(?:make|have|let) (?P<element>{_ELEMENT}) (?:say|read) (?P<rest>.+)$")
 _SECTION_NAME = r"(?:the )?(?P<{0}>[a-z0-9-]+(?: [a-z0-9-]+){{0,2}}?)(?: section)?"
 _REMOVE_SECTION = re.compile(r"\b(?:remove|delete|drop|hide|take out|get rid of|cut|lose)\b " + _SECTION_NAME.format("name")
-                             + r"(?: (?:from|on) (?:the |this )?(?:page|site))?$")
+                             + r"(?: (?:from|on) (?:the |this )?(?:page|site))?"
+                             r"(?:,? (?:but|and) (?:keep|leave)(?: in)? " + _SECTION_NAME.format("kept")
+                             + r"(?: (?:as it is|as is|where it is|in place|alone))?)?$")
+"""A section removed, perhaps with another kept ("remove the about section but keep the contact section"): a
+constraint the removal of another section meets; the same section kept and removed is asked about."""
 _ADD_SECTION = re.compile(
     r"\b(?:add|insert|include|put in|create)\b (?:a |an |the |one )?(?:new |extra )?(?:"
     r"section (?:about|on|for|called|named|with|titled|listing|showing) (?P<topic>.+?)|(?P<name>[a-z0-9-]+(?: [a-z0-9-]+)?)"
@@ -511,9 +515,19 @@ def _sections(ctx: ReadContext, words: Words, start: int, end: int, doc: PageDoc
                 r"\bsections?\b", match.group(0)):
             return None  # "remove the tagline": not a section
         names = list(dict.fromkeys(_section(doc, said) for said in named))
+        kept = match.group("kept")
+        if kept:
+            if doc is None or _known_section(doc, re.sub(r"\s+sections?$", "", kept)) is None:
+                return None  # "but keep the tagline": not a section this reading can vouch for
+            kept_name = _section(doc, re.sub(r"\s+sections?$", "", kept))
+            if kept_name in names:
+                raise Ask(Clarification(reason="conflict", understood=[f"remove the {kept_name} section",
+                                                                        f"keep the {kept_name} section"],
+                                        message=f"You asked me to remove the {kept_name} section and to keep it, so I "
+                                                "changed nothing. Which one do you mean?"))
         words.mark(match.start(), match.end())
-        return [clause(ctx, "page", "page_remove_section", {"section": name}, f"remove the {name} section",
-                       start=start, end=end) for name in names]
+        return [clause(ctx, "page", "page_remove_section", {"section": name}, f"remove the {name} section"
+                       + (f" (the {kept_name} section kept)" if kept else ""), start=start, end=end) for name in names]
     if (match := _SWAP_SECTIONS.search(text, start)) is not None and doc is not None:
         said = [re.sub(r"\s+sections?$", "", match.group(k)) for k in ("a", "b")]
         known = [_known_section(doc, s) for s in said]

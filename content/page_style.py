@@ -177,12 +177,19 @@ def hue_of(text: str) -> tuple[float, float | None]:
     return hue, saturation if saturation > 0.05 else 0.0
 
 
+_STACK_NAME = r'(?:"[A-Za-z0-9 \-]{1,40}"|[A-Za-z][A-Za-z0-9 \-]{0,39})'
+_STACK = re.compile(rf"{_STACK_NAME}(?:\s*,\s*{_STACK_NAME}){{1,7}}")
+"""A CSS font stack of quoted or plain names ('"Trebuchet MS", "DejaVu Sans", sans-serif', as the page's own tokens
+hold them: "use the same font as the headline for the body"); no character that could end the declaration."""
+
+
 def font_stack(text: str) -> str:
-    """A CSS font stack: a family word (serif, sans, mono, rounded, display, book) or a font's name."""
+    """A CSS font stack: a family word (serif, sans, mono, rounded, display, book), a font's name, or a stack of
+    names."""
     word = text.strip().lower().removesuffix(" font").removesuffix(" fonts")
     if word in FONT_FAMILIES:
         return FONT_FAMILIES[word]
-    if text.strip() in FONT_FAMILIES.values():
+    if text.strip() in FONT_FAMILIES.values() or _STACK.fullmatch(text.strip()):
         return text.strip()
     if not re.fullmatch(r"[A-Za-z][A-Za-z0-9 \-]{0,39}", text.strip()):
         raise BadTokenValue(f"{text!r} is not a font; give serif, sans, mono, rounded, display, book, or a font "

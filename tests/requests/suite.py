@@ -601,6 +601,12 @@ CASES: list[tuple[str, str, Any, str]] = [
                                                    OP("page_move_section", {"section": "menu", "after": "gallery"}))),
         ("remove the about section but keep the contact section", OP("page_remove_section", {"section": "about"})),
         ("remove the menu but keep the menu", ASK("conflict")),
+        # one font given the other's (asked about: "not what to change")
+        ("use the same font as the headline for the body",
+         OP("page_set_style", {"token": "body-font", "value": 'Georgia, "DejaVu Serif", serif'})),
+        ("make the body text use the headline font",
+         OP("page_set_style", {"token": "body-font", "value": 'Georgia, "DejaVu Serif", serif'})),
+        ("use the same font as the headline for the titles", ASK("unparsed")),
         ("move the gallery below the about section", OP("page_move_section", {"section": "gallery",
                                                                                 "after": "about"})),
         ("replace the hero image with a photo of rye loaves", OP("page_replace_image", {"image": "hero",

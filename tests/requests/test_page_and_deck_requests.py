@@ -325,6 +325,34 @@ def test_the_full_bleed_change_undone_by_its_name(runtime: Runtime, page: dict[s
     assert page_html(runtime) == before
 
 
+def test_sections_swapped_by_name_one_font_given_the_others_and_a_removal_that_keeps_one(
+        runtime: Runtime, page: dict[str, Any]) -> None:
+    """Three requests a newcomer typed and the project asked about: two sections named without the word "section"
+    (on a project with a deck too), a font copied from another, a removal with a section kept."""
+
+    def order(html: str) -> list[str]:
+        return sorted((s for s in PAGE_SECTIONS if f'id="{s}"' in html), key=lambda s: html.index(f'id="{s}"'))
+
+    before = order(page_html(runtime))
+    out = turn(runtime, "swap the menu and the testimonials")
+    assert exit_code(out) == 0 and out.measured["matches"], out.reply
+    at = {s: i for i, s in enumerate(before)}
+    swapped = [{"menu": "testimonials", "testimonials": "menu"}.get(s, s) for s in sorted(before, key=at.get)]
+    assert order(page_html(runtime)) == swapped
+
+    tokens = root_tokens(page_html(runtime))
+    assert tokens["body-font"] != tokens["heading-font"]
+    out = turn(runtime, "use the same font as the headline for the body")
+    assert exit_code(out) == 0 and out.measured["matches"], out.reply
+    after = root_tokens(page_html(runtime))
+    assert after["body-font"] == tokens["heading-font"]
+    assert {k: v for k, v in after.items() if k != "body-font"} == {k: v for k, v in tokens.items() if k != "body-font"}
+
+    out = turn(runtime, "remove the about section but keep the contact section")
+    assert exit_code(out) == 0 and out.measured["matches"], out.reply
+    assert order(page_html(runtime)) == [s for s in swapped if s != "about"]
+
+
 # ---------------------------------------------------------------- a model calling the tools, the CLI
 
 

@@ -23,7 +23,7 @@ from PIL import ImageColor
 
 from content.page_document import HERO, PageDocument, element_for_words, resolve_section
 from content.page_style import FONT_FAMILIES, token_for_words
-from content.web_render import slug
+from content.web_render import page_tokens, slug
 from nodes.understanding.decks import deck_candidates
 from nodes.understanding.intent import Clarification, Clause, Target
 from nodes.understanding.readers.base import ReadContext, Reading, not_found
@@ -179,8 +179,8 @@ class PageReader:
         text = ctx.words.text
         selected = _selected_page(ctx)
         named = bool(_PAGE_WORDS.search(text)) or (ctx.facts.has_page and not ctx.facts.has_deck and bool(
-            _PAGE_ONLY_WORDS.search(text) or (not ctx.facts.has_story and _PICTURE_WORDS.search(text))
-            or _names_section(ctx)))
+            _PAGE_ONLY_WORDS.search(text) or (not ctx.facts.has_story and _PICTURE_WORDS.search(text)))) or (
+            ctx.facts.has_page and _names_section(ctx))
         version = asks_version(text) and (version_subject(ctx) == "page" or named)
         put_back = _PUT_IT_BACK.fullmatch(text) is not None and any(
             c.get("operation") == "page_remove_section" for c in ctx.previous.clauses)
@@ -282,12 +282,16 @@ class PageReader:
 
 
 def _names_section(ctx: ReadContext) -> bool:
-    """Whether the request moves, adds or removes one of the page's own sections by name ("delete the menu")."""
+    """Whether the request moves, adds, removes or swaps one of the page's own sections by name ("delete the menu"),
+    a name no slide's title has."""
     doc = ctx.facts.page_document
     if doc is None or not _SECTION_VERBS.search(ctx.words.text):
         return False
     names = [s.replace("-", " ") for s in doc.layout.sections if s not in ("about", "contact")]
-    return any(re.search(rf"\b{re.escape(name)}\b", ctx.words.text) for name in names)
+    # A slide titled with the name ("Menu") could be what is meant: then the page is not assumed.
+    slides = " ".join(s.title.lower() for s in ctx.facts.slides)
+    return any(re.search(rf"\b{re.escape(name)}\b", ctx.words.text) and not re.search(rf"\b{re.escape(name)}\b",
+                                                                                        slides) for name in names)
 
 
 _PAGE_WIDE = frozenset({"page_set_style", "revise_page"})
@@ -369,8 +373,42 @@ def _kept_tokens(ctx: ReadContext) -> set[str]:
 
 def _parse(ctx: ReadContext, words: Words, start: int, end: int, doc: PageDocument | None,
            target: Target) -> list[Clause] | None:
-    return parse_in_turn((_version, _picture, _sections, _copy, _layout, _style), {"_picture": "page_replace_image"},
-                         ctx, words, start, end, doc, target)
+    return parse_in_turn((_version, _picture, _sections, _copy, _layout, _same_font, _style),
+                         {"_picture": "page_replace_image"}, ctx, words, start, end, doc, target)
+
+
+_FONT_ROLES = r"headlines?|headings?|titles?|h1|body(?: text| copy)?|text|copy|paragraphs?"
+_SAME_FONT = (
+    re.compile(rf"\b(?:(?:use|set|give|put|apply) )?(?:the )?same (?:font|typeface) (?:as|that) (?:the )?(?P<src>"
+               rf"{_FONT_ROLES})(?:'s)?(?: font)?(?: (?:uses?|has))? (?:for|on|in|to) (?:the )?(?P<dst>{_FONT_ROLES})"
+               r"(?: font)?(?: too| as well)?\b"),
+    re.compile(rf"\b(?:make|let|have|set) (?:the )?(?P<dst>{_FONT_ROLES})(?: font)? (?:use|match|take|share) (?:the )?"
+               rf"(?P<src>{_FONT_ROLES})(?:'s)?(?: font)?\b"),
+    re.compile(rf"\b(?:make|set) (?:the )?(?P<dst>{_FONT_ROLES}) font (?:the )?same as (?:the |that of the )?"
+               rf"(?P<src>{_FONT_ROLES})(?:'s)?(?: font)?\b"),
+)
+"""One font given the other's ("use the same font as the headline for the body", "make the body text use the
+headline font"): the page's current value of one font token set on the other.  It was asked about."""
+
+
+def _font_token(role: str) -> str:
+    return "body-font" if re.match(r"body|text|copy|paragraph", role) else "heading-font"
+
+
+def _same_font(ctx: ReadContext, words: Words, start: int, end: int, doc: PageDocument | None,
+               target: Target) -> list[Clause] | None:
+    match = next((m for p in _SAME_FONT if (m := p.search(ctx.words.text, start, end)) is not None), None)
+    if match is None or doc is None:
+        return None
+    source, token = _font_token(match["src"]), _font_token(match["dst"])
+    if source == token:
+        raise Ask(Clarification(reason="unparsed", understood=[f"the {match['dst']} font"],
+                                message=f"The {match['src']} and the {match['dst']} are set by one font, so there is "
+                                        "nothing to copy; say which font to use ('a serif font for the body')."))
+    value = page_tokens(doc.design, doc.layout, doc.tokens)[source]
+    words.mark(match.start(), match.end())
+    return [clause(ctx, "page", "page_set_style", {"token": token, "value": value},
+                   f"{token}: the {match['src']}'s font ({value})", start=start, end=end)]
 
 
 _PUT_IT_BACK = re.compile(r"\s*(?:please )?(?:put|bring|add) (?:it|that|them|those) back(?: again| in| please)?\s*[.!]*\s*")

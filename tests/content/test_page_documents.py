@@ -180,6 +180,9 @@ def test_undo_refuses_to_overwrite_a_later_change_of_the_same_field(doc: PageDoc
     (lambda d: set_style(d, "shadow", "big"), UnknownToken, "no style token 'shadow'"),
     (lambda d: set_style(d, "headline-size", "9000px"), BadTokenValue, "headline-size can be 16 to 200px"),
     (lambda d: set_style(d, "button-colour", "sparkly"), BadTokenValue, "not a colour"),
+    # a font stack (what "the same font as the headline" sets) ends no declaration: the page's CSS stays its own
+    (lambda d: set_style(d, "body-font", 'Georgia, serif; } body { display: none'), BadTokenValue, "is not a font"),
+    (lambda d: set_style(d, "body-font", '"Georgia", url(https://x.invalid/f)'), BadTokenValue, "is not a font"),
     (lambda d: set_style(d, "headline-size", "56px"), PageEditRefused, "nothing to change"),
     (lambda d: add_section(d, "about"), PageEditRefused, "already has a about section"),
     (lambda d: replace_image(d, 7, d.images[0]), PageEditRefused, "no picture 7; it has 3"),

@@ -44,6 +44,7 @@ selection selected some contrast saturation sharpness even odd alternate numbere
 tell know wonder wondering apart aside excluding exception save
 deletion deletions removal addition insertion renaming retitling
 size sizes sized weight bolder
+including inclusive onwards onward beyond following starting
 """.split()) | NUMBER_VOCABULARY
 
 

@@ -85,6 +85,36 @@ def _from_end(match: re.Match[str]) -> Reference:
                      numbers=[count if count > 1 else 1])
 
 
+_ONWARD_RELATIONS = {"from": "from", "starting at": "from", "starting from": "from", "starting with": "from",
+                     "beginning at": "from", "beginning with": "from", "on": "from", "onwards": "from",
+                     "onward": "from", "and later": "from", "and after": "from", "and beyond": "from",
+                     "and everything after": "from", "and everything after it": "from", "after": "after",
+                     "following": "after", "before": "before", "up to and including": "through",
+                     "through": "through"}
+"""How a span of the story is counted from a shot ("every shot from shot 3", "shot 5 onwards", "everything
+after shot 5", "all shots before shot 4"): from it, after it, before it, or up to it and it."""
+
+
+class _OnwardMatch:
+    """One of the onward pattern's three phrasings, as one: its relation and its shot number."""
+
+    def __init__(self, match: re.Match[str]) -> None:
+        self._match = match
+
+    def group(self, name: str | int) -> str:
+        if name == 0:
+            return self._match.group(0)
+        for suffix in ("", "2", "3"):
+            if self._match.group(f"{name}{suffix}") is not None:
+                return self._match.group(f"{name}{suffix}")
+        raise KeyError(name)
+
+
+def _onward(match: re.Match[str] | _OnwardMatch) -> Reference:
+    relation = _ONWARD_RELATIONS[re.sub(r"\s+", " ", match.group("rel"))]
+    return Reference(said=match.group(0), form="position", position=relation, numbers=[int(match.group("n"))])
+
+
 def _simple(form: str):
     def build(match: re.Match[str]) -> Reference:
         return Reference(said=match.group(0), form=form)  # type: ignore[arg-type]
@@ -95,7 +125,19 @@ def _slides(match: re.Match[str]) -> Reference:
     return Reference(said=match.group(0), form="number", domain="slide", numbers=_numbers_of(match.group(0)))
 
 
+_NOT_A_RANGE = r"(?!\s*(?:-|–|to|through|thru|and|or|,)\s*(?:(?:the )?(?:shot|image|frame|picture) )?#?\d)"
+
 SHOT_PATTERNS: tuple[_Pattern, ...] = (
+    # A span of the story counted from one shot.  "make every shot from shot 3 night" was read as every shot and shot
+    # 3, and changed all eight (exit 0); "everything after shot 5" and "shots 5 onwards" were asked about.  A bare
+    # "from shot 3" is not one ("take the lighting from shot 3"): a quantifier before it or "on(wards)" after it is.
+    _Pattern("onward", re.compile(
+        rf"\b(?:(?:every|each|all(?: of)?(?: the)?) {_N}|everything|(?:the )?{_NS}) (?P<rel>from|after|following|"
+        rf"starting (?:at|from|with)|beginning (?:at|with)|before|up to and including|through) (?:{_N1} )?#?(?P<n>\d+)"
+        rf"{_NOT_A_RANGE}(?: (?:on|onwards|onward)\b)?|"
+        rf"\bfrom {_N1} #?(?P<n2>\d+) (?P<rel2>on|onwards|onward)\b|"
+        rf"\b{_N} #?(?P<n3>\d+) (?P<rel3>onwards|onward|and (?:later|after|beyond|everything after(?: it)?))\b"),
+        lambda m: _onward(_OnwardMatch(m))),
     _Pattern("odd", re.compile(r"\bevery other (?:shot|image|frame|picture|one)\b|\b(?:all )?(?:the )?odd(?:-numbered)? "
                                r"(?:shots|images|frames|pictures|ones)\b|\balternate (?:shots|images|frames)\b"),
              _position("odd")),
@@ -301,6 +343,11 @@ def pinned_film(facts: CanvasFacts, answer: str | None = None) -> str | None:
     return selected[0] if len(selected) == 1 else None
 
 
+_ONWARD = {"from": lambda n, at: n >= at, "after": lambda n, at: n > at, "before": lambda n, at: n < at,
+           "through": lambda n, at: n <= at}
+"""Which shots a span counted from shot ``at`` holds (``Reference.position`` of the onward pattern)."""
+
+
 class Resolver:
     """Resolves one request's references on the facts, remembering the targets named so far (for "it")."""
 
@@ -444,6 +491,14 @@ class Resolver:
             if back > len(shots):
                 return Resolution(missing=[reference.said])
             chosen = [shots[-back]]
+        elif name in _ONWARD:  # "every shot from shot 3", "everything after shot 5", "all shots before shot 4"
+            number = reference.numbers[0]
+            if number not in {s.number for s in shots}:
+                return Resolution(missing=[f"shot {number}"])
+            chosen = [s for s in shots if s.number is not None and _ONWARD[name](s.number, number)]
+            if not chosen:
+                return Resolution(missing=[reference.said])
+            return Resolution(targets=[shot_target(s, reference.said) for s in chosen])
         elif name in ("odd", "even"):  # "every other shot", "the odd shots": 1, 3, 5...; "the even shots": 2, 4...
             chosen = shots[0 if name == "odd" else 1::2]
         elif name == "middle":

@@ -262,6 +262,10 @@ CASES: list[tuple[str, str, Any, str]] = [
     ("negation", "shots 4-7 at dusk but not shot 5", {n: L("dusk") for n in (4, 6, 7)}, "story"),
     ("negation", "make shots 2 and 3 foggy except shot 3", ASK("conflict"), "story"),
     ("negation", "make shots 1 to 3 and 5 warmer except shot 5", ASK("conflict"), "story"),
+    # the first or last few and the odd or even shots are sets too (they were asked about as a contradiction)
+    ("negation", "make the first three shots night except shot 2", {1: L("night"), 3: L("night")}, "story"),
+    ("negation", "make the odd shots night except shot 3", {n: L("night") for n in (1, 5, 7)}, "story"),
+    ("negation", "make the first shot night except shot 1", ASK("conflict"), "story"),
     ("negation", "make shot 2 night and don't change anything else", {2: L("night")}, "story"),
     # A bare number after "except" is a shot when the request names a set of shots to carve it from.
     ("negation", "make every shot except 3 darker", {n: {"luma": "lower"} for n in ALL if n != 3}, "story"),
@@ -742,6 +746,21 @@ CASES: list[tuple[str, str, Any, str]] = [
     ("decks", "retitle slide 2 of the urban beekeeping presentation to Hives",
      IN_DECK("D1", OP("deck_edit_slide", {"slide": 2, "title": "Hives"})), "decks2"),
     ("decks", "delete this slide", IN_DECK("D0", OP("deck_delete_slide", {"slide": 2})), "decks2:sel"),
+    # -- a span of the story counted from one shot: "every shot from shot 3" changed all eight (every shot and shot 3,
+    # "from" a filler), exit 0; "after", "before", "onwards" were asked about
+    ("span", "make every shot from shot 3 night", {n: L("night") for n in range(3, 9)}, "story"),
+    ("span", "make everything after shot 5 night", {n: L("night") for n in (6, 7, 8)}, "story"),
+    ("span", "make the shots after shot 5 night", {n: L("night") for n in (6, 7, 8)}, "story"),
+    ("span", "make shots 5 onwards night", {n: L("night") for n in (5, 6, 7, 8)}, "story"),
+    ("span", "from shot 6 on, make it night", {n: L("night") for n in (6, 7, 8)}, "story"),
+    ("span", "make all shots before shot 4 foggy", {n: L("foggy") for n in (1, 2, 3)}, "story"),
+    ("span", "make every shot up to and including shot 3 snowy", {n: {"weather": "snow"} for n in (1, 2, 3)}, "story"),
+    ("span", "make every shot from shot 3 night except shot 5", {n: L("night") for n in (3, 4, 6, 7, 8)}, "story"),
+    ("span", "make every shot until shot 4 night", ASK("unparsed"), "story"),
+    ("span", "make every shot and shot 3 night", ASK("unparsed"), "story"),
+    ("span", "make every shot from shot 9 night", ASK("not_found"), "story"),
+    ("span", "make every shot from shot 3 night", ASK("ambiguous"), "two"),
+    ("span", "make every shot from shot 3 night", IN_FILM("B", {3: L("night"), 4: L("night")}), "two:selB"),
     # -- two films: a shot named by its place ("the last shot"), or every shot, names no film: it went to the
     # newest film, exit 0; now the turn asks which, and the selection (a shot's image, clip or cut) or the answer
     # picks one, for numbered shots too

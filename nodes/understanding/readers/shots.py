@@ -161,11 +161,16 @@ def _bare_exceptions(words: Words, found: list[Found]) -> list[Found]:
 
 def _carves(reference: Reference) -> bool:
     """Whether an exclusion takes shots out of this reference instead of contradicting it: "every shot", "the
-    others" and a range ("shots 1 to 5 except shot 3") name a set to carve from; a shot named on its own or in a
-    list ("shots 2 and 3 but not shot 3") is asked about as a contradiction."""
-    return reference.form in ("every", "others") or (reference.form == "number"
-                                                      and bool(_RANGE_SAID.search(reference.said))
-                                                      and not _LISTED_AFTER_RANGE.search(reference.said))
+    others", a range ("shots 1 to 5 except shot 3"), a span from a shot ("every shot from shot 3 but shot 5"), the
+    odd or even shots and the first or last few name a set to carve from; a shot named on its own or in a list ("shots 2 and 3 but not shot 3") is asked about
+    as a contradiction."""
+    if reference.form in ("every", "others") or reference.position in ("from", "after", "before", "through",
+                                                                         "odd", "even"):
+        return True
+    if reference.position in ("first", "last") and (reference.numbers or [1])[0] > 1:  # "the first three shots"
+        return True
+    return (reference.form == "number" and bool(_RANGE_SAID.search(reference.said))
+            and not _LISTED_AFTER_RANGE.search(reference.said))
 
 
 @dataclass
@@ -353,6 +358,13 @@ class ShotReader:
             targets: list[Target] = []
             context = list(mentioned)
             named = [f for f in group.references if f.reference.form != "pronoun"]
+            if any(f.reference.form == "every" for f in named) and len(named) > 1:
+                # "every shot" and another shot in one phrase ("every shot until shot 4"): the union is every shot,
+                # which the other words said was not meant ("every shot from shot 3" changed all eight, exit 0).
+                said = " and ".join(f"'{f.reference.said}'" for f in named)
+                return _ask(ctx, "unparsed", [u for u in understood if u], f"I read {said} together and cannot tell "
+                            "which shots you mean, so I changed nothing; name them ('shots 1 to 4', 'every shot from "
+                            "shot 3', 'every shot except shot 2').")
             if named:  # "make it snow in shot 1": the shot named is the target, "it" names nothing more
                 group.references = named
             for f in group.references:

@@ -70,7 +70,7 @@ def normalise(request: str, facts: CanvasFacts, answer: str | None = None) -> tu
     vocabulary = base_vocabulary() | frozenset(w for w in facts.story_words() if len(w) >= 3)
     corrected, corrections = correct_typos(text, vocabulary)
     said = rephrased(spell_numbers(corrected))
-    film = pinned_film(facts, answer)
+    film = pinned_film(facts, answer, said)
     shots = [s for s in facts.shots if film is None or s.plan == film]
     return shots_by_look(said_like_another_shot(said, shots), shots), corrections
 

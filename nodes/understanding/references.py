@@ -280,9 +280,12 @@ def ambiguous_message(candidates: list[dict[str, Any]]) -> str:
         return which_deck_question(candidates)
     if candidates and all(c.get("kind") == "storyboard" for c in candidates):
         said = candidates[0].get("referred_as") or "the shots"
-        films = "; ".join(f"'{c['title']}' (id {c['id']})" for c in candidates)
-        return (f"The project has {len(candidates)} films: {films}. Which one is '{said}' in? Select one of its "
-                "shots, name a shot by its number and film, or answer with the film's id. I changed nothing.")
+        listed = "; ".join(f"'{c['title']}' (id {c['id']})" for c in candidates)
+        others = {w for c in candidates[1:] for w in film_title_words(str(c["title"]))}
+        own = film_title_words(str(candidates[0]["title"])) - others  # a word that names the first film only
+        example = max(sorted(own), key=len) if own else "first"
+        return (f"The project has {len(candidates)} films: {listed}. Which one is '{said}' in? Name it ('{said} of "
+                f"the {example} film'), select one of its shots, or answer with the film's id. I changed nothing.")
     lines = "; ".join(f"{c['title']} of {c.get('plan') or 'no plan'} (id {c['id']}"
                       + (f", image v{c['version']})" if c.get("version") is not None else ")") for c in candidates)
     return f"More than one shot matches: {lines}. Which one do you mean? Answer with its id."
@@ -328,13 +331,83 @@ def films_of(facts: CanvasFacts, ids: list[str]) -> list[str | None]:
     return list(dict.fromkeys(made[i] for i in ids if i in made))
 
 
-def pinned_film(facts: CanvasFacts, answer: str | None = None) -> str | None:
+_FILM_NOUN = r"(?:film|movie|story|storyboard|video)"
+_FILM_WORD = rf"(?!(?:the|my|our|this)\b|{_FILM_NOUN}\b)[a-z0-9][a-z0-9'-]*"
+FILM_NAMED_BEFORE = re.compile(rf"\b(?:(?:in|of|from|for|on) )?(?:the|my|our|this) (?P<name>{_FILM_WORD}"
+                               rf"(?: {_FILM_WORD}){{0,4}})(?:'s)? {_FILM_NOUN}\b")
+"""A film named by words before the noun: "shot 3 of the ferry film", "in the keeper story"."""
+FILM_NAMED_AFTER = re.compile(rf"\b(?:(?:in|of|from|for|on) )?(?:the|my|our|this) {_FILM_NOUN} (?:about|with|called|"
+                              rf"named|titled) (?:(?:the|a|an) )?(?P<name>{_FILM_WORD}(?: {_FILM_WORD}){{0,4}})")
+"""A film named by words after it: "the last shot of the film about the ferry"."""
+FILM_SAID = re.compile(rf"\b(?:in|of|from|for|on) (?:the|my|our|this) {_FILM_NOUN}\b(?! (?:about|with|called|named|"
+                       r"titled)\b)")
+"""The film, named by no word of its own ("shot 3 of the film"): the project's only one, or asked about."""
+_FILM_PLACES = {"first": 0, "1th": 0, "oldest": 0, "second": 1, "2th": 1, "newest": -1, "latest": -1, "new": -1}
+_FILM_GENERIC = frozenset({"a", "an", "the", "of", "on", "about", "and", "in", "for", "to", "with", "my", "our",
+                           "storyboard", "short", "film", "movie", "story", "drama", "video", "shot", "shots"})
+"""Words every film's title may have ("Storyboard: A 3-shot short film: ..."): they name none of them."""
+
+
+def film_title_words(title: str) -> set[str]:
+    """A storyboard title's words that can name its film (lower case; no small words, no words every title has)."""
+    return {w for w in re.findall(r"[a-z0-9][a-z0-9'-]*", title.lower())
+            if w not in _FILM_GENERIC and not re.fullmatch(r"\d+-shot", w)}
+
+
+def film_named(facts: CanvasFacts, text: str, used: Any = None) -> tuple[str, tuple[int, int]] | str | None:
+    """The film a phrase of ``text`` names by words of its title or its place ("of the ferry film", "in the first
+    film"; with one film, "of the film" too), with the phrase's span; the words when they name no one film; None
+    when no phrase names a film (``used(start, end)``: spans already read, skipped)."""
+    held = [p for p in films(facts) if p is not None]
+    if not held:
+        return None
+    if len(held) == 1:  # "shot 3 of the film", "in the story": the one film there is
+        for match in FILM_SAID.finditer(text):
+            if used is None or not used(match.start(), match.end()):
+                return held[0], (match.start(), match.end())
+    titles = {}
+    for shot in facts.shots:
+        if shot.plan in held:
+            titles.setdefault(shot.plan, shot.plan_title or "")
+    unmatched = None
+    for pattern in (FILM_NAMED_AFTER, FILM_NAMED_BEFORE):
+        for match in pattern.finditer(text):
+            name_end = match.end("name")
+            if used is not None:  # after the noun the name may run on into words read already ("... foggy")
+                taken = next((i for i in range(match.start(), match.end()) if used(i, i + 1)), None)
+                if taken is not None and (pattern is FILM_NAMED_BEFORE or taken <= match.start("name")):
+                    continue
+                name_end = taken if taken is not None else name_end
+            said = text[match.start("name"):name_end].split()
+            if not said:
+                continue
+            if len(said) == 1 and said[0] in _FILM_PLACES and _FILM_PLACES[said[0]] < len(held):
+                return held[_FILM_PLACES[said[0]]], (match.start(), match.end())
+            for length in (range(len(said), 0, -1) if pattern is FILM_NAMED_AFTER else (len(said),)):
+                wanted = {w.removesuffix("'s") for w in said[:length]} - _FILM_GENERIC
+                if not wanted:
+                    continue
+                matching = [p for p in held if wanted <= film_title_words(titles[p])]
+                if len(matching) == 1:
+                    end = match.end() if pattern is FILM_NAMED_BEFORE else match.start("name") + len(
+                        " ".join(said[:length]))
+                    return matching[0], (match.start(), end)
+                if matching:
+                    break
+            unmatched = unmatched or " ".join(said)
+    return unmatched
+
+
+def pinned_film(facts: CanvasFacts, answer: str | None = None, text: str | None = None) -> str | None:
     """The one film a request is about: the project's only one, the one the answer names (a storyboard's id, or one
-    of its shots' or images'), or the selection's; None with several films and nothing the person gave picking one
-    (then "the last shot" is asked about, never taken from the newest film)."""
+    of its shots' or images'), the one the request's words name (``text``: :func:`film_named`), or the selection's;
+    None with several films and nothing the person gave picking one (then "the last shot" is asked about, never
+    taken from the newest film)."""
     held = films(facts)
     if len(held) <= 1:
         return held[0] if held else None
+    if text is not None and isinstance(named := film_named(facts, text), tuple):
+        return named[0]
     if answer:
         named = films_of(facts, [answer]) or [p for p in held if p == answer]
         if len(named) == 1:
@@ -352,7 +425,8 @@ class Resolver:
     """Resolves one request's references on the facts, remembering the targets named so far (for "it")."""
 
     def __init__(self, facts: CanvasFacts, previous: list[str] | None = None, answer: str | None = None, *,
-                 pronoun_follows_previous: bool = False, deck: NodeFact | None = None) -> None:
+                 pronoun_follows_previous: bool = False, deck: NodeFact | None = None,
+                 film: str | None = None) -> None:
         self.facts = facts
         self.previous = list(previous or [])
         self.answer = answer
@@ -368,9 +442,9 @@ class Resolver:
         self.by_id = {s.id: s for s in facts.shots}
         self.films = films(facts)
         """The storyboards whose shots have images, oldest first (a project may hold several films)."""
-        self.film = pinned_film(facts, answer)
-        """The one film the request is about: the only one, the answer's, or the selection's (None: several, and
-        nothing the person gave picks one)."""
+        self.film = film or pinned_film(facts, answer)
+        """The one film the request is about: the one its words named (``film``), the only one, the answer's, or
+        the selection's (None: several, and nothing the person gave picks one)."""
         self.ordered = self._story_order(self.film)
 
     def films_of(self, ids: list[str]) -> list[str | None]:

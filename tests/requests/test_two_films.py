@@ -92,6 +92,20 @@ def test_a_selected_shot_picks_its_film_for_numbered_shots_and_every_shot(
     assert hashes(store, keeper) == keeper_hashes
 
 
+def test_a_film_named_by_a_word_of_its_title_is_the_one_edited(
+        runtime: Runtime, films: dict[str, dict[str, Any]]) -> None:
+    """"shot 2 of the keeper film": the words name the older film (they win over a selection of the other)."""
+    keeper, ferry = films["keeper"], films["ferry"]
+    store = runtime.project.store
+    keeper_before, ferry_hashes = lighting(runtime, keeper), hashes(store, ferry)
+    selected = [current(store, ferry["images"][0]).id]
+    out = turn(runtime, "make shot 2 of the keeper film rainy", selected=selected)
+    assert exit_code(out) == 0 and out.measured["matches"], out.reply
+    weather = [current(store, image).inputs.get("weather") for image in keeper["images"]]
+    assert weather[1] == "rain" and lighting(runtime, keeper) == keeper_before
+    assert hashes(store, ferry) == ferry_hashes
+
+
 def test_a_model_that_picks_a_film_without_asking_is_not_done(
         make_runtime: Any, runtime: Runtime, films: dict[str, dict[str, Any]]) -> None:
     """A model that edits one film's first shot without asking made a choice nobody made: the edit is on the canvas

@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 from nodes.models.grammar import STALE, EditRequest, read_constraints, read_edit
 from nodes.understanding.intent import Clarification, Clause, Reference, Target
 from nodes.understanding.readers.base import ReadContext, Reading
-from nodes.understanding.references import Found, Resolver, ambiguous_message, find_references
+from nodes.understanding.references import Found, Resolver, ambiguous_message, film_named, find_references
 from nodes.understanding.text import EITHER_OR, INSTEAD_OF, Words, count_exception
 
 _SEPARATOR = re.compile(r"\s*(?:;|\.(?:\s|$)|,?\s*\band then\b|,?\s*\bthen\b|,?\s*\bbut\b|,?\s*\band\b|,?\s*\balso\b|"
@@ -327,7 +327,11 @@ class ShotReader:
 
     def _resolve(self, ctx: ReadContext, groups: list[_Group], exclusions: list[Found],
                  same: list[re.Match[str]]) -> Reading:
-        resolver = Resolver(ctx.facts, ctx.previous.targets, ctx.answer, pronoun_follows_previous=True)
+        named = film_named(ctx.facts, ctx.words.text, ctx.words.used)  # "shot 3 of the ferry film"
+        if isinstance(named, tuple):
+            ctx.words.mark(*named[1])
+        resolver = Resolver(ctx.facts, ctx.previous.targets, ctx.answer, pronoun_follows_previous=True,
+                            film=named[0] if isinstance(named, tuple) else None)
         mentioned: list[Target] = []
         missing: list[str] = []
         ambiguous: list[dict] = []

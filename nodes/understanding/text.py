@@ -67,9 +67,12 @@ COUNT_EXCEPTION = re.compile(
 slides but two".  Read as written, "all but 2 shots" spared shot 2 (slide 2), and "but one" (two fillers) was
 dropped: every shot was changed, with exit 0.  A reader asks which."""
 EITHER_OR = re.compile(r"(?<!\bnot )(?<!\bexcept )\b(?:shots?|slides?|images?|clips?) #?\d+(?:\s*,\s*#?\d+)*,? or "
-                       r"(?:shots? |slides? |images? |clips? )?#?\d+\b")
-""""make shot 6 or shot 7 night", "delete slide 2 or slide 3": one of them, not both (both were changed).  After
-"not" or "except" an "or" lists what is left out ("all shots but not 2 or 5"), which is read."""
+                       r"(?:shots? |slides? |images? |clips? )?#?\d+\b|"
+                       r"(?<!\bnot )(?<!\bexcept )\b(?:shot|slide|image|clip) #?\d+(?: (?!and\b|but\b|not\b)[a-z-]+){1,3},? or "
+                       r"(?:shot|slide|image|clip) #?\d+\b")
+""""make shot 6 or shot 7 night", "delete slide 2 or slide 3", "make shot 2 night or shot 3": one of them, not both
+(both were changed).  After "not" or "except" an "or" lists what is left out ("all shots but not 2 or 5"), which
+is read."""
 BUT_COUNTS = {"1": 1, "one": 1, "2": 2, "two": 2, "3": 3, "three": 3}
 """The count in "the last but one" / "the last but two" (the place from the end is one more)."""
 _LAST_BUT = re.compile(r"\b(?:last|final)(?: \w+)? $")

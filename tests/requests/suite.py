@@ -507,6 +507,10 @@ CASES: list[tuple[str, str, Any, str]] = [
     ("ask", "shot 3", ASK("unparsed"), "story"),
     ("ask", "make it better", ASK("unparsed"), "story"),
     ("ask", "make shot 3 night", ASK("ambiguous"), "two"),
+    # "or" with the change between the shots: both were changed, exit 0
+    ("ask", "make shot 2 night or shot 3", ASK("ambiguous"), "story"),
+    ("ask", "make shot 2 a close-up or shot 3", ASK("ambiguous"), "story"),
+    ("negation", "make shot 3 night without changing shot 4", {3: L("night")}, "story"),
     ("ask", "make shot 3 night", ASK("not_found"), "empty"),
     ("ask", "make the bees louder in shot 2", ASK("unparsed"), "story"),
     # Wrong successes found by typing fresh requests (2026-12-03): both shots darkened, the shots swapped in the

@@ -66,6 +66,8 @@ COUNT_EXCEPTION = re.compile(
 """An exception that says how many, not which: "all but two shots", "every shot night but one", "delete all
 slides but two".  Read as written, "all but 2 shots" spared shot 2 (slide 2), and "but one" (two fillers) was
 dropped: every shot was changed, with exit 0.  A reader asks which."""
+_QUOTED = re.compile(r"(?<![a-z])'[^']+'(?![a-z])|\"[^\"]+\"|‘[^’]+’|“[^”]+”")
+"""A quoted span ("... to 'Hello'"), apostrophes inside words ("don't") not counted."""
 EITHER_OR = re.compile(r"(?<!\bnot )(?<!\bexcept )\b(?:shots?|slides?|images?|clips?) #?\d+(?:\s*,\s*#?\d+)*,? or "
                        r"(?:shots? |slides? |images? |clips? )?#?\d+\b|"
                        r"(?<!\bnot )(?<!\bexcept )\b(?:shot|slide|image|clip) #?\d+(?: (?!and\b|but\b|not\b)[a-z-]+){1,3},? or "
@@ -244,14 +246,19 @@ class Words:
             yield match.group(0), start + match.start(), start + match.end()
 
     def unused(self, start: int = 0, end: int | None = None, *, ignore: Iterable[str] = ()) -> list[str]:
-        """Content words of the span no reader took (fillers and ``ignore`` do not count)."""
+        """Content words of the span no reader took (fillers and ``ignore`` do not count, except inside quotes: a
+        quoted word is what the person wants written, so "change the headline to 'Hello' or 'Hi'" leaves 'Hi' unread
+        instead of writing 'Hello', 'hi' being a filler elsewhere)."""
         skip = FILLERS | frozenset(ignore)
+        quoted = [(m.start(), m.end()) for m in _QUOTED.finditer(self.text)]
         left = []
         for word, s, e in self.tokens(start, end):
             if self.used(s, e):
                 continue
             bare = word.strip("'-#")
-            if not bare or bare in skip or bare.removesuffix("'s") in skip:
+            if not bare:
+                continue
+            if (bare in skip or bare.removesuffix("'s") in skip) and not any(a <= s and e <= b for a, b in quoted):
                 continue
             left.append(word)
         return left

@@ -353,6 +353,8 @@ CASES: list[tuple[str, str, Any, str]] = [
     ("question", "how many versions does the last shot have", OP("question", {"ask": "versions"}), "story"),
     ("question", "what changed in the last turn?", OP("question", {"ask": "last_turn"}), "prev"),
     ("question", "what did you change?", OP("question", {"ask": "last_turn"}), "prev"),
+    # it was answered with every shot ("did you change" read as fillers), exit 0
+    ("question", "which shots did you change?", OP("question", {"ask": "last_turn"}), "prev"),
     ("question", "which slides mention pollen?", OP("question", {"ask": "slides_mentioning", "terms": ["pollen"]}),
      "deck"),
     ("question", "what does the headline say?", OP("question", {"ask": "headline"}), "page"),

@@ -144,6 +144,8 @@ VERSION_CASES: list[tuple[str, str, Any, str]] = [
     ("cut", "put shot 7 first", OP("reorder_cut", {"move": "S7", "to": 1}), "story"),
     ("cut", "remove the last shot from the final cut", OP("remove_from_cut", {"shots": [-1]}), "story"),
     ("cut", "remove the last two shots from the cut", OP("remove_from_cut", {"shots": [-2, -1]}), "story"),
+    # "or" with words between the shots: both were taken out, exit 0
+    ("cut", "remove shot 2 from the cut or shot 3", ASK("ambiguous"), "story"),
     ("cut", "take shot 4 out of the cut", OP("remove_from_cut", {"shots": ["S4"]}), "story"),
     ("cut", "drop shots 2 and 3 from the edit", OP("remove_from_cut", {"shots": ["S2", "S3"]}), "story"),
     ("cut", "cut shot 5", OP("remove_from_cut", {"shots": ["S5"]}), "story"),

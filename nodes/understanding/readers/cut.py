@@ -17,6 +17,7 @@ from typing import Any
 from nodes.understanding.intent import Clarification, Clause, Reference, Target
 from nodes.understanding.readers.base import ReadContext, Reading, not_found
 from nodes.understanding.references import ambiguous_message, find_references, resolve_targets
+from nodes.understanding.text import EITHER_OR
 
 CUT = re.compile(r"\b(?:in|into|from|out of|of|to|within|inside) (?:the )?(?:final |current |whole )?(?:cut|edit|film|"
                  r"movie|sequence|timeline)\b")
@@ -72,6 +73,12 @@ class CutReader:
         if not ctx.facts.has_story:
             return not_found(ctx, "a story", f"There is no story with shots {ctx.facts.where} yet, so there "
                              "is no cut to change; make a storyboard first.")
+        if (either := EITHER_OR.search(text)) is not None:  # "remove shot 2 from the cut or shot 3" took out both
+            ctx.words.take_all()
+            return Reading(clarification=Clarification(
+                reason="ambiguous", understood=["a change of the cut"],
+                message=f"'{either.group(0)}': which one? 'or' leaves it open, so I changed nothing. Name one, or "
+                        "say 'and' for both."))
         return getattr(self, f"_{operation}")(ctx)
 
     @staticmethod

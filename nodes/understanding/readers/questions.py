@@ -42,7 +42,11 @@ _A_DECK = re.compile(r"\b(?:slide deck|deck|presentation|slideshow)\b")
 _VERSIONS = re.compile(r"\bhow many versions?\b|\bversions? (?:of|does|do)\b|\bversion count\b")
 _LAST_TURN = re.compile(r"\bwhat (?:has |did |was )?(?:changed?|change|you change|happen(?:ed)?)\b.*\b(?:last|previous) "
                         r"(?:turn|request|edit|step|time)\b|\bwhat did (?:you|the last turn|the previous turn) "
-                        r"(?:just )?(?:change|do|make)\b|\bwhat (?:was|has been|got) changed\b|\bwhat changed\b")
+                        r"(?:just )?(?:change|do|make)\b|\bwhat (?:was|has been|got) changed\b|\bwhat changed\b|"
+                        r"\b(?:which|what) (?:shots?|images?|clips?|slides?|sections?|nodes?|things?) (?:did|have) you "
+                        r"(?:just )?(?:change|changed|edit|edited|touch|touched|make|made|redo|redid|fix|fixed)\b")
+"""What the last turn changed ("what did you just do", "which shots did you change?": that was answered with every
+shot, the question's last words read as fillers)."""
 _OVERVIEW = re.compile(r"^\s*(?:what(?:'s| is| do we have| have we got)?|whats|show me) (?:on|in) (?:the |this |my |our )?"
                        r"(?:canvas|project|board)\s*\??\s*$|^\s*what(?:'s| is) there\s*\??\s*$|"
                        r"^\s*what do (?:we|i) have(?: so far)?\s*\??\s*$")

@@ -15,17 +15,13 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from nodes.understanding.facts import CanvasFacts, NodeFact
+from nodes.understanding.naming import named_phrases
 from nodes.understanding.text import Words
 
 _DECK = r"(?:slide deck|deck|presentation|slideshow)"
-_ARTICLE = r"(?:the|my|our|this)"
-_NAME_WORD = rf"(?!{_ARTICLE}\b|{_DECK}\b)[a-z0-9][a-z0-9'-]*"
-NAMED_BEFORE = re.compile(rf"\b(?:(?:in|of|on|from|to|for) )?{_ARTICLE} (?P<name>{_NAME_WORD}(?: {_NAME_WORD}){{0,4}})"
-                          rf"(?:'s)? {_DECK}\b")
-"""A deck named by words before the noun: "in the urban beekeeping deck", "of the coffee presentation"."""
-NAMED_AFTER = re.compile(rf"\b(?:(?:in|of|on|from|to|for) )?{_ARTICLE} {_DECK} (?:about|on|called|named|titled) "
-                         rf"(?P<name>{_NAME_WORD}(?: {_NAME_WORD}){{0,4}})")
-"""A deck named by words after it: "the deck about coffee", "the presentation called urban beekeeping"."""
+NAMED_BEFORE, NAMED_AFTER = named_phrases(_DECK)
+"""A deck named by words before the noun ("in the urban beekeeping deck", "of the coffee presentation") or after
+it ("the deck about coffee", "the presentation called urban beekeeping")."""
 
 _PLACES = {"first": 0, "1th": 0, "oldest": 0, "second": 1, "2th": 1, "third": 2, "3th": 2, "newest": -1,
            "latest": -1, "new": -1, "last": -1, "most recent": -1}

@@ -17,6 +17,7 @@ from typing import Any
 from nodes.understanding.decks import DeckChoice, deck_candidates, which_deck, which_deck_question
 from nodes.understanding.facts import CanvasFacts, NodeFact, ShotFact
 from nodes.understanding.intent import Reference, Target
+from nodes.understanding.naming import ARTICLE, named_phrases
 from nodes.understanding.text import BUT_COUNTS, FILLERS, Words
 
 _N = r"(?:shots?|images?|frames?|pictures?)"
@@ -332,15 +333,10 @@ def films_of(facts: CanvasFacts, ids: list[str]) -> list[str | None]:
 
 
 _FILM_NOUN = r"(?:film|movie|story|storyboard|video)"
-_FILM_WORD = rf"(?!(?:the|my|our|this)\b|{_FILM_NOUN}\b)[a-z0-9][a-z0-9'-]*"
-FILM_NAMED_BEFORE = re.compile(rf"\b(?:(?:in|of|from|for|on) )?(?:the|my|our|this) (?P<name>{_FILM_WORD}"
-                               rf"(?: {_FILM_WORD}){{0,4}})(?:'s)? {_FILM_NOUN}\b")
-"""A film named by words before the noun: "shot 3 of the ferry film", "in the keeper story"."""
-FILM_NAMED_AFTER = re.compile(rf"\b(?:(?:in|of|from|for|on) )?(?:the|my|our|this) {_FILM_NOUN} (?:about|with|called|"
-                              rf"named|titled) (?:(?:the|a|an) )?(?P<name>{_FILM_WORD}(?: {_FILM_WORD}){{0,4}})")
-"""A film named by words after it: "the last shot of the film about the ferry"."""
-FILM_SAID = re.compile(rf"\b(?:in|of|from|for|on) (?:the|my|our|this) {_FILM_NOUN}\b(?! (?:about|with|called|named|"
-                       r"titled)\b)")
+FILM_NAMED_BEFORE, FILM_NAMED_AFTER = named_phrases(_FILM_NOUN)
+"""A film named by words before the noun ("shot 3 of the ferry film", "in the keeper story") or after it ("the last
+shot of the film about the ferry")."""
+FILM_SAID = re.compile(rf"\b(?:in|of|from|for|on) {ARTICLE} {_FILM_NOUN}\b(?! (?:about|on|with|called|named|titled)\b)")
 """The film, named by no word of its own ("shot 3 of the film"): the project's only one, or asked about."""
 _FILM_PLACES = {"first": 0, "1th": 0, "oldest": 0, "second": 1, "2th": 1, "newest": -1, "latest": -1, "new": -1}
 _FILM_GENERIC = frozenset({"a", "an", "the", "of", "on", "about", "and", "in", "for", "to", "with", "my", "our",

@@ -113,26 +113,36 @@ def test_a_page_rendered_after_another_cannot_read_what_the_first_one_stored(mak
     kept: KeptBrowser = runtime.services["browser"]
     roots = [workspace]
 
+    # A page's write reaches its origin's storage in the background (the renderer hands it on), so a read just after
+    # it may miss it even where storage is shared: the control failed under load twice, in two tabs and in one.
+    # Both sides therefore get the same reads, spread over the same time: READS of the second page after the first.
     kept.screenshot_file(workspace / "store.html", VIEW, roots)
-    second = kept.screenshot_file(workspace / "read.html", VIEW, roots)
-    assert second.blocked == ["http://leak.invalid/none"], second.blocked
+    reads = []
+    for _ in range(READS):
+        reads += kept.screenshot_file(workspace / "read.html", VIEW, roots).blocked
+        time.sleep(0.2)
+    assert reads == ["http://leak.invalid/none"] * READS, reads
 
     def one_context_for_both(browser: Any) -> list[str]:
-        # One tab for both pages: in two tabs, the first page's write could reach the storage the second reads only
-        # after it had read (each tab's renderer hands its writes on in the background), and the control, not the
-        # guarantee, failed under load once.
         context, blocked = browser._browser.new_context(), []
         context.route("**/*", lambda route: _fence(route, roots, blocked))
         try:
             tab = context.new_page()
-            for name in ("store.html", "read.html"):
-                tab.goto((workspace / name).as_uri(), wait_until="load")
+            tab.goto((workspace / "store.html").as_uri(), wait_until="load")
+            for _ in range(READS):
+                tab.goto((workspace / "read.html").as_uri(), wait_until="load")
+                time.sleep(0.2)
             tab.close()
         finally:
             context.close()
         return blocked
 
-    assert kept._run(one_context_for_both) == ["http://leak.invalid/secret42"]  # the attack works when shared
+    shared = kept._run(one_context_for_both)
+    assert "http://leak.invalid/secret42" in shared, shared  # the attack works when the context is shared
+
+
+READS = 4
+"""How often the second page reads the storage, on both sides of the test (see above)."""
 
 
 def test_an_idle_browser_is_closed_and_the_next_render_launches_another(make_runtime: Any,

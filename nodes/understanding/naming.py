@@ -17,7 +17,8 @@ def named_phrases(noun: str) -> tuple[re.Pattern[str], re.Pattern[str]]:
     words before the noun ("in the urban beekeeping deck") and words after it ("the deck about coffee", "the film
     about the ferry"; an article after "about" is not part of the name)."""
     word = rf"(?!{ARTICLE}\b|{noun}\b)[a-z0-9][a-z0-9'-]*"
-    before = re.compile(rf"\b(?:(?:in|of|on|from|to|for) )?{ARTICLE} (?P<name>{word}(?: {word}){{0,4}})(?:'s)? {noun}\b")
+    before = re.compile(rf"\b(?:(?:in|of|on|from|to|for) )?{ARTICLE} (?P<name>{word}(?: {word}){{0,4}})(?:'s)? "
+                        rf"{noun}\b")
     after = re.compile(rf"\b(?:(?:in|of|on|from|to|for) )?{ARTICLE} {noun} (?:about|on|with|called|named|titled) "
                        rf"(?:(?:the|a|an) )?(?P<name>{word}(?: {word}){{0,4}})")
     return before, after

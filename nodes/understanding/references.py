@@ -96,24 +96,12 @@ _ONWARD_RELATIONS = {"from": "from", "starting at": "from", "starting from": "fr
 after shot 5", "all shots before shot 4"): from it, after it, before it, or up to it and it."""
 
 
-class _OnwardMatch:
-    """One of the onward pattern's three phrasings, as one: its relation and its shot number."""
-
-    def __init__(self, match: re.Match[str]) -> None:
-        self._match = match
-
-    def group(self, name: str | int) -> str:
-        if name == 0:
-            return self._match.group(0)
-        for suffix in ("", "2", "3"):
-            if self._match.group(f"{name}{suffix}") is not None:
-                return self._match.group(f"{name}{suffix}")
-        raise KeyError(name)
-
-
-def _onward(match: re.Match[str] | _OnwardMatch) -> Reference:
-    relation = _ONWARD_RELATIONS[re.sub(r"\s+", " ", match.group("rel"))]
-    return Reference(said=match.group(0), form="position", position=relation, numbers=[int(match.group("n"))])
+def _onward(match: re.Match[str]) -> Reference:
+    """A span counted from a shot, in whichever of the onward pattern's three phrasings it was said."""
+    relation = next(match.group(g) for g in ("rel", "rel2", "rel3") if match.group(g))
+    number = next(match.group(g) for g in ("n", "n2", "n3") if match.group(g))
+    return Reference(said=match.group(0), form="position", position=_ONWARD_RELATIONS[re.sub(r"\s+", " ", relation)],
+                     numbers=[int(number)])
 
 
 def _simple(form: str):
@@ -138,7 +126,7 @@ SHOT_PATTERNS: tuple[_Pattern, ...] = (
         rf"{_NOT_A_RANGE}(?: (?:on|onwards|onward)\b)?|"
         rf"\bfrom {_N1} #?(?P<n2>\d+) (?P<rel2>on|onwards|onward)\b|"
         rf"\b{_N} #?(?P<n3>\d+) (?P<rel3>onwards|onward|and (?:later|after|beyond|everything after(?: it)?))\b"),
-        lambda m: _onward(_OnwardMatch(m))),
+        _onward),
     _Pattern("odd", re.compile(r"\bevery other (?:shot|image|frame|picture|one)\b|\b(?:all )?(?:the )?odd(?:-numbered)? "
                                r"(?:shots|images|frames|pictures|ones)\b|\balternate (?:shots|images|frames)\b"),
              _position("odd")),
@@ -443,9 +431,6 @@ class Resolver:
         the selection's (None: several, and nothing the person gave picks one)."""
         self.ordered = self._story_order(self.film)
 
-    def films_of(self, ids: list[str]) -> list[str | None]:
-        return films_of(self.facts, ids)
-
     def _story_order(self, film: str | None) -> list[ShotFact]:
         """The shots of ``film`` with images, in story order (None: every film's, when there is one film)."""
         shots = [s for s in self.facts.shots if s.image and (film is None or s.plan == film)]
@@ -539,7 +524,7 @@ class Resolver:
         they span several films, or name none)."""
         if self.ordered or len(self.films) <= 1:
             return self.ordered
-        films = self.films_of(ids)
+        films = films_of(self.facts, ids)
         return self._story_order(films[0]) if len(films) == 1 else None
 
     def _position(self, reference: Reference, context: list[Target]) -> Resolution:

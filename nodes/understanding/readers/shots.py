@@ -162,8 +162,8 @@ def _bare_exceptions(words: Words, found: list[Found]) -> list[Found]:
 def _carves(reference: Reference) -> bool:
     """Whether an exclusion takes shots out of this reference instead of contradicting it: "every shot", "the
     others", a range ("shots 1 to 5 except shot 3"), a span from a shot ("every shot from shot 3 but shot 5"), the
-    odd or even shots and the first or last few name a set to carve from; a shot named on its own or in a list ("shots 2 and 3 but not shot 3") is asked about
-    as a contradiction."""
+    odd or even shots and the first or last few name a set to carve from; a shot named on its own or in a list
+    ("shots 2 and 3 but not shot 3") is asked about as a contradiction."""
     if reference.form in ("every", "others") or reference.position in ("from", "after", "before", "through",
                                                                          "odd", "even"):
         return True
@@ -327,11 +327,11 @@ class ShotReader:
 
     def _resolve(self, ctx: ReadContext, groups: list[_Group], exclusions: list[Found],
                  same: list[re.Match[str]]) -> Reading:
-        named = film_named(ctx.facts, ctx.words.text, ctx.words.used)  # "shot 3 of the ferry film"
-        if isinstance(named, tuple):
-            ctx.words.mark(*named[1])
+        film = film_named(ctx.facts, ctx.words.text, ctx.words.used)  # "shot 3 of the ferry film"
+        if isinstance(film, tuple):
+            ctx.words.mark(*film[1])
         resolver = Resolver(ctx.facts, ctx.previous.targets, ctx.answer, pronoun_follows_previous=True,
-                            film=named[0] if isinstance(named, tuple) else None)
+                            film=film[0] if isinstance(film, tuple) else None)
         mentioned: list[Target] = []
         missing: list[str] = []
         ambiguous: list[dict] = []

@@ -75,6 +75,11 @@ EITHER_OR = re.compile(r"(?<!\bnot )(?<!\bexcept )\b(?:shots?|slides?|images?|cl
 """"make shot 6 or shot 7 night", "delete slide 2 or slide 3", "make shot 2 night or shot 3": one of them, not both
 (both were changed).  After "not" or "except" an "or" lists what is left out ("all shots but not 2 or 5"), which
 is read."""
+def either_or_question(said: str) -> str:
+    """What a request with an open "or" (:data:`EITHER_OR`, matched as ``said``) is asked."""
+    return f"'{said}': which one? 'or' leaves it open, so I changed nothing. Name one, or say 'and' for both."
+
+
 BUT_COUNTS = {"1": 1, "one": 1, "2": 2, "two": 2, "3": 3, "three": 3}
 """The count in "the last but one" / "the last but two" (the place from the end is one more)."""
 _LAST_BUT = re.compile(r"\b(?:last|final)(?: \w+)? $")

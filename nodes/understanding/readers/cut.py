@@ -17,7 +17,7 @@ from typing import Any
 from nodes.understanding.intent import Clarification, Clause, Reference, Target
 from nodes.understanding.readers.base import ReadContext, Reading, not_found
 from nodes.understanding.references import ambiguous_message, find_references, resolve_targets
-from nodes.understanding.text import EITHER_OR
+from nodes.understanding.text import EITHER_OR, either_or_question
 
 CUT = re.compile(r"\b(?:in|into|from|out of|of|to|within|inside) (?:the )?(?:final |current |whole )?(?:cut|edit|film|"
                  r"movie|sequence|timeline)\b")
@@ -77,8 +77,7 @@ class CutReader:
             ctx.words.take_all()
             return Reading(clarification=Clarification(
                 reason="ambiguous", understood=["a change of the cut"],
-                message=f"'{either.group(0)}': which one? 'or' leaves it open, so I changed nothing. Name one, or "
-                        "say 'and' for both."))
+                message=either_or_question(either.group(0))))
         return getattr(self, f"_{operation}")(ctx)
 
     @staticmethod

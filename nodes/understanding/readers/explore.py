@@ -35,7 +35,8 @@ class ExploreReader:
                 reason=reason, missing=resolved.missing, candidates=resolved.ambiguous,
                 understood=[f"explore {n} candidates"],
                 message=(f"There is no {', '.join(resolved.missing)} {ctx.facts.where} to explore." if resolved.missing
-                         else ambiguous_message(resolved.ambiguous) if resolved.ambiguous else "Which shot should I explore? Name it ('shot 3') or select it.")))
+                         else ambiguous_message(resolved.ambiguous) if resolved.ambiguous
+                         else "Which shot should I explore? Name it ('shot 3') or select it.")))
         target = resolved.targets[0]
         return Reading(clauses=[Clause(text=ctx.request, domain=self.name, operation="explore",
                                        targets=[target], references=[f.reference for f in found],

@@ -553,11 +553,11 @@ def _sections(ctx: ReadContext, words: Words, start: int, end: int, doc: PageDoc
                 r"\bsections?\b", match.group(0)):
             return None  # "remove the tagline": not a section
         names = list(dict.fromkeys(_section(doc, said) for said in named))
-        kept = match.group("kept")
+        kept = re.sub(r"\s+sections?$", "", match.group("kept") or "")
         if kept:
-            if doc is None or _known_section(doc, re.sub(r"\s+sections?$", "", kept)) is None:
+            if doc is None or _known_section(doc, kept) is None:
                 return None  # "but keep the tagline": not a section this reading can vouch for
-            kept_name = _section(doc, re.sub(r"\s+sections?$", "", kept))
+            kept_name = _section(doc, kept)
             if kept_name in names:
                 raise Ask(Clarification(reason="conflict", understood=[f"remove the {kept_name} section",
                                                                         f"keep the {kept_name} section"],

@@ -18,7 +18,7 @@ from nodes.models.grammar import STALE, EditRequest, read_constraints, read_edit
 from nodes.understanding.intent import Clarification, Clause, Reference, Target
 from nodes.understanding.readers.base import ReadContext, Reading
 from nodes.understanding.references import Found, Resolver, ambiguous_message, film_named, find_references
-from nodes.understanding.text import EITHER_OR, INSTEAD_OF, Words, count_exception
+from nodes.understanding.text import EITHER_OR, INSTEAD_OF, Words, count_exception, either_or_question
 
 _SEPARATOR = re.compile(r"\s*(?:;|\.(?:\s|$)|,?\s*\band then\b|,?\s*\bthen\b|,?\s*\bbut\b|,?\s*\band\b|,?\s*\balso\b|"
                         r",?\s*\bwhile\b|,|:)\s*")
@@ -92,8 +92,7 @@ def _said_loosely(ctx: ReadContext, found: list[Found]) -> Reading | None:
     text = ctx.words.text
     message = None
     if (either := EITHER_OR.search(text)) is not None:
-        message = f"'{either.group(0)}': which one? 'or' leaves it open, so I changed nothing. Name one, or say " \
-                  "'and' for both."
+        message = either_or_question(either.group(0))
     elif (one := _ONE_OF_THOSE.search(text)) is not None and any(
             f.reference.form in ("number", "range") and len(f.reference.numbers) > 1 for f in found):
         message = f"'{one.group(0)}': of the shots named, or of the film? Name it by its number ('shot 6')."

@@ -45,6 +45,7 @@ from nodes.understanding.text import (
     INSTEAD_OF,
     Words,
     count_exception,
+    either_or_question,
     lower_words,
     spell_numbers,
 )
@@ -426,8 +427,7 @@ class SlideReader:
                          f"'{instead.group(0).strip()}': shall {instead.group('other').strip()} go back to how it "
                          "was? Say 'undo the last change' for that, and name only the slide to change."
                          if instead is not None else
-                         f"'{either.group(0)}': which one? 'or' leaves it open, so I changed nothing. Name one, or "
-                         "say 'and' for both.")))
+                         either_or_question(either.group(0)))))
         try:
             read = read_clauses(ctx, lambda c, w, s, e: _parse(c, w, s, e, deck))
         except Ask as asked:

@@ -167,7 +167,7 @@ class ArcadeClusterEngine(ArcadeClusterClient):
             limits=limits,
             election_timeout_s=election_timeout_s,
             on_stall=self._rejoin_stuck,
-            on_quorum_loss=self._resync_diverged,
+            on_quorum_loss=self._repair_after_lost_commit,
             stall_after_s=_STALL_S,
         )
         try:
@@ -372,6 +372,19 @@ class ArcadeClusterEngine(ArcadeClusterClient):
         except OSError:
             return ""
         return text
+
+    def _repair_after_lost_commit(self, member: ClusterMember) -> None:
+        """A commit on ``member`` failed for want of its replicas: repair the replicas of whoever leads now.
+
+        After a quorum timeout ``member`` still leads; when its replicas refused the transaction and elected
+        another meanwhile, the new leader is the one whose replicas are checked (checking against ``member`` would
+        take the new leader for a diverged replica and wipe it).  With no leader yet, this waits for one with its
+        majority, which checks its replicas the same way."""
+        current = self.tracker.find_leader()
+        if current is None:
+            self.wait_until_replicated(len(self.servers) // 2 + 1)
+        else:
+            self._resync_diverged(current.member)
 
     def _resync_diverged(self, leader: ClusterMember) -> bool:
         """Give each replica that cannot apply what the leader sends a fresh copy of the databases, and restart

@@ -78,6 +78,10 @@ class EngineUnavailable(CanvasError, RuntimeError):
     """The canvas engine could not be started or reached."""
 
 
+class EngineInconsistent(CanvasError, RuntimeError):
+    """The engine acknowledged a change that did not happen (records a delete of everything left behind)."""
+
+
 ENGINE_OUTAGES = frozenset({"EngineUnavailable", "ServiceUnavailable", "SessionExpired", "IncompleteCommit"})
 """The errors (by class name, so that this module imports no driver) that say the engine, or the connection to
 it, is gone: ours, and the Bolt driver's."""

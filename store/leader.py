@@ -35,6 +35,11 @@ from store.errors import EngineUnavailable
 
 _log = logging.getLogger(__name__)
 _DELETES = re.compile(r"\bDELETE\b", re.IGNORECASE)
+_LOST_MID_COMMIT = "Cannot execute command"
+"""26.3's ``ServerIsNotTheLeaderException`` as its Bolt plugin reports a failed COMMIT (the message alone, under
+``TransactionNotFound``): ``HAServer.checkCurrentNodeIsTheLeader`` found, while replicating the transaction, that
+the server had lost its leadership, most often because its replicas refused the transaction and elected another
+(seen here, CI at 4311e1d).  The leader rolls its copy back; the commit is retried under its key."""
 _LEADER_LOSS_MARKERS = (
     "ServerIsNotTheLeader",
     "not the leader",
@@ -43,7 +48,9 @@ _LEADER_LOSS_MARKERS = (
     "Quorum ",
     "ReplicationException",
     "forwarding transaction to the Leader",
+    _LOST_MID_COMMIT,
 )
+"""What the servers say when the one a session is on does not (or no longer) lead."""
 
 
 @dataclass(frozen=True)
@@ -243,13 +250,16 @@ class LeaderTracker:
     def forget(self, member: ClusterMember, error: BaseException | None = None) -> None:
         """Stop trusting ``member`` as leader (a session on it failed); the next lookup asks the cluster again.
 
-        When the failure was the leader's quorum (its replicas did not confirm a transaction in time), whoever
-        runs the servers is told (``on_quorum_loss``): a replica that cannot apply what the leader sends stays
-        connected, and counted online, while every commit times out."""
+        When the failure was the leader's quorum (its replicas did not confirm a transaction in time, or refused it
+        and elected another leader meanwhile), whoever runs the servers is told (``on_quorum_loss``): a replica
+        that cannot apply what the leader sends stays connected, and counted online, while every commit fails."""
         with self._lock:
             if self._leader == member:
                 self._leader = None
-        if error is not None and self._on_quorum_loss is not None and "quorum" in str(error).lower():
+        if error is None or self._on_quorum_loss is None:
+            return
+        text = str(error).lower()
+        if "quorum" in text or _LOST_MID_COMMIT.lower() in text:
             self._on_quorum_loss(member)
 
 

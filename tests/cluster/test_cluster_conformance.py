@@ -61,7 +61,7 @@ def test_a_client_given_the_server_list_writes_through_the_leader(cluster, canva
     )
     try:
         assert client.leader() == cluster.leader()
-        store = Neo4jCanvasStore.on(client, cluster.default_database, authority=authority)
+        store = Neo4jCanvasStore.on(client, canvas.database, authority=authority)
         node = CreateNode(kind="text", title="from the client")
         record = store.apply([node], ticket=authority.issue("client", [node]), idempotency_key="client-1")
         assert canvas.get_node(node.id).title == "from the client"

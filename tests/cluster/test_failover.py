@@ -5,6 +5,8 @@ from __future__ import annotations
 import threading
 
 import pytest
+from neo4j._sync.work.transaction import Transaction
+from neo4j.exceptions import Neo4jError
 
 from store.cluster import ArcadeClusterEngine
 from store.failover import run_failover
@@ -71,6 +73,45 @@ def test_a_leader_whose_transaction_timed_out_waiting_for_its_quorum_is_restarte
         commit_everywhere(cluster, store.database, "wedge-2")
         assert {store.get_node(first.id).title, store.get_node(second.id).title} == \
             {"before the timeout", "after the restart"}
+    finally:
+        store.close()
+
+
+@pytest.mark.parametrize("server_side", ["rolled back", "committed"])
+def test_a_commit_whose_leader_lost_its_leadership_is_retried_under_its_key_and_applied_once(
+    cluster: ArcadeClusterEngine, authority: TicketAuthority, empty_canvas, monkeypatch, server_side: str
+) -> None:
+    """26.3's answer to a COMMIT on a server that lost its leadership while replicating it (both replicas
+    refused the transaction and elected another; CI at 4311e1d): ``TransactionNotFound`` "Cannot execute
+    command".  The answer is given here at the driver, once, after the server rolled the transaction back (what
+    the old leader does) or committed it (a replica that applied it leads now); either way the store's apply
+    succeeds and the canvas holds the batch once.  Before, the error reached the caller and the turn failed."""
+    store = Neo4jCanvasStore.on(cluster, empty_canvas(cluster), authority=authority)
+    real_commit = Transaction.commit
+    answered: list[str] = []
+    repaired: list[str] = []
+    real_repair = cluster._repair_after_lost_commit
+
+    def lost_leadership(tx: Transaction) -> None:
+        if answered:
+            return real_commit(tx)
+        answered.append(server_side)
+        tx.rollback() if server_side == "rolled back" else real_commit(tx)
+        raise Neo4jError._hydrate_neo4j(code="Neo.ClientError.Transaction.TransactionNotFound",
+                                        message="Cannot execute command")
+
+    def repair(member) -> None:
+        repaired.append(member.name)
+        real_repair(member)
+
+    monkeypatch.setattr(Transaction, "commit", lost_leadership)
+    monkeypatch.setattr(cluster.tracker, "_on_quorum_loss", repair)
+    try:
+        batch = [CreateNode(kind="text", title=f"through a lost leadership ({server_side})")]
+        record = store.apply(batch, ticket=authority.issue("lost", batch), idempotency_key="lost-leadership")
+        assert answered == [server_side] and repaired, "the failure was injected and the replicas looked at"
+        assert not record.replayed and record.canvas_version == 1 == store.canvas_version()
+        assert [n.title for n in store.find_nodes(kind="text")] == [batch[0].title]
     finally:
         store.close()
 

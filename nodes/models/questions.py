@@ -58,6 +58,8 @@ class QuestionPlaybook:
         kind = clause.args.get("kind") or None
         if clause.args.get("deck"):  # one deck's slides ("how many slides are in the night markets deck?")
             return self._deck_slides(p, clause)
+        if clause.args.get("film"):  # one film's shots ("how many shots are in the ferry film?")
+            return self._film_shots(p, clause)
         if p.counts is not None:  # the view counted the live nodes by kind and status just before this call
             return _counted(p.counts, kind)
         rows = self.source.listing(p, kind)
@@ -79,6 +81,15 @@ class QuestionPlaybook:
         count = sum(1 for r in rows if r.get("deck") == deck)
         title = clause.targets[0].title if clause.targets else deck
         return Done(text=f"{count} found: the deck '{title}' has {count} slide{'s' if count != 1 else ''}.")
+
+    def _film_shots(self, p: PlannerInput, clause) -> Call | Done | None:
+        """The film's shots (the interpreter's targets) that the canvas holds now, each with a current image."""
+        rows = self.source.shots(p)
+        if isinstance(rows, Call):
+            return rows
+        wanted = {t.id for t in clause.targets}
+        count = len({r["shot"] for r in current_shots(rows) if r["shot"] in wanted})
+        return Done(text=f"{count} found: the film has {count} shot{'s' if count != 1 else ''}.")
 
     def _list(self, p: PlannerInput, clause) -> Call | Done:
         rows = self.source.listing(p, clause.args.get("kind") or None)

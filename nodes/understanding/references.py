@@ -66,6 +66,12 @@ def _range(match: re.Match[str]) -> Reference:
                      numbers=list(dict.fromkeys([*range(low, min(high, low + 99) + 1), *listed])))
 
 
+def _range_from(match: re.Match[str]) -> Reference:
+    """"the shots from 3 to 6", "every shot between shot 2 and shot 5": both ends held."""
+    low, high = sorted((int(match.group("a") or match.group("a2")), int(match.group("b"))))
+    return Reference(said=match.group(0), form="number", numbers=list(range(low, min(high, low + 99) + 1)))
+
+
 def _ordinals(match: re.Match[str]) -> Reference:
     return Reference(said=match.group(0), form="number",
                      numbers=list(dict.fromkeys(int(n) for n in re.findall(r"(\d+)th", match.group(0)))))
@@ -127,6 +133,13 @@ SHOT_PATTERNS: tuple[_Pattern, ...] = (
         rf"\bfrom {_N1} #?(?P<n2>\d+) (?P<rel2>on|onwards|onward)\b|"
         rf"\b{_N} #?(?P<n3>\d+) (?P<rel3>onwards|onward|and (?:later|after|beyond|everything after(?: it)?))\b"),
         _onward),
+    # A range said with "from" after a plural or a quantifier: "the shots from 3 to 6", "every shot from shot 3 to
+    # shot 6" (asked about before).  After one shot ("from shot 3 to shot 6") it may be a transfer: the shots
+    # reader asks (``_SHOT_TO_SHOT``).
+    _Pattern("range-from", re.compile(
+        rf"\b(?:(?:every|each|all(?: of)?(?: the)?) {_N}|(?:the )?{_NS}) (?:from (?:{_N1} )?#?(?P<a>\d+)\s*"
+        rf"(?:-|–|to|through|thru|till|until)|between (?:{_N1} )?#?(?P<a2>\d+) and)\s*(?:(?:the )?{_N1} )?"
+        rf"#?(?P<b>\d+)\b"), _range_from),
     _Pattern("odd", re.compile(r"\bevery other (?:shot|image|frame|picture|one)\b|\b(?:all )?(?:the )?odd(?:-numbered)? "
                                r"(?:shots|images|frames|pictures|ones)\b|\balternate (?:shots|images|frames)\b"),
              _position("odd")),
@@ -156,6 +169,10 @@ SHOT_PATTERNS: tuple[_Pattern, ...] = (
              _position("last")),
     _Pattern("first", re.compile(rf"\bthe (?:very )?(?:opening|1th|first) {_N1}\b"), _position("first")),
     _Pattern("ordinals", re.compile(rf"\bthe (\d+)th(?:(?:,| and| or| &)+ (?:the )?\d+th)* {_N1}s?\b"), _ordinals),
+    # "shots 2 to shot 5", "shot 3 to shot 6": one range (shots 2 and 5 were changed, the "to" a filler).  After
+    # an edit's verb "shot 3 to shot 6" may instead give shot 6 something of shot 3: the shots reader asks.
+    _Pattern("range-noun", re.compile(rf"\b({_N}) {_NUM}\s*(?:-|–|to|through|thru)\s*(?:the )?{_N1} {_NUM}\b"
+                                      rf"{_LIST_TAIL}"), _range),
     _Pattern("range", re.compile(rf"\b({_N}) {_NUM}\s*(?:-|–|to|through|thru)\s*{_NUM}\b{_LIST_TAIL}"), _range),
     _Pattern("list", re.compile(rf"\b({_N}) {_NUM}{_LIST_TAIL}"), _list),
     _Pattern("scene", re.compile(rf"\b(scenes?) {_NUM}{_LIST_TAIL}"), _list),
@@ -382,6 +399,29 @@ def film_named(facts: CanvasFacts, text: str, used: Any = None) -> tuple[str, tu
     return unmatched
 
 
+def film_candidates(facts: CanvasFacts, said: str, held: list[str | None]) -> list[dict]:
+    """The films ``held`` as the candidates of a "which film?" question (an answer with one's id reads the request
+    again on that film)."""
+    firsts: dict[str | None, ShotFact] = {}
+    for shot in facts.shots:
+        if shot.plan in held:
+            firsts.setdefault(shot.plan, shot)
+    return [{"id": plan, "kind": "storyboard", "title": shot.plan_title or plan, "referred_as": said}
+            for plan, shot in firsts.items()]
+
+
+def read_film(words: Words, facts: CanvasFacts, start: int = 0, end: int | None = None) -> str | None:
+    """The film the request's words name ("shot 2 of the ferry film", "the cut of the first film"), its phrase
+    taken so that no reader takes "film" for the cut or a title word for something else; None when no phrase within
+    the span names one film (words that name none are left unread, and asked about)."""
+    named = film_named(facts, words.text, words.used)
+    stop = len(words.text) if end is None else end
+    if not isinstance(named, tuple) or not (start <= named[1][0] and named[1][1] <= stop):
+        return None
+    words.mark(*named[1])
+    return named[0]
+
+
 def pinned_film(facts: CanvasFacts, answer: str | None = None, text: str | None = None) -> str | None:
     """The one film a request is about: the project's only one, the one the answer names (a storyboard's id, or one
     of its shots' or images'), the one the request's words name (``text``: :func:`film_named`), or the selection's;
@@ -441,12 +481,7 @@ class Resolver:
     def _which_film(self, reference: Reference) -> Resolution:
         """Several films and nothing picks one: every film is a candidate (an answer with one's id reads the
         request again on that film)."""
-        firsts = {}
-        for shot in self.facts.shots:
-            if shot.image and shot.plan in self.films:
-                firsts.setdefault(shot.plan, shot)
-        return Resolution(ambiguous=[{"id": plan, "kind": "storyboard", "title": shot.plan_title or plan,
-                                      "referred_as": reference.said} for plan, shot in firsts.items()])
+        return Resolution(ambiguous=film_candidates(self.facts, reference.said, self.films))
 
     def resolve(self, reference: Reference, context: list[Target]) -> Resolution:
         """The targets of one reference; ``context`` is what earlier clauses of the request named."""
@@ -626,13 +661,14 @@ class Resolver:
 
 def resolve_targets(references: list[Reference], facts: CanvasFacts, *, previous: list[str] | None = None,
                     answer: str | None = None, pronoun_follows_previous: bool = False,
-                    deck: NodeFact | None = None) -> Resolution:
+                    deck: NodeFact | None = None, film: str | None = None) -> Resolution:
     """The reusable resolution (#21, #24): references → targets with current versions and derived nodes.
 
     ``facts`` comes from :func:`nodes.understanding.facts.read_facts` (two batched reads, whatever the number
     of references).  Pronouns resolve to the targets named before them in the list.
     """
-    resolver = Resolver(facts, previous, answer, pronoun_follows_previous=pronoun_follows_previous, deck=deck)
+    resolver = Resolver(facts, previous, answer, pronoun_follows_previous=pronoun_follows_previous, deck=deck,
+                        film=film)
     total = Resolution()
     for reference in references:
         result = resolver.resolve(reference, total.targets)

@@ -769,6 +769,13 @@ CASES: list[tuple[str, str, Any, str]] = [
     ("span", "make every shot and shot 3 night", ASK("unparsed"), "story"),
     ("span", "make every shot from shot 9 night", ASK("not_found"), "story"),
     ("span", "make every shot from shot 3 night", ASK("ambiguous"), "two"),
+    # a range said with "from", or with the noun again after "to": shots 3 and 6 were changed, the "to" a filler
+    ("span", "make the shots from 3 to 6 night", {n: L("night") for n in (3, 4, 5, 6)}, "story"),
+    ("span", "make every shot from shot 3 to shot 6 night", {n: L("night") for n in (3, 4, 5, 6)}, "story"),
+    ("span", "make all shots between 2 and 4 foggy", {n: L("foggy") for n in (2, 3, 4)}, "story"),
+    ("span", "make shots 2 to shot 5 night", {n: L("night") for n in (2, 3, 4, 5)}, "story"),
+    ("span", "make shot 3 to shot 6 night", ASK("ambiguous"), "story"),
+    ("span", "change shot 3 to shot 6 lighting", ASK("ambiguous"), "story"),
     ("span", "make every shot from shot 3 night", IN_FILM("B", {3: L("night"), 4: L("night")}), "two:selB"),
     # -- two films: a shot named by its place ("the last shot"), or every shot, names no film: it went to the
     # newest film, exit 0; now the turn asks which, and the selection (a shot's image, clip or cut) or the answer
@@ -808,6 +815,19 @@ CASES: list[tuple[str, str, Any, str]] = [
     ("films", "make shot 3 of the pricing film night", ASK("ambiguous"), "two"),
     ("films", "make shot 3 of the film night", {3: L("night")}, "story"),
     ("films", "make the last shot of the ferry film night", ASK("unparsed"), "story"),
+    # an exploration's instruction is passed on whole: a film name in it was read by nobody (the selected film's
+    # shot 2 was explored for "shot 2 of the beekeeper film")
+    ("films", "explore shot 2 of the beekeeper film with 3 lighting moods", OP("explore", {"node_id": "I2"}),
+     "two:selB"),
+    ("films", "explore shot 2 of the ferry film with 3 lighting moods", OP("explore", {"node_id": "BI2"}), "two"),
+    ("films", "explore shot 2 of the whale film with 3 lighting moods", ASK("not_found"), "two"),
+    ("films", "explore shot 2 of the ferry film with 3 lighting moods", ASK("not_found"), "story"),
+    ("films", "explore shot 3 in the style of a noir film with 3 options", OP("explore", {"node_id": "I3"}), "story"),
+    ("films", "how many shots are in the ferry film?", OP("question", {"ask": "count", "kind": "shot", "film": "Q"}),
+     "two"),
+    ("films", "how many shots does the beekeeper film have?",
+     OP("question", {"ask": "count", "kind": "shot", "film": "P"}), "two"),
+    ("films", "how many shots are in the whale film?", ASK("unparsed"), "two"),
     ("films", "make this shot night and the other shots foggy",
      IN_FILM("", {2: L("night"), **{n: L("foggy") for n in (1, 3, 4, 5, 6, 7, 8)}}), "two:sel"),
     ("decks", "delete the last slide", IN_DECK("D0", OP("deck_delete_slide", {"slide": 3})), "decks2:sel"),

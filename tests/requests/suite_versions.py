@@ -16,7 +16,7 @@ from typing import Any
 
 from nodes.understanding import CanvasFacts, NodeFact
 from nodes.understanding.readers import PreviousTurn
-from tests.requests.suite import ASK, OP
+from tests.requests.suite import ASK, OP, OPS
 from tests.requests.suite import facts_for as suite_facts
 
 
@@ -180,6 +180,33 @@ VERSION_CASES: list[tuple[str, str, Any, str]] = [
     ("cut", "switch shot 3 to night", {3: {"lighting": "night"}}, "story"),
     # "remove" with the rain as its object takes the rain out of the shot, not the shot out of the cut.
     ("cut", "remove the rain from shot 5", {5: {"weather": "clear"}}, "story"),
+    ("cut", "remove shot 3 to shot 6 from the cut", OP("remove_from_cut", {"shots": ["S3", "S4", "S5", "S6"]}),
+     "story"),
+    ("revert", "revert shot 3 to shot 6 to the original", OPS(*(REVERT(f"I{n}", original=True) for n in range(3, 7))),
+     "story"),
+    # -- two films, each with its cut: "the cut" names neither (it went to the newer film's), a film name picks one
+    ("films", "undo the last change to the cut", ASK("ambiguous"), "two"),
+    ("films", "revert the cut to the original", ASK("ambiguous"), "two"),
+    ("films", "show me the versions of the cut", ASK("ambiguous"), "two"),
+    ("films", "compare the original and current version of the cut", ASK("ambiguous"), "two"),
+    ("films", "move the last shot to the start of the cut", ASK("ambiguous"), "two"),
+    ("films", "undo the last change to the cut", OP("undo_change", {"node_id": "BCUT"}), "two:selB"),
+    ("films", "undo the last change to the cut of the beekeeper film", OP("undo_change", {"node_id": "CUT"}), "two"),
+    ("films", "undo the last change to the ferry film", OP("undo_change", {"node_id": "BCUT"}), "two"),
+    ("films", "undo the last change to shot 2 of the ferry film", OP("undo_change", {"node_id": "BI2"}), "two"),
+    ("films", "undo the last change to shot 2 of the beekeeper film", OP("undo_change", {"node_id": "I2"}), "two:selB"),
+    ("films", "move the last shot of the ferry film to the start of the cut",
+     OP("reorder_cut", {"move": -1, "to": 1, "cut_id": "BCUT"}), "two"),
+    ("films", "remove shot 2 of the ferry film from the cut",
+     OP("remove_from_cut", {"shots": ["BS2"], "cut_id": "BCUT"}), "two"),
+    ("films", "put shot 3 before shot 1 in the ferry film",
+     OP("reorder_cut", {"move": "BS3", "before": "BS1", "cut_id": "BCUT"}), "two"),
+    ("films", "swap shots 1 and 2 in the beekeeper film", OP("reorder_cut", {"swap": ["S1", "S2"], "cut_id": "CUT"}),
+     "two:selB"),
+    ("films", "remove shot 2 from the cut", OP("remove_from_cut", {"shots": ["BS2"], "cut_id": "BCUT"}), "two:selB"),
+    ("films", "make shot 2 of the ferry film 3 seconds long",
+     OP("set_clip_duration", {"shot": "BS2", "duration_s": 3.0, "cut_id": "BCUT"}), "two"),
+    ("films", "remove shot 2 of the ferry film from the cut", ASK("unparsed"), "story"),
 ]
 
 

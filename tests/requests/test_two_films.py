@@ -121,6 +121,37 @@ def test_a_model_that_picks_a_film_without_asking_is_not_done(
     assert "without asking which" in out.reply
 
 
+def test_the_cut_of_two_films_is_asked_about_unless_a_film_is_named(
+        runtime: Runtime, films: dict[str, dict[str, Any]]) -> None:
+    """"the cut" and "the last shot" of a cut name no film: before, a version tool took the newer film's cut and
+    exited 0.  "shot 2 of the ferry film" takes that shot out of the ferry film's cut only."""
+    keeper, ferry = films["keeper"], films["ferry"]
+    store = runtime.project.store
+
+    def in_cut(film: dict[str, Any]) -> list[str]:
+        return list(current(store, film["cut"]).inputs["clip_node_ids"])
+
+    keeper_cut, ferry_cut, keeper_hashes = in_cut(keeper), in_cut(ferry), hashes(store, keeper)
+    for request in ("move the last shot to the start of the cut", "undo the last change to the cut"):
+        asked = turn(runtime, request, expect="paused")
+        question = asked.interrupt or {}
+        assert asked.outcome == "interrupted" and question.get("reason") == "ambiguous", asked.reply
+        assert [c["kind"] for c in question["candidates"]] == ["storyboard", "storyboard"], question
+    assert in_cut(keeper) == keeper_cut and in_cut(ferry) == ferry_cut
+
+    out = turn(runtime, "remove shot 2 of the ferry film from the cut")
+    assert exit_code(out) == 0 and out.measured["matches"], out.reply
+    assert in_cut(ferry) == [ferry_cut[0], ferry_cut[2]]
+    assert in_cut(keeper) == keeper_cut and hashes(store, keeper) == keeper_hashes
+
+
+def test_a_film_named_in_a_question_is_the_one_counted(runtime: Runtime, films: dict[str, dict[str, Any]]) -> None:
+    out = turn(runtime, "how many shots are in the ferry film?")
+    assert exit_code(out) == 0 and out.reply.startswith("3 found: the film has 3 shots"), out.reply
+    out = turn(runtime, "how many shots are there?")
+    assert exit_code(out) == 0 and "6 found" in out.reply, out.reply
+
+
 def test_the_cli_pauses_on_every_shot_of_two_films(runtime: Runtime, films: dict[str, dict[str, Any]]) -> None:
     store = runtime.project.store
     before = {name: hashes(store, film) for name, film in films.items()}

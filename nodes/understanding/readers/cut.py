@@ -16,7 +16,16 @@ from typing import Any
 
 from nodes.understanding.intent import Clarification, Clause, Reference, Target
 from nodes.understanding.readers.base import ReadContext, Reading, not_found
-from nodes.understanding.references import ambiguous_message, find_references, resolve_targets
+from nodes.understanding.references import (
+    ambiguous_message,
+    film_candidates,
+    film_named,
+    films_of,
+    find_references,
+    pinned_film,
+    read_film,
+    resolve_targets,
+)
 from nodes.understanding.text import EITHER_OR, either_or_question
 
 CUT = re.compile(r"\b(?:in|into|from|out of|of|to|within|inside) (?:the )?(?:final |current |whole )?(?:cut|edit|film|"
@@ -78,7 +87,8 @@ class CutReader:
             return Reading(clarification=Clarification(
                 reason="ambiguous", understood=["a change of the cut"],
                 message=either_or_question(either.group(0))))
-        return getattr(self, f"_{operation}")(ctx)
+        named = read_film(ctx.words, ctx.facts)  # "move shot 3 of the ferry film to the end"
+        return _in_one_cut(ctx, getattr(self, f"_{operation}")(ctx), named)
 
     @staticmethod
     def _operation(text: str) -> str | None:
@@ -128,8 +138,10 @@ class CutReader:
                 continue
             # "it" with nothing named or selected is the shot the turn before acted on: "take shot 3 out of the
             # cut", then "put it back" (which that turn's own reply suggests) asked which shot
+            named = film_named(ctx.facts, ctx.words.text)  # taken by read() already
             resolved = resolve_targets([reference], ctx.facts, previous=ctx.previous.targets, answer=ctx.answer,
-                                       pronoun_follows_previous=True)
+                                       pronoun_follows_previous=True,
+                                       film=named[0] if isinstance(named, tuple) else None)
             if resolved.missing or resolved.ambiguous or resolved.unresolved:
                 return [], [], references, _ask(ctx, resolved)
             for target in resolved.targets:
@@ -349,6 +361,27 @@ def _place(position: int) -> str:
     if position < 0:
         return f"shot {-position} from the end of the cut"
     return f"shot {position} of the cut"
+
+
+def _in_one_cut(ctx: ReadContext, reading: Reading, named: str | None) -> Reading:
+    """The reading with the cut it changes named (``cut_id``) when several films have cuts: the film the words
+    named, else the one film of the shots it names, else the answer's or the selection's; asked otherwise ("move
+    the last shot to the start of the cut" with two films: the last shot of which cut?)."""
+    cuts = {s.plan: s.cut for s in ctx.facts.shots if s.cut}
+    if len(cuts) < 2 or not reading.clauses:
+        return reading
+    named_shots = films_of(ctx.facts, [t.id for c in reading.clauses for t in c.targets])
+    pinned = pinned_film(ctx.facts, ctx.answer)
+    picked = [named] if named else named_shots if named_shots else [pinned] if pinned else []
+    if len(picked) != 1 or picked[0] not in cuts:
+        said = "the cut"
+        return Reading(clarification=Clarification(
+            reason="ambiguous", candidates=film_candidates(ctx.facts, said, list(cuts)),
+            understood=[u for c in reading.clauses for u in c.understood],
+            message=ambiguous_message(film_candidates(ctx.facts, said, list(cuts)))))
+    for clause in reading.clauses:
+        clause.args["cut_id"] = cuts[picked[0]]
+    return reading
 
 
 def _ask(ctx: ReadContext, resolved: Any) -> Reading:

@@ -8,7 +8,13 @@ import re
 from nodes.models.grammar import named_lighting
 from nodes.understanding.intent import Clarification, Clause
 from nodes.understanding.readers.base import ReadContext, Reading
-from nodes.understanding.references import ambiguous_message, find_references, resolve_targets
+from nodes.understanding.references import (
+    ambiguous_message,
+    film_named,
+    find_references,
+    read_film,
+    resolve_targets,
+)
 
 _EXPLORE = re.compile(r"\bexplore\b|\btry (\d+)\b|\b(\d+) (?:variations|alternatives|options|versions) of\b")
 
@@ -22,9 +28,19 @@ class ExploreReader:
         words, text = ctx.words, ctx.words.text
         if not _EXPLORE.search(text):
             return None
+        film = read_film(words, ctx.facts)  # "explore shot 2 of the ferry film"
+        unknown = film_named(ctx.facts, text, words.used) if film is None else None
+        if isinstance(unknown, str) and "of" not in unknown.split():
+            # The instruction is passed on whole, so words naming no film would be read by nobody: asked.  ("in the
+            # style of a noir film" names no film of the project: a name running over "of" is a description.)
+            words.take_all()
+            return Reading(clarification=Clarification(
+                reason="not_found", missing=[f"a film '{unknown}'"], understood=["explore a shot"],
+                message=f"No film on the canvas is called '{unknown}'; name one by a word of its title, or select "
+                        "the shot to explore."))
         found = find_references(words)
         resolved = resolve_targets([f.reference for f in found], ctx.facts, previous=ctx.previous.targets,
-                                   answer=ctx.answer)
+                                   answer=ctx.answer, film=film)
         count = re.search(r"\b(\d+)\b", re.sub(r"\b(?:shots?|images?|frames?) #?\d+\b", " ", text))
         named = named_lighting(text)  # "at dawn, dusk and night": one candidate each (it made four of the first)
         n = max(2, min(8, int(count.group(1)))) if count else len(named) if 2 <= len(named) <= 8 else 4

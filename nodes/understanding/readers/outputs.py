@@ -17,7 +17,13 @@ from nodes.understanding.decks import deck_candidates, which_deck
 from nodes.understanding.facts import CanvasFacts, NodeFact, ShotFact
 from nodes.understanding.intent import Reference, Target
 from nodes.understanding.readers.base import ReadContext
-from nodes.understanding.references import find_references, resolve_targets
+from nodes.understanding.references import (
+    film_candidates,
+    find_references,
+    pinned_film,
+    read_film,
+    resolve_targets,
+)
 from nodes.understanding.text import Words
 
 CLIP_WORDS = re.compile(r"\b(?:video )?clips?\b|\bvideos?\b")
@@ -57,13 +63,18 @@ def shot_output(shot: ShotFact, said: str, *, clip: bool) -> Target | None:
                   version=shot.version, derived=list(shot.derived), current=dict(shot.inputs))
 
 
-def the_cut(facts: CanvasFacts, said: str) -> Target | None:
-    """The current cut (the one the newest shots' clips are in)."""
-    cuts = [s.cut for s in facts.shots if s.cut]
-    if not cuts:
-        return None
-    newest = cuts[-1]
-    return Target(id=newest, kind="video", title="final cut", referred_as=said)
+def the_cut(facts: CanvasFacts, said: str, film: str | None) -> Target | list[dict] | None:
+    """The cut of ``film`` (the one its shots' clips are in); with no film picked, the project's one cut, or, when
+    several films have cuts, the films to ask between (never the newest: "undo the last change to the cut" on a
+    project with two films undid the newer film's cut)."""
+    cuts = {s.plan: s.cut for s in facts.shots if s.cut}
+    if film is not None:
+        cut = cuts.get(film)
+    elif len(cuts) > 1:
+        return film_candidates(facts, said, list(cuts))
+    else:
+        cut = next(iter(cuts.values()), None)
+    return Target(id=cut, kind="video", title="final cut", referred_as=said) if cut else None
 
 
 def node_output(node: NodeFact, facts: CanvasFacts, said: str, *, clip: bool) -> Target:
@@ -83,9 +94,10 @@ def read_outputs(ctx: ReadContext, start: int = 0, end: int | None = None) -> Ou
     words, facts = ctx.words, ctx.facts
     stop = len(words.text) if end is None else end
     found = Outputs()
+    named_film = read_film(words, facts, start, stop)  # "shot 2 of the ferry film": not the cut
+    film = named_film or pinned_film(facts, ctx.answer)
     for match in words.take(CUT_WORDS, start, stop):
-        cut = the_cut(facts, match.group(0))
-        _add(found, cut, match.group(0), "a cut")
+        _add_cut(found, facts, match.group(0), film)
     for match in words.take(PAGE_WORDS, start, stop):
         page = facts.pages[0] if facts.pages else None
         _add(found, Target(id=page.id, kind="code", title=page.title or "the page", referred_as=match.group(0))
@@ -106,6 +118,8 @@ def read_outputs(ctx: ReadContext, start: int = 0, end: int | None = None) -> Ou
     phrases = [f.reference for f in find_references(words, start, stop)]
     references = numbered + phrases
     if not references:
+        if named_film is not None and not found.found:  # "undo the last change to the ferry film": its cut
+            _add_cut(found, facts, "the film", named_film)
         return found
     found.references = references
     shots = {s.id: s for s in facts.shots}
@@ -119,7 +133,8 @@ def read_outputs(ctx: ReadContext, start: int = 0, end: int | None = None) -> Ou
             continue
         if reference.form == "pronoun" and found.targets:
             continue  # "revert shot 3 to how it was": "it" is the output just named
-        resolved = resolve_targets([reference], facts, previous=ctx.previous.targets, answer=ctx.answer)
+        resolved = resolve_targets([reference], facts, previous=ctx.previous.targets, answer=ctx.answer,
+                                   film=named_film)
         found.missing += resolved.missing
         found.ambiguous += resolved.ambiguous
         found.unresolved += resolved.unresolved
@@ -129,6 +144,14 @@ def read_outputs(ctx: ReadContext, start: int = 0, end: int | None = None) -> Ou
                 _add(found, shot_output(shot, target.referred_as, clip=clip), target.referred_as,
                      f"{shot.title} {'clip' if clip else 'image'}")
     return found
+
+
+def _add_cut(found: Outputs, facts: CanvasFacts, said: str, film: str | None) -> None:
+    cut = the_cut(facts, said, film)
+    if isinstance(cut, list):
+        found.ambiguous += [c for c in cut if c["id"] not in {a["id"] for a in found.ambiguous}]
+    else:
+        _add(found, cut, said, "a cut")
 
 
 def _add(found: Outputs, target: Target | None, said: str, what: str) -> None:

@@ -16,7 +16,7 @@ from nodes.understanding.decks import deck_candidates, which_deck, which_deck_qu
 from nodes.understanding.intent import Clarification, Clause, Target
 from nodes.understanding.readers.base import ReadContext, Reading
 from nodes.understanding.readers.content import typed
-from nodes.understanding.references import ambiguous_message, find_references, resolve_targets
+from nodes.understanding.references import ambiguous_message, find_references, read_film, resolve_targets
 from nodes.understanding.text import Words
 
 _TAG_QUESTION = r",\s*(?:right|correct|yeah|yes|isn't it|aren't they|is it|are they|didn't you|did you)\s*\??\s*$"
@@ -163,9 +163,10 @@ class QuestionReader:
             words.take_all()
             return self._clause(ctx, {"ask": "last_turn", "turn_id": ctx.previous.turn_id}, "what the last turn changed")
         named = which_deck(ctx.facts, answer=ctx.answer, words=words.copy())  # "slide 2 of the coffee deck"
+        film = read_film(words, ctx.facts)  # "the versions of shot 3 of the ferry film"
         found = find_references(words)
         resolved = resolve_targets([f.reference for f in found], ctx.facts, previous=ctx.previous.targets,
-                                   answer=ctx.answer, deck=named.deck)
+                                   answer=ctx.answer, deck=named.deck, film=film)
         if named.span is not None and any(t.kind == "slide" for t in resolved.targets):
             words.mark(*named.span)  # the words that named the deck are read
         if _VERSIONS.search(text):
@@ -239,6 +240,8 @@ class QuestionReader:
             kind = KINDS.get(kind_match.group(1), "") if kind_match else ""
             if kind == "slide" and _A_DECK.search(text):
                 return self._slides_of_a_deck(ctx, words)
+            if kind == "shot" and film is not None:
+                return self._shots_of_a_film(ctx, words, film)
             words.take(_TAIL)
             return self._clause(ctx, {"ask": "count", "kind": kind}, f"how many {kind or 'nodes'} there are")
         if re.match(r"^\s*(?:list|show|what|which)\b", text) and kind_match:
@@ -271,6 +274,17 @@ class QuestionReader:
                                f"how many slides '{choice.deck.title}' has")
         reading.clauses[0].targets = [Target(id=choice.deck.id, kind="deck", title=choice.deck.title,
                                              referred_as="the deck")]
+        return reading
+
+    def _shots_of_a_film(self, ctx: ReadContext, words: Words, film: str) -> Reading:
+        """"How many shots are in the ferry film?": the shots of the film the words named (the count is of the
+        shots the canvas holds now, read when the question is answered)."""
+        words.take(_TAIL)
+        shots = [s for s in ctx.facts.shots if s.plan == film]
+        title = next((s.plan_title for s in shots if s.plan_title), film)
+        reading = self._clause(ctx, {"ask": "count", "kind": "shot", "film": film}, f"how many shots '{title}' has")
+        reading.clauses[0].targets = [Target(id=s.id, kind="shot", title=s.title, referred_as="the film")
+                                      for s in shots]
         return reading
 
     def _slide_content(self, ctx: ReadContext, match: re.Match[str]) -> Reading:

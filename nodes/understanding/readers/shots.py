@@ -82,6 +82,9 @@ does not hold, so nothing was left out and all three were changed)?"""
 _WITHOUT = re.compile(r"\b(?:shots?|ones|images?)\s+(?:without|with no|that (?:don't|do not|doesn't) have|that "
                       r"(?:aren't|are not|isn't|is not))\b")
 """"make every shot without snow dusk": read as every shot, with the snow taken out of four of them."""
+_SHOT_TO_SHOT = re.compile(r"\b(?:from )?(?:the )?shot #?\d+ (?:to|through|thru|till|until) (?:the )?shot #?\d+\b")
+""""make shot 3 to shot 6 night" changed shots 3 and 6 (the "to" a filler), and "change shot 3 to shot 6 lighting"
+redid the lighting of both: shots 3 to 6, or something of shot 3 given to shot 6?"""
 _A_SHADE = re.compile(r"\b(?:darker|lighter|brighter|deeper|paler|softer|richer|duller)\s+(?:shade of\s+)?"
                       r"(?:red|blue|green|yellow|orange|purple|pink|black|white|grey|gray|brown|navy|teal)\b")
 """"a darker red" coat: a shade of a colour, which darkened the whole shot and gave the coat plain red."""
@@ -101,6 +104,11 @@ def _said_loosely(ctx: ReadContext, found: list[Found]) -> Reading | None:
     elif (without := _WITHOUT.search(text)) is not None:
         message = f"'{without.group(0)} ...': I pick shots by what they show ('the snowy shots'), not by what they " \
                   "do not. Name the shots ('shots 2, 4 and 6')."
+    elif (span := _SHOT_TO_SHOT.search(text)) is not None and not any(
+            f.start < span.start() and span.end() <= f.end for f in found):  # not within "every shot from ..."
+        low, high = sorted(int(n) for n in re.findall(r"\d+", span.group(0)))
+        message = f"'{span.group(0)}': shots {low} to {high}, or something of one given to the other? Say " \
+                  f"'shots {low} to {high}', or what to give, as in 'give shot {high} the same lighting as shot {low}'."
     elif (shade := _A_SHADE.search(text)) is not None:
         message = f"'{shade.group(0)}': I set a colour, not a shade of it, and 'darker' would darken the whole " \
                   "shot. Name the colour ('a burgundy coat', 'a navy coat')."

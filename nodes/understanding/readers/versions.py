@@ -170,7 +170,7 @@ class VersionReader:
         outputs = read_outputs(ctx)
         take_owner_words(words)
         deictic = all(r.form in ("pronoun", "selection") for r in outputs.references) and not ctx.facts.selection
-        if outputs.found and not (deictic and not outputs.targets and not outputs.missing):
+        if outputs.found and not (deictic and not outputs.targets and not outputs.missing and not outputs.ambiguous):
             if (asked := _unplaced(ctx, outputs, "undo")) is not None:
                 return asked
             if any(r.form == "every" and r.said.strip() in ("everything", "all of them") for r in outputs.references):

@@ -70,6 +70,8 @@ TOKENS: dict[str, Token] = {t.name: t for t in (
     Token("content-width", "length", "the width of the page's content column", 480, 1800),
     Token("grid-gap", "length", "the gap between gallery pictures", 0, 120),
     Token("nav-height", "length", "the height of the top navigation bar", 32, 160),
+    Token("hero-height", "length", "the height of the hero picture (the frame behind or below the headline)", 160,
+          1400),
 )}
 """Every token a page's CSS reads, by name (the CSS property is ``--`` + the name)."""
 
@@ -108,8 +110,8 @@ _SERIF_NAMES = frozenset({"georgia", "times", "times new roman", "palatino", "ga
 _MONO_NAMES = frozenset({"courier", "courier new", "consolas", "menlo", "monaco", "dejavu sans mono",
                          "liberation mono", "fira code", "jetbrains mono"})
 
-_LARGER = ("larger", "bigger", "big", "up", "increase", "more")
-_SMALLER = ("smaller", "small", "down", "decrease", "less")
+_LARGER = ("larger", "bigger", "big", "up", "increase", "more", "taller", "higher")
+_SMALLER = ("smaller", "small", "down", "decrease", "less", "shorter", "lower")
 _STEP = 1.25
 
 
@@ -204,6 +206,7 @@ def token_for_words(words: str) -> str | None:
     text = " ".join(re.findall(r"[a-z0-9]+", words.lower().replace("color", "colour")))
     table = (
         (r"\b(headline|title|hero heading|h1)\b.*\b(size|bigger|smaller|larger)\b|\bheadline size\b", "headline-size"),
+        (r"\bhero\b.*\b(height|image|picture|photo|banner|taller|shorter)\b|\bhero (size|height)\b", "hero-height"),
         (r"\bbutton\b.*\btext\b.*\bcolour\b", "button-text-colour"),
         (r"\bbutton\b.*\b(colour|background)\b|\bcolour of the button", "button-colour"),
         (r"\bbutton\b.*\b(radius|corners?|round)", "button-radius"),

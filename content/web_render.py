@@ -312,9 +312,9 @@ def _css(design: Design, spec: LayoutSpec, tokens: dict[str, str]) -> str:
     full = spec.hero == "full-bleed"
     plain = t.hero_text == "plain"
     hero_frame = (
-        f"width: 100%; min-height: {360 if plain else 520}px; border-radius: 0; margin: 0;"
+        "width: 100%; min-height: var(--hero-height); border-radius: 0; margin: 0;"
         if full else
-        f"max-width: var(--content-width); min-height: {320 if plain else 420}px; "
+        "max-width: var(--content-width); min-height: var(--hero-height); "
         f"margin: {32 if not plain else 0}px auto 0; border-radius: {t.radius + 6 if t.radius else 0}px;"
     )
     hero_text = (
@@ -386,7 +386,16 @@ def base_tokens(design: Design, spec: LayoutSpec) -> dict[str, str]:
         "muted": p.muted, "button-colour": p.accent_2, "button-text-colour": "#111111",
         "button-radius": f"{max(t.radius, 4) if t.radius else 0}px", "radius": f"{t.radius}px",
         **SPACING[t.spacing],
+        "hero-height": f"{hero_height(spec, design)}px",
     }
+
+
+def hero_height(spec: LayoutSpec, design: Design) -> int:
+    """The hero picture's height before a page's own: taller full-bleed, shorter with the words above it."""
+    plain = design.look.hero_text == "plain"
+    if spec.hero == "full-bleed":
+        return 360 if plain else 520
+    return 320 if plain else 420
 
 
 def page_tokens(design: Design, spec: LayoutSpec, overrides: dict[str, str] | None = None) -> dict[str, str]:

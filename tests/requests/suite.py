@@ -552,6 +552,13 @@ CASES: list[tuple[str, str, Any, str]] = [
         ("make the headline a lot bigger", STYLE("headline-size", "much bigger")),
         ("make the headline 72px", STYLE("headline-size", "72px")),
         ("bigger headline please", STYLE("headline-size", "bigger")),
+        # the hero's size had no token: asked about
+        ("make the hero image smaller", STYLE("hero-height", "smaller")),
+        ("make the hero taller", STYLE("hero-height", "bigger")),
+        ("make the hero 600px tall", STYLE("hero-height", "600px")),
+        ("make the hero picture much bigger", STYLE("hero-height", "much bigger")),
+        ("make the hero headline smaller", STYLE("headline-size", "smaller")),
+        ("make the hero text shorter", ASK("unparsed")),
         ("make the buttons navy", STYLE("button-colour", "navy")),
         ("green buttons", STYLE("button-colour", "green")),
         ("change the button text colour to white", STYLE("button-text-colour", "white")),

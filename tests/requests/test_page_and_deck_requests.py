@@ -325,6 +325,20 @@ def test_the_full_bleed_change_undone_by_its_name(runtime: Runtime, page: dict[s
     assert page_html(runtime) == before
 
 
+def test_the_hero_picture_made_smaller_is_its_height_and_nothing_else(runtime: Runtime, page: dict[str, Any]) -> None:
+    """"make the hero image smaller" was asked about (no token named the hero's size): now it is the hero's height,
+    read back from the CSS the page renders, every other token kept."""
+    tokens = root_tokens(page_html(runtime))
+    out = turn(runtime, "make the hero image smaller")
+    assert exit_code(out) == 0 and out.measured["matches"], out.reply
+    html = page_html(runtime)
+    after = root_tokens(html)
+    assert px(after["hero-height"]) < px(tokens["hero-height"])
+    assert {k: v for k, v in after.items() if k != "hero-height"} == {
+        k: v for k, v in tokens.items() if k != "hero-height"}
+    assert re.search(r"\.hero__frame \{[^}]*min-height: var\(--hero-height\)", html)
+
+
 def test_sections_swapped_by_name_one_font_given_the_others_and_a_removal_that_keeps_one(
         runtime: Runtime, page: dict[str, Any]) -> None:
     """Three requests a newcomer typed and the project asked about: two sections named without the word "section"

@@ -83,6 +83,9 @@ _WEIGHT = re.compile(r"\b(?:bolder|bold|heavier|heavy|thinner|thin|normal weight
                      r"black (?:weight|font weight)|(?:weight|font weight) black)\b")
 """Weights.  "black" alone is a colour ("make the headings black" set the weight to 900): only "black weight"."""
 _RADIUS = re.compile(r"\b(?:rounder|more rounded|less rounded|rounded|sharper|squarer|square)\b")
+_HEIGHT = re.compile(rf"\b(?:{_AMOUNT})?(?:taller|shorter|higher|lower|bigger|larger|smaller)\b|"
+                     r"\b\d+(?:\.\d+)? ?(?:px|%)(?: (?:tall|high|taller|shorter|bigger|smaller))?")
+"""How tall the hero picture is ("make the hero image smaller" was asked about: no token named it)."""
 
 _SUBJECTS: tuple[tuple[str, re.Pattern[str], tuple[str, ...]], ...] = (
     # (subject, its words, the kinds of value it takes in the order they are tried)
@@ -90,6 +93,8 @@ _SUBJECTS: tuple[tuple[str, re.Pattern[str], tuple[str, ...]], ...] = (
     # a button's size is no token ("make the buttons bigger" rounded their corners more): its colour and corners
     ("button", re.compile(r"\b(?:the )?(?:buttons?|call to action|cta)(?:'s| colou?rs?| backgrounds?| corners?)*\b"),
      ("colour", "radius")),
+    ("hero", re.compile(r"\b(?:the )?(?:hero|banner)(?: (?:image|picture|photo|section|area|frame))?(?:'s)?"
+                        r"(?: height)?\b(?! (?:headline|title|heading|text|tagline|h1|button))"), ("height",)),
     ("headline", re.compile(r"\b(?:the )?(?:hero |main |page )?(?:headlines?|title|h1)(?:'s)?(?: size| font| weight"
                             r"| typeface)?\b"), ("size", "weight", "font")),
     ("headings", re.compile(r"\b(?:the )?(?:section |other )?(?:headings|subheadings|heading|h2s?)(?:'s)?(?: size| font"
@@ -109,7 +114,7 @@ _SUBJECTS: tuple[tuple[str, re.Pattern[str], tuple[str, ...]], ...] = (
                         r"\b(?:it|everything|this|here)\b"), ("relative", "colour", "spacing")),
 )
 _VALUES = {"size": _SIZE, "colour": _COLOUR, "relative": _RELATIVE_COLOUR, "font": _FONT, "spacing": _SPACING,
-           "weight": _WEIGHT, "radius": _RADIUS}
+           "weight": _WEIGHT, "radius": _RADIUS, "height": _HEIGHT}
 _NAMING = {  # (subject, kind of value) -> the words that name its token, for token_for_words
     ("headline", "size"): "headline size", ("headline", "weight"): "headline weight",
     ("headline", "font"): "headline font", ("headings", "size"): "headings size", ("headings", "weight"): "weight",
@@ -122,7 +127,7 @@ _NAMING = {  # (subject, kind of value) -> the words that name its token, for to
     ("palette", "relative"): "palette", ("background", "colour"): "background",
     ("background", "relative"): "background", ("accent", "colour"): "accent", ("accent", "relative"): "accent",
     ("corners", "radius"): "corners", ("corners", "size"): "corners", ("page", "relative"): "palette",
-    ("page", "colour"): "palette", ("page", "spacing"): "spacing",
+    ("page", "colour"): "palette", ("page", "spacing"): "spacing", ("hero", "height"): "hero height",
 }
 
 # ---------------------------------------------------------------- copy, sections, pictures
@@ -750,6 +755,9 @@ def _value(ctx: ReadContext, words: Words, kind: str, start: int, end: int, name
     words.take(re.compile(r"\b(?:font|fonts|typeface|colou?r|size|sized|weight|(?:in )?px|to|an?)\b"), start, end)
     if kind == "size":
         return _size(said)
+    if kind == "height":  # taller is bigger for the page tools' lengths
+        said = re.sub(r" (?:tall|high)$", "", said)
+        return _size(re.sub(r"\b(?:taller|higher)\b", "bigger", re.sub(r"\b(?:shorter|lower)\b", "smaller", said)))
     if kind == "colour":
         return said if said.startswith("#") else said.replace("grey", "gray")
     if kind == "relative":

@@ -156,6 +156,8 @@ class ArcadeClusterEngine(ArcadeClusterClient):
         """Replicas given a fresh copy of the databases because they diverged (see :meth:`_resync_diverged`)."""
         self._stall_restarts: dict[str, float] = {}
         """When :meth:`_rejoin_stuck` last restarted each server (``time.monotonic``)."""
+        self._offline_restarts: dict[str, float] = {}
+        """When :meth:`_rejoin_stuck` last restarted each server the leader did not count online."""
         self._resync_lock = threading.Lock()
         self._launcher = ThreadPoolExecutor(max_workers=1, thread_name_prefix="arcadedb-launcher")
         super().__init__(
@@ -338,10 +340,26 @@ class ArcadeClusterEngine(ArcadeClusterClient):
                 return
             for server in running:
                 name = server.member.name
-                if name != leader.member.name and name not in leader.online_replicas:
-                    _log.warning("restarting ArcadeDB server %s: leader %s does not count it online (%s)",
-                                 name, leader.member.name, summary)
-                    self._restart_server(name)
+                if name == leader.member.name or name in leader.online_replicas:
+                    continue
+                restarted = self._offline_restarts.get(name)
+                self._offline_restarts[name] = time.monotonic()
+                if restarted is not None and time.monotonic() - restarted < 3 * _STALL_S and \
+                        len(leader.online_replicas) + 1 >= majority:
+                    # A restart did not bring it back: the leader cannot send it what it missed (seen here after
+                    # a replica given a full copy came to lead: its replication log starts after the position the
+                    # other asks for, "Invalid position (-1) in replication log", and every restart asks again).
+                    # The leader has its majority without it, so a full copy loses nothing acknowledged.
+                    _log.warning("giving ArcadeDB server %s a full copy: leader %s still does not count it online "
+                                 "after a restart (%s)", name, leader.member.name, summary)
+                    with self._resync_lock:
+                        self.resyncs.append(name)
+                        self._wipe(server)
+                        self.restart(name)
+                    continue
+                _log.warning("restarting ArcadeDB server %s: leader %s does not count it online (%s)",
+                             name, leader.member.name, summary)
+                self._restart_server(name)
             return
         # No leader that a majority names.  The one elected but waiting for a quorum it cannot get (it accepts
         # no replica while its election is open) is the one its peer waits for; restarted, the two elect again.
@@ -420,19 +438,23 @@ class ArcadeClusterEngine(ArcadeClusterClient):
                              "missed a message); replacing its databases with a full copy", server.member.name,
                              leader.name)
                 self.resyncs.append(server.member.name)
-                # Killed, not stopped: whatever it holds is thrown away next.
-                assert server.process is not None
-                server.process.kill()
-                server.process.wait(timeout=30)
-                # Its replication log goes too: a replica that still names its last message is sent only what
-                # followed (a hot resync), which it cannot apply either.
-                for folder in ("databases", "replication"):
-                    shutil.rmtree(server.root / folder, ignore_errors=True)
+                self._wipe(server)
             if wedged:
                 self.restart(leader.name)
             for server in diverged:
                 self.restart(server.member.name)
             return True
+
+    @staticmethod
+    def _wipe(server: ClusterServer) -> None:
+        """Kill a replica and throw away its databases, so that it joins again with nothing and the leader sends it
+        a full copy.  Its replication log goes too: a replica that still names its last message is sent only what
+        followed (a hot resync), which it cannot apply either."""
+        assert server.process is not None
+        server.process.kill()  # killed, not stopped: whatever it holds is thrown away next
+        server.process.wait(timeout=30)
+        for folder in ("databases", "replication"):
+            shutil.rmtree(server.root / folder, ignore_errors=True)
 
     def _stall_restart(self, name: str) -> None:
         self._stall_restarts[name] = time.monotonic()

@@ -67,8 +67,9 @@ def _range(match: re.Match[str]) -> Reference:
 
 
 def _range_from(match: re.Match[str]) -> Reference:
-    """"the shots from 3 to 6", "every shot between shot 2 and shot 5": both ends held."""
-    low, high = sorted((int(match.group("a") or match.group("a2")), int(match.group("b"))))
+    """"the shots from 3 to 6", "every shot between shot 2 and shot 5", "the 3rd to 6th shots": both ends held."""
+    ends = match.groupdict()
+    low, high = sorted((int(ends.get("a") or ends["a2"]), int(ends["b"])))
     return Reference(said=match.group(0), form="number", numbers=list(range(low, min(high, low + 99) + 1)))
 
 
@@ -168,6 +169,9 @@ SHOT_PATTERNS: tuple[_Pattern, ...] = (
     _Pattern("last", re.compile(rf"\bthe (?:very )?(?:last|final|closing|ending|end) {_N1}\b|\bthe (?:last|final)\b"),
              _position("last")),
     _Pattern("first", re.compile(rf"\bthe (?:very )?(?:opening|1th|first) {_N1}\b"), _position("first")),
+    # "the 3rd to 6th shots", "the first to the third shot" (asked about: read as no shot)
+    _Pattern("ordinal-range", re.compile(rf"\bthe (?P<a>\d+)th (?:to|through|thru|till|until|-) (?:the )?(?P<b>\d+)th "
+                                         rf"{_N1}s?\b"), _range_from),
     _Pattern("ordinals", re.compile(rf"\bthe (\d+)th(?:(?:,| and| or| &)+ (?:the )?\d+th)* {_N1}s?\b"), _ordinals),
     # "shots 2 to shot 5", "shot 3 to shot 6": one range (shots 2 and 5 were changed, the "to" a filler).  After
     # an edit's verb "shot 3 to shot 6" may instead give shot 6 something of shot 3: the shots reader asks.

@@ -207,6 +207,9 @@ VERSION_CASES: list[tuple[str, str, Any, str]] = [
     ("films", "make shot 2 of the ferry film 3 seconds long",
      OP("set_clip_duration", {"shot": "BS2", "duration_s": 3.0, "cut_id": "BCUT"}), "two"),
     ("films", "remove shot 2 of the ferry film from the cut", ASK("unparsed"), "story"),
+    # the film's name is no part of what the new shot shows
+    ("films", "insert a new shot of the harbour after shot 2 of the ferry film",
+     OP("insert_shot", {"after": "BS2", "description": "the harbour", "cut_id": "BCUT"}), "two"),
 ]
 
 

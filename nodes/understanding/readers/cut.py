@@ -300,7 +300,10 @@ class CutReader:
         if asked is not None:
             return asked
         words.mark(start, end)
-        description = " ".join((text[lead.end():start] + " " + text[end:]).split()).strip(" ,.;:-")
+        content = text
+        if isinstance(film := film_named(ctx.facts, text), tuple):  # "after shot 2 of the ferry film": not content
+            content = text[:film[1][0]] + " " * (film[1][1] - film[1][0]) + text[film[1][1]:]
+        description = " ".join((content[lead.end():start] + " " + content[end:]).split()).strip(" ,.;:-")
         description = re.sub(r"^(?:of|where|showing|with|in which|when|about)\s+", "", description)
         if not description:
             return _incomplete(ctx, "insert a new shot", "What happens in the new shot? 'add a shot of Mara reading "

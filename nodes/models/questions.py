@@ -83,15 +83,22 @@ class QuestionPlaybook:
         return Done(text=f"{count} found: the deck '{title}' has {count} slide{'s' if count != 1 else ''}.")
 
     def _film_shots(self, p: PlannerInput, clause) -> Call | Done | None:
-        """The film's shots (the interpreter's targets) that the canvas holds now, each with a current image."""
+        """The film's shots that the canvas holds now, each with a current image."""
         rows = self.source.shots(p)
         if isinstance(rows, Call):
             return rows
-        wanted = {t.id for t in clause.targets}
-        count = len({r["shot"] for r in current_shots(rows) if r["shot"] in wanted})
+        film = clause.args["film"]
+        count = len({r["shot"] for r in current_shots(rows) if r.get("plan") == film})
         return Done(text=f"{count} found: the film has {count} shot{'s' if count != 1 else ''}.")
 
     def _list(self, p: PlannerInput, clause) -> Call | Done:
+        if film := clause.args.get("film"):  # one film's shots ("which shots are in the ferry film?")
+            shots = self.source.shots(p)
+            if isinstance(shots, Call):
+                return shots
+            held = [r for r in current_shots(shots) if r.get("plan") == film]
+            return Done(text="\n".join(f"- {r['title']} (image v{r.get('version')}) {r['shot']}" for r in held)
+                        or "That film has no shot with an image.")
         rows = self.source.listing(p, clause.args.get("kind") or None)
         if isinstance(rows, Call):
             return rows
@@ -104,7 +111,8 @@ class QuestionPlaybook:
         if isinstance(rows, Call):
             return rows
         wanted: dict[str, Any] = clause.args.get("filter") or {}
-        shots = current_shots(rows)
+        film = clause.args.get("film")
+        shots = [r for r in current_shots(rows) if not film or r.get("plan") == film]
         matching = [r for r in shots if all(_inputs(r).get(k, IMAGE_DEFAULTS.get(k)) == v for k, v in wanted.items())]
         said = ", ".join(f"{k} {v}" for k, v in wanted.items())
         read = f"I read the current image of {len(shots)} shot{'s' if len(shots) != 1 else ''} {self.source.where}"

@@ -837,6 +837,11 @@ CASES: list[tuple[str, str, Any, str]] = [
     ("films", "how many shots does the beekeeper film have?",
      OP("question", {"ask": "count", "kind": "shot", "film": "P"}), "two"),
     ("films", "how many shots are in the whale film?", ASK("unparsed"), "two"),
+    # the film's name read, then left out: every film's shots were listed
+    ("films", "which shots are in the ferry film?", OP("question", {"ask": "list", "kind": "shot", "film": "Q"}), "two"),
+    ("films", "which shots of the ferry film are at night?",
+     OP("question", {"ask": "shots_with", "filter": L("night"), "film": "Q"}), "two"),
+    ("films", "how many clips are in the ferry film?", ASK("unsupported"), "two"),
     ("films", "make this shot night and the other shots foggy",
      IN_FILM("", {2: L("night"), **{n: L("foggy") for n in (1, 3, 4, 5, 6, 7, 8)}}), "two:sel"),
     ("decks", "delete the last slide", IN_DECK("D0", OP("deck_delete_slide", {"slide": 3})), "decks2:sel"),

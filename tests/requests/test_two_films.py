@@ -9,6 +9,7 @@ read on the canvas: the lighting of each film's current images, and the output h
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 import pytest
@@ -145,11 +146,15 @@ def test_the_cut_of_two_films_is_asked_about_unless_a_film_is_named(
     assert in_cut(keeper) == keeper_cut and hashes(store, keeper) == keeper_hashes
 
 
-def test_a_film_named_in_a_question_is_the_one_counted(runtime: Runtime, films: dict[str, dict[str, Any]]) -> None:
+def test_a_film_named_in_a_question_is_the_one_counted_and_listed(
+        runtime: Runtime, films: dict[str, dict[str, Any]]) -> None:
     out = turn(runtime, "how many shots are in the ferry film?")
     assert exit_code(out) == 0 and out.reply.startswith("3 found: the film has 3 shots"), out.reply
     out = turn(runtime, "how many shots are there?")
     assert exit_code(out) == 0 and "6 found" in out.reply, out.reply
+    out = turn(runtime, "which shots are in the keeper film?")  # every film's shots were listed
+    listed = re.findall(r"^- shot \d+ \(image v\d+\) (\S+)$", out.reply, flags=re.M)
+    assert exit_code(out) == 0 and listed == films["keeper"]["shots"], out.reply
 
 
 def test_the_cli_pauses_on_every_shot_of_two_films(runtime: Runtime, films: dict[str, dict[str, Any]]) -> None:

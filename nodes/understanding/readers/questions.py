@@ -111,6 +111,20 @@ _ADVICE = re.compile(r"^\s*(?:should|shouldn't|ought)\b|^\s*(?:do you think|woul
 it made shot 4 wide."""
 
 
+def _of_film(film: str | None) -> dict[str, str]:
+    """A question's scope when the request named one film ("which shots of the ferry film are at night?")."""
+    return {"film": film} if film else {}
+
+
+def _film_unsupported(words: Words, said: str) -> Reading:
+    """A count or list of one film's nodes other than its shots: answered for every film it would be wrong."""
+    words.take_all()
+    return Reading(clarification=Clarification(
+        reason="unsupported", understood=[f"question: the {said} of one film"],
+        message=f"I can list or count one film's shots ('which shots are in the ferry film?'), not its {said}; ask "
+                f"about the {said} of every film, or name the shot ('shot 2's clip')."))
+
+
 def _not_answered(words: Words, understood: str, why: str, change: str) -> Reading:
     """A question with no answer on the canvas, asked about rather than read as an edit (each of these acted)."""
     words.take_all()
@@ -230,7 +244,7 @@ class QuestionReader:
                     message=f"I can tell which shots have a named look (night, rain, a close-up), not which are "
                             f"{edit.describe()}; ask 'which shots are at night?' or 'what lighting is shot 3?'."))
             if edit.changes:
-                return self._clause(ctx, {"ask": "shots_with", "filter": edit.changes},
+                return self._clause(ctx, {"ask": "shots_with", "filter": edit.changes, **_of_film(film)},
                                     f"shots with {', '.join(f'{k} {v}' for k, v in edit.changes.items())}")
         kind_match = _KIND.search(text)
         if re.match(r"^\s*(?:how many|how much)\b", text):
@@ -240,7 +254,9 @@ class QuestionReader:
             kind = KINDS.get(kind_match.group(1), "") if kind_match else ""
             if kind == "slide" and _A_DECK.search(text):
                 return self._slides_of_a_deck(ctx, words)
-            if kind == "shot" and film is not None:
+            if film is not None:
+                if kind != "shot":
+                    return _film_unsupported(words, kind_match.group(1) if kind_match else "nodes")
                 return self._shots_of_a_film(ctx, words, film)
             words.take(_TAIL)
             return self._clause(ctx, {"ask": "count", "kind": kind}, f"how many {kind or 'nodes'} there are")
@@ -249,6 +265,11 @@ class QuestionReader:
             words.mark(kind_match.start(), kind_match.end())
             words.take(_TAIL)
             kind = KINDS.get(kind_match.group(1), "")
+            if film is not None:  # "which shots are in the ferry film?" listed every film's shots
+                if kind != "shot":
+                    return _film_unsupported(words, kind_match.group(1))
+                words.take(re.compile(r"\b(?:have|has|does|do|hold|holds|contain|contains)\b"))
+                return self._clause(ctx, {"ask": "list", "kind": kind, "film": film}, "a list of one film's shots")
             return self._clause(ctx, {"ask": "list", "kind": kind}, f"a list of the {kind or 'nodes'}")
         if yes_no:
             # "did you make the headline bigger?": no shot named to answer with, and read as an edit it made the

@@ -61,7 +61,9 @@ _ATTRIBUTE = re.compile(r"\bwhat (?:lighting|light|framing|weather|outfit|time o
 _SLIDE_CONTENT = re.compile(
     r"^\s*(?:what(?:'s| is)(?: written| said)? (?:on|in)|whats (?:on|in)|what does|what do|show me|read(?: me| out)?|"
     r"describe)\s+(?:slide #?(?P<n>\d+)|the (?P<nth>\d+)th slide|the (?:very )?(?P<edge>last|final|first|1th|opening|"
-    r"title|cover) slide)(?:\s+(?:say|says|contain|contains|show|shows|have|has|look like|is about))?\s*\??\s*$")
+    r"title|cover) slide)(?:\s+(?:of|in|from) (?:the |my |our |this )?(?:[a-z0-9'-]+ ){0,5}?(?:slide deck|deck|"
+    r"presentation|slides)(?: (?:about|on|called|named|titled) (?:[a-z0-9'-]+ ?){1,5})?)?"
+    r"(?:\s+(?:say|says|contain|contains|show|shows|have|has|look like|is about))?\s*\??\s*$")
 """What one slide says ("what is on slide 3?", "what does the last slide say?"): its title, bullets and notes.
 It was answered with the list of every slide's title ("what is on ..."), or as a shot's look ("describe ...")."""
 
@@ -265,6 +267,8 @@ class QuestionReader:
             words.mark(kind_match.start(), kind_match.end())
             words.take(_TAIL)
             kind = KINDS.get(kind_match.group(1), "")
+            if found:  # "what is on slide 3 of the ... deck?" listed every slide, the 3 read and left out
+                return None
             if film is not None:  # "which shots are in the ferry film?" listed every film's shots
                 if kind != "shot":
                     return _film_unsupported(words, kind_match.group(1))

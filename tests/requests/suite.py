@@ -846,8 +846,8 @@ CASES: list[tuple[str, str, Any, str]] = [
      IN_FILM("", {2: L("night"), **{n: L("foggy") for n in (1, 3, 4, 5, 6, 7, 8)}}), "two:sel"),
     ("decks", "delete the last slide", IN_DECK("D0", OP("deck_delete_slide", {"slide": 3})), "decks2:sel"),
     # a slide of a named deck: every slide was listed, its number read and left out (the first target: the slide)
-    ("decks", "what is on slide 3 of the night markets deck?", IN_DECK("M3", OP("question", {"ask": "slide", "slide": 3})),
-     "decks2"),
+    ("decks", "what is on slide 3 of the night markets deck?",
+     IN_DECK("M3", OP("question", {"ask": "slide", "slide": 3})), "decks2"),
     ("decks", "what does slide 2 of the beekeeping deck say?", IN_DECK("SL2", OP("question", {"ask": "slide"})),
      "decks2"),
     ("decks", "what is on slide 9 of the night markets deck?", ASK("not_found"), "decks2"),

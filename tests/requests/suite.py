@@ -832,6 +832,8 @@ CASES: list[tuple[str, str, Any, str]] = [
     ("films", "explore shot 2 of the whale film with 3 lighting moods", ASK("not_found"), "two"),
     ("films", "explore shot 2 of the ferry film with 3 lighting moods", ASK("not_found"), "story"),
     ("films", "explore shot 3 in the style of a noir film with 3 options", OP("explore", {"node_id": "I3"}), "story"),
+    ("films", "explore shot 3 of the film with 3 lighting moods", OP("explore", {"node_id": "I3"}), "story"),
+    ("films", "explore the last shot of the whale story", ASK("not_found"), "story"),
     ("films", "how many shots are in the ferry film?", OP("question", {"ask": "count", "kind": "shot", "film": "Q"}),
      "two"),
     ("films", "how many shots does the beekeeper film have?",

@@ -10,12 +10,15 @@ from nodes.understanding.intent import Clarification, Clause
 from nodes.understanding.readers.base import ReadContext, Reading
 from nodes.understanding.references import (
     ambiguous_message,
-    film_named,
     find_references,
     read_film,
     resolve_targets,
 )
 
+_SHOT_OF_A_FILM = re.compile(r"\b(?:shots? #?\d+|the (?:last|first|\d+th) shot) (?:of|in|from) (?:the|my|our|this) "
+                             r"(?P<name>(?:(?!(?:film|movie|story|of|a|an|the|like|with|in)\b)[a-z0-9'-]+ ){1,4})(?:film|movie|story|storyboard)\b")
+"""A shot of a film named by words before the noun ("shot 2 of the whale film"): when no film has those words, the
+exploration is asked about ("in the style of a noir film" names no shot's film, and is instruction)."""
 _EXPLORE = re.compile(r"\bexplore\b|\btry (\d+)\b|\b(\d+) (?:variations|alternatives|options|versions) of\b")
 
 
@@ -29,14 +32,14 @@ class ExploreReader:
         if not _EXPLORE.search(text):
             return None
         film = read_film(words, ctx.facts)  # "explore shot 2 of the ferry film"
-        unknown = film_named(ctx.facts, text, words.used) if film is None else None
-        if isinstance(unknown, str) and "of" not in unknown.split():
-            # The instruction is passed on whole, so words naming no film would be read by nobody: asked.  ("in the
-            # style of a noir film" names no film of the project: a name running over "of" is a description.)
+        unknown = _SHOT_OF_A_FILM.search(text) if film is None else None
+        if unknown is not None:
+            # The instruction is passed on whole, so words naming no film would be read by nobody: asked.
             words.take_all()
+            name = unknown.group("name").strip()
             return Reading(clarification=Clarification(
-                reason="not_found", missing=[f"a film '{unknown}'"], understood=["explore a shot"],
-                message=f"No film on the canvas is called '{unknown}'; name one by a word of its title, or select "
+                reason="not_found", missing=[f"a film '{name}'"], understood=["explore a shot"],
+                message=f"No film on the canvas is called '{name}'; name one by a word of its title, or select "
                         "the shot to explore."))
         found = find_references(words)
         resolved = resolve_targets([f.reference for f in found], ctx.facts, previous=ctx.previous.targets,

@@ -20,6 +20,12 @@ def _inputs(row: dict[str, Any]) -> dict[str, Any]:
     return json_object(row.get("inputs"))
 
 
+def _of_film(row: dict[str, Any]) -> str:
+    """" of 'A 4-shot short film about a ferry'": which film a shot is in, when the canvas holds several."""
+    title = str(row.get("plan_title") or row.get("plan") or "").removeprefix("Storyboard: ")
+    return f" of '{title[:48]}{'…' if len(title) > 48 else ''}'" if title else ""
+
+
 def current_shots(rows: Rows) -> list[dict[str, Any]]:
     """The newest image row per shot, in story order."""
     by_shot: dict[str, dict[str, Any]] = {}
@@ -118,7 +124,9 @@ class QuestionPlaybook:
         read = f"I read the current image of {len(shots)} shot{'s' if len(shots) != 1 else ''} {self.source.where}"
         if not matching:
             return Done(text=f"No shot has {said}. ({read}.)")
-        names = ", ".join(f"{r['title']} (image v{r.get('version')})" for r in matching)
+        films = {r.get("plan") for r in shots}
+        names = ", ".join(f"{r['title']}{_of_film(r) if len(films) > 1 else ''} (image v{r.get('version')})"
+                          for r in matching)
         return Done(text=f"{len(matching)} shot{'s' if len(matching) != 1 else ''} with {said}: {names}. ({read}.)")
 
     def _attribute(self, p: PlannerInput, clause) -> Call | Done:

@@ -155,6 +155,9 @@ def test_a_film_named_in_a_question_is_the_one_counted_and_listed(
     out = turn(runtime, "which shots are in the keeper film?")  # every film's shots were listed
     listed = re.findall(r"^- shot \d+ \(image v\d+\) (\S+)$", out.reply, flags=re.M)
     assert exit_code(out) == 0 and listed == films["keeper"]["shots"], out.reply
+    out = turn(runtime, "which shots are at night?")  # the keeper film's first and last, made night above
+    said = r"2 shots with lighting night: shot 1 of '[^']*keeper[^']*' \(image v\d+\), shot 3 of '[^']*keeper"
+    assert exit_code(out) == 0 and re.match(said, out.reply), out.reply
 
 
 def test_the_cli_pauses_on_every_shot_of_two_films(runtime: Runtime, films: dict[str, dict[str, Any]]) -> None:

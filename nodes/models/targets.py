@@ -26,7 +26,9 @@ SHOTS_CYPHER = (
     "OPTIONAL MATCH (s)-[:GENERATED_FROM]->(p:CanvasNode {kind: 'plan'}) "
     "RETURN s.id AS shot, s.title AS title, s.version AS shot_version, s.created_at AS created, "
     "i.id AS image, i.version AS version, i.inputs_json AS inputs, p.id AS plan, p.title AS plan_title "
-    "ORDER BY s.created_at, i.version DESC")
+    # Newest image first per shot: a new version is a new node (its `version` counts its own revisions, so two
+    # versions of a shot tied at 1 and "which shots are at night?" read either one), then its own revisions.
+    "ORDER BY s.created_at, i.created_at DESC, i.version DESC")
 STALE_CYPHER = (
     "MATCH (n:CanvasNode) WHERE n.status = 'stale' AND (n.deleted IS NULL OR n.deleted = false) "
     "RETURN n.id AS id, n.title AS title, n.kind AS kind ORDER BY n.created_at")

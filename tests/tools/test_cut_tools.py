@@ -236,7 +236,8 @@ def test_a_model_reads_the_cut_then_takes_a_shot_out(project, runtime, make_runt
                                   "Removed the last shot."])
     worker = make_runtime(model=model)
     grant = scoped_grant(worker, "remove_from_cut", {"cut_id": story["cut"], "shots": [3]})
-    outcome = worker.run("remove the last shot from the final cut",
+    # The cut selected: the project holds several stories, and "the final cut" of which is asked about otherwise.
+    outcome = worker.run("remove the last shot from the final cut", selected=[story["cut"]],
                          grant=worker.grants.save(grant.model_copy(update={"tools": ["list_versions",
                                                                                      "remove_from_cut"]})))
     assert outcome.outcome == "replied", outcome.reply

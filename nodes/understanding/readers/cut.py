@@ -127,6 +127,8 @@ class CutReader:
         refs: list[Any] = []
         targets: list[Target] = []
         references = clips + [f.reference for f in found]
+        named = film_named(ctx.facts, ctx.words.text)  # "shot 3 of the ferry film", taken by read() already
+        film = named[0] if isinstance(named, tuple) else None
         for reference in references:
             if reference.form == "position" and reference.position in ("first", "last", "penultimate"):
                 count = reference.numbers[0] if reference.numbers else 1
@@ -138,10 +140,8 @@ class CutReader:
                 continue
             # "it" with nothing named or selected is the shot the turn before acted on: "take shot 3 out of the
             # cut", then "put it back" (which that turn's own reply suggests) asked which shot
-            named = film_named(ctx.facts, ctx.words.text)  # taken by read() already
             resolved = resolve_targets([reference], ctx.facts, previous=ctx.previous.targets, answer=ctx.answer,
-                                       pronoun_follows_previous=True,
-                                       film=named[0] if isinstance(named, tuple) else None)
+                                       pronoun_follows_previous=True, film=film)
             if resolved.missing or resolved.ambiguous or resolved.unresolved:
                 return [], [], references, _ask(ctx, resolved)
             for target in resolved.targets:
@@ -377,11 +377,10 @@ def _in_one_cut(ctx: ReadContext, reading: Reading, named: str | None) -> Readin
     pinned = pinned_film(ctx.facts, ctx.answer)
     picked = [named] if named else named_shots if named_shots else [pinned] if pinned else []
     if len(picked) != 1 or picked[0] not in cuts:
-        said = "the cut"
+        candidates = film_candidates(ctx.facts, "the cut", list(cuts))
         return Reading(clarification=Clarification(
-            reason="ambiguous", candidates=film_candidates(ctx.facts, said, list(cuts)),
-            understood=[u for c in reading.clauses for u in c.understood],
-            message=ambiguous_message(film_candidates(ctx.facts, said, list(cuts)))))
+            reason="ambiguous", candidates=candidates, understood=[u for c in reading.clauses for u in c.understood],
+            message=ambiguous_message(candidates)))
     for clause in reading.clauses:
         clause.args["cut_id"] = cuts[picked[0]]
     return reading

@@ -8,15 +8,11 @@ import re
 from nodes.models.grammar import named_lighting
 from nodes.understanding.intent import Clarification, Clause
 from nodes.understanding.readers.base import ReadContext, Reading
-from nodes.understanding.references import (
-    ambiguous_message,
-    find_references,
-    read_film,
-    resolve_targets,
-)
+from nodes.understanding.references import ambiguous_message, find_references, read_film, resolve_targets
 
 _SHOT_OF_A_FILM = re.compile(r"\b(?:shots? #?\d+|the (?:last|first|\d+th) shot) (?:of|in|from) (?:the|my|our|this) "
-                             r"(?P<name>(?:(?!(?:film|movie|story|of|a|an|the|like|with|in)\b)[a-z0-9'-]+ ){1,4})(?:film|movie|story|storyboard)\b")
+                             r"(?P<name>(?:(?!(?:film|movie|story|of|a|an|the|like|with|in)\b)[a-z0-9'-]+ ){1,4})"
+                             r"(?:film|movie|story|storyboard)\b")
 """A shot of a film named by words before the noun ("shot 2 of the whale film"): when no film has those words, the
 exploration is asked about ("in the style of a noir film" names no shot's film, and is instruction)."""
 _EXPLORE = re.compile(r"\bexplore\b|\btry (\d+)\b|\b(\d+) (?:variations|alternatives|options|versions) of\b")

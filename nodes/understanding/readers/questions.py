@@ -113,7 +113,7 @@ _ADVICE = re.compile(r"^\s*(?:should|shouldn't|ought)\b|^\s*(?:do you think|woul
 it made shot 4 wide."""
 
 
-def _of_film(film: str | None) -> dict[str, str]:
+def _film_scope(film: str | None) -> dict[str, str]:
     """A question's scope when the request named one film ("which shots of the ferry film are at night?")."""
     return {"film": film} if film else {}
 
@@ -246,7 +246,7 @@ class QuestionReader:
                     message=f"I can tell which shots have a named look (night, rain, a close-up), not which are "
                             f"{edit.describe()}; ask 'which shots are at night?' or 'what lighting is shot 3?'."))
             if edit.changes:
-                return self._clause(ctx, {"ask": "shots_with", "filter": edit.changes, **_of_film(film)},
+                return self._clause(ctx, {"ask": "shots_with", "filter": edit.changes, **_film_scope(film)},
                                     f"shots with {', '.join(f'{k} {v}' for k, v in edit.changes.items())}")
         kind_match = _KIND.search(text)
         if re.match(r"^\s*(?:how many|how much)\b", text):

@@ -123,6 +123,13 @@ def _slides(match: re.Match[str]) -> Reference:
 
 _NOT_A_RANGE = r"(?!\s*(?:-|–|to|through|thru|and|or|,)\s*(?:(?:the )?(?:shot|image|frame|picture) )?#?\d)"
 
+_AFTER_A_LEAD = "(?:^|" + "|".join(rf"(?<=\b{w} )" for w in (
+    "make", "set", "turn", "change", "give", "render", "put", "redo", "relight", "remove", "drop", "take", "revert",
+    "undo", "restore", "move", "to", "on", "for", "of", "in", "and", "also", "then", "please")) + ")"
+""""the shots from 3 to 6" only right after a verb or a small word: after any other word ("the even shots between 2
+and 6", "the foggy shots between 2 and 6") the shots are those the word picks, and the range was read instead, the
+word dropped or made a change (the foggy shots between 2 and 6 were all made foggy)."""
+
 SHOT_PATTERNS: tuple[_Pattern, ...] = (
     # A span of the story counted from one shot.  "make every shot from shot 3 night" was read as every shot and shot
     # 3, and changed all eight (exit 0); "everything after shot 5" and "shots 5 onwards" were asked about.  A bare
@@ -138,7 +145,7 @@ SHOT_PATTERNS: tuple[_Pattern, ...] = (
     # shot 6" (asked about before).  After one shot ("from shot 3 to shot 6") it may be a transfer: the shots
     # reader asks (``_SHOT_TO_SHOT``).
     _Pattern("range-from", re.compile(
-        rf"\b(?:(?:every|each|all(?: of)?(?: the)?) {_N}|(?:the )?{_NS}) (?:from (?:{_N1} )?#?(?P<a>\d+)\s*"
+        rf"\b(?:(?:every|each|all(?: of)?(?: the)?) {_N}|{_AFTER_A_LEAD}(?:the )?{_NS}) (?:from (?:{_N1} )?#?(?P<a>\d+)\s*"
         rf"(?:-|–|to|through|thru|till|until)|between (?:{_N1} )?#?(?P<a2>\d+) and)\s*(?:(?:the )?{_N1} )?"
         rf"#?(?P<b>\d+)\b"), _range_from),
     _Pattern("odd", re.compile(r"\bevery other (?:shot|image|frame|picture|one)\b|\b(?:all )?(?:the )?odd(?:-numbered)? "

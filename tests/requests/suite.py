@@ -783,6 +783,10 @@ CASES: list[tuple[str, str, Any, str]] = [
     ("span", "make shots 2 to shot 5 night", {n: L("night") for n in (2, 3, 4, 5)}, "story"),
     ("span", "make shot 3 to shot 6 night", ASK("ambiguous"), "story"),
     ("span", "make the 3rd to 6th shots night", {n: L("night") for n in (3, 4, 5, 6)}, "story"),
+    # a word before "shots" picks them: the range was read instead, and "even" dropped or "foggy" made a change
+    ("span", "make the even shots between 2 and 6 foggy", ASK("unparsed"), "story"),
+    ("span", "make the foggy shots between 2 and 6 warmer", ASK("unparsed"), "story"),
+    ("span", "the shots from 3 to 6 should be night", {n: L("night") for n in (3, 4, 5, 6)}, "story"),
     ("span", "make the first to the third shot night", {n: L("night") for n in (1, 2, 3)}, "story"),
     ("span", "change shot 3 to shot 6 lighting", ASK("ambiguous"), "story"),
     ("span", "make every shot from shot 3 night", IN_FILM("B", {3: L("night"), 4: L("night")}), "two:selB"),

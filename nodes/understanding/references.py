@@ -145,7 +145,8 @@ SHOT_PATTERNS: tuple[_Pattern, ...] = (
     # shot 6" (asked about before).  After one shot ("from shot 3 to shot 6") it may be a transfer: the shots
     # reader asks (``_SHOT_TO_SHOT``).
     _Pattern("range-from", re.compile(
-        rf"\b(?:(?:every|each|all(?: of)?(?: the)?) {_N}|{_AFTER_A_LEAD}(?:the )?{_NS}) (?:from (?:{_N1} )?#?(?P<a>\d+)\s*"
+        rf"\b(?:(?:every|each|all(?: of)?(?: the)?) {_N}|{_AFTER_A_LEAD}(?:the )?{_NS}) "
+        rf"(?:from (?:{_N1} )?#?(?P<a>\d+)\s*"
         rf"(?:-|–|to|through|thru|till|until)|between (?:{_N1} )?#?(?P<a2>\d+) and)\s*(?:(?:the )?{_N1} )?"
         rf"#?(?P<b>\d+)\b"), _range_from),
     _Pattern("odd", re.compile(r"\bevery other (?:shot|image|frame|picture|one)\b|\b(?:all )?(?:the )?odd(?:-numbered)? "

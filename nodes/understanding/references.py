@@ -411,6 +411,11 @@ def film_named(facts: CanvasFacts, text: str, used: Any = None) -> tuple[str, tu
     return unmatched
 
 
+def film_cuts(facts: CanvasFacts) -> dict[str | None, str]:
+    """Each film's current cut (the one its shots' clips are in), by storyboard id."""
+    return {s.plan: s.cut for s in facts.shots if s.cut}
+
+
 def film_candidates(facts: CanvasFacts, said: str, held: list[str | None]) -> list[dict]:
     """The films ``held`` as the candidates of a "which film?" question (an answer with one's id reads the request
     again on that film)."""

@@ -19,6 +19,7 @@ from nodes.understanding.readers.base import ReadContext, Reading, not_found
 from nodes.understanding.references import (
     ambiguous_message,
     film_candidates,
+    film_cuts,
     film_named,
     films_of,
     find_references,
@@ -370,7 +371,7 @@ def _in_one_cut(ctx: ReadContext, reading: Reading, named: str | None) -> Readin
     """The reading with the cut it changes named (``cut_id``) when several films have cuts: the film the words
     named, else the one film of the shots it names, else the answer's or the selection's; asked otherwise ("move
     the last shot to the start of the cut" with two films: the last shot of which cut?)."""
-    cuts = {s.plan: s.cut for s in ctx.facts.shots if s.cut}
+    cuts = film_cuts(ctx.facts)
     if len(cuts) < 2 or not reading.clauses:
         return reading
     named_shots = films_of(ctx.facts, [t.id for c in reading.clauses for t in c.targets])

@@ -19,6 +19,7 @@ from nodes.understanding.intent import Reference, Target
 from nodes.understanding.readers.base import ReadContext
 from nodes.understanding.references import (
     film_candidates,
+    film_cuts,
     find_references,
     pinned_film,
     read_film,
@@ -67,7 +68,7 @@ def the_cut(facts: CanvasFacts, said: str, film: str | None) -> Target | list[di
     """The cut of ``film`` (the one its shots' clips are in); with no film picked, the project's one cut, or, when
     several films have cuts, the films to ask between (never the newest: "undo the last change to the cut" on a
     project with two films undid the newer film's cut)."""
-    cuts = {s.plan: s.cut for s in facts.shots if s.cut}
+    cuts = film_cuts(facts)
     if film is not None:
         cut = cuts.get(film)
     elif len(cuts) > 1:

@@ -193,6 +193,11 @@ def correct_typos(text: str, vocabulary: frozenset[str]) -> tuple[str, list[tupl
             closest = [first]
         if not closest or len(closest[0]) < 3:
             return word
+        if closest[0] in FILLERS and sorted(closest[0]) != sorted(word):
+            # A filler is a word no reader needs to take, so a word corrected into one is dropped unread: "which
+            # slide has the bees?" read "bees" as "been" and listed every slide.  Only a swap of letters ("mkae")
+            # is taken for a misspelt filler; any other unknown word is left as typed, and asked about if unread.
+            return word
         corrections.append((word, closest[0]))
         return closest[0]
 

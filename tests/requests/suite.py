@@ -903,6 +903,18 @@ CASES: list[tuple[str, str, Any, str]] = [
     ("routing", "delete the last slide", OP("deck_delete_slide", {"slide": 5}), "both"),
     ("routing", "delete the last slide", ASK("not_found"), "page"),
     ("routing", "a new deck about pollinators for schools", OP("build_deck"), "both"),
+    # a list asked with a filter on what the nodes hold: "picture" and "image" are filler words, so nothing was left
+    # unread and every slide was listed, the question unanswered
+    ("question", "which slide has the picture?", ASK("unsupported"), "deck"),
+    ("question", "what slide is the picture on?", ASK("unsupported"), "deck"),
+    ("question", "which slide has an image?", ASK("unsupported"), "deck"),
+    ("question", "list the shots with their lighting", ASK("unsupported"), "story"),
+    ("question", "which slides do we have?", OP("question", {"ask": "list", "kind": "slide"}), "deck"),
+    ("question", "which shots have we made so far?", OP("question", {"ask": "list", "kind": "shot"}), "story"),
+    # a word typo-corrected into a filler was dropped unread: "bees" became "been" and every slide was listed
+    ("typo", "which slide has the bees?", ASK("unsupported"), "deck"),
+    ("typo", "which slides mention bees?", OP("question", {"ask": "slides_mentioning", "terms": ["bees"]}), "deck"),
+    ("typo", "mkae shot 3 night", {3: L("night")}, "story"),
 ]
 
 

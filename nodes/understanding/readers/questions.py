@@ -136,6 +136,28 @@ def _not_answered(words: Words, understood: str, why: str, change: str) -> Readi
                 f"big is the headline?', 'what does slide 2 say?'), or change it: say the change ('{change}')."))
 
 
+_HOLDING = re.compile(r"\b(?:has|have|having|with|without|contains?|containing|holds?|holding|shows?|showing|"
+                      r"includes?|including)\s+(?:(?:a|an|the|any|some|no|its|their)\s+)?"
+                      r"(?!(?:we|you|i|they|got|there|been|so|now|right|at|in|on|total|yet)\b)([a-z][a-z'-]*)")
+"""What a listed node holds ("which slide has the picture?"): a filter the list does not apply."""
+_HOLDERS = ("deck", "plan", "code", "web", "")
+"""Kinds that hold the listed ones ("what slides are in the deck?"), or say nothing ("things"): not a filter."""
+
+
+def _only_those_holding(words: Words, kind: str, held: str) -> Reading:
+    """"Which slide has the picture?" listed every slide: "picture" is a filler word, so nothing was left unread,
+    and the answer did not say which slide.  A list is of every node of a kind; a filter on what they hold is asked
+    about (the filters there are: a look for shots, a word for slides and notes)."""
+    words.take_all()
+    other = ("'which slides mention honey?', or name the slide ('what is on slide 2?')" if kind == "slide" else
+             "'which shots are at night?', or name the shot ('what lighting is shot 3?')" if kind in ("shot", "image")
+             else f"'list the {kind}s'")
+    return Reading(clarification=Clarification(
+        reason="unsupported", understood=[f"question: a list of the {kind}s"],
+        message=f"I can list every {kind}, but the question asks more of them ('{held}'), so I answered nothing. "
+                f"Ask {other}."))
+
+
 class QuestionReader:
     """Questions about the canvas: each an operation ``question`` with what is asked in ``args``."""
 
@@ -274,6 +296,11 @@ class QuestionReader:
                     return _film_unsupported(words, kind_match.group(1))
                 words.take(re.compile(r"\b(?:have|has|does|do|hold|holds|contain|contains)\b"))
                 return self._clause(ctx, {"ask": "list", "kind": kind, "film": film}, "a list of one film's shots")
+            other_kind = next((m for m in _KIND.finditer(text, kind_match.end())
+                               if KINDS.get(m.group(1)) not in (kind, *_HOLDERS)), None)
+            if (held := _HOLDING.search(text, kind_match.end())) is not None or other_kind is not None:
+                # "which slide has the picture?", "what slide is the picture on?"
+                return _only_those_holding(words, kind or "node", held.group(1) if held else other_kind.group(1))
             return self._clause(ctx, {"ask": "list", "kind": kind}, f"a list of the {kind or 'nodes'}")
         if yes_no:
             # "did you make the headline bigger?": no shot named to answer with, and read as an edit it made the

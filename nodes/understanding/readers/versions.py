@@ -356,7 +356,7 @@ def _unplaced(ctx: ReadContext, outputs: Outputs, verb: str) -> Reading | None:
         ctx.words.take_all()
         return Reading(clarification=Clarification(
             reason="not_found", missing=outputs.missing, understood=[f"{verb} a version"],
-            message=(f"There is no {', '.join(outputs.missing)} {ctx.facts.where}"
+            message=(f"There is no {', '.join(m.removeprefix('a ') for m in outputs.missing)} {ctx.facts.where}"
                      + ("; make a storyboard first." if not ctx.facts.has_story else ".")
                      + " (A shot's versions are its image's and its clip's.)")))
     if outputs.ambiguous:

@@ -21,6 +21,10 @@ from nodes.understanding.naming import ARTICLE, named_phrases
 from nodes.understanding.text import BUT_COUNTS, FILLERS, Words
 
 _N = r"(?:shots?|images?|frames?|pictures?)"
+_NOT_A_SHOT = (r"(?!(?: \d+)? (?:changes?|things?|edits?|actions?|steps?|turns?|requests?|times?|modifications?|tweaks?|"
+               r"commands?|undos?|tries|try)\b)")
+"""After "the last", "the first 2": words that make it no shot ("redo the last change" took another take of the
+last shot, "change" being a filler word)."""
 _N1 = r"(?:shot|image|frame|picture|one)"
 _NS = r"(?:shots|images|frames|pictures|ones)"
 _NUM = r"#?(\d+)"
@@ -159,8 +163,9 @@ SHOT_PATTERNS: tuple[_Pattern, ...] = (
              _simple("every")),
     _Pattern("others", re.compile(rf"\b(?:all |each of |every one of )?(?:the )?(?:other {_NS}|others|other ones|rest)"
                                   rf"(?: of (?:the )?{_NS})?\b"), _simple("others")),
-    _Pattern("last-n", re.compile(rf"\bthe (?:last|final) (\d+)(?: {_NS})?\b"), _position("last", 1)),
-    _Pattern("first-n", re.compile(rf"\bthe (?:1th|first|opening) (\d+)(?: {_NS})?\b"), _position("first", 1)),
+    _Pattern("last-n", re.compile(rf"\bthe (?:last|final) (\d+)(?: {_NS})?\b{_NOT_A_SHOT}"), _position("last", 1)),
+    _Pattern("first-n", re.compile(rf"\bthe (?:1th|first|opening) (\d+)(?: {_NS})?\b{_NOT_A_SHOT}"),
+             _position("first", 1)),
     # "the 3rd to last shot", "the 3rd shot from the end", "the last but two": counted from the end (N = 2 is the
     # penultimate shot).  "but" and "one" are fillers elsewhere, so without this "the last but one shot" was read
     # as "the last shot", and done.
@@ -174,7 +179,8 @@ SHOT_PATTERNS: tuple[_Pattern, ...] = (
         _position("penultimate")),
     _Pattern("middle", re.compile(rf"\bthe middle {_N1}\b|\bthe {_N1} in the middle\b|\bthe middle\b"),
              _position("middle")),
-    _Pattern("last", re.compile(rf"\bthe (?:very )?(?:last|final|closing|ending|end) {_N1}\b|\bthe (?:last|final)\b"),
+    _Pattern("last", re.compile(rf"\bthe (?:very )?(?:last|final|closing|ending|end) {_N1}\b|"
+                                rf"\bthe (?:last|final)\b{_NOT_A_SHOT}"),
              _position("last")),
     _Pattern("first", re.compile(rf"\bthe (?:very )?(?:opening|1th|first) {_N1}\b"), _position("first")),
     # "the 3rd to 6th shots", "the first to the third shot" (asked about: read as no shot)

@@ -915,6 +915,39 @@ CASES: list[tuple[str, str, Any, str]] = [
     ("typo", "which slide has the bees?", ASK("unsupported"), "deck"),
     ("typo", "which slides mention bees?", OP("question", {"ask": "slides_mentioning", "terms": ["bees"]}), "deck"),
     ("typo", "mkae shot 3 night", {3: L("night")}, "story"),
+    # "the last change" read as "the last" shot ("change" is a filler word): another take of the last shot was made
+    ("redo", "redo the last change", ASK("unsupported"), "story"),
+    ("redo", "redo the last thing", ASK("unsupported"), "prev"),
+    ("redo", "redo the last 2 changes", ASK("unsupported"), "story"),
+    ("redo", "redo my last change", ASK("unsupported"), "prev"),
+    ("redo", "redo the last shot", {8: {"redo": "take"}}, "story"),
+    ("redo", "make the last two night", {7: L("night"), 8: L("night")}, "story"),
+    # "it" beside a named shot was always read as the "it" of "make it snow in shot 5" (naming nothing): with shot 3
+    # selected, "make it night and the next one too" made shot 4 alone night
+    ("selection", "make it night and the next one too", {3: L("night"), 4: L("night")}, "sel=3"),
+    ("selection", "make it and shot 5 night", {3: L("night"), 5: L("night")}, "sel=3"),
+    ("selection", "make it night, shot 5 too", {3: L("night"), 5: L("night")}, "sel=3"),
+    ("selection", "make it night and shot 5 too", ASK("no_target"), "story"),
+    ("selection", "make it darker in shot 5 and shot 6", {5: {"luma": "lower"}, 6: {"luma": "lower"}},
+     "sel=3"),
+    ("selection", "make it snow in the next shot", {4: {"weather": "snow"}}, "sel=3"),
+    # a status change took every word of the request: the rest was dropped ("... and make shot 4 night")
+    ("status", "mark shot 3 as approved and make shot 4 night", ASK("unparsed"), "story"),
+    ("status", "mark shot 3 as rejected but keep its clip", ASK("unparsed"), "story"),
+    ("status", "mark shot 3 as approved, then redo shot 4", ASK("unparsed"), "story"),
+    ("status", "please mark shot 3 as done now", OP("status", {"status": "completed"}), "story"),
+    # the status said as the verb (each was asked about as "not what to change")
+    ("status", "approve shot 3", OP("status", {"status": "selected"}), "story"),
+    ("status", "reject the last two shots", OP("status", {"status": "rejected"}), "story"),
+    ("status", "accept shot 5", OP("status", {"status": "selected"}), "story"),
+    ("status", "approve shot 3 and regenerate shot 4", ASK("unparsed"), "story"),
+    ("status", "approve all shots except shot 2", ASK("unparsed"), "story"),
+    # with two decks, the deck a copy should go to was read as the slide's own: its slide 2 was copied within it
+    ("slides", "copy slide 2 to the beekeeping deck", ASK("unsupported"), "decks2"),
+    ("slides", "copy slide 2 into the night markets deck", ASK("unsupported"), "decks2"),
+    ("slides", "duplicate slide 2 of the beekeeping deck", IN_DECK("D1", OP("deck_duplicate_slide", {"slide": 2})),
+     "decks2"),
+    ("slides", "copy slide 2 to the beekeeping deck", OP("deck_duplicate_slide", {"slide": 2}), "deck"),
 ]
 
 

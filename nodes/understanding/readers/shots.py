@@ -37,6 +37,32 @@ _STRAY = re.compile(r"\b(?:all|everything|shot|shots|ones?|the|character(?:'s)?|
                     r"looks?|version|time|day|angle|scene|frame|image|picture|colou?r|mood)\b")
 
 
+_AND = re.compile(r"\band\b|\bplus\b|\bas well as\b|,")
+_PLACE_BEFORE = re.compile(r"\b(?:in|on|for|of|at|to)\s*$")
+
+
+def _conjoined_pronouns(text: str, references: list[Found], named: list[Found]) -> list[Found]:
+    """The pronouns of a group that name shots of their own beside the named ones: "make it and shot 5 night",
+    "make it night and the next one too" (the selected shot was left out: the "it" of "make it snow in shot 1",
+    which names nothing, was taken for every "it" beside a named shot).  A pronoun is one when the first named
+    shot after it follows an "and" (or a comma), not a place word ("in shot 5")."""
+    kept = []
+    for pronoun in (f for f in references if f.reference.form == "pronoun"):
+        after = [f for f in named if f.start >= pronoun.end]
+        if not after:
+            continue
+        between = text[pronoun.end:after[0].start]
+        if _AND.search(between) and not _PLACE_BEFORE.search(between):
+            kept.append(pronoun)
+    return kept
+
+
+_A_CHANGE = re.compile(r"\b(?:the|my|your|that) (?:very )?(?:last|previous|latest|recent|first)(?: \d+)? "
+                       r"(?:changes?|edits?|things?|actions?|steps?|turns?|modifications?|tweaks?)\b|"
+                       r"\bwhat (?:you|i) (?:undid|did|changed)\b")
+"""An earlier change named by its place in the history ("redo the last change"), which no shot reference is."""
+
+
 _RANGE_SAID = re.compile(r"\d\s*(?:-|–|to|through|thru)\s*(?:shot |scene )?\d")
 _LISTED_AFTER_RANGE = re.compile(r"\d\s*(?:-|–|to|through|thru)\s*(?:shot |scene )?\d+\s*(?:,|and|&|or)")
 """A range with shots listed after it ("shots 1-3 and 5"): a shot named on its own is in it, so it is not carved."""
@@ -377,7 +403,8 @@ class ShotReader:
                             "which shots you mean, so I changed nothing; name them ('shots 1 to 4', 'every shot from "
                             "shot 3', 'every shot except shot 2').")
             if named:  # "make it snow in shot 1": the shot named is the target, "it" names nothing more
-                group.references = named
+                group.references = sorted(named + _conjoined_pronouns(ctx.words.text, group.references, named),
+                                          key=lambda f: f.start)
             for f in group.references:
                 result = resolver.resolve(f.reference, context)
                 f.reference.target_ids = [t.id for t in result.targets]
@@ -422,6 +449,11 @@ class ShotReader:
         if unresolved or any(not c.targets for c in clauses):
             said = unresolved[0] if unresolved else "it"
             changes = [u for u in understood if not u.startswith("target:")]
+            if _A_CHANGE.search(ctx.words.text):  # "redo the last change": a change, not a shot, was named
+                return _ask(ctx, "unsupported", changes,
+                            "That names an earlier change, not a shot, and I cannot repeat or redo a change by its "
+                            "place in the history. Say the change itself ('make shot 3 night'), or 'undo that' to "
+                            "take back the last turn.")
             return _ask(ctx, "no_target", changes,
                         f"I understood {', '.join(changes) or 'an edit'}, but not which shot '{said}' means: nothing "
                         "is selected and no earlier part of the request names one. Name it: 'shot 3', 'the last "

@@ -710,6 +710,11 @@ _DUPLICATE = re.compile(r"\b(?:duplicate|clone|copy|(?:make|add|create|put in|in
                         r"(?:copy|copies|duplicate|clone) of)\b")
 
 
+_INTO_A_DECK = re.compile(r"\b(?:to|into|onto|in)\s+(?:the |another |a |my )?(?:[a-z'-]+ ){0,5}?"
+                          r"(?:deck|presentation|slideshow)\b")
+"""A deck said as where a copy goes ("copy slide 2 to the beekeeping deck"), not whose slide it is."""
+
+
 def _duplicate(ctx: ReadContext, words: Words, start: int, end: int, deck: Deck) -> list[Clause] | None:
     """"duplicate slide 2", "make a copy of the summary slide at the end": one slide copied, by default right
     after itself (it was asked about: no operation copied a slide)."""
@@ -717,6 +722,14 @@ def _duplicate(ctx: ReadContext, words: Words, start: int, end: int, deck: Deck)
     match = _DUPLICATE.search(text, start, end)
     if match is None:
         return None
+    if len(ctx.facts.decks) > 1 and _INTO_A_DECK.search(text, match.end(), end):
+        # "copy slide 2 to the beekeeping deck" copied the beekeeping deck's own slide 2 within it: the deck
+        # named was read as the slide's, and it was where the copy should go
+        raise Ask(Clarification(reason="unsupported", understood=["copy a slide"],
+                                message="I copy a slide within its own deck, not from one deck into another, so I "
+                                        "changed nothing. Name the slide's own deck ('duplicate slide 2 of the "
+                                        "beekeeping deck'), or add a new slide there ('add a slide about ... to the "
+                                        "beekeeping deck')."))
     place = _ADD_PLACE.search(text, match.end(), end)
     refs = find_slides(ctx, words, deck, match.end(), place.start() if place is not None else end)
     number, ref = _one(ctx, deck, refs, "copy")

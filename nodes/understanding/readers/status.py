@@ -13,6 +13,9 @@ from nodes.understanding.readers.base import ReadContext, Reading
 from nodes.understanding.references import find_references, resolve_targets
 
 _STATUS = re.compile(r"\b(?:mark|set|flag)\b(.*?)\bas\s+(selected|rejected|stale|completed|done|approved)\b")
+_VERB = re.compile(r"^\s*(?:please\s+)?(approve|accept|reject)\b")
+"""The status said as the verb ("approve shot 3", "reject the last two shots")."""
+_VERB_STATUS = {"approve": "selected", "accept": "selected", "reject": "rejected"}
 _QUOTED = re.compile(r"[\"“']([^\"”']{2,80})[\"”']")
 _NODE_ID = re.compile(r"\b[0-9A-HJKMNP-TV-Z]{26}\b")
 
@@ -23,17 +26,26 @@ class StatusReader:
     name = "status"
 
     def read(self, ctx: ReadContext) -> Reading | None:
-        match = _STATUS.search(ctx.words.text)
-        if match is None:
+        text = ctx.words.text
+        match = _STATUS.search(text)
+        verb = _VERB.match(text) if match is None else None
+        if match is None and verb is None:
             return None
-        status = {"done": "completed", "approved": "selected"}.get(match.group(2), match.group(2))
+        if match is not None:
+            status = {"done": "completed", "approved": "selected"}.get(match.group(2), match.group(2))
+            # The words this reader reads: "mark ... as <status>", the node named between.  What is outside it is
+            # left to be accounted for ("mark shot 3 as approved and make shot 4 night" did the first alone).
+            span, named = (match.start(), match.end()), (match.start(1), match.end(1))
+        else:
+            status = _VERB_STATUS[verb.group(1)]
+            span, named = (verb.start(1), verb.end(1)), (verb.end(1), len(text))
         quoted = _QUOTED.findall(ctx.request)
         ids = _NODE_ID.findall(ctx.request)
         references = [Reference(said=q, form="title", domain="node") for q in quoted]
         references += [Reference(said=i, form="id", domain="node", target_ids=[i]) for i in ids]
         targets: list[Target] = []
         if not references:
-            found = find_references(ctx.words, match.start(1), match.end(1))
+            found = find_references(ctx.words, *named)
             resolved = resolve_targets([f.reference for f in found], ctx.facts, previous=ctx.previous.targets,
                                        answer=ctx.answer)
             if resolved.missing or resolved.ambiguous or not resolved.targets:
@@ -46,7 +58,12 @@ class StatusReader:
             references = [f.reference for f in found]
             targets = [t.model_copy(update={"id": t.image_id or t.id, "kind": "image" if t.image_id else t.kind})
                        for t in resolved.targets]
-        ctx.words.take_all()
+        ctx.words.mark(*span)
+        for quoted in _QUOTED.finditer(text):  # a title or an id named it: its own words, read
+            ctx.words.mark(quoted.start(), quoted.end())
+        for node_id in ids:
+            for at in re.finditer(re.escape(node_id.lower()), text):
+                ctx.words.mark(at.start(), at.end())
         return Reading(clauses=[Clause(text=ctx.request, domain=self.name, operation="status", targets=targets,
                                        references=references, args={"status": status},
                                        understood=[f"status: {status}"])])

@@ -948,6 +948,28 @@ CASES: list[tuple[str, str, Any, str]] = [
     ("slides", "duplicate slide 2 of the beekeeping deck", IN_DECK("D1", OP("deck_duplicate_slide", {"slide": 2})),
      "decks2"),
     ("slides", "copy slide 2 to the beekeeping deck", OP("deck_duplicate_slide", {"slide": 2}), "deck"),
+    # a question and a change in one request: the question was answered and the change dropped, exit 0
+    ("question", "what's the headline and make it bigger", ASK("unsupported"), "page"),
+    ("question", "what does the headline say? change it to Hello", ASK("unsupported"), "page"),
+    ("question", "what colour is the button? make it green", ASK("unsupported"), "page"),
+    ("question", "what sections does the page have and remove the menu", ASK("unsupported"), "page"),
+    ("question", "what changed in the last turn? undo it", ASK("unsupported"), "prev"),
+    ("question", "what did you just do, and make shot 2 foggy", ASK("unsupported"), "prev"),
+    ("question", "which slides mention hives and delete them", ASK("unsupported"), "deck"),
+    # an exploration's instruction goes to the explorers whole: a change after it was read by nobody; and of two
+    # shots named, the first alone was explored
+    ("other", "explore shot 3 with 3 lighting moods and make shot 4 night", ASK("unsupported"), "story"),
+    ("other", "explore shot 3 with 3 lighting moods, then delete the rest", ASK("unsupported"), "story"),
+    ("other", "explore shots 3 and 4 with 3 lighting moods", ASK("unsupported"), "story"),
+    ("other", "try 4 variations of shot 2, warmer and cooler", OP("explore", {"n": 4}), "story"),
+    # a new shot's description is kept whole: a second shot or a change after it was written into its prompt
+    ("cut", "insert a shot of a gull after shot 2, then remove shot 5 from the cut", ASK("unparsed"), "story"),
+    ("cut", "add a shot of the sea after shot 3 and one of the sky after shot 5", ASK("unparsed"), "story"),
+    ("cut", "add a shot of the sea after shot 3 and make it night", ASK("unparsed"), "story"),
+    ("cut", "add a shot of a ship that turns and heads home after shot 3",
+     OP("insert_shot", {"description": "a ship that turns and heads home"}), "story"),
+    ("question", "which slides mention how to make honey?",
+     OP("question", {"ask": "slides_mentioning", "terms": ["how", "to", "make", "honey"]}), "deck"),
 ]
 
 

@@ -27,7 +27,7 @@ from nodes.understanding.references import (
     read_film,
     resolve_targets,
 )
-from nodes.understanding.text import EITHER_OR, either_or_question
+from nodes.understanding.text import EITHER_OR, THEN_A_CHANGE, either_or_question
 
 CUT = re.compile(r"\b(?:in|into|from|out of|of|to|within|inside) (?:the )?(?:final |current |whole )?(?:cut|edit|film|"
                  r"movie|sequence|timeline)\b")
@@ -68,6 +68,11 @@ def _clause(ctx: ReadContext, operation: str, args: dict[str, Any], understood: 
             targets: list[Target], references: list[Reference]) -> Reading:
     return Reading(clauses=[Clause(text=ctx.request, domain="cut", operation=operation, args=args, targets=targets,
                                    references=references, understood=[understood])])
+
+
+_ANOTHER_PLACE = re.compile(r"\b(?:after|before|between)\s+(?:the\s+)?(?:shots?\s+)?(?:#?\d+|last|first|1th)\b|"
+                            r"\bat the (?:end|start|beginning)\b")
+"""A second place in a new shot's description: a second shot asked for ("... and one of the sky after shot 5")."""
 
 
 class CutReader:
@@ -309,6 +314,12 @@ class CutReader:
         if not description:
             return _incomplete(ctx, "insert a new shot", "What happens in the new shot? 'add a shot of Mara reading "
                                "the letter between shots 2 and 3'.")
+        if THEN_A_CHANGE.search(description) or _ANOTHER_PLACE.search(description):
+            # The description is kept whole, so what followed it was written into the new shot's prompt and never
+            # done: "..., then remove shot 5 from the cut", "... and one of the sky after shot 5".
+            return _incomplete(ctx, "insert a new shot", "That is more than one new shot, or a new shot and another "
+                               "change: I add one shot per request, described on its own ('add a shot of the sea "
+                               "after shot 3'), so I changed nothing. Say the rest after it.")
         words.take_all()  # the description is content kept whole
         if kind == "between" and len(refs) == 2:
             args: dict[str, Any] = {"after": refs[0], "before": refs[1]}

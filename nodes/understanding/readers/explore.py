@@ -9,6 +9,7 @@ from nodes.models.grammar import named_lighting
 from nodes.understanding.intent import Clarification, Clause
 from nodes.understanding.readers.base import ReadContext, Reading
 from nodes.understanding.references import ambiguous_message, find_references, read_film, resolve_targets
+from nodes.understanding.text import THEN_A_CHANGE
 
 _SHOT_OF_A_FILM = re.compile(r"\b(?:shots? #?\d+|the (?:last|first|\d+th) shot) (?:of|in|from) (?:the|my|our|this) "
                              r"(?P<name>(?:(?!(?:film|movie|story|of|a|an|the|like|with|in)\b)[a-z0-9'-]+ ){1,4})"
@@ -37,6 +38,14 @@ class ExploreReader:
                 reason="not_found", missing=[f"a film '{name}'"], understood=["explore a shot"],
                 message=f"No film on the canvas is called '{name}'; name one by a word of its title, or select "
                         "the shot to explore."))
+        if (then := THEN_A_CHANGE.search(text)) is not None:
+            # The instruction goes to the explorers whole: a change after it ("and make shot 4 night", "then
+            # delete the rest") was read by nobody, and the exploration reported done.
+            words.take_all()
+            return Reading(clarification=Clarification(
+                reason="unsupported", understood=["explore a shot", f"a change ('{then.group('verb')} ...')"],
+                message="That is an exploration and a change in one request: I explore one shot per request, "
+                        "so I did neither. Ask for the exploration first, then say the change."))
         found = find_references(words)
         resolved = resolve_targets([f.reference for f in found], ctx.facts, previous=ctx.previous.targets,
                                    answer=ctx.answer, film=film)
@@ -52,6 +61,12 @@ class ExploreReader:
                 message=(f"There is no {', '.join(resolved.missing)} {ctx.facts.where} to explore." if resolved.missing
                          else ambiguous_message(resolved.ambiguous) if resolved.ambiguous
                          else "Which shot should I explore? Name it ('shot 3') or select it.")))
+        if len({t.id for t in resolved.targets}) > 1:
+            # "explore shots 3 and 4 with 3 lighting moods" explored shot 3 alone
+            return Reading(clarification=Clarification(
+                reason="unsupported", understood=[f"explore {n} candidates"],
+                message=f"I explore one shot at a time, and that names {len(resolved.targets)} "
+                        f"({', '.join(t.title or t.id for t in resolved.targets)}), so I explored none. Name one."))
         target = resolved.targets[0]
         return Reading(clauses=[Clause(text=ctx.request, domain=self.name, operation="explore",
                                        targets=[target], references=[f.reference for f in found],

@@ -17,7 +17,7 @@ from nodes.understanding.intent import Clarification, Clause, Target
 from nodes.understanding.readers.base import ReadContext, Reading
 from nodes.understanding.readers.content import typed
 from nodes.understanding.references import ambiguous_message, find_references, read_film, resolve_targets
-from nodes.understanding.text import Words
+from nodes.understanding.text import THEN_A_CHANGE, Words
 
 _TAG_QUESTION = r",\s*(?:right|correct|yeah|yes|isn't it|aren't they|is it|are they|didn't you|did you)\s*\??\s*$"
 """A statement made a question by its tag ("shot 2 is at dusk, right?")."""
@@ -167,6 +167,15 @@ class QuestionReader:
         words, text = ctx.words, ctx.words.text
         if not _QUESTION.search(text) or re.match(r"^\s*(?:make|change|turn|set|give|put|redo)\b", text):
             return None
+        if (then := THEN_A_CHANGE.search(text)) is not None:
+            # "what's the headline and make it bigger", "what changed in the last turn? undo it": each question
+            # reader takes its words whole, so the change after the question was dropped and the answer given,
+            # exit 0.  A question and a change are two requests.
+            words.take_all()
+            return Reading(clarification=Clarification(
+                reason="unsupported", understood=["a question", f"a change ('{then.group('verb')} ...')"],
+                message="That is a question and a change in one request: I answer a question or make a change, "
+                        "not both at once, so I did neither. Ask the question first, then say the change."))
         if _JUDGED.search(text):
             return _not_answered(words, "a yes-or-no question on how something looks",
                                  "I cannot judge how something looks", "make shot 3 brighter")

@@ -962,12 +962,17 @@ CASES: list[tuple[str, str, Any, str]] = [
     ("other", "explore shot 3 with 3 lighting moods, then delete the rest", ASK("unsupported"), "story"),
     ("other", "explore shots 3 and 4 with 3 lighting moods", ASK("unsupported"), "story"),
     ("other", "try 4 variations of shot 2, warmer and cooler", OP("explore", {"n": 4}), "story"),
-    # a new shot's description is kept whole: a second shot or a change after it was written into its prompt
-    ("cut", "insert a shot of a gull after shot 2, then remove shot 5 from the cut", ASK("unparsed"), "story"),
-    ("cut", "add a shot of the sea after shot 3 and one of the sky after shot 5", ASK("unparsed"), "story"),
-    ("cut", "add a shot of the sea after shot 3 and make it night", ASK("unparsed"), "story"),
-    ("cut", "add a shot of a ship that turns and heads home after shot 3",
-     OP("insert_shot", {"description": "a ship that turns and heads home"}), "story"),
+    # a build and a change of one of its parts: the change went into the premise or topic ("make shot 3 night" made
+    # every shot night) and was never made
+    ("build", "a 6-shot film about a baker and make shot 3 night", ASK("unsupported"), "empty"),
+    ("build", "a 4-slide deck about bees and delete slide 2", ASK("unsupported"), "empty"),
+    ("build", "a website for a bakery and make the headline big", ASK("unsupported"), "empty"),
+    ("build", "a website for a bakery, make it warm", OP("build_page"), "empty"),
+    ("build", "a 6-shot short drama about a lighthouse keeper who must make a choice", OP("build_narrative"),
+     "empty"),
+    # a note without a colon has no clear end: a change after it was written into the note
+    ("note", "note that shot 3 is approved, and make shot 4 night", ASK("unsupported"), "story"),
+    ("note", "note: shot 3 is approved, and make shot 4 night next week", OP("note"), "story"),
     ("question", "which slides mention how to make honey?",
      OP("question", {"ask": "slides_mentioning", "terms": ["how", "to", "make", "honey"]}), "deck"),
 ]

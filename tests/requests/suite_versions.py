@@ -154,6 +154,12 @@ VERSION_CASES: list[tuple[str, str, Any, str]] = [
     ("cut", "put shot 8 back", OP("return_to_cut", {"shot": "S8"}), "story"),
     # "back in" with no cut named: it undid the shot's image edit, and the shot stayed out of the cut (exit 0)
     ("cut", "put shot 8 back in", OP("return_to_cut", {"shot": "S8"}), "story"),
+    # a new shot's description is kept whole: a second shot or a change after it was written into its prompt
+    ("cut", "insert a shot of a gull after shot 2, then remove shot 5 from the cut", ASK("unparsed"), "story"),
+    ("cut", "add a shot of the sea after shot 3 and one of the sky after shot 5", ASK("unparsed"), "story"),
+    ("cut", "add a shot of the sea after shot 3 and make it night", ASK("unparsed"), "story"),
+    ("cut", "add a shot of a ship that turns and heads home after shot 3",
+     OP("insert_shot", {"description": "a ship that turns and heads home", "after": "S3"}), "story"),
     ("cut", "add a shot of Tova reading the letter between shots 2 and 3",
      OP("insert_shot", {"description": "Tova reading the letter", "after": "S2", "before": "S3"}), "story"),
     ("cut", "add a shot of Mara reading the letter between shots 2 and 3",

@@ -14,6 +14,7 @@ from content.sizes import SHOTS_MAX, SHOTS_MIN, SLIDES_MAX, SLIDES_MIN
 from nodes.models.grammar import LIGHTING_WORDS
 from nodes.understanding.intent import Clarification, Clause
 from nodes.understanding.readers.base import ReadContext, Reading
+from nodes.understanding.text import THEN_A_CHANGE
 
 _NARRATIVE = re.compile(r"\b(short drama|short film|narrative|storyboard (?:for|about|of)|\d+-shot|story about|"
                         r"film about|movie about|a storyboard|a drama|a film|a movie|a short story|a story)\b")
@@ -30,6 +31,9 @@ _SECOND_BUILD = re.compile(r"\b(?:and|plus|&|then)\s+(?:also\s+)?(?:a|an|the|its
                            r"(?:website|web ?page|landing page|site|homepage|deck|slide deck|slides|presentation|"
                            r"film|short film|storyboard|movie|video|story)\b")
 """A second build in the same request ("a landing page and a deck for my cafe"): it built only one of them."""
+_A_PART = re.compile(r"\b(?:shots?|slides?|scenes?|sections?) #?\d+\b|\bthe (?:very )?(?:1th|first|last|final|\d+th) "
+                     r"(?:shot|slide|scene|section)\b|\bthe (?:headline|hero|menu|gallery|title slide)\b")
+"""A part of the thing being built, named by a change after the build ("..., then delete slide 2")."""
 _THEMED = re.compile(r"\b(?:dark|light|black|white)\s+(?:theme|mode|background)\b|\btheme\b")
 """A deck build's theme: the build makes the default one (a theme is an edit after it: deck_set_theme)."""
 _PAGE_UNSUPPORTED = re.compile(r"\b(?:without (?:any )?|no )(?:pictures|images|photos|photographs)\b|"
@@ -62,6 +66,12 @@ class BuildReader:
             return _not_built(ctx, None, [f"a new {f}" for f in families],
                               f"That asks for two builds ({' and '.join(families)}); I make one per request, so I "
                               "made nothing. Ask for the first, then the second.")
+        if families and (then := THEN_A_CHANGE.search(text)) and _A_PART.search(text, then.end()):
+            # "a 6-shot film about a baker and make shot 3 night" made every shot night (the premise's lighting);
+            # "a 4-slide deck about bees and delete slide 2" kept the deletion in its topic and deleted nothing
+            return _not_built(ctx, None, [f"a new {f}" for f in families] + [f"a change ('{then.group('verb')} ...')"],
+                              "That is a new build and a change of one of its parts in one request: I make the "
+                              "build first, so I made nothing. Ask for the build, then say the change.")
         deck, web = _DECK.search(text), _WEB.search(text)
         if deck and web and _NEW_WEB.search(text):
             # "make a web page about the deck" built a deck: the thing named first is the one made

@@ -8,6 +8,8 @@ shows how a new tool's words become an operation.
 
 from __future__ import annotations
 
+import re
+
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol
@@ -74,3 +76,12 @@ def not_found(ctx: ReadContext, what: str, message: str, *, understood: list[str
     ctx.words.take_all()
     return Reading(clarification=Clarification(reason="not_found", message=message, missing=[what],
                                                understood=understood or []))
+
+
+def with_a_change(ctx: ReadContext, first: str, change: re.Match[str], message: str) -> Reading:
+    """A request whose reader keeps its words whole (a question, an exploration's instruction, a note, a build's
+    brief) followed by a change (``text.THEN_A_CHANGE``): the change would be read by nobody and the first part
+    done, exit 0, so neither is done and the person is asked to say them one at a time."""
+    ctx.words.take_all()
+    return Reading(clarification=Clarification(
+        reason="unsupported", understood=[first, f"a change ('{change.group('verb')} ...')"], message=message))

@@ -7,7 +7,7 @@ import re
 
 from nodes.models.grammar import named_lighting
 from nodes.understanding.intent import Clarification, Clause
-from nodes.understanding.readers.base import ReadContext, Reading
+from nodes.understanding.readers.base import ReadContext, Reading, with_a_change
 from nodes.understanding.references import ambiguous_message, find_references, read_film, resolve_targets
 from nodes.understanding.text import THEN_A_CHANGE
 
@@ -41,11 +41,9 @@ class ExploreReader:
         if (then := THEN_A_CHANGE.search(text)) is not None:
             # The instruction goes to the explorers whole: a change after it ("and make shot 4 night", "then
             # delete the rest") was read by nobody, and the exploration reported done.
-            words.take_all()
-            return Reading(clarification=Clarification(
-                reason="unsupported", understood=["explore a shot", f"a change ('{then.group('verb')} ...')"],
-                message="That is an exploration and a change in one request: I explore one shot per request, "
-                        "so I did neither. Ask for the exploration first, then say the change."))
+            return with_a_change(ctx, "explore a shot", then, "That is an exploration and a change in one "
+                                 "request: I explore one shot per request, so I did neither. Ask for the exploration "
+                                 "first, then say the change.")
         found = find_references(words)
         resolved = resolve_targets([f.reference for f in found], ctx.facts, previous=ctx.previous.targets,
                                    answer=ctx.answer, film=film)

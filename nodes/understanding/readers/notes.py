@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import re
 
-from nodes.understanding.intent import Clarification, Clause
-from nodes.understanding.readers.base import ReadContext, Reading
+from nodes.understanding.intent import Clause
+from nodes.understanding.readers.base import ReadContext, Reading, with_a_change
 from nodes.understanding.text import THEN_A_CHANGE
 
 _NOTE = re.compile(r"^\s*(?:add a |take a |make a |write a )?note(?: down)?\s*[:\-]\s*(.+)$|^\s*note\s+(.+)$",
@@ -25,11 +25,9 @@ class NoteReader:
         if match.group(2) is not None and (then := THEN_A_CHANGE.search(ctx.words.text)) is not None:
             # "note that shot 3 is approved, and make shot 4 night": without a colon the note has no clear end, and
             # the change after it was written into the note and never made.  With a colon, all of it is the note.
-            ctx.words.take_all()
-            return Reading(clarification=Clarification(
-                reason="unsupported", understood=["a note", f"a change ('{then.group('verb')} ...')"],
-                message="That reads as a note and a change in one request, so I did neither. Take the note with a "
-                        "colon ('note: ...'), which keeps every word of it, then say the change."))
+            return with_a_change(ctx, "a note", then, "That reads as a note and a change in one request, so I "
+                                 "did neither. Take the note with a colon ('note: ...'), which keeps every word of it, "
+                                 "then say the change.")
         ctx.words.take_all()
         return Reading(clauses=[Clause(text=ctx.request, domain=self.name, operation="note", args={"text": text},
                                        understood=[f"note: {text[:60]}"])])

@@ -14,7 +14,7 @@ from content.page_style import token_for_words
 from nodes.models.grammar import read_edit
 from nodes.understanding.decks import deck_candidates, which_deck, which_deck_question
 from nodes.understanding.intent import Clarification, Clause, Target
-from nodes.understanding.readers.base import ReadContext, Reading
+from nodes.understanding.readers.base import ReadContext, Reading, with_a_change
 from nodes.understanding.readers.content import typed
 from nodes.understanding.references import ambiguous_message, find_references, read_film, resolve_targets
 from nodes.understanding.text import THEN_A_CHANGE, Words
@@ -171,11 +171,9 @@ class QuestionReader:
             # "what's the headline and make it bigger", "what changed in the last turn? undo it": each question
             # reader takes its words whole, so the change after the question was dropped and the answer given,
             # exit 0.  A question and a change are two requests.
-            words.take_all()
-            return Reading(clarification=Clarification(
-                reason="unsupported", understood=["a question", f"a change ('{then.group('verb')} ...')"],
-                message="That is a question and a change in one request: I answer a question or make a change, "
-                        "not both at once, so I did neither. Ask the question first, then say the change."))
+            return with_a_change(ctx, "a question", then, "That is a question and a change in one request: I "
+                                 "answer a question or make a change, not both at once, so I did neither. Ask the "
+                                 "question first, then say the change.")
         if _JUDGED.search(text):
             return _not_answered(words, "a yes-or-no question on how something looks",
                                  "I cannot judge how something looks", "make shot 3 brighter")

@@ -942,6 +942,9 @@ CASES: list[tuple[str, str, Any, str]] = [
     ("status", "accept shot 5", OP("status", {"status": "selected"}), "story"),
     ("status", "approve shot 3 and regenerate shot 4", ASK("unparsed"), "story"),
     ("status", "approve all shots except shot 2", ASK("unparsed"), "story"),
+    ("status", "approve this", OP("status", {"status": "selected"}), "sel=4"),
+    ("status", "approve slide 3", ASK("unsupported"), "deck"),  # a deck changes by its own operations
+    ("status", "reject this slide", ASK("unsupported"), "deck:sel=3"),
     # with two decks, the deck a copy should go to was read as the slide's own: its slide 2 was copied within it
     ("slides", "copy slide 2 to the beekeeping deck", ASK("unsupported"), "decks2"),
     ("slides", "copy slide 2 into the night markets deck", ASK("unsupported"), "decks2"),

@@ -16,6 +16,7 @@ _STATUS = re.compile(r"\b(?:mark|set|flag)\b(.*?)\bas\s+(selected|rejected|stale
 _VERB = re.compile(r"^\s*(?:please\s+)?(approve|accept|reject)\b")
 """The status said as the verb ("approve shot 3", "reject the last two shots")."""
 _VERB_STATUS = {"approve": "selected", "accept": "selected", "reject": "rejected"}
+_SHOT_OUTPUTS = frozenset({"image", "video", "shot"})
 _QUOTED = re.compile(r"[\"“']([^\"”']{2,80})[\"”']")
 _NODE_ID = re.compile(r"\b[0-9A-HJKMNP-TV-Z]{26}\b")
 
@@ -58,6 +59,14 @@ class StatusReader:
             references = [f.reference for f in found]
             targets = [t.model_copy(update={"id": t.image_id or t.id, "kind": "image" if t.image_id else t.kind})
                        for t in resolved.targets]
+            if verb is not None and any(t.kind not in _SHOT_OUTPUTS for t in targets):
+                # "reject slide 3" would set a slide's status behind its deck's back (a deck changes by its own
+                # operations, each a new version): the verbs are for a shot's outputs, as a person reviews them
+                ctx.words.take_all()
+                return Reading(clarification=Clarification(
+                    reason="unsupported", understood=[f"status: {status}"],
+                    message=f"I {verb.group(1)} a shot's image or clip ('{verb.group(1)} shot 3'); a slide or a page "
+                            "changes by its own edits ('delete slide 3', 'undo that'), so I changed nothing."))
         ctx.words.mark(*span)
         for quoted in _QUOTED.finditer(text):  # a title or an id named it: its own words, read
             ctx.words.mark(quoted.start(), quoted.end())

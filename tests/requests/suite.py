@@ -931,6 +931,10 @@ CASES: list[tuple[str, str, Any, str]] = [
     ("selection", "make it darker in shot 5 and shot 6", {5: {"luma": "lower"}, 6: {"luma": "lower"}},
      "sel=3"),
     ("selection", "make it snow in the next shot", {4: {"weather": "snow"}}, "sel=3"),
+    # "as in shot 5" compares with shot 5 (it made shot 5 night, the selected shot left as it was); "as well as" adds
+    ("selection", "make it night, as in shot 5", ASK("unsupported"), "sel=3"),
+    ("selection", "make it night as well as shot 5", {3: L("night"), 5: L("night")}, "sel=3"),
+    ("number", "make shot 3 night as well as shot 5", {3: L("night"), 5: L("night")}, "story"),
     # a status change took every word of the request: the rest was dropped ("... and make shot 4 night")
     ("status", "mark shot 3 as approved and make shot 4 night", ASK("unparsed"), "story"),
     ("status", "mark shot 3 as rejected but keep its clip", ASK("unparsed"), "story"),

@@ -66,8 +66,8 @@ _A_CHANGE = re.compile(r"\b(?:the|my|your|that) (?:very )?(?:last|previous|lates
 _RANGE_SAID = re.compile(r"\d\s*(?:-|–|to|through|thru)\s*(?:shot |scene )?\d")
 _LISTED_AFTER_RANGE = re.compile(r"\d\s*(?:-|–|to|through|thru)\s*(?:shot |scene )?\d+\s*(?:,|and|&|or)")
 """A range with shots listed after it ("shots 1-3 and 5"): a shot named on its own is in it, so it is not carved."""
-_COMPARED_WITH = re.compile(r"\b(?:than|as|(?<!\bi )(?<!\bwe )(?<!n't )(?<!\bnot )(?<!\bd )(?<!\bdo )(?<!\bwould )like|"
-                            r"to match|matching|the same as)\s+$")
+_COMPARED_WITH = re.compile(r"\b(?:than|(?<!\bwell )as|(?<!\bi )(?<!\bwe )(?<!n't )(?<!\bnot )(?<!\bd )(?<!\bdo )(?<!\bwould )like|"
+                            r"to match|matching|the same as|as in|like in)\s+$")
 """Words before a reference that make it what a shot is compared with, not a shot to change."""
 _BARE_INSTEAD = re.compile(r"\binstead\b(?!\s+of\b)")
 

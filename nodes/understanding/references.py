@@ -21,8 +21,10 @@ from nodes.understanding.naming import ARTICLE, named_phrases
 from nodes.understanding.text import BUT_COUNTS, FILLERS, Words
 
 _N = r"(?:shots?|images?|frames?|pictures?)"
-_NOT_A_SHOT = (r"(?!(?: \d+)? (?:changes?|things?|edits?|actions?|steps?|turns?|requests?|times?|modifications?|tweaks?|"
-               r"commands?|undos?|tries|try)\b)")
+CHANGE_NOUNS = (r"(?:changes?|things?|edits?|actions?|steps?|turns?|requests?|times?|modifications?|tweaks?|commands?|"
+                r"undos?|tries|try)")
+"""Nouns that name a change in the history, not an output ("the last change", "my last two edits")."""
+_NOT_A_SHOT = rf"(?!(?: \d+)? {CHANGE_NOUNS}\b)"
 """After "the last", "the first 2": words that make it no shot ("redo the last change" took another take of the
 last shot, "change" being a filler word)."""
 _N1 = r"(?:shot|image|frame|picture|one)"

@@ -13,7 +13,7 @@ import re
 from content.sizes import SHOTS_MAX, SHOTS_MIN, SLIDES_MAX, SLIDES_MIN
 from nodes.models.grammar import LIGHTING_WORDS
 from nodes.understanding.intent import Clarification, Clause
-from nodes.understanding.readers.base import ReadContext, Reading
+from nodes.understanding.readers.base import ReadContext, Reading, with_a_change
 from nodes.understanding.text import THEN_A_CHANGE
 
 _NARRATIVE = re.compile(r"\b(short drama|short film|narrative|storyboard (?:for|about|of)|\d+-shot|story about|"
@@ -69,9 +69,9 @@ class BuildReader:
         if families and (then := THEN_A_CHANGE.search(text)) and _A_PART.search(text, then.end()):
             # "a 6-shot film about a baker and make shot 3 night" made every shot night (the premise's lighting);
             # "a 4-slide deck about bees and delete slide 2" kept the deletion in its topic and deleted nothing
-            return _not_built(ctx, None, [f"a new {f}" for f in families] + [f"a change ('{then.group('verb')} ...')"],
-                              "That is a new build and a change of one of its parts in one request: I make the "
-                              "build first, so I made nothing. Ask for the build, then say the change.")
+            return with_a_change(ctx, " and ".join(f"a new {f}" for f in families), then,
+                                 "That is a new build and a change of one of its parts in one request: I make the "
+                                 "build first, so I made nothing. Ask for the build, then say the change.")
         deck, web = _DECK.search(text), _WEB.search(text)
         if deck and web and _NEW_WEB.search(text):
             # "make a web page about the deck" built a deck: the thing named first is the one made

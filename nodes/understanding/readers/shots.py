@@ -17,7 +17,8 @@ from dataclasses import dataclass, field
 from nodes.models.grammar import STALE, EditRequest, read_constraints, read_edit
 from nodes.understanding.intent import Clarification, Clause, Reference, Target
 from nodes.understanding.readers.base import ReadContext, Reading
-from nodes.understanding.references import Found, Resolver, ambiguous_message, film_named, find_references
+from nodes.understanding.references import (CHANGE_NOUNS, Found, Resolver, ambiguous_message, film_named,
+                                             find_references)
 from nodes.understanding.text import EITHER_OR, INSTEAD_OF, Words, count_exception, either_or_question
 
 _SEPARATOR = re.compile(r"\s*(?:;|\.(?:\s|$)|,?\s*\band then\b|,?\s*\bthen\b|,?\s*\bbut\b|,?\s*\band\b|,?\s*\balso\b|"
@@ -57,9 +58,8 @@ def _conjoined_pronouns(text: str, references: list[Found], named: list[Found]) 
     return kept
 
 
-_A_CHANGE = re.compile(r"\b(?:the|my|your|that) (?:very )?(?:last|previous|latest|recent|first)(?: \d+)? "
-                       r"(?:changes?|edits?|things?|actions?|steps?|turns?|modifications?|tweaks?)\b|"
-                       r"\bwhat (?:you|i) (?:undid|did|changed)\b")
+_A_CHANGE = re.compile(rf"\b(?:the|my|your|that) (?:very )?(?:last|previous|latest|recent|first)(?: \d+)? "
+                       rf"{CHANGE_NOUNS}\b|\bwhat (?:you|i) (?:undid|did|changed)\b")
 """An earlier change named by its place in the history ("redo the last change"), which no shot reference is."""
 
 

@@ -119,13 +119,17 @@ def plan(nodes: Iterable[Any], edges: Iterable[Any]) -> list[OutputFile]:
     ids = {n.id for n in with_files}
     older: dict[str, str] = {}          # newer id -> the version it replaced
     superseded: set[str] = set()
-    derived_from: set[str] = set()      # artifact nodes another artifact node was generated from
+    generated: list[tuple[str, str]] = []  # (made, made from), between artifact nodes
     for edge in edges:
         if edge.type == "VERSION_OF":
             older[edge.source] = edge.target
             superseded.add(edge.target)
         elif edge.type == "GENERATED_FROM" and edge.source in ids:
-            derived_from.add(edge.target)
+            generated.append((edge.source, edge.target))
+    rejected = {n.id for n in with_files if n.status.value == "rejected"}
+    # What a current artifact was made from is not final (a clip's image); what only a rejected or replaced one
+    # was made from is (the clips of a rejected cut are the film's last outputs again).
+    derived_from = {source for made, source in generated if made not in rejected and made not in superseded}
 
     def lineage(node_id: str) -> int:
         depth, seen = 1, {node_id}

@@ -172,7 +172,8 @@ def _set_status(ctx: ToolContext, args: SetStatusArgs) -> ToolResult:
         restored = [m.node_id for m in mutations if m.status != NodeStatus.REJECTED]
         rejected = [m.node_id for m in mutations if m.status == NodeStatus.REJECTED]
         stale = [m.node_id for m in mutations if m.status == NodeStatus.STALE]  # to rebuild: its inputs changed since
-        return ToolResult(observation={"node_id": node.id, "status": args.status.value, "rejected": rejected,
+        return ToolResult(observation={"node_id": node.id, "title": node.title, "status": args.status.value,
+                                       "rejected": rejected,
                                        "restored": restored, "stale": stale}, mutations=mutations)
     mutations = []
     if args.status != NodeStatus.REJECTED and node.status == NodeStatus.REJECTED:
@@ -180,7 +181,7 @@ def _set_status(ctx: ToolContext, args: SetStatusArgs) -> ToolResult:
         # version of its output, never a second one beside the head.
         mutations = reinstate_mutations(reader, node, args.reason or f"{args.status.value} by {ctx.actor}")
     superseded = [m.node_id for m in mutations if m.status == NodeStatus.REJECTED]
-    observation = {"node_id": args.node_id, "status": args.status.value}
+    observation = {"node_id": args.node_id, "title": node.title, "status": args.status.value}
     if mutations:
         observation.update(superseded=superseded,
                            stale=[m.node_id for m in mutations if m.status == NodeStatus.STALE])

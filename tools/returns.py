@@ -74,6 +74,7 @@ class MoveNodeReturns(_Returns):
 
 class SetStatusReturns(_Returns):
     node_id: str
+    title: str = Field(default="", description="The node's title, to name it to a person")
     status: str
     rejected: list[str] | None = Field(default=None, description="Rejecting a current version: the nodes rejected "
                                                                  "with it (what was made from it)")

@@ -73,7 +73,7 @@ def cmd_init(args: argparse.Namespace) -> int:
 def _final_outputs(files: list[Any], root: Path) -> list[str]:
     from jarvishub.outputs import headlines
 
-    return [str(root / OUTPUTS_DIR / f.path) for f in headlines(files)]
+    return sorted(str(root / OUTPUTS_DIR / f.path) for f in headlines(files))
 
 
 def cmd_status(args: argparse.Namespace) -> int:

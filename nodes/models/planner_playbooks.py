@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from nodes.models.content import ContentPlaybook
 from nodes.models.edits import EditPlaybook
-from nodes.models.playbooks import Call, Done, NotePlaybook, PlannerInput, Playbook, stop_on_rejection
+from nodes.models.playbooks import Call, Done, NotePlaybook, PlannerInput, Playbook, PriorCall, stop_on_rejection
 from nodes.models.questions import QuestionPlaybook
 from nodes.models.skill_playbook import SkillPlaybook
 from nodes.models.targets import CanvasTargets, TargetSource
@@ -45,7 +45,31 @@ class StatusPlaybook:
         stale = list(dict.fromkeys(i for c in p.made("set_status") for i in c.observation.get("stale") or []))
         if stale and not p.made("regenerate_stale"):
             return Call("regenerate_stale", {"node_ids": stale})
-        return Done(text=f"Marked {', '.join(sorted(done))} as {status}.")
+        return Done(text=status_reply(p.made("set_status"), status))
+
+
+def status_reply(calls: list[PriorCall], status: str) -> str:
+    """What the status calls did, in the words a person knows the nodes by: their titles, and what a rejection
+    took along or brought back (a rejected image takes its clip and the cut with it)."""
+    names = sorted({str(c.observation.get("title") or c.args["node_id"]) for c in calls})
+    marked = set(c.args["node_id"] for c in calls)
+    along = {i for c in calls for i in c.observation.get("rejected") or []} - marked
+    restored = {i for c in calls for i in c.observation.get("restored") or []}
+    text = f"Marked {_joined(names)} as {status}."
+    if along:
+        text += f" Rejected with {'them' if len(names) > 1 else 'it'}: {_count(len(along), 'output')} made from " \
+                f"{'them' if len(names) > 1 else 'it'}."
+    if restored:
+        text += f" Made current again: {_count(len(restored), 'earlier version')}."
+    return text
+
+
+def _joined(names: list[str]) -> str:
+    return names[0] if len(names) == 1 else ", ".join(names[:-1]) + f" and {names[-1]}"
+
+
+def _count(n: int, noun: str) -> str:
+    return f"{n} {noun}{'' if n == 1 else 's'}"
 
 
 def default_playbooks(source: TargetSource | None = None) -> list[Playbook]:

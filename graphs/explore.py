@@ -193,6 +193,7 @@ class ExploreOutput(BaseModel):
     """The exploration's outcome: the groups, the candidates, the one selected and the failures."""
 
     explored_id: str = ""
+    explored_title: str = Field(default="", description="The explored image's title, to name it to a person.")
     axis: str = ""
     criterion: str = Field(default="", description='What the critic compared, e.g. "highest contrast".')
     critic: str = Field(default="", description="evaluate_node, or measure (pixel statistics).")
@@ -422,7 +423,8 @@ def _critique(state: ExploreState, config: RunnableConfig) -> dict[str, Any]:
                     raise
         scratch = {**scratch, "stale": stale}
     output = ExploreOutput(
-        explored_id=scratch["explored_id"], axis=scratch["axis"], criterion=criterion, critic=critic,
+        explored_id=scratch["explored_id"], explored_title=scratch["explored_title"], axis=scratch["axis"],
+        criterion=criterion, critic=critic,
         group_ids=[b.group_id for b in branches if b.group_id],
         candidate_ids=[b.candidate_id for b in done if b.candidate_id],
         selected_id=next((b.candidate_id for b in done if b.status == "selected"), None),

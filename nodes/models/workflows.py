@@ -118,20 +118,23 @@ class ExplorePlaybook:
         if not selected:
             return Done(text=(f"Explored {len(explored.get('candidate_ids') or [])} candidates; none was selected "
                               f"({explored.get('criterion') or 'no candidate completed'})."))
-        summary = (f"Explored {len(explored.get('candidate_ids') or [])} candidates; selected {selected}, "
-                   "the rest stay on the canvas as rejected.")
+        # Named as a person knows them: the variation picked, and the explored image by its title.
+        picked = next((b.get("label") for b in explored.get("branches") or [] if b.get("candidate_id") == selected),
+                      None)
+        summary = (f"Explored {len(explored.get('candidate_ids') or [])} candidates; selected "
+                   f"{f'the {picked!r} one' if picked else selected}, the rest stay on the canvas as rejected.")
+        replaced = explored.get("explored_title") or explored["explored_id"]
         if explored.get("replaced_id"):  # the skill replaced the explored image and rebuilt what followed it
             rebuilt = ", ".join(str(r.get("title")) for r in explored.get("rebuilt") or [])
-            return Done(text=f"{summary} It replaces {explored['replaced_id']}"
-                             + (f"; rebuilt {rebuilt}." if rebuilt else "."))
-        return self._follow(p, explored["explored_id"], selected, summary)
+            return Done(text=f"{summary} It replaces {replaced}" + (f"; rebuilt {rebuilt}." if rebuilt else "."))
+        return self._follow(p, explored["explored_id"], selected, summary, replaced)
 
     def _explore(self, p: PlannerInput) -> Call | Done:
         args = p.clause("explore").args  # type: ignore[union-attr]
         return Call("skill__explore", {"node_id": args["node_id"], "n": int(args.get("n") or 4),
                                        "instruction": args.get("instruction") or p.request})
 
-    def _follow(self, p: PlannerInput, explored_id: str, selected: str, summary: str) -> Call | Done:
+    def _follow(self, p: PlannerInput, explored_id: str, selected: str, summary: str, replaced: str) -> Call | Done:
         rows = self.source.following(p, explored_id)
         if isinstance(rows, Call):
             return rows
@@ -154,5 +157,5 @@ class ExplorePlaybook:
             return Call("regenerate_stale", {"node_ids": stale})
         rebuilt = ", ".join(str(r.get("title")) for r in
                             (p.made("regenerate_stale")[-1].observation.get("regenerated") or [] if derived else []))
-        return Done(text=f"{summary} It replaces {explored_id}" + (f"; rebuilt {rebuilt}." if rebuilt else "."))
+        return Done(text=f"{summary} It replaces {replaced}" + (f"; rebuilt {rebuilt}." if rebuilt else "."))
 

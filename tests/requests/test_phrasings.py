@@ -347,4 +347,8 @@ def test_selecting_an_exploration_candidate_rebuilds_that_shots_clip_and_the_cut
     assert selected.status == NodeStatus.SELECTED and selected.id != before_nodes["shot 4 image"].id
     explored = store.get_node(before_nodes["shot 4 image"].id)
     assert explored.status == NodeStatus.REJECTED and "superseded" in explored.metadata["status_reason"]
+    # The reply names the variation picked and the image it replaced as a person knows them, not by their ids.
+    assert f"selected the {selected.inputs['lighting']!r} one" in outcome.reply, outcome.reply
+    assert "It replaces shot 4 image; rebuilt shot 4 clip, final cut." in outcome.reply, outcome.reply
+    assert selected.id not in outcome.reply and explored.id not in outcome.reply, outcome.reply
     check_invariants(store)

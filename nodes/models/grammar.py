@@ -253,6 +253,24 @@ def _read_degrees(words: Words, start: int, end: int, compared: dict[str, re.Mat
             edit.degrees[attribute] = degree
 
 
+_TOO_MUCH_BEFORE = re.compile(r"\b(?:too(?: much| many)?|so much|so many)(?: of)?(?: an?| the)?\s+$")
+"""Before a look: "shot 4 is too foggy", "too much rain in shot 2", "too much of a close-up"."""
+
+
+def too_much_of_a_look(text: str) -> str | None:
+    """The words that call a look too much ("too foggy", "too much rain"), if any.  Less of a look is no look of
+    the tables, and taken as the look it was the opposite: "shot 4 is too foggy" made shot 4 foggy.  The
+    comparatives ("too dark" → brighter) say their own opposite and are read as such."""
+    for table in (_FRAMING, _WEATHER, _LIGHTING):
+        for pattern, _ in table:
+            for match in pattern.finditer(text):
+                said = _TOO_MUCH_BEFORE.search(text, max(0, match.start() - 20), match.start())
+                if said is not None and said.end() == match.start() and not any(
+                        relative.match(text, said.start()) for relative, _, _ in _RELATIVE):
+                    return text[said.start():match.end()]
+    return None
+
+
 def read_edit(words: Words, start: int, end: int) -> EditRequest:
     """The modifications a span asks of a shot's image; the words used are taken."""
     edit = EditRequest()

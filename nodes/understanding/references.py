@@ -486,8 +486,11 @@ class Resolver:
         that turn itself, which the versions reader reads)."""
         self.numbered: dict[int, list[ShotFact]] = {}
         for shot in facts.shots:
-            if shot.number is not None and shot.image:
+            # A film the words named is where its shot numbers count: "shot 5 of the ferry film", of a 4-shot
+            # ferry film, is no shot, never the other film's shot 5.
+            if shot.number is not None and shot.image and (film is None or shot.plan == film):
                 self.numbered.setdefault(shot.number, []).append(shot)
+        self.named_film = film
         self.by_id = {s.id: s for s in facts.shots}
         self.films = films(facts)
         """The storyboards whose shots have images, oldest first (a project may hold several films)."""
@@ -553,9 +556,11 @@ class Resolver:
         missing = [n for n in reference.numbers if n not in self.numbered]
         if missing:
             numbers = sorted(self.numbered)
-            result.missing = [f"shot {n}" for n in missing]
+            # Of a film the words named, it is that film that has no such shot (the other may well have one).
+            of = " in that film" if self.named_film is not None and len(self.films) > 1 else ""
+            result.missing = [f"shot {n}{of}" for n in missing]
             if numbers:
-                result.unresolved.append(f"the shots are numbered {numbers[0]} to {numbers[-1]}")
+                result.unresolved.append(f"{'its' if of else 'the'} shots are numbered {numbers[0]} to {numbers[-1]}")
             return result
         for number in reference.numbers:
             candidates = self.numbered[number]

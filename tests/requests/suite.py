@@ -982,6 +982,59 @@ CASES: list[tuple[str, str, Any, str]] = [
     ("note", "note: shot 3 is approved, and make shot 4 night next week", OP("note"), "story"),
     ("question", "which slides mention how to make honey?",
      OP("question", {"ask": "slides_mentioning", "terms": ["how", "to", "make", "honey"]}), "deck"),
+    # probed on the evening of 2026-12-04: a shot number past the end of the film the words named was taken from
+    # the other film
+    ("films", "make shot 5 of the ferry film night", ASK("not_found"), "two"),
+    ("films", "in the ferry film, make shot 7 warmer", ASK("not_found"), "two"),
+    ("films", "make shots 3-6 of the ferry film foggy", ASK("not_found"), "two"),
+    ("films", "swap shots 4 and 6 in the ferry film", ASK("not_found"), "two"),
+    ("films", "make shot 4 of the ferry film night and shot 5 dusk", ASK("not_found"), "two"),
+    ("films", "make shot 3 of the ferry film night", IN_FILM("B", {3: L("night")}), "two"),
+    # a look said to be too much was made: "shot 4 is too foggy" made shot 4 foggy
+    ("ask", "shot 4 is too foggy", ASK("unsupported"), "story"),
+    ("ask", "there's too much rain in shot 2", ASK("unsupported"), "story"),
+    ("ask", "shot 4 is too much of a close-up", ASK("unsupported"), "story"),
+    ("ask", "this looks too wide", ASK("unsupported"), "sel=3"),
+    ("relative", "shot 4 is too warm", {4: {"warmth": "lower"}}, "story"),
+    # "how dark is shot 3" darkened shot 3; "is shot 6 approved?" was answered with how shot 6 looks
+    ("question", "how dark is shot 3", ASK("unsupported"), "story"),
+    ("question", "how cold does shot 7 look", ASK("unsupported"), "story"),
+    ("question", "how dark is it", ASK("unsupported"), "sel=3"),
+    ("question", "is shot 6 approved?", ASK("unsupported"), "story"),
+    ("question", "how big is the headline", OP("question", {"ask": "page_style"}), "page"),
+    # a second shot with its change negated was given the first one's; "shot 2 too" took the next clause's change
+    ("negation", "make shot 5 warmer and shot 6 not warmer", {5: {"warmth": "higher"}}, "story"),
+    ("negation", "make shot 5 night and shot 6 not night", {5: L("night")}, "story"),
+    ("clauses", "make shot 1 night, shot 2 too, and shot 3 dusk", {1: L("night"), 2: L("night"), 3: L("dusk")},
+     "story"),
+    ("clauses", "shot 1 rainy, shot 2 also, shot 5 snowy", {1: {"weather": "rain"}, 2: {"weather": "rain"},
+                                                            5: {"weather": "snow"}}, "story"),
+    ("clauses", "make shot 4 a close-up, shot 5 too, shot 6 wide", {4: {"framing": "close-up"},
+                                                                   5: {"framing": "close-up"}, 6: {"framing": "wide"}},
+     "story"),
+    # "except 2-4" left out shot 2 alone; "every other shot from shot 3" was the union of the two sets, and "the
+    # even shots after shot 4" every shot after shot 4
+    ("negation", "make every shot dusk except 2-4", {n: L("dusk") for n in (1, 5, 6, 7, 8)}, "story"),
+    ("negation", "make all shots night but not 2-3", {n: L("night") for n in (1, 4, 5, 6, 7, 8)}, "story"),
+    ("position", "every other shot from shot 3 foggy", ASK("unparsed"), "story"),
+    ("position", "every other shot in shots 3-8 at night", ASK("unparsed"), "story"),
+    ("position", "the even shots after shot 4 rainy", ASK("unparsed"), "story"),
+    ("position", "make the even shots rainy", {n: {"weather": "rain"} for n in (2, 4, 6, 8)}, "story"),
+    # a story build took one look word for every shot: "not at night" lit every shot at night; a shot named in the
+    # brief, an exception, or a change after "then" was dropped
+    ("build", "a 5-shot film about a kid at the beach, not at night", ASK("unsupported"), "empty"),
+    ("build", "a 4-shot film about a pilot but no night shots", ASK("unsupported"), "empty"),
+    ("build", "a 5-shot film about a lighthouse, shot 3 at night", ASK("unsupported"), "empty"),
+    ("build", "a 4-shot film about a cat at night, the first shot at dawn", ASK("unsupported"), "empty"),
+    ("build", "a 5 shot film about a fox, all at dusk except the last shot", ASK("unsupported"), "empty"),
+    ("build", "a 5 shot film about bees then make them all warmer", ASK("unsupported"), "empty"),
+    ("build", "a 5-shot film about a dog, then approve all the shots", ASK("unsupported"), "story"),
+    ("build", "a 4-shot film about a cat at night", OP("build_narrative", {"n_shots": 4, "lighting": "night"}),
+     "empty"),
+    # an undo followed by another clause naming a shot undid that shot's own last change
+    ("undo", "undo and do shot 4 instead", ASK("unsupported"), "prev"),
+    ("undo", "undo, then shot 4", ASK("unsupported"), "prev"),
+    ("undo", "undo the last change to shot 4", OP("undo_change"), "prev"),
 ]
 
 

@@ -85,3 +85,32 @@ def with_a_change(ctx: ReadContext, first: str, change: re.Match[str], message: 
     ctx.words.take_all()
     return Reading(clarification=Clarification(
         reason="unsupported", understood=[first, f"a change ('{change.group('verb')} ...')"], message=message))
+
+
+TRIM = " \t.,;:!?'\"“”‘’"
+"""Quotes and punctuation around a phrase, trimmed off the words as typed."""
+
+
+def typed(ctx: ReadContext, start: int, end: int, *, trim: bool = True) -> str:
+    """The request's own words (case and spelling as typed) for a span of the normalised text, trimmed of the
+    quotes and punctuation around it (``trim``; a quoted phrase keeps its own)."""
+    text = ctx.words.text
+    spans = [(m.start(), m.end()) for m in re.finditer(r"\S+", text)]
+    original = ctx.request.split()
+    inside = [i for i, (s, e) in enumerate(spans) if s < end and e > start]
+    if not inside:
+        return ""
+    if len(original) != len(spans):  # never expected: fall back to the normalised words
+        return text[start:end].strip(TRIM if trim else "")
+    first, last = inside[0], inside[-1]
+    words = list(original[first:last + 1])
+    # A span that starts or ends inside a word (after an opening quote, before a comma) cuts the typed word alike.
+    head_cut = max(0, start - spans[first][0])
+    tail_cut = max(0, spans[last][1] - end)
+    # Both cuts are measured on the words as typed: one quoted word ("'Hello'") is cut at both ends.
+    whole = [len(w) == spans[first + i][1] - spans[first + i][0] for i, w in enumerate(words)]
+    if tail_cut and whole[-1]:
+        words[-1] = words[-1][: len(words[-1]) - tail_cut]
+    if head_cut and whole[0]:
+        words[0] = words[0][head_cut:]
+    return " ".join(words).strip(TRIM if trim else "")

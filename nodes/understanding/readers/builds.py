@@ -13,7 +13,7 @@ import re
 from content.sizes import SHOTS_MAX, SHOTS_MIN, SLIDES_MAX, SLIDES_MIN
 from nodes.models.grammar import LIGHTING_WORDS
 from nodes.understanding.intent import Clarification, Clause
-from nodes.understanding.readers.base import ReadContext, Reading, with_a_change
+from nodes.understanding.readers.base import ReadContext, Reading, typed, with_a_change
 from nodes.understanding.text import THEN_A_CHANGE
 
 _NARRATIVE = re.compile(r"\b(short drama|short film|narrative|storyboard (?:for|about|of)|\d+-shot|story about|"
@@ -43,6 +43,14 @@ _PAGE_UNSUPPORTED = re.compile(r"\b(?:without (?:any )?|no )(?:pictures|images|p
 _STORY_FRAMING = re.compile(r"\ball (?:in )?(?:close-ups?|close ups?|wide shots?|wides|medium shots?)\b|"
                             r"\b(?:only|just) (?:close-ups?|close ups?|wide shots?)\b")
 """A framing for every shot of a new story: the build sets the lighting, not the framing (an edit after it does)."""
+_STORY_PER_SHOT = re.compile(r"\bshots? #?\d+\b(?!-)|\bthe (?:very )?(?:1th|first|last|final|opening|closing|"
+                             r"\d+th|second|third|fourth|fifth|sixth) (?:shot|one|scene)\b|\b(?:except|apart from)\b")
+"""A story build whose brief names one of its shots, or an exception ("shot 3 at night", "all at dusk except the
+last shot"): the build lights every shot alike."""
+_LOOK_DENIED = re.compile(r"\b(?:not|no|never|without|nothing)\s+(?:(?:at|in|during|a|an|the|any|too|so)\s+)*"
+                          r"(?:night|dusk|dawn|day|noon|sunset|sunrise|evening|morning|neon|golden|fog|foggy|rain|"
+                          r"rainy|snow|snowy|dark|bright|warm|cold)\b")
+"""A look the story must not have ("not at night", "no night shots"): read as the look, it lit every shot so."""
 _NOT_NEW = re.compile(r"^\s*(?:(?:make|change|edit|update|fix|redo|delete|remove|move|retitle|rename)\s+the|"
                       r"add|insert|delete|remove|use|switch|set|apply|regenerate|replace)\b|"
                       # the last change again, on another output: "do the same for the website" built a new page
@@ -72,6 +80,12 @@ class BuildReader:
             return with_a_change(ctx, " and ".join(f"a new {f}" for f in families), then,
                                  "That is a new build and a change of one of its parts in one request: I make the "
                                  "build first, so I made nothing. Ask for the build, then say the change.")
+        if families and (then := THEN_A_CHANGE.search(text)) and re.search(r"\bthen\b", then.group(0)):
+            # "a 5-shot film about bees then make them all warmer", "..., then approve all the shots": built, and
+            # the change after it dropped into the premise
+            return with_a_change(ctx, " and ".join(f"a new {f}" for f in families), then,
+                                 "That is a new build and then a change in one request: I make the build first, so "
+                                 "I made nothing. Ask for the build, then say the change.")
         deck, web = _DECK.search(text), _WEB.search(text)
         if deck and web and _NEW_WEB.search(text):
             # "make a web page about the deck" built a deck: the thing named first is the one made
@@ -112,6 +126,15 @@ class BuildReader:
                 return _size_refused(ctx, "build_narrative", f"a story of {count.group(1)} shots",
                                      f"a storyboard holds {SHOTS_MIN} to {SHOTS_MAX} shots")
             lighting = _lighting(text)
+            if (said := _STORY_PER_SHOT.search(text)) is not None or (
+                    lighting and (said := _LOOK_DENIED.search(text)) is not None):
+                # "a 5-shot film about a lighthouse, shot 3 at night" lit every shot at night, and "..., not at
+                # night" too: the build sets one lighting for every shot, from a look word anywhere in the premise
+                words = typed(ctx, said.start(), said.end()) or said.group(0)
+                return _not_built(ctx, "build_narrative", [f"a new story: '{words}'"],
+                                  f"A new story gets one lighting for every shot; I cannot build it with "
+                                  f"'{words}', so I made nothing. Ask for the story, then change the shots "
+                                  "you mean ('make shot 3 night', 'make every shot dusk except the last one').")
             clause = Clause(text=ctx.request, domain=self.name, operation="build_narrative",
                             args={"premise": ctx.request, "n_shots": int(count.group(1)) if count
                                   else 6, **({"lighting": lighting} if lighting else {})},

@@ -19,14 +19,13 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from nodes.understanding.intent import Clarification, Clause, Target
-from nodes.understanding.readers.base import ReadContext, Reading
+from nodes.understanding.readers.base import ReadContext, Reading, typed
 from nodes.understanding.readers.versions import JUST_UNDO, TURN, UNDO_FURTHER
 from nodes.understanding.text import Words
 
 _QUOTE = re.compile(r"""(?:^|(?<=[\s:(,]))(['"])(.+?)\1(?=$|[\s.,;:!?)])""")
 _SEPARATOR = re.compile(r"\s*(?:;|\.(?:\s|$)|,?\s*\band then\b|,?\s*\bthen\b|,?\s*\band also\b|,?\s*\band\b|"
                         r",?\s*\balso\b|,?\s*\bplus\b|,)\s*")
-_TRIM = " \t.,;:!?'\"“”‘’"
 
 PAGE_OPERATIONS = ("page_set_text", "page_set_style", "page_add_section", "page_remove_section",
                    "page_move_section", "page_replace_image", "page_undo", "page_revert", "revise_page")
@@ -71,31 +70,6 @@ def parse_in_turn(parsers: tuple[Callable[..., list[Clause] | None], ...], opera
 
 
 # ---------------------------------------------------------------- words as typed
-
-
-def typed(ctx: ReadContext, start: int, end: int, *, trim: bool = True) -> str:
-    """The request's own words (case and spelling as typed) for a span of the normalised text, trimmed of the
-    quotes and punctuation around it (``trim``; a quoted phrase keeps its own)."""
-    text = ctx.words.text
-    spans = [(m.start(), m.end()) for m in re.finditer(r"\S+", text)]
-    original = ctx.request.split()
-    inside = [i for i, (s, e) in enumerate(spans) if s < end and e > start]
-    if not inside:
-        return ""
-    if len(original) != len(spans):  # never expected: fall back to the normalised words
-        return text[start:end].strip(_TRIM if trim else "")
-    first, last = inside[0], inside[-1]
-    words = list(original[first:last + 1])
-    # A span that starts or ends inside a word (after an opening quote, before a comma) cuts the typed word alike.
-    head_cut = max(0, start - spans[first][0])
-    tail_cut = max(0, spans[last][1] - end)
-    # Both cuts are measured on the words as typed: one quoted word ("'Hello'") is cut at both ends.
-    whole = [len(w) == spans[first + i][1] - spans[first + i][0] for i, w in enumerate(words)]
-    if tail_cut and whole[-1]:
-        words[-1] = words[-1][: len(words[-1]) - tail_cut]
-    if head_cut and whole[0]:
-        words[0] = words[0][head_cut:]
-    return " ".join(words).strip(_TRIM if trim else "")
 
 
 @dataclass(frozen=True)

@@ -21,7 +21,9 @@ from nodes.understanding.text import THEN_A_CHANGE, Words
 
 _TAG_QUESTION = r",\s*(?:right|correct|yeah|yes|isn't it|aren't they|is it|are they|didn't you|did you)\s*\??\s*$"
 """A statement made a question by its tag ("shot 2 is at dusk, right?")."""
-_QUESTION = re.compile(r"^\s*(?:how many|how much|which|what|what's|whats|where|who|list|show|tell me|is|are|does|do|"
+_HOW_IT_IS = r"how (?!many\b|much\b)[a-z-]+ (?:is|are|was|were|does|do|did)\b"
+"""'how dark is shot 3', 'how big is the headline': a question on a degree (an edit, read as one: shot 3 darkened)."""
+_QUESTION = re.compile(r"^\s*(?:" + _HOW_IT_IS + r"|how many|how much|which|what|what's|whats|where|who|list|show|tell me|is|are|does|do|"
                        r"did|was|were|isn't|aren't|wasn't|weren't|doesn't|didn't|hasn't|haven't|should|shouldn't|"
                        r"has (?:you|we|i|they|it|shot|the)|(?:have|had) (?:you|we|i|they)|can you tell|give me a list|describe)\b|\?\s*$|"
                        + _TAG_QUESTION)
@@ -103,6 +105,9 @@ _JUDGED = re.compile(r"^\s*(?:is|are|was|were|isn't|aren't)\b.*\b(?:too|enough|l
 answer to read on the canvas, and read as an edit it acted ("too dark": brighter), on the page the wrong way."""
 
 
+_A_STATUS = re.compile(r"\b(?:approved|accepted|rejected|selected|chosen|picked|done|finished|completed|complete|"
+                       r"final|stale|failed|ok(?:ay)?|good|bad)\b")
+"""A yes-or-no question on a status or a verdict ("is shot 6 approved?"), not on a look."""
 _IS_IT = re.compile(r"^\s*(?:is|are|was|were|isn't|aren't|wasn't|weren't|did|didn't|does|doesn't|hasn't|haven't|"
                     r"has (?:it|shot|the)|(?:have|had) (?:you|we|i|they)|do (?:you|we|they|i))\b|" + _TAG_QUESTION)
 """A yes-or-no question on a shot's look: "is shot 3 at night?", "was shot 8 at night", "did you make shot 6
@@ -207,6 +212,9 @@ class QuestionReader:
         if _LAST_TURN.search(text):
             words.take_all()
             return self._clause(ctx, {"ask": "last_turn", "turn_id": ctx.previous.turn_id}, "what the last turn changed")
+        if re.match(r"^\s*" + _HOW_IT_IS, text):  # "how dark is shot 3" darkened shot 3
+            return _not_answered(words, "a question on how far something goes", "I cannot measure how dark, warm or "
+                                 "wide something looks", "make shot 3 brighter")
         named = which_deck(ctx.facts, answer=ctx.answer, words=words.copy())  # "slide 2 of the coffee deck"
         film = read_film(words, ctx.facts)  # "the versions of shot 3 of the ferry film"
         found = find_references(words)
@@ -227,6 +235,10 @@ class QuestionReader:
         yes_no = _IS_IT.search(text)
         if yes_no and found and any(t.kind != "shot" for t in resolved.targets):
             found = []  # "is slide 6 called Summary?" was answered "none of those shots": asked below instead
+        if yes_no and found and _A_STATUS.search(text):  # "is shot 6 approved?" was answered with how it looks
+            return _not_answered(words, "a question on a status", "I answer how shots look, not what was approved "
+                                 "or rejected (`jarvishub status` and the web canvas show each one's status)",
+                                 "approve shot 6")
         if (_LOOK.search(text) or yes_no) and found:  # "what does shot 3 look like?" listed every shot
             words.take(_LOOK)
             words.take(_LEAD)

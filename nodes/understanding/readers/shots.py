@@ -14,7 +14,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-from nodes.models.grammar import STALE, EditRequest, read_constraints, read_edit
+from nodes.models.grammar import STALE, EditRequest, read_constraints, read_edit, too_much_of_a_look
 from nodes.understanding.intent import Clarification, Clause, Reference, Target
 from nodes.understanding.readers.base import ReadContext, Reading
 from nodes.understanding.references import (CHANGE_NOUNS, Found, Resolver, ambiguous_message, film_named,
@@ -33,7 +33,11 @@ _NEGATION_IN = re.compile(
     r"\bno changes? (?:to|on)\b|\bhands off\b|\b(?:is|are) (?:ok|okay)\b")
 _DO_SAME = re.compile(r"\b(?:do|apply|make) (?:the same|that|it)(?: (?:thing|change|edit))?(?: again)?"
                       r"(?: (?:to|on|for|with))?\b|\bsame (?:thing|change|edit)(?: (?:to|on|for))?\b|\bagain\b|"
-                      r"\blikewise\b|\bas well\b|\btoo\b$|(?:\bthe |^\s*)same (?:for|with|to|on)\b")
+                      r"\blikewise\b|\bas well\b|\btoo\b$|\balso\b$|(?:\bthe |^\s*)same (?:for|with|to|on)\b")
+_ODD_OR_EVEN = re.compile(r"\b(?:odd|even)(?:-numbered| numbered)? (?:shots|ones)\b")
+_ALSO_AFTER = re.compile(r"\s*\balso\b\s*(?:,|;|$)")
+_NOT_A_LOOK = re.compile(r"\b(?:not|never)\b")
+"""In a segment whose only look was negated ("shot 6 not warmer"): that shot is left out."""
 _STRAY = re.compile(r"\b(?:all|everything|shot|shots|ones?|the|character(?:'s)?|protagonist|please|light|lighting|"
                     r"looks?|version|time|day|angle|scene|frame|image|picture|colou?r|mood)\b")
 
@@ -171,7 +175,9 @@ _AS_IT_IS = re.compile(r"\s+(?:is|are|was|were)\b")
 """After "as it" / "as they": "stay as it is" keeps a shot, it compares it with nothing."""
 _BARE_EXCEPTION = re.compile(
     r"\b(?:except(?: for)?|but not|apart from|other than|excluding|save for|besides|not)\s+"
-    r"(#?\d+(?:\s*(?:,|and|&|or|, and)\s*#?\d+)*)\b(?!\s*(?:%|percent|seconds?|s\b|px|pixels?|x\b|times\b))")
+    r"(#?\d+(?:\s*(?:-|–|to|through|thru)\s*#?\d+)?(?:\s*(?:,|and|&|or|, and)\s*#?\d+"
+    r"(?:\s*(?:-|–|to|through|thru)\s*#?\d+)?)*)\b(?!\s*(?:%|percent|seconds?|s\b|px|pixels?|x\b|times\b))")
+_BARE_RANGE = re.compile(r"(\d+)\s*(?:-|–|to|through|thru)\s*#?(\d+)")
 
 
 def _bare_exceptions(words: Words, found: list[Found]) -> list[Found]:
@@ -187,7 +193,9 @@ def _bare_exceptions(words: Words, found: list[Found]) -> list[Found]:
             continue
         words.mark(start, end)
         said = match.group(1)
-        numbers = [int(n) for n in re.findall(r"\d+", said)]
+        # "except 2-4" is 2, 3 and 4 (its 3 and 4 were made dusk with the rest)
+        spans = [range(min(int(a), int(b)), max(int(a), int(b)) + 1) for a, b in _BARE_RANGE.findall(said)]
+        numbers = [n for part in spans for n in part] + [int(n) for n in re.findall(r"\d+", _BARE_RANGE.sub("", said))]
         bare.append(Found(Reference(said=said, form="number", numbers=list(dict.fromkeys(numbers))), start, end))
     return bare
 
@@ -261,6 +269,20 @@ class ShotReader:
         kept = read_constraints(words, 0, len(text))  # "keep the rest" is a constraint, not a reference
         found = find_references(words)
         found = sorted(found + _bare_exceptions(words, found), key=lambda f: f.start)
+        if _ODD_OR_EVEN.search(text) and not any(f.reference.position in ("odd", "even") for f in found):
+            # "the even shots after shot 4" changed every shot after shot 4: "even" is a filler word elsewhere
+            words.take_all()
+            return Reading(clarification=Clarification(
+                reason="unparsed", understood=[f.reference.said for f in found],
+                message="I cannot tell which of those shots are the odd or the even ones you mean, so I changed "
+                        "nothing; name them ('shots 6 and 8', 'the even shots')."))
+        too_much = too_much_of_a_look(text)
+        if too_much is not None:  # "shot 4 is too foggy" made shot 4 foggy
+            words.take_all()
+            return Reading(clarification=Clarification(
+                reason="unsupported", understood=[f"'{too_much}': less of a look"],
+                message=f"'{too_much}': I cannot take some of a look away; I set a named look ('make shot 4 clear', "
+                        "'make it dusk', 'a wide shot') or change one step by step ('darker', 'warmer')."))
         anchor = next((f for f in found if _COMPARED_WITH.search(text, 0, f.start)
                        and not _AS_IT_IS.match(text, f.end)), None)
         if anchor is not None:  # "make shot 1 darker than shot 2" made both darker
@@ -318,10 +340,18 @@ class ShotReader:
                     f.reference.form in ("every", "others") for f in groups[-1].references):
                 exclusions += refs  # "every shot at dusk but the first one"
                 continue
+            if edit.empty and not edit.keep and refs and groups and _NOT_A_LOOK.search(words.text, segment.start,
+                                                                                   segment.end):
+                # "make shot 5 warmer and shot 6 not warmer": the look it is not to have was read as no change, and
+                # shot 6 was made warmer with shot 5; it is left as it is
+                exclusions += refs
+                continue
             if edit.empty and not edit.keep:
                 if refs:
                     pending += refs
-                    pending_again = bool(_DO_SAME.search(words.text, segment.start, segment.end))
+                    # "shot 2 too", "shot 2 as well", and "shot 2 also," (whose "also" is read as a separator)
+                    pending_again = bool(_DO_SAME.search(words.text, segment.start, segment.end)
+                                         or _ALSO_AFTER.match(words.text, segment.end))
                 continue
             if edit.empty:  # constraints alone: they hold for the whole request
                 lead = edit if lead is None else (lead.merged(edit) or lead)
@@ -341,6 +371,10 @@ class ShotReader:
                     groups.append(_Group(references=pending + refs, edit=groups[-1].edit))
                 else:
                     edit = carried
+            if pending_again and pending and groups and refs and segment.separator != "but":
+                # "make shot 1 night, shot 2 too, and shot 3 dusk": shot 2 has shot 1's change, not shot 3's
+                groups[-1].references += pending
+                pending = []
             group = _Group(references=pending + refs, edit=edit)
             pending, pending_again = [], False
             groups.append(group)
@@ -402,6 +436,12 @@ class ShotReader:
                 return _ask(ctx, "unparsed", [u for u in understood if u], f"I read {said} together and cannot tell "
                             "which shots you mean, so I changed nothing; name them ('shots 1 to 4', 'every shot from "
                             "shot 3', 'every shot except shot 2').")
+            if any(f.reference.position in ("odd", "even") for f in named) and len(named) > 1:
+                # "every other shot from shot 3" made shots 1, 3, 5 and 7 (the union of the two), exit 0
+                said = " and ".join(f"'{f.reference.said}'" for f in named)
+                return _ask(ctx, "unparsed", [u for u in understood if u], f"I read {said} together and cannot tell "
+                            "which shots you mean, so I changed nothing; name them ('shots 3, 5 and 7', 'every other "
+                            "shot', 'the even shots').")
             if named:  # "make it snow in shot 1": the shot named is the target, "it" names nothing more
                 group.references = sorted(named + _conjoined_pronouns(ctx.words.text, group.references, named),
                                           key=lambda f: f.start)

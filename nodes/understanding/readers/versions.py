@@ -30,6 +30,8 @@ UNDO_FURTHER = re.compile(r"\s*(?:(?:and|now|then|ok|okay)[, ]+)*(?:please )?und
 taken back.  "undo again" on a page failed ("no change matches 'again'")."""
 JUST_UNDO = re.compile(r"\s*(?:(?:and|now|then|ok|okay)[, ]+)*(?:please )?undo(?: please)?\s*[.!]*\s*")
 """"undo" alone: after an undo, a step further back (as a second Ctrl-Z); "undo that" takes that undo back."""
+_UNDO_THEN = re.compile(r"\bun-?do\b\s*(?:,|;|\.|\band\b|\bthen\b)")
+"""An undo ended before what follows ("undo and do shot 4 instead"): what follows is not what it undoes."""
 UNDO = re.compile(r"\bun-?do\b|\btake (?:that|it|this) back\b|\breverse (?:that|it|this|the last change)\b")
 REVERT = re.compile(r"\b(?:revert(?:ed)?|restore|roll ?back|rollback|roll\b.{0,40}?\bback|reset|go(?:ing)? back|"
                     r"take\b.{0,40}?\bback|"
@@ -173,6 +175,16 @@ class VersionReader:
         if outputs.found and not (deictic and not outputs.targets and not outputs.missing and not outputs.ambiguous):
             if (asked := _unplaced(ctx, outputs, "undo")) is not None:
                 return asked
+            if _UNDO_THEN.search(words.text):
+                # "undo and do shot 4 instead", "undo, then shot 4": the shot is another clause's, and shot 4's
+                # own last change was undone
+                words.take_all()
+                return Reading(clarification=Clarification(
+                    reason="unsupported", understood=["undo", *[r.said for r in outputs.references]],
+                    message="That is an undo and then something about "
+                            f"{', '.join(r.said for r in outputs.references)}: I do one or the other, so I changed "
+                            "nothing. Say 'undo' first, then the change ('make shot 4 night'); or 'undo the last "
+                            "change to shot 4'."))
             if any(r.form == "every" and r.said.strip() in ("everything", "all of them") for r in outputs.references):
                 # "undo everything" undid one change of every shot: a shot changed twice kept the first change.
                 words.take_all()

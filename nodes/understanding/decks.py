@@ -74,6 +74,11 @@ def which_deck(facts: CanvasFacts, *, answer: str | None = None, words: Words | 
     if not decks:
         return DeckChoice()
     by_id = {d.id: d for d in decks}
+    # The deck the words name comes first: "retitle slide 3 of the beekeeping deck", said with a slide of another
+    # deck selected, retitled that other deck's slide 3.
+    named = _named(decks, words) if words is not None else None
+    if isinstance(named, tuple):
+        return DeckChoice(deck=named[0], span=named[1])
     for node in facts.selection:
         picked = by_id.get(node.group or "") if node.kind == "slide" else by_id.get(node.id) \
             if node.kind == "deck" else None
@@ -81,9 +86,6 @@ def which_deck(facts: CanvasFacts, *, answer: str | None = None, words: Words | 
             return DeckChoice(deck=picked)
     if answer in by_id:
         return DeckChoice(deck=by_id[answer])
-    named = _named(decks, words) if words is not None else None
-    if isinstance(named, tuple):
-        return DeckChoice(deck=named[0], span=named[1])
     if len(decks) == 1 and named is None:
         return DeckChoice(deck=decks[0])
     return DeckChoice(candidates=list(decks), named=named)

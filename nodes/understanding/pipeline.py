@@ -126,6 +126,16 @@ def _interpret(request: str, facts: CanvasFacts | None = None, *, previous: Prev
     if not text.strip():
         intent.clarification = Clarification(reason="unparsed", message="The request is empty.")
         return intent
+    if (undoing := _UNDOING.search(text)) is not None and not note_like:
+        # "un-hide the testimonials" removed them, "un-full-bleed the hero" made it full-bleed: the readers read the
+        # word after the prefix
+        intent.clarification = Clarification(
+            reason="unparsed", not_understood=[undoing.group(0)],
+            message=f"I do not know '{undoing.group(0)}', and I never do the opposite instead, so I changed nothing. "
+                    "Say what it should become ('add a testimonials section', 'make the hero contained', 'undo the "
+                    "full-bleed change').")
+        _describe(intent)
+        return intent
     ctx = ReadContext(request=request, words=Words(text), facts=facts, previous=previous, answer=answer,
                       skills=skills)
     for reader in READERS:
@@ -162,6 +172,8 @@ def _interpret(request: str, facts: CanvasFacts | None = None, *, previous: Prev
     return intent
 
 
+_UNDOING = re.compile(r"\bun-[a-z][a-z-]*")
+"""A word made the opposite of another by a hyphened prefix ("un-hide"): never read as the word after it."""
 _EVERYTHING = frozenset({"everything", "the whole thing", "all of them"})
 
 

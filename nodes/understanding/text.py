@@ -186,6 +186,8 @@ def correct_typos(text: str, vocabulary: frozenset[str]) -> tuple[str, list[tupl
         if any(word[: -len(suffix)] in vocabulary and word[-len(suffix) - 1] != suffix[0]
                for suffix in _SUFFIXES if word.endswith(suffix) and len(word) - len(suffix) >= 3):
             return word  # "selected", "rainy": a known word with an ending, not a typo
+        if any(word.startswith(prefix) and word[len(prefix):] in vocabulary for prefix in _UNDOING_PREFIXES):
+            return word  # "undelete", "unremove": the opposite of the known word, never it (it deleted slide 3)
         limit = 1 if len(word) <= 7 else 2
         found = process.extract(word, choices, scorer=OSA.distance, score_cutoff=limit, limit=6)
         if not found:
@@ -213,6 +215,8 @@ def correct_typos(text: str, vocabulary: frozenset[str]) -> tuple[str, list[tupl
 
 
 _SUFFIXES = ("s", "es", "ed", "d", "ing", "er", "ers", "ly", "y", "ness", "ful")
+_UNDOING_PREFIXES = ("un", "non", "dis", "de")
+"""Prefixes that turn a word into its opposite: such a word is never corrected into the word without them."""
 
 
 class Words:

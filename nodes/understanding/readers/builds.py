@@ -51,6 +51,41 @@ _LOOK_DENIED = re.compile(r"\b(?:not|no|never|without|nothing)\s+(?:(?:at|in|dur
                           r"(?:night|dusk|dawn|day|noon|sunset|sunrise|evening|morning|neon|golden|fog|foggy|rain|"
                           r"rainy|snow|snowy|dark|bright|warm|cold)\b")
 """A look the story must not have ("not at night", "no night shots"): read as the look, it lit every shot so."""
+_NEVER_A_BRIEF = frozenset({"delete", "remove", "undo", "revert", "approve", "reject", "mark", "duplicate", "copy",
+                            "swap", "rename", "retitle", "move", "restore", "regenerate", "redo", "drop", "take out",
+                            "get rid of"})
+"""Verbs that, after "and", change something rather than describe the thing to build ("a new deck about wasps and
+delete this one" built a deck whose titles held "and delete this one")."""
+_ASKING = re.compile(
+    r"^\s*(?:(?:hey|hi|hello|ok|okay|so|please|now)\b[,!.]?\s+)*(?:(?:can|could|would|will) (?:i|you|we) (?:please )?"
+    r"(?:get|have|make|build|create|do|whip up|put together|draft|prepare)|whip up|put together|start|draft|prepare|"
+    r"make|build|create|give|i want|i need|i'd like|i would like|let's make|let's do)\s+(?:me\s+|us\s+)?"
+    r"(?:(?:a|an)\s+)?(?:new\s+)?", re.IGNORECASE)
+"""How a person asks for a deck ("can I get a ...", "hey, make me a ...", "whip up a ..."): not its topic (the slides
+of "can I get a deck on wasps" were titled "Can I get a deck on wasps")."""
+_BRIEF_UNHELD = re.compile(
+    r"\b(?:not|no|without|nothing|never|except|minus|avoid(?:ing)?|don'?t (?:use|want|make|include))\s+"
+    r"(?:(?:too|so|very|any|a|an|the|that|more|much|overly|really)\s+)*(?:[a-z-]+\s+){0,2}"
+    r"(?:dark|light|bright|bold|loud|busy|corporate|playful|formal|serious|minimal|fancy|cheesy|cute|childish|"
+    r"modern|retro|colou?r(?:s|ful)?|black|white|grey|gray|photos?|photographs?|pictures?|images?|illustrations?|"
+    r"gallery|menu|sections?|fonts?|serif|sans|columns?|animations?|summary|title slide|cover|intro(?:duction)?|"
+    r"diagrams?|charts?|graphs?|tables?|bullets?|slides?|emoji|stock|text|english)\b|"
+    r"\bwith (?:a |an |\d+ |some |lots of |many |more |big |large |small |two |three |four |five |six )?"
+    r"(?:[a-z-]+ ){0,2}(?:menu|gallery|sections?|pictures|photos|images|fonts?|serif|sans-serif|columns?|slides? "
+    r"(?:on|about|for)|charts?|diagrams?|tables?|videos?|maps?|forms?|faq|blog|shop|cart|pricing|testimonials|"
+    r"quotes?|timeline|agenda|conclusion|summary|title slide)\b|"
+    r"\bin (?:french|spanish|german|italian|portuguese|dutch|japanese|chinese|arabic|hebrew|russian|korean|hindi|"
+    r"polish|swedish)\b|"
+    r"\b\d+ (?:slides? )?(?:about|on) [a-z ]+ and \d+ (?:slides? )?(?:about|on)\b")
+"""What a new deck or page cannot honour and dropped or inverted: a look or a part it must not have ("not dark",
+"without pictures", "no summary slide"), a part it must have that the build does not make ("with a menu", "with 5
+pictures", "with a slide on worms"), another language, two topics with their own counts."""
+_CHANGE_AFTER = {"page": "'make the page light', 'add a menu section', 'remove the gallery section'",
+                 "deck": "'delete the summary slide', 'add a slide about worms'"}
+_FROM_THIS_DECK = re.compile(r"\b(?:version|copy|summary|shorter|longer|like|based on|from|summari[sz]ing|of) "
+                             r"(?:of )?(?:this|the|that|my|our) (?:one|deck|presentation|slides)\b|"
+                             r"\blike this one\b")
+"""A new deck made from the deck on the canvas ("a shorter version of the deck", "like this one but about wasps")."""
 _NOT_NEW = re.compile(r"^\s*(?:(?:make|change|edit|update|fix|redo|delete|remove|move|retitle|rename)\s+the|"
                       r"add|insert|delete|remove|use|switch|set|apply|regenerate|replace)\b|"
                       # the last change again, on another output: "do the same for the website" built a new page
@@ -80,7 +115,8 @@ class BuildReader:
             return with_a_change(ctx, " and ".join(f"a new {f}" for f in families), then,
                                  "That is a new build and a change of one of its parts in one request: I make the "
                                  "build first, so I made nothing. Ask for the build, then say the change.")
-        if families and (then := THEN_A_CHANGE.search(text)) and re.search(r"\bthen\b", then.group(0)):
+        if families and (then := THEN_A_CHANGE.search(text)) and (
+                re.search(r"\bthen\b", then.group(0)) or then.group("verb") in _NEVER_A_BRIEF):
             # "a 5-shot film about bees then make them all warmer", "..., then approve all the shots": built, and
             # the change after it dropped into the premise
             return with_a_change(ctx, " and ".join(f"a new {f}" for f in families), then,
@@ -102,6 +138,21 @@ class BuildReader:
             return _not_built(ctx, "build_narrative", ["a new story"],
                               f"A new story's shots get their framing from its beats, not '{framing.group(0)}', so I "
                               "made nothing: ask for the story, then 'make every shot a close-up'.")
+        if (deck or web) and (unheld := _BRIEF_UNHELD.search(text)) is not None:
+            # "a website for a bar, not dark" got a dark theme; "a deck about composting without pictures" an
+            # illustrated one; "a website ... with a menu and a gallery" no menu: the build reads its brief for a
+            # subject and a mood, and drops (or inverts) what it cannot do
+            what = "page" if web and not deck else "deck"
+            return _not_built(ctx, f"build_{what}", [f"a new {what}: '{typed(ctx, *unheld.span()) or unheld.group(0)}'"],
+                              f"A new {what} is made from a subject and a mood; I cannot build it with "
+                              f"'{typed(ctx, *unheld.span()) or unheld.group(0)}', so I made nothing. Ask for the "
+                              f"{what} from its subject, then change it ({_CHANGE_AFTER[what]}).")
+        if deck and (other := _FROM_THIS_DECK.search(text)) is not None:
+            # "a shorter version of the deck", "a 5-slide deck summarising this deck": a new deck on the topic "a
+            # shorter version of the deck", with nothing of this one in it
+            return _not_built(ctx, "build_deck", [f"a new deck from '{other.group(0)}'"],
+                              "A new deck is made from a topic, not from a deck on the canvas, so I made nothing. "
+                              "Change this deck instead ('delete slide 4'), or give the new deck its topic.")
         if deck and _THEMED.search(text):
             return _not_built(ctx, "build_deck", ["a new deck with a theme"],
                               "A new deck is made with its default theme, so I made nothing: ask for the deck, then "
@@ -111,8 +162,7 @@ class BuildReader:
             if count and not SLIDES_MIN <= int(count.group(1)) <= SLIDES_MAX:
                 return _size_refused(ctx, "build_deck", f"a deck of {count.group(1)} slides",
                                      f"a deck holds {SLIDES_MIN} to {SLIDES_MAX} slides, title and summary included")
-            topic = re.sub(r"^(make|build|create|give me|i want|i need)\s+(me\s+)?(a|an)?\s*", "", _asked(ctx.request),
-                           flags=re.IGNORECASE)
+            topic = _ASKING.sub("", _asked(ctx.request))
             clause = Clause(text=ctx.request, domain=self.name, operation="build_deck",
                             args={"topic": topic, "n_slides": int(count.group(1)) if count else 5},
                             understood=[f"a new deck: {topic[:60]}"])

@@ -119,7 +119,11 @@ _LOOSE_WORDS = re.compile(
     r"much|way) \w+|^\s*(?:shorter|longer|snappier|punchier|catchier|simpler|clearer|friendlier|better|nicer|"
     r"less \w+|more \w+)\s*$|"
     # what a new slide cannot hold ("about training costs with a bar chart of GPU prices")
-    r"\bwith (?:a |an )?(?:\w+ )?(?:chart|graph|diagram|table|picture|photo|image|video|map)\b",
+    r"\bwith (?:a |an )?(?:\w+ )?(?:chart|graph|diagram|table|picture|photo|image|video|map)\b|"
+    # words another part holds ("the same as slide 4", "the title of slide 3"): the phrase was written instead
+    r"^\s*(?:the )?same (?:as|like)\b|^\s*(?:the )?same(?: text| words| title)?\s*$|^\s*(?:as|like) (?:slide|the)\b|"
+    r"^\s*(?:the )?(?:title|text|words|headline|tagline|heading|caption|subtitle) (?:of|from|on) (?:slide|the)\b|"
+    r"^\s*of (?:slide|the)\b",
     re.IGNORECASE)
 """Unquoted new words that hold more than the new words: read whole, each was written in word for word (exit 0)."""
 
@@ -226,6 +230,8 @@ def read_version(ctx: ReadContext, words: Words, start: int, end: int, *, what: 
     if undo is not None:
         rest_start = undo.end()
         rest = text[rest_start:end].strip()
+        if undo.group(0) == "reverse" and not _UNDO_DEFAULT.match(rest):
+            return None  # "reverse the order of the slides" undid a change called "the order"; "reverse that" undoes
         words.mark(undo.start(), undo.end())
         if _UNDO_DEFAULT.match(rest):
             words.mark(rest_start, end)

@@ -154,10 +154,16 @@ _ADD_SECTION = re.compile(
     r"section (?:about|on|for|called|named|with|titled|listing|showing) (?P<topic>.+?)|(?P<name>[a-z0-9-]+(?: [a-z0-9-]+)?)"
     r" section)(?: (?P<where>after|below|under|beneath|following|before|above|ahead of) " + _SECTION_NAME.format("anchor")
     + r"| (?:at|to) the (?P<end>top|bottom|end|start|beginning))?(?: (?:of|on) (?:the |this )?(?:page|site))?$")
+_UNREAD_SECTION_PLACE = re.compile(r"\b(?:between|after|before|below|under|beneath|above|next to|beside|following|"
+                                   r"ahead of|in the middle|halfway|in position|at position|"
+                                   r"at the (?:very )?(?:end|start|beginning|top|bottom))\b|"
+                                   r"(?:,\s*|\s)(?:1th|2th|3th|\d+th|first|second|third|last)\s*[.!]*\s*$")
+"""A place said in a way the section pattern did not read: it was written into the new section's heading."""
 _MOVE_SECTION = re.compile(
     r"\b(?:move|put|place|shift|bring)\b " + _SECTION_NAME.format("name") + r" (?:(?P<where>after|below|under|beneath|"
     r"before|above|ahead of|in front of|behind) " + _SECTION_NAME.format("anchor") + r"|(?:to (?:the )?|at the |up |down )?"
-    r"(?P<end>top|bottom|end|start|beginning|first|1th|last|front|back))(?: (?:of|on) (?:the |this )?(?:page|site))?$")
+    # "to the back" is a place; "put the menu back" is no move (it moved the menu last)
+    r"(?P<end>top|bottom|end|start|beginning|first|1th|last|front|(?<=the )back))(?: (?:of|on) (?:the |this )?(?:page|site))?$")
 _SWAP_SECTIONS = re.compile(
     r"\b(?:swap|switch|exchange|trade|flip)\b(?: (?:the )?(?:places|positions|order) of)? " + _SECTION_NAME.format("a")
     + r" (?:and|with|for) " + _SECTION_NAME.format("b") + r"(?: (?:around|round|over|places|positions))?"
@@ -536,6 +542,12 @@ def _sections(ctx: ReadContext, words: Words, start: int, end: int, doc: PageDoc
                                     "change in it, or give the new section another name."))
         args: dict = {"name": name}
         if match.group("topic"):
+            if (place := _UNREAD_SECTION_PLACE.search(match.group("topic"))) is not None:
+                # "add a section about wax candles between gallery and testimonials" was headed with the place
+                raise Ask(Clarification(reason="unparsed", understood=["add a section"], message=(
+                    "Where should the new section go? I did not understand '"
+                    f"{typed(ctx, match.start('topic') + place.start(), match.end('topic'))}', so I added nothing. "
+                    "Say 'after the menu', 'before the contact section' or 'at the bottom'.")))
             heading = typed(ctx, match.start("topic"), match.end("topic"))
             args["heading"] = heading[:1].upper() + heading[1:]
         if match.group("anchor"):

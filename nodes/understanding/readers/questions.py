@@ -105,6 +105,10 @@ _JUDGED = re.compile(r"^\s*(?:is|are|was|were|isn't|aren't)\b.*\b(?:too|enough|l
 answer to read on the canvas, and read as an edit it acted ("too dark": brighter), on the page the wrong way."""
 
 
+_SECOND_QUESTION = re.compile(r"(?:,|;|\?|\band\b)\s+(?:also\s+)?(?:what(?:'s| is| are| does| do)?|which|how many|"
+                              r"how much|who|where|when|is|are|does|do)\b(?!.*\b(?:make|change|set|delete|remove)\b)"
+                              r"(?=\s+\S)")
+"""A second question after the first ("how many slides and what's on the last one"): one was answered."""
 _A_STATUS = re.compile(r"\b(?:approved|accepted|rejected|selected|chosen|picked|done|finished|completed|complete|"
                        r"final|stale|failed|ok(?:ay)?|good|bad)\b")
 """A yes-or-no question on a status or a verdict ("is shot 6 approved?"), not on a look."""
@@ -179,6 +183,10 @@ class QuestionReader:
             return with_a_change(ctx, "a question", then, "That is a question and a change in one request: I "
                                  "answer a question or make a change, not both at once, so I did neither. Ask the "
                                  "question first, then say the change.")
+        if (second := _SECOND_QUESTION.search(text)) is not None:
+            # "how many slides and what's on the last one" answered the count alone
+            return _not_answered(words, "two questions", f"That is two questions ('{second.group(0).strip(' ,')} "
+                                 "...' is the second); I answer one at a time", "how many slides are there?")
         if _JUDGED.search(text):
             return _not_answered(words, "a yes-or-no question on how something looks",
                                  "I cannot judge how something looks", "make shot 3 brighter")
@@ -196,6 +204,11 @@ class QuestionReader:
             said = typed(ctx, match.start(2), match.end(2)).lower()  # the words as typed, never "corrected"
             terms = [w for w in re.findall(r"[a-z0-9][a-z0-9'-]*", said) if w not in ("the", "a", "an")]
             what = "notes" if match.group(1).startswith("note") else "slides"
+            if {"not", "but", "except", "without", "or"} & set(terms):
+                # "which slides mention hives but not honey" looked for all four words and found none
+                return _not_answered(words, f"{what} mentioning some words and not others", "I find the "
+                                     f"{what} that mention all the words given, not a choice or an exclusion",
+                                     "which slides mention hives?")
             return self._clause(ctx, {"ask": f"{what}_mentioning", "terms": terms},
                                 f"{what} mentioning {' '.join(terms)}")
         if _PAGE_SECTIONS.search(text) and not _NOT_THE_PAGE.search(text):
@@ -239,6 +252,10 @@ class QuestionReader:
             return _not_answered(words, "a question on a status", "I answer how shots look, not what was approved "
                                  "or rejected (`jarvishub status` and the web canvas show each one's status)",
                                  "approve shot 6")
+        if _LOOK.search(text) and found and any(t.kind == "slide" for t in resolved.targets):
+            # "describe slides 1 to 3" was answered as how shots look ("none of those shots")
+            return _not_answered(words, "a description of slides", "I describe shots' looks, not slides", "what "
+                                 "does slide 2 say?")
         if (_LOOK.search(text) or yes_no) and found:  # "what does shot 3 look like?" listed every shot
             words.take(_LOOK)
             words.take(_LEAD)

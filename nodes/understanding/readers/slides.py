@@ -20,7 +20,7 @@ from dataclasses import dataclass, replace
 from nodes.understanding.decks import DeckChoice, deck_candidates, which_deck, which_deck_question
 from nodes.understanding.facts import NodeFact
 from nodes.understanding.intent import Clarification, Clause, Reference, Target
-from nodes.understanding.readers.base import PreviousTurn, ReadContext, Reading, not_found
+from nodes.understanding.readers.base import PreviousTurn, ReadContext, Reading, not_found, typed
 from nodes.understanding.readers.content import (
     BARE_UNDO,
     DECK_OPERATIONS,
@@ -150,6 +150,8 @@ class Deck:
                                          "nothing."))
 
 
+_A_SLIDE_NAMED = re.compile(r"\bslides? #?\d+\b|\bthe (?:[a-z0-9'-]+ ){1,4}slides?\b")
+"""A slide the request names (before a pronoun that could be it or the selection)."""
 _NEIGHBOUR = re.compile(r"\bthe slide (?:right |just |directly |immediately )?(?P<side>before|after|following) ")
 """A slide named by the one next to it: "the slide right before the summary"."""
 
@@ -262,6 +264,14 @@ def _numbers(ctx: ReadContext, deck: Deck, form: str, match: re.Match[str]) -> l
     if form == "selection":
         if not deck.selected:
             return None
+        earlier = _A_SLIDE_NAMED.search(ctx.words.text, 0, match.start())
+        if match.group(0) in ("it", "this", "this one") and earlier is not None:
+            # "retitle slide 4 to Parts and delete it", slide 3 selected: "it" was the selection, and slide 3 was
+            # deleted; it may as well be the slide the request named
+            raise Ask(Clarification(reason="ambiguous", understood=[earlier.group(0)], message=(
+                f"'{match.group(0)}': {earlier.group(0)}, which you named, or the selected slide (slide "
+                f"{', '.join(str(deck.number(s)) for s in deck.selected if s in deck.slides)})? Say it again with the "
+                "slide's number. I changed nothing.")))
         return [deck.number(s) for s in deck.selected if s in deck.slides]
     said = match.group("title").strip()
     wanted = {w for w in re.findall(r"[a-z0-9]+", said) if w not in ("the", "a", "an", "of", "and")}
@@ -522,6 +532,7 @@ def _renumber(deck: Deck, clauses: list[Clause]) -> None:
         number = None
         if subject is not None and subject.target_ids[0] in order:
             _same_edge_after_the_earlier_clauses(subject, clauses[:index], order, titles)
+            _same_number_after_the_earlier_clauses(subject, clauses[:index], order, titles)
         if subject is not None:
             if subject.target_ids[0] not in order:
                 raise Ask(Clarification(reason="conflict", understood=[u for c in clauses for u in c.understood],
@@ -578,6 +589,30 @@ def _same_edge_after_the_earlier_clauses(subject: Reference, earlier: list[Claus
                     if not i.startswith("new:")],
         message=f"'{subject.said}' is {spoken} now, but after the earlier part of the request it would be {later}. "
                 "Which one do you mean? Name it by its number or title."))
+
+
+def _same_number_after_the_earlier_clauses(subject: Reference, earlier: list[Clause], order: list[str],
+                                           titles: dict[str, str]) -> None:
+    """Ask when a later clause names by its number a slide an earlier clause moved, and another slide has that number
+    after the move: "move slide 5 to the front then delete slide 5" deleted the slide it had just moved, with exit 0.
+    (Numbers are read as the deck has them when the request is made, "delete slide 2 and retitle slide 4": a slide
+    moved and then named again by its old number is the one case where that reading is unlikely to be meant.)"""
+    said = re.fullmatch(r"slide #?(\d+)", subject.said.strip())
+    moved = {r.target_ids[0] for c in earlier if c.operation == "deck_move_slide"
+             for r in c.references[:1] if r.form == "number" and r.target_ids}
+    if said is None or subject.target_ids[0] not in moved:
+        return
+    number = int(said.group(1))
+    if not 1 <= number <= len(order) or order[number - 1] == subject.target_ids[0]:
+        return
+    now = order[number - 1]
+    spoken, later = titles.get(subject.target_ids[0], "that slide"), titles.get(now, "the new slide")
+    raise Ask(Clarification(
+        reason="ambiguous", understood=[u for c in earlier for u in c.understood],
+        candidates=[{"id": i, "title": titles.get(i, "the new slide").strip("'")} for i in (subject.target_ids[0], now)
+                    if not i.startswith("new:")],
+        message=f"'{subject.said}' is {spoken} now, but after the earlier part of the request slide {number} would be "
+                f"{later}. Which one do you mean? Name it by its title, or ask for one change at a time."))
 
 
 def _place(anchor: Reference | None, rest: list[str], number: int | None) -> int:
@@ -655,6 +690,18 @@ def _add(ctx: ReadContext, words: Words, start: int, end: int, deck: Deck) -> li
         if topic is None:
             raise Ask(Clarification(reason="unparsed", understood=["add a slide"],
                                     message="What should the new slide be about? Say 'add a slide about ...'."))
+    topic = _topic_alone(ctx, words, topic, place is not None)
+    titled = _TITLED_AFTER.search(text, topic.start("topic"), topic.end("topic"))
+    if titled is not None and re.match(r"about|on|covering", topic.group(0)):
+        # "add a slide about pests titled 'Uninvited guests'": the title is not part of the topic
+        about = content_after(ctx, words, topic.start("topic"), titled.start())
+        title = content_after(ctx, words, titled.end(), topic.end("topic"))
+        words.mark(titled.start(), titled.end())
+        words.mark(topic.start(), topic.start("topic"))
+        after = _place(anchor, [s.id for s in deck.slides], None) - 1
+        return [clause(ctx, "slides", "deck_add_slide", {"after": after, "about": about, "title": title},
+                       f"add a slide '{title}' about '{about}' ({'first' if after == 0 else f'after slide {after}'})",
+                       start=start, end=end, references=[anchor])]
     about = content_after(ctx, words, topic.start("topic"), topic.end("topic"))
     words.mark(topic.start(), topic.start("topic"))
     after = _place(anchor, [s.id for s in deck.slides], None) - 1
@@ -665,6 +712,42 @@ def _add(ctx: ReadContext, words: Words, start: int, end: int, deck: Deck) -> li
     where = "first" if after == 0 else f"after slide {after}"
     return [clause(ctx, "slides", "deck_add_slide", args, f"add a slide about '{about}' ({where})", start=start,
                    end=end, references=[anchor])]
+
+
+_TITLED_AFTER = re.compile(r",?\s*\b(?:titled|called|named|with the title)\s+")
+_ANOTHER_ONE = re.compile(r"(?:,|;|\band\b|\bthen\b|\bplus\b)\s+(?:then\s+)?(?:another|one more|a second|one|a slide)\b"
+                          r"(?:\s+slide)?\s+(?:about|on|for|covering)\b")
+"""A second new slide in the topic ("add a slide about costs and another about risks"): one was made, about both."""
+_TO_THE_DECK = re.compile(r"\s*\b(?:to|into|in|for|on) (?:the|this|that|my|our) (?:[a-z0-9'-]+ ){0,5}"
+                          r"(?:slide deck|deck|presentation|slideshow)\b")
+"""The deck the slide goes into, said after its topic ("add a slide about wax to the beekeeping deck")."""
+_UNREAD_PLACE = re.compile(r"\b(?:after|before|between|under|below|above|beneath|next to|beside|following|ahead of|"
+                           r"in front of|in the middle|halfway|in position|at position|as the \w+|"
+                           r"at the (?:very )?(?:end|start|beginning|front|top|bottom))\b|"
+                           r"(?:,\s*|\s)(?:1th|2th|3th|\d+th|first|second|third|fourth|fifth|last)\s*[.!]*\s*$")
+"""Where the new slide goes, said in a way no place pattern read: it stayed in the topic and the slide went last."""
+
+
+def _topic_alone(ctx: ReadContext, words: Words, topic: re.Match[str], placed: bool) -> re.Match[str]:
+    """The new slide's topic without the deck it goes into; asked about when it holds a second slide or a place
+    no pattern read (either was written into the topic, and one slide added at the end)."""
+    text = words.text
+    deck = _TO_THE_DECK.search(text, topic.start("topic"), topic.end("topic"))
+    if deck is not None:
+        words.mark(deck.start(), deck.end())
+        topic = _ADD_TOPIC.search(text, topic.start(), deck.start()) or topic
+    said = text[topic.start("topic"):topic.end("topic")]
+    if _ANOTHER_ONE.search(said):
+        raise Ask(Clarification(reason="unsupported", understood=["add a slide"],
+                                message="That asks for more than one new slide; I add one at a time, so I added "
+                                        "none. Ask for the first ('add a slide about ...'), then the next."))
+    if (place := _UNREAD_PLACE.search(said)) is not None and not (placed and place.start() == 0):
+        raise Ask(Clarification(reason="unparsed", understood=[f"add a slide about '{said[:place.start()].strip()}'"],
+                                message="Where should the new slide go? I did not understand '"
+                                        f"{typed(ctx, topic.start('topic') + place.start(), topic.end('topic'))}'"
+                                        ", so I added nothing. Say 'after slide 2', 'before the summary', 'at the "
+                                        "start' or 'as slide 3'."))
+    return topic
 
 
 def _placed_by_title(deck: Deck, text: str, start: int, end: int) -> re.Match[str] | None:

@@ -222,7 +222,22 @@ def _too_much_said_as_the_change(text: str) -> str:
     return f"make {said['what']} {degree}{_OPPOSITE[said['how']]}"
 
 
+_WARMED_UP = re.compile(r"^\s*(?P<verb>warm up|cool down)\s+(?P<what>[^,;.]+?)\s*[.!]*\s*$|"
+                        r"^\s*(?P<verb2>warm|cool)\s+(?P<what2>[^,;.]+?)\s+(?P<particle>up|down)\s*[.!]*\s*$")
+""""warm up shot 6", "cool the last shot down": a comparative said as a verb ("up" was left unread, and asked)."""
+
+
+def _warmed_up(text: str) -> str:
+    said = _WARMED_UP.match(text)
+    if said is None:
+        return text
+    verb = said["verb"] or f"{said['verb2']} {said['particle']}"
+    if verb not in ("warm up", "cool down"):
+        return text
+    return f"make {said['what'] or said['what2']} {'warmer' if verb == 'warm up' else 'cooler'}"
+
+
 def rephrased(text: str) -> str:
     """``text`` with each of this module's phrasings said the readers' way."""
-    return _too_much_said_as_the_change(_copy_placed(_placed_plainly(_plainly(_shared_noun(_but_as_except(_except_said_otherwise(
-        _question_said_directly(_left_by_number(text)))))))))
+    return _warmed_up(_too_much_said_as_the_change(_copy_placed(_placed_plainly(_plainly(_shared_noun(_but_as_except(_except_said_otherwise(
+        _question_said_directly(_left_by_number(text))))))))))

@@ -611,6 +611,8 @@ def judge_page(op: Op, before: State, after: State) -> str:
         order.remove(a["section"])
         if a.get("to") == "first":
             order.insert(0, a["section"])
+        elif a.get("to") == "last":
+            order.append(a["section"])
         elif "before" in a:
             order.insert(order.index(a["before"]), a["section"])
         else:

@@ -989,7 +989,6 @@ CASES: list[tuple[str, str, Any, str]] = [
     ("films", "make shots 3-6 of the ferry film foggy", ASK("not_found"), "two"),
     ("films", "swap shots 4 and 6 in the ferry film", ASK("not_found"), "two"),
     ("films", "make shot 4 of the ferry film night and shot 5 dusk", ASK("not_found"), "two"),
-    ("films", "make shot 3 of the ferry film night", IN_FILM("B", {3: L("night")}), "two"),
     # a look said to be too much was made: "shot 4 is too foggy" made shot 4 foggy
     ("ask", "shot 4 is too foggy", ASK("unsupported"), "story"),
     ("ask", "there's too much rain in shot 2", ASK("unsupported"), "story"),
@@ -1034,7 +1033,6 @@ CASES: list[tuple[str, str, Any, str]] = [
     # an undo followed by another clause naming a shot undid that shot's own last change
     ("undo", "undo and do shot 4 instead", ASK("unsupported"), "prev"),
     ("undo", "undo, then shot 4", ASK("unsupported"), "prev"),
-    ("undo", "undo the last change to shot 4", OP("undo_change"), "prev"),
     # probed on the evening of 2026-12-04 (decks and pages): a slide of another deck selected won over the deck the
     # words named; "it" after a named slide was the selection
     ("decks", "retitle slide 3 of the beekeeping deck to Why",
@@ -1073,7 +1071,7 @@ CASES: list[tuple[str, str, Any, str]] = [
      OP("deck_add_slide", {"after": 5, "about": "pests", "title": "Uninvited guests"}), "deck"),
     ("slides", "add a slide about permits to the deck after slide 2",
      OP("deck_add_slide", {"after": 2, "about": "permits"}), "deck"),
-    ("slides", "add a slide about the first beekeepers", OP("deck_add_slide", {"about": "the first beekeepers"}),
+    ("slides", "add a slide about the first beekeepers", OP("deck_add_slide", {"after": 5, "about": "the first beekeepers"}),
      "deck"),
     ("page", "add a section about wax candles between gallery and testimonials", ASK("unparsed"), "page"),
     ("page", "add a section for opening hours at the very end", ASK("unparsed"), "page"),
@@ -1106,6 +1104,14 @@ CASES: list[tuple[str, str, Any, str]] = [
     ("build", "a website for a florist with a serif font", ASK("unsupported"), "empty"),
     ("build", "a landing page for a no-kill animal shelter", OP("build_page"), "empty"),
     ("build", "a website for a cafe with a view", OP("build_page"), "empty"),
+    ("build", "a website for a bakery: warm, rustic, playful, with photos of fresh bread", OP("build_page"), "empty"),
+    ("build", "a website for a cafe with lots of photos", ASK("unsupported"), "empty"),
+    # asked needlessly before: a comparative said as a verb; an exception by the selection
+    ("relative", "warm up shot 6", {6: {"warmth": "higher"}}, "story"),
+    ("relative", "cool down the last shot", {8: {"warmth": "lower"}}, "story"),
+    ("slides", "delete every slide except this one", OPS(*(OP("deck_delete_slide", {"slide": n}) for n in (5, 4, 2, 1))),
+     "deck:sel=3"),
+    ("slides", "delete every slide except this one", ASK("no_target"), "deck"),
 ]
 
 

@@ -71,15 +71,19 @@ _BRIEF_UNHELD = re.compile(
     r"gallery|menu|sections?|fonts?|serif|sans|columns?|animations?|summary|title slide|cover|intro(?:duction)?|"
     r"diagrams?|charts?|graphs?|tables?|bullets?|slides?|emoji|stock|text|english)\b|"
     r"\bwith (?:a |an |\d+ |some |lots of |many |more |big |large |small |two |three |four |five |six )?"
-    r"(?:[a-z-]+ ){0,2}(?:menu|gallery|sections?|pictures|photos|images|fonts?|serif|sans-serif|columns?|slides? "
-    r"(?:on|about|for)|charts?|diagrams?|tables?|videos?|maps?|forms?|faq|blog|shop|cart|pricing|testimonials|"
-    r"quotes?|timeline|agenda|conclusion|summary|title slide)\b|"
+    r"(?:[a-z-]+ ){0,2}(?:menu|sections?|fonts?|serif|sans-serif|columns?|slides? (?:on|about|for)|charts?|"
+    r"diagrams?|tables?|videos?|maps?|forms?|faq|blog|shop|cart|pricing|testimonials|quotes?|timeline|agenda|"
+    r"conclusion|summary|title slide)\b|"
+    # a number of pictures (a page shows three or four; "with photos of fresh bread" says what they show)
+    r"\bwith (?:\d+|two|three|four|five|six|seven|eight|nine|ten|a dozen|lots of|many|more|fewer|less|no) "
+    r"(?:[a-z-]+ )?(?:pictures|photos|photographs|images)\b|"
     r"\bin (?:french|spanish|german|italian|portuguese|dutch|japanese|chinese|arabic|hebrew|russian|korean|hindi|"
     r"polish|swedish)\b|"
     r"\b\d+ (?:slides? )?(?:about|on) [a-z ]+ and \d+ (?:slides? )?(?:about|on)\b")
 """What a new deck or page cannot honour and dropped or inverted: a look or a part it must not have ("not dark",
 "without pictures", "no summary slide"), a part it must have that the build does not make ("with a menu", "with 5
-pictures", "with a slide on worms"), another language, two topics with their own counts."""
+pictures", "with a slide on worms"; a page's gallery and pictures are made, "with photos of fresh bread"), another
+language, two topics with their own counts."""
 _CHANGE_AFTER = {"page": "'make the page light', 'add a menu section', 'remove the gallery section'",
                  "deck": "'delete the summary slide', 'add a slide about worms'"}
 _FROM_THIS_DECK = re.compile(r"\b(?:version|copy|summary|shorter|longer|like|based on|from|summari[sz]ing|of) "

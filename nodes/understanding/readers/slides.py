@@ -74,7 +74,7 @@ def _from_end(said: str) -> int | None:
 
 
 _SET_ITEM = (r"(?:slides? #?\d+|the (?:very )?(?:\d+th|first|last|final|opening|closing|title|cover)(?: one| slide)?"
-             r"|#?\d+(?!th))")
+             r"|this one|this slide|the selected (?:one|slide)|#?\d+(?!th))")
 """One slide an exception names: "slide 3", "the first", "the last one", "the 2th slide", "3"."""
 
 _REF_PATTERNS: tuple[tuple[str, re.Pattern[str]], ...] = (
@@ -223,7 +223,14 @@ def _set_items(deck: Deck, said: str) -> list[int]:
     numbers: list[int] = []
     for item in re.finditer(_SET_ITEM, said):
         text = item.group(0)
-        if re.search(r"\b(?:last|final|closing)\b", text):
+        if re.search(r"\b(?:this|selected)\b", text):  # "every slide except this one": the selected slide
+            chosen = [deck.number(s) for s in deck.selected if s in deck.slides]
+            if not chosen:
+                raise Ask(Clarification(reason="no_target", understood=[f"except {text}"], message=(
+                    f"'{text}': no slide of this deck is selected, so I changed nothing. Select it, or name it "
+                    "('every slide except slide 3').")))
+            numbers += chosen
+        elif re.search(r"\b(?:last|final|closing)\b", text):
             numbers.append(count)
         elif re.search(r"\b(?:first|opening|title|cover)\b", text):
             numbers.append(1)

@@ -209,9 +209,12 @@ NOT_DONE: dict[str, str] = {}
 """Rows the effect run has seen end honestly but not done as asked (exit 1 or a clarification), and why."""
 
 ALWAYS = {"add a shot of Mara reading the letter between shots 2 and 3", "duplicate shot 4", "use 2 columns",
-          "make the headline 72px"}
-"""Rows the slice always holds: a shot inserted between two others, a shot duplicated (#20's end-to-end gaps), and
-page requests the fresh page already satisfies (said, exit 0, nothing changed)."""
+          "make the headline 72px", "make shot 1 night, shot 2 too, and shot 3 dusk", "shot 4 is too foggy",
+          "add a slide about pests titled 'Uninvited guests'", "undelete slide 3", "a website for a bar, not dark"}
+"""Rows the slice always holds: a shot inserted between two others, a shot duplicated (#20's end-to-end gaps),
+page requests the fresh page already satisfies (said, exit 0, nothing changed), and one of each of the evening of
+2026-12-04's wrong successes that a fresh premise can hold (a look carried by "too", a look said to be too much, a
+new slide's title, an undoing prefix, a denied look in a brief)."""
 
 SAMPLE_EVERY = 8
 """The suite runs every eighth row of each category (its first included), the bench all of them."""

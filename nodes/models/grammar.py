@@ -257,10 +257,19 @@ _TOO_MUCH_BEFORE = re.compile(r"\b(?:too(?: much| many)?|so much|so many)(?: of)
 """Before a look: "shot 4 is too foggy", "too much rain in shot 2", "too much of a close-up"."""
 
 
+_TOO_MUCH_AFTER = re.compile(
+    r"\b(?:rain|snow|fog|mist|neon|light|lighting|colou?r|close-up|framing)\b[^,.;]{0,24}?\b(?:is|are|looks?|seems?|feels?)"
+    r" (?:way |far |just |a bit |a little |kind of )?(?:too much|too strong|too heavy|a bit much|much|excessive|overdone|"
+    r"overpowering)\b|\b(?:a lot of|lots of|so much|too much) (?:rain|snow|fog|mist|neon)\b")
+"""A look said to be too much after it ("the rain in shot 3 is too much", "there is a lot of rain in shot 3")."""
+
+
 def too_much_of_a_look(text: str) -> str | None:
     """The words that call a look too much ("too foggy", "too much rain"), if any.  Less of a look is no look of
     the tables, and taken as the look it was the opposite: "shot 4 is too foggy" made shot 4 foggy.  The
     comparatives ("too dark" → brighter) say their own opposite and are read as such."""
+    if (after := _TOO_MUCH_AFTER.search(text)) is not None:  # "the rain in shot 3 is too much"
+        return after.group(0)
     for table in (_FRAMING, _WEATHER, _LIGHTING):
         for pattern, _ in table:
             for match in pattern.finditer(text):

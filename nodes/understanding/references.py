@@ -519,6 +519,11 @@ class Resolver:
         if form == "selection":
             return self._selection(reference)
         if form == "pronoun":
+            if context and reference.said == "it" and len({t.id for t in context}) > 1:
+                # "make shot 2 night and shot 5 dusk, and make it rainy" made both rainy: "it" is one of them
+                shots = [self.by_id[t.id] for t in context if t.id in self.by_id]
+                return Resolution(ambiguous=shot_candidates(shots) if len(shots) == len(context) else
+                                  [{"id": t.id, "kind": t.kind, "title": t.title} for t in context])
             if context:
                 return Resolution(targets=[t.model_copy(update={"referred_as": reference.said}) for t in context])
             if self.pronoun_follows_previous and not self.facts.selection and self.previous and (

@@ -203,6 +203,10 @@ def correct_typos(text: str, vocabulary: frozenset[str]) -> tuple[str, list[tupl
             closest = [first]
         if not closest or len(closest[0]) < 3:
             return word
+        if closest[0][0] != word[0] and sorted(closest[0]) != sorted(word):
+            # A typo seldom falls on the first letter, and a word that differs there is often a word of its own:
+            # "swarm" became "warm", "funny" "sunny", "brainy" "rainy" (each set that look)
+            return word
         if closest[0] in FILLERS and sorted(closest[0]) != sorted(word):
             # A filler is a word no reader needs to take, so a word corrected into one is dropped unread: "which
             # slide has the bees?" read "bees" as "been" and listed every slide.  Only a swap of letters ("mkae")

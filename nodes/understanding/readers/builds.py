@@ -84,6 +84,15 @@ _BRIEF_UNHELD = re.compile(
 "without pictures", "no summary slide"), a part it must have that the build does not make ("with a menu", "with 5
 pictures", "with a slide on worms"; a page's gallery and pictures are made, "with photos of fresh bread"), another
 language, two topics with their own counts."""
+_DECK_TONE = re.compile(r",\s*(?:and\s+)?make it \w+|\bmake it (?:funny|fun|short|shorter|long|longer|formal|casual|"
+                        r"simple|serious|playful)\b|"
+                        r"\b(?:titled|called|named|title it|with the title)\b|\b(?:dark|light|black|white) "
+                        r"(?:deck|presentation|slides)\b|\b\d+ (?:to|or|-) \d+ slides\b|\b\d+[- ]pages?\b|\bskip\b|"
+                        r"\bkeep it \w+|\b(?:bullets?|points?) (?:per|on each|for each|a) slide\b|\bspeaker notes\b|"
+                        r"\b(?:with|without|no|add) (?:any )?notes\b")
+"""A deck's title, theme, length or tone said in its brief ("titled 'Dirt matters'", "a dark deck", "5 to 7 slides",
+"keep it short", "make it funny", "with 3 bullets per slide", "without speaker notes"): written into its slide
+titles, or ignored (a page's "make it warm" is a mood its design reads, and its name may be given)."""
 _CHANGE_AFTER = {"page": "'make the page light', 'add a menu section', 'remove the gallery section'",
                  "deck": "'delete the summary slide', 'add a slide about worms'"}
 _FROM_THIS_DECK = re.compile(r"\b(?:version|copy|summary|shorter|longer|like|based on|from|summari[sz]ing|of) "
@@ -142,7 +151,8 @@ class BuildReader:
             return _not_built(ctx, "build_narrative", ["a new story"],
                               f"A new story's shots get their framing from its beats, not '{framing.group(0)}', so I "
                               "made nothing: ask for the story, then 'make every shot a close-up'.")
-        if (deck or web) and (unheld := _BRIEF_UNHELD.search(text)) is not None:
+        if (deck or web) and (unheld := _BRIEF_UNHELD.search(text) or (
+                deck and not web and _DECK_TONE.search(text))) is not None:
             # "a website for a bar, not dark" got a dark theme; "a deck about composting without pictures" an
             # illustrated one; "a website ... with a menu and a gallery" no menu: the build reads its brief for a
             # subject and a mood, and drops (or inverts) what it cannot do

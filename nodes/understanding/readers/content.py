@@ -112,7 +112,28 @@ def content_after(ctx: ReadContext, words: Words, at: int, end: int) -> str:
 _LOOSE_WORDS = re.compile(
     # a second instruction or a comment after the new words ("to Quiet Light and make it bigger", "Book now, not
     # Start a conversation", "How it works but keep the diagram", "The big idea, it's catchier")
-    r"\band (?:then )?(?:make|change|set|keep|leave|move|delete|remove|add|put|use|turn|give|match|it|its)\b|"
+    r"\band (?:then )?(?:make|change|set|keep|leave|move|delete|remove|add|put|use|turn|give|match|it|its|the|this|"
+    r"that|slide|their|with)\b|\b(?:and|,) (?:slide )?#?\d+ (?:to|as)\b|^\s*(?:and|or|,|please)\b|"
+    # a word to the person, not of the new words ("to Hives please", "to Hives, thanks", "to Hives instead")
+    r"(?:,\s*|\s)(?:please|pls|thanks|thank you|thx|now|instead|again|too|as well|also)\s*[.!]*\s*$|"
+    r"^\s*(?:again|properly|differently|better|something else|whatever)\s*[.!]*\s*$|"
+    # how the words look or read, not the words ("in bold", "in French", "(with a capital H)", "for kids")
+    r"\bin (?:bold|italics?|capitals|caps|all caps|lower ?case|upper ?case|small caps|french|spanish|german|italian|"
+    r"dutch|portuguese|plain english|english|navy|red|blue|green|black|white|grey|gray|gold|yellow|orange|purple|"
+    r"pink|brown|teal)\b|\bfor (?:kids|children|beginners|experts|a (?:kid|child))\s*$|\([^)]*\)\s*$|"
+    r"^\s*with (?:a|an|the|its|no|some)\b|"
+    # words another part holds, or the old ones ("to match slide 4", "its original title", "what it was")
+    r"^\s*(?:to )?match\b|^\s*what (?:it|slide|the|its|they)\b|^\s*back to\b|^\s*a question\s*$|"
+    r"^\s*(?:the|its) (?:old|original|previous|former|first|current|same) (?:one|title|text|name|headline|wording|"
+    r"words|tagline)\b|^\s*(?:the |its )?(?:old|original|previous) (?:one|title|text|name)\s*$|"
+    r"^\s*(?:the )?(?:page |slide \d+'s |its )?(?:headline|tagline|title|brand name|name of the \w+)\s*$|"
+    r"^\s*(?:after|using|from) (?:its|the)\b|\bslide \d+'s\b|^\s*(?:well|too|also)\s*[.!]*\s*$|"
+    # a picture said by another ("another one", "a better one", "the same photo as picture 1", "jars instead of bees")
+    r"^\s*(?:another|a better|better|a new|new|a different|different|the same|same|a nicer|nicer)"
+    r"(?: one| photo| picture| image| shot)?\s*[.!]*\s*$|^\s*(?:the )?same \w+ (?:as|like)\b|\binstead of\b|"
+    r"\brather than\b|,\s*(?:then\s+)?(?:make|change|set|use|turn|give|add|remove|delete|move)\b|"
+    r"\bthen (?:\w+ )?(?:make|change|set|keep|leave|move|delete|remove|add|put|use|turn|give|it)\b|"
+    r"\bwith (?:\d+|two|three|four|five|six|seven|eight|nine|ten) \w+|"
     r"\bbut\b|,\s*(?:not|it's|its|it is|can you|could you|please|so|because|as)\b|\bnot (?:the |a )?[A-Z\"']|"
     # a description of the words wanted, not the words ("something snappier", "sound less formal", "a bit boring")
     r"^\s*(?:something|anything)\b|^\s*(?:sound|read|feel) (?:more |less )?\w+$|^\s*(?:a bit|a little|slightly|"

@@ -548,7 +548,9 @@ def _sections(ctx: ReadContext, words: Words, start: int, end: int, doc: PageDoc
                     "Where should the new section go? I did not understand '"
                     f"{typed(ctx, match.start('topic') + place.start(), match.end('topic'))}', so I added nothing. "
                     "Say 'after the menu', 'before the contact section' or 'at the bottom'.")))
-            heading = typed(ctx, match.start("topic"), match.end("topic"))
+            # The heading is the person's words, checked as any new words are ("about events, then remove it" was
+            # headed "Events, then remove it")
+            heading = content_after(ctx, words, match.start("topic"), match.end("topic"))
             args["heading"] = heading[:1].upper() + heading[1:]
         if match.group("anchor"):
             anchor = _section(doc, match.group("anchor"))

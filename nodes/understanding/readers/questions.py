@@ -105,6 +105,12 @@ _JUDGED = re.compile(r"^\s*(?:is|are|was|were|isn't|aren't)\b.*\b(?:too|enough|l
 answer to read on the canvas, and read as an edit it acted ("too dark": brighter), on the page the wrong way."""
 
 
+_NOT_ONE_QUESTION = re.compile(
+    r"^\s*how many [a-z]+ (?:and|or|&) [a-z]+\b|^\s*(?:which|what|list|show)\b.*\b(?:shots?|ones?|slides?)\b.*\bor\b|"
+    r"^\s*show (?:me )?shot #?\d+ (?:at|in|with|as|during)\b|^\s*(?:is it possible|would it be possible|can you|could you|are you able) to\b|"
+    r"^\s*(?:can|could) (?:it|shot \d+|the \w+) be\b")
+"""A question answered in part: two counts, a choice of looks ("at night or rainy": both were required), a shot
+shown as it could be, or whether something can be done."""
 _SECOND_QUESTION = re.compile(r"(?:,|;|\?|\band\b)\s+(?:also\s+)?(?:what(?:'s| is| are| does| do)?|which|how many|"
                               r"how much|who|where|when|is|are|does|do)\b(?!.*\b(?:make|change|set|delete|remove)\b)"
                               r"(?=\s+\S)")
@@ -183,6 +189,13 @@ class QuestionReader:
             return with_a_change(ctx, "a question", then, "That is a question and a change in one request: I "
                                  "answer a question or make a change, not both at once, so I did neither. Ask the "
                                  "question first, then say the change.")
+        if (unclear := _NOT_ONE_QUESTION.search(text)) is not None:
+            # "how many slides and shots are there" counted the slides; "which shots are at night or rainy" found
+            # those with both; "show me shot 2 at night" listed the night shots; "is it possible to make shot 2
+            # night?" described shot 2
+            return _not_answered(words, f"a question I would answer in part ('{unclear.group(0).strip()}')",
+                                 f"I would answer only part of that ('{unclear.group(0).strip()}')",
+                                 "make shot 2 night")
         if (second := _SECOND_QUESTION.search(text)) is not None:
             # "how many slides and what's on the last one" answered the count alone
             return _not_answered(words, "two questions", f"That is two questions ('{second.group(0).strip(' ,')} "

@@ -30,10 +30,35 @@ _NEGATION_IN = re.compile(
     r"as (?:it is|is|they are)|be|untouched|unchanged)\b|\bleave\b|\bkeep\b.*\b(?:as (?:it is|is|they are)|the same|"
     r"unchanged|untouched|as-is)\b|\blooks? (?:great|good|perfect|fine|right|nice|amazing)\b|\b(?:is|are) "
     r"(?:already )?(?:perfect|great|good|fine|right|done|nice)\b|\bstays? (?:the same|as (?:it is|is))\b|"
-    r"\bno changes? (?:to|on)\b|\bhands off\b|\b(?:is|are) (?:ok|okay)\b")
+    r"\bno changes? (?:to|on)\b|\bhands off\b|\b(?:is|are) (?:ok|okay)\b|"
+    # "and the rest as they are" (no verb): read as more shots to change, every shot was made night
+    r"\bas (?:they are|it is|is|they were|it was)\b")
 _DO_SAME = re.compile(r"\b(?:do|apply|make) (?:the same|that|it)(?: (?:thing|change|edit))?(?: again)?"
                       r"(?: (?:to|on|for|with))?\b|\bsame (?:thing|change|edit)(?: (?:to|on|for))?\b|\bagain\b|"
                       r"\blikewise\b|\bas well\b|\btoo\b$|\balso\b$|(?:\bthe |^\s*)same (?:for|with|to|on)\b")
+_A_COUNT = re.compile(r"\band (?:\d+|a couple|a few|some|several) (?:others?|other shots?|more)(?: shots?)?\b|"
+                      r"\b\d+ but one\b")
+"""Shots said by a count ("shot 3 and two others" changed every shot; "shot 5 and 2 more" shot 2)."""
+_AMONG = re.compile(r"\b(?:both|either)\b(?!\s+(?:of\s+)?(?:shots?\s+)?#?\d)|\b(?:one|all|two|each) of them\b|"
+                    r"\bthe (?:1th|2th|first|second|other|former|latter) one\b|\bthe (?:former|latter)\b")
+"""Shots said by their place among the shots named before ("make shot 2 night and shot 5 dusk, then make both
+rainy" made shot 5 alone rainy)."""
+_EVERY_OTHER = re.compile(r"\bevery other (?:shot|one)\b")
+"""Every second shot, or every shot but those named? Beside another set ("leave shot 3 alone and make every other
+shot night"), it was every second shot."""
+_NEGATION_BEFORE_ANY = re.compile(r"\b(?:not|except|apart from|other than|leave|keep|but)\b|\b(?:is|are) (?:perfect|fine|"
+                                  r"good|great|ok|okay)\b")
+_DEGREE_APART = re.compile(
+    r"(?:,\s*(?:but\s+)?|\s+but\s+|\s+by\s+)(?:only\s+)?(?:just\s+)?(?:by\s+)?(?:slightly|a little|a bit|a lot|a tad|a touch|much more|way more|"
+    r"even more|more so|lots|a great deal)\s*[.!]*\s*$|(?:\band|,)\s+shot \d+ (?:slightly|a little|a bit|a lot|a tad|"
+    r"even more|more so|much more)\b(?!\s+\w+er\b)(?!\s+(?:more|less)\b)")
+"""A degree said apart from its comparative ("darker, but only slightly", "and shot 4 slightly")."""
+_LOOK_OF_WEATHER = re.compile(
+    r"\b(?:light|lighter|heavy|heavier|thin|thinner|thick|thicker|gentle|gentler|soft|softer|denser|dense)"
+    r"\s+(?:rain|snow|fog|mist|drizzle)\b|\b(?:rain|snow|fog|mist)\b[^,.;]*?\b(?:lighter|heavier|thinner|thicker|"
+    r"gentler|softer|denser|lighter)\b")
+"""How much rain, snow or fog ("light rain", "make the fog lighter"): no look of the tables (lighter was read as
+brighter)."""
 _ODD_OR_EVEN = re.compile(r"\b(?:odd|even)(?:-numbered| numbered)? (?:shots|ones)\b")
 _ALSO_AFTER = re.compile(r"\s*\balso\b\s*(?:,|;|$)")
 _NOT_A_LOOK = re.compile(r"\b(?:not|never)\b")
@@ -276,6 +301,26 @@ class ShotReader:
                 reason="unparsed", understood=[f.reference.said for f in found],
                 message="I cannot tell which of those shots are the odd or the even ones you mean, so I changed "
                         "nothing; name them ('shots 6 and 8', 'the even shots')."))
+        unclear = _A_COUNT.search(text) or (_AMONG.search(text) if len(found) > 1 else None) or (
+            _EVERY_OTHER.search(text) if len(found) > 1 or _NEGATION_BEFORE_ANY.search(text) or _DO_SAME.search(text)
+            else None)
+        if unclear is not None:
+            # "make shot 3 and two others night" (a count read as shot 2), "every other shot" after an exception
+            # (every second shot, not all the rest), "both"/"one of them" after two clauses (the last shot alone)
+            words.take_all()
+            return Reading(clarification=Clarification(
+                reason="ambiguous", understood=[f.reference.said for f in found],
+                message=f"I cannot tell which shots '{unclear.group(0)}' means here, so I changed nothing. Name them "
+                        "('shots 2 and 5', 'every shot except shot 3')."))
+        if (loose := _DEGREE_APART.search(text)) is not None or (loose := _LOOK_OF_WEATHER.search(text)) is not None:
+            # "make shot 3 darker, but only slightly" went the default step; "make shot 3 a lot darker and shot 4
+            # slightly" both a lot; "light rain", "make the fog lighter" brightened the shot
+            words.take_all()
+            return Reading(clarification=Clarification(
+                reason="unsupported", understood=[f.reference.said for f in found],
+                message=f"I cannot tell how far '{loose.group(0).strip(' ,')}' goes, or what it changes, so I changed "
+                        "nothing. Say it with its change, one shot at a time: 'make shot 4 slightly darker', 'make "
+                        "shot 3 rainy'."))
         too_much = too_much_of_a_look(text)
         if too_much is not None:  # "shot 4 is too foggy" made shot 4 foggy
             words.take_all()

@@ -150,6 +150,10 @@ class Deck:
                                          "nothing."))
 
 
+_NEXT_TO_THE_SELECTION = {"previous": -1, "preceding": -1, "prior": -1, "next": 1, "following": 1}
+"""A slide named by its place next to the selected one ("the previous slide", "the next slide")."""
+_A_NEIGHBOUR_SAID = re.compile(r"\b(?:previous|preceding|prior|next|following)\b|\bthe one (?:before|after)\b")
+"""Words for a slide next to another, which no slide pattern read: never the selection itself."""
 _A_SLIDE_NAMED = re.compile(r"\bslides? #?\d+\b|\bthe (?:[a-z0-9'-]+ ){1,4}slides?\b")
 """A slide the request names (before a pronoun that could be it or the selection)."""
 _NEIGHBOUR = re.compile(r"\bthe slide (?:right |just |directly |immediately )?(?P<side>before|after|following) ")
@@ -282,6 +286,17 @@ def _numbers(ctx: ReadContext, deck: Deck, form: str, match: re.Match[str]) -> l
         return [deck.number(s) for s in deck.selected if s in deck.slides]
     said = match.group("title").strip()
     wanted = {w for w in re.findall(r"[a-z0-9]+", said) if w not in ("the", "a", "an", "of", "and")}
+    if said in _NEXT_TO_THE_SELECTION:
+        # "retitle the previous slide", slide 3 selected: retitled slide 3 (the words read as no slide, the
+        # selection taken instead)
+        if len(deck.selected) != 1 or deck.selected[0] not in deck.slides:
+            raise Ask(Clarification(reason="no_target", understood=[match.group(0)], message=(
+                f"'{match.group(0)}': next to which slide? Select one, or name the slide by its number. I changed "
+                "nothing.")))
+        number = deck.number(deck.selected[0]) + _NEXT_TO_THE_SELECTION[said]
+        if not 1 <= number <= count:
+            raise deck.missing(match.group(0), [number])
+        return [number]
     if not wanted or said in ("new", "next", "other", "same"):
         return None
     exact = [n for n, s in enumerate(deck.slides, 1) if s.title.lower() == said]
@@ -499,6 +514,10 @@ def _one(ctx: ReadContext, deck: Deck, refs: list[SlideRef], what: str) -> tuple
     if len(slides) == 1:
         return slides[0], refs[0]
     if not slides and len(deck.selected) == 1:
+        if (near := _A_NEIGHBOUR_SAID.search(ctx.words.text)) is not None:
+            # "retitle the one before to Intro", slide 3 selected: the slide next to it was meant, not slide 3
+            raise Ask(Clarification(reason="no_target", understood=[what], message=(
+                f"'{near.group(0)}': which slide? Name it by its number ('slide 2'). I changed nothing.")))
         return deck.number(deck.selected[0]), SlideRef("the selected slide", 0, 0, deck.selected, [])
     raise Ask(Clarification(reason="no_target" if not slides else "unparsed", understood=[what],
                             message=(f"Which slide should I {what}? Name one ('slide 3', 'the last slide', 'the slide "
@@ -1021,6 +1040,10 @@ _ADD_BULLET = re.compile(
     r"says|reading|which says|with|about|:)| ?:) ?(?P<text2>.+)$|"
     r"\badd\b (?P<text3>.+?) as (?:a |an |another |the )?(?:new )?bullet(?: point)? (?:to|on|in|for) "
     rf"(?P<ref3>{_SLIDE_REF})$")
+_BULLETS_SAID = re.compile(r"\bbullets\b|\bbullet points\b")
+_BULLET_PLACE = re.compile(r"\b(?:after|before|above|below|under|between|ahead of) (?:the )?(?:bullet|\d+th|1th|first|"
+                           r"second|third|last|top|bottom|one)\b|\bas (?:the )?(?:\d+th|first|second|third|top) bullet\b")
+"""A new bullet's place among the others ("after bullet 1"): a bullet is added at the end."""
 _SLIDES_REF = (r"slides? #?\d+(?:\s*(?:,|and|&|or)\s*(?:slide )?#?\d+)*|(?:every|each) slide|all(?: of)?(?: the)? slides|"
                + _SLIDE_REF)
 """The slides a bullet removal names: one, several ("slides 2 and 3") or all ("every slide")."""
@@ -1036,6 +1059,14 @@ def _bullets(ctx: ReadContext, words: Words, start: int, end: int, deck: Deck) -
     if not re.search(r"\bbullet", text[start:]):
         return None
     if (match := _ADD_BULLET.search(text, start)) is not None:
+        said = match.group(0)
+        if _BULLETS_SAID.search(said) or len(re.findall(r"\bbullet\b", said)) > 1 or _BULLET_PLACE.search(said) \
+                or len(quotes(ctx, match.start(), match.end())) > 1:
+            # "add a bullet 'Water' to slide 2 and a bullet 'Shade' to slide 3" added 'Water' to slide 3; "add the
+            # bullets 'Water' and 'Shade'" added one; "... after bullet 1" appended it at the end
+            raise Ask(Clarification(reason="unsupported", understood=["add a bullet"], message=(
+                "I add one bullet at a time, at the end of one slide's bullets, so I added none. Say 'add a bullet "
+                "\"...\" to slide 2', then the next.")))
         n = next(i for i in ("", "2", "3") if match.group("ref" + i) is not None)
         refs = find_slides(ctx, words, deck, match.start("ref" + n), match.end("ref" + n))
         number, _ = _one(ctx, deck, refs, "add a bullet to")

@@ -21,7 +21,7 @@ from nodes.understanding.intent import Clarification, Clause, Target
 from nodes.understanding.readers.base import PreviousTurn, ReadContext, Reading, not_found
 from nodes.understanding.readers.outputs import Outputs, read_outputs, take_owner_words
 from nodes.understanding.references import ambiguous_message
-from nodes.understanding.text import Words
+from nodes.understanding.text import THEN_A_CHANGE, Words
 
 UNDO_FURTHER = re.compile(r"\s*(?:(?:and|now|then|ok|okay)[, ]+)*(?:please )?undo(?: (?:again|once more|one more(?: time| step| "
                           r"change)?|another(?: one| step| change)?|the (?:one|change) before(?: that| it)?|further(?: back)?))"
@@ -30,7 +30,8 @@ UNDO_FURTHER = re.compile(r"\s*(?:(?:and|now|then|ok|okay)[, ]+)*(?:please )?und
 taken back.  "undo again" on a page failed ("no change matches 'again'")."""
 JUST_UNDO = re.compile(r"\s*(?:(?:and|now|then|ok|okay)[, ]+)*(?:please )?undo(?: please)?\s*[.!]*\s*")
 """"undo" alone: after an undo, a step further back (as a second Ctrl-Z); "undo that" takes that undo back."""
-_UNDO_THEN = re.compile(r"\bun-?do\b\s*(?:,|;|\.|\band\b|\bthen\b)")
+_UNDO_THEN = re.compile(r"\b(?:un-?do|take (?:that|it|this) back|revert)\b(?:\s+(?:that|it|this))?\s*"
+                        r"(?:,|;|\.|\band\b|\bthen\b)")
 """An undo ended before what follows ("undo and do shot 4 instead"): what follows is not what it undoes."""
 UNDO = re.compile(r"\bun-?do\b|\btake (?:that|it|this) back\b|\breverse (?:that|it|this|the last change)\b")
 REVERT = re.compile(r"\b(?:revert(?:ed)?|restore|roll ?back|rollback|roll\b.{0,40}?\bback|reset|go(?:ing)? back|"
@@ -260,6 +261,13 @@ class VersionReader:
     def _revert(self, ctx: ReadContext, *, reset: bool = False) -> Reading:
         words = ctx.words
         selector, said = self._selector(words)
+        if selector is not None and "unclear" in selector:
+            words.take_all()
+            return Reading(clarification=Clarification(
+                reason="unsupported", understood=[f"revert to {said}"],
+                message=f"I cannot tell which change 'before {selector['unclear']}' names, or what else the request "
+                        "asks, so I changed nothing. Say one revert at a time, naming the change: 'revert shot 3 to "
+                        "before the night change'."))
         if reset and selector is None:  # "reset shot 2": back to how it was made
             selector, said = {"original": True}, "the original"
         words.take(HOW_IT_WAS)
@@ -287,6 +295,11 @@ class VersionReader:
         before = words.peek(BEFORE)
         if before is not None:
             named = before.group(1).strip(" .!?")
+            if THEN_A_CHANGE.search(before.group(1)) or re.fullmatch(r",?\s*(?:it|that|this|them)?\s*", named) or \
+                    re.search(r"\band (?:the|shot|slide|its?)\b", named):
+                # "revert shot 3 to how it was before, and make shot 4 night": the change after it was taken for
+                # the name of an earlier change; "revert shot 2 and the shot before it" named 'it'
+                return {"unclear": named}, f"the version before {named!r}"
             words.mark(before.start(), len(words.text))
             return {"before_change": named}, f"the version before {named!r}"
         if (when := words.take(WHEN, first=True)):

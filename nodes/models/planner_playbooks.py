@@ -52,7 +52,7 @@ def status_reply(calls: list[PriorCall], status: str) -> str:
     """What the status calls did, in the words a person knows the nodes by: their titles, and what a rejection
     took along or brought back (a rejected image takes its clip and the cut with it)."""
     names = sorted({str(c.observation.get("title") or c.args["node_id"]) for c in calls})
-    marked = set(c.args["node_id"] for c in calls)
+    marked = {c.args["node_id"] for c in calls}
     along = {i for c in calls for i in c.observation.get("rejected") or []} - marked
     restored = {i for c in calls for i in c.observation.get("restored") or []}
     text = f"Marked {_joined(names)} as {status}."

@@ -176,8 +176,8 @@ def test_set_status_records_the_status_and_reason(project: Project, runtime: Run
 
     node = project.store.get_node(node_id)
     # A node with no earlier version and nothing made from it: only itself is rejected, nothing is restored.
-    assert result.observation == {"node_id": node_id, "status": "rejected", "rejected": [node_id], "restored": [],
-                                  "stale": []}
+    assert result.observation == {"node_id": node_id, "title": node.title, "status": "rejected", "rejected": [node_id],
+                                  "restored": [], "stale": []}
     assert node.status == NodeStatus.REJECTED and node.metadata["status_reason"] == "too dark"
     assert [h.status for h in project.store.node_history(node_id)] == [NodeStatus.PENDING, NodeStatus.REJECTED]
 

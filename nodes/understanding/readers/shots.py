@@ -294,40 +294,9 @@ class ShotReader:
         kept = read_constraints(words, 0, len(text))  # "keep the rest" is a constraint, not a reference
         found = find_references(words)
         found = sorted(found + _bare_exceptions(words, found), key=lambda f: f.start)
-        if _ODD_OR_EVEN.search(text) and not any(f.reference.position in ("odd", "even") for f in found):
-            # "the even shots after shot 4" changed every shot after shot 4: "even" is a filler word elsewhere
-            words.take_all()
-            return Reading(clarification=Clarification(
-                reason="unparsed", understood=[f.reference.said for f in found],
-                message="I cannot tell which of those shots are the odd or the even ones you mean, so I changed "
-                        "nothing; name them ('shots 6 and 8', 'the even shots')."))
-        unclear = _A_COUNT.search(text) or (_AMONG.search(text) if len(found) > 1 else None) or (
-            _EVERY_OTHER.search(text) if len(found) > 1 or _NEGATION_BEFORE_ANY.search(text) or _DO_SAME.search(text)
-            else None)
+        unclear = _said_unclearly(ctx, found)
         if unclear is not None:
-            # "make shot 3 and two others night" (a count read as shot 2), "every other shot" after an exception
-            # (every second shot, not all the rest), "both"/"one of them" after two clauses (the last shot alone)
-            words.take_all()
-            return Reading(clarification=Clarification(
-                reason="ambiguous", understood=[f.reference.said for f in found],
-                message=f"I cannot tell which shots '{unclear.group(0)}' means here, so I changed nothing. Name them "
-                        "('shots 2 and 5', 'every shot except shot 3')."))
-        if (loose := _DEGREE_APART.search(text)) is not None or (loose := _LOOK_OF_WEATHER.search(text)) is not None:
-            # "make shot 3 darker, but only slightly" went the default step; "make shot 3 a lot darker and shot 4
-            # slightly" both a lot; "light rain", "make the fog lighter" brightened the shot
-            words.take_all()
-            return Reading(clarification=Clarification(
-                reason="unsupported", understood=[f.reference.said for f in found],
-                message=f"I cannot tell how far '{loose.group(0).strip(' ,')}' goes, or what it changes, so I changed "
-                        "nothing. Say it with its change, one shot at a time: 'make shot 4 slightly darker', 'make "
-                        "shot 3 rainy'."))
-        too_much = too_much_of_a_look(text)
-        if too_much is not None:  # "shot 4 is too foggy" made shot 4 foggy
-            words.take_all()
-            return Reading(clarification=Clarification(
-                reason="unsupported", understood=[f"'{too_much}': less of a look"],
-                message=f"'{too_much}': I cannot take some of a look away; I set a named look ('make shot 4 clear', "
-                        "'make it dusk', 'a wide shot') or change one step by step ('darker', 'warmer')."))
+            return unclear
         anchor = next((f for f in found if _COMPARED_WITH.search(text, 0, f.start)
                        and not _AS_IT_IS.match(text, f.end)), None)
         if anchor is not None:  # "make shot 1 darker than shot 2" made both darker
@@ -594,6 +563,43 @@ def _previous_edit(ctx: ReadContext) -> EditRequest | None:
             edit = EditRequest.model_validate(clause["modifications"])
             if not edit.empty:
                 return edit.model_copy(update={"understood": [f"the same as the last turn: {edit.describe()}"]})
+    return None
+
+
+def _said_unclearly(ctx: ReadContext, found: list[Found]) -> Reading | None:
+    """Asked about before any shot is resolved: words that say which shots, or how far, in a way no reading of them
+    can act on (each was done otherwise, with exit 0)."""
+    text = ctx.words.text
+    said = [f.reference.said for f in found]
+
+    def asked(reason: str, understood: list[str], message: str) -> Reading:
+        ctx.words.take_all()
+        return Reading(clarification=Clarification(reason=reason, understood=understood,  # type: ignore[arg-type]
+                                                   message=message))
+
+    if _ODD_OR_EVEN.search(text) and not any(f.reference.position in ("odd", "even") for f in found):
+        # "the even shots after shot 4" changed every shot after shot 4: "even" is a filler word elsewhere
+        return asked("unparsed", said, "I cannot tell which of those shots are the odd or the even ones you mean, so I "
+                                       "changed nothing; name them ('shots 6 and 8', 'the even shots').")
+    unclear = _A_COUNT.search(text) or (_AMONG.search(text) if len(found) > 1 else None) or (
+        _EVERY_OTHER.search(text) if len(found) > 1 or _NEGATION_BEFORE_ANY.search(text) or _DO_SAME.search(text)
+        else None)
+    if unclear is not None:
+        # "make shot 3 and two others night" (a count read as shot 2), "every other shot" after an exception (every
+        # second shot, not all the rest), "both"/"one of them" after two clauses (the last shot alone)
+        return asked("ambiguous", said, f"I cannot tell which shots '{unclear.group(0)}' means here, so I changed "
+                                        "nothing. Name them ('shots 2 and 5', 'every shot except shot 3').")
+    if (loose := _DEGREE_APART.search(text) or _LOOK_OF_WEATHER.search(text)) is not None:
+        # "make shot 3 darker, but only slightly" went the default step; "make shot 3 a lot darker and shot 4
+        # slightly" both a lot; "light rain", "make the fog lighter" brightened the shot
+        return asked("unsupported", said, f"I cannot tell how far '{loose.group(0).strip(' ,')}' goes, or what it "
+                                          "changes, so I changed nothing. Say it with its change, one shot at a time: "
+                                          "'make shot 4 slightly darker', 'make shot 3 rainy'.")
+    too_much = too_much_of_a_look(text)
+    if too_much is not None:  # "shot 4 is too foggy" made shot 4 foggy
+        return asked("unsupported", [f"'{too_much}': less of a look"],
+                     f"'{too_much}': I cannot take some of a look away; I set a named look ('make shot 4 clear', "
+                     "'make it dusk', 'a wide shot') or change one step by step ('darker', 'warmer').")
     return None
 
 

@@ -109,6 +109,14 @@ def content_after(ctx: ReadContext, words: Words, at: int, end: int) -> str:
     return said
 
 
+UNREAD_PLACE = re.compile(r"\b(?:after|before|between|under|below|above|beneath|next to|beside|following|ahead of|"
+                          r"in front of|in the middle|halfway|in position|at position|as the \w+|"
+                          r"at the (?:very )?(?:end|start|beginning|front|top|bottom))\b|"
+                          r"(?:,\s*|\s)(?:1th|2th|3th|\d+th|first|second|third|fourth|fifth|last)\s*[.!]*\s*$")
+"""Where a new slide or section goes, said in a way no place pattern of its reader read: it stayed in the topic or
+the heading ("add a slide about pests, second"), and the new part went last."""
+
+
 _LOOSE_WORDS = re.compile(
     # a second instruction or a comment after the new words ("to Quiet Light and make it bigger", "Book now, not
     # Start a conversation", "How it works but keep the diagram", "The big idea, it's catchier")

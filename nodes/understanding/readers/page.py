@@ -29,8 +29,9 @@ from nodes.understanding.intent import Clarification, Clause, Target
 from nodes.understanding.readers.base import ReadContext, Reading, not_found
 from nodes.understanding.readers.content import (
     BARE_UNDO,
-    THE_UNDO,
     PAGE_OPERATIONS,
+    THE_UNDO,
+    UNREAD_PLACE,
     Ask,
     asks_version,
     clause,
@@ -154,11 +155,6 @@ _ADD_SECTION = re.compile(
     r"section (?:about|on|for|called|named|with|titled|listing|showing) (?P<topic>.+?)|(?P<name>[a-z0-9-]+(?: [a-z0-9-]+)?)"
     r" section)(?: (?P<where>after|below|under|beneath|following|before|above|ahead of) " + _SECTION_NAME.format("anchor")
     + r"| (?:at|to) the (?P<end>top|bottom|end|start|beginning))?(?: (?:of|on) (?:the |this )?(?:page|site))?$")
-_UNREAD_SECTION_PLACE = re.compile(r"\b(?:between|after|before|below|under|beneath|above|next to|beside|following|"
-                                   r"ahead of|in the middle|halfway|in position|at position|"
-                                   r"at the (?:very )?(?:end|start|beginning|top|bottom))\b|"
-                                   r"(?:,\s*|\s)(?:1th|2th|3th|\d+th|first|second|third|last)\s*[.!]*\s*$")
-"""A place said in a way the section pattern did not read: it was written into the new section's heading."""
 _MOVE_SECTION = re.compile(
     r"\b(?:move|put|place|shift|bring)\b " + _SECTION_NAME.format("name") + r" (?:(?P<where>after|below|under|beneath|"
     r"before|above|ahead of|in front of|behind) " + _SECTION_NAME.format("anchor") + r"|(?:to (?:the )?|at the |up |down )?"
@@ -542,7 +538,7 @@ def _sections(ctx: ReadContext, words: Words, start: int, end: int, doc: PageDoc
                                     "change in it, or give the new section another name."))
         args: dict = {"name": name}
         if match.group("topic"):
-            if (place := _UNREAD_SECTION_PLACE.search(match.group("topic"))) is not None:
+            if (place := UNREAD_PLACE.search(match.group("topic"))) is not None:
                 # "add a section about wax candles between gallery and testimonials" was headed with the place
                 raise Ask(Clarification(reason="unparsed", understood=["add a section"], message=(
                     "Where should the new section go? I did not understand '"

@@ -17,16 +17,28 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, replace
 
-from nodes.understanding.decks import DeckChoice, deck_candidates, which_deck, which_deck_question
+from nodes.understanding.decks import (
+    DeckChoice,
+    deck_candidates,
+    which_deck,
+    which_deck_question,
+)
 from nodes.understanding.facts import NodeFact
 from nodes.understanding.intent import Clarification, Clause, Reference, Target
-from nodes.understanding.readers.base import PreviousTurn, ReadContext, Reading, not_found, typed
+from nodes.understanding.readers.base import (
+    PreviousTurn,
+    ReadContext,
+    Reading,
+    not_found,
+    typed,
+)
 from nodes.understanding.readers.content import (
     BARE_UNDO,
     DECK_OPERATIONS,
     JUST_UNDO,
     THE_UNDO,
     UNDO_FURTHER,
+    UNREAD_PLACE,
     Ask,
     asks_version,
     clause,
@@ -747,11 +759,6 @@ _ANOTHER_ONE = re.compile(r"(?:,|;|\band\b|\bthen\b|\bplus\b)\s+(?:then\s+)?(?:a
 _TO_THE_DECK = re.compile(r"\s*\b(?:to|into|in|for|on) (?:the|this|that|my|our) (?:[a-z0-9'-]+ ){0,5}"
                           r"(?:slide deck|deck|presentation|slideshow)\b")
 """The deck the slide goes into, said after its topic ("add a slide about wax to the beekeeping deck")."""
-_UNREAD_PLACE = re.compile(r"\b(?:after|before|between|under|below|above|beneath|next to|beside|following|ahead of|"
-                           r"in front of|in the middle|halfway|in position|at position|as the \w+|"
-                           r"at the (?:very )?(?:end|start|beginning|front|top|bottom))\b|"
-                           r"(?:,\s*|\s)(?:1th|2th|3th|\d+th|first|second|third|fourth|fifth|last)\s*[.!]*\s*$")
-"""Where the new slide goes, said in a way no place pattern read: it stayed in the topic and the slide went last."""
 
 
 def _topic_alone(ctx: ReadContext, words: Words, topic: re.Match[str], placed: bool) -> re.Match[str]:
@@ -767,7 +774,7 @@ def _topic_alone(ctx: ReadContext, words: Words, topic: re.Match[str], placed: b
         raise Ask(Clarification(reason="unsupported", understood=["add a slide"],
                                 message="That asks for more than one new slide; I add one at a time, so I added "
                                         "none. Ask for the first ('add a slide about ...'), then the next."))
-    if (place := _UNREAD_PLACE.search(said)) is not None and not (placed and place.start() == 0):
+    if (place := UNREAD_PLACE.search(said)) is not None and not (placed and place.start() == 0):
         raise Ask(Clarification(reason="unparsed", understood=[f"add a slide about '{said[:place.start()].strip()}'"],
                                 message="Where should the new slide go? I did not understand '"
                                         f"{typed(ctx, topic.start('topic') + place.start(), topic.end('topic'))}'"

@@ -36,10 +36,6 @@ _A_PART = re.compile(r"\b(?:shots?|slides?|scenes?|sections?) #?\d+\b|\bthe (?:v
 """A part of the thing being built, named by a change after the build ("..., then delete slide 2")."""
 _THEMED = re.compile(r"\b(?:dark|light|black|white)\s+(?:theme|mode|background)\b|\btheme\b")
 """A deck build's theme: the build makes the default one (a theme is an edit after it: deck_set_theme)."""
-_PAGE_UNSUPPORTED = re.compile(r"\b(?:without (?:any )?|no )(?:pictures|images|photos|photographs)\b|"
-                               r"\bin (?:french|spanish|german|italian|portuguese|dutch|japanese|chinese|arabic|"
-                               r"hebrew|russian|korean|hindi|polish|swedish)\b")
-"""What a page build cannot do and would drop: a page without pictures, copy in another language."""
 _STORY_FRAMING = re.compile(r"\ball (?:in )?(?:close-ups?|close ups?|wide shots?|wides|medium shots?)\b|"
                             r"\b(?:only|just) (?:close-ups?|close ups?|wide shots?)\b")
 """A framing for every shot of a new story: the build sets the lighting, not the framing (an edit after it does)."""
@@ -142,10 +138,6 @@ class BuildReader:
                 deck = None
             else:
                 web = None
-        if web and not deck and (unsupported := _PAGE_UNSUPPORTED.search(text)):
-            return _not_built(ctx, "build_page", ["a new web page"],
-                              f"A new page cannot be made {unsupported.group(0)}: its copy is written in English and "
-                              "it shows pictures. I made nothing; ask for the page without that.")
         if _NARRATIVE.search(text) and not (deck or web) and \
                 (framing := _STORY_FRAMING.search(text)):
             return _not_built(ctx, "build_narrative", ["a new story"],
@@ -156,11 +148,11 @@ class BuildReader:
             # "a website for a bar, not dark" got a dark theme; "a deck about composting without pictures" an
             # illustrated one; "a website ... with a menu and a gallery" no menu: the build reads its brief for a
             # subject and a mood, and drops (or inverts) what it cannot do
-            what = "page" if web and not deck else "deck"
-            return _not_built(ctx, f"build_{what}", [f"a new {what}: '{typed(ctx, *unheld.span()) or unheld.group(0)}'"],
-                              f"A new {what} is made from a subject and a mood; I cannot build it with "
-                              f"'{typed(ctx, *unheld.span()) or unheld.group(0)}', so I made nothing. Ask for the "
-                              f"{what} from its subject, then change it ({_CHANGE_AFTER[what]}).")
+            what, said = "page" if web and not deck else "deck", typed(ctx, *unheld.span()) or unheld.group(0)
+            return _not_built(ctx, f"build_{what}", [f"a new {what}: '{said}'"],
+                              f"A new {what} is made from a subject and a mood; I cannot build it with '{said}', so I "
+                              f"made nothing. Ask for the {what} from its subject, then change it "
+                              f"({_CHANGE_AFTER[what]}).")
         if deck and (other := _FROM_THIS_DECK.search(text)) is not None:
             # "a shorter version of the deck", "a 5-slide deck summarising this deck": a new deck on the topic "a
             # shorter version of the deck", with nothing of this one in it

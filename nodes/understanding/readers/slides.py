@@ -620,13 +620,20 @@ def _same_edge_after_the_earlier_clauses(subject: Reference, earlier: list[Claus
            else order[-1])
     if now == subject.target_ids[0]:
         return
+    raise _moved_under_it(subject, earlier, now, titles, "it would be {later}. Which one do you mean? Name it by its "
+                                                        "number or title.")
+
+
+def _moved_under_it(subject: Reference, earlier: list[Clause], now: str, titles: dict[str, str], after: str) -> Ask:
+    """Which slide: the one a later clause names as the deck is now, or ``now``, the one in that place after the
+    earlier clauses (``after``: the rest of the question, with ``{later}`` for that slide's title)."""
     spoken, later = titles.get(subject.target_ids[0], "that slide"), titles.get(now, "the new slide")
-    raise Ask(Clarification(
+    return Ask(Clarification(
         reason="ambiguous", understood=[u for c in earlier for u in c.understood],
         candidates=[{"id": i, "title": titles.get(i, "the new slide").strip("'")} for i in (subject.target_ids[0], now)
                     if not i.startswith("new:")],
-        message=f"'{subject.said}' is {spoken} now, but after the earlier part of the request it would be {later}. "
-                "Which one do you mean? Name it by its number or title."))
+        message=f"'{subject.said}' is {spoken} now, but after the earlier part of the request "
+                + after.format(later=later)))
 
 
 def _same_number_after_the_earlier_clauses(subject: Reference, earlier: list[Clause], order: list[str],
@@ -643,14 +650,8 @@ def _same_number_after_the_earlier_clauses(subject: Reference, earlier: list[Cla
     number = int(said.group(1))
     if not 1 <= number <= len(order) or order[number - 1] == subject.target_ids[0]:
         return
-    now = order[number - 1]
-    spoken, later = titles.get(subject.target_ids[0], "that slide"), titles.get(now, "the new slide")
-    raise Ask(Clarification(
-        reason="ambiguous", understood=[u for c in earlier for u in c.understood],
-        candidates=[{"id": i, "title": titles.get(i, "the new slide").strip("'")} for i in (subject.target_ids[0], now)
-                    if not i.startswith("new:")],
-        message=f"'{subject.said}' is {spoken} now, but after the earlier part of the request slide {number} would be "
-                f"{later}. Which one do you mean? Name it by its title, or ask for one change at a time."))
+    raise _moved_under_it(subject, earlier, order[number - 1], titles, f"slide {number} would be {{later}}. Which "
+                          "one do you mean? Name it by its title, or ask for one change at a time.")
 
 
 def _place(anchor: Reference | None, rest: list[str], number: int | None) -> int:

@@ -45,10 +45,26 @@ def tool_schemas(deps: TurnContext, grant: Grant, only: Collection[str] | None =
     (``only``: of those, just these names; the others' schemas are not built)."""
     return [
         {"type": "function", "function": {"name": t.name, "description": t.description,
-                                          "parameters": compact_schema(t.parameters)}}
+                                          "parameters": _compacted(t.parameters)}}
         for t in deps.bridge.manifest.tools
         if (only is None or t.name in only) and grant.allows_tool(t.name)
     ]
+
+
+_COMPACTED: dict[int, tuple[dict[str, Any], dict[str, Any]]] = {}
+"""Compact schemas by the identity of the manifest's schema (kept with it, so that the id is not reused)."""
+
+
+def _compacted(schema: dict[str, Any]) -> dict[str, Any]:
+    """:func:`compact_schema`, made once per manifest schema: every step of every turn binds the same few,
+    and walking them took a fifth of a note turn's ``propose``.  The same dict is returned each time: it is not
+    to be changed (LangChain copies a schema before it adds to it)."""
+    kept = _COMPACTED.get(id(schema))
+    if kept is None or kept[0] is not schema:
+        if len(_COMPACTED) > 1024:  # one entry per tool of each manifest a process built
+            _COMPACTED.clear()
+        kept = _COMPACTED[id(schema)] = (schema, compact_schema(schema))
+    return kept[1]
 
 
 def turn_menu(deps: TurnContext, state: TurnState, grant: Grant, *,

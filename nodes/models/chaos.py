@@ -83,7 +83,9 @@ class ChaosModel(BaseChatModel):
     log: ChaosLog = Field(default_factory=ChaosLog)
     forgiving: bool = Field(default=False, description="Show the inner model the conversation without the "
                             "injected mistakes (for a planner that does not learn from feedback; see the module).")
-    bound_tools: list[dict[str, Any]] = Field(default_factory=list)
+    bound_tools: list[dict[str, Any]] = Field(default_factory=list, repr=False)
+    """The schemas of the last ``bind_tools`` (left out of the repr: LangChain's callbacks repr a model that is
+    not serialisable on every call, and each call binds a new copy)."""
     bound_inner: Any = None
 
     @property

@@ -71,8 +71,12 @@ def read_conversation(messages: list[BaseMessage]) -> PlannerInput:
 class OfflinePlanner(BaseChatModel):
     """Deterministic planning over playbooks; no network, same tool-calling protocol as a real model."""
 
-    bound_tools: list[dict[str, Any]] = Field(default_factory=list)
-    playbooks: list[Any] = Field(default_factory=default_playbooks, description="Playbook objects, tried in order")
+    bound_tools: list[dict[str, Any]] = Field(default_factory=list, repr=False)
+    """The schemas of the last ``bind_tools`` (left out of the repr, as are the playbooks: LangChain's callbacks
+    repr a model that is not serialisable on every call, each call binds a new copy, and its repr compared every
+    field with a fresh default: a new set of playbooks)."""
+    playbooks: list[Any] = Field(default_factory=default_playbooks, repr=False,
+                                 description="Playbook objects, tried in order")
 
     model_config = {"arbitrary_types_allowed": True}
 

@@ -59,7 +59,8 @@ dark mark lark hark bright fright wright flight plight slight night light wide w
 bind wind word work world would wood good food mood hood door more mare care core bore wore sore store shore
 sure pure cure then than that this thus them they tune turn torn born corn horn worn fire hire tire wire five
 live give hive dive line fine mine nine pine wine shine blue glue clue true grey gray prey pray play clay stay
-redo undo into onto unto sunset sunrise small tall latter intro call quiet bread
+redo undo into onto unto sunset sunrise small tall latter intro call quiet bread wilder wildest milder kinder
+bolder older finer wiser
 """.split())
 """Ordinary English words one edit away from a vocabulary word ("fight" is not a typo of "night"): never
 corrected, so an unknown word is asked about instead of read as something else."""

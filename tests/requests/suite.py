@@ -1174,6 +1174,24 @@ CASES: list[tuple[str, str, Any, str]] = [
     ("build", "a deck about bees without speaker notes", ASK("unsupported"), "empty"),
     ("build", "a website for a gallery called Blue Door", OP("build_page"), "empty"),
     ("build", "a deck about the history of notes in music", OP("build_deck"), "empty"),
+    # found by the second round and left then (2026-12-04): "make it" was "do the same"; a theme put on "it", the
+    # shot; an output said to stay as it is while its image changes; "undo" alone took back one of two changes
+    ("pronoun", "make shot 4 night and make it and shot 6 rainy",
+     {4: {"lighting": "night", "weather": "rain"}, 6: {"weather": "rain"}}, "story"),
+    ("pronoun", "make shot 4 night and do it for shot 6 too", {4: {"lighting": "night"}, 6: {"lighting": "night"}},
+     "story"),
+    ("pronoun", "make shot 2 night and use the ocean theme on it", ASK("ambiguous"), "mixed"),
+    ("slides", "use the ocean theme on the deck", OP("deck_set_theme", {"theme": "ocean"}), "mixed"),
+    ("slides", "use the ocean theme on it", OP("deck_set_theme", {"theme": "ocean"}), "deck"),
+    ("negation", "make shot 3 night and keep the clip as is", ASK("unsupported"), "story"),
+    ("negation", "make shot 3 night and leave the clip alone", ASK("unsupported"), "story"),
+    ("negation", "make shot 3 night, the image only", ASK("unsupported"), "story"),
+    ("negation", "make shot 3 night without touching the clip", ASK("unsupported"), "story"),
+    ("negation", "only make shot 3 night", {3: {"lighting": "night"}}, "story"),
+    ("typo", "make shot 4 wilder", ASK("unparsed"), "story"),
+    ("previous", "undo", OPS(OP("page_undo", {}), OP("page_undo", {})), "page:prev"),
+    ("previous", "undo please", OPS(OP("page_undo", {}), OP("page_undo", {})), "page:prev"),
+    ("previous", "undo please", OP("deck_undo", {}), "deck:prev"),
 ]
 
 

@@ -348,3 +348,28 @@ def previous_changes(ctx: ReadContext, operations: tuple[str, ...]) -> tuple[int
     made = [c for c in ctx.previous.clauses if c.get("operation") in operations]
     undone = any(str(c.get("operation")).endswith(("_undo", "_revert")) for c in made)
     return len(made), undone
+
+
+def read_undo(ctx: ReadContext, words: Words, start: int, end: int, *, what: str, undo_op: str, revert_op: str,
+              domain: str, operations: tuple[str, ...]) -> list[Clause] | None:
+    """An undo or revert of the page or the deck (:func:`read_version`), read against the turn before.
+
+    "undo" or "undo that" takes back every version the turn before made ("undo" alone took back one of a turn's
+    two page changes while "undo that" took both); "undo the last change", one.  After an undo, "undo" again goes
+    a step further back (a second Ctrl-Z), and "undo that" or "undo the undo" brings back what it took away."""
+    count, was_undo = previous_changes(ctx, operations)
+    said = ctx.words.text[start:end]
+    if was_undo and (JUST_UNDO.fullmatch(said) or UNDO_FURTHER.fullmatch(said)):
+        words.mark(start, end)
+        return [clause(ctx, domain, undo_op, {}, "undo the change before the one just undone", start=start,
+                       end=end)]
+    bare = BARE_UNDO.fullmatch(said) or (was_undo and THE_UNDO.fullmatch(said))
+    if bare and was_undo:
+        words.mark(start, end)
+        return [clause(ctx, domain, revert_op, {"to": "previous"}, "bring back what the last undo took away",
+                       start=start, end=end)]
+    if bare:  # "undo please" was an undo of a change named 'please'
+        words.mark(start, end)
+        return [clause(ctx, domain, undo_op, {}, f"undo the last change to the {what}", start=start, end=end)
+                for _ in range(max(1, count))]
+    return read_version(ctx, words, start, end, what=what, undo_op=undo_op, revert_op=revert_op, domain=domain)

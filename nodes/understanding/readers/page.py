@@ -40,7 +40,7 @@ from nodes.understanding.readers.content import (
     previous_changes,
     quotes,
     read_clauses,
-    read_version,
+    read_undo,
     typed,
     version_subject,
 )
@@ -423,18 +423,8 @@ _PUT_IT_BACK = re.compile(r"\s*(?:please )?(?:put|bring|add) (?:it|that|them|tho
 
 def _version(ctx: ReadContext, words: Words, start: int, end: int, doc: PageDocument | None,
              target: Target) -> list[Clause] | None:
-    count, was_undo = previous_changes(ctx, PAGE_OPERATIONS)
-    bare = re.fullmatch(r"\s*(?:please )?(?:undo|take back) (?:that|it|this|what you (?:just )?did)\s*",
-                        ctx.words.text[start:end])
-    if was_undo and THE_UNDO.fullmatch(ctx.words.text[start:end]):
-        bare = True  # "undo the undo" named the change 'the undo', which no change of the page is (exit 1)
-    if bare and was_undo:
-        words.mark(start, end)  # "undo that" after an undo brings back what it took away: the version before it
-        return [clause(ctx, "page", "page_revert", {"to": "previous"}, "bring back what the last undo took away",
-                       start=start, end=end)]
-    # "undo that" takes back every version the turn before made; "undo the last change", one.
-    return read_version(ctx, words, start, end, what="page", undo_op="page_undo", revert_op="page_revert",
-                        domain="page", count_from_previous=count if bare else 1)
+    return read_undo(ctx, words, start, end, what="page", undo_op="page_undo", revert_op="page_revert", domain="page",
+                     operations=PAGE_OPERATIONS)
 
 
 def _picture(ctx: ReadContext, words: Words, start: int, end: int, doc: PageDocument | None,

@@ -59,6 +59,13 @@ _LOOK_OF_WEATHER = re.compile(
     r"gentler|softer|denser|lighter)\b")
 """How much rain, snow or fog ("light rain", "make the fog lighter"): no look of the tables (lighter was read as
 brighter)."""
+_OUTPUT = r"(?:its |their |the |that |this |shot \d+'s )?(?:clips?|videos?|cut|film|movie|audio|sound|music|soundtrack|narration|voice(?:-? ?over)?)"
+_OUTPUT_KEPT = re.compile(
+    rf"\b(?:keep|leave|preserve|don'?t (?:touch|change|redo|remake|regenerate)|do not (?:touch|change|redo|remake|"
+    rf"regenerate)|not) {_OUTPUT}\b|\b(?:only|just) (?:the |its |their )?images?\b|\bimages? only\b|"
+    rf"\bwithout (?:touching |changing |redoing |remaking |regenerating )?{_OUTPUT}\b")
+"""An output made from the shot's image said to stay as it is ("make shot 3 night and keep the clip as is", "the
+image only"): the edit remakes the clip and the cut from the new image, so the words were not kept (exit 0)."""
 _ODD_OR_EVEN = re.compile(r"\b(?:odd|even)(?:-numbered| numbered)? (?:shots|ones)\b")
 _ALSO_AFTER = re.compile(r"\s*\balso\b\s*(?:,|;|$)")
 _NOT_A_LOOK = re.compile(r"\b(?:not|never)\b")
@@ -333,7 +340,7 @@ class ShotReader:
         """Whether the pending shots were named with "as well" / "too" ("shot 7 as well, but wide"): their edit is
         the group's before them, and what follows is a change on top of it (it was the whole edit: rain dropped)."""
         lead: EditRequest | None = None
-        for segment in segments:
+        for index, segment in enumerate(segments):
             refs = list(segment.references)
             negated = list(_NEGATION_IN.finditer(words.text, segment.start, segment.end))
             for match in negated:  # it may hold the reference it negates ("leave shot 4 alone")
@@ -364,8 +371,12 @@ class ShotReader:
                 if refs:
                     pending += refs
                     # "shot 2 too", "shot 2 as well", and "shot 2 also," (whose "also" is read as a separator)
-                    pending_again = bool(_DO_SAME.search(words.text, segment.start, segment.end)
-                                         or _ALSO_AFTER.match(words.text, segment.end))
+                    again = _DO_SAME.search(words.text, segment.start, segment.end)
+                    following = segments[index + 1] if index + 1 < len(segments) else None
+                    if again is not None and again.group(0).endswith(" it") and following is not None \
+                            and following.separator == "and" and following.references:
+                        again = None  # "make it and shot 6 rainy": "it" is one of the shots made rainy
+                    pending_again = bool(again or _ALSO_AFTER.match(words.text, segment.end))
                 continue
             if edit.empty:  # constraints alone: they hold for the whole request
                 lead = edit if lead is None else (lead.merged(edit) or lead)
@@ -595,6 +606,10 @@ def _said_unclearly(ctx: ReadContext, found: list[Found]) -> Reading | None:
         return asked("unsupported", said, f"I cannot tell how far '{loose.group(0).strip(' ,')}' goes, or what it "
                                           "changes, so I changed nothing. Say it with its change, one shot at a time: "
                                           "'make shot 4 slightly darker', 'make shot 3 rainy'.")
+    if (kept := _OUTPUT_KEPT.search(text)) is not None:
+        return asked("unsupported", said, f"'{kept.group(0)}': a shot's clip and the cut are made from its image, so "
+                                          "changing the image remakes them; I cannot change it and keep them as they "
+                                          "are, so I changed nothing. Ask for the change alone to remake them with it.")
     too_much = too_much_of_a_look(text)
     if too_much is not None:  # "shot 4 is too foggy" made shot 4 foggy
         return asked("unsupported", [f"'{too_much}': less of a look"],

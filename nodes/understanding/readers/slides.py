@@ -35,9 +35,7 @@ from nodes.understanding.readers.base import (
 from nodes.understanding.readers.content import (
     BARE_UNDO,
     DECK_OPERATIONS,
-    JUST_UNDO,
     THE_UNDO,
-    UNDO_FURTHER,
     UNREAD_PLACE,
     Ask,
     asks_version,
@@ -47,7 +45,7 @@ from nodes.understanding.readers.content import (
     previous_changes,
     quotes,
     read_clauses,
-    read_version,
+    read_undo,
     version_subject,
 )
 from nodes.understanding.rephrasings import rephrased
@@ -669,21 +667,8 @@ def _place(anchor: Reference | None, rest: list[str], number: int | None) -> int
 
 
 def _version(ctx: ReadContext, words: Words, start: int, end: int, deck: Deck) -> list[Clause] | None:
-    count, was_undo = previous_changes(ctx, DECK_OPERATIONS)
-    said = ctx.words.text[start:end]
-    if was_undo and (JUST_UNDO.fullmatch(said) or UNDO_FURTHER.fullmatch(said)):
-        # "undo", then "undo" again: the change before (a second Ctrl-Z); it took the first undo back, so two
-        # undos put the deck back as it was
-        words.mark(start, end)
-        return [clause(ctx, "slides", "deck_undo", {}, "undo the change before the one just undone", start=start,
-                       end=end)]
-    bare = BARE_UNDO.fullmatch(said) or (was_undo and THE_UNDO.fullmatch(said))
-    if bare and was_undo:
-        words.mark(start, end)
-        return [clause(ctx, "slides", "deck_revert", {"to": "previous"}, "bring back what the last undo took away",
-                       start=start, end=end)]
-    return read_version(ctx, words, start, end, what="deck", undo_op="deck_undo", revert_op="deck_revert",
-                        domain="slides", count_from_previous=count if bare else 1)
+    return read_undo(ctx, words, start, end, what="deck", undo_op="deck_undo", revert_op="deck_revert",
+                     domain="slides", operations=DECK_OPERATIONS)
 
 
 _SLIDE_REF = r"slides? #?\d+|the [a-z0-9' -]+? slide|this slide|the selection|the selected one|it"
@@ -1150,6 +1135,10 @@ _ORDER_KEPT = re.compile(r"\b(?:but |and )?(?:keep|leave) (?:the )?(?:slide |sli
                          r"text)(?: of the slides)?(?: exactly)?(?: as (?:it is|they are)| the same| alone| unchanged)?")
 
 
+_ON_IT = re.compile(r" (?:on|to|for|in) (?:it|this|that|them)\b")
+"""A theme put on something said by a pronoun, which on a canvas with shots or a page may not be the deck."""
+
+
 def _theme(ctx: ReadContext, words: Words, start: int, end: int, deck: Deck) -> list[Clause] | None:
     match = _THEME_TO.search(ctx.words.text[start:end])  # on the clause alone: its patterns start at its start
     if match is None:
@@ -1162,6 +1151,14 @@ def _theme(ctx: ReadContext, words: Words, start: int, end: int, deck: Deck) -> 
         raise Ask(Clarification(reason="unparsed", understood=[f"'{value}'"],
                                 message="A slide has no colours of its own: the theme is the whole deck's. Say "
                                         f"'a {value} theme for the deck' to change every slide."))
+    on_it = _ON_IT.match(ctx.words.text, start + match.end(), end)
+    if on_it is not None and (ctx.facts.shots or ctx.facts.has_page) and not any(
+            n.kind in ("deck", "slide") for n in ctx.facts.selection):
+        # "make shot 2 night and use the ocean theme on it" set the deck's theme: "it" was shot 2
+        raise Ask(Clarification(reason="ambiguous", understood=[f"the theme '{value}'"],
+                                message=f"'{match.group(0).strip()}{on_it.group(0)}': a theme is a deck's, and 'it' may "
+                                        "be something else on this canvas, so I changed nothing. Say "
+                                        f"'the {value} theme for the deck', or select the deck."))
     try:
         theme = theme_named(value)
     except UnknownTheme:

@@ -1192,6 +1192,25 @@ CASES: list[tuple[str, str, Any, str]] = [
     ("previous", "undo", OPS(OP("page_undo", {}), OP("page_undo", {})), "page:prev"),
     ("previous", "undo please", OPS(OP("page_undo", {}), OP("page_undo", {})), "page:prev"),
     ("previous", "undo please", OP("deck_undo", {}), "deck:prev"),
+    # asked needlessly before (2026-12-04, night): a deck's first slides by count, a bare place, a slide's title asked; a
+    # list of sections; the accent named alone; "switch" a look; a kept shot beside "the rest"
+    ("slides", "delete the first three slides", OPS(OP("deck_delete_slide", {"slide": 3}),
+                                                    OP("deck_delete_slide", {"slide": 2}),
+                                                    OP("deck_delete_slide", {"slide": 1})), "deck"),
+    ("slides", "swap the first two slides", OP("deck_move_slide", {"slide": 2, "to": 1}), "deck"),
+    ("slides", "move the first two slides to the end", ASK("unparsed"), "deck"),
+    ("slides", "move slide 2 to 4", OP("deck_move_slide", {"slide": 2, "to": 4}), "deck"),
+    ("question", "what's the title of slide 4?", OP("question", {"ask": "slide", "slide": 4}), "deck"),
+    ("question", "what is slide 4 about?", OP("question", {"ask": "slide", "slide": 4}), "deck"),
+    ("page", "remove the menu and the gallery", OPS(OP("page_remove_section", {"section": "menu"}),
+                                                    OP("page_remove_section", {"section": "gallery"})), "page"),
+    ("page", "remove the menu and the tagline", ASK("unparsed"), "page"),
+    ("page", "remove the menu and the pricing sections", ASK("not_found"), "page"),
+    ("page", "make the accent orange", OP("page_set_style", {"token": "accent", "value": "orange"}), "page"),
+    ("routing", "switch shot 4 to night", {4: {"lighting": "night"}}, "story"),
+    ("negation", "keep shot 3, make the rest night", {n: {"lighting": "night"} for n in ALL if n != 3}, "story"),
+    ("negation", "make shot 2 night and keep shot 3", {2: {"lighting": "night"}}, "story"),
+    ("negation", "keep shot 3 and make it night", ASK("conflict"), "story"),
 ]
 
 

@@ -216,6 +216,10 @@ VERSION_CASES: list[tuple[str, str, Any, str]] = [
     # the film's name is no part of what the new shot shows
     ("films", "insert a new shot of the harbour after shot 2 of the ferry film",
      OP("insert_shot", {"after": "BS2", "description": "the harbour", "cut_id": "BCUT"}), "two"),
+    # asked needlessly before (2026-12-04, night): "delete" and "get rid of" a shot as "remove" does; "switch" two shots
+    ("cut", "delete shot 4", OP("remove_from_cut", {"shots": ["S4"]}), "story"),
+    ("cut", "get rid of shot 4", OP("remove_from_cut", {"shots": ["S4"]}), "story"),
+    ("cut", "switch shot 4 and shot 5", OP("reorder_cut", {"swap": ["S4", "S5"]}), "story"),
 ]
 
 

@@ -35,7 +35,10 @@ SWAP = re.compile(r"\b(?:swap|switch|exchange|flip|trade|reverse)(?: (?:the )?(?
 SWAPPED_LOOK = re.compile(r"\b(?:lighting|light|framing|weather|outfits?|colou?rs?|looks?|moods?|styles?|"
                           r"time of day|angles?|skies|sky|seasons?)\b")
 """What a swap names when it means two shots' looks, not their places in the cut."""
-SWAP_MEANT = re.compile(r"\bswap\b|\b(?:order|places|positions|around|round)\b")
+SWAP_MEANT = re.compile(r"\bswap\b|\b(?:order|places|positions|around|round)\b|"
+                        r"^\s*(?:please )?(?:switch|exchange|trade|flip) shots? #?\d+ (?:and|with) (?:shot )?#?\d+\s*[.!]*$")
+"""What makes "switch" a swap of places, not a change of look ("switch shot 4 to night"): said of the order, or of
+two shots and nothing else ("switch shot 4 and shot 5")."""
 """"switch shot 3 to night" is an edit: switch, exchange, flip and trade swap shots only with these words."""
 MOVE = re.compile(r"\b(?:move|put|place|shift|play)\b")
 TO_START = re.compile(r"\b(?:to|at) the (?:very )?(?:start|beginning|front|top|opening)\b|\b(?:first|1th)\s*$|"
@@ -45,7 +48,7 @@ TO_POSITION = re.compile(r"\bto (?:the )?(?:position|slot|place) (\d+)\b|\bto th
 AFTER = re.compile(r"\b(?:right |just |directly )?after\b")
 BEFORE = re.compile(r"\b(?:right |just |directly )?(?:before|ahead of)\b")
 BETWEEN = re.compile(r"\bbetween\b")
-REMOVE = re.compile(r"\b(?:remove|drop|take|pull|leave|delete|lose|skip)\b|(?<!the )(?<!final )(?<!current )\bcut\b")
+REMOVE = re.compile(r"\b(?:remove|drop|take|pull|leave|delete|lose|skip|get rid of)\b|(?<!the )(?<!final )(?<!current )\bcut\b")
 RETURN = re.compile(r"\b(?:put|bring|add|restore|return|re-?add|re-?insert|reinstate)\b")
 BACK_OUT = re.compile(r"\b(?:back|out)\b")
 INSERT = re.compile(r"^\s*(?:please )?(?:add|insert|put in|include)\s+(?:a|an|one|another)\s+(?:new |extra |additional )?"
@@ -116,7 +119,7 @@ class CutReader:
                 r"\bback to (?:the )?(?:original|version|before|how|the way|v\d)|\bback to \w+ (?:version|state)\b",
                 text):
             return "return"
-        if REMOVE.search(text) and (CUT.search(text) or re.search(r"^\s*(?:please )?(?:remove|drop|cut|skip|lose) "
+        if REMOVE.search(text) and (CUT.search(text) or re.search(r"^\s*(?:please )?(?:remove|drop|cut|skip|lose|delete|get rid of) "
                                                                    r"(?:shots? \d|the (?:last|first|final|opening))",
                                                                    text)):
             return "remove"

@@ -48,7 +48,7 @@ from nodes.understanding.text import Words
 
 _PAGE_WORDS = re.compile(r"\b(?:hero|full[- ]?bleed|full[- ]width|edge[- ]to[- ]edge|columns?|theme|sections?|headlines?|"
                          r"buttons?|fonts?|typefaces?|typography|spacing|white ?space|padding|palette|tagline|subtitle|"
-                         r"header|footer|nav(?:igation)?|gallery|call to action|cta|headings?|background|"
+                         r"header|footer|nav(?:igation)?|gallery|call to action|cta|headings?|background|accents?|"
                          r"(?:the|this|my|our) (?:page|site|website|web page|homepage|landing page))\b")
 _PAGE_ONLY_WORDS = re.compile(r"\b(?:title|text|copy|colou?rs|corners|font size|paragraphs?)\b")
 """Words that name a part of the page only on a project that has no deck (a deck has titles and text too)."""
@@ -150,6 +150,12 @@ _REMOVE_SECTION = re.compile(r"\b(?:remove|delete|drop|hide|take out|get rid of|
                              + r"(?: (?:as it is|as is|where it is|in place|alone))?)?$")
 """A section removed, perhaps with another kept ("remove the about section but keep the contact section"): a
 constraint the removal of another section meets; the same section kept and removed is asked about."""
+_REMOVE_SECTIONS = re.compile(
+    r"\b(?:remove|delete|drop|hide|take out|get rid of|cut|lose)\b (?:both )?(?P<list>(?:the )?[a-z0-9-]+(?: section)?"
+    r"(?:(?:,| and|, and) (?:the )?[a-z0-9-]+(?: section)?)+)(?P<said> sections)?(?: (?:from|on) (?:the |this )?"
+    r"(?:page|site))?$")
+"""Two or more sections removed in one list ("remove the menu and the gallery", "drop the faq, menu and gallery
+sections"): each must be a section of the page (else it is no list of sections: "remove the tagline and the button")."""
 _ADD_SECTION = re.compile(
     r"\b(?:add|insert|include|put in|create)\b (?:a |an |the |one )?(?:new |extra )?(?:"
     r"section (?:about|on|for|called|named|with|titled|listing|showing) (?P<topic>.+?)|(?P<name>[a-z0-9-]+(?: [a-z0-9-]+)?)"
@@ -552,6 +558,15 @@ def _sections(ctx: ReadContext, words: Words, start: int, end: int, doc: PageDoc
         words.mark(match.start(), match.end())
         place = next((f"{k} {v}" for k, v in args.items() if k in ("after", "before")), "before contact")
         return [clause(ctx, "page", "page_add_section", args, f"add a {name} section ({place})", start=start, end=end)]
+    if (match := _REMOVE_SECTIONS.search(text, start)) is not None and doc is not None:
+        said = [re.sub(r"^the |\s+section$", "", part.strip()) for part in
+                re.split(r",\s*(?:and\s+)?|\s+and\s+", match.group("list"))]
+        known = [_known_section(doc, part) for part in said]
+        if all(known) or (match.group("said") and any(known)):
+            names = list(dict.fromkeys(_section(doc, part) for part in said))  # an unknown one is asked about
+            words.mark(match.start(), match.end())
+            return [clause(ctx, "page", "page_remove_section", {"section": name}, f"remove the {name} section",
+                           start=start, end=end) for name in names]
     if (match := _REMOVE_SECTION.search(text, start)) is not None:
         named = _these_sections(ctx, match.group("name"), "remove")
         if doc is not None and len(named) == 1 and _known_section(doc, named[0]) is None and not re.search(

@@ -32,7 +32,9 @@ _NEGATION_IN = re.compile(
     r"(?:already )?(?:perfect|great|good|fine|right|done|nice)\b|\bstays? (?:the same|as (?:it is|is))\b|"
     r"\bno changes? (?:to|on)\b|\bhands off\b|\b(?:is|are) (?:ok|okay)\b|"
     # "and the rest as they are" (no verb): read as more shots to change, every shot was made night
-    r"\bas (?:they are|it is|is|they were|it was)\b")
+    r"\bas (?:they are|it is|is|they were|it was)\b|"
+    # "keep shot 3, make the rest night": a clause of its own that keeps the shots it names
+    r"\bkeep (?=(?:the )?(?:shots?|images?) #?\d+(?:\s*(?:,|and|&)\s*(?:shot )?#?\d+)*\s*$)")
 _DO_SAME = re.compile(r"\b(?:do|apply|make) (?:the same|that|it)(?: (?:thing|change|edit))?(?: again)?"
                       r"(?: (?:to|on|for|with))?\b|\bsame (?:thing|change|edit)(?: (?:to|on|for))?\b|\bagain\b|"
                       r"\blikewise\b|\bas well\b|\btoo\b$|\balso\b$|(?:\bthe |^\s*)same (?:for|with|to|on)\b")

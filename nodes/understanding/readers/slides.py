@@ -108,6 +108,7 @@ _REF_PATTERNS: tuple[tuple[str, re.Pattern[str]], ...] = (
                                r"\bthe penultimate slide\b|\bthe slide before the last(?: one)?\b|"
                                r"\bthe next[- ]to[- ]last slide\b")),
     ("last-n", re.compile(r"\bthe (?:last|final) (\d+) slides\b")),
+    ("first-n", re.compile(r"\bthe (?:first|1th|opening) (\d+) slides\b")),
     ("last", re.compile(r"\bthe (?:very )?(?:last|final|closing|end) slide\b|\bthe last one\b")),
     ("first", re.compile(r"\bthe (?:very )?(?:first|1th|opening|title|cover|intro(?:duction)?) slide\b")),
     ("titled", re.compile(r"\bthe slide (?:about|on|titled|called|named|with the title|that covers|covering|"
@@ -278,6 +279,9 @@ def _numbers(ctx: ReadContext, deck: Deck, form: str, match: re.Match[str]) -> l
     if form == "last-n":
         n = int(match.group(1))
         return list(range(count - n + 1, count + 1)) if n <= count else [count + 1]
+    if form == "first-n":  # "delete the first three slides", "swap the first two slides"
+        n = int(match.group(1))
+        return list(range(1, n + 1)) if n <= count else [count + 1]
     if form == "last":
         return [count]
     if form == "first":
@@ -886,7 +890,7 @@ def _delete(ctx: ReadContext, words: Words, start: int, end: int, deck: Deck) ->
 _MOVE = re.compile(r"\b(?:move|put|place|shift|bring|reorder)\b")
 _MOVE_PLACE = re.compile(r"\b(?P<where>before|after|ahead of|in front of|behind|following)\b|"
                          r"\b(?:to|at) (?:the )?(?P<end>end|start|beginning|front|back|top|bottom)\b|"
-                         r"\b(?:to|into) (?:position|place|slot|spot) #?(?P<position>\d+)\b|"
+                         r"\b(?:to|into) (?:position |place |slot |spot )?#?(?P<position>\d+)\b|"
                          r"\bto (?:the )?(?P<nth>\d+)th (?:place|position|spot|slot)\b|"
                          r"\b(?P<way>up|down|earlier|later)(?: (?:one|1)(?: place| slide| spot)?)?\b")
 _SWAP = re.compile(r"\b(?:swap|switch|exchange|trade)\b")

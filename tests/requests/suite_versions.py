@@ -220,6 +220,18 @@ VERSION_CASES: list[tuple[str, str, Any, str]] = [
     ("cut", "delete shot 4", OP("remove_from_cut", {"shots": ["S4"]}), "story"),
     ("cut", "get rid of shot 4", OP("remove_from_cut", {"shots": ["S4"]}), "story"),
     ("cut", "switch shot 4 and shot 5", OP("reorder_cut", {"swap": ["S4", "S5"]}), "story"),
+    # a third probe (2026-12-04, night): "switch" beside another clause, another shot or a part of a shot named
+    ("cut", "switch shot 4 with shot 5, then make shot 6 night", ASK("unparsed"), "story"),
+    ("cut", "delete shot 6 and switch shot 4 and shot 5", ASK("unparsed"), "story"),
+    ("cut", "delete shot 5 instead of shot 4", ASK("unparsed"), "story"),
+    ("cut", "delete shot 4 like shot 5", ASK("unparsed"), "story"),
+    ("cut", "delete shot 4's lighting", ASK("unparsed"), "story"),
+    ("cut", "remove shot 4's image", ASK("unparsed"), "story"),
+    ("cut", "can you delete shot 4?", OP("remove_from_cut", {"shots": ["S4"]}), "story"),
+    ("cut", "delete the 4th shot", OP("remove_from_cut", {"shots": ["S4"]}), "story"),
+    ("cut", "delete it", ASK("unparsed"), "sel=3"),
+    ("undo", "undo the last one", OP("undo_turn", {"turn_id": "T0"}), "prev"),
+    ("undo", "undo the previous one", OP("undo_turn", {"turn_id": "T0"}), "prev"),
 ]
 
 

@@ -274,6 +274,15 @@ def read_version(ctx: ReadContext, words: Words, start: int, end: int, *, what: 
         # "undo the background change but keep the new heading font": an undo of one named change keeps the later
         # ones anyway, so what is kept is no part of the change's name (the whole rest named no change: exit 1)
         rest = _KEEP_THE_REST.sub("", rest)
+        if re.match(r"(?:everything|all)\b", rest):
+            raise Ask(Clarification(reason="ambiguous", understood=[f"undo changes to the {what}"],
+                                    message=f"Undo everything: the last turn ('undo that'), or the {what} back to "
+                                            f"its original ('revert the {what} to the original')? Say which."))
+        if re.match(r"(?:,|and\b|then\b|&)", rest):
+            # "undo and make the accent orange": the rest was taken for the name of the change to undo
+            raise Ask(Clarification(reason="unsupported", understood=[f"undo the last change to the {what}"],
+                                    message="That is an undo and then another change: I do one at a time, so I "
+                                            "changed nothing. Say 'undo' first, then the change."))
         named = _OBJECT.sub(" ", rest)
         named = re.sub(r"\b(?:to|on|of|in|from)\s*$", "", " ".join(named.split())).strip()
         if not named:
@@ -335,8 +344,9 @@ def version_subject(ctx: ReadContext) -> str | None:
     return holds[0] if len(holds) == 1 and holds[0] != "story" else None
 
 
-BARE_UNDO = re.compile(r"\s*(?:please )?(?:undo|take back)(?: (?:that|it|this|what you (?:just )?did))?"
-                       r"(?: please)?\s*[.!]*\s*")
+BARE_UNDO = re.compile(r"\s*(?:(?:ok|okay|now|then|and|so|oops|hmm)[, ]+)*(?:please )?(?:undo|take back)"
+                       r"(?: (?:that|it|this|what you (?:just )?did|both(?: of them| changes)?))?"
+                       r"(?:,? (?:please|pls|plz|thanks|thank you|thx))?\s*[.!]*\s*")
 """An undo that names nothing: "undo", "undo that", "take that back" (the page's and the deck's readers)."""
 THE_UNDO = re.compile(r"\s*(?:please )?undo (?:the|that|your|my) (?:last )?undo\s*[.!]*\s*")
 """"undo the undo": the turn before, an undo, taken back (not a change named 'the undo')."""

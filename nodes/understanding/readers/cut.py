@@ -36,7 +36,7 @@ SWAPPED_LOOK = re.compile(r"\b(?:lighting|light|framing|weather|outfits?|colou?r
                           r"time of day|angles?|skies|sky|seasons?)\b")
 """What a swap names when it means two shots' looks, not their places in the cut."""
 SWAP_MEANT = re.compile(r"\bswap\b|\b(?:order|places|positions|around|round)\b|"
-                        r"^\s*(?:please )?(?:switch|exchange|trade|flip) shots? #?\d+ (?:and|with) (?:shot )?#?\d+\s*[.!]*$")
+                        r"\b(?:switch|exchange|trade|flip) shots? #?\d+ (?:and|with) (?:shot )?#?\d+\b(?! (?:to|into|at|in)\b)")
 """What makes "switch" a swap of places, not a change of look ("switch shot 4 to night"): said of the order, or of
 two shots and nothing else ("switch shot 4 and shot 5")."""
 """"switch shot 3 to night" is an edit: switch, exchange, flip and trade swap shots only with these words."""
@@ -51,6 +51,17 @@ BETWEEN = re.compile(r"\bbetween\b")
 REMOVE = re.compile(r"\b(?:remove|drop|take|pull|leave|delete|lose|skip|get rid of)\b|(?<!the )(?<!final )(?<!current )\bcut\b")
 RETURN = re.compile(r"\b(?:put|bring|add|restore|return|re-?add|re-?insert|reinstate)\b")
 BACK_OUT = re.compile(r"\b(?:back|out)\b")
+_REMOVE_A_SHOT = re.compile(
+    r"^\s*(?:(?:please|also|ok|okay|now|then|(?:can|could|would) you|i (?:want|would like|'d like)(?: you)? to) )*"
+    r"(?:remove|drop|cut|skip|lose|delete|get rid of) (?:shots? #?\d|the (?:last|first|final|opening|\d+th)\b)")
+"""A removal from the cut said without the cut ("delete shot 4", "can you delete the 4th shot?").  Not "delete it"
+of a selected image: its image rejected, or its shot out of the cut? (asked)"""
+_A_PART_OR_ANOTHER = re.compile(
+    r"\binstead(?: of)?\b|\blike\b|\brather than\b|\bas (?:with|for)\b|'s (?!clip\b|(?:final |current |whole )?(?:cut|edit|film|movie|sequence)\b)[a-z]+|"
+    r"\b(?:shots? #?\d+|shot|one) (?:image|picture|frame|still|lighting|look|mood|style|version|colou?rs?|weather)s?\b")
+"""What makes a removal something else: another shot it is compared with ("delete shot 5 instead of shot 4",
+"like shot 5": both were taken out), or a part of the shot ("delete shot 4's lighting", "shot 4 image": the whole
+shot was)."""
 INSERT = re.compile(r"^\s*(?:please )?(?:add|insert|put in|include)\s+(?:a|an|one|another)\s+(?:new |extra |additional )?"
                     r"shot\b(?:\s+(?:of|where|showing|that shows|in which|with|when|about))?")
 DUPLICATE = re.compile(r"\b(?:duplicate|clone|make a copy of|copy|repeat)\b")
@@ -96,6 +107,14 @@ class CutReader:
             return Reading(clarification=Clarification(
                 reason="ambiguous", understood=["a change of the cut"],
                 message=either_or_question(either.group(0))))
+        if operation == "remove" and (part := _A_PART_OR_ANOTHER.search(text)) is not None:
+            # "delete shot 5 instead of shot 4" took both out, "delete shot 4's lighting" the whole shot
+            ctx.words.take_all()
+            return Reading(clarification=Clarification(
+                reason="unparsed", understood=["take shots out of the cut"],
+                message=f"'{part.group(0).strip()}': I take whole shots out of the cut ('remove shot 4'), and cannot "
+                        "tell which, or what else, you mean, so I changed nothing. Name the shots to take out, or "
+                        "say what to change ('reject shot 4's image', 'make shot 4 daylight')."))
         named = read_film(ctx.words, ctx.facts)  # "move shot 3 of the ferry film to the end"
         return _in_one_cut(ctx, getattr(self, f"_{operation}")(ctx), named)
 
@@ -119,9 +138,7 @@ class CutReader:
                 r"\bback to (?:the )?(?:original|version|before|how|the way|v\d)|\bback to \w+ (?:version|state)\b",
                 text):
             return "return"
-        if REMOVE.search(text) and (CUT.search(text) or re.search(r"^\s*(?:please )?(?:remove|drop|cut|skip|lose|delete|get rid of) "
-                                                                   r"(?:shots? \d|the (?:last|first|final|opening))",
-                                                                   text)):
+        if REMOVE.search(text) and (CUT.search(text) or _REMOVE_A_SHOT.search(text)):
             return "remove"
         return None
 

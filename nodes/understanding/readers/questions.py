@@ -62,10 +62,12 @@ _ATTRIBUTE = re.compile(r"\bwhat (?:lighting|light|framing|weather|outfit|time o
 
 _SLIDE_CONTENT = re.compile(
     r"^\s*(?:what(?:'s| is)(?: written| said)? (?:on|in)|whats (?:on|in)|what does|what do|show me|read(?: me| out)?|"
-    r"describe|what(?:'s| is| was) the (?:title|heading|name|topic) of|what(?:'s| is)|whats)\s+(?:slide #?(?P<n>\d+)|the (?P<nth>\d+)th slide|the (?:very )?(?P<edge>last|final|first|1th|opening|"
+    r"describe|(?:what(?:'s| is| was)|whats|tell me) the (?:title|heading|name|topic) (?:of|on)|what(?:'s| is)|whats)"
+    r"\s+(?:slide #?(?P<n>\d+)|the (?P<nth>\d+)th slide|the (?:very )?(?P<edge>last|final|first|1th|opening|"
     r"title|cover) slide)(?:\s+(?:of|in|from) (?:the |my |our |this )?(?:[a-z0-9'-]+ ){0,5}?(?:slide deck|deck|"
     r"presentation|slides)(?: (?:about|on|called|named|titled) (?:[a-z0-9'-]+ ?){1,5})?)?"
-    r"(?:\s+(?:say|says|contain|contains|show|shows|have|has|look like|is about|about|called|titled|named))?\s*\??\s*$")
+    r"(?:\s+(?:say|says|contain|contains|show|shows|have|has|look like|is about|about|called|titled|named))?"
+    r"(?:\s+(?:now|again|currently|at the moment|right now))?(?:,? please)?\s*\??\s*$")
 """What one slide says ("what is on slide 3?", "what does the last slide say?"): its title, bullets and notes.
 It was answered with the list of every slide's title ("what is on ..."), or as a shot's look ("describe ...")."""
 

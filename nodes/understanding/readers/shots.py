@@ -25,6 +25,10 @@ _SEPARATOR = re.compile(r"\s*(?:;|\.(?:\s|$)|,?\s*\band then\b|,?\s*\bthen\b|,?\
                         r",?\s*\bwhile\b|,|:)\s*")
 _NEGATION_BEFORE = re.compile(r"(?:\bexcept(?: for)?|\bbut not|\bnot|\bapart from|\bother than|\bexcluding|\bsave for|"
                               r"\bskip(?:ping)?|\bwithout (?:changing|touching)|\bleaving( out)?|\bbesides)\s*$")
+_KEPT_ITEM = (r"(?:(?:the )?(?:shots?|images?) #?\d+(?:\s*(?:-|–|to|through)\s*#?\d+)?|(?:shot )?#?\d+|"
+              r"the (?:\d+th|1th|first|last|final) (?:shot|one|image)|(?:all )?the (?:rest|others|other shots|other ones)|"
+              r"it|this(?: one| shot)?|that(?: one| shot)?|the selected (?:one|shot|image))")
+"""What a clause that only keeps shots names ("keep shot 3", "keep shots 3 to 5", "keep it", "keep the rest")."""
 _NEGATION_IN = re.compile(
     r"\b(?:don'?t|do not|never|please don'?t) (?:touch|change|edit|alter|modify|regenerate|redo)\b|\bleave\b.*\b(?:alone|"
     r"as (?:it is|is|they are)|be|untouched|unchanged)\b|\bleave\b|\bkeep\b.*\b(?:as (?:it is|is|they are)|the same|"
@@ -33,8 +37,9 @@ _NEGATION_IN = re.compile(
     r"\bno changes? (?:to|on)\b|\bhands off\b|\b(?:is|are) (?:ok|okay)\b|"
     # "and the rest as they are" (no verb): read as more shots to change, every shot was made night
     r"\bas (?:they are|it is|is|they were|it was)\b|"
-    # "keep shot 3, make the rest night": a clause of its own that keeps the shots it names
-    r"\bkeep (?=(?:the )?(?:shots?|images?) #?\d+(?:\s*(?:,|and|&)\s*(?:shot )?#?\d+)*\s*$)")
+    # "keep shot 3, make the rest night": a clause of its own that keeps the shots it names ("keep shot 3 and the
+    # rest, make shot 4 night" made the rest night)
+    rf"\bkeep (?={_KEPT_ITEM}(?:\s*(?:,|and|&)\s*{_KEPT_ITEM})*\s*$)")
 _DO_SAME = re.compile(r"\b(?:do|apply|make) (?:the same|that|it)(?: (?:thing|change|edit))?(?: again)?"
                       r"(?: (?:to|on|for|with))?\b|\bsame (?:thing|change|edit)(?: (?:to|on|for))?\b|\bagain\b|"
                       r"\blikewise\b|\bas well\b|\btoo\b$|\balso\b$|(?:\bthe |^\s*)same (?:for|with|to|on)\b")
@@ -61,11 +66,13 @@ _LOOK_OF_WEATHER = re.compile(
     r"gentler|softer|denser|lighter)\b")
 """How much rain, snow or fog ("light rain", "make the fog lighter"): no look of the tables (lighter was read as
 brighter)."""
-_OUTPUT = r"(?:its |their |the |that |this |shot \d+'s )?(?:clips?|videos?|cut|film|movie|audio|sound|music|soundtrack|narration|voice(?:-? ?over)?)"
+_OUTPUT = (r"(?:its |their |the |that |this |shot \d+'s )?(?:final |finished |current |whole )?(?:clips?|videos?|cut|film|movie|"
+           r"audio|sound|music|soundtrack|narration|voice(?:-? ?over)?)")
 _OUTPUT_KEPT = re.compile(
     rf"\b(?:keep|leave|preserve|don'?t (?:touch|change|redo|remake|regenerate)|do not (?:touch|change|redo|remake|"
     rf"regenerate)|not) {_OUTPUT}\b|\b(?:only|just) (?:the |its |their )?images?\b|\bimages? only\b|"
-    rf"\bwithout (?:touching |changing |redoing |remaking |regenerating )?{_OUTPUT}\b")
+    rf"\bwithout (?:touching |changing |redoing |remaking |regenerating )?{_OUTPUT}\b|"
+    r"\b(?:only|just)\b.*'s images?\b")
 """An output made from the shot's image said to stay as it is ("make shot 3 night and keep the clip as is", "the
 image only"): the edit remakes the clip and the cut from the new image, so the words were not kept (exit 0)."""
 _ODD_OR_EVEN = re.compile(r"\b(?:odd|even)(?:-numbered| numbered)? (?:shots|ones)\b")
@@ -88,12 +95,20 @@ def _conjoined_pronouns(text: str, references: list[Found], named: list[Found]) 
     kept = []
     for pronoun in (f for f in references if f.reference.form == "pronoun"):
         after = [f for f in named if f.start >= pronoun.end]
+        before = [f for f in named if f.end <= pronoun.start]
+        if before and _LISTED_AFTER.fullmatch(text, before[-1].end, pronoun.start):
+            kept.append(pronoun)  # "make shot 6 and it rainy": "it" was dropped, so its shot stayed dry
+            continue
         if not after:
             continue
         between = text[pronoun.end:after[0].start]
         if _AND.search(between) and not _PLACE_BEFORE.search(between):
             kept.append(pronoun)
     return kept
+
+
+_LISTED_AFTER = re.compile(r"\s*(?:,\s*and|,|and|&|plus)\s*")
+"""What stands between a named shot and a pronoun listed after it ("shot 6 and it")."""
 
 
 _A_CHANGE = re.compile(rf"\b(?:the|my|your|that) (?:very )?(?:last|previous|latest|recent|first)(?: \d+)? "
@@ -342,6 +357,8 @@ class ShotReader:
         """Whether the pending shots were named with "as well" / "too" ("shot 7 as well, but wide"): their edit is
         the group's before them, and what follows is a change on top of it (it was the whole edit: rain dropped)."""
         lead: EditRequest | None = None
+        kept_list = False
+        """Whether the segment before kept the shots it named: a list goes on ("keep shot 3 and the rest")."""
         for index, segment in enumerate(segments):
             refs = list(segment.references)
             negated = list(_NEGATION_IN.finditer(words.text, segment.start, segment.end))
@@ -355,6 +372,7 @@ class ShotReader:
                 exclusions += refs
                 read_constraints(words, segment.start, segment.end)
                 words.take(_STRAY, segment.start, segment.end)
+                kept_list = True
                 continue
             exclusions += before
             refs = [f for f in refs if f not in before]
@@ -369,6 +387,10 @@ class ShotReader:
                 # shot 6 was made warmer with shot 5; it is left as it is
                 exclusions += refs
                 continue
+            if edit.empty and not edit.keep and refs and kept_list and segment.separator in ("and", ""):
+                exclusions += refs  # "keep shot 3 and the rest, make shot 4 night": the rest are kept too
+                continue
+            kept_list = False
             if edit.empty and not edit.keep:
                 if refs:
                     pending += refs
@@ -376,7 +398,7 @@ class ShotReader:
                     again = _DO_SAME.search(words.text, segment.start, segment.end)
                     following = segments[index + 1] if index + 1 < len(segments) else None
                     if again is not None and again.group(0).endswith(" it") and following is not None \
-                            and following.separator == "and" and following.references:
+                            and following.separator in ("and", "") and following.references:
                         again = None  # "make it and shot 6 rainy": "it" is one of the shots made rainy
                     pending_again = bool(again or _ALSO_AFTER.match(words.text, segment.end))
                 continue
@@ -438,6 +460,11 @@ class ShotReader:
             mentioned += result.targets
             missing += result.missing
             ambiguous += result.ambiguous
+            if f.reference.form in ("pronoun", "selection") and not (result.targets or result.missing
+                                                                     or result.ambiguous):
+                # "make all shots night except it", nothing selected: the exception named nothing, and all were
+                # changed ("the rest as they are" names nothing when read before the shots it is the rest of)
+                unresolved += result.unresolved or [f.reference.said]
         clauses: list[Clause] = []
         understood: list[str] = []
         previous_edit = _previous_edit(ctx) if same else None

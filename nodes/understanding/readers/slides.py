@@ -108,7 +108,7 @@ _REF_PATTERNS: tuple[tuple[str, re.Pattern[str]], ...] = (
                                r"\bthe penultimate slide\b|\bthe slide before the last(?: one)?\b|"
                                r"\bthe next[- ]to[- ]last slide\b")),
     ("last-n", re.compile(r"\bthe (?:last|final) (\d+) slides\b")),
-    ("first-n", re.compile(r"\bthe (?:first|1th|opening) (\d+) slides\b")),
+    ("first-n", re.compile(r"\b(?:the )?(?:first|1th|opening|top) (\d+) slides\b")),
     ("last", re.compile(r"\bthe (?:very )?(?:last|final|closing|end) slide\b|\bthe last one\b")),
     ("first", re.compile(r"\bthe (?:very )?(?:first|1th|opening|title|cover|intro(?:duction)?) slide\b")),
     ("titled", re.compile(r"\bthe slide (?:about|on|titled|called|named|with the title|that covers|covering|"
@@ -898,9 +898,19 @@ _MAKE_PLACE = re.compile(r"\bmake (?P<ref>.+?) the (?:(?P<nth>\d+)th|(?P<pos>fir
                          r"(?:slide|one)\b")
 
 
+_A_PICTURE_SAID = re.compile(r"\b(?:picture|image|illustration|photo|photograph|graphic|drawing|artwork|visual)s?\b")
+
+
 def _move(ctx: ReadContext, words: Words, start: int, end: int, deck: Deck) -> list[Clause] | None:
     text = ctx.words.text
     count = len(deck.slides)
+    if (_SWAP.search(text, start, end) or _MOVE.search(text, start, end)) and _A_PICTURE_SAID.search(text, start, end):
+        # "move the picture on slide 2 to 4" moved slide 2; "swap the picture on slide 2 with slide 4" drew a picture
+        # of 'slide 4'
+        raise Ask(Clarification(reason="unsupported", understood=["move a slide's picture"],
+                                message="A slide's illustration stays on its slide: I can move the whole slide ('move "
+                                        "slide 2 to 4') or draw it a new illustration ('a new illustration for slide "
+                                        "4'). I changed nothing."))
     if (swap := _SWAP.search(text, start, end)) is not None:
         refs = find_slides(ctx, words, deck, swap.end(), end)
         numbers = [n for r in refs for n in r.numbers]
@@ -980,8 +990,19 @@ _NOTES = re.compile(r"\b(?:change|set|update|replace|rewrite|edit)\b (?:the )?(?
                     r"(?P<ref>.+?) (?:to|with|into|as)\b(?P<rest>.+)$")
 
 
+_ASKED = re.compile(r"^\s*(?:(?:so|and|ok|okay|hey|hi)[, ]+)*(?:what|whats|which|how|who|why|when|where|is|was|are|were|"
+                    r"does|did|do|can you tell|could you tell|tell me)\b|\b(?:called|titled|named) (?:what|which)\b|"
+                    r"^(?!\s*(?:please )?(?:rename|retitle|call|title|name|change|set|update|edit|make|rewrite|replace|"
+                    r"give|have|let)\b)[^'\"‘“]*\?\s*$")
+"""A question about a slide's title ("what's slide 4 called now?", "slide 4 called what?", "slide 4 is called
+Hives?"): never a new title (each renamed slide 4 to the words after "called", with exit 0).  A title that ends
+in a question mark is still one when a verb asks for it ("rename slide 4 to 'Why bees?'")."""
+
+
 def _retitle(ctx: ReadContext, words: Words, start: int, end: int, deck: Deck) -> list[Clause] | None:
     text = ctx.words.text[:end]
+    if _ASKED.search(ctx.words.text):
+        return None
     for pattern, field in ((_NOTES, "notes"), (_RETITLE, "title")):
         match = pattern.search(text, start)
         if match is None:
@@ -1214,6 +1235,12 @@ def _illustration(ctx: ReadContext, words: Words, start: int, end: int, deck: De
     args: dict = {"slide": number}
     prompt_group = "prompt" if match.group("prompt") is not None else "prompt2"
     if match.group(prompt_group):
+        if _SLIDE_SAID.search(ctx.words.text, match.start(prompt_group), match.end(prompt_group)):
+            # "swap the picture on slide 2 with slide 4" drew slide 2 a picture of 'slide 4'
+            raise Ask(Clarification(reason="unsupported", understood=["a new illustration"],
+                                    message="A slide's illustration stays on its slide, and another slide is no "
+                                            "picture to draw: say what the new one shows ('a new illustration for "
+                                            "slide 2 showing a hive'). I changed nothing."))
         args["prompt"] = content_after(ctx, words, match.start(prompt_group), match.end(prompt_group))
     words.mark(match.start(), match.end())
     said = f" showing {args['prompt']}" if "prompt" in args else " (another take)"

@@ -1238,6 +1238,21 @@ CASES: list[tuple[str, str, Any, str]] = [
     ("negation", "only make shot 3's image night", ASK("unsupported"), "story"),
     ("previous", "ok undo", OPS(OP("page_undo", {}), OP("page_undo", {})), "page:prev"),
     ("previous", "undo everything", ASK("ambiguous"), "page:prev"),
+    # a fourth probe (2026-12-04, night): an exception by "that one"; new words holding a hedge or another clause;
+    # "only in the image"; a picture said by a number; undo said as a question or with a yes
+    ("negation", "make all shots night except that one", ASK("no_target"), "sel=3"),
+    ("negation", "make shot 3 night but not the other shots", {3: {"lighting": "night"}}, "sel=3"),
+    ("negation", "make shot 3 night only in the image", ASK("unsupported"), "story"),
+    ("slides", "rename slide 4 to", ASK("unparsed"), "deck"),
+    ("slides", "rename slide 4 to Hives maybe", ASK("unparsed"), "deck"),
+    ("slides", "rename slide 4 to Hives except slide 5", ASK("unparsed"), "deck"),
+    ("slides", "rename slide 4 to Hives without changing the bullets", ASK("unparsed"), "deck"),
+    ("slides", "rename slide 4 to Just in time", OP("deck_edit_slide", {"slide": 4, "title": "Just in time"}), "deck"),
+    ("slides", "add a slide about honey and one about wax", ASK("unparsed"), "deck"),
+    ("slides", "replace the picture on slide 2 with 4", ASK("unsupported"), "deck"),
+    ("page", "change the hero heading to Welcome, the rest stays", ASK("unparsed"), "page"),
+    ("previous", "yes undo", OPS(OP("page_undo", {}), OP("page_undo", {})), "page:prev"),
+    ("previous", "can you undo that?", OPS(OP("page_undo", {}), OP("page_undo", {})), "page:prev"),
 ]
 
 

@@ -393,6 +393,12 @@ def test_through_the_cli(runtime: Runtime, made: dict[str, Any]) -> None:
     LEDGER.append(("move slide 2 to the end (CLI)", "done", "done" if ran.returncode == 0 else str(ran.returncode)))
     assert ran.returncode == 0, ran.stdout + ran.stderr
     assert titles(runtime) == [before[0], *before[2:], before[1]]
+    # A question about a slide's title is answered: it renamed slide 2 'now', with exit 0.
+    moved = titles(runtime)
+    ran = cli("-C", str(folder), "run", "what's slide 2 called now?")
+    LEDGER.append(("what's slide 2 called now? (CLI)", "done", "done" if ran.returncode == 0 else str(ran.returncode)))
+    assert ran.returncode == 0 and f"'{moved[1]}'" in ran.stdout, ran.stdout + ran.stderr
+    assert titles(runtime) == moved
     ran = cli("-C", str(folder), "run", "delete slide 12")
     LEDGER.append(("delete slide 12 (CLI)", "not_found", "not_found" if ran.returncode == 4 else str(ran.returncode)))
     assert ran.returncode == 4, ran.stdout + ran.stderr

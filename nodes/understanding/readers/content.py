@@ -152,7 +152,18 @@ _LOOSE_WORDS = re.compile(
     # words another part holds ("the same as slide 4", "the title of slide 3"): the phrase was written instead
     r"^\s*(?:the )?same (?:as|like)\b|^\s*(?:the )?same(?: text| words| title)?\s*$|^\s*(?:as|like) (?:slide|the)\b|"
     r"^\s*(?:the )?(?:title|text|words|headline|tagline|heading|caption|subtitle) (?:of|from|on) (?:slide|the)\b|"
-    r"^\s*of (?:slide|the)\b",
+    r"^\s*of (?:slide|the)\b|"
+    # a hedge, a hurry or a word to the person ("Hives maybe", "Hives if possible", "Hives ASAP", "Hives lol")
+    r"\b(?:maybe|perhaps|or something|if possible|if you can|for me|asap|right away|quickly|i guess|i think|lol|"
+    r"like i said)\s*[.!?]*\s*$|(?:,\s*|\s)ok(?:ay)?\s*[.!?]*\s*$|\band (?:one|another)(?: slide)? (?:about|on|for)\b|"
+    # another part or clause said after the words ("Hives except slide 5", "Hives, the rest stays", "Hives without
+    # changing the bullets", "Hives on slide 5", "Hives as the title", "the word Hives", "-> Hives")
+    r"\b(?:except|without|apart from)\b|\bthe rest\b|\b(?:on|in|to|for) (?:slide \d+|the (?:deck|page|menu|slide|site)|"
+    r"slides)\b|\bas the (?:title|heading|headline|text|name)\b|^\s*the (?:word|words|title|text|phrase|name) \S+\s*$|"
+    r"^\s*(?:->|=>|=|:)|,\s*slide \d+\b|^\s*(?:its|their|his|her) (?:subject|topic|content|theme)\b|"
+    r"^\s*by (?:its|the|their)\b|"
+    # nothing but a small word ("rename slide 4 to", "to the")
+    r"^\s*(?:to|the|a|an|of|and|or)?\s*[.!?]*\s*$",
     re.IGNORECASE)
 """Unquoted new words that hold more than the new words: read whole, each was written in word for word (exit 0)."""
 
@@ -344,9 +355,11 @@ def version_subject(ctx: ReadContext) -> str | None:
     return holds[0] if len(holds) == 1 and holds[0] != "story" else None
 
 
-BARE_UNDO = re.compile(r"\s*(?:(?:ok|okay|now|then|and|so|oops|hmm)[, ]+)*(?:please )?(?:undo|take back)"
-                       r"(?: (?:that|it|this|what you (?:just )?did|both(?: of them| changes)?))?"
-                       r"(?:,? (?:please|pls|plz|thanks|thank you|thx))?\s*[.!]*\s*")
+BARE_UNDO = re.compile(r"\s*(?:(?:ok|okay|now|then|and|so|oops|hmm|yes|yeah|yep|sure|pls|please|just|can you|could "
+                       r"you)[, ]+)*(?:undo|take back)"
+                       r"(?: (?:that|it|this|what you (?:just )?did|both(?: of them| changes)?|them(?: both)?|those(?: two)?|"
+                       r"(?:the |your |these |those )(?:two |last two )?changes))?"
+                       r"(?:,? (?:please|pls|plz|thanks|thank you|thx))?\s*[.!?]*\s*")
 """An undo that names nothing: "undo", "undo that", "take that back" (the page's and the deck's readers)."""
 THE_UNDO = re.compile(r"\s*(?:please )?undo (?:the|that|your|my) (?:last )?undo\s*[.!]*\s*")
 """"undo the undo": the turn before, an undo, taken back (not a change named 'the undo')."""

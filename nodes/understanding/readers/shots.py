@@ -72,9 +72,13 @@ _OUTPUT_KEPT = re.compile(
     rf"\b(?:keep|leave|preserve|don'?t (?:touch|change|redo|remake|regenerate)|do not (?:touch|change|redo|remake|"
     rf"regenerate)|not) {_OUTPUT}\b|\b(?:only|just) (?:the |its |their )?images?\b|\bimages? only\b|"
     rf"\bwithout (?:touching |changing |redoing |remaking |regenerating )?{_OUTPUT}\b|"
-    r"\b(?:only|just)\b.*'s images?\b")
+    r"\b(?:only|just)\b.*'s images?\b|\b(?:only|just) (?:in|on|to|for) (?:the |its |their )?images?\b")
 """An output made from the shot's image said to stay as it is ("make shot 3 night and keep the clip as is", "the
 image only"): the edit remakes the clip and the cut from the new image, so the words were not kept (exit 0)."""
+_EXCEPT_UNNAMED = re.compile(r"\b(?:except(?: for)?|but(?: not)?|apart from|other than|save for|besides|excluding)\s+"
+                             r"(?:that|the same|the previous|the next)(?: one| shot| image)?\b")
+"""An exception said by a word that names no shot here ("make all shots night except that one": every shot was
+made night, the words read as fillers)."""
 _ODD_OR_EVEN = re.compile(r"\b(?:odd|even)(?:-numbered| numbered)? (?:shots|ones)\b")
 _ALSO_AFTER = re.compile(r"\s*\balso\b\s*(?:,|;|$)")
 _NOT_A_LOOK = re.compile(r"\b(?:not|never)\b")
@@ -635,6 +639,10 @@ def _said_unclearly(ctx: ReadContext, found: list[Found]) -> Reading | None:
         return asked("unsupported", said, f"I cannot tell how far '{loose.group(0).strip(' ,')}' goes, or what it "
                                           "changes, so I changed nothing. Say it with its change, one shot at a time: "
                                           "'make shot 4 slightly darker', 'make shot 3 rainy'.")
+    if (unnamed := _EXCEPT_UNNAMED.search(text)) is not None:
+        return asked("no_target", said, f"'{unnamed.group(0)}': I cannot tell which shot that is, so I changed "
+                                        "nothing. Name it ('every shot except shot 3'), or select it and say 'except "
+                                        "this one'.")
     if (kept := _OUTPUT_KEPT.search(text)) is not None:
         return asked("unsupported", said, f"'{kept.group(0)}': a shot's clip and the cut are made from its image, so "
                                           "changing the image remakes them; I cannot change it and keep them as they "

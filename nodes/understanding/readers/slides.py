@@ -1235,7 +1235,9 @@ def _illustration(ctx: ReadContext, words: Words, start: int, end: int, deck: De
     args: dict = {"slide": number}
     prompt_group = "prompt" if match.group("prompt") is not None else "prompt2"
     if match.group(prompt_group):
-        if _SLIDE_SAID.search(ctx.words.text, match.start(prompt_group), match.end(prompt_group)):
+        if _SLIDE_SAID.search(ctx.words.text, match.start(prompt_group), match.end(prompt_group)) or re.fullmatch(
+                r"\s*(?:#?\d+|the (?:\d+th|first|last|next|previous) one)\s*", ctx.words.text[match.start(prompt_group):
+                                                                                         match.end(prompt_group)]):
             # "swap the picture on slide 2 with slide 4" drew slide 2 a picture of 'slide 4'
             raise Ask(Clarification(reason="unsupported", understood=["a new illustration"],
                                     message="A slide's illustration stays on its slide, and another slide is no "

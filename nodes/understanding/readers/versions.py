@@ -57,10 +57,11 @@ a noun, or with one for turns, the number counts turns, not the last N shots.  "
 to what (STEPS); "the last 2 changes to shot 3" is that output's."""
 LAST_THING = re.compile(r"\b(?:the )?(?:last|previous|latest) (?:thing|action)(?: (?:you|i|we) (?:just )?(?:did|made|"
                         r"asked for))?\b|(?<=undo )(?:the )?(?:last|latest|previous|most recent)(?: one)?"
-                        r"(?=(?:,? please)?\s*[.!]*$)")
+                        r"(?=(?:,? please)?\s*[.!?]*$)")
 """"undo the last thing you did": the turn before, as "undo that"; so is "undo the last one", "undo the previous
 one" (the last shot's, or the shot before the last edited one's, last change was undone)."""
 ONE_CHANGE = re.compile(r"\b(?:the )?(?:last|latest|previous|most recent) (?:change|edit)\b|\bthe change\b|"
+                        r"(?<=undo )(?:the )?(?:last|latest|previous|most recent) one(?= (?:on|to|for|of|in) )|"
                         r"\bchanges? (?:to|on|of|made to)\b|\bwhat you (?:just )?did (?:to|on)\b")
 ORIGINAL = re.compile(r"\b(?:its |the |their )?(?:very )?(?:original|1th|first)(?: version| one| state| take| image| "
                       r"clip| cut)?\b|\bhow (?:it|they) (?:was|were|looked) (?:at first|originally|at the start|in "

@@ -1243,6 +1243,8 @@ CASES: list[tuple[str, str, Any, str]] = [
     ("negation", "make all shots night except that one", ASK("no_target"), "sel=3"),
     ("negation", "make shot 3 night but not the other shots", {3: {"lighting": "night"}}, "sel=3"),
     ("negation", "make shot 3 night only in the image", ASK("unsupported"), "story"),
+    ("negation", "redo the second shot with warmer light but the same character",
+     {2: {"warmth": "higher"}}, "story"),
     ("slides", "rename slide 4 to", ASK("unparsed"), "deck"),
     ("slides", "rename slide 4 to Hives maybe", ASK("unparsed"), "deck"),
     ("slides", "rename slide 4 to Hives except slide 5", ASK("unparsed"), "deck"),

@@ -233,7 +233,6 @@ VERSION_CASES: list[tuple[str, str, Any, str]] = [
     ("undo", "undo the last one", OP("undo_turn", {"turn_id": "T0"}), "prev"),
     ("undo", "undo the previous one", OP("undo_turn", {"turn_id": "T0"}), "prev"),
     ("undo", "can you undo the last one?", OP("undo_turn", {"turn_id": "T0"}), "prev"),
-    ("undo", "undo the last one on shot 4", OP("undo_change", {"node_id": "I4"}), "prev"),
 ]
 
 

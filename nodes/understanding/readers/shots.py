@@ -76,7 +76,8 @@ _OUTPUT_KEPT = re.compile(
 """An output made from the shot's image said to stay as it is ("make shot 3 night and keep the clip as is", "the
 image only"): the edit remakes the clip and the cut from the new image, so the words were not kept (exit 0)."""
 _EXCEPT_UNNAMED = re.compile(r"\b(?:except(?: for)?|but(?: not)?|apart from|other than|save for|besides|excluding)\s+"
-                             r"(?:that|the same|the previous|the next)(?: one| shot| image)?\b")
+                             r"(?:(?:that|the previous|the next)(?: one| shot| image)?|the same (?:one|shot|image))"
+                             r"(?!\s*(?:'s|character|look|lighting|framing|weather|outfit|colou?rs?)\b)")
 """An exception said by a word that names no shot here ("make all shots night except that one": every shot was
 made night, the words read as fillers)."""
 _ODD_OR_EVEN = re.compile(r"\b(?:odd|even)(?:-numbered| numbered)? (?:shots|ones)\b")

@@ -1255,6 +1255,21 @@ CASES: list[tuple[str, str, Any, str]] = [
     ("page", "change the hero heading to Welcome, the rest stays", ASK("unparsed"), "page"),
     ("previous", "yes undo", OPS(OP("page_undo", {}), OP("page_undo", {})), "page:prev"),
     ("previous", "can you undo that?", OPS(OP("page_undo", {}), OP("page_undo", {})), "page:prev"),
+    # a fifth probe (2026-12-04, night): new words with a comparison, a reason or a place after them; a slide's
+    # picture deleted with its slide; an undo said with "actually"
+    ("slides", "rename slide 4 to Hives like slide 3", ASK("unparsed"), "deck"),
+    ("slides", "rename slide 4 to Hives because it is shorter", ASK("unparsed"), "deck"),
+    ("slides", "rename slide 4 to Think like a bee", OP("deck_edit_slide", {"slide": 4, "title": "Think like a bee"}),
+     "deck"),
+    ("slides", "add a slide about wax, same layout as slide 2", ASK("unparsed"), "deck"),
+    ("slides", "delete slide 3 and add a slide about honey in its place", ASK("unparsed"), "deck"),
+    ("slides", "remove slide 3's picture", ASK("unsupported"), "deck"),
+    ("slides", "delete slide 2 image", ASK("unsupported"), "deck"),
+    ("page", "change the heading to Honey on the roof in the hero", ASK("unparsed"), "page"),
+    ("page", "change the heading to Honey on the roof", OP("page_set_text", {"element": "headline",
+                                                                            "text": "Honey on the roof"}), "page"),
+    ("page", "add a section with the heading Events", ASK("unparsed"), "page"),
+    ("previous", "actually, undo that", OPS(OP("page_undo", {}), OP("page_undo", {})), "page:prev"),
 ]
 
 

@@ -233,6 +233,7 @@ VERSION_CASES: list[tuple[str, str, Any, str]] = [
     ("undo", "undo the last one", OP("undo_turn", {"turn_id": "T0"}), "prev"),
     ("undo", "undo the previous one", OP("undo_turn", {"turn_id": "T0"}), "prev"),
     ("undo", "can you undo the last one?", OP("undo_turn", {"turn_id": "T0"}), "prev"),
+    ("cut", "swap shot 2's image with shot 3's", ASK("unparsed"), "story"),
 ]
 
 

@@ -162,6 +162,15 @@ _LOOSE_WORDS = re.compile(
     r"slides)\b|\bas the (?:title|heading|headline|text|name)\b|^\s*the (?:word|words|title|text|phrase|name) \S+\s*$|"
     r"^\s*(?:->|=>|=|:)|,\s*slide \d+\b|^\s*(?:its|their|his|her) (?:subject|topic|content|theme)\b|"
     r"^\s*by (?:its|the|their)\b|"
+    # a comparison, a reason or a place on the canvas said after the words ("Hives like slide 3", "Hives because it
+    # is shorter", "Honey on the roof in the hero", "Events to this page", "Hives, don't change the bullets")
+    r"(?:,\s*|\s)(?:just )?like (?:slide|the|we|before|i|you|this|that|it|its)\b|\bsame (?:as|style|layout|font|look|"
+    r"colou?rs?|size)\b|\b(?:matching|to match|so (?:it|that|they)|because|since it|when you|to keep it|i mean|"
+    r"keep (?:it|everything|the)|don'?t|do not|just the (?:title|words|text))\b|"
+    r"\b(?:in|on|at|for|under|below|above|beneath|to) (?:the |this |that |its |our |my )?(?:hero|heading|headline|"
+    r"tagline|title|section|slide|page|site|website|homepage|menu|top|bottom|intro|footer|header|same \w+|big "
+    r"letters|\w+ section|\w+ sentences?|\w+ words)\b|,\s*(?:centered|centred|bold|underlined)\b|"
+    r"^\s*the (?:heading|title|name|text) \S|\bin its place\b|\bwith (?:photos|pictures|images|a photo)\b|"
     # nothing but a small word ("rename slide 4 to", "to the")
     r"^\s*(?:to|the|a|an|of|and|or)?\s*[.!?]*\s*$",
     re.IGNORECASE)
@@ -356,7 +365,7 @@ def version_subject(ctx: ReadContext) -> str | None:
 
 
 BARE_UNDO = re.compile(r"\s*(?:(?:ok|okay|now|then|and|so|oops|hmm|yes|yeah|yep|sure|pls|please|just|can you|could "
-                       r"you)[, ]+)*(?:undo|take back)"
+                       r"you|would you|actually|wait|let'?s|i want to|i'd like to|i would like to)[, ]+)*(?:undo|take back)"
                        r"(?: (?:that|it|this|what you (?:just )?did|both(?: of them| changes)?|them(?: both)?|those(?: two)?|"
                        r"(?:the |your |these |those )(?:two |last two )?changes))?"
                        r"(?:,? (?:please|pls|plz|thanks|thank you|thx))?\s*[.!?]*\s*")

@@ -56,6 +56,9 @@ _REMOVE_A_SHOT = re.compile(
     r"(?:remove|drop|cut|skip|lose|delete|get rid of) (?:shots? #?\d|the (?:last|first|final|opening|\d+th)\b)")
 """A removal from the cut said without the cut ("delete shot 4", "can you delete the 4th shot?").  Not "delete it"
 of a selected image: its image rejected, or its shot out of the cut? (asked)"""
+_A_SHOTS_PART = re.compile(r"\bshots? #?\d+'s (?:image|picture|frame|still|look|lighting|clip|video|weather|"
+                           r"framing|outfit)s?\b")
+"""A part of a shot said in a swap or a move ("swap shot 2's image with shot 3's" swapped the shots in the cut)."""
 _A_PART_OR_ANOTHER = re.compile(
     r"\binstead(?: of)?\b|\blike\b|\brather than\b|\bas (?:with|for)\b|'s (?!clip\b|(?:final |current |whole )?(?:cut|edit|film|movie|sequence)\b)[a-z]+|"
     r"\b(?:shots? #?\d+|shot|one) (?:image|picture|frame|still|lighting|look|mood|style|version|colou?rs?|weather)s?\b")
@@ -107,14 +110,19 @@ class CutReader:
             return Reading(clarification=Clarification(
                 reason="ambiguous", understood=["a change of the cut"],
                 message=either_or_question(either.group(0))))
-        if operation == "remove" and (part := _A_PART_OR_ANOTHER.search(text)) is not None:
+        part = _A_PART_OR_ANOTHER.search(text) if operation == "remove" else \
+            _A_SHOTS_PART.search(text) if operation in ("swap", "move") else None
+        if part is not None:
             # "delete shot 5 instead of shot 4" took both out, "delete shot 4's lighting" the whole shot
             ctx.words.take_all()
+            doing = {"remove": "take whole shots out of the cut ('remove shot 4')",
+                     "swap": "swap whole shots in the cut ('swap shots 2 and 3')",
+                     "move": "move whole shots in the cut ('move shot 5 to the end')"}[operation]
             return Reading(clarification=Clarification(
-                reason="unparsed", understood=["take shots out of the cut"],
-                message=f"'{part.group(0).strip()}': I take whole shots out of the cut ('remove shot 4'), and cannot "
-                        "tell which, or what else, you mean, so I changed nothing. Name the shots to take out, or "
-                        "say what to change ('reject shot 4's image', 'make shot 4 daylight')."))
+                reason="unparsed", understood=[f"a change of the cut: {operation}"],
+                message=f"'{part.group(0).strip()}': I {doing}, and cannot tell which, or what else, you mean, so I "
+                        "changed nothing. Name the shots, or say what to change ('reject shot 4's image', 'make "
+                        "shot 4 daylight')."))
         named = read_film(ctx.words, ctx.facts)  # "move shot 3 of the ferry film to the end"
         return _in_one_cut(ctx, getattr(self, f"_{operation}")(ctx), named)
 

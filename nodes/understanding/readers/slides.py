@@ -868,6 +868,13 @@ def _delete(ctx: ReadContext, words: Words, start: int, end: int, deck: Deck) ->
                                 message="I cannot take an illustration off a slide and keep the slide. I can draw a "
                                         "new one ('a new illustration for slide 4') or delete the whole slide "
                                         "('delete slide 4'); which do you want?"))
+    if re.search(r"(?:'s|\s)\s*(?:picture|image|illustration|photo|photograph|graphic|drawing|artwork|art|visual)s?\b",
+                 ctx.words.text[match.end():end]):
+        # "remove slide 3's picture", "delete slide 2 image": the whole slide was deleted
+        raise Ask(Clarification(reason="unsupported", understood=["take a picture off a slide"],
+                                message="I cannot take an illustration off a slide and keep the slide. I can draw a "
+                                        "new one ('a new illustration for slide 4') or delete the whole slide "
+                                        "('delete slide 4'); which do you want?"))
     refs = find_slides(ctx, words, deck, match.end(), end)
     named = [(n, r.said) for r in refs for n in r.numbers]
     if not named and len(deck.selected) and re.fullmatch(r"\s*(?:it|this|them|these|the selection|(?:the )?selected"

@@ -13,7 +13,7 @@ from __future__ import annotations
 from typing import Any
 
 from tests.requests.effects import CHARACTER, Answer, Ask, Back, Edit, Op, Ops, Row
-from tests.requests.suite import ASK, CASES, OP, OPS
+from tests.requests.suite import ASK, CASES, OPS
 from tests.requests.suite_versions import VERSION_CASES
 
 SETUP_OF_CONTEXT: dict[str, tuple[str, ...]] = {

@@ -293,8 +293,9 @@ class Premise:
             cut = outputs.get("final cut")
             if cut is not None:
                 state.cut = [c.title for c in store.get_nodes(cut.inputs["clip_node_ids"])]
-            state.shots = sorted(n.title for n in store.find_nodes(kind="shot") if n.status != NodeStatus.REJECTED
-                                 and not n.deleted)
+        # Every premise counts its shots: a film built on the empty one is judged by them (it was never judged so)
+        state.shots = sorted(n.title for n in store.find_nodes(kind="shot") if n.status != NodeStatus.REJECTED
+                             and not n.deleted)
         decks = current_decks(store)
         state.decks = len(decks)
         if decks:

@@ -1270,6 +1270,26 @@ CASES: list[tuple[str, str, Any, str]] = [
                                                                             "text": "Honey on the roof"}), "page"),
     ("page", "add a section with the heading Events", ASK("unparsed"), "page"),
     ("previous", "actually, undo that", OPS(OP("page_undo", {}), OP("page_undo", {})), "page:prev"),
+    # a sixth probe (2026-12-04, night): builds negated, asked about or reminded of; a size said in words; a look
+    # denied in other words; a film about a website; a status beside another shot named
+    ("build", "don't make a film about foxes", ASK("unsupported"), "empty"),
+    ("build", "I don't want a film about foxes", ASK("unsupported"), "empty"),
+    ("build", "is there a film about foxes", ASK("unsupported"), "empty"),
+    ("build", "what would a film about foxes look like", ASK("unsupported"), "empty"),
+    ("build", "remember to make a film about foxes", ASK("unsupported"), "empty"),
+    ("build", "a film, not a deck, about foxes", ASK("unsupported"), "empty"),
+    ("build", "can you make a film about foxes?", OP("build_narrative"), "empty"),
+    ("build", "a single-shot film about bees", ASK("unsupported"), "empty"),
+    ("build", "a film about bees with a dozen shots", ASK("unsupported"), "empty"),
+    ("build", "a deck about bees with one slide", ASK("unsupported"), "empty"),
+    ("build", "a film about a fox, fewer than 6 shots", ASK("unsupported"), "empty"),
+    ("build", "a 4-shot film about a baker, don't use warm lighting", ASK("unsupported"), "empty"),
+    ("build", "a 6-shot film about a nurse, not on the night shift", ASK("unsupported"), "empty"),
+    ("build", "a 6-shot film about bees at dusk", OP("build_narrative", {"n_shots": 6, "lighting": "dusk"}), "empty"),
+    ("build", "make a film about a website designer", OP("build_narrative"), "empty"),
+    ("status", "approve shot 3 instead of shot 4", ASK("unparsed"), "story"),
+    ("status", "approve shot 3 like shot 4", ASK("unparsed"), "story"),
+    ("status", "approve this one and shot 5", ASK("no_target"), "prev"),
 ]
 
 

@@ -43,9 +43,10 @@ _STORY_PER_SHOT = re.compile(r"\bshots? #?\d+\b(?!-)|\bthe (?:very )?(?:1th|firs
                              r"\d+th|second|third|fourth|fifth|sixth) (?:shot|one|scene)\b|\b(?:except|apart from)\b")
 """A story build whose brief names one of its shots, or an exception ("shot 3 at night", "all at dusk except the
 last shot"): the build lights every shot alike."""
-_LOOK_DENIED = re.compile(r"\b(?:not|no|never|without|nothing)\s+(?:(?:at|in|during|a|an|the|any|too|so)\s+)*"
+_LOOK_DENIED = re.compile(r"\b(?:not|no|never|without|nothing|avoid(?:ing)?|don'?t use|do not use|neither|nor)\s+"
+                          r"(?:(?:at|in|on|during|a|an|the|any|too|so|use|using)\s+)*"
                           r"(?:night|dusk|dawn|day|noon|sunset|sunrise|evening|morning|neon|golden|fog|foggy|rain|"
-                          r"rainy|snow|snowy|dark|bright|warm|cold)\b")
+                          r"rainy|snow|snowy|dark|bright|warm|cold|noir|low-key|high-key)\b")
 """A look the story must not have ("not at night", "no night shots"): read as the look, it lit every shot so."""
 _NEVER_A_BRIEF = frozenset({"delete", "remove", "undo", "revert", "approve", "reject", "mark", "duplicate", "copy",
                             "swap", "rename", "retitle", "move", "restore", "regenerate", "redo", "drop", "take out",
@@ -102,6 +103,24 @@ _NOT_NEW = re.compile(r"^\s*(?:(?:make|change|edit|update|fix|redo|delete|remove
                       r"^\s*(?:(?:and|now|also|then|ok|okay)[, ]+)*(?:do |the )?(?:the )?same(?: thing)?\b")
 
 
+_NOT_A_BUILD = re.compile(
+    r"^\s*(?:(?:please|ok|okay|so|and|but|hmm|well)[, ]+)*(?:don'?t|do not|never|no|not|i don'?t want|i do not want|"
+    r"we don'?t (?:want|need)|stop|no need)\b|"
+    r"^\s*(?:what|what's|whats|who|whose|why|when|where|which|is there|are there|is it|is the|do we|do i|did i|did we|"
+    r"did you|have i|have we|have you|has|should i|should we|how many|how much|how long|was there)\b|"
+    r"^\s*(?:maybe|perhaps)\b.*\?\s*$|^\s*(?:remember|note)\b|\bnot (?:a|an) (?:\d+-\w+ )?(?:film|movie|story|deck|"
+    r"presentation|website|site|web ?page|page)\b|\b\d+-shot \w+ about (?:a |an |the )?\d+-slide\b")
+"""A request that names a build without asking for one: negated ("don't make a film about foxes"), a question ("is
+there a website?", "what is the film about"), a reminder ("remember to make a deck"), one kind denied for another
+("a film, not a deck, about foxes"): each was built, with exit 0."""
+_COUNT_UNREAD = re.compile(
+    r"\b(?:single|lone|one)[- ](?:shot|slide)s?\b|\b(?:a |one )?(?:dozen|couple(?: of)?|handful of|few|several)\s+"
+    r"(?:more\s+)?(?:shots|slides)\b|\b(?:fewer|more|less) than \d+\b|\bat (?:least|most) \d+\b|\bup to \d+\b|"
+    r"\b(?:in |with )(?:a |one |1 )(?:single |continuous )?(?:shot|slide|take)\b|\bmake it \d+ (?:shots|slides)\b|"
+    r"\bhalf (?:at|in|by|of)\b|\b(?:first|second) half\b")
+"""A size (or a split of the story) said in words the build does not read: it was made with the default size."""
+
+
 class BuildReader:
     """Narrative, web and slides builds, recognised by how a person asks for a new one."""
 
@@ -114,6 +133,17 @@ class BuildReader:
         clause: Clause | None = None
         families = [name for name, pattern in (("deck", _DECK), ("page", _WEB), ("story", _NARRATIVE))
                     if pattern.search(text)]
+        if families and (unmeant := _NOT_A_BUILD.search(text)) is not None:
+            # "don't make a film about foxes", "is there a website?", "remember to make a deck": each was built
+            return _not_built(ctx, None, [f"a new {f}" for f in families],
+                              f"'{typed(ctx, *unmeant.span()) or unmeant.group(0)}': that reads as a question, a "
+                              "negation or a reminder, not as a request for something new, so I made nothing. To "
+                              "make one, ask for it ('a 6-shot film about ...', 'a 5-slide deck about ...').")
+        if families and (unread := _COUNT_UNREAD.search(text)) is not None:
+            # "a single-shot film", "a deck with a dozen slides", "fewer than 6 shots": built with the default size
+            return _not_built(ctx, None, [f"a new {f}" for f in families],
+                              f"'{typed(ctx, *unread.span()) or unread.group(0)}': I cannot tell how many that is, so "
+                              "I made nothing. Say the number: 'a 4-shot film about ...', 'a 7-slide deck about ...'.")
         if len(families) > 1 and _SECOND_BUILD.search(text):
             return _not_built(ctx, None, [f"a new {f}" for f in families],
                               f"That asks for two builds ({' and '.join(families)}); I make one per request, so I "
@@ -132,6 +162,9 @@ class BuildReader:
                                  "That is a new build and then a change in one request: I make the build first, so "
                                  "I made nothing. Ask for the build, then say the change.")
         deck, web = _DECK.search(text), _WEB.search(text)
+        story = _NARRATIVE.search(text)
+        if story and (deck or web) and story.start() < min(m.start() for m in (deck, web) if m is not None):
+            deck = web = None  # "a film about a website designer" built a page: the thing named first is made
         if deck and web and _NEW_WEB.search(text):
             # "make a web page about the deck" built a deck: the thing named first is the one made
             if web.start() < deck.end() - len(deck.group(0).split()[-1]):

@@ -21,6 +21,10 @@ _QUOTED = re.compile(r"[\"“']([^\"”']{2,80})[\"”']")
 _NODE_ID = re.compile(r"\b[0-9A-HJKMNP-TV-Z]{26}\b")
 
 
+_ANOTHER_NAMED = re.compile(r"\binstead(?: of)?\b|\brather than\b|\blike\b|\bas (?:with|for|i did|you did)\b|"
+                            r"\bthe same as\b")
+"""Another node named beside the one to mark, as a comparison ("approve shot 3 instead of shot 4"): both were marked."""
+
 class StatusReader:
     """A status change of one or more named nodes."""
 
@@ -40,6 +44,13 @@ class StatusReader:
         else:
             status = _VERB_STATUS[verb.group(1)]
             span, named = (verb.start(1), verb.end(1)), (verb.end(1), len(text))
+        if (other := _ANOTHER_NAMED.search(text, named[0], named[1])) is not None:
+            # "approve shot 3 instead of shot 4", "reject shot 3 like shot 4": both were marked
+            ctx.words.take_all()
+            return Reading(clarification=Clarification(
+                reason="unparsed", understood=[f"status: {status}"],
+                message=f"'{other.group(0)}': I mark what you name, and cannot tell whether the other one is meant "
+                        "too, so I changed nothing. Name only the ones to mark ('approve shot 3')."))
         quoted = _QUOTED.findall(ctx.request)
         ids = _NODE_ID.findall(ctx.request)
         references = [Reference(said=q, form="title", domain="node") for q in quoted]
@@ -49,7 +60,8 @@ class StatusReader:
             found = find_references(ctx.words, *named)
             resolved = resolve_targets([f.reference for f in found], ctx.facts, previous=ctx.previous.targets,
                                        answer=ctx.answer)
-            if resolved.missing or resolved.ambiguous or not resolved.targets:
+            if resolved.missing or resolved.ambiguous or not resolved.targets or any(
+                    not f.reference.target_ids for f in found):  # "approve this one and shot 5", nothing selected
                 ctx.words.take_all()
                 return Reading(clarification=Clarification(
                     reason="not_found" if resolved.missing else "ambiguous" if resolved.ambiguous else "no_target",

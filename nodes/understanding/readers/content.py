@@ -365,9 +365,10 @@ def version_subject(ctx: ReadContext) -> str | None:
 
 
 BARE_UNDO = re.compile(r"\s*(?:(?:ok|okay|now|then|and|so|oops|hmm|yes|yeah|yep|sure|pls|please|just|can you|could "
-                       r"you|would you|actually|wait|let'?s|i want to|i'd like to|i would like to)[, ]+)*(?:undo|take back)"
-                       r"(?: (?:that|it|this|what you (?:just )?did|both(?: of them| changes)?|them(?: both)?|those(?: two)?|"
-                       r"(?:the |your |these |those )(?:two |last two )?changes))?"
+                       r"you|would you|actually|wait|let'?s|i want to|i'd like to|i would like to)[, ]+)*"
+                       r"(?:undo|take back)"
+                       r"(?: (?:that|it|this|what you (?:just )?did|both(?: of them| changes)?|them(?: both)?|"
+                       r"those(?: two)?|(?:the |your |these |those )(?:two |last two )?changes))?"
                        r"(?:,? (?:please|pls|plz|thanks|thank you|thx))?\s*[.!?]*\s*")
 """An undo that names nothing: "undo", "undo that", "take that back" (the page's and the deck's readers)."""
 THE_UNDO = re.compile(r"\s*(?:please )?undo (?:the|that|your|my) (?:last )?undo\s*[.!]*\s*")

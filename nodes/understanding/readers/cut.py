@@ -36,7 +36,8 @@ SWAPPED_LOOK = re.compile(r"\b(?:lighting|light|framing|weather|outfits?|colou?r
                           r"time of day|angles?|skies|sky|seasons?)\b")
 """What a swap names when it means two shots' looks, not their places in the cut."""
 SWAP_MEANT = re.compile(r"\bswap\b|\b(?:order|places|positions|around|round)\b|"
-                        r"\b(?:switch|exchange|trade|flip) shots? #?\d+ (?:and|with) (?:shot )?#?\d+\b(?! (?:to|into|at|in)\b)")
+                        r"\b(?:switch|exchange|trade|flip) shots? #?\d+ (?:and|with) (?:shot )?#?\d+\b"
+                        r"(?! (?:to|into|at|in)\b)")
 """What makes "switch" a swap of places, not a change of look ("switch shot 4 to night"): said of the order, or of
 two shots and nothing else ("switch shot 4 and shot 5")."""
 """"switch shot 3 to night" is an edit: switch, exchange, flip and trade swap shots only with these words."""
@@ -48,7 +49,8 @@ TO_POSITION = re.compile(r"\bto (?:the )?(?:position|slot|place) (\d+)\b|\bto th
 AFTER = re.compile(r"\b(?:right |just |directly )?after\b")
 BEFORE = re.compile(r"\b(?:right |just |directly )?(?:before|ahead of)\b")
 BETWEEN = re.compile(r"\bbetween\b")
-REMOVE = re.compile(r"\b(?:remove|drop|take|pull|leave|delete|lose|skip|get rid of)\b|(?<!the )(?<!final )(?<!current )\bcut\b")
+REMOVE = re.compile(r"\b(?:remove|drop|take|pull|leave|delete|lose|skip|get rid of)\b|"
+                    r"(?<!the )(?<!final )(?<!current )\bcut\b")
 RETURN = re.compile(r"\b(?:put|bring|add|restore|return|re-?add|re-?insert|reinstate)\b")
 BACK_OUT = re.compile(r"\b(?:back|out)\b")
 _REMOVE_A_SHOT = re.compile(
@@ -60,7 +62,8 @@ _A_SHOTS_PART = re.compile(r"\bshots? #?\d+'s (?:image|picture|frame|still|look|
                            r"framing|outfit)s?\b")
 """A part of a shot said in a swap or a move ("swap shot 2's image with shot 3's" swapped the shots in the cut)."""
 _A_PART_OR_ANOTHER = re.compile(
-    r"\binstead(?: of)?\b|\blike\b|\brather than\b|\bas (?:with|for)\b|'s (?!clip\b|(?:final |current |whole )?(?:cut|edit|film|movie|sequence)\b)[a-z]+|"
+    r"\binstead(?: of)?\b|\blike\b|\brather than\b|\bas (?:with|for)\b|"
+    r"'s (?!clip\b|(?:final |current |whole )?(?:cut|edit|film|movie|sequence)\b)[a-z]+|"
     r"\b(?:shots? #?\d+|shot|one) (?:image|picture|frame|still|lighting|look|mood|style|version|colou?rs?|weather)s?\b")
 """What makes a removal something else: another shot it is compared with ("delete shot 5 instead of shot 4",
 "like shot 5": both were taken out), or a part of the shot ("delete shot 4's lighting", "shot 4 image": the whole

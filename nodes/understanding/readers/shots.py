@@ -26,7 +26,8 @@ _SEPARATOR = re.compile(r"\s*(?:;|\.(?:\s|$)|,?\s*\band then\b|,?\s*\bthen\b|,?\
 _NEGATION_BEFORE = re.compile(r"(?:\bexcept(?: for)?|\bbut not|\bnot|\bapart from|\bother than|\bexcluding|\bsave for|"
                               r"\bskip(?:ping)?|\bwithout (?:changing|touching)|\bleaving( out)?|\bbesides)\s*$")
 _KEPT_ITEM = (r"(?:(?:the )?(?:shots?|images?) #?\d+(?:\s*(?:-|–|to|through)\s*#?\d+)?|(?:shot )?#?\d+|"
-              r"the (?:\d+th|1th|first|last|final) (?:shot|one|image)|(?:all )?the (?:rest|others|other shots|other ones)|"
+              r"the (?:\d+th|1th|first|last|final) (?:shot|one|image)|"
+              r"(?:all )?the (?:rest|others|other shots|other ones)|"
               r"it|this(?: one| shot)?|that(?: one| shot)?|the selected (?:one|shot|image))")
 """What a clause that only keeps shots names ("keep shot 3", "keep shots 3 to 5", "keep it", "keep the rest")."""
 _NEGATION_IN = re.compile(
@@ -66,8 +67,8 @@ _LOOK_OF_WEATHER = re.compile(
     r"gentler|softer|denser|lighter)\b")
 """How much rain, snow or fog ("light rain", "make the fog lighter"): no look of the tables (lighter was read as
 brighter)."""
-_OUTPUT = (r"(?:its |their |the |that |this |shot \d+'s )?(?:final |finished |current |whole )?(?:clips?|videos?|cut|film|movie|"
-           r"audio|sound|music|soundtrack|narration|voice(?:-? ?over)?)")
+_OUTPUT = (r"(?:its |their |the |that |this |shot \d+'s )?(?:final |finished |current |whole )?"
+           r"(?:clips?|videos?|cut|film|movie|audio|sound|music|soundtrack|narration|voice(?:-? ?over)?)")
 _OUTPUT_KEPT = re.compile(
     rf"\b(?:keep|leave|preserve|don'?t (?:touch|change|redo|remake|regenerate)|do not (?:touch|change|redo|remake|"
     rf"regenerate)|not) {_OUTPUT}\b|\b(?:only|just) (?:the |its |their )?images?\b|\bimages? only\b|"

@@ -853,8 +853,9 @@ def _duplicate(ctx: ReadContext, words: Words, start: int, end: int, deck: Deck)
 _DELETE = re.compile(r"\b(?:delete|remove|drop|cut|get rid of|lose|kill|take out|scrap|trash|ditch)\b")
 
 
-_A_PICTURE = re.compile(r"\s*(?:the |a |an |its |that |this |all (?:of )?(?:the )?|every )?(?:picture|image|illustration|"
-                        r"photo|photograph|graphic|drawing|artwork|art|visual)s?\b")
+_PICTURE = r"(?:picture|image|illustration|photo|photograph|graphic|drawing|artwork|art|visual)s?\b"
+"""A slide's illustration, as people name it."""
+_A_PICTURE = re.compile(r"\s*(?:the |a |an |its |that |this |all (?:of )?(?:the )?|every )?" + _PICTURE)
 """What "remove" names when its object is a slide's picture, not the slide ("remove the picture from slide 4")."""
 
 
@@ -862,15 +863,10 @@ def _delete(ctx: ReadContext, words: Words, start: int, end: int, deck: Deck) ->
     match = _DELETE.search(ctx.words.text, start, end)
     if match is None:
         return None
-    if _A_PICTURE.match(ctx.words.text, match.end(), end):
-        # It deleted the whole slide: the slide reference came after the picture's words, which nothing read.
-        raise Ask(Clarification(reason="unsupported", understood=["take a picture off a slide"],
-                                message="I cannot take an illustration off a slide and keep the slide. I can draw a "
-                                        "new one ('a new illustration for slide 4') or delete the whole slide "
-                                        "('delete slide 4'); which do you want?"))
-    if re.search(r"(?:'s|\s)\s*(?:picture|image|illustration|photo|photograph|graphic|drawing|artwork|art|visual)s?\b",
-                 ctx.words.text[match.end():end]):
-        # "remove slide 3's picture", "delete slide 2 image": the whole slide was deleted
+    if _A_PICTURE.match(ctx.words.text, match.end(), end) or re.search(
+            r"(?:'s|\s)\s*" + _PICTURE, ctx.words.text[match.end():end]):
+        # It deleted the whole slide: "remove the picture from slide 4" (the slide reference came after the
+        # picture's words, which nothing read), "remove slide 3's picture", "delete slide 2 image"
         raise Ask(Clarification(reason="unsupported", understood=["take a picture off a slide"],
                                 message="I cannot take an illustration off a slide and keep the slide. I can draw a "
                                         "new one ('a new illustration for slide 4') or delete the whole slide "
@@ -905,7 +901,7 @@ _MAKE_PLACE = re.compile(r"\bmake (?P<ref>.+?) the (?:(?P<nth>\d+)th|(?P<pos>fir
                          r"(?:slide|one)\b")
 
 
-_A_PICTURE_SAID = re.compile(r"\b(?:picture|image|illustration|photo|photograph|graphic|drawing|artwork|visual)s?\b")
+_A_PICTURE_SAID = re.compile(r"\b(?!art\b)" + _PICTURE)  # "move the art slide" names a slide
 
 
 def _move(ctx: ReadContext, words: Words, start: int, end: int, deck: Deck) -> list[Clause] | None:

@@ -37,6 +37,7 @@ from nodes.models.factory import model_name_of, provider_failure
 from nodes.models.playbooks import ANSWER_PREFIX
 from nodes.models.transcript import SELECTED_PREFIX, UNUSABLE_PREFIX
 from nodes.propose import MAX_QUESTIONS, _clarification, _tool_answer, parse_response, reply_outcome, tool_schemas
+from nodes.record import record
 from nodes.observe import new_turn
 from nodes.state import TurnState
 from store.errors import is_engine_outage
@@ -221,6 +222,7 @@ def build_chat_baseline(checkpointer: Checkpointer = None, policy: ContextPolicy
     graph.add_node("fit_window", make_fit_window(policy))
     graph.add_node("agent", make_agent(policy))
     add_bridge_pipeline(graph)
+    graph.add_node("record", record)
     graph.add_node("tool_result", tool_result)
     graph.add_edge(START, "begin")
     graph.add_edge("begin", "fit_window")

@@ -18,10 +18,12 @@ Adding a graph node is one ``add_node`` and its edges here; the node is a functi
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Mapping
+from typing import Any
 
 from langgraph.graph import END, START, StateGraph
-from langgraph.types import Checkpointer
+from langgraph.runtime import Runtime
+from langgraph.types import Checkpointer, Command
 
 from graphs.skill_nodes import skill_nodes
 from nodes.begin import TurnInput, TurnOutput, begin
@@ -58,28 +60,47 @@ def to_skill_nodes(route: Callable[[TurnState], str], names: Iterable[str]) -> C
     return route_skills
 
 
+GraphNode = Callable[[TurnState, Runtime[TurnContext]], Mapping[str, Any]]
+
+
+def routed(node: GraphNode, route: Callable[[TurnState], str]) -> Callable[[TurnState, Runtime[TurnContext]], Command]:
+    """``node``, naming the next graph node itself (a ``Command``): ``route`` reads the state as the node leaves it.
+
+    Why not a conditional edge: LangGraph shows an edge's router the node's writes by copying every channel of
+    the state (``local_read``), about 0.4 ms per routing decision with the turn's 40 channels, six times in a note
+    turn (``bench/state_width.py``).  The node's ``destinations`` still draw the same edges.  ``route`` may read
+    only channels a write replaces (``done``, ``verdict``, ``action``, ``rebuild``): the state it sees is the
+    node's input with its update laid over it, which for a channel with a reducer is the update alone.
+    """
+
+    def routed_node(state: TurnState, runtime: Runtime[TurnContext]) -> Command:
+        update = dict(node(state, runtime))
+        return Command(update=update, goto=route({**state, **update}))  # type: ignore[typeddict-item]
+
+    routed_node.__name__ = getattr(node, "__name__", "routed_node")
+    routed_node.__doc__ = node.__doc__
+    return routed_node
+
+
 def add_bridge_pipeline(graph: StateGraph, skills: Iterable[Skill] = ()) -> None:
     """validate → execute (or a skill's node) → feedback → repair → commit → record, rejections straight to record.
 
-    The caller wires what proposes into ``validate`` and what follows ``record``; the chat-history baseline
-    (``graphs/chat_baseline.py``) sends its tool calls through this same pipeline.
+    The caller wires what proposes into ``validate``, and adds ``record`` with what follows it; the chat-history
+    baseline (``graphs/chat_baseline.py``) sends its tool calls through this same pipeline.
     """
     by_skill = skill_nodes(skills)
-    graph.add_node("validate", validate)
+    graph.add_node("validate", routed(validate, to_skill_nodes(route_after_validate, by_skill)),
+                   destinations=("execute", *by_skill, "record"))
     graph.add_node("execute", execute)
     for name, node in by_skill.items():
         graph.add_node(name, node)
         graph.add_edge(name, "feedback")
     graph.add_node("feedback", feedback)
     graph.add_node("repair", repair)
-    graph.add_node("commit", commit)
-    graph.add_node("record", record)
-    graph.add_conditional_edges("validate", to_skill_nodes(route_after_validate, by_skill),
-                                ["execute", *by_skill, "record"])
+    graph.add_node("commit", routed(commit, route_after_commit), destinations=("execute", "record"))
     graph.add_edge("execute", "feedback")
     graph.add_edge("feedback", "repair")
     graph.add_edge("repair", "commit")
-    graph.add_conditional_edges("commit", route_after_commit, ["execute", "record"])
 
 
 def build_supervisor(skills: Iterable[Skill] = (), checkpointer: Checkpointer = None):
@@ -91,10 +112,10 @@ def build_supervisor(skills: Iterable[Skill] = (), checkpointer: Checkpointer = 
     graph.add_node("resolve", resolve)
     graph.add_node("propose", propose)
     add_bridge_pipeline(graph, skills)
+    graph.add_node("record", routed(record, route_after_record), destinations=("observe", END))
     graph.add_edge(START, "begin")
     graph.add_edge("begin", "observe")
     graph.add_edge("observe", "resolve")
     graph.add_edge("resolve", "propose")
     graph.add_edge("propose", "validate")
-    graph.add_conditional_edges("record", route_after_record, ["observe", END])
     return graph.compile(checkpointer=checkpointer)

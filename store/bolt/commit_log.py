@@ -46,6 +46,20 @@ class CommitLog:
             range(version + 1, version + 1 + len(records)))
         return records, gapless
 
+    def own_run(self) -> list[CommitRecord]:
+        """The newest of these commits and those before it with no other commit between them (consecutive
+        versions), oldest first, each saying what it wrote: from the version before the first to the newest,
+        every commit of the canvas is here.  [] when the newest does not say what it wrote."""
+        with self._lock:
+            versions = sorted(self._records, reverse=True)
+            run: list[CommitRecord] = []
+            for version in versions:
+                record = self._records[version]
+                if record.written is None or (run and version != run[-1].canvas_version - 1):
+                    break
+                run.append(record)
+        return run[::-1]
+
     def recent_floor(self, floor: int, wanted: int) -> tuple[int, int] | None:
         """A floor at or above ``floor`` above which lie the ``wanted`` most recently written live nodes of the
         versions after ``floor`` (all of them, when fewer), and the newest version that holds at; None when these

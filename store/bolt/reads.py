@@ -319,6 +319,11 @@ class CanvasReads(BoltSession):
         self, focus_ids: Sequence[str], *, max_depth: int, since_version: int | None, recent: int, within: int,
         named: Sequence[str], listed_kind: str | None, listed_limit: int, narrow: bool,
     ) -> CanvasOverview:
+        if narrow and not focus_ids and listed_kind is None:
+            kept = self._overview_from_own_commits(since_version=since_version, recent=recent, within=within,
+                                                   named=named)
+            if kept is not None:
+                return kept
         live = "(n.deleted IS NULL OR n.deleted = false)"
         known = self._live_counts.known_version()
         seen = self._live_counts.seen_version()
@@ -392,6 +397,47 @@ class CanvasReads(BoltSession):
             if listed_kind else None
         return CanvasOverview(lineages=lineages, counts=counts, recent=latest, version=version, titles=titles,
                               listed=listed)
+
+    def _overview_from_own_commits(self, *, since_version: int | None, recent: int, within: int,
+                                   named: Sequence[str]) -> CanvasOverview | None:
+        """The overview of a view with no focus and no list, from what this process's own commits wrote, when they
+        are every commit of its window and the canvas is still at the newest of them: one read of the canvas
+        version instead of the overview statement.  None when it cannot be answered so (the statement then reads
+        it).
+
+        Why: in a long session in one process (the web canvas, ``jarvishub chat``, an evaluation) most turns follow
+        this process's own: a note, a question, a status.  Their view's counts are known (:class:`LiveCounts`),
+        and every node written in the window, with its title and status as the commit left it, is in the commit
+        log; only another writer's commit can have changed what the statement would read, and it moves the
+        version past the newest of ours.  The answer is the statement's: the live nodes last written after the
+        window's floor, newest first (then by id), and the titles of the named nodes (deleted ones too; removed
+        ones left out), a named node not written in the run meaning the statement is sent.
+        """
+        run = self._commit_log.own_run()
+        if not run:
+            return None
+        newest = run[-1].canvas_version
+        floor = since_version if since_version is not None else newest - int(within)
+        if max(floor, 0) < run[0].canvas_version - 1 or self._live_counts.known_version() != newest:
+            return None  # a commit in the window is not ours, or the counts are not known at the newest
+        last_write: dict[str, CanvasNode | None] = {}  # node id: the node as our last write of it left it
+        for record in run:
+            assert record.written is not None
+            for node in record.written.nodes:
+                last_write[node.id] = node
+            for node_id in record.written.hard_deleted:
+                last_write[node_id] = None
+        if any(node_id not in last_write for node_id in named):
+            return None
+        counts = self._live_counts.at(newest)
+        if counts is None or self.canvas_version() != newest:
+            return None  # another writer committed after our newest: the statement reads what it changed
+        self._live_counts.saw(newest)
+        latest = sorted((n for n in last_write.values() if n is not None and not n.deleted
+                         and (n.canvas_version or 0) > floor), key=lambda n: (-(n.canvas_version or 0), n.id))
+        titles = {i: n.title for i in dict.fromkeys(named) if (n := last_write[i]) is not None} if named else None
+        return CanvasOverview(lineages={}, counts=counts, recent=latest[:int(recent)], version=newest,
+                              titles=titles, listed=None)
 
     def live_counts(self) -> list[tuple[str, str, int]]:
         """The live nodes' counts by kind and status, counted on the canvas (sorted)."""

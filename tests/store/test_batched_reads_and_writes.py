@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import uuid
+
 import pytest
 
 from store.errors import InvalidMutation, NodeNotFound
@@ -249,5 +251,85 @@ def test_the_views_recent_nodes_after_a_large_commit_are_the_newest_of_the_windo
         other.apply([DeleteNode(node_id=batch[0].id)], ticket=authority.issue("other-delete",
                                                                                [DeleteNode(node_id=batch[0].id)]))
         assert recent(3) == newest_of_window(3) and recent(3)[0] == foreign[0].id
+    finally:
+        other.close()
+
+
+def _overview_seen(store, *, since_version=None, recent=3, within=12, named=()):
+    """What a view with no focus uses of an overview: the version, counts, recent nodes and named titles."""
+    seen = store.overview([], max_depth=1, since_version=since_version, recent=recent, within=within, named=named)
+    return (seen.version, seen.counts, [(n.id, n.kind, n.title, n.status, n.canvas_version) for n in seen.recent],
+            seen.titles, seen.lineages)
+
+
+def test_a_view_answered_from_this_stores_own_commits_is_the_statements_answer(canvas, write, engine, authority,
+                                                                              monkeypatch):
+    """While this store made every commit of the view's window, a view with no focus is answered from what its
+    commits wrote (one read of the version, no overview statement), and the answer is exactly what the statement
+    reads, here through another store on the same database that made no commit: creates, retitles, statuses,
+    soft and hard deletes, a turn record, in windows given by a version and by a width."""
+    from store.neo4j import Neo4jCanvasStore
+
+    sent: list[str] = []
+    read = canvas._read
+
+    def recorded(cypher, **params):
+        sent.append(cypher)
+        return read(cypher, **params)
+
+    monkeypatch.setattr(canvas, "_read", recorded)
+    reader = Neo4jCanvasStore.on(engine, canvas.database, authority=authority)
+    try:
+        made = [CreateNode(kind="text", title=f"note {i}") for i in range(5)]
+        write(*made[:2])
+        canvas.live_counts()  # the counts are known from here on, and carried by each commit
+        canvas.overview([], max_depth=1, since_version=0, recent=1)
+        steps = [
+            [made[2]], [made[3], made[4]],
+            [UpdateNode(node_id=made[0].id, title="renamed")],
+            [SetStatus(node_id=made[1].id, status=NodeStatus.REJECTED)],
+            [DeleteNode(node_id=made[3].id)],
+            [RecordTurn(turn_id="t1", thread_id="th", canvas_before=0, node_ids=[made[4].id])],
+            [DeleteNode(node_id=made[4].id, hard=True)],
+            [UpdateNode(node_id=made[3].id, undelete=True)],
+        ]
+        named = [m.id for m in made[:2]]
+        for batch in steps:
+            write(*batch)
+            named += [m.id for m in batch if isinstance(m, CreateNode)]
+            version = canvas.canvas_version()
+            for window in ({"within": 2}, {"within": 12}, {"since_version": max(0, version - 3)},
+                           {"since_version": 0, "recent": 10}):
+                del sent[:]
+                mine = _overview_seen(canvas, named=named, **window)
+                assert mine == _overview_seen(reader, named=named, **window), (batch, window)
+                assert not any("UNION ALL" in cypher for cypher in sent), sent  # no overview statement was sent
+        # A named node this store's commits never wrote: the statement reads it.
+        assert _overview_seen(canvas, named=named + ["no-such-node"]) == \
+            _overview_seen(reader, named=named + ["no-such-node"])
+    finally:
+        reader.close()
+
+
+def test_a_view_after_another_writers_commit_reads_what_it_changed(canvas, write, engine, authority):
+    """Another writer's commit (another process's: another store on the same database) after this store's last
+    one changes what this store's commits say about the window: the view must read it, not answer from them.  The
+    version read is what sees it; without it the retitle, the new node and the count would be missed."""
+    from store.neo4j import Neo4jCanvasStore
+
+    other = Neo4jCanvasStore.on(engine, canvas.database, authority=authority)
+    try:
+        mine = [CreateNode(kind="text", title="mine"), CreateNode(kind="text", title="kept")]
+        write(*mine)
+        canvas.live_counts()
+        write(UpdateNode(node_id=mine[1].id, title="kept still"))
+        before = _overview_seen(canvas, named=[mine[0].id])
+        assert before[3] == {mine[0].id: "mine"}
+        for batch in ([UpdateNode(node_id=mine[0].id, title="theirs now")], [CreateNode(kind="image", title="new")]):
+            other.apply(batch, ticket=authority.issue(uuid.uuid4().hex, batch))
+        after = _overview_seen(canvas, named=[mine[0].id])
+        assert after == _overview_seen(other, named=[mine[0].id])
+        assert after[3] == {mine[0].id: "theirs now"} and after[2][0][2] == "new"
+        assert ("image", "pending", 1) in after[1]
     finally:
         other.close()

@@ -60,7 +60,7 @@ bind wind word work world would wood good food mood hood door more mare care cor
 sure pure cure then than that this thus them they tune turn torn born corn horn worn fire hire tire wire five
 live give hive dive line fine mine nine pine wine shine blue glue clue true grey gray prey pray play clay stay
 redo undo into onto unto sunset sunrise small tall latter intro call quiet bread wilder wildest milder kinder
-bolder older finer wiser
+bolder older finer wiser read reads head lead dead bead
 """.split())
 """Ordinary English words one edit away from a vocabulary word ("fight" is not a typo of "night"): never
 corrected, so an unknown word is asked about instead of read as something else."""

@@ -1290,6 +1290,33 @@ CASES: list[tuple[str, str, Any, str]] = [
     ("status", "approve shot 3 instead of shot 4", ASK("unparsed"), "story"),
     ("status", "approve shot 3 like shot 4", ASK("unparsed"), "story"),
     ("status", "approve this one and shot 5", ASK("no_target"), "prev"),
+    # small wrong successes left by the probes (2026-12-04, late): a look word of the story's subject, a capital
+    # "Say" that begins the new words, "read" typo-corrected to "red", a closing "?" or "!" after new words, a
+    # hedge before a title, who a note is to
+    ("build", "make a film about the dawn of humanity", ASK("unsupported"), "empty"),
+    ("build", "a film about the night of the storm", ASK("unsupported"), "empty"),
+    ("build", "a film about a man named Dawn", OP("build_narrative", {"lighting": None}), "empty"),
+    ("build", "a 6-shot film about a warm-blooded fox", OP("build_narrative", {"n_shots": 6, "lighting": None}),
+     "empty"),
+    ("build", "a film about a fox called Dusk, at night", OP("build_narrative", {"lighting": "night"}), "empty"),
+    ("build", "a film about a cold-hearted king in warm light", OP("build_narrative", {"lighting": "warm"}), "empty"),
+    ("page", "change the contact heading to Say hi", OP("page_set_text", {"element": "contact.heading",
+                                                                          "text": "Say hi"}), "page"),
+    ("page", "change the hero heading to say hello", OP("page_set_text", {"element": "headline", "text": "hello"}),
+     "page"),
+    ("page", "change the headline to read Welcome home", OP("page_set_text", {"element": "headline",
+                                                                               "text": "Welcome home"}), "page"),
+    ("page", "change the headline to read \"Welcome home\"", OP("page_set_text", {"element": "headline",
+                                                                                     "text": "Welcome home"}), "page"),
+    ("page", "change the headline to Welcome!", ASK("unparsed"), "page"),
+    ("page", "change the tagline to Why bees?", ASK("unparsed"), "page"),
+    ("slides", "rename slide 4 to Questions?", ASK("unparsed"), "deck"),
+    ("slides", "rename slide 4 to \"Questions?\"", OP("deck_edit_slide", {"slide": 4, "title": "Questions?"}),
+     "deck"),
+    ("slides", "add a slide about wax!", OP("deck_add_slide", {"about": "wax"}), "deck"),
+    ("slides", "slide 4 should be called like Hives", ASK("unparsed"), "deck"),
+    ("slides", "rename slide 4 to Like a Bee", OP("deck_edit_slide", {"slide": 4, "title": "Like a Bee"}), "deck"),
+    ("other", "note to self: make shot 4 night", OP("note", {"text": "make shot 4 night"}), "story"),
 ]
 
 

@@ -215,6 +215,14 @@ class BuildReader:
                 return _size_refused(ctx, "build_narrative", f"a story of {count.group(1)} shots",
                                      f"a storyboard holds {SHOTS_MIN} to {SHOTS_MAX} shots")
             lighting = _lighting(text)
+            if (said := _LOOK_OF_THE_STORY.search(text)) is not None and lighting is not None:
+                # "a film about the dawn of humanity" lit every shot at dawn: a look word with "of" after it names
+                # a moment of the story ("the night of the storm"), which may or may not be how it is lit
+                words = typed(ctx, said.start(), said.end()) or said.group(0)
+                return _not_built(ctx, "build_narrative", [f"a new story: '{words} ...'"],
+                                  f"Is {lighting} the look of every shot of the new story, or only part of what it "
+                                  f"is about ('{words} ...')? I made nothing: ask again with the look said on its "
+                                  f"own ('..., lit {lighting}'), or with no look.")
             if (said := _STORY_PER_SHOT.search(text)) is not None or (
                     lighting and (said := _LOOK_DENIED.search(text)) is not None):
                 # "a 5-shot film about a lighthouse, shot 3 at night" lit every shot at night, and "..., not at
@@ -259,9 +267,24 @@ def _not_built(ctx: ReadContext, operation: str | None, understood: list[str], m
 
 
 def _lighting(text: str) -> str | None:
+    """The look a new story's request gives every shot: its first look word that is not a name ("a man named
+    Dawn") or the first half of another word ("a warm-blooded fox", "a cold-hearted king")."""
     best: tuple[int, str] | None = None
     for pattern, value in LIGHTING_WORDS:
-        match = re.search(rf"\b(?:{pattern})\b", text)
-        if match and (best is None or match.start() < best[0]):
-            best = (match.start(), value)
+        for match in re.finditer(rf"\b(?:{pattern})\b", text):
+            if _NOT_A_LOOK_BEFORE.search(text, 0, match.start()) or re.match(r"-[a-z]", text[match.end():]):
+                continue
+            if best is None or match.start() < best[0]:
+                best = (match.start(), value)
+            break
     return best[1] if best else None
+
+
+_NOT_A_LOOK_BEFORE = re.compile(r"\b(?:named|called|nicknamed|titled|entitled|known as)\s+$")
+"""Before a look word, words that make it a name: "a fox called Dusk", "a film titled Night Shift"."""
+_LOOK_OF_THE_STORY = re.compile(
+    r"\b(?:the|a|an|one|that|this|his|her|their|its|our|my)\s+(?:(?:very|first|last|long|same|final)\s+)?"
+    r"(?:dawn|daybreak|sunrise|morning|noon|midday|day|sunset|sundown|dusk|twilight|evening|night|midnight)\s+"
+    r"(?:of|before|after|when)\b")
+"""A time of day with "of" (or "before", "after", "when") after it names a moment of the story ("the dawn of
+humanity", "the night of the storm", "the morning after the flood"): whether every shot is lit so is asked."""

@@ -89,15 +89,24 @@ def quotes(ctx: ReadContext, start: int = 0, end: int | None = None) -> list[Quo
             for m in _QUOTE.finditer(text) if m.start() >= start and m.end() <= stop]
 
 
-def content_after(ctx: ReadContext, words: Words, at: int, end: int) -> str:
+def content_after(ctx: ReadContext, words: Words, at: int, end: int, *, exact: bool = False) -> str:
     """The words from ``at`` to ``end`` as typed, taken whole (a new headline, a slide's topic): the first quoted
-    phrase there when there is one, else everything."""
+    phrase there when there is one, else everything.  ``exact``: they are written word for word (a title, a
+    heading's text, a bullet), so a "?" or "!" typed after them unquoted is asked about (a topic or a prompt is
+    not written so)."""
     for quoted in quotes(ctx, at, end):
         words.mark(quoted.start, quoted.end)
         if not ctx.words.text[at:quoted.start].strip() or not words.unused(at, quoted.start):
             words.mark(at, quoted.start)
             return quoted.said
     said = typed(ctx, at, end)
+    if exact and said and (closing := typed(ctx, at, end, trim=False).rstrip(" \t.,;:'\"“”‘’")[-1:]) in ("?", "!"):
+        # "rename slide 4 to Questions?" was titled 'Questions': a closing mark typed after the new words may be
+        # theirs, or the request's own (a question, a cry); which is not for the reader to guess
+        raise Ask(Clarification(
+            reason="unparsed", understood=[f"new words: {said[:60]}"],
+            message=f"Should the new words be '{said[:80]}' or '{said[:80]}{closing}'? I changed nothing. Put the "
+                    f"exact new words in quotes ('\"{said[:40]}{closing}\"')."))
     loose = _LOOSE_WORDS.search(said)
     if loose is not None:
         raise Ask(Clarification(
@@ -171,6 +180,8 @@ _LOOSE_WORDS = re.compile(
     r"tagline|title|section|slide|page|site|website|homepage|menu|top|bottom|intro|footer|header|same \w+|big "
     r"letters|\w+ section|\w+ sentences?|\w+ words)\b|,\s*(?:centered|centred|bold|underlined)\b|"
     r"^\s*the (?:heading|title|name|text) \S|\bin its place\b|\bwith (?:photos|pictures|images|a photo)\b|"
+    # a hedge before the words ("called like Hives"; a title that begins with the word is typed "Like ...")
+    r"(?-i:^\s*like\s)|"
     # nothing but a small word ("rename slide 4 to", "to the")
     r"^\s*(?:to|the|a|an|of|and|or)?\s*[.!?]*\s*$",
     re.IGNORECASE)

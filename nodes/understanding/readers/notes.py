@@ -8,8 +8,10 @@ from nodes.understanding.intent import Clause
 from nodes.understanding.readers.base import ReadContext, Reading, with_a_change
 from nodes.understanding.text import THEN_A_CHANGE
 
-_NOTE = re.compile(r"^\s*(?:add a |take a |make a |write a )?note(?: down)?\s*[:\-]\s*(.+)$|^\s*note\s+(.+)$",
-                   re.IGNORECASE | re.DOTALL)
+_NOTE = re.compile(r"^\s*(?:add a |take a |make a |write a )?note(?: down| to (?:self|myself|me|us|all|everyone))?"
+                   r"\s*[:\-]\s*(.+)$|^\s*note\s+(.+)$", re.IGNORECASE | re.DOTALL)
+"""A note: its words after the colon ("note: ...", "note to self: ..."; who it is to is not part of it), or after
+"note" when there is no colon ("note that ...")."""
 
 
 class NoteReader:

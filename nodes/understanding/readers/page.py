@@ -642,6 +642,10 @@ def _copy(ctx: ReadContext, words: Words, start: int, end: int, doc: PageDocumen
         return None
     rest_start, rest_end = match.start("rest"), match.end("rest")
     quoted = [q for q in quotes(ctx, rest_start, rest_end)]
+    if not quoted and (verb := re.search(r"\b(to) (?:say|read) $", text[:rest_start])) is not None and \
+            typed(ctx, verb.end(1) + 1, rest_start - 1)[:1].isupper() and typed(ctx, verb.start(1), verb.end(1)) == "to":
+        # "change the contact heading to Say hi": the capital says "Say" begins the new words (they were 'hi')
+        rest_start = verb.end(1) + 1
     if not quoted and "be" in match.re.groupindex and match.group("be"):
         # "the tagline should be shorter", "the headline shouldn't be so big": how it should be, not its words
         # (they became the tagline "shorter" and the headline "so big"); new words after "should be" are quoted
@@ -659,7 +663,7 @@ def _copy(ctx: ReadContext, words: Words, start: int, end: int, doc: PageDocumen
     elements = [_element(doc, one) for one in said]
     if any(element is None for element in elements):
         return None
-    new_words = content_after(ctx, words, rest_start, rest_end)
+    new_words = content_after(ctx, words, rest_start, rest_end, exact=True)
     if not new_words:
         return None
     # what follows quoted words is left to be read ("... to say 'Book a sitting' and make it navy": the colour

@@ -723,7 +723,7 @@ def _add(ctx: ReadContext, words: Words, start: int, end: int, deck: Deck) -> li
     if titled is not None and re.match(r"about|on|covering", topic.group(0)):
         # "add a slide about pests titled 'Uninvited guests'": the title is not part of the topic
         about = content_after(ctx, words, topic.start("topic"), titled.start())
-        title = content_after(ctx, words, titled.end(), topic.end("topic"))
+        title = content_after(ctx, words, titled.end(), topic.end("topic"), exact=True)
         words.mark(titled.start(), titled.end())
         words.mark(topic.start(), topic.start("topic"))
         after = _place(anchor, [s.id for s in deck.slides], None) - 1
@@ -1021,7 +1021,8 @@ def _retitle(ctx: ReadContext, words: Words, start: int, end: int, deck: Deck) -
         # title swallowed it: quoted, it was dropped; unquoted, it became part of the title)
         second = _AND_ANOTHER.search(ctx.words.text, match.start(rest), match.end(rest))
         other_refs = find_slides(ctx, words, deck, second.start("ref"), second.end("ref")) if second else []
-        said = content_after(ctx, words, match.start(rest), second.start() if second else match.end(rest))
+        said = content_after(ctx, words, match.start(rest), second.start() if second else match.end(rest),
+                             exact=True)
         if not said:
             return None
         # what follows quoted words is left to be read: "rename the last slide to 'Takeaways' and delete the one
@@ -1037,7 +1038,7 @@ def _retitle(ctx: ReadContext, words: Words, start: int, end: int, deck: Deck) -
             if other == number:
                 raise Ask(Clarification(reason="conflict", understood=[f"the {field} of slide {number}"],
                                         message=f"Two new {field}s for slide {number}; which one should it have?"))
-            said = content_after(ctx, words, second.end(), match.end(rest))
+            said = content_after(ctx, words, second.end(), match.end(rest), exact=True)
             if not said:
                 return None
             found.append(clause(ctx, "slides", "deck_edit_slide", {"slide": other, field: said},
@@ -1091,7 +1092,7 @@ def _bullets(ctx: ReadContext, words: Words, start: int, end: int, deck: Deck) -
         n = next(i for i in ("", "2", "3") if match.group("ref" + i) is not None)
         refs = find_slides(ctx, words, deck, match.start("ref" + n), match.end("ref" + n))
         number, _ = _one(ctx, deck, refs, "add a bullet to")
-        bullet = content_after(ctx, words, match.start("text" + n), match.end("text" + n))
+        bullet = content_after(ctx, words, match.start("text" + n), match.end("text" + n), exact=True)
         words.mark(match.start(), match.end())
         return [clause(ctx, "slides", "deck_add_bullet", {"slide": number, "bullet": bullet},
                        f"add the bullet '{bullet[:60]}' to slide {number}", start=start, end=end,

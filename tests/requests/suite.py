@@ -1317,6 +1317,11 @@ CASES: list[tuple[str, str, Any, str]] = [
     ("slides", "slide 4 should be called like Hives", ASK("unparsed"), "deck"),
     ("slides", "rename slide 4 to Like a Bee", OP("deck_edit_slide", {"slide": 4, "title": "Like a Bee"}), "deck"),
     ("other", "note to self: make shot 4 night", OP("note", {"text": "make shot 4 night"}), "story"),
+    # "the last one" with a film and a deck on the canvas: a shot or a slide (it took the film's last shot out)
+    ("routing", "delete the last one", ASK("no_target"), "mixed"),
+    ("routing", "please remove the 2nd one", ASK("no_target"), "mixed"),
+    ("routing", "delete the last shot", OP("remove_from_cut", {"shots": [-1]}), "mixed"),
+    ("routing", "delete the last one", OP("remove_from_cut", {"shots": [-1]}), "story"),
 ]
 
 

@@ -15,7 +15,7 @@ import re
 from typing import Any
 
 from nodes.understanding.intent import Clarification, Clause, Reference, Target
-from nodes.understanding.readers.base import ReadContext, Reading, not_found
+from nodes.understanding.readers.base import ReadContext, Reading, not_found, typed
 from nodes.understanding.references import (
     ambiguous_message,
     film_candidates,
@@ -58,6 +58,8 @@ _REMOVE_A_SHOT = re.compile(
     r"(?:remove|drop|cut|skip|lose|delete|get rid of) (?:shots? #?\d|the (?:last|first|final|opening|\d+th)\b)")
 """A removal from the cut said without the cut ("delete shot 4", "can you delete the 4th shot?").  Not "delete it"
 of a selected image: its image rejected, or its shot out of the cut? (asked)"""
+_ONE_BY_PLACE = re.compile(r"\bthe (?:last|first|final|opening|\d+(?:st|nd|rd|th)|second|third|next to last) one\b")
+"""A place in an unnamed row ("the last one"): a shot of the cut, or a slide of a deck on the same canvas."""
 _A_SHOTS_PART = re.compile(r"\bshots? #?\d+'s (?:image|picture|frame|still|look|lighting|clip|video|weather|"
                            r"framing|outfit)s?\b")
 """A part of a shot said in a swap or a move ("swap shot 2's image with shot 3's" swapped the shots in the cut)."""
@@ -261,6 +263,15 @@ class CutReader:
         return found
 
     def _remove(self, ctx: ReadContext) -> Reading:
+        if (ctx.facts.slides or ctx.facts.pages) and (said := _ONE_BY_PLACE.search(ctx.words.text)) is not None \
+                and not CUT.search(ctx.words.text):
+            # "delete the last one" on a canvas with a film and a deck took the film's last shot out of its cut
+            words = typed(ctx, said.start(), said.end()) or said.group(0)
+            other = "slide" if ctx.facts.slides else "section of the page"
+            return Reading(clarification=Clarification(
+                reason="no_target", understood=[f"delete {words}"],
+                message=f"Which is {words}: a shot (taken out of the cut) or a {other}? I changed nothing. Say "
+                        f"'delete the last shot' or 'delete the last {other.split()[0]}'."))
         refs, targets, references, asked = self._in_or_out(ctx, REMOVE)
         if asked is not None:
             return asked

@@ -436,8 +436,8 @@ class CanvasReads(BoltSession):
         latest = sorted((n for n in last_write.values() if n is not None and not n.deleted
                          and (n.canvas_version or 0) > floor), key=lambda n: (-(n.canvas_version or 0), n.id))
         titles = {i: n.title for i in dict.fromkeys(named) if (n := last_write[i]) is not None} if named else None
-        return CanvasOverview(lineages={}, counts=counts, recent=latest[:int(recent)], version=newest,
-                              titles=titles, listed=None)
+        kept = [n.model_copy(deep=True) for n in latest[:int(recent)]]  # copies: the log's records stay as written
+        return CanvasOverview(lineages={}, counts=counts, recent=kept, version=newest, titles=titles, listed=None)
 
     def live_counts(self) -> list[tuple[str, str, int]]:
         """The live nodes' counts by kind and status, counted on the canvas (sorted)."""

@@ -100,7 +100,8 @@ def content_after(ctx: ReadContext, words: Words, at: int, end: int, *, exact: b
             words.mark(at, quoted.start)
             return quoted.said
     said = typed(ctx, at, end)
-    if exact and said and (closing := typed(ctx, at, end, trim=False).rstrip(" \t.,;:'\"“”‘’")[-1:]) in ("?", "!"):
+    closing = typed(ctx, at, end, trim=False).rstrip(" \t.,;:'\"“”‘’")[-1:] if exact and said else ""
+    if closing in ("?", "!"):
         # "rename slide 4 to Questions?" was titled 'Questions': a closing mark typed after the new words may be
         # theirs, or the request's own (a question, a cry); which is not for the reader to guess
         raise Ask(Clarification(

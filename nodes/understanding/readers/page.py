@@ -642,8 +642,9 @@ def _copy(ctx: ReadContext, words: Words, start: int, end: int, doc: PageDocumen
         return None
     rest_start, rest_end = match.start("rest"), match.end("rest")
     quoted = [q for q in quotes(ctx, rest_start, rest_end)]
-    if not quoted and (verb := re.search(r"\b(to) (?:say|read) $", text[:rest_start])) is not None and \
-            typed(ctx, verb.end(1) + 1, rest_start - 1)[:1].isupper() and typed(ctx, verb.start(1), verb.end(1)) == "to":
+    verb = None if quoted else re.search(r"\b(to) (?:say|read) $", text[:rest_start])
+    if verb is not None and typed(ctx, verb.end(1) + 1, rest_start - 1)[:1].isupper() and \
+            typed(ctx, verb.start(1), verb.end(1)) == "to":
         # "change the contact heading to Say hi": the capital says "Say" begins the new words (they were 'hi')
         rest_start = verb.end(1) + 1
     if not quoted and "be" in match.re.groupindex and match.group("be"):

@@ -121,6 +121,39 @@ _COUNT_UNREAD = re.compile(
 """A size (or a split of the story) said in words the build does not read: it was made with the default size."""
 
 
+_LOOKS = (r"(?:night|nighttime|midnight|dusk|dawn|day|daytime|daylight|noon|sunset|sunrise|evening|morning|neon|"
+          r"golden hour|fog|foggy|rain|rainy|snow|snowy|dark|darkness|warm|cold|noir|twilight|moonlight)")
+_UNSURE_BUILD = {
+    "any": re.compile(
+        # a self-correction: which of the two the person wants is not for the reader to pick ("... no wait, 8")
+        r"\b(?:no wait|wait no|scratch that|i meant|i mean)\b|[,.;]\s*(?:wait|actually|sorry|oops|no|nope)\b|"
+        r"^\s*(?:wait|actually|sorry|oops)\b.*\b\d+\b|"
+        # a size said and denied ("not 5 slides, 6", "not 6 shots")
+        r"\bnot (?:\d+|one|two|three|four|five|six|seven|eight|nine|ten|twelve)(?:[- ](?:shots?|slides?|sections?))?"
+        r"\b"),
+    "story": re.compile(
+        # a look for part of the story, or one its subject feels ("ending at night", "from day to night", "who hates
+        # the night"): the build lights every shot alike
+        rf"\b(?:ending|ends|end|starting|starts|start|beginning|begins|begin|until|till|turning|turns|fading|"
+        rf"fades|going|goes|into)\s+(?:(?:at|in|by|with|to|into)\s+)?(?:the\s+|a\s+)?{_LOOKS}\b|"
+        rf"\bfrom\s+(?:the\s+)?{_LOOKS}\s+(?:to|till|until|into)\b|"
+        rf"\b(?:hates?|loves?|fears?|afraid of|scared of|misses|dreams? of|waits? for|longs? for)\s+(?:the\s+|a\s+)?"
+        rf"{_LOOKS}\b"),
+    "deck": re.compile(
+        # how a new deck looks (it is made with the default theme), or a slide beside its topic
+        r"\b(?:(?:dark |light |pale |bright |deep )?(?:red|blue|green|black|white|grey|gray|gold|yellow|orange|purple|"
+        r"pink|brown|teal|navy|pastel|colou?rful))\s+(?:\d+-slide\s+)?(?:deck|slides|slide deck|presentation)\b|"
+        r"\bin (?:(?:dark|light|pale|bright|deep) )?(?:red|blue|green|black|white|grey|gray|gold|yellow|orange|"
+        r"purple|pink|brown|teal|navy|pastel)(?: colou?rs| tones)?\b|\b(?:big|large|small) (?:text|font|titles)\b|"
+        r"\btitles in\b|\bfont\b|\bplus (?:a|an|one) (?:slide|section)\b"),
+    "page": re.compile(
+        # words a new page is given that its template writes itself ("with the headline Fresh every day")
+        r"\b(?:headline|tagline|heading)\b|\bbutton (?:says|saying|that says|reading|reads|text)\b|"
+        r"\b(?:\d+|one|two|three|four|five|six|seven|eight) sections?\b"),
+}
+"""What a build cannot carry, said in a new thing's request: it was made without it (exit 0)."""
+
+
 class BuildReader:
     """Narrative, web and slides builds, recognised by how a person asks for a new one."""
 
@@ -144,6 +177,14 @@ class BuildReader:
             return _not_built(ctx, None, [f"a new {f}" for f in families],
                               f"'{typed(ctx, *unread.span()) or unread.group(0)}': I cannot tell how many that is, so "
                               "I made nothing. Say the number: 'a 4-shot film about ...', 'a 7-slide deck about ...'.")
+        new = [f for f in families if f != "page" or _NEW_WEB.search(text)]  # "the website": not a new one
+        for family in ["any", *new] if new else []:
+            if (unsure := _UNSURE_BUILD[family].search(text)) is not None:
+                said = typed(ctx, *unsure.span()) or unsure.group(0)
+                return _not_built(ctx, None, [f"a new {f}" for f in new],
+                                  f"'{said}': a new {new[0]} cannot be made with that as asked (a changed mind, a "
+                                  "size taken back, a look for part of it, or words and looks its maker writes "
+                                  "itself), so I made nothing. Ask for it plainly, then change what you want.")
         if len(families) > 1 and _SECOND_BUILD.search(text):
             return _not_built(ctx, None, [f"a new {f}" for f in families],
                               f"That asks for two builds ({' and '.join(families)}); I make one per request, so I "

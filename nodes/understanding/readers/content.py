@@ -108,6 +108,13 @@ def content_after(ctx: ReadContext, words: Words, at: int, end: int, *, exact: b
             reason="unparsed", understood=[f"new words: {said[:60]}"],
             message=f"Should the new words be '{said[:80]}' or '{said[:80]}{closing}'? I changed nothing. Put the "
                     f"exact new words in quotes ('\"{said[:40]}{closing}\"')."))
+    if said.count('"') % 2 or said.count("“") != said.count("”"):
+        # 'Honey "harvest"': the closing quote was trimmed off with the request's punctuation ('Honey "harvest')
+        raise Ask(Clarification(
+            reason="unparsed", understood=[f"new words: {said[:60]}"],
+            message=f"The new words hold a quote mark ('{said[:80]}'), and I cannot tell which words it closes, so I "
+                    "changed nothing. Put the exact new words in single quotes ('change the headline to \'Honey "
+                    "\"harvest\"\'')."))
     loose = _LOOSE_WORDS.search(said)
     if loose is not None:
         raise Ask(Clarification(
@@ -130,13 +137,33 @@ the heading ("add a slide about pests, second"), and the new part went last."""
 _LOOSE_WORDS = re.compile(
     # a second instruction or a comment after the new words ("to Quiet Light and make it bigger", "Book now, not
     # Start a conversation", "How it works but keep the diagram", "The big idea, it's catchier")
-    r"\band (?:then )?(?:make|change|set|keep|leave|move|delete|remove|add|put|use|turn|give|match|it|its|the|this|"
-    r"that|slide|their|with)\b|\b(?:and|,) (?:slide )?#?\d+ (?:to|as)\b|^\s*(?:and|or|,|please)\b|"
+    r"\band (?:then |also )?(?:make|change|set|keep|leave|move|delete|remove|add|put|use|turn|give|match|it|its|the|"
+    r"this|that|slide|their|with|swap|switch|rename|retitle|approve|reject|undo|duplicate|copy|shots?)\b|"
+    r"\b(?:and|,) (?:slide )?#?\d+ (?:to|as)\b|^\s*(?:and|or|,|please)\b|\band also\b|;|\s&\s*(?:the|make|change|set|slide|shot|rename|add|its?)\b|,\s*then\b|"
+    r",\s*(?:and\s+)?(?:shots?|slides?|images?) \d|\band one (?:called|titled|named|about|on)\b|"
+    r"\band (?:one|another)(?: slide| section)?\s*$|"
+    # a self-correction ("Honey harvest, wait no, Honey time", "Events. Actually call it Workshops")
+    r"[,.;]\s*(?:wait|no wait|wait no|actually|sorry|oops|no|nope|scratch that)\b|\b(?:i meant|wait no|no wait|"
+    r"scratch that)\b|"
+    # an instruction about the words after a comma ("Honey harvest, all caps", "Sweet as honey, bigger")
+    r",\s*(?:(?:in |with )?(?:all caps|caps|capitals|upper ?case|lower ?case|title case|bold|italics?|bigger|"
+    r"smaller|larger|shorter|longer|centered|centred|underlined|no emoji|emoji|a subtitle|a smaller font|"
+    r"(?:a )?(?:smaller|bigger|larger) font|font size \d+|\d+ lines?|one line|two lines))\s*[.!]*\s*$|"
+    r",\s*(?:in )?(?:dark |light |pale |bright |deep )?(?:navy|red|blue|green|black|white|grey|gray|gold|yellow|"
+    r"orange|purple|pink|brown|teal)\s*[.!]*\s*$|\bwith (?:more|less|extra|a bit more|a bit less) \w+|"
+    r"\bemoji\b|\btranslated\b|\bin an? (?:serif|sans[- ]?serif|monospace|script|bold|bigger|smaller) font\b|"
+    r"\bfont size\b|\b(?:warmer|cooler|brighter|darker) colou?rs\b|"
+    # a hedge or an offer ("Buzz, or maybe Hum", "whatever you think", "to just Book", "instead" alone)
+    r"\bor maybe\b|\bwhatever\b|\bprobably\b|\btentatively\b|\bif (?:that|it) fits\b|"
+    r"^\s*(?:instead|back)\s*[.!]*\s*$|(?-i:^\s*(?:just|simply|exactly)\s)|"
+    # where the slide is, said before the words ("of deck 2 to Travel", "from Urban beekeeping to Buzz")
+    r"^\s*(?:of|in|on|from) .*\bto\b|"
     # a word to the person, not of the new words ("to Hives please", "to Hives, thanks", "to Hives instead")
     r"(?:,\s*|\s)(?:please|pls|thanks|thank you|thx|now|instead|again|too|as well|also)\s*[.!]*\s*$|"
     r"^\s*(?:again|properly|differently|better|something else|whatever)\s*[.!]*\s*$|"
     # how the words look or read, not the words ("in bold", "in French", "(with a capital H)", "for kids")
-    r"\bin (?:bold|italics?|capitals|caps|all caps|lower ?case|upper ?case|small caps|french|spanish|german|italian|"
+    r"\bin (?:(?:dark|light|pale|bright|deep) )?(?:bold|italics?|capitals|caps|all caps|lower ?case|upper ?case|"
+    r"small caps|french|spanish|german|italian|"
     r"dutch|portuguese|plain english|english|navy|red|blue|green|black|white|grey|gray|gold|yellow|orange|purple|"
     r"pink|brown|teal)\b|\bfor (?:kids|children|beginners|experts|a (?:kid|child))\s*$|\([^)]*\)\s*$|"
     r"^\s*with (?:a|an|the|its|no|some)\b|"

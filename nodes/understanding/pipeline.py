@@ -136,6 +136,14 @@ def _interpret(request: str, facts: CanvasFacts | None = None, *, previous: Prev
                     "full-bleed change').")
         _describe(intent)
         return intent
+    if (onward := _ONWARD.search(request)) is not None and not note_like:
+        # "make shots 6+ darker" made shot 6 darker, and "delete slides 4+" deleted slide 4 alone: the "+" was dropped
+        intent.clarification = Clarification(
+            reason="unparsed", not_understood=[onward.group(0)],
+            message=f"'{onward.group(0)}': from there to the last? I changed nothing; say the range ('shots 6 to 8', "
+                    "'every slide from slide 4').")
+        _describe(intent)
+        return intent
     ctx = ReadContext(request=request, words=Words(text), facts=facts, previous=previous, answer=answer,
                       skills=skills)
     for reader in READERS:
@@ -159,7 +167,7 @@ def _interpret(request: str, facts: CanvasFacts | None = None, *, previous: Prev
                      "notes, questions about the canvas, and edits of shots (lighting, framing, weather, outfit, "
                      "'darker', 'warmer'). Or set OPENAI_API_KEY to use a real model."))
     if intent.clarification is None:
-        intent.clarification = _everything_on_a_mixed_canvas(intent, facts)
+        intent.clarification = _everything_on_a_mixed_canvas(intent, facts) or _the_copy_after_a_duplicate(intent)
     elif intent.clarification.reason in ("no_target", "unparsed") and (look := look_no_shot_has(text)) is not None:
         # "make the dusk shots warmer" with no shot at dusk: "dusk" was read as the change, and the question was
         # which shot "it" means
@@ -172,7 +180,26 @@ def _interpret(request: str, facts: CanvasFacts | None = None, *, previous: Prev
     return intent
 
 
+def _the_copy_after_a_duplicate(intent: Intent) -> Clarification | None:
+    """A change after a duplicate, of the thing duplicated: "duplicate this slide and call it Hive basics 2" renamed the
+    original, where "it" is most likely the new copy (which does not exist until the duplicate runs)."""
+    def parts(clause: Any) -> set[str]:  # the slides and shots a clause names, not the deck or film they are in
+        return {t.id for t in clause.targets if t.kind not in ("deck", "page", "film", "position")}
+
+    copies = [c for c in intent.clauses if "duplicate" in c.operation]
+    duplicated = set().union(*(parts(c) for c in copies)) if copies else set()
+    later = [c for c in intent.clauses[1:] if "duplicate" not in c.operation and parts(c) & duplicated]
+    if not duplicated or not later:
+        return None
+    return Clarification(reason="ambiguous", understood=[c.understood[0] for c in intent.clauses if c.understood][:2],
+                         message="Which should the change after the copy go to: the original or the new copy? I "
+                                 "changed nothing. Make the copy first, then change it by its number.")
+
+
 _UNDOING = re.compile(r"\bun-[a-z][a-z-]*")
+_ONWARD = re.compile(r"\b(?:shots?|slides?|images?|clips?|sections?|frames?|scenes?)\s+#?\d+\s*\+(?!\s*\d)",
+                     re.IGNORECASE)
+"""A number with "+" after it ("shots 6+"): from it onward, which no reader reads."""
 """A word made the opposite of another by a hyphened prefix ("un-hide"): never read as the word after it."""
 _EVERYTHING = frozenset({"everything", "the whole thing", "all of them"})
 

@@ -1369,6 +1369,19 @@ CASES: list[tuple[str, str, Any, str]] = [
     ("build", "a website for a bakery, 3 sections", ASK("unsupported"), "empty"),
     ("build", "a deck about dark matter", OP("build_deck", {"n_slides": 5}), "empty"),
     ("build", "a film about a fox going home at night", OP("build_narrative", {"lighting": "night"}), "empty"),
+    # references on the same probes: "it" before "do the same to shot 7", the deck renamed through its selected
+    # slide, "shots 6+", a change after a duplicate
+    ("pronoun", "make it darker and do the same to shot 7", {4: {"luma": "lower"}, 7: {"luma": "lower"}}, "sel=4"),
+    ("pronoun", "make it darker, then do the same to shot 7", {4: {"luma": "lower"}, 7: {"luma": "lower"}}, "sel=4"),
+    ("pronoun", "make it warmer then the next one", {4: {"warmth": "higher"}, 5: {"warmth": "higher"}}, "sel=4"),
+    ("pronoun", "make it snow in shot 1", {1: {"weather": "snow"}}, "sel=4"),
+    ("slides", "rename the deck to Bees", ASK("unsupported"), "deck:sel=3"),
+    ("slides", "rename it to Bees", OP("deck_edit_slide", {"slide": 3, "title": "Bees"}), "deck:sel=3"),
+    ("number", "make shots 6+ darker", ASK("unparsed"), "story"),
+    ("slides", "delete slides 4+", ASK("unparsed"), "deck"),
+    ("slides", "duplicate this slide and call it Hive basics 2", ASK("ambiguous"), "deck:sel=3"),
+    ("slides", "duplicate slide 3 and delete slide 5", OPS(OP("deck_duplicate_slide", {"slide": 3}),
+                                                          OP("deck_delete_slide", {"slide": 6})), "deck"),
 ]
 
 

@@ -1016,6 +1016,12 @@ def _retitle(ctx: ReadContext, words: Words, start: int, end: int, deck: Deck) -
         refs = find_slides(ctx, words, deck, match.start(group), match.end(group))
         if not refs and not deck.selected:
             return None
+        if not refs and re.search(r"\b(?:deck|presentation|slideshow|slides|decks)\b",
+                                  ctx.words.text[match.start(group):match.end(group)]):
+            # "rename the deck to Bees" with slide 3 selected retitled slide 3: the deck is not its selected slide
+            raise Ask(Clarification(reason="unsupported", understood=[f"change the {field} of the deck"], message=(
+                f"A deck has no {field} of its own apart from its slides', so I changed nothing. Say which slide: "
+                "'rename the title slide to \"Bees\"', 'rename slide 3 to \"Bees\"'.")))
         number, _ = _one(ctx, deck, refs, f"change the {field} of")
         # "rename slide 3 to 'Parts' and slide 4 to 'Process'": the second slide gets its own clause (the first
         # title swallowed it: quoted, it was dropped; unquoted, it became part of the title)

@@ -1340,8 +1340,6 @@ CASES: list[tuple[str, str, Any, str]] = [
     ("slides", "rename slide 3 of deck 2 to Travel", ASK("unparsed"), "deck"),
     ("slides", "rename slide 1 from Urban beekeeping to Buzz", ASK("unparsed"), "deck"),
     ("slides", "rename slide 1 to Buzz, or maybe Hum", ASK("unparsed"), "deck"),
-    ("slides", "rename slide 2 to Hives, shot 2 darker", OPS(OP("deck_edit_slide", {"slide": 2, "title": "Hives"}),
-                                                            {2: {"luma": "lower"}}), "mixed"),
     ("slides", "rename slide 2 to Hives and swap shots 1 and 2", ASK("unparsed"), "mixed"),
     ("slides", "rename slide 4 to Just Bees", OP("deck_edit_slide", {"slide": 4, "title": "Just Bees"}), "deck"),
     ("slides", "rename slide 4 to 'Honey \"harvest\"'", OP("deck_edit_slide", {"slide": 4, "title": 'Honey "harvest"'}),

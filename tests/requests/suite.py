@@ -1380,6 +1380,12 @@ CASES: list[tuple[str, str, Any, str]] = [
     ("slides", "duplicate this slide and call it Hive basics 2", ASK("ambiguous"), "deck:sel=3"),
     ("slides", "duplicate slide 3 and delete slide 5", OPS(OP("deck_duplicate_slide", {"slide": 3}),
                                                           OP("deck_delete_slide", {"slide": 6})), "deck"),
+    ("clauses", "make all shots darker except shot 4 which should be warmer", ASK("ambiguous"), "story"),
+    ("clauses", "make all shots darker, but shot 4 warmer instead", ASK("ambiguous"), "story"),
+    ("clauses", "make shot 3 darker and shot 4 even darker", ASK("ambiguous"), "story"),
+    ("clauses", "make shot 4 even darker", {4: {"luma": "lower"}}, "story"),
+    ("slides", "add a slide called Thanks!", ASK("unparsed"), "deck"),
+    ("page", "add a section called Events!", ASK("unparsed"), "page"),
 ]
 
 

@@ -542,7 +542,8 @@ def _sections(ctx: ReadContext, words: Words, start: int, end: int, doc: PageDoc
                     "Say 'after the menu', 'before the contact section' or 'at the bottom'.")))
             # The heading is the person's words, checked as any new words are ("about events, then remove it" was
             # headed "Events, then remove it")
-            heading = content_after(ctx, words, match.start("topic"), match.end("topic"))
+            called = bool(re.search(r"\b(?:called|titled|named|headed)\s*$", text[:match.start("topic")]))
+            heading = content_after(ctx, words, match.start("topic"), match.end("topic"), exact=called)
             args["heading"] = heading[:1].upper() + heading[1:]
         if match.group("anchor"):
             anchor = _section(doc, match.group("anchor"))

@@ -179,6 +179,13 @@ _A_SHADE = re.compile(r"\b(?:darker|lighter|brighter|deeper|paler|softer|richer|
 """"a darker red" coat: a shade of a colour, which darkened the whole shot and gave the coat plain red."""
 
 
+_MORE_THAN_THE_OTHERS = re.compile(
+    r"\beven (?:more |less |further )?\w+er\b|\beven more\b|\b(?:which|that|who) (?:should|must|shall|needs? to|has "
+    r"to|is to) be\b|,?\s*but (?:shot|image) #?\d+ [\w ]+? instead\b")
+"""A change of one shot said against the change of the others ("shot 4 even darker", "except shot 4 which should be
+warmer", "but shot 4 warmer instead")."""
+
+
 def _said_loosely(ctx: ReadContext, found: list[Found]) -> Reading | None:
     """A question instead of an edit for wordings that named other shots (or another change) than meant."""
     text = ctx.words.text
@@ -204,6 +211,12 @@ def _said_loosely(ctx: ReadContext, found: list[Found]) -> Reading | None:
     elif (counted := count_exception(text)) is not None and found:
         message = f"'{counted.group(0)}' says how many to leave out, not which. Name them: 'all shots except " \
                   "shot 3', 'every shot but the last one'."
+    elif (more := _MORE_THAN_THE_OTHERS.search(text)) is not None and len(found) > 1:
+        # "make shot 3 darker and shot 4 even darker" darkened both alike; "every shot darker, but shot 4 warmer
+        # instead" darkened shot 4 too; "all shots darker except shot 4 which should be warmer" warmed the others
+        message = f"'{more.group(0).strip()}': one shot changed otherwise than the others in one request; I change " \
+                  "each shot by the same step, so I changed nothing. Say each change on its own ('make shots 1-3 " \
+                  "darker', then 'make shot 4 warmer')."
     elif (instead := INSTEAD_OF.search(text)) is not None and len(found) > 1:
         message = f"'{instead.group(0).strip()}': shall {instead.group('other').strip()} go back to how it was " \
                   "before? Say 'undo the last change to it' for that, and name only the shots to change ('make " \

@@ -730,12 +730,13 @@ def _add(ctx: ReadContext, words: Words, start: int, end: int, deck: Deck) -> li
         return [clause(ctx, "slides", "deck_add_slide", {"after": after, "about": about, "title": title},
                        f"add a slide '{title}' about '{about}' ({'first' if after == 0 else f'after slide {after}'})",
                        start=start, end=end, references=[anchor])]
-    about = content_after(ctx, words, topic.start("topic"), topic.end("topic"))
+    titled_only = bool(re.match(r"(?:called|titled|named|with the title)\b", topic.group(0)))
+    # "add a slide called Thanks!": a title is written as typed, its closing mark asked about (a topic is not)
+    about = content_after(ctx, words, topic.start("topic"), topic.end("topic"), exact=titled_only)
     words.mark(topic.start(), topic.start("topic"))
     after = _place(anchor, [s.id for s in deck.slides], None) - 1
     args: dict = {"after": after, "about": about}
-    if re.match(r"(?:called|titled|named|with the title)\b", topic.group(0)) or quotes(ctx, topic.start("topic"),
-                                                                                       topic.end("topic")):
+    if titled_only or quotes(ctx, topic.start("topic"), topic.end("topic")):
         args["title"] = about
     where = "first" if after == 0 else f"after slide {after}"
     return [clause(ctx, "slides", "deck_add_slide", args, f"add a slide about '{about}' ({where})", start=start,

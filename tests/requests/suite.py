@@ -1386,6 +1386,10 @@ CASES: list[tuple[str, str, Any, str]] = [
     ("clauses", "make shot 4 even darker", {4: {"luma": "lower"}}, "story"),
     ("slides", "add a slide called Thanks!", ASK("unparsed"), "deck"),
     ("page", "add a section called Events!", ASK("unparsed"), "page"),
+    ("page", "add a section about tastings, with a blue background", ASK("unsupported"), "page"),
+    ("slides", "change slide 1 title and headline to Buzz", ASK("unsupported"), "both"),
+    ("slides", "change the headline and slide 1 title to Buzz", ASK("unsupported"), "both"),
+    ("slides", "rename slide 1 to Buzz", OP("deck_edit_slide", {"slide": 1, "title": "Buzz"}), "both"),
 ]
 
 

@@ -142,6 +142,10 @@ _SET_TEXT = re.compile(rf"\b(?:change|set|update|edit|rewrite|reword|rename|make
                        r"(?:says|reads)| (?:should|must|could|can|will)? ?(?:say|says|read|reads)|"
                        r"(?P<be> should be| to be| is now| becomes?))"
                        r" (?P<rest>.+)$")
+_NEW_SECTION_STYLED = re.compile(
+    r"\badd (?:a |an |one more |another )?(?:new )?section\b[^,;]*?(?:,\s*|\s)(?P<look>(?:with|in|having) (?:a |an |its own )?"
+    r"[\w -]{0,20}?\b(?:background|colou?r|font|border|style|look|theme)s?)\b")
+"""A look said with a new section ("add a section about tastings, with a blue background"): no section has its own."""
 _SAY = re.compile(rf"\b(?:make|have|let) (?P<element>{_ELEMENT}) (?:say|read) (?P<rest>.+)$")
 _SECTION_NAME = r"(?:the )?(?P<{0}>[a-z0-9-]+(?: [a-z0-9-]+){{0,2}}?)(?: section)?"
 _REMOVE_SECTION = re.compile(r"\b(?:remove|delete|drop|hide|take out|get rid of|cut|lose)\b " + _SECTION_NAME.format("name")
@@ -210,6 +214,14 @@ class PageReader:
             return Reading(clauses=undos)
         if not (named or selected or version):
             return None
+        if ctx.facts.has_page and (styled := _NEW_SECTION_STYLED.search(text)) is not None:
+            # "add a section about tastings, with a blue background" gave the whole page a blue background
+            ctx.words.take_all()
+            return Reading(clarification=Clarification(
+                reason="unsupported", understood=["add a section"], message=(
+                    f"'{typed(ctx, *styled.span('look')) or styled.group('look')}': a new section takes the page's "
+                    "look; I set a look for the whole page, not for one section, so I changed nothing. Add the "
+                    "section, then say the page's look if that is what you meant ('make the background blue').")))
         count, was_undo = previous_changes(ctx, PAGE_OPERATIONS)
         if was_undo and count > 1 and (THE_UNDO.fullmatch(text) or BARE_UNDO.fullmatch(text)):
             # "undo that" after an undo of several page changes: one page_revert to "previous" brought back one

@@ -1014,6 +1014,14 @@ def _retitle(ctx: ReadContext, words: Words, start: int, end: int, deck: Deck) -
         group = next(g for g in ("ref", "ref2", "ref3", "ref4", "ref5", "ref6", "ref7") if g in match.re.groupindex
                      and match.group(g) is not None)
         rest = "rest" + group.removeprefix("ref")
+        said = text[start:match.start(rest)]
+        if re.search(r"\band\b|&", said) and (other := re.search(r"\b(?:headline|tagline|button|title of the page)\b",
+                                                                  said)):
+            # "change slide 1 title and headline to Buzz" renamed the slide and left the page's headline
+            raise Ask(Clarification(reason="unsupported", understood=[f"change the {field} of a slide"], message=(
+                f"'{typed(ctx, start + other.start(), start + other.end())}': a slide and the page in "
+                "one change; I changed nothing. Say each on its own ('rename slide 1 to \"Buzz\"', then 'change the "
+                "headline to \"Buzz\"').")))
         refs = find_slides(ctx, words, deck, match.start(group), match.end(group))
         if not refs and not deck.selected:
             return None

@@ -1320,8 +1320,6 @@ CASES: list[tuple[str, str, Any, str]] = [
     # "the last one" with a film and a deck on the canvas: a shot or a slide (it took the film's last shot out)
     ("routing", "delete the last one", ASK("no_target"), "mixed"),
     ("routing", "please remove the 2nd one", ASK("no_target"), "mixed"),
-    ("routing", "delete the last shot", OP("remove_from_cut", {"shots": [-1]}), "mixed"),
-    ("routing", "delete the last one", OP("remove_from_cut", {"shots": [-1]}), "story"),
     # a seventh and eighth probe (2026-12-04, late night): instructions, corrections, hedges and other clauses
     # written into new words; builds with a changed mind, a size taken back, a look for part of the story, a deck's
     # look, a page's own words

@@ -149,6 +149,9 @@ VERSION_CASES: list[tuple[str, str, Any, str]] = [
     ("cut", "take shot 4 out of the cut", OP("remove_from_cut", {"shots": ["S4"]}), "story"),
     ("cut", "drop shots 2 and 3 from the edit", OP("remove_from_cut", {"shots": ["S2", "S3"]}), "story"),
     ("cut", "cut shot 5", OP("remove_from_cut", {"shots": ["S5"]}), "story"),
+    # "the last one" beside a deck asks (suite.py); alone on a film, or said as a shot, it is the cut's last shot
+    ("cut", "delete the last shot", OP("remove_from_cut", {"shots": [-1]}), "mixed"),
+    ("cut", "delete the last one", OP("remove_from_cut", {"shots": [-1]}), "story"),
     ("cut", "put shot 6 back in the cut", OP("return_to_cut", {"shot": "S6"}), "story"),
     ("cut", "bring shot 4 back into the film", OP("return_to_cut", {"shot": "S4"}), "story"),
     ("cut", "put shot 8 back", OP("return_to_cut", {"shot": "S8"}), "story"),

@@ -197,10 +197,10 @@ def _the_copy_after_a_duplicate(intent: Intent) -> Clarification | None:
 
 
 _UNDOING = re.compile(r"\bun-[a-z][a-z-]*")
+"""A word made the opposite of another by a hyphened prefix ("un-hide"): never read as the word after it."""
 _ONWARD = re.compile(r"\b(?:shots?|slides?|images?|clips?|sections?|frames?|scenes?)\s+#?\d+\s*\+(?!\s*\d)",
                      re.IGNORECASE)
 """A number with "+" after it ("shots 6+"): from it onward, which no reader reads."""
-"""A word made the opposite of another by a hyphened prefix ("un-hide"): never read as the word after it."""
 _EVERYTHING = frozenset({"everything", "the whole thing", "all of them"})
 
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 import threading
 from collections import Counter
 
-from store.models import CommitRecord
+from store.models import CanvasNode, CommitRecord
 
 KEPT = 64
 """Commits kept: a turn with more reads its commits from the engine."""
@@ -74,17 +74,24 @@ class CommitLog:
         if got is None or not got[1] or any(r.written is None for r in got[0]):
             return None
         records = got[0]
-        last_write: dict[str, tuple[int, bool]] = {}  # node id: the version that last wrote it, live after it
-        for record in records:
-            assert record.written is not None
-            for node in record.written.nodes:
-                last_write[node.id] = (record.canvas_version, not node.deleted)
-            for node_id in record.written.hard_deleted:
-                last_write[node_id] = (record.canvas_version, False)
-        live_by_version = Counter(version for version, live in last_write.values() if live)
+        live_by_version = Counter(version for version, node in last_writes(records).values()
+                                  if node is not None and not node.deleted)
         found = 0
         for record in reversed(records):
             found += live_by_version[record.canvas_version]
             if found >= wanted:
                 return record.canvas_version - 1, records[-1].canvas_version
         return floor, records[-1].canvas_version
+
+
+def last_writes(records: list[CommitRecord]) -> dict[str, tuple[int, CanvasNode | None]]:
+    """Each node these commits (oldest first, each saying what it wrote) wrote: the version of its last write and
+    the node as that write left it (None: removed with its edges)."""
+    last: dict[str, tuple[int, CanvasNode | None]] = {}
+    for record in records:
+        assert record.written is not None
+        for node in record.written.nodes:
+            last[node.id] = (record.canvas_version, node)
+        for node_id in record.written.hard_deleted:
+            last[node_id] = (record.canvas_version, None)
+    return last

@@ -8,7 +8,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from store.base import LineageEntry, Neighbour
-from store.bolt.commit_log import CommitLog
+from store.bolt.commit_log import CommitLog, last_writes
 from store.bolt.live_counts import LiveCounts
 from store.bolt.schema import (
     SCOPE_EDGES,
@@ -420,13 +420,7 @@ class CanvasReads(BoltSession):
         floor = since_version if since_version is not None else newest - int(within)
         if max(floor, 0) < run[0].canvas_version - 1 or self._live_counts.known_version() != newest:
             return None  # a commit in the window is not ours, or the counts are not known at the newest
-        last_write: dict[str, CanvasNode | None] = {}  # node id: the node as our last write of it left it
-        for record in run:
-            assert record.written is not None
-            for node in record.written.nodes:
-                last_write[node.id] = node
-            for node_id in record.written.hard_deleted:
-                last_write[node_id] = None
+        last_write = {node_id: node for node_id, (_, node) in last_writes(run).items()}  # as our last write left it
         if any(node_id not in last_write for node_id in named):
             return None
         counts = self._live_counts.at(newest)

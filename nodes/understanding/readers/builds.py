@@ -86,7 +86,17 @@ _DECK_TONE = re.compile(r",\s*(?:and\s+)?make it \w+|\bmake it (?:funny|fun|shor
                         r"\b(?:titled|called|named|title it|with the title)\b|\b(?:dark|light|black|white) "
                         r"(?:deck|presentation|slides)\b|\b\d+ (?:to|or|-) \d+ slides\b|\b\d+[- ]pages?\b|\bskip\b|"
                         r"\bkeep it \w+|\b(?:bullets?|points?) (?:per|on each|for each|a) slide\b|\bspeaker notes\b|"
-                        r"\b(?:with|without|no|add) (?:any )?notes\b")
+                        r"\b(?:with|without|no|add) (?:any )?notes\b|"
+                        # its colours or type, or a slide beside its topic ("a dark green deck", "big text")
+                        r"\b(?:(?:dark |light |pale |bright |deep )?(?:red|blue|green|grey|gray|gold|yellow|orange|"
+                        r"purple|pink|brown|teal|navy|pastel|colou?rful))\s+(?:\d+-slide\s+)?(?:deck|slides|slide deck|"
+                        r"presentation)\b|\bin (?:(?:dark|light|pale|bright|deep) )?(?:red|blue|green|black|white|grey|"
+                        r"gray|gold|yellow|orange|purple|pink|brown|teal|navy|pastel)(?: colou?rs| tones)?\b|"
+                        r"\b(?:big|large|small) (?:text|font|titles)\b|\btitles in\b|\bfont\b|"
+                        r"\bplus (?:a|an|one) (?:slide|section)\b")
+_PAGE_WORDS = re.compile(r"\b(?:headline|tagline|heading)\b|\bbutton (?:says|saying|that says|reading|reads|text)\b|"
+                         r"\b(?:\d+|one|two|three|four|five|six|seven|eight) sections?\b")
+"""Words a new page is given that its template writes itself ("with the headline Fresh every day", "3 sections")."""
 """A deck's title, theme, length or tone said in its brief ("titled 'Dirt matters'", "a dark deck", "5 to 7 slides",
 "keep it short", "make it funny", "with 3 bullets per slide", "without speaker notes"): written into its slide
 titles, or ignored (a page's "make it warm" is a mood its design reads, and its name may be given)."""
@@ -139,19 +149,9 @@ _UNSURE_BUILD = {
         rf"\bfrom\s+(?:the\s+)?{_LOOKS}\s+(?:to|till|until|into)\b|"
         rf"\b(?:hates?|loves?|fears?|afraid of|scared of|misses|dreams? of|waits? for|longs? for)\s+(?:the\s+|a\s+)?"
         rf"{_LOOKS}\b"),
-    "deck": re.compile(
-        # how a new deck looks (it is made with the default theme), or a slide beside its topic
-        r"\b(?:(?:dark |light |pale |bright |deep )?(?:red|blue|green|black|white|grey|gray|gold|yellow|orange|purple|"
-        r"pink|brown|teal|navy|pastel|colou?rful))\s+(?:\d+-slide\s+)?(?:deck|slides|slide deck|presentation)\b|"
-        r"\bin (?:(?:dark|light|pale|bright|deep) )?(?:red|blue|green|black|white|grey|gray|gold|yellow|orange|"
-        r"purple|pink|brown|teal|navy|pastel)(?: colou?rs| tones)?\b|\b(?:big|large|small) (?:text|font|titles)\b|"
-        r"\btitles in\b|\bfont\b|\bplus (?:a|an|one) (?:slide|section)\b"),
-    "page": re.compile(
-        # words a new page is given that its template writes itself ("with the headline Fresh every day")
-        r"\b(?:headline|tagline|heading)\b|\bbutton (?:says|saying|that says|reading|reads|text)\b|"
-        r"\b(?:\d+|one|two|three|four|five|six|seven|eight) sections?\b"),
 }
-"""What a build cannot carry, said in a new thing's request: it was made without it (exit 0)."""
+"""What a build cannot carry, said in any new thing's request or a story's: it was made without it (exit 0).  A deck's
+and a page's own are :data:`_DECK_TONE` and :data:`_PAGE_WORDS`."""
 
 
 class BuildReader:
@@ -178,13 +178,13 @@ class BuildReader:
                               f"'{typed(ctx, *unread.span()) or unread.group(0)}': I cannot tell how many that is, so "
                               "I made nothing. Say the number: 'a 4-shot film about ...', 'a 7-slide deck about ...'.")
         new = [f for f in families if f != "page" or _NEW_WEB.search(text)]  # "the website": not a new one
-        for family in ["any", *new] if new else []:
+        for family in ["any", *(f for f in new if f in _UNSURE_BUILD)] if new else []:
             if (unsure := _UNSURE_BUILD[family].search(text)) is not None:
                 said = typed(ctx, *unsure.span()) or unsure.group(0)
                 return _not_built(ctx, None, [f"a new {f}" for f in new],
                                   f"'{said}': a new {new[0]} cannot be made with that as asked (a changed mind, a "
-                                  "size taken back, a look for part of it, or words and looks its maker writes "
-                                  "itself), so I made nothing. Ask for it plainly, then change what you want.")
+                                  "size taken back, or a look for part of a story), so I made nothing. Ask for it "
+                                  "plainly, then change what you want.")
         if len(families) > 1 and _SECOND_BUILD.search(text):
             return _not_built(ctx, None, [f"a new {f}" for f in families],
                               f"That asks for two builds ({' and '.join(families)}); I make one per request, so I "
@@ -217,8 +217,12 @@ class BuildReader:
             return _not_built(ctx, "build_narrative", ["a new story"],
                               f"A new story's shots get their framing from its beats, not '{framing.group(0)}', so I "
                               "made nothing: ask for the story, then 'make every shot a close-up'.")
-        if (deck or web) and (unheld := _BRIEF_UNHELD.search(text) or (
-                deck and not web and _DECK_TONE.search(text))) is not None:
+        unheld = _BRIEF_UNHELD.search(text) if deck or web else None
+        if unheld is None and deck and not web:
+            unheld = _DECK_TONE.search(text)
+        if unheld is None and web and not deck and _NEW_WEB.search(text):
+            unheld = _PAGE_WORDS.search(text)
+        if unheld is not None:
             # "a website for a bar, not dark" got a dark theme; "a deck about composting without pictures" an
             # illustrated one; "a website ... with a menu and a gallery" no menu: the build reads its brief for a
             # subject and a mood, and drops (or inverts) what it cannot do

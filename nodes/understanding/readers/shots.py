@@ -41,8 +41,7 @@ _NEGATION_IN = re.compile(
     # "keep shot 3, make the rest night": a clause of its own that keeps the shots it names ("keep shot 3 and the
     # rest, make shot 4 night" made the rest night)
     rf"\bkeep (?={_KEPT_ITEM}(?:\s*(?:,|and|&)\s*{_KEPT_ITEM})*\s*$)")
-_DO_SAME = re.compile(r"\b(?:do|apply|make(?= the same\b| (?:that|it)(?:$|[,.;!]| (?:thing|change|edit|again|to|on|for|"
-                      r"with|and|too|as well)\b))) (?:the same|that|it)(?: (?:thing|change|edit))?(?: again)?"
+_DO_SAME = re.compile(r"\b(?:do|apply|make) (?:the same|that|it)(?: (?:thing|change|edit))?(?: again)?"
                       r"(?: (?:to|on|for|with))?\b|\bsame (?:thing|change|edit)(?: (?:to|on|for))?\b|\bagain\b|"
                       r"\blikewise\b|\bas well\b|\btoo\b$|\balso\b$|(?:\bthe |^\s*)same (?:for|with|to|on)\b")
 _A_COUNT = re.compile(r"\band (?:\d+|a couple|a few|some|several) (?:others?|other shots?|more)(?: shots?)?\b|"

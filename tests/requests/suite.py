@@ -1388,6 +1388,10 @@ CASES: list[tuple[str, str, Any, str]] = [
     ("slides", "change slide 1 title and headline to Buzz", ASK("unsupported"), "both"),
     ("slides", "change the headline and slide 1 title to Buzz", ASK("unsupported"), "both"),
     ("slides", "rename slide 1 to Buzz", OP("deck_edit_slide", {"slide": 1, "title": "Buzz"}), "both"),
+    # "to it:" and "do the same for slide 4" were written into slide 4's new bullet
+    ("slides", "add a bullet to it: wear gloves, and do the same for slide 4", ASK("unparsed"), "deck:sel=3"),
+    ("slides", "add a bullet to it: wear gloves", OP("deck_add_bullet", {"slide": 3, "bullet": "wear gloves"}),
+     "deck:sel=3"),
 ]
 
 

@@ -237,6 +237,13 @@ VERSION_CASES: list[tuple[str, str, Any, str]] = [
     ("undo", "undo the previous one", OP("undo_turn", {"turn_id": "T0"}), "prev"),
     ("undo", "can you undo the last one?", OP("undo_turn", {"turn_id": "T0"}), "prev"),
     ("cut", "swap shot 2's image with shot 3's", ASK("unparsed"), "story"),
+    # "put it back" after an edit was the shot put back into a cut it never left; "switch back" two shots undid
+    # both (or swapped two that were never swapped): asked, unless the turn before took it out or swapped them
+    ("cut", "put it back", ASK("ambiguous"), "prev"),
+    ("cut", "switch back shot 4 and shot 5", ASK("ambiguous"), "prev"),
+    ("cut", "switch shots 4 and 5 back", ASK("ambiguous"), "story"),
+    ("revert", "switch back shot 4", OP("undo_change", {"node_id": "I4"}), "prev"),
+    ("revert", "switch back shot 4 to the original", REVERT("I4", original=True), "prev"),
 ]
 
 

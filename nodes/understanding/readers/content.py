@@ -142,6 +142,10 @@ _LOOSE_WORDS = re.compile(
     r"\b(?:and|,) (?:slide )?#?\d+ (?:to|as)\b|^\s*(?:and|or|,|please)\b|\band also\b|;|\s&\s*(?:the|make|change|set|slide|shot|rename|add|its?)\b|,\s*then\b|"
     r",\s*(?:and\s+)?(?:shots?|slides?|images?) \d|\band one (?:called|titled|named|about|on)\b|"
     r"\band (?:one|another)(?: slide| section)?\s*$|"
+    # the same again elsewhere, or where the words go said before them by a pronoun ("to it: wear gloves, and do
+    # the same for slide 4" wrote 'to it: wear gloves, and do the same' on slide 4)
+    r"\bdo (?:the same|that|this|it) (?:again )?(?:to|for|with|on|in)\b|\bthe same (?:for|to|with|on) (?:slide|shot|"
+    r"section|the|it)\b|^\s*(?:to|on|onto|in|into|for) (?:it|this|that|them|this one|this slide)\s*:|"
     # a self-correction ("Honey harvest, wait no, Honey time", "Events. Actually call it Workshops")
     r"[,.;]\s*(?:wait|no wait|wait no|actually|sorry|oops|no|nope|scratch that)\b|\b(?:i meant|wait no|no wait|"
     r"scratch that)\b|"

@@ -58,6 +58,29 @@ _REMOVE_A_SHOT = re.compile(
     r"(?:remove|drop|cut|skip|lose|delete|get rid of) (?:shots? #?\d|the (?:last|first|final|opening|\d+th)\b)")
 """A removal from the cut said without the cut ("delete shot 4", "can you delete the 4th shot?").  Not "delete it"
 of a selected image: its image rejected, or its shot out of the cut? (asked)"""
+_SWITCHED_BACK = re.compile(r"\b(?:switch|swap|flip|trade|exchange)\b.{0,40}?\bback\b(?! to\b)")
+_TO_A_VERSION = re.compile(r"\bto (?:the |their |its )?(?:original|previous|earlier|older|first|last)\b|\bto v\d")
+"""Where "switch back" goes when it is said: to a version, not a place ("... to the original")."""
+_TWO_SHOTS = re.compile(r"\bshots? #?\d+,? (?:and|&) (?:shot )?#?\d+\b")
+
+
+def switched_back(ctx: ReadContext) -> Reading | None:
+    """"switch back shot 4 and shot 5" / "switch shots 4 and 5 back": their places swapped back, or each one's
+    last change undone?  Read as one or the other (both undone, or the two swapped when they never were), it
+    exited 0.  Asked, unless the turn before swapped places in the cut (then both readings take that back)."""
+    text = ctx.words.text
+    two = _TWO_SHOTS.search(text)
+    if _SWITCHED_BACK.search(text) is None or two is None or _TO_A_VERSION.search(text) or any(
+            c.get("operation") == "reorder_cut" for c in ctx.previous.clauses):
+        return None
+    said = typed(ctx, two.start(), two.end()) or two.group(0)
+    ctx.words.take_all()
+    return Reading(clarification=Clarification(
+        reason="ambiguous", understood=["switch two shots back"],
+        message=f"Switch {said} back how: swap their places in the cut back, or undo each one's last change? I "
+                f"changed nothing. Say 'swap {said} in the cut' or 'undo the last change to {said}'."))
+
+
 _ONE_BY_PLACE = re.compile(r"\bthe (?:last|first|final|opening|\d+(?:st|nd|rd|th)|second|third|next to last) one\b")
 """A place in an unnamed row ("the last one"): a shot of the cut, or a slide of a deck on the same canvas."""
 _A_SHOTS_PART = re.compile(r"\bshots? #?\d+'s (?:image|picture|frame|still|look|lighting|clip|video|weather|"
@@ -107,6 +130,8 @@ class CutReader:
         operation = self._operation(text)
         if operation is None:
             return None
+        if operation == "swap" and (asked := switched_back(ctx)) is not None:
+            return asked
         if not ctx.facts.has_story:
             return not_found(ctx, "a story", f"There is no story with shots {ctx.facts.where} yet, so there "
                              "is no cut to change; make a storyboard first.")
@@ -290,6 +315,15 @@ class CutReader:
         if not ids:
             return _incomplete(ctx, "put a shot back into the cut", "Put which shot back? 'put shot 6 back in the "
                                "cut'.")
+        if any(r.form == "pronoun" for r in references) and not CUT.search(ctx.words.text) and not any(
+                c.get("operation") == "remove_from_cut" for c in ctx.previous.clauses):
+            # "make shot 3 night", then "put it back": the night taken back, or shot 3 (never out of the cut) put
+            # back into it?  It was read as the cut's, and answered with exit 0
+            said = ", ".join(t.title for t in targets if t.kind == "shot")
+            return Reading(clarification=Clarification(
+                reason="ambiguous", understood=[f"put {said} back"],
+                message=f"Put {said} back how? The last turn did not take it out of the cut, so I changed nothing. "
+                        f"Say 'undo that' to take back the last change, or 'put {said} back in the cut'."))
         return Reading(clauses=[Clause(text=ctx.request, domain="cut", operation="return_to_cut", args={"shot": i},
                                        targets=[t], references=references,
                                        understood=[f"put {t.title} back into the cut"])

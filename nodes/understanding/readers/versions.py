@@ -19,6 +19,7 @@ from typing import Any
 from nodes.understanding.facts import NodeFact
 from nodes.understanding.intent import Clarification, Clause, Target
 from nodes.understanding.readers.base import PreviousTurn, ReadContext, Reading, not_found
+from nodes.understanding.readers.cut import switched_back
 from nodes.understanding.readers.outputs import Outputs, read_outputs, take_owner_words
 from nodes.understanding.references import ambiguous_message
 from nodes.understanding.text import THEN_A_CHANGE, Words
@@ -128,6 +129,8 @@ class VersionReader:
             words.mark(undo.start(), undo.end())
             return self._undo(ctx, undo.end())
         assert revert is not None
+        if (asked := switched_back(ctx)) is not None:
+            return asked
         for verb in ("revert", "restore", "roll", "rollback", "reset", "go", "going", "take", "put", "set", "change",
                      "bring", "switch", "return", "back", "reverted"):
             words.take(re.compile(rf"\b{verb}\b"), revert.start(), revert.end())

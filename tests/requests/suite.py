@@ -1392,6 +1392,11 @@ CASES: list[tuple[str, str, Any, str]] = [
     ("slides", "add a bullet to it: wear gloves, and do the same for slide 4", ASK("unparsed"), "deck:sel=3"),
     ("slides", "add a bullet to it: wear gloves", OP("deck_add_bullet", {"slide": 3, "bullet": "wear gloves"}),
      "deck:sel=3"),
+    # "the summary slide", with a slide of a deck that has none selected, renamed the selected slide
+    ("slides", "rename the summary slide to End", ASK("not_found"), "decks2:sel"),
+    ("slides", "add a bullet to the summary slide: buy honey", ASK("not_found"), "decks2:sel"),
+    ("slides", "rename this slide to End", IN_DECK("D0", OP("deck_edit_slide", {"slide": 2, "title": "End"})),
+     "decks2:sel"),
 ]
 
 

@@ -165,6 +165,11 @@ _NEXT_TO_THE_SELECTION = {"previous": -1, "preceding": -1, "prior": -1, "next": 
 """A slide named by its place next to the selected one ("the previous slide", "the next slide")."""
 _A_NEIGHBOUR_SAID = re.compile(r"\b(?:previous|preceding|prior|next|following)\b|\bthe one (?:before|after)\b")
 """Words for a slide next to another, which no slide pattern read: never the selection itself."""
+_A_SLIDE_DESCRIBED = re.compile(r"\bthe (?P<title>[a-z0-9'-]+(?: [a-z0-9'-]+){0,3}) slide\b|"
+                                r"\bthe slide (?:about|on|titled|called|named) (?P<about>[a-z0-9'-]+)")
+"""A slide said by its title or subject ("the summary slide"): when no slide of the deck is so, never the selected one."""
+_NOT_A_DESCRIPTION = frozenset("this that selected current same new next other one previous following whole "
+                               "entire".split())
 _A_SLIDE_NAMED = re.compile(r"\bslides? #?\d+\b|\bthe (?:[a-z0-9'-]+ ){1,4}slides?\b")
 """A slide the request names (before a pronoun that could be it or the selection)."""
 _NEIGHBOUR = re.compile(r"\bthe slide (?:right |just |directly |immediately )?(?P<side>before|after|following) ")
@@ -532,6 +537,16 @@ def _one(ctx: ReadContext, deck: Deck, refs: list[SlideRef], what: str) -> tuple
             # "retitle the one before to Intro", slide 3 selected: the slide next to it was meant, not slide 3
             raise Ask(Clarification(reason="no_target", understood=[what], message=(
                 f"'{near.group(0)}': which slide? Name it by its number ('slide 2'). I changed nothing.")))
+        described = _A_SLIDE_DESCRIBED.search(ctx.words.text)
+        if described is not None and not set((described.group("title") or described.group("about")).split()) <= \
+                _NOT_A_DESCRIPTION:
+            # "rename the summary slide to End", with a slide of another deck (which has none) selected: the
+            # selected slide was renamed
+            raise Ask(Clarification(reason="not_found", missing=[described.group(0)], understood=[what], message=(
+                f"'{described.group(0)}': no slide of '{deck.node.title}' (the deck of the selected slide) is that, "
+                "so I changed nothing; its slides are " + "; ".join(f"{n}: {s.title}" for n, s in
+                                                                   enumerate(deck.slides, 1)) +
+                ". Name the slide by its number, or select it.")))
         return deck.number(deck.selected[0]), SlideRef("the selected slide", 0, 0, deck.selected, [])
     raise Ask(Clarification(reason="no_target" if not slides else "unparsed", understood=[what],
                             message=(f"Which slide should I {what}? Name one ('slide 3', 'the last slide', 'the slide "

@@ -1397,6 +1397,10 @@ CASES: list[tuple[str, str, Any, str]] = [
     ("slides", "add a bullet to the summary slide: buy honey", ASK("not_found"), "decks2:sel"),
     ("slides", "rename this slide to End", IN_DECK("D0", OP("deck_edit_slide", {"slide": 2, "title": "End"})),
      "decks2:sel"),
+    # -- a content probe (2026-12-05): slides, the page and builds
+    # -- end of the content probe
+    # -- a film probe (2026-12-05): shots, the cut, versions and typos
+    # -- end of the film probe
 ]
 
 

@@ -142,6 +142,17 @@ _LOOSE_WORDS = re.compile(
     r"\b(?:and|,) (?:slide )?#?\d+ (?:to|as)\b|^\s*(?:and|or|,|please)\b|\band also\b|;|\s&\s*(?:the|make|change|set|slide|shot|rename|add|its?)\b|,\s*then\b|"
     r",\s*(?:and\s+)?(?:shots?|slides?|images?) \d|\band one (?:called|titled|named|about|on)\b|"
     r"\band (?:one|another)(?: slide| section)?\s*$|"
+    # a second clause after a joiner ("to Act then slide 5 to Wrap", "Act after that delete slide 5", "Sky Honey also
+    # the button to Book", "Act + delete slide 5", "Act. slide 5 to Wrap", "a jar of honey, the second with a hive")
+    r"\b(?:then|after that|afterwards|plus|also|as well as)\s+(?:slides?|shots?|sections?|the|delete|remove|add|"
+    r"rename|retitle|make|change|set|move|swap|use|put|replace|give|turn)\b|"
+    r"\s[&+]\s*(?:the|make|change|set|slides?|shots?|rename|retitle|add|delete|remove|move|swap|its?)\b|"
+    r"[.!?]\s+(?:slides?|shots?|then|and|also|rename|retitle|delete|remove|add|make|change|set|move|swap)\b|"
+    r",\s*the (?:first|second|third|fourth|other|last|next|\d+th) (?:one |picture |image |photo |slide |section )?"
+    r"(?:with|to|as)\b|"
+    # which deck, said after the words ("to Street food in the night markets deck", "in the presentation")
+    r"\b(?:in|on|of|for|from) (?:the |this |that |my |our )?(?:[a-z0-9'-]+ ){0,4}(?:deck|presentation|slideshow|"
+    r"slide ?deck)\s*[.!]*\s*$|\b(?:in|on) (?:the|these|those|my|our) slides\s*[.!]*\s*$|"
     # the same again elsewhere, or where the words go said before them by a pronoun ("to it: wear gloves, and do
     # the same for slide 4" wrote 'to it: wear gloves, and do the same' on slide 4)
     r"\bdo (?:the same|that|this|it) (?:again )?(?:to|for|with|on|in)\b|\bthe same (?:for|to|with|on) (?:slide|shot|"

@@ -992,6 +992,9 @@ _OF_THE_DECK = (r" (?:of|in|on|from) (?:the|this|my|our) (?:[a-z0-9'-]+ ){0,5}?"
 """The deck a slide belongs to, said after it ("rename slide 2 of the deck to Hives"): not part of the new title,
 which had been "of the deck to Hives"."""
 _RETITLE = re.compile(
+    # "make the title of slide 5 say What to do next" ("to" read as the end of the slide's name: 'do next')
+    r"\b(?:make|have|let|change)\b (?:the )?(?:title|heading|name|headline) (?:of|on|for) (?P<ref8>.+?) (?:to )?say "
+    r"(?P<rest8>.+)$|"
     r"\b(?:change|set|update|edit|make|rewrite|replace)\b (?:the )?(?:title|heading|name|headline) (?:of|on|for) "
     r"(?P<ref>.+?) (?:to|into|as|with)\b(?P<rest>.+)$|"
     r"\b(?:change|set|update|edit|rewrite|replace)\b (?P<ref2>.+?)(?:'s| s)? (?:title|heading|headline) (?:to|into|as|"
@@ -1026,7 +1029,7 @@ def _retitle(ctx: ReadContext, words: Words, start: int, end: int, deck: Deck) -
         match = pattern.search(text, start)
         if match is None:
             continue
-        group = next(g for g in ("ref", "ref2", "ref3", "ref4", "ref5", "ref6", "ref7") if g in match.re.groupindex
+        group = next(g for g in ("ref", "ref2", "ref3", "ref4", "ref5", "ref6", "ref7", "ref8") if g in match.re.groupindex
                      and match.group(g) is not None)
         rest = "rest" + group.removeprefix("ref")
         said = text[start:match.start(rest)]

@@ -31,6 +31,12 @@ _SECOND_BUILD = re.compile(r"\b(?:and|plus|&|then)\s+(?:also\s+)?(?:a|an|the|its
                            r"(?:website|web ?page|landing page|site|homepage|deck|slide deck|slides|presentation|"
                            r"film|short film|storyboard|movie|video|story)\b")
 """A second build in the same request ("a landing page and a deck for my cafe"): it built only one of them."""
+_A_PLAIN_PAGE = re.compile(r"\b(?:a|an|another|one more)\s+(?:new\s+|one-page\s+|single\s+|simple\s+)?page\b(?!-)")
+"""A page asked for beside a deck ("make a page for the deck", "a deck about bees and a page about honey"): a web
+page or another deck?  Read as the deck's build, it made a deck titled 'page for the deck'."""
+_NO_SUBJECT = re.compile(r"\b(?:new|\d+-slides?|slides?|slide deck|deck|presentation|lecture|keynote|for (?:me|us)|"
+                         r"please|a|an|the|one|quick|nice|short)\b|[\s,.!?]+")
+"""What a deck's request holds besides its subject: "make a deck" was built on the topic 'deck'."""
 _A_PART = re.compile(r"\b(?:shots?|slides?|scenes?|sections?) #?\d+\b|\bthe (?:very )?(?:1th|first|last|final|\d+th) "
                      r"(?:shot|slide|scene|section)\b|\bthe (?:headline|hero|menu|gallery|title slide)\b")
 """A part of the thing being built, named by a change after the build ("..., then delete slide 2")."""
@@ -185,6 +191,10 @@ class BuildReader:
                                   f"'{said}': a new {new[0]} cannot be made with that as asked (a changed mind, a "
                                   "size taken back, or a look for part of a story), so I made nothing. Ask for it "
                                   "plainly, then change what you want.")
+        if "deck" in families and (page := _A_PLAIN_PAGE.search(text)) is not None:
+            return _not_built(ctx, None, ["a new deck", "a new page"],
+                              f"'{typed(ctx, *page.span()) or page.group(0)}': a web page, or a deck? I made nothing. "
+                              "Ask for one build at a time: 'a website for ...' or 'a 5-slide deck about ...'.")
         if len(families) > 1 and _SECOND_BUILD.search(text):
             return _not_built(ctx, None, [f"a new {f}" for f in families],
                               f"That asks for two builds ({' and '.join(families)}); I make one per request, so I "
@@ -247,6 +257,9 @@ class BuildReader:
                 return _size_refused(ctx, "build_deck", f"a deck of {count.group(1)} slides",
                                      f"a deck holds {SLIDES_MIN} to {SLIDES_MAX} slides, title and summary included")
             topic = _ASKING.sub("", _asked(ctx.request))
+            if not _NO_SUBJECT.sub("", topic):
+                return _not_built(ctx, "build_deck", ["a new deck"], "A new deck about what? I made nothing. Give it "
+                                  "a subject: 'a 5-slide deck about urban beekeeping'.")
             clause = Clause(text=ctx.request, domain=self.name, operation="build_deck",
                             args={"topic": topic, "n_slides": int(count.group(1)) if count else 5},
                             understood=[f"a new deck: {topic[:60]}"])

@@ -128,8 +128,20 @@ def content_after(ctx: ReadContext, words: Words, at: int, end: int, *, exact: b
 
 UNREAD_PLACE = re.compile(r"\b(?:after|before|between|under|below|above|beneath|next to|beside|following|ahead of|"
                           r"in front of|in the middle|halfway|in position|at position|as the \w+|"
-                          r"at the (?:very )?(?:end|start|beginning|front|top|bottom))\b|"
+                          r"at the (?:very )?(?:end|start|beginning|front|top|bottom)|"
+                          r"(?:near|towards?|close to) the (?:very )?(?:end|start|beginning|front|top|bottom|back))\b|"
+                          r"\s(?:right|just|directly|immediately|straight)\s*[.!]*\s*$|"
                           r"(?:,\s*|\s)(?:1th|2th|3th|\d+th|first|second|third|fourth|fifth|last)\s*[.!]*\s*$")
+NAMED_IN_THE_TOPIC = re.compile(r"\b(?:called|titled|named|headed|entitled)\b|\bwith (?:the|a) (?:heading|title|headline|"
+                                r"name)\b|\b(?:heading|title|headline|name)\s*:")
+"""A new slide's or section's own title said inside its topic ("a section about bees called The Hive", "a slide
+about pests, title: Pests"): the heading was the whole phrase."""
+A_PICTURE_BY_ANOTHER = re.compile(
+    r"\b(?:replace|swap|switch|exchange|trade|change)\b.*\b(?:with|for|and|by|to) (?:the )?(?:(?:gallery )?(?:image|photo|"
+    r"picture|pic) #?\d+|(?:first|second|third|fourth|last|\d+th) (?:gallery )?(?:image|photo|picture|pic)|"
+    r"(?:shot|slide) #?\d+(?:'s (?:image|picture|illustration))?|(?:hero|header|banner) (?:image|photo|picture))\s*[.!]*\s*$")
+"""A picture replaced by another one on the canvas ("replace picture 2 with picture 1", "swap picture 1 with picture
+3", "the picture on slide 2 with shot 2"): each drew a new picture from the words '1', '3', 'shot 2'."""
 """Where a new slide or section goes, said in a way no place pattern of its reader read: it stayed in the topic or
 the heading ("add a slide about pests, second"), and the new part went last."""
 

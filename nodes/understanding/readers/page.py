@@ -28,7 +28,9 @@ from nodes.understanding.decks import deck_candidates
 from nodes.understanding.intent import Clarification, Clause, Target
 from nodes.understanding.readers.base import ReadContext, Reading, not_found
 from nodes.understanding.readers.content import (
+    A_PICTURE_BY_ANOTHER,
     BARE_UNDO,
+    NAMED_IN_THE_TOPIC,
     PAGE_OPERATIONS,
     THE_UNDO,
     UNREAD_PLACE,
@@ -163,7 +165,8 @@ sections"): each must be a section of the page (else it is no list of sections: 
 _ADD_SECTION = re.compile(
     r"\b(?:add|insert|include|put in|create)\b (?:a |an |the |one )?(?:new |extra )?(?:"
     r"section (?:about|on|for|called|named|with|titled|listing|showing) (?P<topic>.+?)|(?P<name>[a-z0-9-]+(?: [a-z0-9-]+)?)"
-    r" section)(?: (?P<where>after|below|under|beneath|following|before|above|ahead of) " + _SECTION_NAME.format("anchor")
+    r" section)(?: (?:(?:right|just|directly|immediately|straight) )?(?P<where>after|below|under|beneath|following|"
+    r"before|above|ahead of) " + _SECTION_NAME.format("anchor")
     + r"| (?:at|to) the (?P<end>top|bottom|end|start|beginning))?(?: (?:of|on) (?:the |this )?(?:page|site))?$")
 _MOVE_SECTION = re.compile(
     r"\b(?:move|put|place|shift|bring)\b " + _SECTION_NAME.format("name") + r" (?:(?P<where>after|below|under|beneath|"
@@ -180,6 +183,11 @@ _PICTURE = (r"(?:the )?(?:(?P<hero>hero|main|header|banner|top|cover)(?: (?:imag
             r"(?:(?P<nth>\d+)th|(?P<first>first)|(?P<last>last)) (?:gallery )?(?:image|photo|picture)|"
             r"(?:gallery )?(?:image|photo|picture) (?P<number>\d+)|"
             r"(?:gallery )?(?:image|photo|picture) (?:of|showing|with) (?P<alt>.+?))")
+_STYLE_BUT_A_PART = re.compile(
+    r"\b(?:fonts?|serif|sans|typeface|colou?rs?|accent|background|spacing|theme)\b.*\b(?:but|except|apart from|other "
+    r"than|save)\b.*\b(?:button|headline|heading|tagline|menu|hero|gallery|sections?|footer|nav|navigation|title|"
+    r"links?|text)\b")
+"""A look for the page with one part left out: the page's look is one set of tokens."""
 _REPLACE = re.compile(rf"\b(?:replace|swap(?: out)?|change|switch|update)\b {_PICTURE} (?:with|for|to|by) "
                       r"(?:a |an |some )?(?:new |different )?(?:(?:photo|picture|image|shot)s? )?(?:of |showing )?"
                       r"(?P<prompt>.+)$")
@@ -214,6 +222,21 @@ class PageReader:
             return Reading(clauses=undos)
         if not (named or selected or version):
             return None
+        if ctx.facts.has_page and (other := A_PICTURE_BY_ANOTHER.search(text)) is not None and _PICTURE_WORDS.search(
+                text):
+            ctx.words.take_all()
+            return Reading(clarification=Clarification(
+                reason="unsupported", understood=["put one picture in place of another"], message=(
+                    f"'{typed(ctx, *other.span()) or other.group(0)}': I draw a picture anew from words; I cannot "
+                    "put one picture of the canvas in place of another, or swap two, so I changed nothing. Say what "
+                    "the new picture shows ('replace picture 2 with a jar of honey').")))
+        if ctx.facts.has_page and (unkept := _STYLE_BUT_A_PART.search(text)) is not None:
+            # "make it use a serif font, but keep the button sans" changed every font, the button's too
+            ctx.words.take_all()
+            return Reading(clarification=Clarification(
+                reason="unsupported", understood=["a change of the page's look"], message=(
+                    f"'{typed(ctx, *unkept.span()) or unkept.group(0)}': a font or a colour is set for the whole page; "
+                    "I cannot leave one part of it out, so I changed nothing. Say the change for the whole page.")))
         if ctx.facts.has_page and (styled := _NEW_SECTION_STYLED.search(text)) is not None:
             # "add a section about tastings, with a blue background" gave the whole page a blue background
             ctx.words.take_all()
@@ -546,6 +569,15 @@ def _sections(ctx: ReadContext, words: Words, start: int, end: int, doc: PageDoc
                                     "change in it, or give the new section another name."))
         args: dict = {"name": name}
         if match.group("topic"):
+            rest = ctx.words.text[match.end():]  # "..., heading: What's on" is a clause of its own
+            if (named := NAMED_IN_THE_TOPIC.search(match.group("topic")) or re.search(
+                    r"\b(?:heading|title|header)\b", rest)) is not None and not re.search(
+                    r"\b(?:called|titled|named|headed)\s*$", text[:match.start("topic")]):
+                # "add a section about bees called The Hive" was headed 'Bees called The Hive'; "..., heading:
+                # What's on" set the page's own headline
+                raise Ask(Clarification(reason="unparsed", understood=["add a section"], message=(
+                    f"'{named.group(0).strip(' :')}': the new section's heading, or the page's? I added nothing. Say "
+                    "'add a section called \"What's on\"' (its heading), then any other change on its own.")))
             if (place := UNREAD_PLACE.search(match.group("topic"))) is not None:
                 # "add a section about wax candles between gallery and testimonials" was headed with the place
                 raise Ask(Clarification(reason="unparsed", understood=["add a section"], message=(

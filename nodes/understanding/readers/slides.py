@@ -36,6 +36,7 @@ from nodes.understanding.readers.content import (
     BARE_UNDO,
     DECK_OPERATIONS,
     THE_UNDO,
+    NAMED_IN_THE_TOPIC,
     UNREAD_PLACE,
     Ask,
     asks_version,
@@ -697,7 +698,7 @@ _ADD = re.compile(r"\b(?:(?:add|insert|include|create|put in|append)\b (?:a |an 
                   r"(?:make|write) (?:a |an |one more |another )(?:new |extra )?)slide\b")
 _ADD_TOPIC = re.compile(r"\b(?:about|on|covering|explaining|for|called|titled|named|with the title|that covers|"
                         r"describing|introducing|summari[sz]ing)\b (?P<topic>.+)")
-_ADD_PLACE = re.compile(r"\b(?:(?P<where>after|following|behind|before|ahead of|in front of) (?P<ref>(?:slide #?\d+|"
+_ADD_PLACE = re.compile(r"\b(?:(?:right |just |directly |immediately |straight )?(?P<where>after|following|behind|before|ahead of|in front of) (?P<ref>(?:slide #?\d+|"
                         r"the (?:\d+th|first|last|final|title|opening|second[- ]to[- ]last) slide|this slide|this one|"
                         r"it|the slide (?:about|on|titled|called) [a-z0-9' -]+?)))(?=$|[ ,;])|"
                         r"\bbetween slides? #?(?P<a>\d+) and (?:slide )?#?(?P<b>\d+)\b|"
@@ -780,6 +781,11 @@ def _topic_alone(ctx: ReadContext, words: Words, topic: re.Match[str], placed: b
         raise Ask(Clarification(reason="unsupported", understood=["add a slide"],
                                 message="That asks for more than one new slide; I add one at a time, so I added "
                                         "none. Ask for the first ('add a slide about ...'), then the next."))
+    if (named := NAMED_IN_THE_TOPIC.search(said)) is not None and named.start() > 0 and not _TITLED_AFTER.search(said):
+        # "add a slide about pests, title: Pests" was about 'pests, title: Pests', with no title
+        raise Ask(Clarification(reason="unparsed", understood=[f"add a slide about '{said[:named.start()].strip(' ,')}'"],
+                                message=f"'{named.group(0).strip(' :')}': is that the new slide's title? I added "
+                                        "nothing. Say 'add a slide about pests titled \"Uninvited guests\"'."))
     if (place := UNREAD_PLACE.search(said)) is not None and not (placed and place.start() == 0):
         raise Ask(Clarification(reason="unparsed", understood=[f"add a slide about '{said[:place.start()].strip()}'"],
                                 message="Where should the new slide go? I did not understand '"
@@ -794,7 +800,7 @@ def _placed_by_title(deck: Deck, text: str, start: int, end: int) -> re.Match[st
     titles = "|".join(re.escape(s.title.lower()) for s in deck.slides if s.title and len(s.title.split()) <= 4)
     if not titles:
         return None
-    return re.compile(rf" (?P<where>before|after|following|ahead of|in front of) (?P<ref>the (?:{titles}))(?: slide)?"
+    return re.compile(rf" (?:(?:right|just|directly|immediately|straight) )?(?P<where>before|after|following|ahead of|in front of) (?P<ref>the (?:{titles}))(?: slide)?"
                       r"\s*$").search(text, start, end)
 
 
@@ -1190,7 +1196,7 @@ _THEME_TO = re.compile(
     r"\b(?:switch|change|turn|move|set|convert)\b (?:the |this |my |our )?(?:deck|slides|presentation)(?:'s theme)? "
     r"(?:over )?(?:to|into) (?:a |an |the )?(?P<value5>[a-z#0-9 ]+?)(?: (?:theme|mode|look|one))?$|"
     r"^(?:(?:switch|change|go|move) (?:over )?to )?(?:a |an )?(?P<value3>[a-z#0-9 ]+?) (?:theme|mode)$|"
-    r"\b(?:make|turn)\b (?:the )?(?:deck|slides|presentation|it)(?: into)? (?:a )?(?P<value4>[a-z#0-9 ]+?)(?: theme)?$")
+    r"\b(?:make|turn)\b (?:the )?(?:deck|slides|presentation|it)(?:'s|s')?(?: into)? (?:a )?(?:theme |colou?rs? )?(?P<value4>[a-z#0-9 ]+?)(?: theme)?$")
 
 
 _ORDER_KEPT = re.compile(r"\b(?:but |and )?(?:keep|leave) (?:the )?(?:slide |slides' )?(?:order|slides|content|words|"
@@ -1273,11 +1279,13 @@ def _illustration(ctx: ReadContext, words: Words, start: int, end: int, deck: De
     prompt_group = "prompt" if match.group("prompt") is not None else "prompt2"
     if match.group(prompt_group):
         if _SLIDE_SAID.search(ctx.words.text, match.start(prompt_group), match.end(prompt_group)) or re.fullmatch(
-                r"\s*(?:#?\d+|the (?:\d+th|first|last|next|previous) one)\s*", ctx.words.text[match.start(prompt_group):
+                r"\s*(?:#?\d+|the (?:\d+th|first|last|next|previous) one|(?:the )?(?:shot|image|picture|photo|pic) #?\d+"
+                r"(?:'s (?:image|picture|photo|still))?)\s*", ctx.words.text[match.start(prompt_group):
                                                                                          match.end(prompt_group)]):
-            # "swap the picture on slide 2 with slide 4" drew slide 2 a picture of 'slide 4'
+            # "swap the picture on slide 2 with slide 4" drew slide 2 a picture of 'slide 4' ("... with shot 2", on a
+            # canvas with a film, a picture of 'shot 2')
             raise Ask(Clarification(reason="unsupported", understood=["a new illustration"],
-                                    message="A slide's illustration stays on its slide, and another slide is no "
+                                    message="A slide's illustration stays on its slide, and another slide (or shot) is no "
                                             "picture to draw: say what the new one shows ('a new illustration for "
                                             "slide 2 showing a hive'). I changed nothing."))
         args["prompt"] = content_after(ctx, words, match.start(prompt_group), match.end(prompt_group))

@@ -1398,6 +1398,48 @@ CASES: list[tuple[str, str, Any, str]] = [
     ("slides", "rename this slide to End", IN_DECK("D0", OP("deck_edit_slide", {"slide": 2, "title": "End"})),
      "decks2:sel"),
     # -- a content probe (2026-12-05): slides, the page and builds
+    # "say" after a slide's title: the words after its last "to" were the title ('do next')
+    ("slides", "make the title of slide 5 say What to do next", OP("deck_edit_slide", {"slide": 5,
+                                                                                       "title": "What to do next"}), "deck"),
+    ("slides", "make the title of slide 3 say How to keep bees safe", OP("deck_edit_slide", {
+        "slide": 3, "title": "How to keep bees safe"}), "deck"),
+    # the deck said after the new words, and a second clause after "then", "after that", "&", "+", "also", ". "
+    ("slides", "rename slide 2 to Street food in the night markets deck", ASK("unparsed"), "decks2"),
+    ("slides", "rename slide 2 to Basics in the presentation", ASK("unparsed"), "deck"),
+    ("slides", "add a bullet to slide 2: Bees need water in the beekeeping deck", ASK("unparsed"), "deck"),
+    ("slides", "rename slide 2 of the night markets deck to Street food", IN_DECK("D0", OP(
+        "deck_edit_slide", {"slide": 2, "title": "Street food"})), "decks2"),
+    ("slides", "rename slide 4 to Act then slide 5 to Wrap", ASK("unparsed"), "deck"),
+    ("slides", "rename slide 4 to Act after that delete slide 5", ASK("unparsed"), "deck"),
+    ("slides", "rename slide 4 to Act + delete slide 5", ASK("unparsed"), "deck"),
+    ("slides", "rename slide 4 to Act. slide 5 to Wrap", ASK("unparsed"), "deck"),
+    ("slides", "rename slide 4 to Bees & Honey", OP("deck_edit_slide", {"slide": 4, "title": "Bees & Honey"}), "deck"),
+    ("page", "change the headline to Sky Honey also the button to Book", ASK("unparsed"), "page"),
+    ("page", "replace the first picture with a jar of honey then the second with a hive", ASK("unparsed"), "page"),
+    # a plain "page" beside a deck, two builds, a deck with no subject
+    ("build", "make a page for the deck", ASK("unsupported"), "deck"),
+    ("build", "make a deck about bees and a page about honey", ASK("unsupported"), "empty"),
+    ("build", "make a deck", ASK("unsupported"), "empty"),
+    ("build", "make a presentation for me", ASK("unsupported"), "empty"),
+    ("build", "make a deck about bees", OP("build_deck", {"n_slides": 5}), "empty"),
+    # a new section's or slide's name or place said inside its topic
+    ("page", "add a section about bees called The Hive", ASK("unparsed"), "page"),
+    ("page", "add a section about events, heading: What's on", ASK("unparsed"), "page"),
+    ("page", "add a section called Events near the bottom", ASK("unparsed"), "page"),
+    ("page", "add a section called Events right after the hero", OP("page_add_section", {
+        "name": "events", "heading": "Events", "after": "hero"}), "page"),
+    ("slides", "add a slide about pests towards the start", ASK("unparsed"), "deck"),
+    ("slides", "add a slide about pests, title: Pests", ASK("unparsed"), "deck"),
+    ("slides", "add a slide about pests right after slide 2", OP("deck_add_slide", {"after": 2, "about": "pests"}),
+     "deck"),
+    # a picture replaced by another of the canvas, a look with a part left out, "theme" kept in the theme
+    ("page", "replace picture 2 with picture 1", ASK("unsupported"), "page"),
+    ("page", "swap picture 1 with picture 3", ASK("unsupported"), "page"),
+    ("page", "replace picture 2 with a jar of honey", OP("page_replace_image", {"image": 2, "prompt": "jar of honey"}),
+     "page"),
+    ("slides", "replace the picture on slide 2 with shot 2", ASK("unsupported"), "mixed"),
+    ("page", "make it use a serif font, but keep the button sans", ASK("unsupported"), "page"),
+    ("slides", "make the deck theme ocean", OP("deck_set_theme", {"theme": "ocean"}), "deck"),
     # -- end of the content probe
     # -- a film probe (2026-12-05): shots, the cut, versions and typos
     # -- end of the film probe

@@ -101,6 +101,8 @@ def content_after(ctx: ReadContext, words: Words, at: int, end: int, *, exact: b
             return quoted.said
     said = typed(ctx, at, end)
     closing = typed(ctx, at, end, trim=False).rstrip(" \t.,;:'\"“”‘’")[-1:] if exact and said else ""
+    if closing == "?" and POLITE_ASK.match(ctx.request):
+        closing = ""  # "could you rename slide 3 to Costs?": the request's own question mark
     if closing in ("?", "!"):
         # "rename slide 4 to Questions?" was titled 'Questions': a closing mark typed after the new words may be
         # theirs, or the request's own (a question, a cry); which is not for the reader to guess
@@ -126,6 +128,9 @@ def content_after(ctx: ReadContext, words: Words, at: int, end: int, *, exact: b
     return said
 
 
+POLITE_ASK = re.compile(r"^\s*(?:(?:hey|hi|ok|okay|so)[, ]+)?(?:could|can|would|will) you (?:please |pls |just )?",
+                        re.IGNORECASE)
+"""A request asked as a question ("could you rename slide 3 to Costs?"): its closing "?" is the request's."""
 UNREAD_PLACE = re.compile(r"\b(?:after|before|between|under|below|above|beneath|next to|beside|following|ahead of|"
                           r"in front of|in the middle|halfway|in position|at position|as the \w+|"
                           r"at the (?:very )?(?:end|start|beginning|front|top|bottom)|"
@@ -186,7 +191,11 @@ _LOOSE_WORDS = re.compile(
     # where the slide is, said before the words ("of deck 2 to Travel", "from Urban beekeeping to Buzz")
     r"^\s*(?:of|in|on|from) .*\bto\b|"
     # a word to the person, not of the new words ("to Hives please", "to Hives, thanks", "to Hives instead")
-    r"(?:,\s*|\s)(?:please|pls|thanks|thank you|thx|now|instead|again|too|as well|also)\s*[.!]*\s*$|"
+    r"(?:,\s*|\s)(?:please|pls|thanks|thank you|thx|instead|again|too|as well|also|"
+    # ... but a call to action's own "now" ("Book now", "Reserve now"), and "Then and now", are words to write
+    r"now(?<!book now)(?<!shop now)(?<!order now)(?<!join now)(?<!buy now)(?<!apply now)(?<!reserve now)"
+    r"(?<!donate now)(?<!register now)(?<!subscribe now)(?<!visit now)(?<!call now)(?<!start now)(?<!sign up now)"
+    r"(?<!enrol now)(?<!enroll now)(?<!rsvp now)(?<!and now))\s*[.!]*\s*$|"
     r"^\s*(?:again|properly|differently|better|something else|whatever)\s*[.!]*\s*$|"
     # how the words look or read, not the words ("in bold", "in French", "(with a capital H)", "for kids")
     r"\bin (?:(?:dark|light|pale|bright|deep) )?(?:bold|italics?|capitals|caps|all caps|lower ?case|upper ?case|"
@@ -195,7 +204,7 @@ _LOOSE_WORDS = re.compile(
     r"pink|brown|teal)\b|\bfor (?:kids|children|beginners|experts|a (?:kid|child))\s*$|\([^)]*\)\s*$|"
     r"^\s*with (?:a|an|the|its|no|some)\b|"
     # words another part holds, or the old ones ("to match slide 4", "its original title", "what it was")
-    r"^\s*(?:to )?match\b|^\s*what (?:it|slide|the|its|they)\b|^\s*back to\b|^\s*a question\s*$|"
+    r"^\s*(?:to )?match\b|^\s*what (?:it|slide|the|its|they)\b|(?-i:^\s*back to\b)|^\s*a question\s*$|"
     r"^\s*(?:the|its) (?:old|original|previous|former|first|current|same) (?:one|title|text|name|headline|wording|"
     r"words|tagline)\b|^\s*(?:the |its )?(?:old|original|previous) (?:one|title|text|name)\s*$|"
     r"^\s*(?:the )?(?:page |slide \d+'s |its )?(?:headline|tagline|title|brand name|name of the \w+)\s*$|"

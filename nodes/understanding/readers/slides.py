@@ -1020,7 +1020,8 @@ _NOTES = re.compile(r"\b(?:change|set|update|replace|rewrite|edit)\b (?:the )?(?
 
 _ASKED = re.compile(r"^\s*(?:(?:so|and|ok|okay|hey|hi)[, ]+)*(?:what|whats|which|how|who|why|when|where|is|was|are|were|"
                     r"does|did|do|can you tell|could you tell|tell me)\b|\b(?:called|titled|named) (?:what|which)\b|"
-                    r"^(?!\s*(?:please )?(?:rename|retitle|call|title|name|change|set|update|edit|make|rewrite|replace|"
+                    r"^(?!\s*(?:please |(?:could|can|would|will) you (?:please )?)?(?:rename|retitle|call|title|name|"
+                    r"change|set|update|edit|make|rewrite|replace|"
                     r"give|have|let)\b)[^'\"‘“]*\?\s*$")
 """A question about a slide's title ("what's slide 4 called now?", "slide 4 called what?", "slide 4 is called
 Hives?"): never a new title (each renamed slide 4 to the words after "called", with exit 0).  A title that ends

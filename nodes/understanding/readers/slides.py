@@ -1101,7 +1101,9 @@ _ADD_BULLET = re.compile(
     rf"\badd\b {_BULLET} (?:to|on|in|for) (?P<ref2>{_SLIDE_REF})(?: (?:saying|that "
     r"says|reading|which says|with|about|:)| ?:) ?(?P<text2>.+)$|"
     r"\badd\b (?P<text3>.+?) as (?:a |an |another |the )?(?:new )?bullet(?: point)? (?:to|on|in|for) "
-    rf"(?P<ref3>{_SLIDE_REF})$")
+    rf"(?P<ref3>{_SLIDE_REF})$|"
+    # no slide said: the selected one ("add a bullet: hives cost money", slide 3 selected, was not understood)
+    rf"\badd\b {_BULLET}(?: (?:saying|that says|reading|which says)| ?:) (?P<text4>.+)$")
 _BULLETS_SAID = re.compile(r"\bbullets\b|\bbullet points\b")
 _BULLET_PLACE = re.compile(r"\b(?:after|before|above|below|under|between|ahead of) (?:the )?(?:bullet|\d+th|1th|first|"
                            r"second|third|last|top|bottom|one)\b|\bas (?:the )?(?:\d+th|first|second|third|top) bullet\b")
@@ -1129,8 +1131,8 @@ def _bullets(ctx: ReadContext, words: Words, start: int, end: int, deck: Deck) -
             raise Ask(Clarification(reason="unsupported", understood=["add a bullet"], message=(
                 "I add one bullet at a time, at the end of one slide's bullets, so I added none. Say 'add a bullet "
                 "\"...\" to slide 2', then the next.")))
-        n = next(i for i in ("", "2", "3") if match.group("ref" + i) is not None)
-        refs = find_slides(ctx, words, deck, match.start("ref" + n), match.end("ref" + n))
+        n = next(i for i in ("", "2", "3", "4") if match.group("text" + i) is not None)
+        refs = find_slides(ctx, words, deck, match.start("ref" + n), match.end("ref" + n)) if n != "4" else []
         number, _ = _one(ctx, deck, refs, "add a bullet to")
         bullet = content_after(ctx, words, match.start("text" + n), match.end("text" + n), exact=True)
         words.mark(match.start(), match.end())

@@ -144,6 +144,17 @@ def _interpret(request: str, facts: CanvasFacts | None = None, *, previous: Prev
                     "'every slide from slide 4').")
         _describe(intent)
         return intent
+    if (corrected := _CORRECTED_MIDWAY.search(text)) is not None and not note_like and (
+            corrected.group("unit") or _NUMBERED.search(text, 0, corrected.start())):
+        # "make shot 3 night, actually shot 4" and "remove shot 3 actually shot 4" acted on both shots: the
+        # correction was read as one more shot
+        said = corrected.group("said").strip(" ,.!;:")
+        intent.clarification = Clarification(
+            reason="ambiguous", not_understood=[said],
+            message=f"'{said}': instead of what you named before it, or as well? I changed nothing. Say the request "
+                    "again with only what you mean ('make shot 4 night').")
+        _describe(intent)
+        return intent
     ctx = ReadContext(request=request, words=Words(text), facts=facts, previous=previous, answer=answer,
                       skills=skills)
     for reader in READERS:
@@ -201,6 +212,14 @@ _UNDOING = re.compile(r"\bun-[a-z][a-z-]*")
 _ONWARD = re.compile(r"\b(?:shots?|slides?|images?|clips?|sections?|frames?|scenes?)\s+#?\d+\s*\+(?!\s*\d)",
                      re.IGNORECASE)
 """A number with "+" after it ("shots 6+"): from it onward, which no reader reads."""
+_CORRECTED_MIDWAY = re.compile(
+    r"(?<=[a-z0-9])(?P<said>[,.!;]?\s+(?:no[,.!]?\s+)?(?:actually|make that|i mean|i meant|or rather|rather|sorry|"
+    r"wait|oops|correction)[,.!:]?\s+(?P<unit>(?:the )?(?:shots?|images?|pictures?|slides?|clips?|scenes?|sections?) )?"
+    r"#?\d+)\b")
+_NUMBERED = re.compile(r"\b(?:shots?|images?|pictures?|slides?|clips?|scenes?|sections?) #?\d+\b")
+"""A correction in the middle of a request, naming another shot or slide ("make shot 3 night, actually shot 4"):
+the one named before it is replaced, not joined, which no reader reads.  A bare number ("..., actually 4") only
+after a shot or slide said by its number ("a 6-shot film. no wait, 8" is a story's length)."""
 _EVERYTHING = frozenset({"everything", "the whole thing", "all of them"})
 
 

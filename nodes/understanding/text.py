@@ -61,6 +61,8 @@ sure pure cure then than that this thus them they tune turn torn born corn horn 
 live give hive dive line fine mine nine pine wine shine blue glue clue true grey gray prey pray play clay stay
 redo undo into onto unto sunset sunrise small tall latter intro call quiet bread wilder wildest milder kinder
 bolder older finer wiser read reads head lead dead bead
+cosy cozy cope swan swans surprise surprised mourning warp remote movie star stars stark smart pale pane panes slice
+invert dock neat least shout frost raid rail rails rein reins subset dank coil cord cords otter otters revere drip
 """.split())
 """Ordinary English words one edit away from a vocabulary word ("fight" is not a typo of "night"): never
 corrected, so an unknown word is asked about instead of read as something else."""

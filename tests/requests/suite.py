@@ -1442,6 +1442,51 @@ CASES: list[tuple[str, str, Any, str]] = [
     ("slides", "make the deck theme ocean", OP("deck_set_theme", {"theme": "ocean"}), "deck"),
     # -- end of the content probe
     # -- a film probe (2026-12-05): shots, the cut, versions and typos
+    # two clauses joined by "&" or "+" were merged (every shot got every change): they part as "and" does; joined by
+    # "/", "with" or nothing, which change goes to which shot is asked
+    ("clauses", "make shot 4 night & shot 5 rainy", {4: L("night"), 5: {"weather": "rain"}}, "story"),
+    ("clauses", "make shot 4 night + shot 5 rainy", {4: L("night"), 5: {"weather": "rain"}}, "story"),
+    ("clauses", "regenerate shot 3 & make shot 4 night", {3: {"redo": "take"}, 4: L("night")}, "story"),
+    ("clauses", "make shot 3 rainy shot 4 night", ASK("ambiguous"), "story"),
+    ("clauses", "make shot 4 night / shot 5 rainy", ASK("ambiguous"), "story"),
+    ("clauses", "make shot 3 night with shot 4 rainy", ASK("ambiguous"), "story"),
+    ("clauses", "make shot 4 night and shot 5 rainy", {4: L("night"), 5: {"weather": "rain"}}, "story"),
+    ("clauses", "make shot 4 & 5 night", {4: L("night"), 5: L("night")}, "story"),
+    ("clauses", "make shot 3 night with rain", {3: {"lighting": "night", "weather": "rain"}}, "story"),
+    # a correction in the middle ("..., actually shot 4") added the shot instead of replacing the one before it
+    ("clauses", "make shot 3 night actually shot 4", ASK("ambiguous"), "story"),
+    ("clauses", "make shot 3 night, actually shot 4", ASK("ambiguous"), "story"),
+    ("clauses", "make shot 3 night, make that shot 4", ASK("ambiguous"), "story"),
+    ("clauses", "actually, make shot 4 night", {4: L("night")}, "story"),
+    # English words corrected into command words: "cosy" duplicated the shot, "mourning" made it dawn
+    ("typos", "make shot 3 cosy", ASK("unparsed"), "story"),
+    ("typos", "make shot 3 mourning", ASK("unparsed"), "story"),
+    ("typos", "make shot 3 a surprise", ASK("unparsed"), "story"),
+    ("typos", "warp shot 3", ASK("unparsed"), "story"),
+    ("typos", "make shot 3 subset", ASK("unparsed"), "story"),
+    ("typos", "make shot 3 raid", ASK("unparsed"), "story"),
+    ("typos", "make shot 3 dank", ASK("unparsed"), "story"),
+    ("typos", "make shot 3 coil", ASK("unparsed"), "story"),
+    ("typos", "make shot 3 nigth", {3: L("night")}, "story"),
+    ("typos", "make shot 3 darkr", {3: {"luma": "lower"}}, "story"),
+    ("typos", "make shot 3 sunrse", {3: L("dawn")}, "story"),
+    # "repeat that on shot 5", "copy that to shot 5" duplicated shot 5: the last change, on shot 5
+    ("same", "repeat that on shot 5", {5: L("night")}, "prev"),
+    ("same", "repeat that for shot 5", {5: L("night")}, "prev"),
+    ("same", "copy that to shot 5", {5: L("night")}, "prev"),
+    ("same", "apply that to shot 5", {5: L("night")}, "prev"),
+    # going back said as a look ("like it was") was dropped, and only "warmer" made, on top of the night
+    ("same", "make it like it was but warmer", ASK("ambiguous"), "prev"),
+    ("same", "back to how it was, but warmer", ASK("ambiguous"), "prev"),
+    ("same", "make it warmer", {3: {"warmth": "higher"}}, "prev"),
+    # "a different lighting from shot 1" redid the lighting of shot 1 too
+    ("clauses", "make shot 4 a different lighting from shot 1", ASK("unsupported"), "story"),
+    ("clauses", "give shot 4 different lighting from shot 2", ASK("unsupported"), "story"),
+    ("clauses", "give shot 4 a different lighting", {4: {"redo": "lighting"}}, "story"),
+    # two films with no cut: "the last shot of the ferry film" was the last of no film's cut (the film dropped)
+    ("films", "remove the last shot of the ferry film", ASK("ambiguous"), "two"),
+    ("films", "move the first shot of the ferry film to the end", ASK("ambiguous"), "two"),
+    ("films", "remove the last shot", ASK("ambiguous"), "two"),
     # -- end of the film probe
 ]
 

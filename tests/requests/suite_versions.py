@@ -244,6 +244,31 @@ VERSION_CASES: list[tuple[str, str, Any, str]] = [
     ("cut", "switch shots 4 and 5 back", ASK("ambiguous"), "story"),
     ("revert", "switch back shot 4", OP("undo_change", {"node_id": "I4"}), "prev"),
     ("revert", "switch back shot 4 to the original", REVERT("I4", original=True), "prev"),
+    # -- a film probe (2026-12-05): the cut
+    # a correction in the middle took out both shots
+    ("cut", "remove shot 3 actually shot 4", ASK("ambiguous"), "story"),
+    # English words corrected into command words: "remote" removed the shot, "cope" duplicated it, "swan" swapped
+    ("cut", "remote shot 3", ASK("unparsed"), "story"),
+    ("cut", "cope shot 3", ASK("unparsed"), "story"),
+    ("cut", "swan shots 2 and 3", ASK("unparsed"), "story"),
+    ("cut", "drip shot 3", ASK("unparsed"), "story"),
+    ("cut", "movie shot 3 to the end", ASK("unparsed"), "story"),
+    ("revert", "revere shot 3", ASK("unparsed"), "story"),
+    ("cut", "swpa shots 2 and 3", OP("reorder_cut", {"swap": ["S2", "S3"]}), "story"),
+    ("cut", "remvoe shot 3", OP("remove_from_cut", {"shots": ["S3"]}), "story"),
+    # "repeat that" / "copy that" onto a shot is the last change; a shot copied is still duplicated
+    ("cut", "copy shot 5", OP("duplicate_shot", {"shot": "S5"}), "prev"),
+    # a film named with a place in its cut: that film's cut
+    ("films", "remove the last shot of the ferry film", OP("remove_from_cut", {"shots": [-1], "cut_id": "BCUT"}),
+     "two"),
+    ("films", "move the first shot of the ferry film to the end", OP("reorder_cut", {"move": 1, "to": -1,
+                                                                                       "cut_id": "BCUT"}), "two"),
+    ("films", "remove the last shot", ASK("ambiguous"), "two"),
+    # "put shot 3 back" after shot 3 was made night: it never left the cut (asked, as "put it back" is)
+    ("cut", "put shot 3 back", ASK("ambiguous"), "prev"),
+    ("cut", "bring shot 3 back", ASK("ambiguous"), "prev"),
+    ("cut", "put shot 3 back in the cut", OP("return_to_cut", {"shot": "S3"}), "prev"),
+    ("cut", "put shot 8 back", OP("return_to_cut", {"shot": "S8"}), "prev"),
 ]
 
 

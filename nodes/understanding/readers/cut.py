@@ -21,6 +21,7 @@ from nodes.understanding.references import (
     film_candidates,
     film_cuts,
     film_named,
+    films,
     films_of,
     find_references,
     pinned_film,
@@ -96,6 +97,11 @@ shot was)."""
 INSERT = re.compile(r"^\s*(?:please )?(?:add|insert|put in|include)\s+(?:a|an|one|another)\s+(?:new |extra |additional )?"
                     r"shot\b(?:\s+(?:of|where|showing|that shows|in which|with|when|about))?")
 DUPLICATE = re.compile(r"\b(?:duplicate|clone|make a copy of|copy|repeat)\b")
+_THE_CHANGE_REPEATED = re.compile(r"\b(?:repeat (?:the same|that|it|this)|copy (?:the same|that|this))(?: (?:thing|change|"
+                                  r"edit|look))?(?: again)?\s+(?:to|on|onto|for|with)\s+(?:the |every |all )?(?:\w+ )?"
+                                  r"(?:shots?|images?)\b")
+""""repeat that on shot 5", "copy that to shot 5": the last change on another shot (the shot reader's "the same"),
+not a copy of shot 5 (it was duplicated)."""
 SECONDS = re.compile(r"\b(?:(\d+(?:\.\d+)?) ?-? ?(?:s|sec|secs|seconds?|2th)|(a|an|half a|1 and a half|one and a half) "
                      r"(?:second|sec|2th))\b(?: (longer|shorter|more|less|long|in length|of length)\b)?")
 """A length in seconds ("second" is read as the ordinal 2th by the number speller)."""
@@ -160,7 +166,7 @@ class CutReader:
     def _operation(text: str) -> str | None:
         if INSERT.search(text):
             return "insert"
-        if DUPLICATE.search(text) and re.search(r"\bshots?\b|\bclips?\b|\bit\b|\bthis\b|\bthe (?:last|first)\b", text):
+        if DUPLICATE.search(text) and not _THE_CHANGE_REPEATED.search(text) and re.search(r"\bshots?\b|\bclips?\b|\bit\b|\bthis\b|\bthe (?:last|first)\b", text):
             return "duplicate"
         if SECONDS.search(text) and (CLIP.search(text) or re.search(r"\bshots?\b|\bimage\b|\bit\b", text)) and \
                 re.search(r"\b(?:long|longer|shorter|last|lasts|duration|length|seconds?|secs?|s|2th)\b", text):
@@ -315,8 +321,14 @@ class CutReader:
         if not ids:
             return _incomplete(ctx, "put a shot back into the cut", "Put which shot back? 'put shot 6 back in the "
                                "cut'.")
-        if any(r.form == "pronoun" for r in references) and not CUT.search(ctx.words.text) and not any(
-                c.get("operation") == "remove_from_cut" for c in ctx.previous.clauses):
+        edited = set(ctx.previous.targets) | {t.get("id") for c in ctx.previous.clauses
+                                              if c.get("operation") != "remove_from_cut"
+                                              for t in c.get("targets") or [] if isinstance(t, dict)}
+        # "make shot 3 night", then "put shot 3 back" / "bring shot 3 back": the shot the last turn changed (and
+        # did not take out of the cut), named or not
+        just_changed = any(t.id in edited for t in targets if t.kind == "shot")
+        if (any(r.form == "pronoun" for r in references) or just_changed) and not CUT.search(ctx.words.text) and \
+                not any(c.get("operation") == "remove_from_cut" for c in ctx.previous.clauses):
             # "make shot 3 night", then "put it back": the night taken back, or shot 3 (never out of the cut) put
             # back into it?  It was read as the cut's, and answered with exit 0
             said = ", ".join(t.title for t in targets if t.kind == "shot")
@@ -459,13 +471,26 @@ def _in_one_cut(ctx: ReadContext, reading: Reading, named: str | None) -> Readin
     named, else the one film of the shots it names, else the answer's or the selection's; asked otherwise ("move
     the last shot to the start of the cut" with two films: the last shot of which cut?)."""
     cuts = film_cuts(ctx.facts)
-    if len(cuts) < 2 or not reading.clauses:
+    held = films(ctx.facts)
+    placed = any(t.kind == "position" for c in reading.clauses for t in c.targets)
+    if not reading.clauses or (len(cuts) < 2 and not (placed and len(held) > 1)):
         return reading
     named_shots = films_of(ctx.facts, [t.id for c in reading.clauses for t in c.targets])
     pinned = pinned_film(ctx.facts, ctx.answer)
     picked = [named] if named else named_shots if named_shots else [pinned] if pinned else []
+    if placed and len(picked) == 1 and picked[0] in held and picked[0] not in cuts:
+        # "remove the last shot of the ferry film", and that film has no cut: a place in it names no cut to change
+        # (the place was read in another film's, the film dropped)
+        ctx.words.take_all()
+        return Reading(clarification=Clarification(
+            reason="ambiguous", understood=[u for c in reading.clauses for u in c.understood],
+            message=f"'{film_candidates(ctx.facts, 'the film', picked)[0]['title']}' has no cut yet, so a place in "
+                    "it ('the last shot') names no shot of a cut; I changed nothing. Name the shot by its number "
+                    "('shot 4 of the ferry film')."))
     if len(picked) != 1 or picked[0] not in cuts:
-        candidates = film_candidates(ctx.facts, "the cut", list(cuts))
+        # "remove the last shot" with two films: the last shot of which? (a place in the cut, with several films
+        # and one or no cut, was read in no film)
+        candidates = film_candidates(ctx.facts, "the cut", list(cuts) if len(cuts) > 1 else held)
         return Reading(clarification=Clarification(
             reason="ambiguous", candidates=candidates, understood=[u for c in reading.clauses for u in c.understood],
             message=ambiguous_message(candidates)))

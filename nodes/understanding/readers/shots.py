@@ -22,7 +22,9 @@ from nodes.understanding.references import (CHANGE_NOUNS, Found, Resolver, ambig
 from nodes.understanding.text import EITHER_OR, INSTEAD_OF, Words, count_exception, either_or_question
 
 _SEPARATOR = re.compile(r"\s*(?:;|\.(?:\s|$)|,?\s*\band then\b|,?\s*\bthen\b|,?\s*\bbut\b|,?\s*\band\b|,?\s*\balso\b|"
-                        r",?\s*\bwhile\b|,|:)\s*")
+                        r",?\s*\bwhile\b|,?\s*&|,?\s*\+|,|:)\s*")
+_AND_SIGN = {"&": "and", "+": "and"}
+""""make shot 4 night & shot 5 rainy": "&" and "+" join clauses as "and" does (both shots were made night and rainy)."""
 _NEGATION_BEFORE = re.compile(r"(?:\bexcept(?: for)?|\bbut not|\bnot|\bapart from|\bother than|\bexcluding|\bsave for|"
                               r"\bskip(?:ping)?|\bwithout (?:changing|touching)|\bleaving( out)?|\bbesides)\s*$")
 _KEPT_ITEM = (r"(?:(?:the )?(?:shots?|images?) #?\d+(?:\s*(?:-|–|to|through)\s*#?\d+)?|(?:shot )?#?\d+|"
@@ -42,7 +44,10 @@ _NEGATION_IN = re.compile(
     # rest, make shot 4 night" made the rest night)
     rf"\bkeep (?={_KEPT_ITEM}(?:\s*(?:,|and|&)\s*{_KEPT_ITEM})*\s*$)")
 _DO_SAME = re.compile(r"\b(?:do|apply|make) (?:the same|that|it)(?: (?:thing|change|edit))?(?: again)?"
-                      r"(?: (?:to|on|for|with))?\b|\bsame (?:thing|change|edit)(?: (?:to|on|for))?\b|\bagain\b|"
+                      r"(?: (?:to|on|for|with))?\b|"
+                      # "repeat that on shot 5", "copy that to shot 5": the last change, not a copy of shot 5
+                      r"\b(?:repeat (?:the same|that|it|this)|copy (?:the same|that|this))(?: (?:thing|change|edit|look))?"
+                      r"(?: again)?(?: (?:to|on|onto|for|with))?\b|\bsame (?:thing|change|edit)(?: (?:to|on|for))?\b|\bagain\b|"
                       r"\blikewise\b|\bas well\b|\btoo\b$|\balso\b$|(?:\bthe |^\s*)same (?:for|with|to|on)\b")
 _A_COUNT = re.compile(r"\band (?:\d+|a couple|a few|some|several) (?:others?|other shots?|more)(?: shots?)?\b|"
                       r"\b\d+ but one\b")
@@ -129,7 +134,9 @@ _RANGE_SAID = re.compile(r"\d\s*(?:-|–|to|through|thru)\s*(?:shot |scene )?\d"
 _LISTED_AFTER_RANGE = re.compile(r"\d\s*(?:-|–|to|through|thru)\s*(?:shot |scene )?\d+\s*(?:,|and|&|or)")
 """A range with shots listed after it ("shots 1-3 and 5"): a shot named on its own is in it, so it is not carved."""
 _COMPARED_WITH = re.compile(r"\b(?:than|(?<!\bwell )as|(?<!\bi )(?<!\bwe )(?<!n't )(?<!\bnot )(?<!\bd )(?<!\bdo )(?<!\bwould )like|"
-                            r"to match|matching|the same as|as in|like in)\s+$")
+                            r"to match|matching|the same as|as in|like in|"
+                            # "make shot 4 a different lighting from shot 1" redid the lighting of both
+                            r"(?:different|differently|differs?)(?: [a-z]+){0,3}? (?:from|to))\s+$")
 """Words before a reference that make it what a shot is compared with, not a shot to change."""
 _BARE_INSTEAD = re.compile(r"\binstead\b(?!\s+of\b)")
 
@@ -160,6 +167,10 @@ _I_MEANT = re.compile(r"^\s*(?:(?:no|nope|sorry|oops|wait|actually)[,.!]*\s+)*(?
 shot and no change ("not what to change; 'no', 'meant'"); it is the turn before's "instead", and asked as one."""
 
 
+_AS_IT_WAS = re.compile(r"\b(?:back to |(?:just )?like )?(?:how|the way|what) (?:it|they|this|that|she|he) (?:was|were|"
+                        r"used to be|looked|used to look)\b|\blike (?:it|they) (?:was|were|used to be|looked)\b|\b(?:as|like) (?:it|they) "
+                        r"(?:was|were) (?:before|originally|at first|earlier)\b")
+"""Going back to an earlier look, said as a look ("make it like it was but warmer"): no edit of the image sets it."""
 _ONE_OF_THOSE = re.compile(r"\bthe (?:1th|first|2th|second|3th|third|last|final|other|latter|former) one\b")
 """"make shots 4 and 6 night, and the second one rainy": the second of those named, or shot 2 of the film?  It was
 read as the film's (shot 2 was made rainy)."""
@@ -307,7 +318,8 @@ def _segments(ctx: ReadContext, found: list[Found]) -> list[_Segment]:
     for match in _SEPARATOR.finditer(text):
         if any(f.start < match.end() and match.start() < f.end for f in found):
             continue
-        cuts.append((match.start(), match.end(), match.group(0).strip(" ,")))
+        word = match.group(0).strip(" ,")
+        cuts.append((match.start(), match.end(), _AND_SIGN.get(word, word)))
     segments, at, separator = [], 0, ""
     for start, end, word in cuts:
         if start > at:
@@ -321,6 +333,34 @@ def _segments(ctx: ReadContext, found: list[Found]) -> list[_Segment]:
 
 
 _ONLY = re.compile(r"\bonly\b")
+
+
+def _changes_between_shots(ctx: ReadContext, segments: list[_Segment]) -> Reading | None:
+    """A change said between two shots of one clause, with no "and" to part them: "make shot 3 rainy shot 4 night",
+    "make shot 4 night / shot 5 rainy", "make shot 3 night with shot 4 rainy" gave every change to both shots.
+    Which change goes to which shot is asked."""
+    words = ctx.words
+    for segment in segments:
+        refs = segment.references
+        if len(refs) < 2 or _NEGATION_IN.search(words.text, segment.start, segment.end):
+            continue
+        trial = words.copy()
+        read_edit(trial, segment.start, segment.end)
+        def changed(start: int, end: int) -> bool:
+            return any(trial.used(i, i + 1) and not words.used(i, i + 1) for i in range(start, end))
+
+        for index, (one, other) in enumerate(zip(refs, refs[1:])):
+            after = refs[index + 2].start if index + 2 < len(refs) else segment.end
+            if _NEGATION_BEFORE_ANY.search(words.text, one.end, other.start) or _AND.search(words.text, one.end,
+                                                                                            other.start):
+                continue  # "every shot night except shot 3", "shot 3 night as well as shot 5"
+            if changed(one.end, other.start) and changed(other.end, after):
+                said = [one.reference.said, other.reference.said]
+                return _ask(ctx, "ambiguous", said,
+                            f"Which change goes to {said[0]} and which to {said[1]}? I changed nothing. Say each "
+                            f"with 'and' ('make shot 4 night and shot 5 rainy'), or both shots first for the same "
+                            "change ('make shots 4 and 5 night').")
+    return None
 
 
 class ShotReader:
@@ -357,6 +397,9 @@ class ShotReader:
             return loose
         same = words.take(_DO_SAME)
         segments = _segments(ctx, found)
+        crossed = _changes_between_shots(ctx, segments)
+        if crossed is not None:
+            return crossed
         groups, exclusions = self._groups(ctx, segments, same)
         if any({"weather", "lighting"} & set(group.edit.changes) for group in groups):
             words.take(_ADDED_WEATHER)  # "add fog to shot 4": the weather or light it names is what it sets
@@ -665,6 +708,12 @@ def _said_unclearly(ctx: ReadContext, found: list[Found]) -> Reading | None:
         return asked("unsupported", said, f"'{kept.group(0)}': a shot's clip and the cut are made from its image, so "
                                           "changing the image remakes them; I cannot change it and keep them as they "
                                           "are, so I changed nothing. Ask for the change alone to remake them with it.")
+    if (was := _AS_IT_WAS.search(text)) is not None:
+        # "make it like it was but warmer", "back to how it was, but warmer": the going back was dropped, and only
+        # the warmer was made, on top of the change it was to undo
+        return asked("ambiguous", said, f"'{was.group(0)}': back to an earlier version first? I do one of those at "
+                                        "a time, so I changed nothing. Say 'undo that' (or 'revert shot 3'), then the "
+                                        "change ('make it warmer').")
     too_much = too_much_of_a_look(text)
     if too_much is not None:  # "shot 4 is too foggy" made shot 4 foggy
         return asked("unsupported", [f"'{too_much}': less of a look"],

@@ -1440,6 +1440,17 @@ CASES: list[tuple[str, str, Any, str]] = [
     ("slides", "replace the picture on slide 2 with shot 2", ASK("unsupported"), "mixed"),
     ("page", "make it use a serif font, but keep the button sans", ASK("unsupported"), "page"),
     ("slides", "make the deck theme ocean", OP("deck_set_theme", {"theme": "ocean"}), "deck"),
+    # asked needlessly: a call to action's "now", a title "Back to ...", a rename asked as a question
+    ("page", "make the button say Reserve now", OP("page_set_text", {"element": "button", "text": "Reserve now"}),
+     "page"),
+    ("slides", "rename slide 4 to Hives now", ASK("unparsed"), "deck"),
+    ("slides", "rename slide 3 to Back to basics", OP("deck_edit_slide", {"slide": 3, "title": "Back to basics"}),
+     "deck"),
+    ("slides", "could you rename slide 3 to Costs?", OP("deck_edit_slide", {"slide": 3, "title": "Costs"}), "deck"),
+    ("slides", "rename slide 3 to Costs?", ASK("unparsed"), "deck"),
+    ("slides", "add a bullet: hives cost money", OP("deck_add_bullet", {"slide": 3, "bullet": "hives cost money"}),
+     "deck:sel=3"),
+    ("slides", "add a bullet: hives cost money", ASK("no_target"), "deck"),
     # -- end of the content probe
     # -- a film probe (2026-12-05): shots, the cut, versions and typos
     # two clauses joined by "&" or "+" were merged (every shot got every change): they part as "and" does; joined by

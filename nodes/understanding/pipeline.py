@@ -17,6 +17,7 @@ from nodes.models.grammar import COLOURS, CONSTRAINT_WORDS, FRAMING_WORDS, LIGHT
 from nodes.understanding.facts import CanvasFacts
 from nodes.understanding.intent import Clarification, Intent
 from nodes.understanding.kinds import OPERATION_KINDS, asks_removal, family_of, node_ids_named, titles_named, word_kinds
+from nodes.understanding.not_asked import not_asked_to_act
 from nodes.understanding.readers import READERS, PreviousTurn, ReadContext
 from nodes.understanding.rephrasings import look_no_shot_has, rephrased, said_like_another_shot, shots_by_look
 from nodes.understanding.references import pinned_film
@@ -177,6 +178,11 @@ def _interpret(request: str, facts: CanvasFacts | None = None, *, previous: Prev
                      "story (\"a 6-shot short drama about ...\"), a web page from a brief, a slide deck on a topic, "
                      "notes, questions about the canvas, and edits of shots (lighting, framing, weather, outfit, "
                      "'darker', 'warmer'). Or set OPENAI_API_KEY to use a real model."))
+    if intent.clarification is None and not note_like and any(
+            c.operation not in _NO_CHANGE for c in intent.clauses):
+        # a check, a comment, a report or a musing read as the change it names ("shot 3 is night?" made it night);
+        # a question the question reader answered ("shot 2 is at dusk, right?") changes nothing and stays
+        intent.clarification = not_asked_to_act(text, request)
     if intent.clarification is None:
         intent.clarification = _everything_on_a_mixed_canvas(intent, facts) or _the_copy_after_a_duplicate(intent)
     elif intent.clarification.reason in ("no_target", "unparsed") and (look := look_no_shot_has(text)) is not None:
@@ -207,6 +213,8 @@ def _the_copy_after_a_duplicate(intent: Intent) -> Clarification | None:
                                  "changed nothing. Make the copy first, then change it by its number.")
 
 
+_NO_CHANGE = frozenset({"question", "note", "status", "explore"})
+"""Operations that write no change of the canvas's outputs."""
 _UNDOING = re.compile(r"\bun-[a-z][a-z-]*")
 """A word made the opposite of another by a hyphened prefix ("un-hide"): never read as the word after it."""
 _ONWARD = re.compile(r"\b(?:shots?|slides?|images?|clips?|sections?|frames?|scenes?)\s+#?\d+\s*\+(?!\s*\d)",

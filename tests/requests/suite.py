@@ -1499,6 +1499,31 @@ CASES: list[tuple[str, str, Any, str]] = [
     ("films", "move the first shot of the ferry film to the end", ASK("ambiguous"), "two"),
     ("films", "remove the last shot", ASK("ambiguous"), "two"),
     # -- end of the film probe
+    # -- a probe of questions, feedback, notes and undo (2026-12-05): asked for no change, or an undo of two things
+    ("question", "shot 3 is night?", ASK("unparsed"), "story"),
+    ("question", "shot 3 is already night", ASK("unparsed"), "story"),
+    ("question", "is shot 3 night?", OP("question", {}), "story"),
+    ("question", "shot 2 is at dusk, right?", OP("question", {}), "story"),
+    ("question", "the button says book now", ASK("unparsed"), "page"),
+    ("question", "the font is serif?", ASK("unparsed"), "page:prev"),
+    ("question", "how do i delete slide 4", ASK("unparsed"), "deck"),
+    ("question", "how to make shot 3 night", ASK("unparsed"), "story"),
+    ("routing", "shot 3 is a bit dark", ASK("unparsed"), "story"),
+    ("routing", "the font is a bit small", ASK("unparsed"), "page"),
+    ("routing", "shot 3 is a bit too dark", {3: {"luma": "higher"}}, "story"),
+    ("routing", "shot 3 is night", {3: L("night")}, "story"),
+    ("routing", "i made shot 3 night", ASK("unparsed"), "story"),
+    ("routing", "i changed the theme to ocean", ASK("unparsed"), "deck"),
+    ("routing", "shot 3 might be night", ASK("unparsed"), "story"),
+    ("routing", "maybe delete slide 4?", ASK("unparsed"), "deck"),
+    ("routing", "to do: make shot 3 night", ASK("unparsed"), "story"),
+    ("page", "undo the page and the deck", ASK("unsupported"), "both"),
+    ("page", "undo the page if it's serif", ASK("unsupported"), "both"),
+    ("page", "revert the page to the original and the deck too", ASK("unsupported"), "both"),
+    ("page", "revert the page to the original", OP("page_revert", {"to": "original"}), "both"),
+    ("slides", "undo the slide change and make shot 3 night", ASK("unsupported"), "mixed"),
+    ("page", "undo the last two", OPS(OP("page_undo", {}), OP("page_undo", {})), "page:prev"),
+    # -- end of the probe of questions, feedback, notes and undo
 ]
 
 

@@ -326,7 +326,7 @@ _UNDO_DEFAULT = re.compile(r"^(?:(?:that|it|this|what you (?:just )?did|the (?:l
                            # "undo again", "undo one more": the last change not yet undone, a step further back
                            r"again|once more|one more(?: time| step| change)?|another(?: one| step| change)?|further"
                            r"(?: back)?|)$")
-_UNDO_COUNT = re.compile(r"^the (?:last|previous) (\d+) (?:changes|edits)(?: (?:to|on|of) (?:the )?(?:page|site|website|"
+_UNDO_COUNT = re.compile(r"^the (?:last|previous) (\d+)(?: (?:changes|edits|ones|steps))?(?: (?:to|on|of) (?:the )?(?:page|site|website|"
                          r"deck|slides|presentation))?$")
 _REVERT_TO = re.compile(r"\bto (?:the |its |how it was (?:at |in )?(?:the |its )?|the way it was (?:at |in )?(?:the )?)?"
                         r"(original(?: version| one| page| deck| design)?|first version|very first version|start|"
@@ -336,6 +336,14 @@ _REVERT_BEFORE = re.compile(r"\b(?:to )?(?:how it was |the way it was |the versi
 _OBJECT = re.compile(r"\b(?:the |this |my )?(?:page|site|website|web page|deck|slides|presentation|slide deck)(?:'s)?\b")
 
 
+_MORE_THAN_ONE_CHANGE = re.compile(r"\b(?:and|but|if|unless|then|too|except|plus|also|as well|or|when|once)\b|&|[,;]")
+"""What a change's name never holds: a second change, an exception or a condition."""
+_ANOTHER_THING = {
+    "page": re.compile(r"\b(?:deck|slides?|presentation|shots?|film|cut|clips?)\b"),
+    "deck": re.compile(r"\b(?:page|site|website|web page|headline|tagline|button|fonts?|sections?|hero|menu|gallery|"
+                       r"shots?|film|cut|clips?)\b"),
+}
+"""Another thing named in an undo of the page's or the deck's change: the undo takes back its own thing's change."""
 _KEEP_THE_REST = re.compile(r"\s*,?\s*(?:but|and)?\s*(?:keep|leave)\b(?!.*\b(?:undo|revert)\b).*$")
 
 
@@ -378,6 +386,14 @@ def read_version(ctx: ReadContext, words: Words, start: int, end: int, *, what: 
             raise Ask(Clarification(reason="unsupported", understood=[f"undo the last change to the {what}"],
                                     message="That is an undo and then another change: I do one at a time, so I "
                                             "changed nothing. Say 'undo' first, then the change."))
+        if (more := _MORE_THAN_ONE_CHANGE.search(rest) or _ANOTHER_THING[what].search(rest)) is not None:
+            # "undo the page and the deck" undid a deck change named 'and'; "undo the deck if shot 3 is night" one
+            # named 'if shot 3 is night' (a condition never checked); "undo the slide change and make shot 3 night"
+            # dropped the edit
+            raise Ask(Clarification(reason="unsupported", understood=[f"undo a change to the {what}"], message=(
+                f"'{more.group(0).strip()}': that undo names more than one change, another thing or a condition; I "
+                f"undo one change of one thing at a time and check no conditions, so I changed nothing. Say 'undo the "
+                f"last change to the {what}', then the next.")))
         named = _OBJECT.sub(" ", rest)
         named = re.sub(r"\b(?:to|on|of|in|from)\s*$", "", " ".join(named.split())).strip()
         if not named:
@@ -396,6 +412,12 @@ def read_version(ctx: ReadContext, words: Words, start: int, end: int, *, what: 
     found = _REVERT_TO.search(text, revert.end(), end)
     if found is None:
         return None
+    if (more := _MORE_THAN_ONE_CHANGE.search(text, found.end(), end) or _ANOTHER_THING[what].search(
+            text, start, end)) is not None:
+        # "revert the page to the original and the deck too" reverted the deck alone
+        raise Ask(Clarification(reason="unsupported", understood=[f"revert the {what}"], message=(
+            f"'{more.group(0).strip()}': that revert names another thing, or more; I revert one thing at a time, so "
+            f"I changed nothing. Say 'revert the {what} to the original', then the next.")))
     said = found.group(1)
     to = found.group(2) or ("previous" if re.match(r"previous|last|version before", said) else "original")
     words.mark(found.start(), found.end())

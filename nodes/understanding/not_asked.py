@@ -1,0 +1,90 @@
+"""Requests that ask for no change: a check, a comment, a report of what someone did, a musing, a how-to.
+
+Each of these was carried out as the change its words name (a probe of 2026-12-05): "shot 3 is night?" made shot 3
+night, "shot 3 is a bit dark" made it darker, "the button says book now" rewrote the button, "i made shot 3 night"
+made it night again, "shot 3 might be night" and "how do i delete slide 4" did what they mused or asked about.  A
+reader sees the change words in them; this module sees that nobody asked for the change, and the turn asks instead
+(a question with a question word, "is shot 3 night?", is the question reader's and is answered, not asked about).
+"""
+
+from __future__ import annotations
+
+import re
+
+from nodes.understanding.intent import Clarification
+
+_LEAD = r"^\s*(?:(?:so|really|sure|hmm+|um+|uh+|well|ok|okay|yeah|yes|and|but|oh|wait|hey|hi|lol)[,?!.]*\s+)*"
+_SUBJECT = (r"(?:shots? #?\d+(?:(?:,|,? and|,? &) (?:shot )?#?\d+)*|slides? #?\d+|the (?:first|last|\d+th) (?:shot|slide)|"
+            r"this(?: one| shot| slide| image| picture)?|that(?: one)?|it|everything|every shot|all (?:the )?shots|"
+            r"the (?:font|fonts|text|headline|heading|tagline|button|hero|menu|gallery|page|site|deck|theme|title|"
+            r"background|colou?rs?|accent|image|picture|photo|cut|film|lighting|light|sky|spacing))")
+_STATED = re.compile(_LEAD + _SUBJECT + r"\s+(?P<verb>is|are|was|were|looks?|feels?|seems?|says?|reads?)\b(?P<rest>.*)$")
+"""A sentence about something on the canvas: "shot 3 is night?", "the font is a bit small", "the button says ..."."""
+_COMPLAINT = re.compile(
+    r"^\s*(?:(?:a (?:bit|little|touch|tad)|slightly|very|really|so|quite|rather|kind of|kinda|pretty|super|somewhat|"
+    r"way|extremely|a lot)\s+)?(?:dark|darkish|bright|dim|light|cold|cool|warm|small|big|large|tiny|huge|busy|plain|"
+    r"dull|flat|harsh|soft|blurry|grey|gray|pale|long|short|empty|crowded|boring|cluttered|cramped|wide|narrow|"
+    r"close|far|saturated|washed out)\b")
+"""A flaw stated without "too" ("is a bit dark"): read as the change's direction, it made the flaw worse ("too
+dark" is read as the person means it: brighter)."""
+_A_STATE = re.compile(r"^\s*(?:already|still|now)\b|\b(?:already|now|right|yeah|huh|innit)\s*[.!]*\s*$")
+_ASKED_TO_ACT = re.compile(r"\b(?:make|give|turn|change|set|brighten|darken|fix|use|can you|could you|would you|"
+                           r"please|pls|undo|revert|go back|redo|regenerate|delete|remove|rename|add|swap|move)\b")
+"""An instruction after the comment ("shot 3 is a bit dark, make it brighter"): the readers read that."""
+_DONE_BY_SOMEONE = re.compile(
+    _LEAD + r"(?:i|we|you|u)\s+(?:(?:have|'ve|already|just|also|then)\s+)*(?:made|changed|set|deleted|removed|added|"
+    r"renamed|retitled|turned|moved|swapped|darkened|brightened|updated|fixed|did|put|switched|replaced|used|"
+    r"regenerated)\b")
+"""A report of a change already made ("i made shot 3 night", "you changed the font to serif?")."""
+_MUSED = re.compile(_LEAD + r"(?:" + _SUBJECT + r"\s+(?:might|may|could)\s+be\b|(?:i|we)\s+(?:might|may|could)\s+"
+                    r"(?:make|change|set|delete|remove|add|use|turn|give|try|rename|swap|move)\b|i wonder\b|"
+                    r"what if\b|(?:maybe|perhaps|possibly)\b)|\b(?:maybe|perhaps)\s*[?.!]*\s*$")
+"""A musing ("shot 3 might be night", "we might make shot 3 night", "what if slide 2 were the title?", "maybe delete
+slide 4?", "shot 3 darker maybe")."""
+_ASIDE = re.compile(r"^\s*(?:to do\s*:|//|\(.*\)\s*[.!]*\s*$)")
+"""A note to self or an aside ("to do: make shot 3 night", "// make shot 3 night", "(make shot 3 night)")."""
+_HOW_TO = re.compile(_LEAD + r"(?:how (?:do|can|could|should|would|will|did|does) (?:i|we|you|u|one|someone)\b|"
+                     r"how to\b)")
+"""A question about how to do something ("how do i delete slide 4"): it did it."""
+
+
+def not_asked_to_act(text: str, request: str) -> Clarification | None:
+    """A clarification when the request (``text``: as normalised) asks for no change, else None."""
+    found, why = _said_without_asking(text)
+    if found is None:
+        return None
+    said = " ".join(request.split())[:120]
+    return Clarification(
+        reason="unparsed", understood=[why], not_understood=[said],
+        message=f"'{said}' reads as {why}, not as a request, so I changed nothing. To change something, say what "
+                "to do ('make shot 3 brighter', 'delete slide 4'); to ask, start with a question word ('is shot 3 at "
+                "night?', 'what does the button say?').")
+
+
+def _said_without_asking(text: str) -> tuple[str | None, str]:
+    words = text.strip()
+    if _ASIDE.match(words):
+        return words, "a note to self or an aside (a note is 'note: ...')"
+    if _HOW_TO.match(words):
+        return words, "a question about how to do it"
+    if _MUSED.match(words):
+        return words, "a thought about a change"
+    if (done := _DONE_BY_SOMEONE.match(words)) is not None and not _ASKED_TO_ACT.search(words, done.end()):
+        return words, "a report of a change already made"
+    stated = _STATED.match(words)
+    if stated is None:
+        return None, ""
+    rest, verb = stated.group("rest"), stated.group("verb")
+    if rest.rstrip().endswith("?"):
+        return words, "a check of what is there"
+    if _ASKED_TO_ACT.search(rest):
+        return None, ""
+    if verb in ("was", "were"):
+        return words, "a description of how it was"
+    if verb in ("says", "say", "reads", "read"):
+        return words, "a description of what it says"
+    if _A_STATE.search(rest):
+        return words, "a description of how it is"
+    if _COMPLAINT.match(rest):
+        return words, "a comment on how it is"
+    return None, ""

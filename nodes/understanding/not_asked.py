@@ -14,11 +14,13 @@ import re
 from nodes.understanding.intent import Clarification
 
 _LEAD = r"^\s*(?:(?:so|really|sure|hmm+|um+|uh+|well|ok|okay|yeah|yes|and|but|oh|wait|hey|hi|lol)[,?!.]*\s+)*"
-_SUBJECT = (r"(?:shots? #?\d+(?:(?:,|,? and|,? &) (?:shot )?#?\d+)*|slides? #?\d+|the (?:first|last|\d+th) (?:shot|slide)|"
+_SUBJECT = (r"(?:shots? #?\d+(?:(?:,|,? and|,? &) (?:shot )?#?\d+)*|slides? #?\d+|"
+            r"the (?:first|last|\d+th) (?:shot|slide)|"
             r"this(?: one| shot| slide| image| picture)?|that(?: one)?|it|everything|every shot|all (?:the )?shots|"
             r"the (?:font|fonts|text|headline|heading|tagline|button|hero|menu|gallery|page|site|deck|theme|title|"
             r"background|colou?rs?|accent|image|picture|photo|cut|film|lighting|light|sky|spacing))")
-_STATED = re.compile(_LEAD + _SUBJECT + r"\s+(?P<verb>is|are|was|were|looks?|feels?|seems?|says?|reads?)\b(?P<rest>.*)$")
+_STATED = re.compile(_LEAD + _SUBJECT +
+                     r"\s+(?P<verb>is|are|was|were|looks?|feels?|seems?|says?|reads?)\b(?P<rest>.*)$")
 """A sentence about something on the canvas: "shot 3 is night?", "the font is a bit small", "the button says ..."."""
 _COMPLAINT = re.compile(
     r"^\s*(?:(?:a (?:bit|little|touch|tad)|slightly|very|really|so|quite|rather|kind of|kinda|pretty|super|somewhat|"

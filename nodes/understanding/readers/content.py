@@ -137,14 +137,16 @@ UNREAD_PLACE = re.compile(r"\b(?:after|before|between|under|below|above|beneath|
                           r"(?:near|towards?|close to) the (?:very )?(?:end|start|beginning|front|top|bottom|back))\b|"
                           r"\s(?:right|just|directly|immediately|straight)\s*[.!]*\s*$|"
                           r"(?:,\s*|\s)(?:1th|2th|3th|\d+th|first|second|third|fourth|fifth|last)\s*[.!]*\s*$")
-NAMED_IN_THE_TOPIC = re.compile(r"\b(?:called|titled|named|headed|entitled)\b|\bwith (?:the|a) (?:heading|title|headline|"
-                                r"name)\b|\b(?:heading|title|headline|name)\s*:")
+NAMED_IN_THE_TOPIC = re.compile(r"\b(?:called|titled|named|headed|entitled)\b|"
+                                r"\bwith (?:the|a) (?:heading|title|headline|name)\b|"
+                                r"\b(?:heading|title|headline|name)\s*:")
 """A new slide's or section's own title said inside its topic ("a section about bees called The Hive", "a slide
 about pests, title: Pests"): the heading was the whole phrase."""
 A_PICTURE_BY_ANOTHER = re.compile(
-    r"\b(?:replace|swap|switch|exchange|trade|change)\b.*\b(?:with|for|and|by|to) (?:the )?(?:(?:gallery )?(?:image|photo|"
-    r"picture|pic) #?\d+|(?:first|second|third|fourth|last|\d+th) (?:gallery )?(?:image|photo|picture|pic)|"
-    r"(?:shot|slide) #?\d+(?:'s (?:image|picture|illustration))?|(?:hero|header|banner) (?:image|photo|picture))\s*[.!]*\s*$")
+    r"\b(?:replace|swap|switch|exchange|trade|change)\b.*\b(?:with|for|and|by|to) (?:the )?(?:"
+    r"(?:gallery )?(?:image|photo|picture|pic) #?\d+|(?:first|second|third|fourth|last|\d+th) (?:gallery )?"
+    r"(?:image|photo|picture|pic)|(?:shot|slide) #?\d+(?:'s (?:image|picture|illustration))?|"
+    r"(?:hero|header|banner) (?:image|photo|picture))\s*[.!]*\s*$")
 """A picture replaced by another one on the canvas ("replace picture 2 with picture 1", "swap picture 1 with picture
 3", "the picture on slide 2 with shot 2"): each drew a new picture from the words '1', '3', 'shot 2'."""
 """Where a new slide or section goes, said in a way no place pattern of its reader read: it stayed in the topic or
@@ -326,7 +328,8 @@ _UNDO_DEFAULT = re.compile(r"^(?:(?:that|it|this|what you (?:just )?did|the (?:l
                            # "undo again", "undo one more": the last change not yet undone, a step further back
                            r"again|once more|one more(?: time| step| change)?|another(?: one| step| change)?|further"
                            r"(?: back)?|)$")
-_UNDO_COUNT = re.compile(r"^the (?:last|previous) (\d+)(?: (?:changes|edits|ones|steps))?(?: (?:to|on|of) (?:the )?(?:page|site|website|"
+_UNDO_COUNT = re.compile(r"^the (?:last|previous) (\d+)(?: (?:changes|edits|ones|steps))?"
+                         r"(?: (?:to|on|of) (?:the )?(?:page|site|website|"
                          r"deck|slides|presentation))?$")
 _REVERT_TO = re.compile(r"\bto (?:the |its |how it was (?:at |in )?(?:the |its )?|the way it was (?:at |in )?(?:the )?)?"
                         r"(original(?: version| one| page| deck| design)?|first version|very first version|start|"

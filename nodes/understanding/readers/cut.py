@@ -166,7 +166,8 @@ class CutReader:
     def _operation(text: str) -> str | None:
         if INSERT.search(text):
             return "insert"
-        if DUPLICATE.search(text) and not _THE_CHANGE_REPEATED.search(text) and re.search(r"\bshots?\b|\bclips?\b|\bit\b|\bthis\b|\bthe (?:last|first)\b", text):
+        if DUPLICATE.search(text) and not _THE_CHANGE_REPEATED.search(text) and re.search(
+                r"\bshots?\b|\bclips?\b|\bit\b|\bthis\b|\bthe (?:last|first)\b", text):
             return "duplicate"
         if SECONDS.search(text) and (CLIP.search(text) or re.search(r"\bshots?\b|\bimage\b|\bit\b", text)) and \
                 re.search(r"\b(?:long|longer|shorter|last|lasts|duration|length|seconds?|secs?|s|2th)\b", text):

@@ -11,6 +11,7 @@ shot", "but not shot 3", "leave shot 1 alone".
 
 from __future__ import annotations
 
+import itertools
 import re
 from dataclasses import dataclass, field
 
@@ -346,15 +347,13 @@ def _changes_between_shots(ctx: ReadContext, segments: list[_Segment]) -> Readin
             continue
         trial = words.copy()
         read_edit(trial, segment.start, segment.end)
-        def changed(start: int, end: int) -> bool:
-            return any(trial.used(i, i + 1) and not words.used(i, i + 1) for i in range(start, end))
-
-        for index, (one, other) in enumerate(zip(refs, refs[1:])):
+        changes = {i for i in range(segment.start, segment.end) if trial.used(i, i + 1) and not words.used(i, i + 1)}
+        for index, (one, other) in enumerate(itertools.pairwise(refs)):
             after = refs[index + 2].start if index + 2 < len(refs) else segment.end
             if _NEGATION_BEFORE_ANY.search(words.text, one.end, other.start) or _AND.search(words.text, one.end,
                                                                                             other.start):
                 continue  # "every shot night except shot 3", "shot 3 night as well as shot 5"
-            if changed(one.end, other.start) and changed(other.end, after):
+            if changes & set(range(one.end, other.start)) and changes & set(range(other.end, after)):
                 said = [one.reference.said, other.reference.said]
                 return _ask(ctx, "ambiguous", said,
                             f"Which change goes to {said[0]} and which to {said[1]}? I changed nothing. Say each "

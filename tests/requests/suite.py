@@ -1451,6 +1451,7 @@ CASES: list[tuple[str, str, Any, str]] = [
     ("slides", "add a bullet: hives cost money", OP("deck_add_bullet", {"slide": 3, "bullet": "hives cost money"}),
      "deck:sel=3"),
     ("slides", "add a bullet: hives cost money", ASK("no_target"), "deck"),
+    ("slides", "use the mono theme", OP("deck_set_theme", {"theme": "mono"}), "deck"),
     # -- end of the content probe
     # -- a film probe (2026-12-05): shots, the cut, versions and typos
     # two clauses joined by "&" or "+" were merged (every shot got every change): they part as "and" does; joined by

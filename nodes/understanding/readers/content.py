@@ -393,7 +393,8 @@ def read_version(ctx: ReadContext, words: Words, start: int, end: int, *, what: 
             # "undo the page and the deck" undid a deck change named 'and'; "undo the deck if shot 3 is night" one
             # named 'if shot 3 is night' (a condition never checked); "undo the slide change and make shot 3 night"
             # dropped the edit
-            raise Ask(Clarification(reason="unsupported", understood=[f"undo a change to the {what}"], message=(
+            # (reason "unparsed": a request whose parts are of two families is read part by part, in pipeline.py)
+            raise Ask(Clarification(reason="unparsed", understood=[f"undo a change to the {what}"], message=(
                 f"'{more.group(0).strip()}': that undo names more than one change, another thing or a condition; I "
                 f"undo one change of one thing at a time and check no conditions, so I changed nothing. Say 'undo the "
                 f"last change to the {what}', then the next.")))
@@ -418,7 +419,7 @@ def read_version(ctx: ReadContext, words: Words, start: int, end: int, *, what: 
     if (more := _MORE_THAN_ONE_CHANGE.search(text, found.end(), end) or _ANOTHER_THING[what].search(
             text, start, end)) is not None:
         # "revert the page to the original and the deck too" reverted the deck alone
-        raise Ask(Clarification(reason="unsupported", understood=[f"revert the {what}"], message=(
+        raise Ask(Clarification(reason="unparsed", understood=[f"revert the {what}"], message=(
             f"'{more.group(0).strip()}': that revert names another thing, or more; I revert one thing at a time, so "
             f"I changed nothing. Say 'revert the {what} to the original', then the next.")))
     said = found.group(1)

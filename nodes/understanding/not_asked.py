@@ -15,21 +15,22 @@ from nodes.understanding.intent import Clarification
 
 _LEAD = r"^\s*(?:(?:so|really|sure|hmm+|um+|uh+|well|ok|okay|yeah|yes|and|but|oh|wait|hey|hi|lol)[,?!.]*\s+)*"
 _SUBJECT = (r"(?:shots? #?\d+(?:(?:,|,? and|,? &) (?:shot )?#?\d+)*|slides? #?\d+|"
-            r"the (?:first|last|\d+th) (?:shot|slide)|"
+            r"the (?:first|last|opening|closing|final|\d+th) (?:shot|slide)|"
             r"this(?: one| shot| slide| image| picture)?|that(?: one)?|it|everything|every shot|all (?:the )?shots|"
             r"the (?:font|fonts|text|headline|heading|tagline|button|hero|menu|gallery|page|site|deck|theme|title|"
             r"background|colou?rs?|accent|image|picture|photo|cut|film|lighting|light|sky|spacing))")
 _STATED = re.compile(_LEAD + _SUBJECT +
-                     r"\s+(?P<verb>is|are|was|were|looks?|feels?|seems?|says?|reads?)\b(?P<rest>.*)$")
+                     r"(?:\s+(?P<verb>is|are|was|were|looks?|feels?|seems?|says?|reads?)\b|(?P<short>'s)\b)(?P<rest>.*)$")
 """A sentence about something on the canvas: "shot 3 is night?", "the font is a bit small", "the button says ..."."""
 _COMPLAINT = re.compile(
     r"^\s*(?:(?:a (?:bit|little|touch|tad)|slightly|very|really|so|quite|rather|kind of|kinda|pretty|super|somewhat|"
-    r"way|extremely|a lot)\s+)?(?:dark|darkish|bright|dim|light|cold|cool|warm|small|big|large|tiny|huge|busy|plain|"
-    r"dull|flat|harsh|soft|blurry|grey|gray|pale|long|short|empty|crowded|boring|cluttered|cramped|wide|narrow|"
-    r"close|far|saturated|washed out)\b")
+    r"way|extremely|a lot)\s+)?(?:dark|darkish|bright|dim|cold|cool|warm|small|big|large|tiny|huge|busy|plain|"
+    r"dull|flat|harsh|soft|blurry|grey|gray|pale|long|short|empty|crowded|boring|cluttered|cramped|saturated|"
+    r"washed out)\s*(?:[,.!]|$|\b(?:and|but)\b)")
 """A flaw stated without "too" ("is a bit dark"): read as the change's direction, it made the flaw worse ("too
 dark" is read as the person means it: brighter)."""
 _A_STATE = re.compile(r"^\s*(?:already|still|now)\b|\b(?:already|now|right|yeah|huh|innit)\s*[.!]*\s*$")
+_TOO = re.compile(r"\btoo\b")
 _ASKED_TO_ACT = re.compile(r"\b(?:make|give|turn|change|set|brighten|darken|fix|use|can you|could you|would you|"
                            r"please|pls|undo|revert|go back|redo|regenerate|delete|remove|rename|add|swap|move)\b")
 """An instruction after the comment ("shot 3 is a bit dark, make it brighter"): the readers read that."""
@@ -38,9 +39,10 @@ _DONE_BY_SOMEONE = re.compile(
     r"renamed|retitled|turned|moved|swapped|darkened|brightened|updated|fixed|did|put|switched|replaced|used|"
     r"regenerated)\b")
 """A report of a change already made ("i made shot 3 night", "you changed the font to serif?")."""
-_MUSED = re.compile(_LEAD + r"(?:" + _SUBJECT + r"\s+(?:might|may|could)\s+be\b|(?:i|we)\s+(?:might|may|could)\s+"
+_MUSED = re.compile(_LEAD + r"(?:" + _SUBJECT + r"\s+(?:might|may)\s+be\b|(?:i|we)\s+(?:might|may)\s+"
                     r"(?:make|change|set|delete|remove|add|use|turn|give|try|rename|swap|move)\b|i wonder\b|"
-                    r"what if\b|(?:maybe|perhaps|possibly)\b)|\b(?:maybe|perhaps)\s*[?.!]*\s*$")
+                    r"what if\b|(?:maybe|perhaps|possibly)\b)")
+_MUSED_AFTER = re.compile(r"\b(?:maybe|perhaps)\s*[?.!]*\s*$")
 """A musing ("shot 3 might be night", "we might make shot 3 night", "what if slide 2 were the title?", "maybe delete
 slide 4?", "shot 3 darker maybe")."""
 _ASIDE = re.compile(r"^\s*(?:to do\s*:|//|\(.*\)\s*[.!]*\s*$)")
@@ -69,14 +71,15 @@ def _said_without_asking(text: str) -> tuple[str | None, str]:
         return words, "a note to self or an aside (a note is 'note: ...')"
     if _HOW_TO.match(words):
         return words, "a question about how to do it"
-    if _MUSED.match(words):
+    if _MUSED.match(words) or _MUSED_AFTER.search(words):
         return words, "a thought about a change"
-    if (done := _DONE_BY_SOMEONE.match(words)) is not None and not _ASKED_TO_ACT.search(words, done.end()):
+    if (done := _DONE_BY_SOMEONE.match(words)) is not None and not _ASKED_TO_ACT.search(words, done.end()) and \
+            not _TOO.search(words, done.end()):  # "you made shot 3 too dark" asks for it to be fixed
         return words, "a report of a change already made"
     stated = _STATED.match(words)
     if stated is None:
         return None, ""
-    rest, verb = stated.group("rest"), stated.group("verb")
+    rest, verb = stated.group("rest"), stated.group("verb") or "is"
     if rest.rstrip().endswith("?"):
         return words, "a check of what is there"
     if _ASKED_TO_ACT.search(rest):
@@ -85,7 +88,7 @@ def _said_without_asking(text: str) -> tuple[str | None, str]:
         return words, "a description of how it was"
     if verb in ("says", "say", "reads", "read"):
         return words, "a description of what it says"
-    if _A_STATE.search(rest):
+    if _A_STATE.search(rest) and not _TOO.search(rest):  # "still too dark" asks for a fix
         return words, "a description of how it is"
     if _COMPLAINT.match(rest):
         return words, "a comment on how it is"

@@ -146,7 +146,8 @@ def _interpret(request: str, facts: CanvasFacts | None = None, *, previous: Prev
         _describe(intent)
         return intent
     if (corrected := _CORRECTED_MIDWAY.search(text)) is not None and not note_like and (
-            corrected.group("unit") or _NUMBERED.search(text, 0, corrected.start())):
+            corrected.group("unit") or _NUMBERED.search(text, 0, corrected.start())) and not _WORDS_WRITTEN.search(
+            text, 0, corrected.start()):
         # "make shot 3 night, actually shot 4" and "remove shot 3 actually shot 4" acted on both shots: the
         # correction was read as one more shot
         said = corrected.group("said").strip(" ,.!;:")
@@ -228,6 +229,10 @@ _NUMBERED = re.compile(r"\b(?:shots?|images?|pictures?|slides?|clips?|scenes?|se
 """A correction in the middle of a request, naming another shot or slide ("make shot 3 night, actually shot 4"):
 the one named before it is replaced, not joined, which no reader reads.  A bare number ("..., actually 4") only
 after a shot or slide said by its number ("a 6-shot film. no wait, 8" is a story's length)."""
+_WORDS_WRITTEN = re.compile(r":|\b(?:rename|retitle|call|called|titled?|named|bullet|headline|tagline|heading|button|"
+                            r"say|says|saying|reads?|text|caption)\b")
+"""Words that begin new words ("add a bullet to slide 4: then wait 3 weeks", "rename slide 4 to Wait 10 days"): a
+"wait" or an "actually" after them is the words' own (the content readers ask about a correction inside them)."""
 _EVERYTHING = frozenset({"everything", "the whole thing", "all of them"})
 
 

@@ -1523,6 +1523,27 @@ CASES: list[tuple[str, str, Any, str]] = [
     ("page", "revert the page to the original", OP("page_revert", {"to": "original"}), "both"),
     ("slides", "undo the deck if shot 3 is night", ASK("unparsed"), "mixed"),
     ("page", "undo the last two", OPS(OP("page_undo", {}), OP("page_undo", {})), "page:prev"),
+    # over-reach of the rules above, probed again: each acts (or asks) as a person means it
+    ("routing", "shot 3 is still too dark", {3: {"luma": "higher"}}, "story"),
+    ("routing", "you made shot 3 too dark", {3: {"luma": "higher"}}, "story"),
+    ("routing", "shot 3 could be darker", {3: {"luma": "lower"}}, "story"),
+    ("routing", "shot 3 is wide", {3: {"framing": "wide"}}, "story"),
+    ("routing", "shot 3's a bit dark", ASK("unparsed"), "story"),
+    ("routing", "the opening shot is a bit dark", ASK("unparsed"), "story"),
+    ("routing", "shot 3 darker maybe", ASK("unparsed"), "story"),
+    ("page", "the background is pale blue", OP("page_set_style", {"token": "background"}), "page"),
+    ("page", "undo the last change, please", OP("page_undo", {}), "page"),
+    ("slides", "revert the deck to the original, thanks", OP("deck_revert", {"to": "original"}), "deck"),
+    ("slides", "undo the last two changes to the beekeeping deck", ASK("unparsed"), "decks2"),
+    ("slides", "rename slide 4 to Then the bees came", OP("deck_edit_slide", {"slide": 4, "title": "Then the bees came"}),
+     "deck"),
+    ("slides", "rename slide 4 to Honey + the city", OP("deck_edit_slide", {"slide": 4, "title": "Honey + the city"}),
+     "deck"),
+    ("slides", "rename slide 4 to Wait 10 days", OP("deck_edit_slide", {"slide": 4, "title": "Wait 10 days"}), "deck"),
+    ("slides", "add a bullet: gloves, and do the same for slide 4", ASK("unparsed"), "deck:sel=3"),
+    ("page", "add a section about events close to the top", ASK("unparsed"), "page"),
+    ("build", "make a deck about turning a page", OP("build_deck", {"n_slides": 5}), "empty"),
+    ("same", "repeat that on shot 5 but darker", {5: {"lighting": "night", "luma": "lower"}}, "prev"),
     # -- end of the probe of questions, feedback, notes and undo
 ]
 

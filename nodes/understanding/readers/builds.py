@@ -31,9 +31,11 @@ _SECOND_BUILD = re.compile(r"\b(?:and|plus|&|then)\s+(?:also\s+)?(?:a|an|the|its
                            r"(?:website|web ?page|landing page|site|homepage|deck|slide deck|slides|presentation|"
                            r"film|short film|storyboard|movie|video|story)\b")
 """A second build in the same request ("a landing page and a deck for my cafe"): it built only one of them."""
-_A_PLAIN_PAGE = re.compile(r"\b(?:a|an|another|one more)\s+(?:new\s+|one-page\s+|single\s+|simple\s+)?page\b(?!-)")
+_A_PLAIN_PAGE = re.compile(r"(?:^\s*|\b(?:make|build|create|design|write|set up|want|need|and|plus|then|also)\s+|,\s*)"
+                           r"(?:me\s+)?(?:a|an|another|one more)\s+(?:new\s+|one-page\s+|single\s+|simple\s+)?"
+                           r"page\b(?!-)")
 """A page asked for beside a deck ("make a page for the deck", "a deck about bees and a page about honey"): a web
-page or another deck?  Read as the deck's build, it made a deck titled 'page for the deck'."""
+page or another deck?  (A page in the deck's subject, "a deck about turning a page", is the subject's.)  Read as the deck's build, it made a deck titled 'page for the deck'."""
 _NO_SUBJECT = re.compile(r"\b(?:new|\d+-slides?|slides?|slide deck|deck|presentation|lecture|keynote|for (?:me|us)|"
                          r"please|a|an|the|one|quick|nice|short)\b|[\s,.!?]+")
 """What a deck's request holds besides its subject: "make a deck" was built on the topic 'deck'."""

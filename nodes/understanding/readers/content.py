@@ -135,7 +135,7 @@ UNREAD_PLACE = re.compile(r"\b(?:after|before|between|under|below|above|beneath|
                           r"in front of|in the middle|halfway|in position|at position|as the \w+|"
                           r"at the (?:very )?(?:end|start|beginning|front|top|bottom)|"
                           r"(?:near|towards?|close to) the (?:very )?(?:end|start|beginning|front|top|bottom|back))\b|"
-                          r"\s(?:right|just|directly|immediately|straight)\s*[.!]*\s*$|"
+                          r"\s(?:right|just|directly|immediately|straight|close|near|nearer)\s*[.!]*\s*$|"
                           r"(?:,\s*|\s)(?:1th|2th|3th|\d+th|first|second|third|fourth|fifth|last)\s*[.!]*\s*$")
 NAMED_IN_THE_TOPIC = re.compile(r"\b(?:called|titled|named|headed|entitled)\b|"
                                 r"\bwith (?:the|a) (?:heading|title|headline|name)\b|"
@@ -158,15 +158,16 @@ _LOOSE_WORDS = re.compile(
     # Start a conversation", "How it works but keep the diagram", "The big idea, it's catchier")
     r"\band (?:then |also )?(?:make|change|set|keep|leave|move|delete|remove|add|put|use|turn|give|match|it|its|the|"
     r"this|that|slide|their|with|swap|switch|rename|retitle|approve|reject|undo|duplicate|copy|shots?)\b|"
-    r"\b(?:and|,) (?:slide )?#?\d+ (?:to|as)\b|^\s*(?:and|or|,|please)\b|\band also\b|;|\s&\s*(?:the|make|change|set|slide|shot|rename|add|its?)\b|,\s*then\b|"
+    r"\b(?:and|,) (?:slide )?#?\d+ (?:to|as)\b|^\s*(?:and|or|,|please)\b|\band also\b|;|,\s*then\b|"
     r",\s*(?:and\s+)?(?:shots?|slides?|images?) \d|\band one (?:called|titled|named|about|on)\b|"
     r"\band (?:one|another)(?: slide| section)?\s*$|"
     # a second clause after a joiner ("to Act then slide 5 to Wrap", "Act after that delete slide 5", "Sky Honey also
     # the button to Book", "Act + delete slide 5", "Act. slide 5 to Wrap", "a jar of honey, the second with a hive")
-    r"\b(?:then|after that|afterwards|plus|also|as well as)\s+(?:slides?|shots?|sections?|the|delete|remove|add|"
-    r"rename|retitle|make|change|set|move|swap|use|put|replace|give|turn)\b|"
-    r"\s[&+]\s*(?:the|make|change|set|slides?|shots?|rename|retitle|add|delete|remove|move|swap|its?)\b|"
-    r"[.!?]\s+(?:slides?|shots?|then|and|also|rename|retitle|delete|remove|add|make|change|set|move|swap)\b|"
+    r"(?:\b(?:then|after that|afterwards|plus|also|as well as)|\s[&+])\s*(?:(?:delete|remove|add|rename|retitle|make|"
+    r"change|set|move|swap|use|put|replace|give|turn)\b|(?:slides?|shots?|sections?|pictures?|images?) #?\d|"
+    r"(?:the|its) (?:headline|tagline|button|title|heading|hero|menu|footer|theme|font|accent|background|deck|page|"
+    r"first|second|third|other|last|next|\d+th)\b[^.!?]*?\b(?:to|with|as)\b)|"
+    r"[.!?]\s+(?:(?:slides?|shots?) #?\d|(?:rename|retitle|delete|remove|add|make|change|set|move|swap)\b)|"
     r",\s*the (?:first|second|third|fourth|other|last|next|\d+th) (?:one |picture |image |photo |slide |section )?"
     r"(?:with|to|as)\b|"
     # which deck, said after the words ("to Street food in the night markets deck", "in the presentation")
@@ -174,7 +175,7 @@ _LOOSE_WORDS = re.compile(
     r"slide ?deck)\s*[.!]*\s*$|\b(?:in|on) (?:the|these|those|my|our) slides\s*[.!]*\s*$|"
     # the same again elsewhere, or where the words go said before them by a pronoun ("to it: wear gloves, and do
     # the same for slide 4" wrote 'to it: wear gloves, and do the same' on slide 4)
-    r"\bdo (?:the same|that|this|it) (?:again )?(?:to|for|with|on|in)\b|\bthe same (?:for|to|with|on) (?:slide|shot|"
+    r"\bdo (?:the same|that|this|it) (?:again )?(?:to|for|with|on|in)\b|\bdo (?:the same|that again)\s*[.!]*\s*$|\bthe same (?:for|to|with|on) (?:slide|shot|"
     r"section|the|it)\b|^\s*(?:to|on|onto|in|into|for) (?:it|this|that|them|this one|this slide)\s*:|"
     # a self-correction ("Honey harvest, wait no, Honey time", "Events. Actually call it Workshops")
     r"[,.;]\s*(?:wait|no wait|wait no|actually|sorry|oops|no|nope|scratch that)\b|\b(?:i meant|wait no|no wait|"
@@ -329,7 +330,7 @@ _UNDO_DEFAULT = re.compile(r"^(?:(?:that|it|this|what you (?:just )?did|the (?:l
                            r"again|once more|one more(?: time| step| change)?|another(?: one| step| change)?|further"
                            r"(?: back)?|)$")
 _UNDO_COUNT = re.compile(r"^the (?:last|previous) (\d+)(?: (?:changes|edits|ones|steps))?"
-                         r"(?: (?:to|on|of) (?:the )?(?:page|site|website|"
+                         r"(?: (?:to|on|of) (?:the |this |my )?(?:[a-z0-9'-]+ ){0,4}(?:page|site|website|"
                          r"deck|slides|presentation))?$")
 _REVERT_TO = re.compile(r"\bto (?:the |its |how it was (?:at |in )?(?:the |its )?|the way it was (?:at |in )?(?:the )?)?"
                         r"(original(?: version| one| page| deck| design)?|first version|very first version|start|"
@@ -339,6 +340,7 @@ _REVERT_BEFORE = re.compile(r"\b(?:to )?(?:how it was |the way it was |the versi
 _OBJECT = re.compile(r"\b(?:the |this |my )?(?:page|site|website|web page|deck|slides|presentation|slide deck)(?:'s)?\b")
 
 
+_POLITE_END = re.compile(r"[,\s]*\b(?:please|pls|thanks|thank you|thx|ty)\s*[.!]*\s*$")
 _MORE_THAN_ONE_CHANGE = re.compile(r"\b(?:and|but|if|unless|then|too|except|plus|also|as well|or|when|once)\b|&|[,;]")
 """What a change's name never holds: a second change, an exception or a condition."""
 _ANOTHER_THING = {
@@ -364,7 +366,7 @@ def read_version(ctx: ReadContext, words: Words, start: int, end: int, *, what: 
         return None
     if undo is not None:
         rest_start = undo.end()
-        rest = text[rest_start:end].strip()
+        rest = _POLITE_END.sub("", text[rest_start:end]).strip()  # "undo the last change, please"
         if undo.group(0) == "reverse" and not _UNDO_DEFAULT.match(rest):
             return None  # "reverse the order of the slides" undid a change called "the order"; "reverse that" undoes
         words.mark(undo.start(), undo.end())
@@ -416,8 +418,8 @@ def read_version(ctx: ReadContext, words: Words, start: int, end: int, *, what: 
     found = _REVERT_TO.search(text, revert.end(), end)
     if found is None:
         return None
-    if (more := _MORE_THAN_ONE_CHANGE.search(text, found.end(), end) or _ANOTHER_THING[what].search(
-            text, start, end)) is not None:
+    if (more := _MORE_THAN_ONE_CHANGE.search(_POLITE_END.sub("", text[found.end():end])) or _ANOTHER_THING[
+            what].search(text, start, end)) is not None:
         # "revert the page to the original and the deck too" reverted the deck alone
         raise Ask(Clarification(reason="unparsed", understood=[f"revert the {what}"], message=(
             f"'{more.group(0).strip()}': that revert names another thing, or more; I revert one thing at a time, so "

@@ -158,8 +158,8 @@ def _instead_of_the_turn_before(ctx: ReadContext, reading: Reading) -> Reading |
                  "without 'instead'). Which one?")))
 
 
-_SAME_BUT = re.compile(r"\bsame\b.*\bbut\b(?! not\b)")
-""""the same for shots 6 and 7, but wide": the last change, and this one with it."""
+_SAME_BUT = re.compile(r"(?:\bsame\b|\b(?:repeat|copy) (?:that|it|this)\b).*\bbut\b(?! not\b)")
+""""the same for shots 6 and 7, but wide", "repeat that on shot 5 but darker": the last change, and this one with it."""
 _I_MEANT = re.compile(r"^\s*(?:(?:no|nope|sorry|oops|wait|actually)[,.!]*\s+)*(?:i )?(?:meant|mean)\s+(?P<ref>[^,]+?)"
                       r"(?:,? not (?:on )?[^,]+?)?\s*[.!]*\s*$|"
                       r"^\s*(?:(?:no|nope|sorry|oops)[,.!]*\s+)+(?P<ref2>shots? [\d ,and&]+?),? not (?:shots? )?[\d ,and&]+"

@@ -66,7 +66,7 @@ def test_no_title_names_the_deck_itself(request_text: str, n_slides: int) -> Non
 
 
 def make_deck(runtime: Runtime, args: dict[str, Any]) -> dict[str, Any]:
-    grant = runtime.grant_for("make a deck")
+    grant = runtime.grant_for("make a deck about urban beekeeping")
     call = ToolCall(action_id=new_id(), tool="skill__slides", args=args)
     result = runtime.bridge.submit(call, grant, Usage(), thread_id="content-slides")
     assert result.verdict == "allow" and "error" not in result.observation, result
@@ -150,7 +150,7 @@ def test_the_demo_request_through_the_planner_gives_slides_about_diffusion_model
 def test_a_request_the_skill_cannot_honour_is_refused_before_anything_is_made(runtime: Runtime, topic: str,
                                                                               message: str) -> None:
     before = runtime.project.store.canvas_version()
-    grant = runtime.grant_for("make a deck")
+    grant = runtime.grant_for("make a deck about urban beekeeping")
     call = ToolCall(action_id=new_id(), tool="skill__slides", args={"topic": topic})
     result = runtime.bridge.submit(call, grant, Usage(), thread_id="content-slides")
     assert message in result.observation["error"]

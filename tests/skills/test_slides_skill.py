@@ -88,7 +88,7 @@ def test_a_two_slide_deck_puts_the_diagram_on_the_summary(runtime: Runtime) -> N
 
 def test_slide_count_outside_2_to_20_is_refused_before_anything_runs(runtime: Runtime) -> None:
     before = runtime.project.store.canvas_version()
-    grant = runtime.grant_for("make a deck")
+    grant = runtime.grant_for("make a deck about urban beekeeping")
     call = ToolCall(action_id=new_id(), tool="skill__slides", args={"topic": "x", "n_slides": 21})
     result = runtime.bridge.submit(call, grant, Usage(), thread_id="slides-thread")
     assert result.verdict == "reject" and "n_slides" in result.message

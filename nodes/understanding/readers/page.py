@@ -195,6 +195,37 @@ _USE_PICTURE = re.compile(rf"\b(?:use|put|show)\b (?:a |an )?(?:new |different )
                           rf"(?P<prompt>.+?) (?:for|as|in) {_PICTURE}$")
 
 
+_CANNOT = (
+    # "replace picture 2 with picture 1" drew a new picture from the word '1'
+    (A_PICTURE_BY_ANOTHER, _PICTURE_WORDS, 0, "put one picture in place of another",
+     "I draw a picture anew from words; I cannot put one picture of the canvas in place of another, or swap two, so I "
+     "changed nothing. Say what the new picture shows ('replace picture 2 with a jar of honey')."),
+    # "make it use a serif font, but keep the button sans" changed every font, the button's too
+    (_STYLE_BUT_A_PART, None, 0, "a change of the page's look",
+     "a font or a colour is set for the whole page; I cannot leave one part of it out, so I changed nothing. Say the "
+     "change for the whole page."),
+    # "add a section about tastings, with a blue background" gave the whole page a blue background
+    (_NEW_SECTION_STYLED, None, "look", "add a section",
+     "a new section takes the page's look; I set a look for the whole page, not for one section, so I changed "
+     "nothing. Add the section, then say the page's look if that is what you meant ('make the background blue')."),
+)
+"""What a page request can say that no page tool does: (pattern, a pattern the request must also hold, the group
+quoted, understood, why)."""
+
+
+def _cannot_on_the_page(ctx: ReadContext, text: str) -> Reading | None:
+    """The request asked of the page's tools what none of them does (:data:`_CANNOT`), as a clarification."""
+    for pattern, needs, group, understood, why in _CANNOT:
+        found = pattern.search(text)
+        if found is None or (needs is not None and not needs.search(text)):
+            continue
+        ctx.words.take_all()
+        said = typed(ctx, *found.span(group)) or found.group(group)
+        return Reading(clarification=Clarification(reason="unsupported", understood=[understood],
+                                                   message=f"'{said}': {why}"))
+    return None
+
+
 class PageReader:
     """Requests about the project's web page: each edit one page operation, never a rebuild."""
 
@@ -222,29 +253,8 @@ class PageReader:
             return Reading(clauses=undos)
         if not (named or selected or version):
             return None
-        if ctx.facts.has_page and (other := A_PICTURE_BY_ANOTHER.search(text)) is not None and _PICTURE_WORDS.search(
-                text):
-            ctx.words.take_all()
-            return Reading(clarification=Clarification(
-                reason="unsupported", understood=["put one picture in place of another"], message=(
-                    f"'{typed(ctx, *other.span()) or other.group(0)}': I draw a picture anew from words; I cannot "
-                    "put one picture of the canvas in place of another, or swap two, so I changed nothing. Say what "
-                    "the new picture shows ('replace picture 2 with a jar of honey').")))
-        if ctx.facts.has_page and (unkept := _STYLE_BUT_A_PART.search(text)) is not None:
-            # "make it use a serif font, but keep the button sans" changed every font, the button's too
-            ctx.words.take_all()
-            return Reading(clarification=Clarification(
-                reason="unsupported", understood=["a change of the page's look"], message=(
-                    f"'{typed(ctx, *unkept.span()) or unkept.group(0)}': a font or a colour is set for the whole page; "
-                    "I cannot leave one part of it out, so I changed nothing. Say the change for the whole page.")))
-        if ctx.facts.has_page and (styled := _NEW_SECTION_STYLED.search(text)) is not None:
-            # "add a section about tastings, with a blue background" gave the whole page a blue background
-            ctx.words.take_all()
-            return Reading(clarification=Clarification(
-                reason="unsupported", understood=["add a section"], message=(
-                    f"'{typed(ctx, *styled.span('look')) or styled.group('look')}': a new section takes the page's "
-                    "look; I set a look for the whole page, not for one section, so I changed nothing. Add the "
-                    "section, then say the page's look if that is what you meant ('make the background blue').")))
+        if ctx.facts.has_page and (asked := _cannot_on_the_page(ctx, text)) is not None:
+            return asked
         count, was_undo = previous_changes(ctx, PAGE_OPERATIONS)
         if was_undo and count > 1 and (THE_UNDO.fullmatch(text) or BARE_UNDO.fullmatch(text)):
             # "undo that" after an undo of several page changes: one page_revert to "previous" brought back one

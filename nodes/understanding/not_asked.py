@@ -48,8 +48,58 @@ slide 4?", "shot 3 darker maybe")."""
 _ASIDE = re.compile(r"^\s*(?:to do\s*:|//|\(.*\)\s*[.!]*\s*$)")
 """A note to self or an aside ("to do: make shot 3 night", "// make shot 3 night", "(make shot 3 night)")."""
 _HOW_TO = re.compile(_LEAD + r"(?:how (?:do|can|could|should|would|will|did|does) (?:i|we|you|u|one|someone)\b|"
-                     r"how to\b)")
+                     r"how to\b|how would\b|what would\b.{0,60}\blook like\b)")
 """A question about how to do something ("how do i delete slide 4"): it did it."""
+
+
+_BESIDES = (
+    (re.compile(r"\bor (?:maybe|perhaps|possibly)\b"), "a choice left open"),
+    (re.compile(r"(?:^|[;,.!]\s*)(?:i|we) (?:really )?(?:like|love|prefer|adore)\b"), "praise of what stays"),
+    (re.compile(r"\b(?:shots?|slides?|sections?) #?\d+(?: is| looks| seems)? (?:ok|okay|fine|good|great|perfect|nice|"
+                r"lovely)\b"), "praise of what stays"),
+    (re.compile(r"\b(?:like|the way|as) (?:shots?|slides?) #?\d+ (?:is|looks|was|does)\b"), "a comparison"),
+    (re.compile(r"\b(?:was|were|is|are|would be|seems?|looks?) (?:a bit |way |far |just |a little )?too much\b"),
+     "a look that was too much"),
+    (re.compile(r"\b[a-z]+-free\b"), "a look taken away"),
+)
+"""Words beside a change that no reading of it accounts for: a target left open ("make shot 3 darker or maybe shot
+4" darkened both), praise of another part ("delete slide 3; I like slide 4" deleted both), a comparison ("like shot
+4 is" changed shot 4), a look said as unwanted ("make shot 5 rainy, the fog was too much" added fog; "instead of
+rainy" added rain; "fog-free" made it foggy)."""
+_KEPT_SAID = re.compile(r"\b(?:don'?t|do not|never) (?:touch|change)\b|\b(?:keep|leave|except|others?|the rest)\b")
+_QUESTION_THEN_A_CHANGE = re.compile(r"\?\s*(?:and )?(?:if (?:not|so|it is|it's|it isn't|yes|no)|then)\b")
+"""A question with a change on its answer ("is shot 3 at night? if not make it night"): the question was answered
+and the change dropped."""
+
+
+_WEATHER = r"rain|rainy|snow|snowy|fog|foggy|mist|misty|storm|stormy"
+_LIGHT = r"night|day|daylight|dusk|dawn|sunset|sunrise|noon|neon|golden|twilight|morning|evening"
+_INSTEAD_OF_A_LOOK = re.compile(rf"\binstead of (?:the )?(?:(?P<weather>{_WEATHER})|(?P<light>{_LIGHT}))\b")
+
+
+def _a_look_of_another_kind_replaced(words: str) -> str | None:
+    """"make shot 3 night instead of rainy" added rain, and "rainy instead of night" kept the night: the look
+    taken away is of another kind than the one set, and no edit takes a look away.  ("night instead of dusk" sets
+    the lighting, which replaces the dusk.)"""
+    found = _INSTEAD_OF_A_LOOK.search(words)
+    if found is None:
+        return None
+    rest = words[:found.start()] + " " + words[found.end():]
+    other = _LIGHT if found.group("weather") else _WEATHER
+    return found.group(0) if re.search(rf"\b(?:{other})\b", rest) else None
+
+
+def conditioned_on_a_question(text: str, request: str) -> Clarification | None:
+    """A clarification when a change hangs on the answer to a question in the same request, else None."""
+    found = _QUESTION_THEN_A_CHANGE.search(text)
+    if found is None:
+        return None
+    return Clarification(
+        reason="unparsed", understood=["a question, and a change that depends on its answer"],
+        not_understood=[found.group(0).strip("? ")],
+        message=f"'{' '.join(request.split())[:120]}': a question and a change that depends on its answer; I answer "
+                "or change, one at a time, and check no conditions, so I changed nothing. Ask the question first, "
+                "then say the change.")
 
 
 def not_asked_to_act(text: str, request: str) -> Clarification | None:
@@ -67,6 +117,13 @@ def not_asked_to_act(text: str, request: str) -> Clarification | None:
 
 def _said_without_asking(text: str) -> tuple[str | None, str]:
     words = text.strip()
+    if (replaced := _a_look_of_another_kind_replaced(words)) is not None:
+        return words, f"a look taken away ('{replaced}') beside the change"
+    for pattern, why in _BESIDES:
+        if why == "praise of what stays" and _KEPT_SAID.search(words):
+            continue  # "shot 2 looks great, don't touch it, but make all the others dusk": the readers read that
+        if (found := pattern.search(words)) is not None:
+            return words, f"{why} ('{found.group(0).strip(' ;,.!')}') beside the change"
     if _ASIDE.match(words):
         return words, "a note to self or an aside (a note is 'note: ...')"
     if _HOW_TO.match(words):

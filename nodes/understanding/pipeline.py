@@ -17,7 +17,7 @@ from nodes.models.grammar import COLOURS, CONSTRAINT_WORDS, FRAMING_WORDS, LIGHT
 from nodes.understanding.facts import CanvasFacts
 from nodes.understanding.intent import Clarification, Intent
 from nodes.understanding.kinds import OPERATION_KINDS, asks_removal, family_of, node_ids_named, titles_named, word_kinds
-from nodes.understanding.not_asked import not_asked_to_act
+from nodes.understanding.not_asked import conditioned_on_a_question, not_asked_to_act
 from nodes.understanding.readers import READERS, PreviousTurn, ReadContext
 from nodes.understanding.rephrasings import look_no_shot_has, rephrased, said_like_another_shot, shots_by_look
 from nodes.understanding.references import pinned_film
@@ -184,6 +184,8 @@ def _interpret(request: str, facts: CanvasFacts | None = None, *, previous: Prev
         # a check, a comment, a report or a musing read as the change it names ("shot 3 is night?" made it night);
         # a question the question reader answered ("shot 2 is at dusk, right?") changes nothing and stays
         intent.clarification = not_asked_to_act(text, request)
+    if intent.clarification is None and not note_like:
+        intent.clarification = conditioned_on_a_question(text, request) or _instead_of_the_last_turn(intent, previous)
     if intent.clarification is None:
         intent.clarification = _everything_on_a_mixed_canvas(intent, facts) or _the_copy_after_a_duplicate(intent)
     elif intent.clarification.reason in ("no_target", "unparsed") and (look := look_no_shot_has(text)) is not None:
@@ -196,6 +198,25 @@ def _interpret(request: str, facts: CanvasFacts | None = None, *, previous: Prev
     if intent.corrections and intent.clarification is not None:
         intent.clarification.message = f"{intent.clarification.message} {intent.read_as()}"
     return intent
+
+
+_BARE_INSTEAD = re.compile(r"\binstead\b(?!\s+of\b)")
+
+
+def _instead_of_the_last_turn(intent: Intent, previous: PreviousTurn) -> Clarification | None:
+    """"delete slide 4 instead", after a turn that deleted slide 5: slide 4 was deleted and slide 5 stayed deleted.
+    "Instead" takes the last turn's change back, which no clause of a deck or page reading does (the shot reader
+    asks the same of shots)."""
+    if not previous.clauses or _BARE_INSTEAD.search(intent.normalised) is None:
+        return None
+    ops = [c.operation for c in intent.clauses]
+    if not any(op.startswith(("deck_", "page_")) for op in ops) or any(
+            op.endswith(("_undo", "_revert")) for op in ops):
+        return None
+    return Clarification(
+        reason="ambiguous", understood=[u for c in intent.clauses for u in c.understood],
+        message=f"Instead of the last turn's change ('{previous.request[:60]}')? I can undo that ('undo that') and "
+                "then make this one, or make this one and keep that (say it without 'instead'). I changed nothing.")
 
 
 def _the_copy_after_a_duplicate(intent: Intent) -> Clarification | None:
@@ -223,7 +244,8 @@ _ONWARD = re.compile(r"\b(?:shots?|slides?|images?|clips?|sections?|frames?|scen
 """A number with "+" after it ("shots 6+"): from it onward, which no reader reads."""
 _CORRECTED_MIDWAY = re.compile(
     r"(?<=[a-z0-9])(?P<said>[,.!;]?\s+(?:no[,.!]?\s+)?(?:actually|make that|i mean|i meant|or rather|rather|sorry|"
-    r"wait|oops|correction)[,.!:]?\s+(?P<unit>(?:the )?(?:shots?|images?|pictures?|slides?|clips?|scenes?|sections?) )?"
+    r"wait|oops|correction)[,.!:]?\s+(?:(?:just|only) )?(?P<unit>(?:the )?(?:shots?|images?|pictures?|slides?|clips?|"
+    r"scenes?|sections?) )?"
     r"#?\d+)\b")
 _NUMBERED = re.compile(r"\b(?:shots?|images?|pictures?|slides?|clips?|scenes?|sections?) #?\d+\b")
 """A correction in the middle of a request, naming another shot or slide ("make shot 3 night, actually shot 4"):

@@ -63,7 +63,7 @@ redo undo into onto unto sunset sunrise small tall latter intro call quiet bread
 bolder older finer wiser read reads head lead dead bead
 cosy cozy cope swan swans surprise surprised mourning warp remote movie star stars stark smart pale pane panes slice
 invert dock neat least shout frost raid rail rails rein reins subset dank coil cord cords otter otters revere drip
-mono
+mono team mint
 """.split())
 """Ordinary English words one edit away from a vocabulary word ("fight" is not a typo of "night"): never
 corrected, so an unknown word is asked about instead of read as something else."""

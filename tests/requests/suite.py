@@ -1544,6 +1544,32 @@ CASES: list[tuple[str, str, Any, str]] = [
     ("page", "add a section about events close to the top", ASK("unparsed"), "page"),
     ("build", "make a deck about turning a page", OP("build_deck", {"n_slides": 5}), "empty"),
     ("same", "repeat that on shot 5 but darker", {5: {"lighting": "night", "luma": "lower"}}, "prev"),
+    # chatty and casual messages (two more probes): praise, hedges and unwanted looks beside a change, a question with
+    # a change on its answer, sign-offs and options in new words, "hide", "reverse the slides", "instead" after a
+    # deck's or page's change, a layout said as the hero's picture
+    ("routing", "delete slide 3; I like slide 4", ASK("unparsed"), "deck"),
+    ("routing", "make shot 3 darker or maybe shot 4", ASK("unparsed"), "story"),
+    ("routing", "shot 3 night, shot 4 ok", ASK("unparsed"), "story"),
+    ("routing", "make shot 5 rainy, the fog was too much", ASK("unparsed"), "story"),
+    ("routing", "make shot 3 night instead of rainy", ASK("unparsed"), "story"),
+    ("routing", "make shot 3 night instead of dusk", {3: L("night")}, "story"),
+    ("routing", "shot 4 fog-free", ASK("unparsed"), "story"),
+    ("question", "is shot 3 at night? if not make it night", ASK("unparsed"), "story"),
+    ("question", "how would shot 4 look at night?", ASK("unparsed"), "story"),
+    ("clauses", "make shot 3 darker. Actually just shot 4.", ASK("ambiguous"), "story"),
+    ("slides", "rename slide 3 to Costs plz", ASK("unparsed"), "deck"),
+    ("slides", "rename slide 2 to Why bees, and bold it", ASK("unparsed"), "deck"),
+    ("slides", "rename slide 3 into Costs", ASK("unparsed"), "deck"),
+    ("slides", "rename slides 3 & 4 to Costs & Parts", ASK("unparsed"), "deck"),
+    ("slides", "rename slide 3 to Now or never", OP("deck_edit_slide", {"slide": 3, "title": "Now or never"}), "deck"),
+    ("slides", "reverse the slides", ASK("unparsed"), "deck"),
+    ("slides", "delete slide 4 instead", ASK("ambiguous"), "deck:prev"),
+    ("page", "change the headline to Sky Honey or similar", ASK("unparsed"), "page"),
+    ("page", "hide the gallery", ASK("unparsed"), "page"),
+    ("page", "add a team section", OP("page_add_section", {"name": "team"}), "page"),
+    ("page", "change the hero to full width", ASK("unparsed"), "page"),
+    ("page", "change the hero image to a jar of honey", OP("page_replace_image", {"image": "hero",
+                                                                               "prompt": "jar of honey"}), "page"),
     # -- end of the probe of questions, feedback, notes and undo
 ]
 

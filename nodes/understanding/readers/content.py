@@ -157,6 +157,7 @@ _LOOSE_WORDS = re.compile(
     # a second instruction or a comment after the new words ("to Quiet Light and make it bigger", "Book now, not
     # Start a conversation", "How it works but keep the diagram", "The big idea, it's catchier")
     r"\band (?:then |also )?(?:make|change|set|keep|leave|move|delete|remove|add|put|use|turn|give|match|it|its|the|"
+    r"bold|italici[sz]e|underline|cent(?:er|re)|capitali[sz]e|highlight|shorten|lengthen|"
     r"this|that|slide|their|with|swap|switch|rename|retitle|approve|reject|undo|duplicate|copy|shots?)\b|"
     r"\b(?:and|,) (?:slide )?#?\d+ (?:to|as)\b|^\s*(?:and|or|,|please)\b|\band also\b|;|,\s*then\b|"
     r",\s*(?:and\s+)?(?:shots?|slides?|images?) \d|\band one (?:called|titled|named|about|on)\b|"
@@ -170,6 +171,14 @@ _LOOSE_WORDS = re.compile(
     r"[.!?]\s+(?:(?:slides?|shots?) #?\d|(?:rename|retitle|delete|remove|add|make|change|set|move|swap)\b)|"
     r",\s*the (?:first|second|third|fourth|other|last|next|\d+th) (?:one |picture |image |photo |slide |section )?"
     r"(?:with|to|as)\b|"
+    # a sign-off, an emoticon or an emoji ("Costs plz", "Sky Honey, thanks so much", "Why bees :)", "no rush")
+    r"(?:,\s*|\s)(?:plz|pls|please|ty|thx|thnx|thanx|tks|thanks(?: so much| a lot| again)?|thank you(?: so much)?|"
+    r"cheers|rn|no rush|mate|lol|asap|xx?)\b[\s!.]*$|[:;]-?[)(dp]\s*$|[\U0001F300-\U0001FAFF\u2600-\u27BF]|"
+    # options, not the words ("Sky Honey or similar", "e.g. Book a table", "something like Buzz")
+    r"\bor (?:similar|something(?: like (?:that|it))?)\b|\be\.?g\.?\s|\bfor example\b|\bsomething like\b|"
+    # where the words go, or what they are, said instead of them ("into Costs", "& 4 to Costs", "a shorter title")
+    r"^\s*(?:into|&|\+)\s|^\s*(?:a|an|some) (?:shorter|longer|better|new|different|catchier|snappier|nicer|"
+    r"punchier|simpler) (?:title|name|one|headline|heading|text|tagline|wording)\b|"
     # which deck, said after the words ("to Street food in the night markets deck", "in the presentation")
     r"\b(?:in|on|of|for|from) (?:the |this |that |my |our )?(?:[a-z0-9'-]+ ){0,4}(?:deck|presentation|slideshow|"
     r"slide ?deck)\s*[.!]*\s*$|\b(?:in|on) (?:the|these|those|my|our) slides\s*[.!]*\s*$|"
@@ -367,8 +376,10 @@ def read_version(ctx: ReadContext, words: Words, start: int, end: int, *, what: 
     if undo is not None:
         rest_start = undo.end()
         rest = _POLITE_END.sub("", text[rest_start:end]).strip()  # "undo the last change, please"
-        if undo.group(0) == "reverse" and not _UNDO_DEFAULT.match(rest):
-            return None  # "reverse the order of the slides" undid a change called "the order"; "reverse that" undoes
+        if undo.group(0) == "reverse" and (not _UNDO_DEFAULT.match(rest) or _OBJECT.fullmatch(rest)):
+            # "reverse the order of the slides" undid a change called "the order", and "reverse the slides" the last
+            # change; "reverse that" undoes
+            return None
         words.mark(undo.start(), undo.end())
         if _UNDO_DEFAULT.match(rest):
             words.mark(rest_start, end)

@@ -150,14 +150,14 @@ _NEW_SECTION_STYLED = re.compile(
 """A look said with a new section ("add a section about tastings, with a blue background"): no section has its own."""
 _SAY = re.compile(rf"\b(?:make|have|let) (?P<element>{_ELEMENT}) (?:say|read) (?P<rest>.+)$")
 _SECTION_NAME = r"(?:the )?(?P<{0}>[a-z0-9-]+(?: [a-z0-9-]+){{0,2}}?)(?: section)?"
-_REMOVE_SECTION = re.compile(r"\b(?:remove|delete|drop|hide|take out|get rid of|cut|lose)\b " + _SECTION_NAME.format("name")
+_REMOVE_SECTION = re.compile(r"\b(?:remove|delete|drop|take out|get rid of|cut|lose)\b " + _SECTION_NAME.format("name")
                              + r"(?: (?:from|on) (?:the |this )?(?:page|site))?"
                              r"(?:,? (?:but|and) (?:keep|leave)(?: in)? " + _SECTION_NAME.format("kept")
                              + r"(?: (?:as it is|as is|where it is|in place|alone))?)?$")
 """A section removed, perhaps with another kept ("remove the about section but keep the contact section"): a
 constraint the removal of another section meets; the same section kept and removed is asked about."""
 _REMOVE_SECTIONS = re.compile(
-    r"\b(?:remove|delete|drop|hide|take out|get rid of|cut|lose)\b (?:both )?(?P<list>(?:the )?[a-z0-9-]+(?: section)?"
+    r"\b(?:remove|delete|drop|take out|get rid of|cut|lose)\b (?:both )?(?P<list>(?:the )?[a-z0-9-]+(?: section)?"
     r"(?:(?:,| and|, and) (?:the )?[a-z0-9-]+(?: section)?)+)(?P<said> sections)?(?: (?:from|on) (?:the |this )?"
     r"(?:page|site))?$")
 """Two or more sections removed in one list ("remove the menu and the gallery", "drop the faq, menu and gallery
@@ -179,7 +179,8 @@ _SWAP_SECTIONS = re.compile(
     r"(?: (?:on|in) (?:the |this )?(?:page|site))?$")
 """Two sections trading places ("swap the about and gallery sections"): two moves (one when they are neighbours).
 It was asked about: no phrase of the page reader said it."""
-_PICTURE = (r"(?:the )?(?:(?P<hero>hero|main|header|banner|top|cover)(?: (?:image|photo|picture|shot|backdrop))?|"
+_PICTURE = (r"(?:the )?(?:(?P<hero>hero(?: (?:image|photo|picture|shot|backdrop))?|(?:main|header|banner|top|cover) "
+            r"(?:image|photo|picture|shot|backdrop))|"
             r"(?:(?P<nth>\d+)th|(?P<first>first)|(?P<last>last)) (?:gallery )?(?:image|photo|picture)|"
             r"(?:gallery )?(?:image|photo|picture) (?P<number>\d+)|"
             r"(?:gallery )?(?:image|photo|picture) (?:of|showing|with) (?P<alt>.+?))")
@@ -485,11 +486,22 @@ def _picture(ctx: ReadContext, words: Words, start: int, end: int, doc: PageDocu
     if match is None:
         return None
     number = _picture_number(match, doc, ctx.answer)
+    if (layout := _A_LAYOUT.match(ctx.words.text, match.start("prompt"), match.end("prompt"))) is not None:
+        # "change the hero to full width" drew a picture of 'full width'
+        raise Ask(Clarification(reason="unparsed", understood=["a change of the hero"], message=(
+            f"'{layout.group(0).strip()}' is how the hero is laid out, not a picture to draw; I changed nothing. Say "
+            "'make the hero full-bleed' for its layout, or what the new picture shows ('replace the hero with a jar "
+            "of honey').")))
     prompt = content_after(ctx, words, match.start("prompt"), match.end("prompt"))
     words.mark(match.start(), match.end())
     place = "the hero picture" if number == HERO else f"picture {number}"
     return [clause(ctx, "page", "page_replace_image", {"image": number, "prompt": prompt},
                    f"replace {place} of the page with a new one: {prompt}", start=start, end=end)]
+
+
+_A_LAYOUT = re.compile(r"\s*(?:be |look )?(?:full[- ]?(?:width|bleed|screen|page)|edge[- ]to[- ]edge|wider|narrower|"
+                       r"contained|centred|centered|bigger|smaller|taller|shorter|larger)\s*[.!]*\s*$")
+"""A layout said where a picture's description goes ("change the hero to full width")."""
 
 
 def _picture_number(match: re.Match[str], doc: PageDocument | None, answer: str | None = None) -> int | str:

@@ -1552,7 +1552,6 @@ CASES: list[tuple[str, str, Any, str]] = [
     ("routing", "shot 3 night, shot 4 ok", ASK("unparsed"), "story"),
     ("routing", "make shot 5 rainy, the fog was too much", ASK("unparsed"), "story"),
     ("routing", "make shot 3 night instead of rainy", ASK("unparsed"), "story"),
-    ("routing", "make shot 3 night instead of dusk", {3: L("night")}, "story"),
     ("routing", "shot 4 fog-free", ASK("unparsed"), "story"),
     ("question", "is shot 3 at night? if not make it night", ASK("unparsed"), "story"),
     ("question", "how would shot 4 look at night?", ASK("unparsed"), "story"),

@@ -19,8 +19,8 @@ _SUBJECT = (r"(?:shots? #?\d+(?:(?:,|,? and|,? &) (?:shot )?#?\d+)*|slides? #?\d
             r"this(?: one| shot| slide| image| picture)?|that(?: one)?|it|everything|every shot|all (?:the )?shots|"
             r"the (?:font|fonts|text|headline|heading|tagline|button|hero|menu|gallery|page|site|deck|theme|title|"
             r"background|colou?rs?|accent|image|picture|photo|cut|film|lighting|light|sky|spacing))")
-_STATED = re.compile(_LEAD + _SUBJECT +
-                     r"(?:\s+(?P<verb>is|are|was|were|looks?|feels?|seems?|says?|reads?)\b|(?P<short>'s)\b)(?P<rest>.*)$")
+_STATED = re.compile(_LEAD + _SUBJECT + r"(?:\s+(?P<verb>is|are|was|were|looks?|feels?|seems?|says?|reads?)\b|"
+                     r"(?P<short>'s)\b)(?P<rest>.*)$")
 """A sentence about something on the canvas: "shot 3 is night?", "the font is a bit small", "the button says ..."."""
 _COMPLAINT = re.compile(
     r"^\s*(?:(?:a (?:bit|little|touch|tad)|slightly|very|really|so|quite|rather|kind of|kinda|pretty|super|somewhat|"
@@ -52,21 +52,25 @@ _HOW_TO = re.compile(_LEAD + r"(?:how (?:do|can|could|should|would|will|did|does
 """A question about how to do something ("how do i delete slide 4"): it did it."""
 
 
+_KEPT_SAID = re.compile(r"\b(?:don'?t|do not|never) (?:touch|change)\b|\b(?:keep|leave|except|others?|the rest)\b")
+"""What stays, said as such ("shot 2 looks great, don't touch it, but make all the others dusk"): the readers read
+that, and praise beside it is part of it."""
 _BESIDES = (
-    (re.compile(r"\bor (?:maybe|perhaps|possibly)\b"), "a choice left open"),
-    (re.compile(r"(?:^|[;,.!]\s*)(?:i|we) (?:really )?(?:like|love|prefer|adore)\b"), "praise of what stays"),
+    (re.compile(r"\bor (?:maybe|perhaps|possibly)\b"), "a choice left open", None),
+    (re.compile(r"(?:^|[;,.!]\s*)(?:i|we) (?:really )?(?:like|love|prefer|adore)\b"), "praise of what stays",
+     _KEPT_SAID),
     (re.compile(r"\b(?:shots?|slides?|sections?) #?\d+(?: is| looks| seems)? (?:ok|okay|fine|good|great|perfect|nice|"
-                r"lovely)\b"), "praise of what stays"),
-    (re.compile(r"\b(?:like|the way|as) (?:shots?|slides?) #?\d+ (?:is|looks|was|does)\b"), "a comparison"),
+                r"lovely)\b"), "praise of what stays", _KEPT_SAID),
+    (re.compile(r"\b(?:like|the way|as) (?:shots?|slides?) #?\d+ (?:is|looks|was|does)\b"), "a comparison", None),
     (re.compile(r"\b(?:was|were|is|are|would be|seems?|looks?) (?:a bit |way |far |just |a little )?too much\b"),
-     "a look that was too much"),
-    (re.compile(r"\b[a-z]+-free\b"), "a look taken away"),
+     "a look that was too much", None),
+    (re.compile(r"\b[a-z]+-free\b"), "a look taken away", None),
 )
 """Words beside a change that no reading of it accounts for: a target left open ("make shot 3 darker or maybe shot
 4" darkened both), praise of another part ("delete slide 3; I like slide 4" deleted both), a comparison ("like shot
 4 is" changed shot 4), a look said as unwanted ("make shot 5 rainy, the fog was too much" added fog; "instead of
-rainy" added rain; "fog-free" made it foggy)."""
-_KEPT_SAID = re.compile(r"\b(?:don'?t|do not|never) (?:touch|change)\b|\b(?:keep|leave|except|others?|the rest)\b")
+rainy" added rain; "fog-free" made it foggy): (the words, what they are, what said beside them makes them part of
+the change)."""
 _QUESTION_THEN_A_CHANGE = re.compile(r"\?\s*(?:and )?(?:if (?:not|so|it is|it's|it isn't|yes|no)|then)\b")
 """A question with a change on its answer ("is shot 3 at night? if not make it night"): the question was answered
 and the change dropped."""
@@ -104,8 +108,8 @@ def conditioned_on_a_question(text: str, request: str) -> Clarification | None:
 
 def not_asked_to_act(text: str, request: str) -> Clarification | None:
     """A clarification when the request (``text``: as normalised) asks for no change, else None."""
-    found, why = _said_without_asking(text)
-    if found is None:
+    why = _why_no_change_was_asked(text)
+    if why is None:
         return None
     said = " ".join(request.split())[:120]
     return Clarification(
@@ -115,38 +119,37 @@ def not_asked_to_act(text: str, request: str) -> Clarification | None:
                 "night?', 'what does the button say?').")
 
 
-def _said_without_asking(text: str) -> tuple[str | None, str]:
+def _why_no_change_was_asked(text: str) -> str | None:
+    """What the request is instead of a request for the change it names, or None when it asks for it."""
     words = text.strip()
     if (replaced := _a_look_of_another_kind_replaced(words)) is not None:
-        return words, f"a look taken away ('{replaced}') beside the change"
-    for pattern, why in _BESIDES:
-        if why == "praise of what stays" and _KEPT_SAID.search(words):
-            continue  # "shot 2 looks great, don't touch it, but make all the others dusk": the readers read that
-        if (found := pattern.search(words)) is not None:
-            return words, f"{why} ('{found.group(0).strip(' ;,.!')}') beside the change"
+        return f"a look taken away ('{replaced}') beside the change"
+    for pattern, why, unless in _BESIDES:
+        if (found := pattern.search(words)) is not None and not (unless is not None and unless.search(words)):
+            return f"{why} ('{found.group(0).strip(' ;,.!')}') beside the change"
     if _ASIDE.match(words):
-        return words, "a note to self or an aside (a note is 'note: ...')"
+        return "a note to self or an aside (a note is 'note: ...')"
     if _HOW_TO.match(words):
-        return words, "a question about how to do it"
+        return "a question about how to do it"
     if _MUSED.match(words) or _MUSED_AFTER.search(words):
-        return words, "a thought about a change"
+        return "a thought about a change"
     if (done := _DONE_BY_SOMEONE.match(words)) is not None and not _ASKED_TO_ACT.search(words, done.end()) and \
             not _TOO.search(words, done.end()):  # "you made shot 3 too dark" asks for it to be fixed
-        return words, "a report of a change already made"
+        return "a report of a change already made"
     stated = _STATED.match(words)
     if stated is None:
-        return None, ""
+        return None
     rest, verb = stated.group("rest"), stated.group("verb") or "is"
     if rest.rstrip().endswith("?"):
-        return words, "a check of what is there"
+        return "a check of what is there"
     if _ASKED_TO_ACT.search(rest):
-        return None, ""
+        return None
     if verb in ("was", "were"):
-        return words, "a description of how it was"
+        return "a description of how it was"
     if verb in ("says", "say", "reads", "read"):
-        return words, "a description of what it says"
+        return "a description of what it says"
     if _A_STATE.search(rest) and not _TOO.search(rest):  # "still too dark" asks for a fix
-        return words, "a description of how it is"
+        return "a description of how it is"
     if _COMPLAINT.match(rest):
-        return words, "a comment on how it is"
-    return None, ""
+        return "a comment on how it is"
+    return None

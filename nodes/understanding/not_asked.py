@@ -71,10 +71,6 @@ _BESIDES = (
 4 is" changed shot 4), a look said as unwanted ("make shot 5 rainy, the fog was too much" added fog; "instead of
 rainy" added rain; "fog-free" made it foggy): (the words, what they are, what said beside them makes them part of
 the change)."""
-_QUESTION_THEN_A_CHANGE = re.compile(r"\?\s*(?:and )?(?:if (?:not|so|it is|it's|it isn't|yes|no)|then)\b")
-"""A question with a change on its answer ("is shot 3 at night? if not make it night"): the question was answered
-and the change dropped."""
-
 
 _WEATHER = r"rain|rainy|snow|snowy|fog|foggy|mist|misty|storm|stormy"
 _LIGHT = r"night|day|daylight|dusk|dawn|sunset|sunrise|noon|neon|golden|twilight|morning|evening"
@@ -91,19 +87,6 @@ def _a_look_of_another_kind_replaced(words: str) -> str | None:
     rest = words[:found.start()] + " " + words[found.end():]
     other = _LIGHT if found.group("weather") else _WEATHER
     return found.group(0) if re.search(rf"\b(?:{other})\b", rest) else None
-
-
-def conditioned_on_a_question(text: str, request: str) -> Clarification | None:
-    """A clarification when a change hangs on the answer to a question in the same request, else None."""
-    found = _QUESTION_THEN_A_CHANGE.search(text)
-    if found is None:
-        return None
-    return Clarification(
-        reason="unparsed", understood=["a question, and a change that depends on its answer"],
-        not_understood=[found.group(0).strip("? ")],
-        message=f"'{' '.join(request.split())[:120]}': a question and a change that depends on its answer; I answer "
-                "or change, one at a time, and check no conditions, so I changed nothing. Ask the question first, "
-                "then say the change.")
 
 
 def not_asked_to_act(text: str, request: str) -> Clarification | None:

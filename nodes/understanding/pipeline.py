@@ -17,7 +17,7 @@ from nodes.models.grammar import COLOURS, CONSTRAINT_WORDS, FRAMING_WORDS, LIGHT
 from nodes.understanding.facts import CanvasFacts
 from nodes.understanding.intent import Clarification, Intent
 from nodes.understanding.kinds import OPERATION_KINDS, asks_removal, family_of, node_ids_named, titles_named, word_kinds
-from nodes.understanding.not_asked import conditioned_on_a_question, not_asked_to_act
+from nodes.understanding.not_asked import not_asked_to_act
 from nodes.understanding.readers import READERS, PreviousTurn, ReadContext
 from nodes.understanding.rephrasings import look_no_shot_has, rephrased, said_like_another_shot, shots_by_look
 from nodes.understanding.references import pinned_film
@@ -185,7 +185,7 @@ def _interpret(request: str, facts: CanvasFacts | None = None, *, previous: Prev
         # a question the question reader answered ("shot 2 is at dusk, right?") changes nothing and stays
         intent.clarification = not_asked_to_act(text, request)
     if intent.clarification is None and not note_like:
-        intent.clarification = conditioned_on_a_question(text, request) or _instead_of_the_last_turn(intent, previous)
+        intent.clarification = _instead_of_the_last_turn(intent, previous)
     if intent.clarification is None:
         intent.clarification = _everything_on_a_mixed_canvas(intent, facts) or _the_copy_after_a_duplicate(intent)
     elif intent.clarification.reason in ("no_target", "unparsed") and (look := look_no_shot_has(text)) is not None:
@@ -247,10 +247,10 @@ _CORRECTED_MIDWAY = re.compile(
     r"wait|oops|correction)[,.!:]?\s+(?:(?:just|only) )?(?P<unit>(?:the )?(?:shots?|images?|pictures?|slides?|clips?|"
     r"scenes?|sections?) )?"
     r"#?\d+)\b")
-_NUMBERED = re.compile(r"\b(?:shots?|images?|pictures?|slides?|clips?|scenes?|sections?) #?\d+\b")
 """A correction in the middle of a request, naming another shot or slide ("make shot 3 night, actually shot 4"):
 the one named before it is replaced, not joined, which no reader reads.  A bare number ("..., actually 4") only
-after a shot or slide said by its number ("a 6-shot film. no wait, 8" is a story's length)."""
+after a shot or slide said by its number (:data:`_NUMBERED`; "a 6-shot film. no wait, 8" is a story's length)."""
+_NUMBERED = re.compile(r"\b(?:shots?|images?|pictures?|slides?|clips?|scenes?|sections?) #?\d+\b")
 _WORDS_WRITTEN = re.compile(r":|\b(?:rename|retitle|call|called|titled?|named|bullet|headline|tagline|heading|button|"
                             r"say|says|saying|reads?|text|caption)\b")
 """Words that begin new words ("add a bullet to slide 4: then wait 3 weeks", "rename slide 4 to Wait 10 days"): a

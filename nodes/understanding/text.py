@@ -40,12 +40,13 @@ okay ok thanks thank hey hi yes yeah sure right actually maybe perhaps overall b
 """Words that carry no content of their own: leaving one of them unread is not a reason to ask."""
 
 THEN_A_CHANGE = re.compile(
-    r"(?:[?.!;,]|\band\b|\bthen\b)\s*(?:(?:and|then|please|now|also|so|ok|okay)\s+)*"
+    r"(?:[?.!;,]|\band\b|\bthen\b)\s*(?:(?:and|then|please|now|also|so|ok|okay|if not|if so|if yes|if no)[,]?\s+)*"
     r"(?P<verb>make|change|set|remove|delete|undo|add|move|put|use|turn|give|redo|revert|rename|retitle|swap|"
     r"replace|drop|regenerate|approve|reject|mark|duplicate|copy|insert|shorten|lengthen|darken|brighten|restore|"
     r"go back|take out|get rid of)\b")
 """A change asked after another request whose reader takes its words whole: a question ("what's the headline and
-make it bigger"), an exploration's instruction ("explore shot 3 ..., then delete the rest").  ``verb``: its verb."""
+make it bigger", "is shot 3 at night? if not make it night"), an exploration's instruction ("explore shot 3 ..., then
+delete the rest").  ``verb``: its verb."""
 
 NUMBER_VOCABULARY = frozenset([*_CARDINALS, *_ORDINALS])
 

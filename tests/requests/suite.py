@@ -1553,7 +1553,7 @@ CASES: list[tuple[str, str, Any, str]] = [
     ("routing", "make shot 5 rainy, the fog was too much", ASK("unparsed"), "story"),
     ("routing", "make shot 3 night instead of rainy", ASK("unparsed"), "story"),
     ("routing", "shot 4 fog-free", ASK("unparsed"), "story"),
-    ("question", "is shot 3 at night? if not make it night", ASK("unparsed"), "story"),
+    ("question", "is shot 3 at night? if not make it night", ASK("unsupported"), "story"),
     ("question", "how would shot 4 look at night?", ASK("unparsed"), "story"),
     ("clauses", "make shot 3 darker. Actually just shot 4.", ASK("ambiguous"), "story"),
     ("slides", "rename slide 3 to Costs plz", ASK("unparsed"), "deck"),

@@ -35,7 +35,8 @@ _A_PLAIN_PAGE = re.compile(r"(?:^\s*|\b(?:make|build|create|design|write|set up|
                            r"(?:me\s+)?(?:a|an|another|one more)\s+(?:new\s+|one-page\s+|single\s+|simple\s+)?"
                            r"page\b(?!-)")
 """A page asked for beside a deck ("make a page for the deck", "a deck about bees and a page about honey"): a web
-page or another deck?  (A page in the deck's subject, "a deck about turning a page", is the subject's.)  Read as the deck's build, it made a deck titled 'page for the deck'."""
+page or another deck?  Read as the deck's build, it made a deck titled 'page for the deck'.  (A page in the deck's
+subject, "a deck about turning a page", is the subject's.)"""
 _NO_SUBJECT = re.compile(r"\b(?:new|\d+-slides?|slides?|slide deck|deck|presentation|lecture|keynote|for (?:me|us)|"
                          r"please|a|an|the|one|quick|nice|short)\b|[\s,.!?]+")
 """What a deck's request holds besides its subject: "make a deck" was built on the topic 'deck'."""

@@ -19,9 +19,12 @@ _SUBJECT = (r"(?:shots? #?\d+(?:(?:,|,? and|,? &) (?:shot )?#?\d+)*|slides? #?\d
             r"this(?: one| shot| slide| image| picture)?|that(?: one)?|it|everything|every shot|all (?:the )?shots|"
             r"the (?:font|fonts|text|headline|heading|tagline|button|hero|menu|gallery|page|site|deck|theme|title|"
             r"background|colou?rs?|accent|image|picture|photo|cut|film|lighting|light|sky|spacing))")
-_STATED = re.compile(_LEAD + _SUBJECT + r"(?:\s+(?P<verb>is|are|was|were|looks?|feels?|seems?|says?|reads?)\b|"
-                     r"(?P<short>'s)\b)(?P<rest>.*)$")
-"""A sentence about something on the canvas: "shot 3 is night?", "the font is a bit small", "the button says ..."."""
+_STATED = re.compile(_LEAD + _SUBJECT + r"(?:\s+(?P<verb>is|are|was|were|looks?|feels?|seems?|says?|reads?|has|have|"
+                     r"had)(?! (?:got )?to\b)\b|(?P<short>'s)\b)(?P<rest>.*)$")
+"""A sentence about something on the canvas: "shot 3 is night?", "the font is a bit small", "the button says ...",
+"shot 4 has rain" ("has to be night" is an instruction)."""
+_ENOUGH = re.compile(r"\b(?:too|enough)\b")
+"""What it has, said as a flaw ("has too much rain", "has not enough light"): the readers read the fix."""
 _COMPLAINT = re.compile(
     r"^\s*(?:(?:a (?:bit|little|touch|tad)|slightly|very|really|so|quite|rather|kind of|kinda|pretty|super|somewhat|"
     r"way|extremely|a lot)\s+)?(?:dark|darkish|bright|dim|cold|cool|warm|small|big|large|tiny|huge|busy|plain|"
@@ -55,6 +58,17 @@ _HOW_TO = re.compile(_LEAD + r"(?:how (?:do|can|could|should|would|will|did|does
 _KEPT_SAID = re.compile(r"\b(?:don'?t|do not|never) (?:touch|change)\b|\b(?:keep|leave|except|others?|the rest)\b")
 """What stays, said as such ("shot 2 looks great, don't touch it, but make all the others dusk"): the readers read
 that, and praise beside it is part of it."""
+_SHOT_NOUN = r"(?:scene|one|shot|take|moment)s?"
+_DESCRIBED_SHOT = re.compile(
+    rf"\((?:it'?s |i\.?e\.?,? )?(?:the|that|this) [^()]{{0,40}}?\b{_SHOT_NOUN}\s*\)|"
+    rf"\bshots? #?\d+(?:(?:,|,? and|,? &) (?:shot )?#?\d+)*\s*(?:,|\s[–—-])\s*(?:the|that|this) (?:[a-z'-]+ ){{1,3}}"
+    rf"{_SHOT_NOUN}\b|"
+    rf"(?:,|\s[–—-])\s*(?:it'?s )?(?:the|that|this) (?:[a-z'-]+ ){{1,3}}{_SHOT_NOUN}(?: too| as well| also)?\s*[.!]*$")
+"""A shot described beside the change, in brackets or between commas or after a dash ("make shot 3 night (the storm
+scene)", "make shot 3, the rainy one, night"): its look words are the shot's name, not a change."""
+_NAMING_WORDS = re.compile(
+    r"\b(?:rename|retitle|title|call|called|name|named|heading|headline|bullet|caption|say|says)\b")
+"""Words that write text, which may hold "- the final scene" ("rename slide 4 to Act 2 - The Final Scene")."""
 _BESIDES = (
     (re.compile(r"\bor (?:maybe|perhaps|possibly)\b"), "a choice left open", None),
     (re.compile(r"(?:^|[;,.!]\s*)(?:i|we) (?:really )?(?:like|love|prefer|adore)\b"), "praise of what stays",
@@ -65,12 +79,13 @@ _BESIDES = (
     (re.compile(r"\b(?:was|were|is|are|would be|seems?|looks?) (?:a bit |way |far |just |a little )?too much\b"),
      "a look that was too much", None),
     (re.compile(r"\b[a-z]+-free\b"), "a look taken away", None),
+    (_DESCRIBED_SHOT, "a description of the shot", _NAMING_WORDS),
 )
 """Words beside a change that no reading of it accounts for: a target left open ("make shot 3 darker or maybe shot
 4" darkened both), praise of another part ("delete slide 3; I like slide 4" deleted both), a comparison ("like shot
 4 is" changed shot 4), a look said as unwanted ("make shot 5 rainy, the fog was too much" added fog; "instead of
-rainy" added rain; "fog-free" made it foggy): (the words, what they are, what said beside them makes them part of
-the change)."""
+rainy" added rain; "fog-free" made it foggy), a shot described by its look ("make shot 3 night (the storm scene)"
+also made it rainy): (the words, what they are, what said beside them makes them part of the change)."""
 
 _WEATHER = r"rain|rainy|snow|snowy|fog|foggy|mist|misty|storm|stormy"
 _LIGHT = r"night|day|daylight|dusk|dawn|sunset|sunrise|noon|neon|golden|twilight|morning|evening"
@@ -127,8 +142,10 @@ def _why_no_change_was_asked(text: str) -> str | None:
         return "a check of what is there"
     if _ASKED_TO_ACT.search(rest):
         return None
-    if verb in ("was", "were"):
+    if verb in ("was", "were", "had"):
         return "a description of how it was"
+    if verb in ("has", "have") and not _ENOUGH.search(rest):  # "shot 4 has rain" added rain
+        return "a description of what it has"
     if verb in ("says", "say", "reads", "read"):
         return "a description of what it says"
     if _A_STATE.search(rest) and not _TOO.search(rest):  # "still too dark" asks for a fix

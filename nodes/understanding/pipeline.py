@@ -185,7 +185,7 @@ def _interpret(request: str, facts: CanvasFacts | None = None, *, previous: Prev
         # a question the question reader answered ("shot 2 is at dusk, right?") changes nothing and stays
         intent.clarification = not_asked_to_act(text, request)
     if intent.clarification is None and not note_like:
-        intent.clarification = _instead_of_the_last_turn(intent, previous)
+        intent.clarification = _instead_of_the_last_turn(intent, previous) or _both_said_of_one(intent)
     if intent.clarification is None:
         intent.clarification = _everything_on_a_mixed_canvas(intent, facts) or _the_copy_after_a_duplicate(intent)
     elif intent.clarification.reason in ("no_target", "unparsed") and (look := look_no_shot_has(text)) is not None:
@@ -217,6 +217,25 @@ def _instead_of_the_last_turn(intent: Intent, previous: PreviousTurn) -> Clarifi
         reason="ambiguous", understood=[u for c in intent.clauses for u in c.understood],
         message=f"Instead of the last turn's change ('{previous.request[:60]}')? I can undo that ('undo that') and "
                 "then make this one, or make this one and keep that (say it without 'instead'). I changed nothing.")
+
+
+_BOTH = re.compile(r"\bboth\b(?!.{0,60}\b(?:and|&)\b)")
+_CONTAINERS = ("deck", "page", "film", "position")
+
+
+def _both_said_of_one(intent: Intent) -> Clarification | None:
+    """"use a serif font on both", with a page and a deck, set the page's font alone: "both" names two things and
+    the reading changes one.  ("make shot 3 both night and rainy" says both of two changes.)"""
+    writes = [c for c in intent.clauses if c.operation not in _NO_CHANGE]
+    if len(writes) != 1 or (both := _BOTH.search(intent.normalised)) is None:
+        return None  # two clauses ("delete both sections") are two things
+    if len({t.id for t in writes[0].targets if t.kind not in _CONTAINERS}) > 1:
+        return None
+    named = next((t.title or t.id for c in writes for t in c.targets), "one thing")
+    return Clarification(
+        reason="ambiguous", understood=[u for c in writes for u in c.understood], not_understood=[both.group(0)],
+        message=f"'both': I read this as a change to one thing ({named}), so I changed nothing. Name each one "
+                "('the page and slide 4'), or say it of one.")
 
 
 def _the_copy_after_a_duplicate(intent: Intent) -> Clarification | None:

@@ -1570,6 +1570,26 @@ CASES: list[tuple[str, str, Any, str]] = [
     ("page", "change the hero image to a jar of honey", OP("page_replace_image", {"image": "hero",
                                                                                "prompt": "jar of honey"}), "page"),
     # -- end of the probe of questions, feedback, notes and undo
+    # -- wrong successes left by that probe (2026-12-05, later): a look in a shot's description, what a shot has,
+    # a bullet "on" a topic, "both" said of one thing
+    ("routing", "make shot 3 night (the storm scene)", ASK("unparsed"), "story"),
+    ("routing", "make shot 3, the rainy one, night", ASK("unparsed"), "story"),
+    ("routing", "make shot 3 night - the storm scene", ASK("unparsed"), "story"),
+    ("routing", "make shot 3 night (rainy too)", {3: {"lighting": "night", "weather": "rain"}}, "story"),
+    ("routing", "make shot 3 night (please)", {3: L("night")}, "story"),
+    ("routing", "shot 4 has rain", ASK("unparsed"), "story"),
+    ("routing", "shots 3 and 4 have rain", ASK("unparsed"), "story"),
+    ("routing", "shot 4 had rain", ASK("unparsed"), "story"),
+    ("routing", "shot 4 has no rain", ASK("unparsed"), "story"),
+    ("routing", "shot 4 needs rain", {4: {"weather": "rain"}}, "story"),
+    ("routing", "shot 3 has to be night", {3: L("night")}, "story"),
+    ("slides", "add a bullet on smokers to slide 4", OP("deck_add_bullet", {"slide": 4, "bullet": "smokers"}), "deck"),
+    ("slides", "add a bullet on slide 4: smokers", OP("deck_add_bullet", {"slide": 4, "bullet": "smokers"}), "deck"),
+    ("slides", "rename slide 4 to Act 2 - The Final Scene",
+     OP("deck_edit_slide", {"slide": 4, "title": "Act 2 - The Final Scene"}), "deck"),
+    ("page", "use a serif font on both", ASK("ambiguous"), "both"),
+    ("page", "use a serif font", OP("page_set_style", {"token": "fonts", "value": "serif"}), "both"),
+    ("routing", "make shot 3 both night and rainy", {3: {"lighting": "night", "weather": "rain"}}, "story"),
 ]
 
 

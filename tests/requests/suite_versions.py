@@ -126,6 +126,13 @@ VERSION_CASES: list[tuple[str, str, Any, str]] = [
      OP("compare_versions", {"node_id": "I2", "a": "previous", "b": "current"}), "story"),
     ("compare", "show shot 5's last two versions side by side", ASK("unparsed"), "story"),
     ("compare", "compare the versions of this", OP("compare_versions", {"node_id": "I2"}), "sel=2"),
+    # two shots named: each was compared with its own earlier version; no tool sets two outputs side by side
+    ("compare", "compare shot 3 to shot 4", ASK("unsupported"), "story"),
+    ("compare", "what is the difference between shot 3 and shot 4", ASK("unsupported"), "story"),
+    ("compare", "compare the versions of shots 3 and 4",
+     OPS(OP("compare_versions", {"node_id": "I3"}), OP("compare_versions", {"node_id": "I4"})), "story"),
+    ("compare", "compare shots 3 and 4 with how they were",
+     OPS(OP("compare_versions", {"node_id": "I3"}), OP("compare_versions", {"node_id": "I4"})), "story"),
     ("compare", "list the versions of the cut", OP("list_versions", {"node_id": "CUT"}), "story"),
     ("compare", "how many versions of shot 3 are there", OP("question", {"ask": "versions"}), "story"),
     ("compare", "list the versions of shot 4's clip", ASK("unparsed"), "story"),  # the questions reader's: asks

@@ -341,7 +341,7 @@ class VersionReader:
         values = [v for _, v in picked]
         values = [("original" if v == 1 else v) for v in values]
         a, b = (values + ["previous", "current"])[:2] if len(values) != 1 else (values[0], "current")
-        words.take(HOW_IT_WAS)
+        how_it_was = words.take(HOW_IT_WAS)
         outputs = read_outputs(ctx)
         take_owner_words(words)
         words.take(JOINING)
@@ -351,6 +351,8 @@ class VersionReader:
                 message="Compare the versions of what? Name it ('shot 3', 'the cut') or select it."))
         if (asked := _unplaced(ctx, outputs, "compare")) is not None:
             return asked
+        if len(outputs.targets) > 1 and not picked and not how_it_was and not _OF_EACH_VERSIONS.search(ctx.words.text):
+            return Reading(clarification=_two_outputs_compared(outputs))
         return Reading(clauses=[_clause(ctx, "compare_versions", {"node_id": t.id, "a": a, "b": b},
                                         f"compare {_named(a)} and {_named(b)} of {t.title}", t,
                                         outputs.references) for t in outputs.targets])
@@ -374,6 +376,22 @@ def _changed_deck(ctx: ReadContext, decks: list[NodeFact]) -> NodeFact | None:
     """The deck the turn before changed: its new version is among what that turn touched (one deck: that one)."""
     changed = set(ctx.previous.touched) | set(ctx.previous.targets)
     return next((d for d in decks if d.id in changed), decks[0] if len(decks) == 1 else None)
+
+
+_OF_EACH_VERSIONS = re.compile(r"\b(?:each|both|every|their|its) (?:own )?(?:versions?|takes?)\b|\bversions? of\b")
+"""Versions said of each output ("compare the versions of shots 3 and 4", "compare each one's versions"): each output
+is compared with its own earlier version."""
+
+
+def _two_outputs_compared(outputs: Outputs) -> Clarification:
+    """"compare shot 3 to shot 4" compared each shot with its own earlier version: what was asked is two outputs
+    side by side, which no tool compares (a version compare is of one output's versions)."""
+    said = " and ".join(t.referred_as or t.title or t.id for t in outputs.targets)
+    return Clarification(
+        reason="unsupported", operation="compare_versions", understood=[f"compare {said}"],
+        message=(f"I compare the versions of one output ('compare shot 3 with its previous version'), not two "
+                 f"different outputs side by side, so I changed and compared nothing ({said}). To see each one's "
+                 "change, say 'compare the versions of shots 3 and 4'."))
 
 
 def _named(value: Any) -> str:

@@ -1590,6 +1590,14 @@ CASES: list[tuple[str, str, Any, str]] = [
     ("page", "use a serif font on both", ASK("ambiguous"), "both"),
     ("page", "use a serif font", OP("page_set_style", {"token": "fonts", "value": "serif"}), "both"),
     ("routing", "make shot 3 both night and rainy", {3: {"lighting": "night", "weather": "rain"}}, "story"),
+    # a change said of nothing: the selection, or the shots the turn before changed, as "make it darker" (it asked,
+    # "nothing is selected", with shot 3 selected)
+    ("routing", "darker", {3: {"luma": "lower"}}, "sel=3"),
+    ("routing", "a bit warmer please", {3: {"warmth": "higher"}}, "sel=3"),
+    ("routing", "even darker", {3: {"luma": "lower"}}, "prev"),
+    ("routing", "make the dusk shots warmer", ASK("no_target"), "prev"),
+    ("routing", "redo", ASK("no_target"), "prev"),
+    ("routing", "darker", ASK("no_target"), "story"),
 ]
 
 

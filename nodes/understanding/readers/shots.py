@@ -99,6 +99,18 @@ _AND = re.compile(r"\band\b|\bplus\b|\bas well as\b|,")
 _PLACE_BEFORE = re.compile(r"\b(?:in|on|for|of|at|to)\s*$")
 
 
+_BESIDE_A_CHANGE_ALONE = frozenset(
+    "even still a bit little tad touch slightly much more way lot please pls plz now again too and then just make "
+    "go thanks".split())
+"""The words that may stand beside a change said of nothing ("even darker", "a bit warmer please")."""
+
+
+def _a_change_alone(words: Words) -> bool:
+    """Whether the request is a change and nothing else: no words that may name shots ("make the dusk shots warmer"
+    names shots by a look none has, and is not said of the selection)."""
+    return all(words.used(s, e) or word in _BESIDE_A_CHANGE_ALONE for word, s, e in words.tokens())
+
+
 def _conjoined_pronouns(text: str, references: list[Found], named: list[Found]) -> list[Found]:
     """The pronouns of a group that name shots of their own beside the named ones: "make it and shot 5 night",
     "make it night and the next one too" (the selected shot was left out: the "it" of "make it snow in shot 1",
@@ -579,6 +591,18 @@ class ShotReader:
                 context += [t for t in result.targets if t.id not in {c.id for c in context}]
             if not group.references and same and ctx.previous.targets:
                 targets = resolver.resolve(Reference(said="the same", form="previous"), []).targets
+            elif not group.references and len(groups) == 1 and not exclusions and (
+                    ctx.facts.selection or ctx.previous.targets) and not edit.redo and _a_change_alone(ctx.words):
+                # a change alone ("darker", "even darker"), said of nothing: what "make it darker" means, the
+                # selection or else the shots the turn before changed (it asked which shot, "nothing is selected",
+                # with one selected); "redo" alone may be the editor's redo of an undo, and still asks
+                implied = Reference(said="it", form="pronoun")
+                result = resolver.resolve(implied, [])
+                implied.target_ids = [t.id for t in result.targets]
+                group.references = [Found(implied, 0, 0)] if result.targets else []
+                targets = list(result.targets)
+                missing += result.missing
+                ambiguous += result.ambiguous
             mentioned += targets
             understood += [f"target: {', '.join(t.title for t in targets) or 'none'}"] + edit.understood
             clauses.append(Clause(text=" ".join(group.text) or ctx.request, domain=self.name, operation="edit",
@@ -612,10 +636,11 @@ class ShotReader:
                             "That names an earlier change, not a shot, and I cannot repeat or redo a change by its "
                             "place in the history. Say the change itself ('make shot 3 night'), or 'undo that' to "
                             "take back the last turn.")
+            why = ("nothing is selected and no earlier part of the request names one" if not ctx.facts.selection
+                   else "the request names none")
             return _ask(ctx, "no_target", changes,
-                        f"I understood {', '.join(changes) or 'an edit'}, but not which shot '{said}' means: nothing "
-                        "is selected and no earlier part of the request names one. Name it: 'shot 3', 'the last "
-                        "shot', 'the shot where ...', or select it on the canvas.")
+                        f"I understood {', '.join(changes) or 'an edit'}, but not which shot '{said}' means: {why}. "
+                        "Name it: 'shot 3', 'the last shot', 'the shot where ...', or select it on the canvas.")
         for clause in clauses:
             if EditRequest.model_validate(clause.modifications).empty:
                 if same and previous_edit is None:

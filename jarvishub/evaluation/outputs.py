@@ -20,6 +20,7 @@ apart, so they stay two outputs.
 from __future__ import annotations
 
 from collections import defaultdict
+from collections.abc import Iterable, Sequence
 from typing import Any, Protocol
 
 from store.models import CanvasEdge, CanvasNode, EdgeType, NodeStatus
@@ -31,12 +32,10 @@ _DERIVED_BY_TOOL = {"render_page": "preview", "write_file": "file"}
 
 
 class CanvasReader(Protocol):
-    """The store reads output keys need (``store.neo4j.Neo4jCanvasStore`` has them)."""
+    """The store read output keys need (``store.bolt.reads.CanvasReads`` has it)."""
 
-    def find_nodes(self, *, kind: str | None = None, include_deleted: bool = False) -> list[CanvasNode]: ...
-
-    def edges(self, node_ids: list[str] | None = None,
-              edge_types: list[EdgeType] | None = None) -> list[CanvasEdge]: ...
+    def output_graph(self, kinds: Sequence[str],
+                     edge_types: Sequence[EdgeType]) -> tuple[list[CanvasNode], list[tuple[EdgeType, str, str]]]: ...
 
 
 READ_KINDS = frozenset((*DELIVERABLE_KINDS, "shot", "plan"))
@@ -47,21 +46,22 @@ READ_EDGES = [EdgeType.VERSION_OF, EdgeType.GENERATED_FROM]
 class Canvas:
     """Every deliverable node, shot and plan of a canvas with the edges between them, read once."""
 
-    def __init__(self, nodes: list[CanvasNode], edges: list[CanvasEdge]) -> None:
+    def __init__(self, nodes: list[CanvasNode], edges: Iterable[CanvasEdge | tuple[EdgeType, str, str]]) -> None:
         self.nodes = {n.id: n for n in nodes}
         self.out: dict[str, dict[EdgeType, list[str]]] = defaultdict(lambda: defaultdict(list))
         self.into: dict[str, dict[EdgeType, list[str]]] = defaultdict(lambda: defaultdict(list))
         for edge in edges:
-            if edge.source in self.nodes and edge.target in self.nodes:
-                self.out[edge.source][edge.type].append(edge.target)
-                self.into[edge.target][edge.type].append(edge.source)
+            edge_type, source, target = (edge.type, edge.source, edge.target) if isinstance(edge, CanvasEdge) \
+                else edge
+            if source in self.nodes and target in self.nodes:
+                self.out[source][edge_type].append(target)
+                self.into[target][edge_type].append(source)
 
     @classmethod
     def read(cls, store: CanvasReader) -> Canvas:
-        """Read the deliverables, the shots, the plans and the edges between them from a store: two statements
-        (the live nodes, then the version and made-from edges of the canvas), however many kinds and nodes."""
-        nodes = [n for n in store.find_nodes() if n.kind in READ_KINDS]
-        return cls(nodes, store.edges(edge_types=READ_EDGES) if nodes else [])
+        """Read the deliverables, the shots, the plans and the edges between them from a store, in one statement
+        however many kinds and nodes."""
+        return cls(*store.output_graph(READ_KINDS, READ_EDGES))
 
     def root(self, node_id: str) -> str:
         """The first version of a node's ``VERSION_OF`` chain."""

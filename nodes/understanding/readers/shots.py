@@ -100,7 +100,7 @@ _PLACE_BEFORE = re.compile(r"\b(?:in|on|for|of|at|to)\s*$")
 
 
 _BESIDE_A_CHANGE_ALONE = frozenset(
-    "even still a bit little tad touch slightly much more way lot please pls plz now again too and then just make "
+    "even still bit little tad touch slightly much more way lot please pls plz now again too and then just make "
     "go thanks".split())
 """The words that may stand beside a change said of nothing ("even darker", "a bit warmer please")."""
 

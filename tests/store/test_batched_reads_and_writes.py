@@ -46,6 +46,20 @@ def test_lineages_of_many_nodes_equal_each_nodes_lineage(canvas, lineage_canvas,
         assert sorted((e.node.id, e.depth) for e in batched[start]) == sorted((e.node.id, e.depth) for e in one)
 
 
+def test_the_output_graph_is_the_live_nodes_of_its_kinds_and_the_edges_of_its_types(canvas, lineage_canvas, write):
+    """One statement gives what ``find_nodes`` and ``edges`` give, in their order (an evaluation's outputs are told
+    apart by it): the live nodes of the kinds asked (no deleted node, no other kind), every edge of the types."""
+    note = CreateNode(kind="text", title="a note")
+    write(note, Link(type=EdgeType.GENERATED_FROM, source=note.id, target=lineage_canvas["image"]))
+    kinds, types = ["image", "shot"], [EdgeType.VERSION_OF, EdgeType.GENERATED_FROM]
+    nodes, edges = canvas.output_graph(kinds, types)
+    assert [n.id for n in nodes] == [n.id for n in canvas.find_nodes() if n.kind in kinds]
+    assert note.id not in {n.id for n in nodes} and lineage_canvas["gone"] not in {n.id for n in nodes}
+    assert edges == [(e.type, e.source, e.target) for e in canvas.edges(edge_types=types)]
+    assert (EdgeType.GENERATED_FROM, note.id, lineage_canvas["image"]) in edges  # edges whatever their ends' kinds
+    assert not any(t == EdgeType.REFERENCES for t, _, _ in edges)
+
+
 def test_lineages_visit_a_diamond_once_and_skip_missing_starts(canvas, lineage_canvas):
     ids = lineage_canvas
     found = canvas.lineages([ids["d"], "no-such-node"])

@@ -1096,8 +1096,8 @@ _AND_ANOTHER = re.compile(r"\s*(?:,|\band\b|,\s*and\b)\s+(?:(?:also |then )?(?:r
 
 _BULLET = r"(?:a |an |another |one more |the |new |extra )*bullet(?: point)?s?"
 _ADD_BULLET = re.compile(
-    rf"\badd\b {_BULLET}(?: (?:saying|that says|reading|which says|with|about|on|:)| ?:)? (?P<text>.+?) (?:to|on|in|for) "
-    rf"(?P<ref>{_SLIDE_REF})$|"
+    rf"\badd\b {_BULLET}(?: (?:saying|that says|reading|which says|with|about|on|:)| ?:)? (?P<text>.+?) "
+    rf"(?:to|on|in|for) (?P<ref>{_SLIDE_REF})$|"
     rf"\badd\b {_BULLET} (?:to|on|in|for) (?P<ref2>{_SLIDE_REF})(?: (?:saying|that "
     r"says|reading|which says|with|about|:)| ?:) ?(?P<text2>.+)$|"
     r"\badd\b (?P<text3>.+?) as (?:a |an |another |the )?(?:new )?bullet(?: point)? (?:to|on|in|for) "

@@ -8,7 +8,8 @@ from pathlib import Path
 from typing import Any
 
 from jarvishub.commands.common import (EXIT_FAILED, EXIT_OK, EXIT_REFUSED, bounded, command, emit,
-                                       opened_project, opened_runtime, parse_params, print_error, project_path)
+                                       opened_project, opened_runtime, opened_trajectories, parse_params, print_error,
+                                       project_path)
 
 MAX_ROWS = 100_000
 MAX_TIMEOUT_S = 3600.0
@@ -171,17 +172,16 @@ def cmd_trajectory(args: argparse.Namespace) -> int:
     """Export trajectories as JSONL, redacted; prompt and feedback text only with consent."""
     from jarvishub.trajectory import export_thread
 
-    with opened_runtime(args) as runtime:
-        consent = args.consent or runtime.project.settings.consent
-        count = export_thread(runtime.project.store, runtime.trajectories, args.thread, Path(args.out),
-                              consent=consent)
+    with opened_trajectories(args) as (project, trajectories):
+        consent = args.consent or project.settings.consent
+        count = export_thread(project.store, trajectories, args.thread, Path(args.out), consent=consent)
 
         def text() -> None:
             from jarvishub.output import console
 
             console.print(f"wrote {count} turn(s) to {args.out} (consent: {consent})")
 
-        emit(args, runtime.project, {"turns": count, "out": args.out, "consent": consent}, text)
+        emit(args, project, {"turns": count, "out": args.out, "consent": consent}, text)
     return EXIT_OK
 
 

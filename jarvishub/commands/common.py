@@ -134,6 +134,20 @@ def opened_project(args: argparse.Namespace) -> Iterator[Any]:
 
 
 @contextmanager
+def opened_trajectories(args: argparse.Namespace) -> Iterator[tuple[Any, Any]]:
+    """The command's project and its recorded turns, without a runtime: a command that only reads them leaves
+    LangGraph unloaded (loading it is most of the 5-6 s of CPU a `jarvishub` process took, docs/benchmarks.md)."""
+    with opened_project(args) as project:
+        from store.trajectories import TrajectoryStore
+
+        trajectories = TrajectoryStore(project.state_dir / "trajectories.sqlite")
+        try:
+            yield project, trajectories
+        finally:
+            trajectories.close()
+
+
+@contextmanager
 def opened_runtime(args: argparse.Namespace, **kwargs: Any) -> Iterator[Any]:
     """The command's project and a runtime on it, both closed afterwards."""
     project_path(args)  # refuse "not a project" before loading LangGraph

@@ -14,7 +14,7 @@ from typing import Any
 
 from content.sizes import SHOTS_MAX, SHOTS_MIN, SLIDES_MAX, SLIDES_MIN
 from jarvishub.commands.common import (EXIT_BAD_INPUT, EXIT_OK, command, emit, opened_project, opened_runtime,
-                                       print_error, project_path, users_umask)
+                                       opened_trajectories, print_error, project_path, users_umask)
 from jarvishub.locate import OUTPUTS_DIR, enclosing_project
 
 DEMO_REQUESTS: dict[str, list[str]] = {
@@ -102,11 +102,8 @@ def _status(args: argparse.Namespace, probe: Any, sandbox: dict[str, Any]) -> in
     from jarvishub import outputs
     from store.models import NodeStatus
 
-    with opened_project(args) as project:
-        from store.trajectories import TrajectoryStore
-
+    with opened_trajectories(args) as (project, trajectories):
         store = project.store
-        trajectories = TrajectoryStore(project.state_dir / "trajectories.sqlite")
         unfinished = trajectories.unfinished()
         # While a turn is unfinished (interrupted, crashed, waiting), what it left stale or failed is its to
         # finish: `run "regenerate what is stale"` would rebuild without the request that turn still carries.

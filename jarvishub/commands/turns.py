@@ -17,7 +17,8 @@ from types import SimpleNamespace
 from typing import Any
 
 from jarvishub.commands.common import (EXIT_BAD_INPUT, EXIT_OK, EXIT_PAUSED, TurnCrashed, command, emit,
-                                       is_engine_failure, opened_runtime, print_error, provider_stop)
+                                       is_engine_failure, opened_runtime, opened_trajectories, paused_gc,
+                                       print_error, provider_stop)
 from jarvishub.commands.outcomes import exit_code, result_of
 
 MAX_REQUEST_CHARS = 200_000
@@ -280,10 +281,19 @@ def cmd_history(args: argparse.Namespace) -> int:
     """Turns with their actions (oldest first), then the turns left unfinished."""
     from jarvishub.output import console, print_rows
 
-    with opened_runtime(args) as runtime:
-        turns = runtime.trajectories.turns(args.thread)
-        unfinished = [t for t in unfinished_turns(runtime) if not args.thread or t["thread_id"] == args.thread]
-        project = runtime.project
+    with opened_trajectories(args) as (project, trajectories):
+        turns = trajectories.turns(args.thread)
+        unfinished = []
+        if any(not args.thread or t["thread_id"] == args.thread for t in trajectories.unfinished()):
+            # whether an unfinished turn waits for a person is in its thread's checkpoint, which the runtime's graph
+            # reads; without one, history reads the trajectories alone and leaves LangGraph unloaded
+            with paused_gc():
+                from jarvishub.runtime import Runtime
+            runtime = Runtime(project)
+            try:
+                unfinished = [t for t in unfinished_turns(runtime) if not args.thread or t["thread_id"] == args.thread]
+            finally:
+                runtime.close()
         from tools.spend import Spend, read_project_spend, spend_json
 
         ledger = read_project_spend(project.state_dir)

@@ -221,6 +221,7 @@ def _instead_of_the_last_turn(intent: Intent, previous: PreviousTurn) -> Clarifi
 
 _BOTH = re.compile(r"\bboth\b(?!.{0,60}\b(?:and|&)\b)")
 _CONTAINERS = ("deck", "page", "film", "position")
+"""Target kinds that hold the parts a request names (a slide's deck, a shot's film), not parts themselves."""
 
 
 def _both_said_of_one(intent: Intent) -> Clarification | None:
@@ -242,7 +243,7 @@ def _the_copy_after_a_duplicate(intent: Intent) -> Clarification | None:
     """A change after a duplicate, of the thing duplicated: "duplicate this slide and call it Hive basics 2" renamed the
     original, where "it" is most likely the new copy (which does not exist until the duplicate runs)."""
     def parts(clause: Any) -> set[str]:  # the slides and shots a clause names, not the deck or film they are in
-        return {t.id for t in clause.targets if t.kind not in ("deck", "page", "film", "position")}
+        return {t.id for t in clause.targets if t.kind not in _CONTAINERS}
 
     copies = [c for c in intent.clauses if "duplicate" in c.operation]
     duplicated = set().union(*(parts(c) for c in copies)) if copies else set()

@@ -19,7 +19,13 @@ from nodes.understanding.intent import Clarification, Intent
 from nodes.understanding.kinds import OPERATION_KINDS, asks_removal, family_of, node_ids_named, titles_named, word_kinds
 from nodes.understanding.not_asked import not_asked_to_act
 from nodes.understanding.readers import READERS, PreviousTurn, ReadContext
-from nodes.understanding.rephrasings import look_no_shot_has, rephrased, said_like_another_shot, shots_by_look
+from nodes.understanding.rephrasings import (
+    each_with_its_verb,
+    look_no_shot_has,
+    rephrased,
+    said_like_another_shot,
+    shots_by_look,
+)
 from nodes.understanding.references import pinned_film
 from nodes.understanding.text import FILLERS, NUMBER_VOCABULARY, Words, correct_typos, lower_words, spell_numbers
 
@@ -95,7 +101,7 @@ def _across_families(request: str, facts: CanvasFacts | None, **kwargs: Any) -> 
     to shot 2"): each part read on its own, every word of each accounted for, and the clauses joined.  None unless
     the request splits into parts that each read cleanly and name at least two families; the slide and the shot
     numbers then cannot mean each other's things, so the undo's ambiguity rule within one family does not apply."""
-    parts = [p for p in _FAMILY_SPLIT.split(request) if p.strip()]
+    parts = [p for p in _FAMILY_SPLIT.split(each_with_its_verb(request)) if p.strip()]
     if not 2 <= len(parts) <= 4:
         return None
     read = [_interpret(part, facts, **kwargs) for part in parts]

@@ -237,6 +237,23 @@ def _warmed_up(text: str) -> str:
     return f"make {said['what'] or said['what2']} {'warmer' if verb == 'warm up' else 'cooler'}"
 
 
+_ONE_VERB_TWO_KINDS = re.compile(
+    r"\b(?P<verb>delete|remove|drop)\s+(?P<first>(?:the )?(?P<a>slide|shot)s? #?\d+)\s*(?:,\s*)?(?:and|&|plus)\s+"
+    r"(?P<second>(?:the )?(?P<b>slide|shot)s? #?\d+)\b", re.IGNORECASE)
+"""One verb for a slide and a shot ("delete slide 4 and shot 4")."""
+
+
+def each_with_its_verb(text: str) -> str:
+    """A slide and a shot under one verb, each given the verb: the request's parts are of two families, each read by
+    its own family's reader (``pipeline._across_families``), which needs a verb ("delete shot 4" then takes the shot
+    out of the cut, as it does alone).  Works on the request as typed (case kept)."""
+    said = _ONE_VERB_TWO_KINDS.search(text)
+    if said is None or said["a"].lower() == said["b"].lower():
+        return text
+    return (f"{text[:said.start()]}{said['verb']} {said['first']} and {said['verb']} {said['second']}"
+            f"{text[said.end():]}")
+
+
 def rephrased(text: str) -> str:
     """``text`` with each of this module's phrasings said the readers' way."""
     return _warmed_up(_too_much_said_as_the_change(_copy_placed(_placed_plainly(_plainly(_shared_noun(_but_as_except(_except_said_otherwise(

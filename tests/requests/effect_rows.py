@@ -58,6 +58,8 @@ HISTORY: dict[str, tuple[tuple[str, ...], int]] = {
     "revert shot 3's clip to the original": (("make shot 3's clip 3 seconds long",), 0),
     "undo the full-bleed change": (("more spacing", "make the hero full-bleed"), 1),
     "undo the last change to the page": (("use a serif font",), 0),
+    "undo the last change to the landing page": (("use a serif font",), 0),
+    "undo the last change to the honey bar page": (("use a serif font",), 0),
     "go back to the original page": (("more spacing", "a teal palette"), 0),
     "restore the page to how it was before the dark theme": (("switch to a dark theme", "more spacing"), 0),
     "undo the retitle": (("retitle slide 3 'Who gains'",), 0),
@@ -71,6 +73,11 @@ HISTORY_IN_CONTEXT: dict[tuple[str, str], tuple[tuple[str, ...], int]] = {
     # it: retitle, delete, undo that, then "undo" takes the retitle back too (the deck as it was first made)
     ("undo", "deck:undone"): (("retitle slide 2 to Basics", "delete the last slide", "undo that"), 0),
     ("undo again", "deck:undone"): (("retitle slide 2 to Basics", "delete the last slide", "undo that"), 0),
+    # several undos in one request: as many changes made first (the context's own turn is one of them)
+    ("undo the last two changes", "deck:prev"): (("retitle slide 2 to Basics",), 0),
+    ("undo the last 2", "deck:prev"): (("retitle slide 2 to Basics",), 0),
+    ("undo twice", "deck:prev"): (("retitle slide 2 to Basics",), 0),
+    ("undo 3 times", "page:prev"): (("make the hero full-bleed",), 0),
 }
 
 SETUP_ONLY: dict[str, tuple[str, ...]] = {
@@ -107,7 +114,8 @@ _TIMES = {"revert shot 1 to how it was this morning", "restore yesterday's versi
           "roll shot 6 back to how it looked 2 hours ago", "revert the cut to how it was an hour ago"}
 _PREMISE_WORDS = {"replace the photo of the hives with a close-up of a honeycomb"}
 
-_WORDS = (("Tova", CHARACTER), ("urban beekeeping", "community solar gardens"), ("beekeeping", "solar"))
+_WORDS = (("Tova", CHARACTER), ("urban beekeeping", "community solar gardens"), ("beekeeping", "solar"),
+          ("honey bar", "bicycle repair"))
 _RESTORING = {"undo_change", "revert_version", "undo_turn", "page_undo", "page_revert", "deck_undo", "deck_revert"}
 _READING = {"question", "compare_versions", "list_versions"}
 

@@ -332,7 +332,8 @@ _UNDO = re.compile(r"\b(?:undo|un-do|take back|reverse|roll back|rollback)\b")
 _REVERT = re.compile(r"\b(?:revert|restore|go back|roll back|reset|return|change back|put back|bring back|switch back)\b")
 _UNDO_DEFAULT = re.compile(r"^(?:(?:that|it|this|what you (?:just )?did|the (?:last|previous|latest) (?:change|edit|one)|"
                            r"my (?:last )?(?:change|edit)|the change|your (?:last )?(?:change|edit))"
-                           r"(?: (?:to|on|of) (?:the |this )?(?:page|site|website|web page|deck|slides|presentation))?|"
+                           r"(?: (?:to|on|of) (?:the |this |my )?(?:[a-z0-9'-]+ ){0,4}(?:page|site|website|web page|deck|"
+                           r"slides|presentation))?|"
                            r"(?:the |this )?(?:page|site|website|web page|deck|slides|presentation)(?:'s)?(?: last)?"
                            r"(?: change| edit)?|"
                            # "undo again", "undo one more": the last change not yet undone, a step further back
@@ -341,6 +342,9 @@ _UNDO_DEFAULT = re.compile(r"^(?:(?:that|it|this|what you (?:just )?did|the (?:l
 _UNDO_COUNT = re.compile(r"^the (?:last|previous) (\d+)(?: (?:changes|edits|ones|steps))?"
                          r"(?: (?:to|on|of) (?:the |this |my )?(?:[a-z0-9'-]+ ){0,4}(?:page|site|website|"
                          r"deck|slides|presentation))?$")
+_UNDO_TIMES = re.compile(r"^(?:twice|(\d+) times)$")
+""""undo twice", "undo 3 times": that many undos, each of the last change not yet undone ("twice" was taken for
+the name of a change)."""
 _REVERT_TO = re.compile(r"\bto (?:the |its |how it was (?:at |in )?(?:the |its )?|the way it was (?:at |in )?(?:the )?)?"
                         r"(original(?: version| one| page| deck| design)?|first version|very first version|start|"
                         r"beginning|previous version|last version|version before|(?:version|v) ?(\d+))\b")
@@ -381,15 +385,20 @@ def read_version(ctx: ReadContext, words: Words, start: int, end: int, *, what: 
             # change; "reverse that" undoes
             return None
         words.mark(undo.start(), undo.end())
+        if (_UNDO_DEFAULT.match(rest) or _UNDO_COUNT.match(rest)) and (other := _ANOTHER_THING[what].search(rest)):
+            # "undo the last change to the honey page", read by the deck's reader, undid the deck's last change
+            raise _names_more(other.group(0), what)
+        if what == "page":
+            _the_page_named(ctx, rest)
         if _UNDO_DEFAULT.match(rest):
             words.mark(rest_start, end)
             return [clause(ctx, domain, undo_op, {}, f"undo the last change to the {what}", start=start, end=end)
                     for _ in range(max(1, count_from_previous))]
-        counted = _UNDO_COUNT.match(rest)
+        counted = _UNDO_COUNT.match(rest) or _UNDO_TIMES.match(rest)
         if counted:
             words.mark(rest_start, end)
             return [clause(ctx, domain, undo_op, {}, f"undo the last change to the {what}", start=start, end=end)
-                    for _ in range(max(1, int(counted.group(1))))]
+                    for _ in range(max(1, int(counted.group(1) or 2)))]
         # "undo the background change but keep the new heading font": an undo of one named change keeps the later
         # ones anyway, so what is kept is no part of the change's name (the whole rest named no change: exit 1)
         rest = _KEEP_THE_REST.sub("", rest)
@@ -406,11 +415,7 @@ def read_version(ctx: ReadContext, words: Words, start: int, end: int, *, what: 
             # "undo the page and the deck" undid a deck change named 'and'; "undo the deck if shot 3 is night" one
             # named 'if shot 3 is night' (a condition never checked); "undo the slide change and make shot 3 night"
             # dropped the edit
-            # (reason "unparsed": a request whose parts are of two families is read part by part, in pipeline.py)
-            raise Ask(Clarification(reason="unparsed", understood=[f"undo a change to the {what}"], message=(
-                f"'{more.group(0).strip()}': that undo names more than one change, another thing or a condition; I "
-                f"undo one change of one thing at a time and check no conditions, so I changed nothing. Say 'undo the "
-                f"last change to the {what}', then the next.")))
+            raise _names_more(more.group(0), what)
         named = _OBJECT.sub(" ", rest)
         named = re.sub(r"\b(?:to|on|of|in|from)\s*$", "", " ".join(named.split())).strip()
         if not named:
@@ -442,6 +447,38 @@ def read_version(ctx: ReadContext, words: Words, start: int, end: int, *, what: 
     words.take(re.compile(r"\b(?:of|for|in)\b"), start, end)
     return [clause(ctx, domain, revert_op, {"to": to}, f"revert the {what} to {'version ' + to if to.isdigit() else to}",
                    start=start, end=end)]
+
+
+_PAGE_NAMED = re.compile(r"\b(?:to|on|of) (?:the |this |my |our )?(?P<name>(?!(?:the|this|my|our)\b)"
+                         r"(?:[a-z0-9'-]+ ){1,4})(?:page|site|website|web page)$")
+
+
+_ANY_PAGE = frozenset({"web", "landing", "home", "html", "main", "one", "single", "new"})
+"""Words before "page" that name no page in particular ("the landing page", "the web page")."""
+
+
+def _the_page_named(ctx: ReadContext, rest: str) -> None:
+    """Asks when an undo's words name a page by words no page's title has ("undo the last change to the pricing
+    page", with the honey bar's page the only one): the page's own undo would take back another page's change."""
+    named = _PAGE_NAMED.search(rest)
+    if named is None:
+        return
+    said = named.group("name").strip()
+    titles = [p.title or "" for p in ctx.facts.pages]
+    if set(said.split()) <= _ANY_PAGE or any(set(said.split()) <= set(re.findall(r"[a-z0-9'-]+", title.lower())) for title in titles):
+        return
+    raise Ask(Clarification(reason="not_found", missing=[said], understood=["undo a change to the page"], message=(
+        f"No page is called '{said}'; the project's pages are: " + "; ".join(f"'{t}'" for t in titles) +
+        ". Name the page by a word of its title, or say 'undo the last change to the page'. I changed nothing.")))
+
+
+def _names_more(said: str, what: str) -> Ask:
+    """The ask for an undo whose words name more than one change, another thing or a condition (reason "unparsed":
+    a request whose parts are of two families is read part by part, in pipeline.py)."""
+    return Ask(Clarification(reason="unparsed", understood=[f"undo a change to the {what}"], message=(
+        f"'{said.strip()}': that undo names more than one change, another thing or a condition; I undo one change "
+        f"of one thing at a time and check no conditions, so I changed nothing. Say 'undo the last change to the "
+        f"{what}', then the next.")))
 
 
 def asks_version(text: str) -> bool:

@@ -38,7 +38,10 @@ _NEGATION_IN = re.compile(
     r"as (?:it is|is|they are)|be|untouched|unchanged)\b|\bleave\b|\bkeep\b.*\b(?:as (?:it is|is|they are)|the same|"
     r"unchanged|untouched|as-is)\b|\blooks? (?:great|good|perfect|fine|right|nice|amazing)\b|\b(?:is|are) "
     r"(?:already )?(?:perfect|great|good|fine|right|done|nice)\b|\bstays? (?:the same|as (?:it is|is))\b|"
-    r"\bno changes? (?:to|on)\b|\bhands off\b|\b(?:is|are) (?:ok|okay)\b|"
+    r"\bno changes? (?:to|on)\b|\bhands off\b|"
+    # "make shot 3 night, the others stay": the rest named as what stays (read as more shots to make night)
+    r"\b(?:the (?:rest|others|other shots|other ones)|everything else|all the others) (?:should |can |will |must |shall )?"
+    r"(?:stay|remain)s?\b(?: (?:unchanged|untouched|the same|put|as (?:it is|is|they are|they were)))?|\b(?:is|are) (?:ok|okay)\b|"
     # "and the rest as they are" (no verb): read as more shots to change, every shot was made night
     r"\bas (?:they are|it is|is|they were|it was)\b|"
     # "keep shot 3, make the rest night": a clause of its own that keeps the shots it names ("keep shot 3 and the

@@ -577,7 +577,7 @@ def _renumber(deck: Deck, clauses: list[Clause]) -> None:
     """
     order = [s.id for s in deck.slides]
     versions = [c for c in clauses if c.operation in ("deck_undo", "deck_revert")]
-    if versions and len(clauses) > 1:
+    if versions and len(versions) < len(clauses):  # "undo the last 2 changes" alone is two undos, in order
         raise Ask(Clarification(reason="unparsed", understood=[u for c in clauses for u in c.understood],
                                 message="An undo or a revert with other changes in one request is ambiguous about "
                                         "which slides the numbers mean; ask for them one at a time."))

@@ -1607,6 +1607,14 @@ CASES: list[tuple[str, str, Any, str]] = [
     ("page", "undo twice", OPS(OP("page_undo", {}), OP("page_undo", {})), "page:prev"),
     ("page", "undo 3 times", OPS(OP("page_undo", {}), OP("page_undo", {}), OP("page_undo", {})), "page:prev"),
     ("slides", "undo the last two changes and delete slide 2", ASK("unparsed"), "deck:prev"),
+    # a count beside other words was the name of one change: one was undone ("the last 2 changes to slide 3" needs
+    # a change whose words have 2 and 3)
+    ("slides", "undo the last two changes to slide 3", ASK("unsupported"), "deck:prev"),
+    ("slides", "undo the last two slides", ASK("unsupported"), "deck:prev"),
+    ("slides", "undo that twice", ASK("unsupported"), "deck:prev"),
+    ("page", "undo the last 2 changes to the headline", ASK("unsupported"), "page:prev"),
+    ("slides", "undo once", OP("deck_undo", {}), "deck:prev"),
+    ("slides", "undo the last 1 change", OP("deck_undo", {}), "deck:prev"),
     # an undo naming its deck or page by title: the named one, not a change called 'the last change to the ...'; a
     # page no title names, or a page said to the deck's reader, is asked about
     ("slides", "undo the last change to the night markets deck", IN_DECK("D0", OP("deck_undo", {})), "decks2"),

@@ -339,12 +339,15 @@ _UNDO_DEFAULT = re.compile(r"^(?:(?:that|it|this|what you (?:just )?did|the (?:l
                            # "undo again", "undo one more": the last change not yet undone, a step further back
                            r"again|once more|one more(?: time| step| change)?|another(?: one| step| change)?|further"
                            r"(?: back)?|)$")
-_UNDO_COUNT = re.compile(r"^the (?:last|previous) (\d+)(?: (?:changes|edits|ones|steps))?"
+_UNDO_COUNT = re.compile(r"^the (?:last|previous) (\d+)(?: (?:changes?|edits?|ones?|steps?))?"
                          r"(?: (?:to|on|of) (?:the |this |my )?(?:[a-z0-9'-]+ ){0,4}(?:page|site|website|"
                          r"deck|slides|presentation))?$")
-_UNDO_TIMES = re.compile(r"^(?:twice|(\d+) times)$")
+_UNDO_TIMES = re.compile(r"^(?:twice|(\d+) times|once)$")
 """"undo twice", "undo 3 times": that many undos, each of the last change not yet undone ("twice" was taken for
 the name of a change)."""
+_COUNTED_AND_MORE = re.compile(r"^the (?:last|previous) (?P<n>\d+)\b|\b(?:twice|(?P<times>\d+) times)\b")
+"""A count beside other words ("the last 2 changes to slide 3", "that twice", "the last 2 slides"): read as the name
+of one change, one change was undone."""
 _REVERT_TO = re.compile(r"\bto (?:the |its |how it was (?:at |in )?(?:the |its )?|the way it was (?:at |in )?(?:the )?)?"
                         r"(original(?: version| one| page| deck| design)?|first version|very first version|start|"
                         r"beginning|previous version|last version|version before|(?:version|v) ?(\d+))\b")
@@ -398,7 +401,13 @@ def read_version(ctx: ReadContext, words: Words, start: int, end: int, *, what: 
         if counted:
             words.mark(rest_start, end)
             return [clause(ctx, domain, undo_op, {}, f"undo the last change to the {what}", start=start, end=end)
-                    for _ in range(max(1, int(counted.group(1) or 2)))]
+                    for _ in range(max(1, int(counted.group(1) or (1 if rest == "once" else 2))))]
+        several = _COUNTED_AND_MORE.search(rest)
+        if several is not None and int(several.group("n") or several.group("times") or 2) > 1:
+            raise Ask(Clarification(reason="unsupported", understood=[f"undo changes to the {what}"], message=(
+                f"'{rest}': I undo the {what}'s last changes in order ('undo the last 2 changes'), or one change "
+                f"named by what it did ('undo the retitle'), not several changes of one part of it, so I changed "
+                "nothing. Say which, or ask for one change at a time.")))
         # "undo the background change but keep the new heading font": an undo of one named change keeps the later
         # ones anyway, so what is kept is no part of the change's name (the whole rest named no change: exit 1)
         rest = _KEEP_THE_REST.sub("", rest)

@@ -54,6 +54,9 @@ def test_a_failed_step_exits_1(place):
                      env={"JARVISHUB_CHROMIUM": str(place["work"] / "no-such-chromium")})
     assert done.returncode == 1, done.stdout + done.stderr
     assert "failed" in done.stdout
+    # its closing lines say where it stopped, not "your files are in", which read as a demo that worked
+    assert "your files are in" not in done.stdout and "the demo stopped at 'a website for" in done.stdout, done.stdout
+    assert "(exit 1)" in done.stdout and "jarvishub history" in done.stdout
 
 
 def test_a_page_build_without_a_browser_writes_nothing_and_says_how_to_install_one(place):

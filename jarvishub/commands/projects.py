@@ -314,10 +314,15 @@ def cmd_demo(args: argparse.Namespace) -> int:
                     "outputs": [str(folder / OUTPUTS_DIR / f.path) for f in outputs.headlines(files)]})
     else:
         finals = [f.path for f in outputs.headlines(files)]
-        console.print(f"\nyour files are in {folder / OUTPUTS_DIR}", markup=False, highlight=False)
+        if code == EXIT_OK:
+            console.print(f"\nyour files are in {folder / OUTPUTS_DIR}", markup=False, highlight=False)
+        else:  # "your files are in" after a failed step read as a demo that worked
+            made = f"what it made before that is in {folder / OUTPUTS_DIR}" if finals else "it made no files"
+            console.print(f"\nthe demo stopped at '{turns[-1]['request']}' (exit {code}); {made}", markup=False,
+                          highlight=False)
         console.print(f"  cd {folder.name if folder.parent == Path.cwd().resolve() else folder}", markup=False,
                       highlight=False)
-        console.print("  jarvishub status", markup=False)
+        console.print("  jarvishub status" if code == EXIT_OK else "  jarvishub history", markup=False)
         for path in finals:
             console.print(f"  open {OUTPUTS_DIR}/{path}", markup=False, highlight=False)
     return code

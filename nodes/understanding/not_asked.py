@@ -44,10 +44,17 @@ _DONE_BY_SOMEONE = re.compile(
 """A report of a change already made ("i made shot 3 night", "you changed the font to serif?")."""
 _MUSED = re.compile(_LEAD + r"(?:" + _SUBJECT + r"\s+(?:might|may)\s+be\b|(?:i|we)\s+(?:might|may)\s+"
                     r"(?:make|change|set|delete|remove|add|use|turn|give|try|rename|swap|move)\b|i wonder\b|"
-                    r"what if\b|(?:maybe|perhaps|possibly)\b)")
+                    r"what if\b|(?:maybe|perhaps|possibly)\b|"
+                    # "picture shot 7 in fog" (imagine it), and "i wonder how shot 3 looks at night", which the
+                    # question rephrasing leaves as "how shot 3 looks at night"
+                    r"(?:picture(?!s? #?\d| of\b)|imagine|envision|visuali[sz]e)\b|how (?!about\b|come\b|many\b|much\b)"
+                    r"(?:" + _SUBJECT + r")\s+(?:looks?|would|might|could|will|feels?|seems?)\b)")
 _MUSED_AFTER = re.compile(r"\b(?:maybe|perhaps)\s*[?.!]*\s*$")
 """A musing ("shot 3 might be night", "we might make shot 3 night", "what if slide 2 were the title?", "maybe delete
 slide 4?", "shot 3 darker maybe")."""
+_NAMED_THEN_ASKED = re.compile(_LEAD + r"(?:" + _SUBJECT + r")\s+(?![^?]*\b(?:please|pls|plz)\b)[^?]*\?+\s*$")
+"""Something named, then a look, and a question mark, with no verb ("shot 3 at night?", "shot 4 dusk?"): is it, or
+make it?  Each was made so."""
 _ASIDE = re.compile(r"^\s*(?:to do\s*:|//|\(.*\)\s*[.!]*\s*$)")
 """A note to self or an aside ("to do: make shot 3 night", "// make shot 3 night", "(make shot 3 night)")."""
 _HOW_TO = re.compile(_LEAD + r"(?:how (?:do|can|could|should|would|will|did|does) (?:i|we|you|u|one|someone)\b|"
@@ -69,6 +76,8 @@ scene)", "make shot 3, the rainy one, night"): its look words are the shot's nam
 _NAMING_WORDS = re.compile(
     r"\b(?:rename|retitle|title|call|called|name|named|heading|headline|bullet|caption|say|says)\b")
 """Words that write text, which may hold "- the final scene" ("rename slide 4 to Act 2 - The Final Scene")."""
+_NOT_OF_A_SHOT = re.compile(_NAMING_WORDS.pattern + r"|^(?!.*\b(?:shots?|scenes?|takes?|frames?|images?)\b)", re.S)
+"""Words that write text, or a request that names no shot ("delete slide 5 (the last one)" describes a slide)."""
 _BESIDES = (
     (re.compile(r"\bor (?:maybe|perhaps|possibly)\b"), "a choice left open", None),
     (re.compile(r"(?:^|[;,.!]\s*)(?:i|we) (?:really )?(?:like|love|prefer|adore)\b"), "praise of what stays",
@@ -79,7 +88,7 @@ _BESIDES = (
     (re.compile(r"\b(?:was|were|is|are|would be|seems?|looks?) (?:a bit |way |far |just |a little )?too much\b"),
      "a look that was too much", None),
     (re.compile(r"\b[a-z]+-free\b"), "a look taken away", None),
-    (_DESCRIBED_SHOT, "a description of the shot", _NAMING_WORDS),
+    (_DESCRIBED_SHOT, "a description of the shot", _NOT_OF_A_SHOT),
 )
 """Words beside a change that no reading of it accounts for: a target left open ("make shot 3 darker or maybe shot
 4" darkened both), praise of another part ("delete slide 3; I like slide 4" deleted both), a comparison ("like shot
@@ -131,6 +140,8 @@ def _why_no_change_was_asked(text: str) -> str | None:
         return "a question about how to do it"
     if _MUSED.match(words) or _MUSED_AFTER.search(words):
         return "a thought about a change"
+    if _NAMED_THEN_ASKED.match(words):
+        return "a question about how it is"
     if (done := _DONE_BY_SOMEONE.match(words)) is not None and not _ASKED_TO_ACT.search(words, done.end()) and \
             not _TOO.search(words, done.end()):  # "you made shot 3 too dark" asks for it to be fixed
         return "a report of a change already made"

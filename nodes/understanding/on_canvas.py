@@ -17,6 +17,7 @@ For every clause it records, in ``Clause.modifications``, what the turn may writ
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from nodes.understanding.intent import Clarification, Clause, Intent
@@ -92,10 +93,18 @@ def _rejection(clause: Clause, canvas: CanvasReader) -> None:
         target.writes = list(dict.fromkeys([*target.writes, *written]))
 
 
+class ShotInTheCut(ToolError):
+    """A shot to put back that never left the cut, said without the cut: what else "back" may mean is asked."""
+
+
+_SAID_OF_THE_CUT = re.compile(r"\b(?:cut|edit|film|movie|sequence|timeline)\b")
+
+
 def _refused(clause: Clause, error: Exception) -> Clarification:
     """A request naming what the canvas does not hold: the tool's own words, and nothing done."""
     kind = type(error).__name__
-    reason = "conflict" if kind in ("NamedChangeNotLast", "TurnOverwritten") else "not_found"
+    reason = "conflict" if kind in ("NamedChangeNotLast", "TurnOverwritten") else \
+        "ambiguous" if kind == "ShotInTheCut" else "not_found"
     message = str(error).rstrip(".")
     return Clarification(reason=reason, understood=list(clause.understood), missing=[message],  # type: ignore[arg-type]
                          message=f"I understood {clause.describe()}, but {message}. I changed nothing.")
@@ -226,6 +235,11 @@ def _check_cut(clause: Clause, canvas: CanvasReader) -> None:
         shot = shot_of(canvas, require_output(canvas, str(args["shot"])))
         clip_of_shot(canvas, shot)
         present = next((e for e in entries if e.shot is not None and e.shot.id == shot.id), None)
+        if present is not None and not _SAID_OF_THE_CUT.search(clause.text.lower()):
+            # "bring back shot 3" / "put shot 3 back" with shot 3 in the cut: its earlier look, perhaps (reported
+            # as "in the cut already", exit 0, with nothing done)
+            raise ShotInTheCut(f"{shot.title} is in the cut already, at position {present.position}; to bring "
+                               f"back its earlier look, say 'undo the last change to {shot.title}'")
         if present is not None:
             raise Already(f"{shot.title} is in the cut already, at position {present.position}")
     elif op == "set_clip_duration":

@@ -88,6 +88,29 @@ EITHER_OR = re.compile(r"(?<!\bnot )(?<!\bexcept )\b(?:shots?|slides?|images?|cl
 """"make shot 6 or shot 7 night", "delete slide 2 or slide 3", "make shot 2 night or shot 3": one of them, not both
 (both were changed).  After "not" or "except" an "or" lists what is left out ("all shots but not 2 or 5"), which
 is read."""
+_ASKED_BEFORE_AN_UNDO = re.compile(
+    r"^\s*(?:(?:so|and|hmm+|ok|okay|wait|but)[, ]+)*(?:what|how|why|when|where|which|whether|does|do|did|is|are|was|"
+    r"will|would(?! you)|should|shall|if)\b")
+_TAKEN_BACK_AFTER = re.compile(r"\?.*\S")
+
+
+def undo_not_asked_for(before: str, after: str) -> str | None:
+    """Why an undo's words ask for no undo, or None: a question about it ("what would undo that do?", "would undo
+    that break anything?"; ``before`` is the text before "undo"), or one withdrawn after a question mark ("undo
+    that?? nah nvm", "undo that? no, keep it"; ``after``, the text after it).  Each undid the last change."""
+    if _ASKED_BEFORE_AN_UNDO.match(before):
+        return "a question about an undo"
+    if _TAKEN_BACK_AFTER.search(after):
+        return "an undo asked about, then more words"
+    return None
+
+
+def undo_question(why: str) -> str:
+    """The message for :func:`undo_not_asked_for`'s cases."""
+    return (f"That reads as {why}, not as a request for one, so I changed nothing. Say 'undo' (or 'undo that') "
+            "to take back the last change.")
+
+
 def either_or_question(said: str) -> str:
     """What a request with an open "or" (:data:`EITHER_OR`, matched as ``said``) is asked."""
     return f"'{said}': which one? 'or' leaves it open, so I changed nothing. Name one, or say 'and' for both."

@@ -86,6 +86,8 @@ SETUP_ONLY: dict[str, tuple[str, ...]] = {
     "bring shot 4 back into the film": ("take shot 4 out of the cut",),
     "put shot 8 back": ("remove the last shot from the final cut",),
     "put shot 8 back in": ("remove the last shot from the final cut",),
+    "pls put shot 3 back": ("take shot 3 out of the cut",),
+    "bring back shot 3": ("take shot 3 out of the cut",),
     "compare the first and the current version of shot 3": ("make shot 3 night",),
     "compare versions 1 and 2 of shot 6": ("make shot 6 night",),
     "compare version 2 and version 3 of the cut": ("make shot 1 night", "make shot 2 night"),

@@ -1634,6 +1634,47 @@ CASES: list[tuple[str, str, Any, str]] = [
     ("routing", "make shot 3 night, the others stay", {3: L("night")}, "story"),
     ("routing", "make shot 3 night and the rest should stay the same", {3: L("night")}, "story"),
     ("routing", "make shot 3 night, the others stay rainy", ASK("unparsed"), "story"),
+    # -- wrong successes found by three probes of fresh requests (2026-12-05, evening) ---------------------------
+    # a title with the words around it: a description in brackets, a mark instead of "to", a sign-off
+    ("slides", "rename slide 3 (the case one) to Why bees", ASK("unparsed"), "deck"),
+    ("slides", "rename slide 4 (the summary) to Recap", ASK("unparsed"), "deck"),
+    ("slides", "rename slide 3 to: Why bees", OP("deck_edit_slide", {"slide": 3, "title": "Why bees"}), "deck"),
+    ("slides", "rename slide 3 - Why bees", OP("deck_edit_slide", {"slide": 3, "title": "Why bees"}), "deck"),
+    ("slides", "rename slide 2 → Bees 101", OP("deck_edit_slide", {"slide": 2, "title": "Bees 101"}), "deck"),
+    ("slides", "rename slide 3 to why bees, thank u", ASK("unparsed"), "deck"),
+    ("page", "change the headline to Honey on the Roof, thank u", ASK("unparsed"), "page"),
+    # a new slide's or section's title and topic said together
+    ("slides", "add a slide about pollination and call it Pollinators", ASK("unparsed"), "deck"),
+    ("slides", "add a slide titled Swarm season about swarms", ASK("unparsed"), "deck"),
+    ("slides", "add a slide about swarms titled Swarm season",
+     OP("deck_add_slide", {"after": 5, "about": "swarms", "title": "Swarm season"}), "deck"),
+    ("page", "add a section about tastings and call it Tasting nights", ASK("unparsed"), "page"),
+    ("page", "add a section called Events about our tasting nights", ASK("unparsed"), "page"),
+    # a slide's number and a description of another slide, side by side: both were deleted
+    ("slides", "delete slide 4, the summary", ASK("conflict"), "deck"),
+    ("slides", "delete the summary (slide 4)", ASK("conflict"), "deck"),
+    ("slides", "delete slide 5 (the last one)", OP("deck_delete_slide", {"slide": 5}), "deck"),
+    ("slides", "delete slide 4 and the summary",
+     OPS(OP("deck_delete_slide", {"slide": 5}), OP("deck_delete_slide", {"slide": 4})), "deck"),
+    # a colour with a word joined to it: the colour alone was set
+    ("page", "set the background to off-white", ASK("unparsed"), "page"),
+    ("page", "set the background to near-black", ASK("unparsed"), "page"),
+    ("page", "make the accent blue-ish", ASK("unparsed"), "page"),
+    # a question about an undo, or one withdrawn: each undid
+    ("slides", "what does undo do?", ASK("unparsed"), "deck:prev"),
+    ("slides", "undo that? no, keep it", ASK("unparsed"), "deck:prev"),
+    ("page", "undo that?? nah nvm", ASK("unparsed"), "page:prev"),
+    ("slides", "could you undo the last change?", OP("deck_undo", {}), "deck:prev"),
+    # the thing named first is made ("a film about the deck" built a deck); another medium is asked about
+    ("routing", "make a film about the deck", OP("build_narrative"), "deck"),
+    ("routing", "a storyboard about making a presentation", OP("build_narrative"), "empty"),
+    ("routing", "a film about slides at a water park", OP("build_narrative"), "empty"),
+    ("routing", "make a video about a website", ASK("unsupported"), "empty"),
+    # a musing, or a look asked about with no verb
+    ("routing", "i wonder how shot 3 looks at night", ASK("unparsed"), "story"),
+    ("routing", "picture shot 7 in fog", ASK("unparsed"), "story"),
+    ("routing", "shot 3 at night?", ASK("unparsed"), "story"),
+    ("routing", "shot 3 darker please?", {3: {"luma": "lower"}}, "story"),
 ]
 
 

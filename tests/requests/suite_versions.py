@@ -276,6 +276,17 @@ VERSION_CASES: list[tuple[str, str, Any, str]] = [
     ("cut", "bring shot 3 back", ASK("ambiguous"), "prev"),
     ("cut", "put shot 3 back in the cut", OP("return_to_cut", {"shot": "S3"}), "prev"),
     ("cut", "put shot 8 back", OP("return_to_cut", {"shot": "S8"}), "prev"),
+    # "leave ... in the cut" took the shot out; "put back" and "bring back" said two ways read two ways
+    ("cut", "leave shot 3 in the cut", ASK("unparsed"), "story"),
+    ("cut", "leave shot 3 out of the cut", OP("remove_from_cut", {"shots": ["S3"]}), "story"),
+    ("cut", "pls put shot 3 back", OP("return_to_cut", {"shot": "S3"}), "story"),
+    ("cut", "bring back shot 3", OP("return_to_cut", {"shot": "S3"}), "story"),
+    ("question", "is shot 3 in the cut", ASK("unsupported"), "story"),
+    # one aspect of a shot restored: the whole image was
+    ("undo", "reset shot 3's lighting", ASK("unsupported"), "prev"),
+    ("undo", "revert the lighting of shot 3", ASK("unsupported"), "prev"),
+    ("undo", "undo the night change to shot 3", OP("revert_version", {"before_change": "the night change"}), "prev"),
+    ("undo", "what would undo that do?", ASK("unparsed"), "prev"),
 ]
 
 

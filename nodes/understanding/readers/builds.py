@@ -217,8 +217,18 @@ class BuildReader:
                                  "I made nothing. Ask for the build, then say the change.")
         deck, web = _DECK.search(text), _WEB.search(text)
         story = _NARRATIVE.search(text)
-        if story and (deck or web) and story.start() < min(m.start() for m in (deck, web) if m is not None):
-            deck = web = None  # "a film about a website designer" built a page: the thing named first is made
+        if story and (deck or web) and story.start() < min(_noun_at(m) for m in (deck, web) if m is not None):
+            # "a film about a website designer" built a page, and "make a film about the deck" a deck (the deck's
+            # match begins at the article before "film"): the thing named first is made
+            deck = web = None
+        named = [m for m in (deck, web, story) if m is not None]
+        if named and (medium := _ANOTHER_MEDIUM.search(text, 0, min(_noun_at(m) for m in named))) is not None:
+            # "make a video about a website" built a page about 'make a video about a website'
+            said = typed(ctx, *medium.span()) or medium.group(0)
+            return _not_built(ctx, None, [f"a new {f}" for f in families],
+                              f"'{said}': I make films (a storyboard, its shots and clips), slide decks and web pages; "
+                              f"which of those is the {said}? I made nothing. Ask for one of them ('a 6-shot film "
+                              "about ...', 'a 5-slide deck about ...', 'a website for ...').")
         if deck and web and _NEW_WEB.search(text):
             # "make a web page about the deck" built a deck: the thing named first is the one made
             if web.start() < deck.end() - len(deck.group(0).split()[-1]):
@@ -307,6 +317,17 @@ _FILLER_AROUND = re.compile(r"^\s*(?:(?:and|now|also|then|next|ok|okay|so|please
                             r"[,\s]+(?:too|as well|also|please|thanks|thank you)\s*[.!]*\s*$", re.IGNORECASE)
 """Words around a build's request that are not its brief: "now make a 5 slide deck ..." titled the deck "Now make a
 deck ...", and "and a one-page website for the film too" branded the page "Film Too"."""
+
+
+def _noun_at(match: re.Match[str]) -> int:
+    """Where the thing a build pattern found is named: its last word ("a film about the deck" matches the deck
+    pattern from its article, "a", which comes before "film")."""
+    return match.end() - len(match.group(0).split()[-1])
+
+
+_ANOTHER_MEDIUM = re.compile(r"\b(?:video|videos|animation|podcast|poster|song|album|comic|book|brochure|flyer|"
+                             r"newsletter|app|game|ebook|e-book|infographic)\b")
+"""Something else to make, named before the deck, page or film in the request ("a video about a website")."""
 
 
 def _asked(request: str) -> str:

@@ -21,7 +21,7 @@ from dataclasses import dataclass
 from nodes.understanding.intent import Clarification, Clause, Target
 from nodes.understanding.readers.base import ReadContext, Reading, typed
 from nodes.understanding.readers.versions import JUST_UNDO, TURN, UNDO_FURTHER
-from nodes.understanding.text import Words
+from nodes.understanding.text import Words, undo_not_asked_for, undo_question
 
 _QUOTE = re.compile(r"""(?:^|(?<=[\s:(,]))(['"])(.+?)\1(?=$|[\s.,;:!?)])""")
 _SEPARATOR = re.compile(r"\s*(?:;|\.(?:\s|$)|,?\s*\band then\b|,?\s*\bthen\b|,?\s*\band also\b|,?\s*\band\b|"
@@ -138,10 +138,16 @@ UNREAD_PLACE = re.compile(r"\b(?:after|before|between|under|below|above|beneath|
                           r"\s(?:right|just|directly|immediately|straight|close|near|nearer)\s*[.!]*\s*$|"
                           r"(?:,\s*|\s)(?:1th|2th|3th|\d+th|first|second|third|fourth|fifth|last)\s*[.!]*\s*$")
 NAMED_IN_THE_TOPIC = re.compile(r"\b(?:called|titled|named|headed|entitled)\b|"
+                                # "a slide about swarms and call it Swarm season": the topic was the whole phrase
+                                r"\b(?:call|title|name|head|label)(?:s|ing)? (?:it|this|that|the (?:new )?(?:slide|"
+                                r"section|one))\b|"
                                 r"\bwith (?:the|a) (?:heading|title|headline|name)\b|"
                                 r"\b(?:heading|title|headline|name)\s*:")
 """A new slide's or section's own title said inside its topic ("a section about bees called The Hive", "a slide
 about pests, title: Pests"): the heading was the whole phrase."""
+A_TOPIC_IN_THE_TITLE = re.compile(r"\s\b(?:about|covering|explaining|describing)\s")
+"""A new slide's or section's topic said after its title ("a slide titled Swarm season about swarms"): the title was
+the whole phrase."""
 A_PICTURE_BY_ANOTHER = re.compile(
     r"\b(?:replace|swap|switch|exchange|trade|change)\b.*\b(?:with|for|and|by|to) (?:the )?(?:"
     r"(?:gallery )?(?:image|photo|picture|pic) #?\d+|(?:first|second|third|fourth|last|\d+th) (?:gallery )?"
@@ -172,7 +178,8 @@ _LOOSE_WORDS = re.compile(
     r",\s*the (?:first|second|third|fourth|other|last|next|\d+th) (?:one |picture |image |photo |slide |section )?"
     r"(?:with|to|as)\b|"
     # a sign-off, an emoticon or an emoji ("Costs plz", "Sky Honey, thanks so much", "Why bees :)", "no rush")
-    r"(?:,\s*|\s)(?:plz|pls|please|ty|thx|thnx|thanx|tks|thanks(?: so much| a lot| again)?|thank you(?: so much)?|"
+    r"(?:,\s*|\s)(?:plz|pls|please|ty|thx|thnx|thanx|tks|thnks|tysm|thanku|thank u|thank ya|many thanks|"
+    r"thanks(?: so much| a lot| again| a bunch| u)?|thank you(?: so much)?|"
     r"cheers|rn|no rush|mate|lol|asap|xx?)\b[\s!.]*$|[:;]-?[)(dp]\s*$|[\U0001F300-\U0001FAFF\u2600-\u27BF]|"
     # options, not the words ("Sky Honey or similar", "e.g. Book a table", "something like Buzz")
     r"\bor (?:similar|something(?: like (?:that|it))?)\b|\be\.?g\.?\s|\bfor example\b|\bsomething like\b|"
@@ -245,7 +252,10 @@ _LOOSE_WORDS = re.compile(
     # changing the bullets", "Hives on slide 5", "Hives as the title", "the word Hives", "-> Hives")
     r"\b(?:except|without|apart from)\b|\bthe rest\b|\b(?:on|in|to|for) (?:slide \d+|the (?:deck|page|menu|slide|site)|"
     r"slides)\b|\bas the (?:title|heading|headline|text|name)\b|^\s*the (?:word|words|title|text|phrase|name) \S+\s*$|"
-    r"^\s*(?:->|=>|=|:)|,\s*slide \d+\b|^\s*(?:its|their|his|her) (?:subject|topic|content|theme)\b|"
+    r"^\s*(?:->|=>|=|:)|,\s*slide \d+\b|"
+    # a description beside what is named, before the words ("slide 3 (the case one) to Why bees": the bracket and
+    # "to" were written into the title, and "(the summary)" may name another slide)
+    r"^\s*\(|^\s*(?:its|their|his|her) (?:subject|topic|content|theme)\b|"
     r"^\s*by (?:its|the|their)\b|"
     # a comparison, a reason or a place on the canvas said after the words ("Hives like slide 3", "Hives because it
     # is shorter", "Honey on the roof in the hero", "Events to this page", "Hives, don't change the bullets")
@@ -356,6 +366,7 @@ _REVERT_BEFORE = re.compile(r"\b(?:to )?(?:how it was |the way it was |the versi
 _OBJECT = re.compile(r"\b(?:the |this |my )?(?:page|site|website|web page|deck|slides|presentation|slide deck)(?:'s)?\b")
 
 
+_ASKED_POLITELY = re.compile(r"^\s*(?:(?:ok|okay|so|and|hey|please)[, ]+)*(?:can|could|would|will) you\b")
 _POLITE_END = re.compile(r"[,\s]*\b(?:please|pls|thanks|thank you|thx|ty)\s*[.!]*\s*$")
 _MORE_THAN_ONE_CHANGE = re.compile(r"\b(?:and|but|if|unless|then|too|except|plus|also|as well|or|when|once)\b|&|[,;]")
 """What a change's name never holds: a second change, an exception or a condition."""
@@ -383,6 +394,10 @@ def read_version(ctx: ReadContext, words: Words, start: int, end: int, *, what: 
     if undo is not None:
         rest_start = undo.end()
         rest = _POLITE_END.sub("", text[rest_start:end]).strip()  # "undo the last change, please"
+        if _ASKED_POLITELY.match(text[:undo.start()]):  # "could you undo the last change?"
+            rest = rest.rstrip("?").strip()
+        if (why := undo_not_asked_for(text[:undo.start()], rest)) is not None:
+            raise Ask(Clarification(reason="unparsed", understood=[f"an undo of the {what}"], message=undo_question(why)))
         if undo.group(0) == "reverse" and (not _UNDO_DEFAULT.match(rest) or _OBJECT.fullmatch(rest)):
             # "reverse the order of the slides" undid a change called "the order", and "reverse the slides" the last
             # change; "reverse that" undoes

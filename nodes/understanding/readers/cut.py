@@ -50,7 +50,9 @@ TO_POSITION = re.compile(r"\bto (?:the )?(?:position|slot|place) (\d+)\b|\bto th
 AFTER = re.compile(r"\b(?:right |just |directly )?after\b")
 BEFORE = re.compile(r"\b(?:right |just |directly )?(?:before|ahead of)\b")
 BETWEEN = re.compile(r"\bbetween\b")
-REMOVE = re.compile(r"\b(?:remove|drop|take|pull|leave|delete|lose|skip|get rid of)\b|"
+REMOVE = re.compile(r"\b(?:remove|drop|take|pull|delete|lose|skip|get rid of)\b|"
+                    # "leave shot 3 out of the cut" takes it out; "leave shot 3 in the cut" keeps it (it was taken out)
+                    r"\bleave\b(?=[^,;.]*\bout\b)|"
                     r"(?<!the )(?<!final )(?<!current )\bcut\b")
 RETURN = re.compile(r"\b(?:put|bring|add|restore|return|re-?add|re-?insert|reinstate)\b")
 BACK_OUT = re.compile(r"\b(?:back|out)\b")

@@ -29,6 +29,7 @@ from nodes.understanding.intent import Clarification, Clause, Target
 from nodes.understanding.readers.base import ReadContext, Reading, not_found
 from nodes.understanding.readers.content import (
     A_PICTURE_BY_ANOTHER,
+    A_TOPIC_IN_THE_TITLE,
     BARE_UNDO,
     NAMED_IN_THE_TOPIC,
     PAGE_OPERATIONS,
@@ -75,8 +76,10 @@ _SIZE = re.compile(rf"\b(?:{_AMOUNT})?(?:bigger|larger|smaller|tinier|huger|big|
                    r"\bdouble(?: the size)?\b|\bhalf (?:the|its) size\b")
 _RELATIVE_COLOUR = re.compile(r"\b(?:darker|lighter|brighter|deeper|paler)\b")
 _COLOUR_NAMES = sorted((n for n in ImageColor.colormap if n.isalpha()), key=len, reverse=True)
-_COLOUR = re.compile(r"#[0-9a-f]{6}\b|#[0-9a-f]{3}\b|\b(?:(?:dark|light|pale|deep|bright) ?)?(?:grey|"
-                     + "|".join(_COLOUR_NAMES) + r")\b")
+_COLOUR = re.compile(r"#[0-9a-f]{6}\b|#[0-9a-f]{3}\b|(?<![\w-])(?:(?:dark|light|pale|deep|bright) ?)?(?:grey|"
+                     + "|".join(_COLOUR_NAMES) + r")(?![\w-])")
+"""A colour: a hex code, or a name as a word of its own ("off-white", "near-black" and "blue-ish" were set to white,
+black and blue)."""
 _FONT = re.compile(r"\b(?:sans[- ]serif|sans|serif|mono(?:space)?|rounded|display|book|georgia|times(?: new roman)?|"
                    r"helvetica|arial|garamond|palatino|baskerville|courier(?: new)?|verdana|futura|"
                    r"trebuchet|impact)\b")
@@ -590,6 +593,12 @@ def _sections(ctx: ReadContext, words: Words, start: int, end: int, doc: PageDoc
             raise Ask(Clarification(reason="conflict", message=f"The page already has a {name} section; say what to "
                                     "change in it, or give the new section another name."))
         args: dict = {"name": name}
+        if match.group("topic") and re.search(r"\b(?:called|titled|named|headed)\s*$", text[:match.start("topic")]) \
+                and not quotes(ctx, match.start(), match.end()) and (about := A_TOPIC_IN_THE_TITLE.search(said)):
+            # "add a section called Events about our tasting nights" was headed 'Events about our tasting nights'
+            raise Ask(Clarification(reason="unparsed", understood=["add a section"], message=(
+                f"'{said[about.start():].strip()}': part of the new section's heading, or what it is about? I added "
+                "nothing. Say 'add a section about tastings called \"Tasting nights\"', or quote the heading.")))
         if match.group("topic"):
             rest = ctx.words.text[match.end():]  # "..., heading: What's on" is a clause of its own
             if (named := NAMED_IN_THE_TOPIC.search(match.group("topic")) or re.search(

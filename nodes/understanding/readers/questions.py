@@ -144,6 +144,11 @@ def _film_unsupported(words: Words, said: str) -> Reading:
                 f"about the {said} of every film, or name the shot ('shot 2's clip')."))
 
 
+_IN_THE_CUT = re.compile(r"\b(?:in|out of|from|part of) (?:the )?(?:final |current )?(?:cut|edit|film|movie|sequence|"
+                         r"timeline)\b")
+"""Where a shot is, asked ("is shot 3 in the cut"): not how it looks."""
+
+
 def _not_answered(words: Words, understood: str, why: str, change: str) -> Reading:
     """A question with no answer on the canvas, asked about rather than read as an edit (each of these acted)."""
     words.take_all()
@@ -263,6 +268,9 @@ class QuestionReader:
         yes_no = _IS_IT.search(text)
         if yes_no and found and any(t.kind != "shot" for t in resolved.targets):
             found = []  # "is slide 6 called Summary?" was answered "none of those shots": asked below instead
+        if yes_no and found and _IN_THE_CUT.search(text):  # "is shot 3 in the cut" was answered with how it looks
+            return _not_answered(words, "a question on the cut", "I answer how shots look, not whether the cut holds "
+                                 "them", "put shot 3 back in the cut")
         if yes_no and found and _A_STATUS.search(text):  # "is shot 6 approved?" was answered with how it looks
             return _not_answered(words, "a question on a status", "I answer how shots look, not what was approved "
                                  "or rejected (`jarvishub status` and the web canvas show each one's status)",

@@ -36,6 +36,7 @@ from nodes.understanding.readers.content import (
     BARE_UNDO,
     DECK_OPERATIONS,
     THE_UNDO,
+    A_TOPIC_IN_THE_TITLE,
     NAMED_IN_THE_TOPIC,
     UNREAD_PLACE,
     Ask,
@@ -747,6 +748,11 @@ def _add(ctx: ReadContext, words: Words, start: int, end: int, deck: Deck) -> li
                        f"add a slide '{title}' about '{about}' ({'first' if after == 0 else f'after slide {after}'})",
                        start=start, end=end, references=[anchor])]
     titled_only = bool(re.match(r"(?:called|titled|named|with the title)\b", topic.group(0)))
+    if titled_only and not quotes(ctx, topic.start("topic"), topic.end("topic")) and (
+            about := A_TOPIC_IN_THE_TITLE.search(text, topic.start("topic"), topic.end("topic"))) is not None:
+        raise Ask(Clarification(reason="unparsed", understood=["add a slide"], message=(
+            f"'{text[about.start():topic.end('topic')].strip()}': part of the new slide's title, or what it is "
+            "about? I added nothing. Say 'add a slide about swarms titled \"Swarm season\"', or quote the title.")))
     # "add a slide called Thanks!": a title is written as typed, its closing mark asked about (a topic is not)
     about = content_after(ctx, words, topic.start("topic"), topic.end("topic"), exact=titled_only)
     words.mark(topic.start(), topic.start("topic"))
@@ -901,6 +907,7 @@ def _delete(ctx: ReadContext, words: Words, start: int, end: int, deck: Deck) ->
         words.mark(match.end(), end)
     if not named:
         return None
+    _one_slide_said_twice(ctx, refs)
     numbers = sorted({n for n, _ in named}, reverse=True)  # the last first: the numbers of the others stay right
     if len(numbers) >= len(deck.slides):
         raise Ask(Clarification(reason="conflict", understood=["delete slides"],
@@ -910,6 +917,27 @@ def _delete(ctx: ReadContext, words: Words, start: int, end: int, deck: Deck) ->
     said = dict(named)
     return [clause(ctx, "slides", "deck_delete_slide", {"slide": n}, f"delete slide {n}", start=start, end=end,
                    references=[_subject(deck, n, said[n])]) for n in numbers]
+
+
+_BY_NUMBER = re.compile(r"\s*slides? #?\d+\s*")
+
+
+def _one_slide_said_twice(ctx: ReadContext, refs: list[SlideRef]) -> None:
+    """Asks when a slide's number and a description stand side by side, with no "and" between them, and name two
+    slides ("delete slide 4, the summary", "delete the summary (slide 4)", with the summary slide 5): one slide
+    meant, said twice, and both were deleted.  Said of one slide ("delete slide 5, the summary") it is that one."""
+    text = ctx.words.text
+    for first, second in zip(refs, refs[1:]):
+        between = text[first.end:second.start]
+        if re.search(r"\band\b|&|\bplus\b|\bthen\b", between) or "(" not in between and "," not in between:
+            continue
+        numbered = [bool(_BY_NUMBER.fullmatch(r.said)) for r in (first, second)]
+        if numbered[0] == numbered[1] or set(first.numbers) & set(second.numbers):
+            continue
+        raise Ask(Clarification(reason="conflict", understood=[f"{r.said}: slide {', '.join(map(str, r.numbers))}"
+                                                               for r in (first, second)], message=(
+            f"'{first.said}' and '{second.said}' are different slides (slide {', '.join(map(str, first.numbers))} "
+            f"and slide {', '.join(map(str, second.numbers))}); which one do you mean? I changed nothing.")))
 
 
 _MOVE = re.compile(r"\b(?:move|put|place|shift|bring|reorder)\b")
@@ -1006,7 +1034,9 @@ _RETITLE = re.compile(
     r"\b(?:change|set|update|edit|rewrite|replace)\b (?P<ref2>.+?)(?:'s| s)? (?:title|heading|headline) (?:to|into|as|"
     r"with)\b(?P<rest2>.+)$|"
     rf"\b(?:retitle|rename|call|title|name)\b (?P<ref3>{_SLIDE_REF}|this one)(?:{_OF_THE_DECK})?"
-    r"(?: (?:to|as))?(?P<rest3> .+)$|"
+    # "rename slide 3 to: Why bees", "rename slide 3 - Why bees", "rename slide 2 → Bees": the mark is no word of
+    # the title (each was written into it)
+    r"(?: (?:to|as))?(?:\s*(?::|->|=>|→|[-–—](?=\s)))?(?P<rest3> .+)$|"
     r"(?P<ref4>slide #?\d+|the [a-z0-9' -]+? slide|this slide)(?:'s title)? (?:should be|is now|must be)? ?"
     r"(?:called|titled|named) (?P<rest4>.+)$|"
     r"\bgive (?P<ref5>.+?) the (?:title|heading|name) (?P<rest5>.+)$|"

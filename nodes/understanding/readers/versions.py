@@ -22,7 +22,7 @@ from nodes.understanding.readers.base import PreviousTurn, ReadContext, Reading,
 from nodes.understanding.readers.cut import switched_back
 from nodes.understanding.readers.outputs import Outputs, read_outputs, take_owner_words
 from nodes.understanding.references import ambiguous_message
-from nodes.understanding.text import THEN_A_CHANGE, Words
+from nodes.understanding.text import THEN_A_CHANGE, Words, undo_not_asked_for, undo_question
 
 UNDO_FURTHER = re.compile(r"\s*(?:(?:and|now|then|ok|okay)[, ]+)*(?:please )?undo(?: (?:again|once more|one more(?: time| step| "
                           r"change)?|another(?: one| step| change)?|the (?:one|change) before(?: that| it)?|further(?: back)?))"
@@ -78,12 +78,17 @@ HOW_IT_WAS = re.compile(r"\b(?:how|the way|what) (?:it|they) (?:was|were|looked|
                         r"\b(?:as|like) (?:it|they) (?:was|were)\b")
 """Words that say "as it was" (taken before references are read: their "it" is not a reference)."""
 JOINING = re.compile(r"\b(?:version|state|take)s?\b|\bto\b|\bfrom\b|\bof\b|\b(?:and|with|against|vs|versus)\b")
-PUT_BACK = re.compile(r"^\s*(?:please )?(?:put|bring|add)\b.{0,40}?\bback(?: in| into it| in again| again)?"
+_ONE_ASPECT = re.compile(r"\b(?:lighting|light|framing|weather|outfits?|colou?rs?|time of day|sky|skies)\b")
+"""One aspect of a shot's look, said in an undo or a revert (which restores its whole image)."""
+PUT_BACK = re.compile(r"^\s*(?:(?:please|pls|plz|kindly|ok|okay|now|can you|could you|would you)[, ]+)*"
+                      r"(?:(?:put|bring|add) back (?:shots? #?\d+(?:(?:,|,? and|,? &) (?:shot )?#?\d+)*|the (?:last|first|"
+                      r"final|\d+th) shot)|(?:put|bring|add)\b.{0,40}?\bback)(?: in| into it| in again| again)?"
                       r"(?:(?: in| into)? the (?:cut|film|edit))?(?:,? (?:at the (?:start|beginning|front|end)|first|last|"
                       r"(?:at |in )?(?:position|place|slot) \d+|(?:right |just )?(?:after|before) (?:shot )?\d+|"
-                      r"between (?:shots? )?\d+ and \d+))?\s*[.!]*\s*$")
-""""put shot 6 back", "put shot 1 back at the start": into the cut it was taken out of (the cut reader's), not an
-older version ("at the start" made it a revert of shot 1's look, with exit 0)."""
+                      r"between (?:shots? )?\d+ and \d+))?\s*[.!?]*\s*$")
+""""put shot 6 back", "put shot 1 back at the start", "bring back shot 6": into the cut it was taken out of (the cut
+reader's), not an older version ("at the start" made it a revert of shot 1's look, with exit 0; "pls put shot 3
+back" and "bring back shot 3" undid shot 3's last change while "put shot 3 back" put it back in the cut)."""
 CURRENT = re.compile(r"\b(?:the |its )?(?:current|latest|newest|present|now|new) ?(?:version|one|take)?\b")
 NAMED_CHANGE = re.compile(r"\bthe ([a-z0-9'-]+(?: [a-z0-9'-]+){0,3}?) (?:change|edit)\b")
 NOT_A_NAME = frozenset("last latest previous most recent whole entire 1th 2th 3th first second final very".split())
@@ -125,7 +130,22 @@ class VersionReader:
         revert = None if undo else REVERT.search(text)
         if undo is None and revert is None or undo is None and PUT_BACK.search(text):
             return None
+        if (aspect := _ONE_ASPECT.search(text)) is not None and not NAMED_CHANGE.search(text) and \
+                re.search(r"\b(?:shots?|images?|pictures?)\b", text):
+            # "reset shot 3's lighting" reverted the whole image to its original (its rain went too), and "revert
+            # the lighting of shot 3" undid its last change, whatever that changed
+            words.take_all()
+            return Reading(clarification=Clarification(
+                reason="unsupported", understood=[f"restore the {aspect.group(0)} of a shot"], message=(
+                    f"I restore a shot's whole image (every change made after that version goes), not its "
+                    f"{aspect.group(0)} alone, so I changed nothing. Say the {aspect.group(0)} it should have ('make "
+                    f"shot 3 neutral', 'make shot 3 dusk'), undo the change that set it ('undo the night change to "
+                    "shot 3'), or restore the whole image ('revert shot 3 to the original').")))
         if undo is not None:
+            if (why := undo_not_asked_for(text[:undo.start()], text[undo.end():])) is not None:
+                words.take_all()
+                return Reading(clarification=Clarification(reason="unparsed", understood=["an undo"],
+                                                           message=undo_question(why)))
             words.mark(undo.start(), undo.end())
             return self._undo(ctx, undo.end())
         assert revert is not None

@@ -242,3 +242,22 @@ def test_a_model_reads_the_cut_then_takes_a_shot_out(project, runtime, make_runt
                                                                                      "remove_from_cut"]})))
     assert outcome.outcome == "replied", outcome.reply
     assert cut_titles(store, story["cut"]) == ["shot 1 clip", "shot 2 clip"]
+
+
+def test_bring_back_a_shot_that_never_left_the_cut_asks_and_nothing_is_written(project, runtime):
+    """"bring back shot 2" with shot 2 in the cut: its earlier look, perhaps; it was answered "in the cut already"
+    with exit 0 and nothing done.  Said of the cut ("put shot 2 back in the cut") it is satisfied as it stands."""
+    from nodes.understanding.turn import understand
+
+    story = make_story(runtime)
+    at = project.store.canvas_version()
+    for request in ("bring back shot 2", "put shot 2 back"):
+        intent = understand(project.store, request, [story["cut"]])
+        assert intent.clarification is not None and intent.clarification.reason == "ambiguous", (request, intent)
+        assert "in the cut already" in intent.clarification.message and "undo the last change to shot 2" in \
+            intent.clarification.message
+    said_of_the_cut = understand(project.store, "put shot 2 back in the cut", [story["cut"]])
+    assert said_of_the_cut.clarification is None
+    assert [c.modifications.get("already") for c in said_of_the_cut.clauses] == [
+        "shot 2 is in the cut already, at position 2"]
+    assert project.store.canvas_version() == at

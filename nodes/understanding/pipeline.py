@@ -25,6 +25,7 @@ from nodes.understanding.rephrasings import (
     rephrased,
     said_like_another_shot,
     shots_by_look,
+    typed_shorthand,
 )
 from nodes.understanding.references import pinned_film
 from nodes.understanding.text import FILLERS, NUMBER_VOCABULARY, Words, correct_typos, lower_words, spell_numbers
@@ -73,7 +74,7 @@ def normalise(request: str, facts: CanvasFacts, answer: str | None = None) -> tu
 
     "The night shots" and "the same lighting as shot 1" are read on the film the selection or the answer picks
     when the project holds several (the shot numbers they become are then read in that film)."""
-    text = lower_words(request)
+    text = typed_shorthand(lower_words(request))
     vocabulary = base_vocabulary() | frozenset(w for w in facts.story_words() if len(w) >= 3)
     corrected, corrections = correct_typos(text, vocabulary)
     said = rephrased(spell_numbers(corrected))

@@ -254,6 +254,19 @@ def each_with_its_verb(text: str) -> str:
             f"{text[said.end():]}")
 
 
+_SHORTHAND = ((re.compile(r"\babit\b"), "slightly"), (re.compile(r"\bnite(time)?\b"), "night\\1"),
+              (re.compile(r"\b(can|could|would|will|do|did|thank) u\b"), "\\1 you"))
+
+
+def typed_shorthand(text: str) -> str:
+    """Words typed short, said in full before typos are corrected ("abit", "nite", "can u": each was left unread
+    and asked about).  Word for word, one for one: the request's own words are found again by their places
+    (``readers.base.typed``), so a title keeps what was typed."""
+    for pattern, said in _SHORTHAND:
+        text = pattern.sub(said, text)
+    return text
+
+
 def rephrased(text: str) -> str:
     """``text`` with each of this module's phrasings said the readers' way."""
     return _warmed_up(_too_much_said_as_the_change(_copy_placed(_placed_plainly(_plainly(_shared_noun(_but_as_except(_except_said_otherwise(

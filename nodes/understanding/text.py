@@ -36,6 +36,7 @@ look looks looking feel feels feeling seem seems seemed appear appears
 light lighting lit mood tone vibe feel version one ones thing things picture image frame frames shot shots
 scene look atmosphere style treatment way kind sort
 okay ok thanks thank hey hi yes yeah sure right actually maybe perhaps overall back still
+thx ty lol haha jarvis
 """.split())
 """Words that carry no content of their own: leaving one of them unread is not a reason to ask."""
 

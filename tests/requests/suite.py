@@ -1675,6 +1675,22 @@ CASES: list[tuple[str, str, Any, str]] = [
     ("routing", "picture shot 7 in fog", ASK("unparsed"), "story"),
     ("routing", "shot 3 at night?", ASK("unparsed"), "story"),
     ("routing", "shot 3 darker please?", {3: {"luma": "lower"}}, "story"),
+    # -- needless asks from those probes, mended (2026-12-05, evening): short typing, a name, above and below, a
+    # mark for "to" on the page, the last of several sentences
+    ("routing", "can u make shot 5 a little darker pls", {5: {"luma": "lower"}}, "story"),
+    ("routing", "make shot five abit warmer plz", {5: {"warmth": "higher"}}, "story"),
+    ("routing", "hey jarvis, shot 1 golden hour thanks!", {1: L("golden-hour")}, "story"),
+    ("routing", "shot 3 nite pls", {3: L("night")}, "story"),
+    ("slides", "rename slide 4 to Nite Market", OP("deck_edit_slide", {"slide": 4, "title": "Nite Market"}), "deck"),
+    ("slides", "add a bullet to slide 3: Bees abit everywhere",
+     OP("deck_add_bullet", {"slide": 3, "bullet": "Bees abit everywhere"}), "deck"),
+    ("slides", "move slide 5 above slide 4", OP("deck_move_slide", {"slide": 5, "to": 4}), "deck"),
+    ("slides", "move slide 1 below slide 2", OP("deck_move_slide", {"slide": 1, "to": 2}), "deck"),
+    ("page", "change the headline to: Honey on the Roof", OP("page_set_text", {"text": "Honey on the Roof"}), "page"),
+    ("page", "tagline -> Sip, taste and linger", OP("page_set_text", {"text": "Sip, taste and linger"}), "page"),
+    ("page", "set the about text to: We keep bees. We pour honey.",
+     OP("page_set_text", {"text": "We keep bees. We pour honey."}), "page"),
+    ("page", "change the headline to Honey on the Roof.", OP("page_set_text", {"text": "Honey on the Roof"}), "page"),
 ]
 
 

@@ -100,7 +100,10 @@ def content_after(ctx: ReadContext, words: Words, at: int, end: int, *, exact: b
             words.mark(at, quoted.start)
             return quoted.said
     said = typed(ctx, at, end)
-    closing = typed(ctx, at, end, trim=False).rstrip(" \t.,;:'\"“”‘’")[-1:] if exact and said else ""
+    untrimmed = typed(ctx, at, end, trim=False).rstrip(" \t")
+    if exact and untrimmed.endswith(".") and not untrimmed.endswith("..") and re.search(r"[.!?]\s+\S", said):
+        said += "."  # "We keep bees. We pour honey.": the full stop of the last of several sentences is theirs
+    closing = untrimmed.rstrip(" \t.,;:'\"“”‘’")[-1:] if exact and said else ""
     if closing == "?" and POLITE_ASK.match(ctx.request):
         closing = ""  # "could you rename slide 3 to Costs?": the request's own question mark
     if closing in ("?", "!"):

@@ -143,7 +143,10 @@ _ELEMENT = (r"(?:the |their |these |those )?(?:(?:hero|main|page) )?(?:headline|
             r"[a-z0-9-]+(?: [a-z0-9-]+)? (?:heading|title|text|copy|paragraph|intro|blurb)|"
             r"(?:heading|title|text|copy|paragraph) (?:of|for|in|on) the [a-z0-9-]+(?: [a-z0-9-]+)?(?: section)?)")
 _SET_TEXT = re.compile(rf"\b(?:change|set|update|edit|rewrite|reword|rename|make|replace|turn)? ?(?P<element>{_ELEMENT})"
-                       r"(?: (?:text|copy|words|wording))?(?: to (?:say|read)| (?:to|into|as|with)| ?:| so (?:that )?it "
+                       # "... to: Honey on the Roof", "... - Honey on the Roof", "tagline -> Slow honey": the mark
+                       # stands for "to"
+                       r"(?: (?:text|copy|words|wording))?(?: to (?:say|read)| (?:to|into|as|with)| to ?:| ?:|"
+                       r" (?:->|=>|→|[-–—])| so (?:that )?it "
                        r"(?:says|reads)| (?:should|must|could|can|will)? ?(?:say|says|read|reads)|"
                        r"(?P<be> should be| to be| is now| becomes?))"
                        r" (?P<rest>.+)$")

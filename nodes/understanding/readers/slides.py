@@ -941,7 +941,7 @@ def _one_slide_said_twice(ctx: ReadContext, refs: list[SlideRef]) -> None:
 
 
 _MOVE = re.compile(r"\b(?:move|put|place|shift|bring|reorder)\b")
-_MOVE_PLACE = re.compile(r"\b(?P<where>before|after|ahead of|in front of|behind|following)\b|"
+_MOVE_PLACE = re.compile(r"\b(?P<where>before|after|ahead of|in front of|behind|following|above|below|under)\b|"
                          r"\b(?:to|at) (?:the )?(?P<end>end|start|beginning|front|back|top|bottom)\b|"
                          r"\b(?:to|into) (?:position |place |slot |spot )?#?(?P<position>\d+)\b|"
                          r"\bto (?:the )?(?P<nth>\d+)th (?:place|position|spot|slot)\b|"
@@ -994,7 +994,8 @@ def _move(ctx: ReadContext, words: Words, start: int, end: int, deck: Deck) -> l
         other, _ = _one(ctx, deck, anchors, "put it next to")
         if other == number:
             raise Ask(Clarification(reason="conflict", message=f"Slide {number} cannot move next to itself."))
-        before = place.group("where") in ("before", "ahead of", "in front of")
+        # "above" is before in a deck's list of slides, "below" and "under" after ("move slide 5 above slide 4")
+        before = place.group("where") in ("before", "ahead of", "in front of", "above")
         anchor = _anchor(deck, "before" if before else "after", other, place.group(0))
     elif place.group("end"):
         start_words = ("start", "beginning", "front", "top")

@@ -42,7 +42,8 @@ _DONE_BY_SOMEONE = re.compile(
     r"renamed|retitled|turned|moved|swapped|darkened|brightened|updated|fixed|did|put|switched|replaced|used|"
     r"regenerated)\b")
 """A report of a change already made ("i made shot 3 night", "you changed the font to serif?")."""
-_MUSED = re.compile(_LEAD + r"(?:" + _SUBJECT + r"\s+(?:might|may)\s+be\b|(?:i|we)\s+(?:might|may)\s+"
+_MUSED = re.compile(_LEAD + r"(?:" + _SUBJECT + r"\s+(?:(?:might|may)\s+(?:maybe\s+|perhaps\s+|possibly\s+)?|"
+                    r"(?:could|would)\s+(?:maybe|perhaps|possibly|probably)\s+)(?:be|look)\b|(?:i|we)\s+(?:might|may)\s+"
                     r"(?:make|change|set|delete|remove|add|use|turn|give|try|rename|swap|move)\b|i wonder\b|"
                     r"what if\b|(?:maybe|perhaps|possibly)\b|"
                     # "picture shot 7 in fog" (imagine it), and "i wonder how shot 3 looks at night", which the
@@ -52,9 +53,16 @@ _MUSED = re.compile(_LEAD + r"(?:" + _SUBJECT + r"\s+(?:might|may)\s+be\b|(?:i|w
 _MUSED_AFTER = re.compile(r"\b(?:maybe|perhaps)\s*[?.!]*\s*$")
 """A musing ("shot 3 might be night", "we might make shot 3 night", "what if slide 2 were the title?", "maybe delete
 slide 4?", "shot 3 darker maybe")."""
-_NAMED_THEN_ASKED = re.compile(_LEAD + r"(?:" + _SUBJECT + r")\s+(?![^?]*\b(?:please|pls|plz)\b)[^?]*\?+\s*$")
-"""Something named, then a look, and a question mark, with no verb ("shot 3 at night?", "shot 4 dusk?"): is it, or
-make it?  Each was made so."""
+_IMPERATIVE = re.compile(
+    _LEAD + r"(?:(?:please|pls|plz|kindly|just|now|then|also|ok|okay)[, ]+)*(?:(?:can|could|would|will) (?:you|u)\b|"
+    r"(?:make|set|change|turn|give|add|remove|delete|move|swap|switch|put|use|rename|retitle|replace|undo|revert|"
+    r"restore|redo|regenerate|darken|lighten|brighten|warm|cool|apply|bring|take|insert|duplicate|approve|reject|"
+    r"reset|mark|drop|cut|shorten|lengthen|extend|reorder|keep|leave|try|go|do|write|retitle|title|call|name|"
+    r"increase|decrease|reduce|raise|lower|get)\b)")
+_TENTATIVE = re.compile(r"\?+\s*(?:really\s*\?*)?\s*$")
+"""A change asked with a question mark and no verb of asking ("shot 3 at night?", "night for shot 3?", "shot 3
+needs to be night? really?", "tagline: 'Slow honey'?"): is it, or make it?  Each was made so ("make shot 3 night?"
+and "shot 3 darker please?" still act)."""
 _ASIDE = re.compile(r"^\s*(?:to do\s*:|//|\(.*\)\s*[.!]*\s*$)")
 """A note to self or an aside ("to do: make shot 3 night", "// make shot 3 night", "(make shot 3 night)")."""
 _HOW_TO = re.compile(_LEAD + r"(?:how (?:do|can|could|should|would|will|did|does) (?:i|we|you|u|one|someone)\b|"
@@ -78,6 +86,8 @@ _NAMING_WORDS = re.compile(
 """Words that write text, which may hold "- the final scene" ("rename slide 4 to Act 2 - The Final Scene")."""
 _NOT_OF_A_SHOT = re.compile(_NAMING_WORDS.pattern + r"|^(?!.*\b(?:shots?|scenes?|takes?|frames?|images?)\b)", re.S)
 """Words that write text, or a request that names no shot ("delete slide 5 (the last one)" describes a slide)."""
+_WEATHER = r"rain|rainy|snow|snowy|fog|foggy|mist|misty|storm|stormy"
+_LIGHT = r"night|day|daylight|dusk|dawn|sunset|sunrise|noon|neon|golden|twilight|morning|evening"
 _BESIDES = (
     (re.compile(r"\bor (?:maybe|perhaps|possibly)\b"), "a choice left open", None),
     (re.compile(r"(?:^|[;,.!]\s*)(?:i|we) (?:really )?(?:like|love|prefer|adore)\b"), "praise of what stays",
@@ -89,6 +99,20 @@ _BESIDES = (
      "a look that was too much", None),
     (re.compile(r"\b[a-z]+-free\b"), "a look taken away", None),
     (_DESCRIBED_SHOT, "a description of the shot", _NOT_OF_A_SHOT),
+    # "make shot 5 too dark" was made brighter (a flaw named is read as its fix)
+    (re.compile(r"\bmake\b[^,;.]*\b(?:way |far |much |a bit |slightly )?too (?:dark|bright|light|warm|cold|cool|"
+                r"blue|dim|saturated|busy|big|small)\b"), "a flaw asked for", None),
+    # "lighten shot 5, or darken shot 6" did both
+    (re.compile(r"(?:,\s*|\s)or\s+(?:just\s+)?(?:make|set|darken|lighten|brighten|change|turn|give|add|remove|"
+                r"delete|use|warm|cool|swap|move)\b"), "a choice between two changes", None),
+    # "make shot 4 night but leave the lighting": the lighting changed
+    (re.compile(r"\b(?:leave|keep|don'?t (?:touch|change)|do not (?:touch|change))(?: the| its)? (?:lighting|light)\b"
+                r"(?=.*\b(?:" + _LIGHT + r")\b)|\b(?:" + _LIGHT + r")\b(?=.*\b(?:leave|keep|don'?t (?:touch|change)|"
+                r"do not (?:touch|change))(?: the| its)? (?:lighting|light)\b)"), "a look changed and kept", None),
+    # "same for shot 4 but not night" made it night; "do what you did to shot 3 but to shot 4 at dusk" changed both
+    (re.compile(r"\b(?:same|likewise|what you did)\b.*\b(?:but (?:not|no|leave|keep|to|for|on|in|without|don'?t|do "
+                r"not)|except|without|only)\b"),
+     "the same change with an exception", None),
 )
 """Words beside a change that no reading of it accounts for: a target left open ("make shot 3 darker or maybe shot
 4" darkened both), praise of another part ("delete slide 3; I like slide 4" deleted both), a comparison ("like shot
@@ -96,8 +120,6 @@ _BESIDES = (
 rainy" added rain; "fog-free" made it foggy), a shot described by its look ("make shot 3 night (the storm scene)"
 also made it rainy): (the words, what they are, what said beside them makes them part of the change)."""
 
-_WEATHER = r"rain|rainy|snow|snowy|fog|foggy|mist|misty|storm|stormy"
-_LIGHT = r"night|day|daylight|dusk|dawn|sunset|sunrise|noon|neon|golden|twilight|morning|evening"
 _INSTEAD_OF_A_LOOK = re.compile(rf"\binstead of (?:the )?(?:(?P<weather>{_WEATHER})|(?P<light>{_LIGHT}))\b")
 
 
@@ -140,7 +162,7 @@ def _why_no_change_was_asked(text: str) -> str | None:
         return "a question about how to do it"
     if _MUSED.match(words) or _MUSED_AFTER.search(words):
         return "a thought about a change"
-    if _NAMED_THEN_ASKED.match(words):
+    if _TENTATIVE.search(words) and not _IMPERATIVE.match(words) and not re.search(r"\b(?:please|pls|plz)\b", words):
         return "a question about how it is"
     if (done := _DONE_BY_SOMEONE.match(words)) is not None and not _ASKED_TO_ACT.search(words, done.end()) and \
             not _TOO.search(words, done.end()):  # "you made shot 3 too dark" asks for it to be fixed
@@ -159,6 +181,9 @@ def _why_no_change_was_asked(text: str) -> str | None:
         return "a description of what it has"
     if verb in ("says", "say", "reads", "read"):
         return "a description of what it says"
+    if verb in ("looks", "look", "seems", "seem", "feels", "feel") and not _TOO.search(rest) and \
+            not _ASKED_TO_ACT.search(rest):  # "shot 6 looks foggy" made it foggy
+        return "a description of how it looks"
     if _A_STATE.search(rest) and not _TOO.search(rest):  # "still too dark" asks for a fix
         return "a description of how it is"
     if _COMPLAINT.match(rest):

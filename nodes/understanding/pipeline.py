@@ -192,7 +192,8 @@ def _interpret(request: str, facts: CanvasFacts | None = None, *, previous: Prev
         # a question the question reader answered ("shot 2 is at dusk, right?") changes nothing and stays
         intent.clarification = not_asked_to_act(text, request)
     if intent.clarification is None and not note_like:
-        intent.clarification = _instead_of_the_last_turn(intent, previous) or _both_said_of_one(intent)
+        intent.clarification = _instead_of_the_last_turn(intent, previous) or _both_said_of_one(intent) or \
+            _the_change_said_not(intent)
     if intent.clarification is None:
         intent.clarification = _everything_on_a_mixed_canvas(intent, facts) or _the_copy_after_a_duplicate(intent)
     elif intent.clarification.reason in ("no_target", "unparsed") and (look := look_no_shot_has(text)) is not None:
@@ -244,6 +245,29 @@ def _both_said_of_one(intent: Intent) -> Clarification | None:
         reason="ambiguous", understood=[u for c in writes for u in c.understood], not_understood=[both.group(0)],
         message=f"'both': I read this as a change to one thing ({named}), so I changed nothing. Name each one "
                 "('the page and slide 4'), or say it of one.")
+
+
+_NOT_THIS_WAY = re.compile(r"\bnot (?P<word>darker|dimmer|brighter|lighter|warmer|cooler|colder|bluer)\b")
+_DIRECTION = {"darker": ("luma", "lower"), "dimmer": ("luma", "lower"), "brighter": ("luma", "higher"),
+              "lighter": ("luma", "higher"), "warmer": ("warmth", "higher"), "cooler": ("warmth", "lower"),
+              "colder": ("warmth", "lower"), "bluer": ("blue", "higher")}
+
+
+def _the_change_said_not(intent: Intent) -> Clarification | None:
+    """"make shot 5 less bright, not darker" made it darker: a change the request says not to make is the one the
+    reading makes ("warmer, not cooler" says one change twice; "shot 6 not warmer" leaves shot 6 out)."""
+    said = _NOT_THIS_WAY.search(intent.normalised)
+    if said is None or re.search(r"\b(?:shots?|slides?|images?) #?\d+(?:\s*(?:,|and|&)\s*#?\d+)*\s*$",
+                                 intent.normalised[:said.start()]):
+        return None  # "... and shot 6 not warmer": shot 6 is left out
+    what, way = _DIRECTION[said.group("word")]
+    made = [c for c in intent.clauses if (c.modifications.get("relative") or {}).get(what) == way]
+    if not made:
+        return None
+    return Clarification(
+        reason="conflict", understood=[u for c in made for u in c.understood], not_understood=[said.group(0)],
+        message=f"'{said.group(0)}': that is the change I read the request as making, so I changed nothing. Say the "
+                "change once ('make shot 5 darker', or 'make shot 5 less saturated').")
 
 
 def _the_copy_after_a_duplicate(intent: Intent) -> Clarification | None:

@@ -161,7 +161,8 @@ _CONTRACTED = re.compile(r"\b(do|does|did|is|are|was|were|should|would|could|has
 
 def lower_words(text: str) -> str:
     """Lower case, straight quotes, single spaces."""
-    said = " ".join(text.lower().replace("’", "'").replace("‘", "'").replace("“", '"').replace("”", '"').split())
+    said = " ".join(text.lower().replace("’", "'").replace("‘", "'").replace("“", '"').replace("”", '"')
+                    .replace("„", '"').replace("«", '"').replace("»", '"').split())  # "„Bienen“" kept its „
     return _CONTRACTED.sub(lambda m: "won't" if m.group(0) == "wont" else f"{m.group(1) or m.group(2)}n't", said)
 
 

@@ -582,7 +582,11 @@ def judge_page(op: Op, before: State, after: State) -> str:
         was, now = _number(old.get(token, "")), _number(new[token])
         if value in ("bigger", "much bigger", "more") and not (was is not None and now is not None and now > was):
             return f"--{token} {old.get(token)} → {new[token]}, not {value}"
-        if value.endswith("px") and new[token] != value:
+        if value.endswith("px") and value[:1] in "+-":  # "10px bigger": ten more than it was
+            wanted = (was or 0) + float(value[:-2])
+            if now is None or abs(now - wanted) > 0.01:
+                return f"--{token} {old.get(token)} → {new[token]}, not {value}"
+        elif value.endswith("px") and new[token] != value:
             return f"--{token} is {new[token]}, not {value}"
         if value in _COLOURS:
             rgb = _rgb(new[token])

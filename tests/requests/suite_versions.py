@@ -287,6 +287,11 @@ VERSION_CASES: list[tuple[str, str, Any, str]] = [
     ("undo", "revert the lighting of shot 3", ASK("unsupported"), "prev"),
     ("undo", "undo the night change to shot 3", OP("revert_version", {"before_change": "the night change"}), "prev"),
     ("undo", "what would undo that do?", ASK("unparsed"), "prev"),
+    # a new shot's description holding the request's words: a retraction, a replacement, another shot, a sign-off
+    ("cut", "add a shot after shot 5 of bees, just kidding", ASK("unparsed"), "story"),
+    ("cut", "add a shot after shot 5 of bees instead of shot 6", ASK("unparsed"), "story"),
+    ("cut", "add a shot after shot 3 like shot 2", ASK("unparsed"), "story"),
+    ("cut", "add a shot after shot 5 of bees", OP("insert_shot", {"after": "S5", "description": "bees"}), "story"),
 ]
 
 

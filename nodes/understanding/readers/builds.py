@@ -128,7 +128,13 @@ _NOT_A_BUILD = re.compile(
     r"^\s*(?:what|what's|whats|who|whose|why|when|where|which|is there|are there|is it|is the|do we|do i|did i|did we|"
     r"did you|have i|have we|have you|has|should i|should we|how many|how much|how long|was there)\b|"
     r"^\s*(?:maybe|perhaps)\b.*\?\s*$|^\s*(?:remember|note)\b|\bnot (?:a|an) (?:\d+-\w+ )?(?:film|movie|story|deck|"
-    r"presentation|website|site|web ?page|page)\b|\b\d+-shot \w+ about (?:a |an |the )?\d+-slide\b")
+    r"presentation|website|site|web ?page|page)\b|\b\d+-shot \w+ about (?:a |an |the )?\d+-slide\b|"
+    # a wish or a thought, not a request now ("a film about bees might be fun", "i'd love a deck about honey
+    # someday", "i was thinking of a short film about bees", "..., not now though"): each was built
+    r"\b(?:might|would|could) be (?:fun|nice|cool|great|good|interesting|neat|lovely|amazing)\b|"
+    r"\b(?:some ?day|one day|at some point|not now|not yet|not today|later on|eventually)\b|"
+    r"^\s*(?:(?:so|and|hmm|well)[, ]+)*(?:i was thinking|i'?m thinking|thinking|i'?d love|i would love|i wish|"
+    r"wouldn'?t it be)\b")
 """A request that names a build without asking for one: negated ("don't make a film about foxes"), a question ("is
 there a website?", "what is the film about"), a reminder ("remember to make a deck"), one kind denied for another
 ("a film, not a deck, about foxes"): each was built, with exit 0."""

@@ -101,8 +101,8 @@ def content_after(ctx: ReadContext, words: Words, at: int, end: int, *, exact: b
             return quoted.said
     said = typed(ctx, at, end)
     untrimmed = typed(ctx, at, end, trim=False).rstrip(" \t")
-    if exact and untrimmed.endswith(".") and not untrimmed.endswith("..") and re.search(r"[.!?]\s+\S", said):
-        said += "."  # "We keep bees. We pour honey.": the full stop of the last of several sentences is theirs
+    if exact and said:
+        said = _marks_of_the_words(said, untrimmed)
     closing = untrimmed.rstrip(" \t.,;:'\"“”‘’")[-1:] if exact and said else ""
     if closing == "?" and POLITE_ASK.match(ctx.request):
         closing = ""  # "could you rename slide 3 to Costs?": the request's own question mark
@@ -128,6 +128,26 @@ def content_after(ctx: ReadContext, words: Words, at: int, end: int, *, exact: b
                     "part of the request, not of the new words, so I changed nothing. Put the exact new words in "
                     "quotes ('change the headline to \"Quiet light\"'), and say any other change on its own."))
     words.mark(at, end)
+    return said
+
+
+_ABBREVIATION = re.compile(r"(?:\b(?:etc|inc|co|ltd|corp|jr|sr|dr|mr|mrs|ms|st|vs|no|approx|dept|est)|"
+                           r"(?<![a-z])(?:[a-z]\.)+[a-z])\.$", re.IGNORECASE)
+_LEADING_APOSTROPHE = re.compile(r"^'(?=(?:tis|twas|til|em|cause|round|n|\d\d)s?\b)", re.IGNORECASE)
+
+
+def _marks_of_the_words(said: str, untrimmed: str) -> str:
+    """``said`` (the typed words, trimmed of the request's punctuation) with the marks that belong to the words
+    given back: an ellipsis ("Wait for it..."), an abbreviation's point ("Bees, Inc.", "11p.m."), the full stop of
+    the last of several sentences ("We keep bees. We pour honey."), and a leading apostrophe ("'Tis the season",
+    "'90s beekeeping").  Each had been trimmed off as the request's own punctuation."""
+    end = untrimmed.rstrip(" \t\"'”’")
+    if re.search(r"(?:\.\s?\.\s?\.|…)$", end):
+        said = said.rstrip(" .…") + end[len(end.rstrip(" .…")):]
+    elif end.endswith(".") and (_ABBREVIATION.search(end) or re.search(r"[.!?]\s+\S", said)):
+        said += "."
+    if _LEADING_APOSTROPHE.match(untrimmed.lstrip()) and not said.startswith("'"):
+        said = "'" + said
     return said
 
 
@@ -208,7 +228,9 @@ _LOOSE_WORDS = re.compile(
     r"\bemoji\b|\btranslated\b|\bin an? (?:serif|sans[- ]?serif|monospace|script|bold|bigger|smaller) font\b|"
     r"\bfont size\b|\b(?:warmer|cooler|brighter|darker) colou?rs\b|"
     # a hedge or an offer ("Buzz, or maybe Hum", "whatever you think", "to just Book", "instead" alone)
-    r"\bor maybe\b|\bwhatever\b|\bprobably\b|\btentatively\b|\bif (?:that|it) fits\b|"
+    r"\bor maybe\b|\bwhatever\b|\bprobably\b|\btentatively\b|\bif (?:that|it) (?:fits|works)\b|"
+    r"\bif (?:that'?s|that is|it'?s|it is) (?:ok(?:ay)?|fine|alright|all right)\b|"
+    r"(?:,\s*|\s)(?:haha|hehe|idk|tbh|fyi|btw|imo|imho|jk|ngl|iirc)\b[\s!.]*$|"
     r"^\s*(?:instead|back)\s*[.!]*\s*$|(?-i:^\s*(?:just|simply|exactly)\s)|"
     # where the slide is, said before the words ("of deck 2 to Travel", "from Urban beekeeping to Buzz")
     r"^\s*(?:of|in|on|from) .*\bto\b|"

@@ -123,6 +123,13 @@ def _clause(ctx: ReadContext, operation: str, args: dict[str, Any], understood: 
                                    references=references, understood=[understood])])
 
 
+_NOT_OF_THE_SHOT = re.compile(
+    r"\?|\b(?:just kidding|jk|j/k|not sure|never ?mind|nvm|instead(?: of)?|rather than|unless|if (?:possible|you can|"
+    r"that'?s ok(?:ay)?|it fits|that works)|please|pls|plz|thanks|thank you|thx|ty|can you|could you|would you|maybe|"
+    r"perhaps|or something|lol|haha)\b|\b(?:like|same as|as in|similar to)\s+(?:in\s+)?(?:shot|the)\b|"
+    r"\bshots? #?\d+\b")
+"""Words in a new shot's description that are the request's, not the shot's: a hedge, a sign-off, a condition, a
+question, or another shot (whose look the new one cannot copy from words)."""
 _ANOTHER_PLACE = re.compile(r"\b(?:after|before|between)\s+(?:the\s+)?(?:shots?\s+)?(?:#?\d+|last|first|1th)\b|"
                             r"\bat the (?:end|start|beginning)\b")
 """A second place in a new shot's description: a second shot asked for ("... and one of the sky after shot 5")."""
@@ -411,6 +418,12 @@ class CutReader:
             return _incomplete(ctx, "insert a new shot", "That is more than one new shot, or a new shot and another "
                                "change: I add one shot per request, described on its own ('add a shot of the sea "
                                "after shot 3'), so I changed nothing. Say the rest after it.")
+        if (aside := _NOT_OF_THE_SHOT.search(description)) is not None:
+            # "... of bees, just kidding", "... of bees? not sure", "... instead of shot 6", "... like shot 2", "...,
+            # unless that's too sad", "..., thanks": each was written into the new shot's prompt, and the shot added
+            return _incomplete(ctx, "insert a new shot", f"'{aside.group(0).strip(' ,')}' reads as part of the "
+                               "request, not of what the new shot shows, so I changed nothing. Describe the shot on "
+                               "its own ('add a shot of bees after shot 5'), and say anything else apart.")
         words.take_all()  # the description is content kept whole
         if kind == "between" and len(refs) == 2:
             args: dict[str, Any] = {"after": refs[0], "before": refs[1]}

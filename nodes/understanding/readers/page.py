@@ -880,9 +880,11 @@ def _size(said: str) -> str:
     bigger = bool(re.search(r"bigger|larger|big|large|huge|twice|double", said))
     if number := re.match(r"(\d+(?:\.\d+)?) ?(px|pt|%)(?: (bigger|larger|smaller))?$", said):
         amount, unit, way = number.groups()
-        if unit == "%" and way:
-            return f"{'+' if way != 'smaller' else '-'}{amount}%"
-        return f"{amount}{'px' if unit == 'pt' else unit}"
+        if unit == "pt":  # a point is 4/3 of a CSS pixel ("8pt" had been set as 8px)
+            amount, unit = f"{float(amount) * 4 / 3:.4g}", "px"
+        # "10px bigger" is 10px more than now (it had set the headline to 10px, shrinking it)
+        sign = ("+" if way != "smaller" else "-") if way else ""
+        return f"{sign}{amount}{unit}"
     if re.match(r"twice|double", said):
         return "2x"
     if said.startswith("half"):

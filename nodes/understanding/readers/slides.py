@@ -783,6 +783,10 @@ def _topic_alone(ctx: ReadContext, words: Words, topic: re.Match[str], placed: b
         words.mark(deck.start(), deck.end())
         topic = _ADD_TOPIC.search(text, topic.start(), deck.start()) or topic
     said = text[topic.start("topic"):topic.end("topic")]
+    if (choice := re.search(r"\bor (?:about|on|maybe|perhaps|possibly|else)\b", said)) is not None:
+        # "add a slide about wax or about honey" was about 'wax or about honey'
+        raise Ask(Clarification(reason="ambiguous", understood=["add a slide"], message=(
+            f"'{choice.group(0)}': which topic? I added nothing. Say one ('add a slide about wax').")))
     if _ANOTHER_ONE.search(said):
         raise Ask(Clarification(reason="unsupported", understood=["add a slide"],
                                 message="That asks for more than one new slide; I add one at a time, so I added "
@@ -1166,6 +1170,14 @@ def _bullets(ctx: ReadContext, words: Words, start: int, end: int, deck: Deck) -
         refs = find_slides(ctx, words, deck, match.start("ref" + n), match.end("ref" + n)) if n != "4" else []
         number, _ = _one(ctx, deck, refs, "add a bullet to")
         bullet = content_after(ctx, words, match.start("text" + n), match.end("text" + n), exact=True)
+        quoted = quotes(ctx, match.start("text" + n), match.end("text" + n))
+        after = ctx.words.text[quoted[0].end:match.end("text" + n)] if quoted else ""
+        if re.search(r"[a-z0-9]", re.sub(r"\b(?:please|pls|plz|thanks|thank you|thx)\b", "", after)):
+            # 'add a bullet to slide 2: "Keep calm", said the keeper' added 'Keep calm': the words after the quote
+            # were dropped
+            raise Ask(Clarification(reason="unparsed", understood=[f"add the bullet '{bullet[:60]}'"], message=(
+                f"'{after.strip(' ,')}' follows the quoted words: part of the bullet, or not? I added nothing. Put the "
+                "whole bullet in quotes.")))
         words.mark(match.start(), match.end())
         return [clause(ctx, "slides", "deck_add_bullet", {"slide": number, "bullet": bullet},
                        f"add the bullet '{bullet[:60]}' to slide {number}", start=start, end=end,

@@ -58,7 +58,7 @@ _IMPERATIVE = re.compile(
     r"(?:make|set|change|turn|give|add|remove|delete|move|swap|switch|put|use|rename|retitle|replace|undo|revert|"
     r"restore|redo|regenerate|darken|lighten|brighten|warm|cool|apply|bring|take|insert|duplicate|approve|reject|"
     r"reset|mark|drop|cut|shorten|lengthen|extend|reorder|keep|leave|try|go|do|write|retitle|title|call|name|"
-    r"increase|decrease|reduce|raise|lower|get)\b)")
+    r"increase|decrease|reduce|raise|lower|get|let'?s|let)\b)")
 _TENTATIVE = re.compile(r"\?+\s*(?:really\s*\?*)?\s*$")
 """A change asked with a question mark and no verb of asking ("shot 3 at night?", "night for shot 3?", "shot 3
 needs to be night? really?", "tagline: 'Slow honey'?"): is it, or make it?  Each was made so ("make shot 3 night?"

@@ -1712,6 +1712,7 @@ CASES: list[tuple[str, str, Any, str]] = [
     ("routing", "shot 6 looks too dark", {6: {"luma": "higher"}}, "story"),
     ("routing", "night for shot 3?", ASK("unparsed"), "story"),
     ("routing", "could you make shot 3 night?", {3: L("night")}, "story"),
+    ("routing", "let's make shot 3 night?", {3: L("night")}, "story"),
     ("page", 'tagline: "Slow honey"?', ASK("unparsed"), "page"),
     ("routing", "shot 5 could maybe be rainy", ASK("unparsed"), "story"),
     ("routing", "a film about bees might be fun", ASK("unsupported"), "empty"),

@@ -267,7 +267,46 @@ def typed_shorthand(text: str) -> str:
     return text
 
 
+_NOUN_LEFT_OUT = re.compile(
+    r"\b(?P<first>shot #?\d+|the (?:\d+th|1th|first|last) shot) (?P<change>[a-z][a-z' -]*?) (?P<joint>and|but|,|, and) "
+    r"(?P<second>#?\d+|the (?:\d+th|1th|first|last))(?= (?!(?:and|or|shots?|ones?|more|others?|times?|seconds?|"
+    r"secs?)\b)[a-z])")
+"""A second shot said without its noun, the change after it ("make shot 3 night and 4 dusk", "make the third shot
+darker and the fifth lighter"): read as shot 3 again, it was asked about as two changes of one shot."""
+_CUT_PLACES = (
+    (re.compile(r"\b(?:make|have) (?P<shot>shot #?\d+) the (?:very )?(?P<end>last|final|first|1th|opening) (?:shot|one|clip)"
+                r"(?: (?:of|in) the (?:cut|film|edit))?\b"), None),
+    (re.compile(r"\b(?:open|start|begin)(?: the (?:cut|film|edit|movie))? (?:with|on) (?P<shot>shot #?\d+)\b"), "first"),
+    (re.compile(r"\b(?:end|close|finish)(?: the (?:cut|film|edit|movie))? (?:with|on) (?P<shot>shot #?\d+)\b"), "last"),
+    (re.compile(r"\b(?P<verb>swap|switch) (?P<shot>#?\d+ and #?\d+) (?=in the (?:cut|film|edit)\b)"), "swap"),
+)
+"""A shot's place in the cut said as what it is ("make shot 3 the last shot", "open with shot 8", "end on shot 3"),
+and two shots swapped by their numbers alone ("swap 6 and 7 in the cut"): each was asked about."""
+
+
+def _noun_given_back(text: str) -> str:
+    said = _NOUN_LEFT_OUT.search(text)
+    if said is None:
+        return text
+    second = said["second"]
+    second = f"the {second.split()[-1]} shot" if second.startswith("the ") else f"shot {second}"
+    return f"{text[:said.start('second')]}{second}{text[said.end('second'):]}"
+
+
+def _cut_places_said_plainly(text: str) -> str:
+    for pattern, where in _CUT_PLACES:
+        said = pattern.search(text)
+        if said is None:
+            continue
+        if where == "swap":
+            return f"{text[:said.start()]}{said['verb']} shots {said['shot']} {text[said.end():]}"
+        end = where or ("last" if said["end"] in ("last", "final") else "first")
+        place = "to the end" if end == "last" else "to the start"
+        return f"{text[:said.start()]}move {said['shot']} {place}{text[said.end():]}"
+    return text
+
+
 def rephrased(text: str) -> str:
     """``text`` with each of this module's phrasings said the readers' way."""
-    return _warmed_up(_too_much_said_as_the_change(_copy_placed(_placed_plainly(_plainly(_shared_noun(_but_as_except(_except_said_otherwise(
-        _question_said_directly(_left_by_number(text))))))))))
+    return _cut_places_said_plainly(_noun_given_back(_warmed_up(_too_much_said_as_the_change(_copy_placed(_placed_plainly(_plainly(_shared_noun(_but_as_except(_except_said_otherwise(
+        _question_said_directly(_left_by_number(text))))))))))))

@@ -1713,6 +1713,11 @@ CASES: list[tuple[str, str, Any, str]] = [
     ("routing", "night for shot 3?", ASK("unparsed"), "story"),
     ("routing", "could you make shot 3 night?", {3: L("night")}, "story"),
     ("routing", "let's make shot 3 night?", {3: L("night")}, "story"),
+    # a second shot said without its noun (asked as two changes of shot 3)
+    ("clauses", "make shot 3 night and 4 dusk", {3: L("night"), 4: L("dusk")}, "story"),
+    ("clauses", "make the third shot darker and the fifth lighter", {3: {"luma": "lower"}, 5: {"luma": "higher"}},
+     "story"),
+    ("clauses", "make shot 3 night and 4", ASK("unparsed"), "story"),
     ("page", 'tagline: "Slow honey"?', ASK("unparsed"), "page"),
     ("routing", "shot 5 could maybe be rainy", ASK("unparsed"), "story"),
     ("routing", "a film about bees might be fun", ASK("unsupported"), "empty"),

@@ -292,6 +292,12 @@ VERSION_CASES: list[tuple[str, str, Any, str]] = [
     ("cut", "add a shot after shot 5 of bees instead of shot 6", ASK("unparsed"), "story"),
     ("cut", "add a shot after shot 3 like shot 2", ASK("unparsed"), "story"),
     ("cut", "add a shot after shot 5 of bees", OP("insert_shot", {"after": "S5", "description": "bees"}), "story"),
+    # a shot's place in the cut said as what it is, and two shots swapped by their numbers alone (each asked)
+    ("cut", "make shot 3 the last shot", OP("reorder_cut", {"move": "S3", "to": -1}), "story"),
+    ("cut", "make shot 3 the first one", OP("reorder_cut", {"move": "S3", "to": 1}), "story"),
+    ("cut", "open with shot 8", OP("reorder_cut", {"move": "S8", "to": 1}), "story"),
+    ("cut", "end on shot 3", OP("reorder_cut", {"move": "S3", "to": -1}), "story"),
+    ("cut", "swap 6 and 7 in the cut", OP("reorder_cut", {"swap": ["S6", "S7"]}), "story"),
 ]
 
 

@@ -124,6 +124,16 @@ def test_a_slide_and_a_shot_in_one_request_are_two_clauses_of_their_own_families
     # within one family the rule stands: an undo with other changes is asked about
     intent = interpret("undo the last change to shot 2 and make shot 3 night", facts, previous=previous)
     assert intent.clarification is not None and intent.clarification.reason == "unparsed"
+    # a theme after a shot's change: the theme's name was the whole request before it ('make shot 3 night and give
+    # the deck a dark'), and one verb before a slide and a shot is each one's
+    for said in ("make shot 3 night and give the deck a dark theme", "make shot 3 night and use the dark theme"):
+        intent = interpret(said, facts, previous=previous)
+        assert intent.clarification is None, (said, intent.clarification)
+        assert [(c.operation, c.args.get("theme")) for c in intent.clauses] == [("edit", None), ("deck_set_theme",
+                                                                                                 "dark")], said
+    intent = interpret("delete slide 4 and shot 4", facts, previous=previous)
+    assert [(c.operation, c.args) for c in intent.clauses] == [("deck_delete_slide", {"slide": 4}),
+                                                                ("remove_from_cut", {"shots": ["S4"]})]
 
 
 @pytest.mark.parametrize("request_text", [

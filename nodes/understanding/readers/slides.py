@@ -1241,7 +1241,10 @@ _THEME_TO = re.compile(
     r"(?:theme|colou?r scheme|look)\b|"
     r"\b(?:switch|change|turn|move|set|convert)\b (?:the |this |my |our )?(?:deck|slides|presentation)(?:'s theme)? "
     r"(?:over )?(?:to|into) (?:a |an |the )?(?P<value5>[a-z#0-9 ]+?)(?: (?:theme|mode|look|one))?$|"
-    r"^(?:(?:switch|change|go|move) (?:over )?to )?(?:a |an )?(?P<value3>[a-z#0-9 ]+?) (?:theme|mode)$|"
+    # a theme's name is a word or three ("make shot 3 night and use the dark theme" looked for a theme called
+    # 'make shot 3 night and use the dark')
+    r"^(?:(?:switch|change|go|move) (?:over )?to )?(?:a |an )?(?P<value3>[a-z#0-9]+(?: [a-z#0-9]+){0,2}?) "
+    r"(?:theme|mode)$|"
     r"\b(?:make|turn)\b (?:the )?(?:deck|slides|presentation|it)(?:'s|s')?(?: into)? (?:a )?(?:theme |colou?rs? )?(?P<value4>[a-z#0-9 ]+?)(?: theme)?$")
 
 

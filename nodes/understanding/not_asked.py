@@ -90,7 +90,7 @@ _WEATHER = r"rain|rainy|snow|snowy|fog|foggy|mist|misty|storm|stormy"
 _LIGHT = r"night|day|daylight|dusk|dawn|sunset|sunrise|noon|neon|golden|twilight|morning|evening"
 _BESIDES = (
     (re.compile(r"\bor (?:maybe|perhaps|possibly)\b"), "a choice left open", None),
-    (re.compile(r"(?:^|[;,.!]\s*)(?:i|we) (?:really )?(?:like|love|prefer|adore)\b"), "praise of what stays",
+    (re.compile(r"(?:^|[;,.!]\s*|\bbut\s+)(?:i|we) (?:really )?(?:like|love|prefer|adore)\b"), "praise of what stays",
      _KEPT_SAID),
     (re.compile(r"\b(?:shots?|slides?|sections?) #?\d+(?: is| looks| seems)? (?:ok|okay|fine|good|great|perfect|nice|"
                 r"lovely)\b"), "praise of what stays", _KEPT_SAID),
@@ -102,6 +102,9 @@ _BESIDES = (
     # "make shot 5 too dark" was made brighter (a flaw named is read as its fix)
     (re.compile(r"\bmake\b[^,;.]*\b(?:way |far |much |a bit |slightly )?too (?:dark|bright|light|warm|cold|cool|"
                 r"blue|dim|saturated|busy|big|small)\b"), "a flaw asked for", None),
+    # "use a dark theme for the deck, or a light one" took the first; "change the headline to Honey at dusk, or Honey
+    # at night" wrote both
+    (re.compile(r",\s*or\b(?!\s+(?:not|so)\b)"), "a choice left open", None),
     # "lighten shot 5, or darken shot 6" did both
     (re.compile(r"(?:,\s*|\s)or\s+(?:just\s+)?(?:make|set|darken|lighten|brighten|change|turn|give|add|remove|"
                 r"delete|use|warm|cool|swap|move)\b"), "a choice between two changes", None),

@@ -102,6 +102,8 @@ def _across_families(request: str, facts: CanvasFacts | None, **kwargs: Any) -> 
     to shot 2"): each part read on its own, every word of each accounted for, and the clauses joined.  None unless
     the request splits into parts that each read cleanly and name at least two families; the slide and the shot
     numbers then cannot mean each other's things, so the undo's ambiguity rule within one family does not apply."""
+    if re.search(r"(?:,\s*|\s)or\s", request, re.IGNORECASE):
+        return None  # "use the dark theme, or make shot 3 night": a choice, not two changes (both were made)
     parts = [p for p in _FAMILY_SPLIT.split(each_with_its_verb(request)) if p.strip()]
     if not 2 <= len(parts) <= 4:
         return None

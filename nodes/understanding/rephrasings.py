@@ -269,7 +269,7 @@ def typed_shorthand(text: str) -> str:
 
 _NOUN_LEFT_OUT = re.compile(
     r"\b(?P<first>shot #?\d+|the (?:\d+th|1th|first|last) shot) (?P<change>[a-z][a-z' -]*?) (?P<joint>and|but|,|, and) "
-    r"(?P<second>#?\d+|the (?:\d+th|1th|first|last))(?= (?!(?:and|or|shots?|ones?|more|others?|times?|seconds?|"
+    r"(?P<second>#?\d+|the (?:\d+th|1th|first|last))(?= (?!(?:and|or|of|shots?|ones?|more|others?|times?|seconds?|"
     r"secs?)\b)[a-z])")
 """A second shot said without its noun, the change after it ("make shot 3 night and 4 dusk", "make the third shot
 darker and the fifth lighter"): read as shot 3 again, it was asked about as two changes of one shot."""

@@ -77,6 +77,7 @@ HISTORY_IN_CONTEXT: dict[tuple[str, str], tuple[tuple[str, ...], int]] = {
     ("undo the last two changes", "deck:prev"): (("retitle slide 2 to Basics",), 0),
     ("undo the last 2", "deck:prev"): (("retitle slide 2 to Basics",), 0),
     ("undo twice", "deck:prev"): (("retitle slide 2 to Basics",), 0),
+    ("undo x2", "deck:prev"): (("retitle slide 2 to Basics",), 0),
     ("undo 3 times", "page:prev"): (("make the hero full-bleed",), 0),
 }
 

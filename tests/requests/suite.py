@@ -1718,6 +1718,17 @@ CASES: list[tuple[str, str, Any, str]] = [
     ("clauses", "make the third shot darker and the fifth lighter", {3: {"luma": "lower"}, 5: {"luma": "higher"}},
      "story"),
     ("clauses", "make shot 3 night and 4", ASK("unparsed"), "story"),
+    # -- a third probe, of this session's own rules (2026-12-05, evening): a choice offered with "or", praise after a
+    # flaw, one aspect of the selection restored, counted undos typed short
+    ("routing", "use the dark theme, or make shot 3 night", ASK("unparsed"), "mixed"),
+    ("routing", "use a dark theme for the deck, or a light one", ASK("unparsed"), "mixed"),
+    ("page", "change the headline to Honey at dusk, or Honey at night", ASK("unparsed"), "page"),
+    ("routing", "a 6-shot film about a bee, or a deck", ASK("unsupported"), "empty"),
+    ("routing", "shot 3 looks too dark but I like it", ASK("unparsed"), "story"),
+    ("clauses", "make shot 3 night and 4 of them dusk", ASK("conflict"), "story"),
+    ("slides", "undo x2", OPS(OP("deck_undo", {}), OP("deck_undo", {})), "deck:prev"),
+    ("slides", "undo undo", ASK("unparsed"), "deck:prev"),
+    ("routing", "hey jarvis, a deck about bees", OP("build_deck", {"topic": "a deck about bees"}), "empty"),
     ("page", 'tagline: "Slow honey"?', ASK("unparsed"), "page"),
     ("routing", "shot 5 could maybe be rainy", ASK("unparsed"), "story"),
     ("routing", "a film about bees might be fun", ASK("unsupported"), "empty"),

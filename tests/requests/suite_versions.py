@@ -298,6 +298,7 @@ VERSION_CASES: list[tuple[str, str, Any, str]] = [
     ("cut", "open with shot 8", OP("reorder_cut", {"move": "S8", "to": 1}), "story"),
     ("cut", "end on shot 3", OP("reorder_cut", {"move": "S3", "to": -1}), "story"),
     ("cut", "swap 6 and 7 in the cut", OP("reorder_cut", {"swap": ["S6", "S7"]}), "story"),
+    ("undo", "reset this lighting", ASK("unsupported"), "sel=4"),
 ]
 
 

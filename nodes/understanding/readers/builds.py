@@ -27,7 +27,7 @@ a request that names "the website" is about the page there is ("make the website
 page titled with the request, and the slide edit before it was dropped)."""
 _DECK = re.compile(r"\b\d+-slide\b|\b(?:a|an|new|another|one more)\b(?:\s+[\w-]+){0,4}\s+(?:slides|slide deck|deck|"
                    r"presentation|lecture|keynote)\b")
-_SECOND_BUILD = re.compile(r"\b(?:and|plus|&|then)\s+(?:also\s+)?(?:a|an|the|its|one|some)?\s*(?:\d+-(?:shot|slide)\s+)?"
+_SECOND_BUILD = re.compile(r"\b(?:and|plus|&|then|or)\s+(?:also\s+)?(?:a|an|the|its|one|some)?\s*(?:\d+-(?:shot|slide)\s+)?"
                            r"(?:website|web ?page|landing page|site|homepage|deck|slide deck|slides|presentation|"
                            r"film|short film|storyboard|movie|video|story)\b")
 """A second build in the same request ("a landing page and a deck for my cafe"): it built only one of them."""
@@ -63,7 +63,8 @@ _NEVER_A_BRIEF = frozenset({"delete", "remove", "undo", "revert", "approve", "re
 """Verbs that, after "and", change something rather than describe the thing to build ("a new deck about wasps and
 delete this one" built a deck whose titles held "and delete this one")."""
 _ASKING = re.compile(
-    r"^\s*(?:(?:hey|hi|hello|ok|okay|so|please|now)\b[,!.]?\s+)*(?:(?:can|could|would|will) (?:i|you|we) (?:please )?"
+    r"^\s*(?:(?:hey|hi|hello|ok|okay|so|please|now|yo|jarvis)\b[,!.]?\s+)*(?:(?:can|could|would|will) (?:i|you|u|we) "
+    r"(?:please )?"
     r"(?:get|have|make|build|create|do|whip up|put together|draft|prepare)|whip up|put together|start|draft|prepare|"
     r"make|build|create|give|i want|i need|i'd like|i would like|let's make|let's do)\s+(?:me\s+|us\s+)?"
     r"(?:(?:a|an)\s+)?(?:new\s+)?", re.IGNORECASE)
@@ -319,7 +320,8 @@ class BuildReader:
         return Reading(clauses=[clause])
 
 
-_FILLER_AROUND = re.compile(r"^\s*(?:(?:and|now|also|then|next|ok|okay|so|please|great)\b[,!.]?\s+)+|"
+_FILLER_AROUND = re.compile(r"^\s*(?:(?:and|now|also|then|next|ok|okay|so|please|great|hey|hi|hello|yo|jarvis)\b[,!.]?"
+                            r"\s+)+|"
                             r"[,\s]+(?:too|as well|also|please|thanks|thank you)\s*[.!]*\s*$", re.IGNORECASE)
 """Words around a build's request that are not its brief: "now make a 5 slide deck ..." titled the deck "Now make a
 deck ...", and "and a one-page website for the film too" branded the page "Film Too"."""

@@ -377,7 +377,7 @@ _UNDO_DEFAULT = re.compile(r"^(?:(?:that|it|this|what you (?:just )?did|the (?:l
 _UNDO_COUNT = re.compile(r"^the (?:last|previous) (\d+)(?: (?:changes?|edits?|ones?|steps?))?"
                          r"(?: (?:to|on|of) (?:the |this |my )?(?:[a-z0-9'-]+ ){0,4}(?:page|site|website|"
                          r"deck|slides|presentation))?$")
-_UNDO_TIMES = re.compile(r"^(?:twice|(\d+) times|once)$")
+_UNDO_TIMES = re.compile(r"^(?:twice|(\d+) times|once|x ?(\d+)|(\d+) ?x)$")
 """"undo twice", "undo 3 times": that many undos, each of the last change not yet undone ("twice" was taken for
 the name of a change)."""
 _COUNTED_AND_MORE = re.compile(r"^the (?:last|previous) (?P<n>\d+)\b|\b(?:twice|(?P<times>\d+) times)\b")
@@ -441,7 +441,10 @@ def read_version(ctx: ReadContext, words: Words, start: int, end: int, *, what: 
         if counted:
             words.mark(rest_start, end)
             return [clause(ctx, domain, undo_op, {}, f"undo the last change to the {what}", start=start, end=end)
-                    for _ in range(max(1, int(counted.group(1) or (1 if rest == "once" else 2))))]
+                    for _ in range(max(1, int(next((g for g in counted.groups() if g), None) or (
+                        1 if rest == "once" else 2))))]
+        if re.fullmatch(r"(?:undo|redo|undo undo)", rest):  # "undo undo" undid a change named 'undo'
+            raise _names_more(rest, what)
         several = _COUNTED_AND_MORE.search(rest)
         if several is not None and int(several.group("n") or several.group("times") or 2) > 1:
             raise Ask(Clarification(reason="unsupported", understood=[f"undo changes to the {what}"], message=(

@@ -130,8 +130,8 @@ class VersionReader:
         revert = None if undo else REVERT.search(text)
         if undo is None and revert is None or undo is None and PUT_BACK.search(text):
             return None
-        if (aspect := _ONE_ASPECT.search(text)) is not None and not NAMED_CHANGE.search(text) and \
-                re.search(r"\b(?:shots?|images?|pictures?)\b", text):
+        if (aspect := _ONE_ASPECT.search(text)) is not None and not NAMED_CHANGE.search(text) and (re.search(
+                r"\b(?:shots?|images?|pictures?|this|its|it|that|selected|selection)\b", text) or ctx.facts.selection):
             # "reset shot 3's lighting" reverted the whole image to its original (its rain went too), and "revert
             # the lighting of shot 3" undid its last change, whatever that changed
             words.take_all()

@@ -57,7 +57,7 @@ _IMPERATIVE = re.compile(
     _LEAD + r"(?:(?:please|pls|plz|kindly|just|now|then|also|ok|okay)[, ]+)*(?:(?:can|could|would|will) (?:you|u)\b|"
     r"(?:make|set|change|turn|give|add|remove|delete|move|swap|switch|put|use|rename|retitle|replace|undo|revert|"
     r"restore|redo|regenerate|darken|lighten|brighten|warm|cool|apply|bring|take|insert|duplicate|approve|reject|"
-    r"reset|mark|drop|cut|shorten|lengthen|extend|reorder|keep|leave|try|go|do|write|retitle|title|call|name|"
+    r"reset|mark|drop|cut|shorten|lengthen|extend|reorder|keep|leave|try|go|do|write|title|call|name|"
     r"increase|decrease|reduce|raise|lower|get|let'?s|let)\b)")
 _TENTATIVE = re.compile(r"\?+\s*(?:really\s*\?*)?\s*$")
 """A change asked with a question mark and no verb of asking ("shot 3 at night?", "night for shot 3?", "shot 3

@@ -391,7 +391,6 @@ _REVERT_BEFORE = re.compile(r"\b(?:to )?(?:how it was |the way it was |the versi
 _OBJECT = re.compile(r"\b(?:the |this |my )?(?:page|site|website|web page|deck|slides|presentation|slide deck)(?:'s)?\b")
 
 
-_ASKED_POLITELY = re.compile(r"^\s*(?:(?:ok|okay|so|and|hey|please)[, ]+)*(?:can|could|would|will) you\b")
 _POLITE_END = re.compile(r"[,\s]*\b(?:please|pls|thanks|thank you|thx|ty)\s*[.!]*\s*$")
 _MORE_THAN_ONE_CHANGE = re.compile(r"\b(?:and|but|if|unless|then|too|except|plus|also|as well|or|when|once)\b|&|[,;]")
 """What a change's name never holds: a second change, an exception or a condition."""
@@ -419,7 +418,7 @@ def read_version(ctx: ReadContext, words: Words, start: int, end: int, *, what: 
     if undo is not None:
         rest_start = undo.end()
         rest = _POLITE_END.sub("", text[rest_start:end]).strip()  # "undo the last change, please"
-        if _ASKED_POLITELY.match(text[:undo.start()]):  # "could you undo the last change?"
+        if POLITE_ASK.match(text[:undo.start()]):  # "could you undo the last change?"
             rest = rest.rstrip("?").strip()
         if (why := undo_not_asked_for(text[:undo.start()], rest)) is not None:
             raise Ask(Clarification(reason="unparsed", understood=[f"an undo of the {what}"], message=undo_question(why)))

@@ -16,10 +16,19 @@ from typing import Any
 from nodes.models.grammar import COLOURS, CONSTRAINT_WORDS, FRAMING_WORDS, LIGHTING_WORDS, RELATIVE_WORDS, WEATHER_WORDS
 from nodes.understanding.facts import CanvasFacts
 from nodes.understanding.intent import Clarification, Intent
-from nodes.understanding.kinds import OPERATION_KINDS, asks_removal, family_of, node_ids_named, titles_named, word_kinds
+from nodes.understanding.kinds import (
+    CUT_OPERATIONS,
+    OPERATION_KINDS,
+    asks_removal,
+    family_of,
+    node_ids_named,
+    titles_named,
+    word_kinds,
+)
 from nodes.understanding.not_asked import not_asked_to_act
 from nodes.understanding.readers import READERS, PreviousTurn, ReadContext
 from nodes.understanding.rephrasings import (
+    correction_words,
     each_with_its_verb,
     look_no_shot_has,
     rephrased,
@@ -195,7 +204,7 @@ def _interpret(request: str, facts: CanvasFacts | None = None, *, previous: Prev
         intent.clarification = not_asked_to_act(text, request)
     if intent.clarification is None and not note_like:
         intent.clarification = _instead_of_the_last_turn(intent, previous) or _both_said_of_one(intent) or \
-            _the_change_said_not(intent)
+            _the_change_said_not(intent) or _corrected_and_kept(intent) or _left_out_of_what(intent, previous)
     if intent.clarification is None:
         intent.clarification = _everything_on_a_mixed_canvas(intent, facts) or _the_copy_after_a_duplicate(intent)
     elif intent.clarification.reason in ("no_target", "unparsed") and (look := look_no_shot_has(text)) is not None:
@@ -270,6 +279,44 @@ def _the_change_said_not(intent: Intent) -> Clarification | None:
         reason="conflict", understood=[u for c in made for u in c.understood], not_understood=[said.group(0)],
         message=f"'{said.group(0)}': that is the change I read the request as making, so I changed nothing. Say the "
                 "change once ('make shot 5 darker', or 'make shot 5 less saturated').")
+
+
+def _corrected_and_kept(intent: Intent) -> Clarification | None:
+    """A correction in the middle of a request that the rephrasings did not resolve ("make shot 2 night, actually
+    make it a close-up", "make shot 2 night and shot 3 rainy, actually dusk"): instead of what came before, or as
+    well?  Read with "actually" as a filler, both were made.  (A later value of the same aspect said just before it
+    replaces the earlier one: ``rephrasings._corrected_value``.)"""
+    writes = [c for c in intent.clauses if c.operation not in _NO_CHANGE]
+    said = correction_words(intent.normalised)
+    if not writes or said is None or _WORDS_WRITTEN.search(intent.normalised, 0, said.start()) or \
+            re.search(r"[\"“”]", intent.normalised[:said.start()]):  # inside words written ('say "no, wait"')
+        return None
+    after = intent.normalised[said.start():].strip(" ,.!;:-")
+    return Clarification(
+        reason="ambiguous", understood=[u for c in writes for u in c.understood], not_understood=[after[:60]],
+        message=f"'{after[:60]}': instead of what you said before it, or as well? I changed nothing. Say the request "
+                "again with only what you mean ('make shot 2 a close-up', or 'make shot 2 night and a close-up').")
+
+
+_CUT_SAID = re.compile(r"\b(?:cut|edit|film|movie|sequence|timeline)\b", re.IGNORECASE)
+_NOT_A_SHOT_CHANGE = frozenset({"question", "status", "note"})
+
+
+def _left_out_of_what(intent: Intent, previous: PreviousTurn) -> Clarification | None:
+    """"leave shot 3 out" with no cut said, after a turn that changed shots ("make every shot night"): out of the
+    cut, or out of that change?  With no such turn before it, it is out of the cut (``rephrasings``)."""
+    if not any(c.operation == "remove_from_cut" for c in intent.clauses) or _CUT_SAID.search(intent.request) or \
+            not re.match(r"^\s*(?:please )?leave\b", intent.normalised):
+        return None
+    changed = [c.get("operation", "") for c in previous.clauses]
+    if not any(op not in CUT_OPERATIONS and op not in _NOT_A_SHOT_CHANGE and family_of(op) == "story"
+               and not op.startswith("build") for op in changed):
+        return None
+    named = " and ".join(t.title or t.id for c in intent.clauses for t in c.targets) or "the shot"
+    return Clarification(
+        reason="ambiguous", understood=[u for c in intent.clauses for u in c.understood],
+        message=f"Leave {named} out of the cut, or out of the last change ('{previous.request[:60]}')? I changed "
+                f"nothing. Say 'take {named} out of the cut', or 'undo the last change to {named}'.")
 
 
 def _the_copy_after_a_duplicate(intent: Intent) -> Clarification | None:

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
+from functools import lru_cache
 from typing import Any
 
 _BUT_AFTER_A_SET = re.compile(
@@ -284,13 +285,119 @@ _CUT_PLACES = (
 and two shots swapped by their numbers alone ("swap 6 and 7 in the cut"): each was asked about."""
 
 
+@lru_cache(maxsize=1)
+def _looks() -> dict[str, list[str]]:
+    """The look words the shot reader reads, by the aspect of the image each one sets (a comparative by what it
+    measures: "darker" and "brighter" are one aspect, "warmer" another)."""
+    from nodes.models.grammar import FRAMING_WORDS, LIGHTING_WORDS, RELATIVE_WORDS, WEATHER_WORDS
+
+    aspects: dict[str, list[str]] = {}
+    for aspect, table in (("lighting", LIGHTING_WORDS), ("weather", WEATHER_WORDS), ("framing", FRAMING_WORDS)):
+        aspects[aspect] = [p for p, _ in table]
+    for pattern, measured, _ in RELATIVE_WORDS:
+        aspects.setdefault(f"relative {measured}", []).append(pattern)
+    return aspects
+
+
+@lru_cache(maxsize=1)
+def _degree() -> str:
+    from nodes.models.grammar import DEGREE_WORDS
+
+    return "|".join(f"(?:{p})" for p, _ in DEGREE_WORDS)
+
+
+def _any_look() -> str:
+    return "|".join(f"(?:{p})" for patterns in _looks().values() for p in patterns)
+
+
+_SHOT_LIST = r"shots? #?\d+(?:(?:\s*,\s*|,? (?:and|&) |\s*[-–]\s*| (?:to|through|thru) )#?\d+)*"
+
+
+@lru_cache(maxsize=1)
+def _noun_left_out_in_a_list() -> re.Pattern[str]:
+    """A second shot said without its noun after a comma ("make shot 3 night, 4 dusk", "make shots 3 and 4 night,
+    5 dusk"): only where the number is followed by a look the shot reader reads ("dusk", "a bit warmer"), so that
+    "..., 4 seconds long", "..., 4 times" and "..., 4 of them dusk" are no shot 4."""
+    return re.compile(
+        rf"\b(?P<first>{_SHOT_LIST}|the (?:\d+th|1th|first|last) shot) (?P<change>[a-z][a-z' -]*?)"
+        rf"(?P<joint>,|;|,? and|,? but) (?P<second>#?\d+|the (?:\d+th|1th|first|last))"
+        rf"(?= (?:at |in (?:the )?)?(?:(?:{_degree()}) (?:more )?)?(?:{_any_look()})(?:\s*[,;.!]|\s*$| and\b| but\b|"
+        r" please\b))")
+
+
+_WORDS_OR_ANOTHER_KIND = re.compile(
+    r"[:\"“”]|\b(?:about|rename|retitle|call|called|titled?|named|bullets?|headlines?|tagline|heading|button|say|says|"
+    r"saying|reads?|text|caption|slides?|decks?|pages?|sections?|hero|theme|fonts?|notes?)\b")
+"""Words that begin new words ("rename slide 2 to Night, actually dusk", 'add a slide titled "shot 3 night, 4 dusk"'),
+or name an output that is no shot: the rewrites of a shot edit's words below are not made in them (the new words are
+written as typed, found again by their places)."""
+
+
 def _noun_given_back(text: str) -> str:
-    said = _NOUN_LEFT_OUT.search(text)
+    for _ in range(8):  # a list: "make shot 3 night, 4 dusk and 5 foggy"
+        said = (None if _WORDS_OR_ANOTHER_KIND.search(text) else _noun_left_out_in_a_list().search(text)) or \
+            _NOUN_LEFT_OUT.search(text)
+        if said is None:
+            return text
+        second = said["second"]
+        second = f"the {second.split()[-1]} shot" if second.startswith("the ") else f"shot {second}"
+        text = f"{text[:said.start('second')]}{second}{text[said.end('second'):]}"
+    return text
+
+
+_LEFT_OUT_ALONE = re.compile(
+    rf"^\s*(?:please )?leave (?:out (?P<out>{_SHOT_LIST}|the (?:\d+th|1th|first|last|final) shot)|"
+    rf"(?P<shots>{_SHOT_LIST}|the (?:\d+th|1th|first|last|final) shot) out)(?: please)?\s*[.!]*\s*$")
+""""leave shot 3 out" / "leave out shot 3", and nothing else: on a film, out of its cut ("leave shot 3 out of the
+cut" is read so).  It was asked as what not to touch.  Anything after it ("out of it", "for now", "of the changes")
+is not this; after a turn that changed shots, "out" may be out of that change (``pipeline`` asks)."""
+
+
+def _left_out_of_the_cut(text: str) -> str:
+    said = _LEFT_OUT_ALONE.match(text)
     if said is None:
         return text
-    second = said["second"]
-    second = f"the {second.split()[-1]} shot" if second.startswith("the ") else f"shot {second}"
-    return f"{text[:said.start('second')]}{second}{text[said.end('second'):]}"
+    return f"leave {said['out'] or said['shots']} out of the cut"
+
+
+_CORRECTION_MARK = (r"(?:(?:no,? wait|wait,? no|no|sorry|oops)(?:\s*[,.!:;]+\s*|\s+(?=actually|i meant|i mean|or rather|"
+                    r"make that)))+(?:(?:actually|i meant|i mean|or rather|make that)\s*[,:]?\s*)?|"
+                    r"no,? wait\s+|(?:actually|i meant|i mean|or rather|make that)\s*[,:]?\s*")
+"""Words that take back what was just said ("no wait", "no,", "actually", "I mean", "sorry,"): "no" and "sorry"
+only with a stop after them ("night, no rain" is no correction)."""
+_CORRECTED = re.compile(rf"(?<=[a-z])(?:\s*(?:\.{{2,}}|…|[,;:!.]|-+|—)\s*|\s+)(?P<mark>{_CORRECTION_MARK})"
+                        r"(?:make (?:it|that|them) )?(?P<value>[a-z][a-z -]*?)(?:,? please)?\s*[.!]*\s*$")
+_CORRECTION_WORDS = re.compile(rf"(?<=[a-z0-9])(?:\s*(?P<stop>\.{{2,}}|…|[,;:!.]|-+|—)\s*|\s+)(?P<mark>{_CORRECTION_MARK})"
+                               r"(?=\S)")
+
+
+def correction_words(text: str) -> re.Match[str] | None:
+    """A correction in the middle of a request, with something after it: after a stop ("night, actually ...",
+    "night... no wait, ..."), or right after a look ("night actually a close-up"); not an "actually" that says how
+    ("can you actually make shot 3 night")."""
+    for said in _CORRECTION_WORDS.finditer(text):
+        if said["stop"] or re.search(rf"\b(?:{_any_look()})$", text[:said.start()]):
+            return said
+    return None
+
+
+def _corrected_value(text: str) -> str:
+    """"make shot 2 night, no wait, dusk": the later value replaces the earlier, when both set the same aspect of
+    the image (the lighting, the weather, the framing, or one comparative's measure) and the earlier is what was said
+    just before the correction.  Two aspects ("night, actually a close-up") are left as said (``pipeline`` asks)."""
+    said = _CORRECTED.search(text)
+    if said is None or _WORDS_OR_ANOTHER_KIND.search(text) or not re.search(r"\b(?:shots?|images?|it|them)\b", text):
+        return text
+    before, value = text[:said.start()], said["value"]
+    degree = _degree()
+    for patterns in _looks().values():
+        look = "|".join(f"(?:{p})" for p in patterns)
+        if not re.fullmatch(rf"(?:(?:{degree}) (?:more )?)?(?:a |an )?(?:{look})(?: shot)?", value):
+            continue
+        earlier = re.search(rf"\b(?:(?:a|an) )?(?:(?:{degree}) (?:more )?)?(?:{look})(?: shot)?$", before)
+        if earlier is not None:
+            return f"{before[:earlier.start()]}{value}"
+    return text
 
 
 def _cut_places_said_plainly(text: str) -> str:
@@ -308,5 +415,5 @@ def _cut_places_said_plainly(text: str) -> str:
 
 def rephrased(text: str) -> str:
     """``text`` with each of this module's phrasings said the readers' way."""
-    return _cut_places_said_plainly(_noun_given_back(_warmed_up(_too_much_said_as_the_change(_copy_placed(_placed_plainly(_plainly(_shared_noun(_but_as_except(_except_said_otherwise(
-        _question_said_directly(_left_by_number(text))))))))))))
+    return _left_out_of_the_cut(_cut_places_said_plainly(_noun_given_back(_corrected_value(_warmed_up(_too_much_said_as_the_change(_copy_placed(_placed_plainly(_plainly(_shared_noun(_but_as_except(_except_said_otherwise(
+        _question_said_directly(_left_by_number(text))))))))))))))

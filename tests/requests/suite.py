@@ -1745,6 +1745,41 @@ CASES: list[tuple[str, str, Any, str]] = [
     ("slides", "rename slide 1 to „Bienen“", OP("deck_edit_slide", {"slide": 1, "title": "Bienen"}), "deck"),
     ("slides", 'add a bullet to slide 2: "Keep calm", said the keeper', ASK("unparsed"), "deck"),
     ("page", "change the headline to Open till 11p.m.", OP("page_set_text", {"element": "headline", "text": "Open till 11p.m."}), "page"),
+    # a second shot said without its noun after a comma (asked as two changes of shot 3): only with a look after the
+    # number; a length, a count or "of them" is no shot
+    ("clauses", "make shot 3 night, 4 dusk", {3: L("night"), 4: L("dusk")}, "story"),
+    ("clauses", "make shot 3 night, 4 dusk and 5 foggy", {3: L("night"), 4: L("dusk"), 5: L("foggy")}, "story"),
+    ("clauses", "make shot 3 night, 4 dusk, 5 foggy", {3: L("night"), 4: L("dusk"), 5: L("foggy")}, "story"),
+    ("clauses", "make shots 3 night, 4 dusk", {3: L("night"), 4: L("dusk")}, "story"),
+    ("clauses", "make shots 3 and 4 night, 5 dusk", {3: L("night"), 4: L("night"), 5: L("dusk")}, "story"),
+    ("clauses", "make shot 3 night, 4 in the rain", {3: L("night"), 4: {"weather": "rain"}}, "story"),
+    ("clauses", "make the third shot darker, the fifth lighter", {3: {"luma": "lower"}, 5: {"luma": "higher"}},
+     "story"),
+    ("clauses", "make shot 3 night, 4 dusk", ASK("ambiguous"), "two"),
+    ("clauses", "make shot 3 night, 4 seconds long", ASK("unparsed"), "story"),
+    ("clauses", "make shot 3 night, 4 times", ASK("unparsed"), "story"),
+    ("clauses", "make shot 3 night, 4 of them dusk", ASK("conflict"), "story"),
+    ("clauses", "make shot 3 night, 4 days later", ASK("unparsed"), "story"),
+    ("clauses", "make shot 3 night, 4 dark ones", ASK("unparsed"), "story"),
+    # a correction in the middle of a request (asked as two changes of shot 2): the later value of the same aspect
+    # replaces the earlier; another aspect after it, instead or as well, is asked (both were made)
+    ("clauses", "make shot 2 night, no wait, dusk", {2: L("dusk")}, "story"),
+    ("clauses", "make shot 2 night... actually dusk", {2: L("dusk")}, "story"),
+    ("clauses", "make shot 2 night, no, dusk", {2: L("dusk")}, "story"),
+    ("clauses", "make shot 2 night, sorry, dusk", {2: L("dusk")}, "story"),
+    ("clauses", "make shot 2 night, I mean dusk", {2: L("dusk")}, "story"),
+    ("clauses", "make shot 2 night, actually make it dusk", {2: L("dusk")}, "story"),
+    ("clauses", "make shots 2 and 3 night, no wait, dusk", {2: L("dusk"), 3: L("dusk")}, "story"),
+    ("clauses", "make shot 2 rainy, actually snowy", {2: {"weather": "snow"}}, "story"),
+    ("clauses", "make shot 2 a close-up, actually wide", {2: {"framing": "wide"}}, "story"),
+    ("clauses", "make shot 3 night, 4 dusk, no wait, dawn", {3: L("night"), 4: L("dawn")}, "story"),
+    ("clauses", "make shot 2 night, no, shot 3", ASK("unparsed"), "story"),
+    ("clauses", "make shot 2 night, actually make it a close-up", ASK("ambiguous"), "story"),
+    ("clauses", "make shot 2 night, actually rainy", ASK("ambiguous"), "story"),
+    ("clauses", "make shot 2 night and shot 3 rainy, actually dusk", ASK("ambiguous"), "story"),
+    ("clauses", "make shot 2 darker, actually warmer", ASK("ambiguous"), "story"),
+    ("clauses", "make shot 2 night, no wait, rainy", ASK("unparsed"), "story"),
+    ("clauses", "make shot 2 night, no wait, make shot 3 dusk", ASK("unparsed"), "story"),
 ]
 
 

@@ -299,6 +299,19 @@ VERSION_CASES: list[tuple[str, str, Any, str]] = [
     ("cut", "end on shot 3", OP("reorder_cut", {"move": "S3", "to": -1}), "story"),
     ("cut", "swap 6 and 7 in the cut", OP("reorder_cut", {"swap": ["S6", "S7"]}), "story"),
     ("undo", "reset this lighting", ASK("unsupported"), "sel=4"),
+    # "leave shot 3 out" with nothing after it is out of the cut (asked as what not to touch); after a turn that
+    # changed shot 3 it may be out of that change (asked); anything after "out" is asked as before
+    ("cut", "leave shot 3 out", OP("remove_from_cut", {"shots": ["S3"]}), "story"),
+    ("cut", "leave out shot 3", OP("remove_from_cut", {"shots": ["S3"]}), "story"),
+    ("cut", "leave shots 3 and 4 out", OP("remove_from_cut", {"shots": ["S3", "S4"]}), "story"),
+    ("cut", "leave shot 3 out", ASK("ambiguous"), "prev"),
+    ("cut", "leave shot 3 out", ASK("not_found"), "deck"),
+    ("cut", "leave shot 3 out of it", ASK("unparsed"), "story"),
+    ("cut", "leave shot 3 out for now", ASK("unparsed"), "story"),
+    ("cut", "leave shot 3 out of this", ASK("unparsed"), "story"),
+    ("cut", "leave shot 3 as it is", ASK("unparsed"), "story"),
+    ("cut", "leave shot 3 alone", ASK("unparsed"), "story"),
+    ("cut", "leave shot 3 out of the changes, make the rest night", ASK("unparsed"), "story"),
 ]
 
 

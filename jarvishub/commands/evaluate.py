@@ -166,8 +166,10 @@ def _run_paired(args: argparse.Namespace, suite: list[Any], agents: list[str], r
                 started: float) -> None:
     """``--paired``: each scenario's agents turn by turn (:func:`jarvishub.evaluation.runner.run_paired`); the
     results kept in the sequential order (agent by agent, then the suite's order)."""
-    from jarvishub.evaluation.runner import run_paired
+    from jarvishub.evaluation.runner import run_paired, warm_up_paired
 
+    warm_up_paired([scenario for _, scenario in suite], agents, args.model, path.parent,  # type: ignore[arg-type]
+                   progress=_say)
     order = {(kind, scenario.name): (a, n) for a, kind in enumerate(agents) for n, (_, scenario) in enumerate(suite)}
     for number, (_, scenario) in enumerate(suite, 1):
         for kind in agents:

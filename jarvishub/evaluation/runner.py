@@ -411,6 +411,36 @@ def run_paired(scenario: Scenario, agent_kinds: list[AgentKind], model: ModelNam
     return results
 
 
+def warm_up_paired(suite: list[Scenario], agent_kinds: list[AgentKind], model: ModelName, out_dir: Path,
+                   progress: Progress = lambda line: None) -> float:
+    """Before a paired suite: each workflow's first turn once for every agent, in scratch projects, unmeasured.
+
+    Why: the paired agents share one process, and what a process pays once (the imports of a workflow's tools, the
+    first Chromium it launches, the operating system's caches of both) fell on whichever agent ran that workflow's
+    first build, a few tenths of a second to a second (measured by running the same page build canvas-first and
+    chat-first: the first of the two took 2.7-3.2 s, the second 2.1-2.2 s, whichever agent it was).  Warmed up so,
+    each scenario's turns compare the agents rather than who came first.  Every agent runs each workflow, so the
+    warm-up favours none.  Returns its seconds (not counted in any run's wall time)."""
+    started = time.monotonic()
+    firsts = {scenario.workflow: scenario for scenario in reversed(suite) if scenario.turns}
+    root = out_dir / "warm-up"
+    try:
+        for workflow, scenario in firsts.items():
+            for kind in agent_kinds:
+                began = time.monotonic()
+                run = ScenarioRun(scenario, kind, model, root, lambda line: None)
+                try:
+                    if run.open():
+                        run.turn(0, scenario.turns[0])
+                finally:
+                    run.close(interrupted=isinstance(sys.exc_info()[1], KeyboardInterrupt))
+                progress(f"warm-up [{kind}] {workflow}: {scenario.name} turn 1, unmeasured "
+                         f"({time.monotonic() - began:.1f} s)")
+    finally:
+        shutil.rmtree(root, ignore_errors=True)
+    return time.monotonic() - started
+
+
 class ScenarioRun:
     """One (scenario, agent) run in steps (open, each turn, close), so that several can be interleaved
     (:func:`run_paired`); never raises for a failing turn or a broken project, only for Ctrl-C."""

@@ -165,9 +165,9 @@ def test_ctrl_c_stops_every_child_and_leaves_no_engine(tmp_path):
 
 
 def test_paired_runs_each_scenarios_agents_turn_by_turn_taking_turns_to_go_first(tmp_path):
-    """``--paired``: turn 1 of both agents, then turn 2 with the other agent first, and the next scenario starting
-    with the other agent (its first turn, a build, is the heaviest); results in the sequential order; with --jobs
-    it is a usage error."""
+    """``--paired``: a warm-up of every agent first (unmeasured), then turn 1 of both agents, then turn 2 with the
+    other agent first, and the next scenario starting with the other agent (its first turn, a build, is the
+    heaviest); results in the sequential order; with --jobs it is a usage error."""
     out = tmp_path / "out"
     lines: list[str] = []
     process = _eval(*_scenarios(tmp_path, "notes-e", "notes-f"), "--agent", "both", "--paired", "--out", str(out))
@@ -183,6 +183,11 @@ def test_paired_runs_each_scenarios_agents_turn_by_turn_taking_turns_to_go_first
     assert turns == [("canvas", "notes-e", "1"), ("chat", "notes-e", "1"), ("chat", "notes-e", "2"),
                      ("canvas", "notes-e", "2"), ("chat", "notes-f", "1"), ("canvas", "notes-f", "1"),
                      ("canvas", "notes-f", "2"), ("chat", "notes-f", "2")], log
+    # Before any measured turn, each agent ran the workflow's first turn once, unmeasured, and left no project.
+    warmed = [i for i, line in enumerate(lines) if line.startswith("warm-up [")]
+    first_turn = next(i for i, line in enumerate(lines) if re.match(r"\s+\[(\w+)\] notes-e turn 1/2", line))
+    assert [lines[i].split("]")[0] for i in warmed] == ["warm-up [canvas", "warm-up [chat"], log
+    assert max(warmed) < first_turn and not (out / "warm-up").exists(), log
     assert not _engines(out / "runs"), log
     assert "Traceback" not in log
 

@@ -31,9 +31,11 @@ from nodes.understanding.rephrasings import (
     correction_words,
     each_with_its_verb,
     look_no_shot_has,
+    numbers_apart,
     rephrased,
     said_like_another_shot,
     shots_by_look,
+    split_words_written,
     typed_shorthand,
 )
 from nodes.understanding.references import pinned_film
@@ -77,16 +79,18 @@ def base_vocabulary() -> frozenset[str]:
     return frozenset(w for w in words if len(w) >= 3)
 
 
-def normalise(request: str, facts: CanvasFacts, answer: str | None = None) -> tuple[str, list[tuple[str, str]]]:
+def normalise(request: str, facts: CanvasFacts, answer: str | None = None, *,
+              apart: bool = True) -> tuple[str, list[tuple[str, str]]]:
     """Lower case, spelled numbers as digits, typos corrected, a few phrasings said the way the readers read them
     (``rephrasings``); returns the text and the corrections.
 
     "The night shots" and "the same lighting as shot 1" are read on the film the selection or the answer picks
-    when the project holds several (the shot numbers they become are then read in that film)."""
+    when the project holds several (the shot numbers they become are then read in that film).  ``apart``: "shot3"
+    is read as "shot 3" (``rephrasings.numbers_apart``)."""
     text = typed_shorthand(lower_words(request))
     vocabulary = base_vocabulary() | frozenset(w for w in facts.story_words() if len(w) >= 3)
     corrected, corrections = correct_typos(text, vocabulary)
-    said = rephrased(spell_numbers(corrected))
+    said = rephrased(spell_numbers(numbers_apart(corrected) if apart else corrected))
     film = pinned_film(facts, answer, said)
     shots = [s for s in facts.shots if film is None or s.plan == film]
     return shots_by_look(said_like_another_shot(said, shots), shots), corrections
@@ -131,8 +135,41 @@ def _across_families(request: str, facts: CanvasFacts | None, **kwargs: Any) -> 
     return intent
 
 
-def _interpret(request: str, facts: CanvasFacts | None = None, *, previous: PreviousTurn | None = None,
-               answer: str | None = None, skills: Sequence[Any] = ()) -> Intent:
+def _interpret(request: str, facts: CanvasFacts | None = None, **kwargs: Any) -> Intent:
+    """One reading of the request by the first reader that claims it; with a number typed against its noun ("delete
+    slide4") read apart, unless the reading then writes a word of it ("change the hero to Shot3 Studio" drew '3
+    Studio'): it is read as typed."""
+    intent = _read(request, facts, **kwargs)
+    if numbers_apart(lower_words(request), always=True) != lower_words(request) and \
+            split_words_written(request, _words_written(intent)):
+        return _read(request, facts, apart=False, **kwargs)
+    return intent
+
+
+def _words_written(intent: Intent) -> list[str]:
+    """The strings of a reading's clauses' arguments and modifications (new words, prompts, names), but for the
+    change an undo names ("the last change to slide 4")."""
+    found: list[str] = []
+
+    def walk(value: Any, key: str = "") -> None:
+        if isinstance(value, str):
+            if key != "change":
+                found.append(value)
+        elif isinstance(value, dict):
+            for k, v in value.items():
+                walk(v, str(k))
+        elif isinstance(value, (list, tuple)):
+            for v in value:
+                walk(v, key)
+
+    for clause in intent.clauses:
+        walk(clause.args)
+        walk(clause.modifications)
+    return found
+
+
+def _read(request: str, facts: CanvasFacts | None = None, *, previous: PreviousTurn | None = None,
+          answer: str | None = None, skills: Sequence[Any] = (), apart: bool = True) -> Intent:
     """One reading of the request by the first reader that claims it."""
     facts = facts or CanvasFacts()
     previous = previous or PreviousTurn()
@@ -140,7 +177,7 @@ def _interpret(request: str, facts: CanvasFacts | None = None, *, previous: Prev
     if note_like:
         text, corrections = spell_numbers(lower_words(request)), []
     else:
-        text, corrections = normalise(request, facts, answer)
+        text, corrections = normalise(request, facts, answer, apart=apart)
     intent = Intent(request=request, normalised=text, corrections=corrections, previous_turn=previous.turn_id)
     if not text.strip():
         intent.clarification = Clarification(reason="unparsed", message="The request is empty.")
@@ -339,9 +376,9 @@ _NO_CHANGE = frozenset({"question", "note", "status", "explore"})
 """Operations that write no change of the canvas's outputs."""
 _UNDOING = re.compile(r"\bun-[a-z][a-z-]*")
 """A word made the opposite of another by a hyphened prefix ("un-hide"): never read as the word after it."""
-_ONWARD = re.compile(r"\b(?:shots?|slides?|images?|clips?|sections?|frames?|scenes?)\s+#?\d+\s*\+(?!\s*\d)",
+_ONWARD = re.compile(r"\b(?:shots?|slides?|images?|clips?|sections?|frames?|scenes?)\s*#?\d+\s*\+(?!\s*\d)",
                      re.IGNORECASE)
-"""A number with "+" after it ("shots 6+"): from it onward, which no reader reads."""
+"""A number with "+" after it ("shots 6+", "shots6+"): from it onward, which no reader reads."""
 _CORRECTED_MIDWAY = re.compile(
     r"(?<=[a-z0-9])(?P<said>[,.!;]?\s+(?:no[,.!]?\s+)?(?:actually|make that|i mean|i meant|or rather|rather|sorry|"
     r"wait|oops|correction)[,.!:]?\s+(?:(?:just|only) )?(?P<unit>(?:the )?(?:shots?|images?|pictures?|slides?|clips?|"

@@ -239,15 +239,29 @@ def _warmed_up(text: str) -> str:
 
 
 _ONE_VERB_TWO_KINDS = re.compile(
-    r"\b(?P<verb>delete|remove|drop)\s+(?P<first>(?:the )?(?P<a>slide|shot)s? #?\d+)\s*(?:,\s*)?(?:and|&|plus)\s+"
-    r"(?P<second>(?:the )?(?P<b>slide|shot)s? #?\d+)\b", re.IGNORECASE)
+    r"\b(?P<verb>delete|remove|drop)\s+(?P<first>(?:the )?(?P<a>slide|shot)s? ?#?\d+)\s*(?:,\s*)?(?:and|&|plus)\s+"
+    r"(?P<second>(?:the )?(?P<b>slide|shot)s? ?#?\d+)\b", re.IGNORECASE)
 """One verb for a slide and a shot ("delete slide 4 and shot 4")."""
+
+
+_MAKE_SAID_ONCE = re.compile(
+    r"^(?P<lead>\s*(?:(?:please|pls|ok|okay|now|(?:can|could|would|will) you)\s*,?\s+)*)(?P<verb>make)\s+"
+    r"(?P<first>\S.*?)\s*,?\s+(?:and|&|plus)\s+"
+    r"(?P<second>(?:the|this|my|our) (?:slide deck|deck|slides|presentation|slideshow|page|web ?page|website|site|"
+    r"landing page)\s+\S.*)$", re.IGNORECASE)
+""""make shot 3 night and the deck dark": a second kind of output said after "and" with its own change, the verb
+said once."""
 
 
 def each_with_its_verb(text: str) -> str:
     """A slide and a shot under one verb, each given the verb: the request's parts are of two families, each read by
     its own family's reader (``pipeline._across_families``), which needs a verb ("delete shot 4" then takes the shot
-    out of the cut, as it does alone).  Works on the request as typed (case kept)."""
+    out of the cut, as it does alone).  So too "make shot 3 night and the deck dark": "make the deck dark" (each part
+    must still read on its own, else the request is asked about as before).  Works on the request as typed (case
+    kept)."""
+    made = _MAKE_SAID_ONCE.match(text)
+    if made is not None and not re.search(r"\b(?:and|&|plus)\b", made["second"], re.IGNORECASE):
+        return f"{made['lead']}{made['verb']} {made['first']} and {made['verb']} {made['second']}"
     said = _ONE_VERB_TWO_KINDS.search(text)
     if said is None or said["a"].lower() == said["b"].lower():
         return text
@@ -268,10 +282,50 @@ def typed_shorthand(text: str) -> str:
     return text
 
 
+_RUN_TOGETHER = re.compile(r"\b(?P<noun>shots?|slides?|images?|pictures?|clips?|scenes?|frames?)(?P<number>#?\d+)"
+                           r"(?![a-z0-9@_/]|\.[a-z0-9]|-[a-z])", re.IGNORECASE)
+"""A number typed against its noun ("make shot3 night", "delete slide4", "shots3 and 4"): the readers read "shot 3".
+Only after these nouns, so "mp3", "h264" and "4k" are no shot; "screenshot3" is no shot 3 (no word starts there),
+nor are "shot3a", "slide4.png" and "shot3@studio.com"."""
+_WRITES_WORDS = re.compile(
+    r"[:\"“”→]|->|=>|(?<![a-z0-9])'|\b(?:about|rename[sd]?|renaming|retitle[sd]?|retitling|call|calls|called|titles?|"
+    r"titled|name|names|named|bullets?|headlines?|taglines?|headings?|subheadings?|subtitles?|buttons?|say|says|saying|"
+    r"said|read|reads|text|caption|captions|copy|words?|add|adds|insert|append|include|includes|new|notes?|mention\w*|"
+    r"cover|covers|covering|contain\w*|describ\w*|topic|write|writes|written|replace|replaces|showing|shows|fonts?|"
+    r"typeface|prompt|labels?|labelled|labeled|quote|story|premise|brief|pictures?|pics?|photos?|illustrat\w*|"
+    r"drawings?|draw|draws|redraw\w*|artwork|graphics?)\b", re.IGNORECASE)
+"""Words that begin new words a request writes (a title, a bullet, a topic, a picture's prompt, a quote): a number
+run together with its noun inside them is the person's own ("rename slide 2 to Slide3 recap", "swap the picture on
+slide 2 with a Shot3 still")."""
+
+
+def numbers_apart(text: str, *, always: bool = False) -> str:
+    """``text`` with "shot3" / "slide4" / "shots3" said as "shot 3" / "slide 4" / "shots 3", when the request writes
+    no new words (:data:`_WRITES_WORDS`; ``always``: regardless).  It adds words, so the request's own words are
+    found again by their places only with the same split made in them (``readers.base.typed``); and a reading that
+    writes one of the split words all the same is not taken (:func:`split_words_written`)."""
+    if not always and _WRITES_WORDS.search(text):
+        return text
+    return _RUN_TOGETHER.sub(lambda m: f"{m['noun']} {m['number']}", text)
+
+
+def split_words_written(text: str, written: Sequence[str]) -> bool:
+    """Whether new words a reading writes (``written``: its clauses' words) hold a number :func:`numbers_apart` split
+    from its noun in ``text`` (the request as typed): "change the hero to Shot3 Studio" drew '3 Studio'.  The words
+    were the person's own, and the request is read as typed."""
+    for said in _RUN_TOGETHER.finditer(text):
+        number = re.escape(said["number"].lstrip("#"))
+        noun = re.escape(said["noun"].lower())
+        if any(re.search(rf"(?<![\w]){number}(?!\w)", w) or (" " in w.strip() and re.search(rf"\b{noun}\b", w.lower()))
+               for w in written):
+            return True
+    return False
+
+
 _NOUN_LEFT_OUT = re.compile(
     r"\b(?P<first>shot #?\d+|the (?:\d+th|1th|first|last) shot) (?P<change>[a-z][a-z' -]*?) (?P<joint>and|but|,|, and) "
     r"(?P<second>#?\d+|the (?:\d+th|1th|first|last))(?= (?!(?:and|or|of|shots?|ones?|more|others?|times?|seconds?|"
-    r"secs?)\b)[a-z])")
+    r"secs?|in|at|on|by|am|pm|o'?clock|morning|evening|afternoon|midnight|noon|tonight|today|tomorrow)\b)[a-z])")
 """A second shot said without its noun, the change after it ("make shot 3 night and 4 dusk", "make the third shot
 darker and the fifth lighter"): read as shot 3 again, it was asked about as two changes of one shot."""
 _CUT_PLACES = (
@@ -306,6 +360,15 @@ def _degree() -> str:
     return "|".join(f"(?:{p})" for p, _ in DEGREE_WORDS)
 
 
+def _weather() -> str:
+    return "|".join(f"(?:{p})" for p in _looks()["weather"])
+
+
+_CLOCK_WORDS = r"(?:at|on|by|am|pm|o'?clock|morning|evening|afternoon|midnight|noon|tonight|today|tomorrow)\b"
+"""Words after a number that make it a time of day ("..., 6 in the morning", "..., 2 at midnight", "..., 6 evening"),
+not a shot: only the weather may follow "in (the)" there ("..., 4 in the rain")."""
+
+
 def _any_look() -> str:
     return "|".join(f"(?:{p})" for patterns in _looks().values() for p in patterns)
 
@@ -321,8 +384,8 @@ def _noun_left_out_in_a_list() -> re.Pattern[str]:
     return re.compile(
         rf"\b(?P<first>{_SHOT_LIST}|the (?:\d+th|1th|first|last) shot) (?P<change>[a-z][a-z' -]*?)"
         rf"(?P<joint>,|;|,? and|,? but) (?P<second>#?\d+|the (?:\d+th|1th|first|last))"
-        rf"(?= (?:at |in (?:the )?)?(?:(?:{_degree()}) (?:more )?)?(?:{_any_look()})(?:\s*[,;.!]|\s*$| and\b| but\b|"
-        r" please\b))")
+        rf"(?= (?!{_CLOCK_WORDS})(?:in (?:the )?(?=(?:{_weather()})))?(?:(?:{_degree()}) (?:more )?)?(?:{_any_look()})"
+        r"(?:\s*[,;.!]|\s*$| and\b| but\b| please\b))")
 
 
 _WORDS_OR_ANOTHER_KIND = re.compile(
@@ -389,12 +452,17 @@ def _corrected_value(text: str) -> str:
     if said is None or _WORDS_OR_ANOTHER_KIND.search(text) or not re.search(r"\b(?:shots?|images?|it|them)\b", text):
         return text
     before, value = text[:said.start()], said["value"]
+    if re.match(r"(?:not|no|never|without|less|non)\b", value):
+        return text  # "..., no wait, not so dark", "..., actually no snow": a correction of a kind not read here
     degree = _degree()
     for patterns in _looks().values():
         look = "|".join(f"(?:{p})" for p in patterns)
         if not re.fullmatch(rf"(?:(?:{degree}) (?:more )?)?(?:a |an )?(?:{look})(?: shot)?", value):
             continue
         earlier = re.search(rf"\b(?:(?:a|an) )?(?:(?:{degree}) (?:more )?)?(?:{look})(?: shot)?$", before)
+        if earlier is not None and (re.search(r"\b(?:not|no|never|without|nor|n't)\s*$", before[:earlier.start()])
+                                    or re.match(r"(?:not|no|never|without|less|non)\b", earlier.group(0))):
+            return text  # "night, not dusk, no wait, dusk": the value said before is a negated one (asked)
         if earlier is not None:
             return f"{before[:earlier.start()]}{value}"
     return text

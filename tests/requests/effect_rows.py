@@ -141,15 +141,16 @@ def effect(expected: Any, request: str, context: str) -> tuple[Any, tuple[str, .
     if isinstance(expected, dict):
         return Edit(expected), setup
     ops = tuple(expected) if isinstance(expected, OPS) else (expected,)
-    if all(op.operation in _RESTORING for op in ops):
+    if all(getattr(op, "operation", "edit") in _RESTORING for op in ops):
         if (request, context) in HISTORY_IN_CONTEXT or request in HISTORY:
             turns, state = HISTORY_IN_CONTEXT.get((request, context)) or HISTORY[request]
             return Back(state), setup + turns
         # an undo of the context's own turns: "undo that" after one turn → before it; after an undo → redone
         return Back(len(setup) - 1 if context.endswith("undone") else 0), setup
-    if all(op.operation in _READING for op in ops):
+    if all(getattr(op, "operation", "edit") in _READING for op in ops):
         return Answer(), setup
-    converted = tuple(Op(op.operation, _args(op.args)) for op in ops)
+    # a shot edit beside another kind's change ("make shot 3 night and the deck dark"): its shots, as an edit
+    converted = tuple(Edit(op) if isinstance(op, dict) else Op(op.operation, _args(op.args)) for op in ops)
     return (converted[0] if len(converted) == 1 else Ops(converted)), setup
 
 

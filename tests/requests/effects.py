@@ -105,9 +105,10 @@ class Op:
 
 @dataclass(frozen=True)
 class Ops:
-    """Several page or deck operations in one request, judged together on the final state."""
+    """Several page or deck operations in one request, judged together on the final state (a shot edit beside them:
+    an :class:`Edit`)."""
 
-    ops: tuple[Op, ...]
+    ops: tuple[Op | Edit, ...]
 
 
 @dataclass(frozen=True)
@@ -691,13 +692,36 @@ def judge(premise: Premise, row: Row, out: Any, states: list[State], after: Stat
         problem = judge_shot_op(row, expected, before, after)
     elif isinstance(expected, Op):
         problem = judge_op(premise, expected, before, after)
-    elif all(op.operation.startswith("deck_") for op in expected.ops):
+    elif all(isinstance(op, Op) and op.operation.startswith("deck_") for op in expected.ops):
         problem = judge_deck_steps(expected.ops, before, after)
     else:
         problem = ""
         for op in expected.ops:
-            problem = problem or judge_ops_part(op, before, after)
+            problem = problem or (judge_edit_beside(op, before, after) if isinstance(op, Edit)
+                                  else judge_ops_part(op, before, after))
     return ("wrong_success", problem) if problem else ("pass", "")
+
+
+def judge_edit_beside(expected: Edit, before: State, after: State) -> str:
+    """Shot edits asked beside another kind's change ("make shot 3 night and the deck dark"): each shot's image as
+    asked (absolute changes), and of the film's outputs exactly those shots' image and clip and the cut changed (the
+    other part is judged on its own)."""
+    want: set[str] = set()
+    problems = []
+    for n, changes in expected.shots.items():
+        image = f"shot {n} image"
+        if set(changes) - {"lighting", "framing", "weather", "outfit"}:
+            return f"{image}: only absolute changes are judged beside another kind's change"
+        old, new = before.inputs.get(image, {}), after.inputs.get(image, {})
+        if all(old.get(k, _DEFAULTS.get(k)) == v for k, v in changes.items()):
+            continue  # it already has it: left alone
+        want |= {image, f"shot {n} clip", "final cut"}
+        problems += [f"{image} {what} is {new.get(what)!r}, not {value!r}" for what, value in changes.items()
+                     if new.get(what, _DEFAULTS.get(what)) != value]
+    film = {t for t in before.changed(after) if t.startswith("shot ") or t == "final cut"}
+    if film != want:
+        problems.append(f"changed {sorted(film)}, expected {sorted(want)}")
+    return "; ".join(problems)
 
 
 def judge_shot_op(row: Row, op: Op, before: State, after: State) -> str:

@@ -312,6 +312,10 @@ VERSION_CASES: list[tuple[str, str, Any, str]] = [
     ("cut", "leave shot 3 as it is", ASK("unparsed"), "story"),
     ("cut", "leave shot 3 alone", ASK("unparsed"), "story"),
     ("cut", "leave shot 3 out of the changes, make the rest night", ASK("unparsed"), "story"),
+    # a number typed against its noun ("shot3"): read as "shot 3" (asked about)
+    ("cut", "swap shot3 and shot4 in the cut", OP("reorder_cut", {"swap": ["S3", "S4"]}), "story"),
+    ("cut", "remove shot3 from the cut", OP("remove_from_cut", {"shots": ["S3"]}), "story"),
+    ("cut", "make shot3's clip 3 seconds long", OP("set_clip_duration", {"shot": "S3", "duration_s": 3.0}), "story"),
 ]
 
 

@@ -43,7 +43,7 @@ def _expected(expected) -> list[OP]:
 
 
 ROWS = [row for row in CASES if isinstance(row[2], (OP, OPS))
-        and all(op.operation in OPERATION_TOOLS for op in _expected(row[2]))
+        and all(isinstance(op, OP) and op.operation in OPERATION_TOOLS for op in _expected(row[2]))  # a shot edit: a dict
         # one family: a slide and a shot together get the union of each part's grant, and the shot's part is
         # scoped by its check on the canvas (the effect run carries those rows out on real projects)
         and len({family_of(op.operation) for op in _expected(row[2])}) == 1]

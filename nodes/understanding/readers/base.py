@@ -16,6 +16,7 @@ from typing import Any, Protocol
 
 from nodes.understanding.facts import CanvasFacts
 from nodes.understanding.intent import Clarification, Clause
+from nodes.understanding.rephrasings import numbers_apart
 from nodes.understanding.text import Words
 
 
@@ -100,6 +101,8 @@ def typed(ctx: ReadContext, start: int, end: int, *, trim: bool = True) -> str:
     inside = [i for i, (s, e) in enumerate(spans) if s < end and e > start]
     if not inside:
         return ""
+    if len(original) != len(spans):  # "delete slide4": read as "slide 4" (``rephrasings.numbers_apart``)
+        original = words_apart(ctx.request, [text[s:e] for s, e in spans])
     if len(original) != len(spans):  # never expected: fall back to the normalised words
         return text[start:end].strip(TRIM if trim else "")
     first, last = inside[0], inside[-1]
@@ -114,3 +117,16 @@ def typed(ctx: ReadContext, start: int, end: int, *, trim: bool = True) -> str:
     if head_cut and whole[0]:
         words[0] = words[0][head_cut:]
     return " ".join(words).strip(TRIM if trim else "")
+
+
+def words_apart(request: str, read: list[str]) -> list[str]:
+    """The request's words as typed, with a number typed against its noun split as the normalised text (``read``,
+    its words) has it ("Delete Slide4" → "Delete", "Slide4" → "Slide", "4"), when the split words are the normalised
+    text's words at their places; else as typed (and the caller falls back to the normalised words)."""
+    split: list[str] = []
+    for word in request.split():
+        pieces = numbers_apart(word, always=True).split()
+        if len(pieces) > 1 and [w.lower() for w in pieces] != [w.lower() for w in read[len(split):len(split) + 2]]:
+            return request.split()
+        split.extend(pieces)
+    return split if len(split) == len(read) else request.split()

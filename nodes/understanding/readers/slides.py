@@ -50,7 +50,7 @@ from nodes.understanding.readers.content import (
     read_undo,
     version_subject,
 )
-from nodes.understanding.rephrasings import rephrased
+from nodes.understanding.rephrasings import numbers_apart, rephrased
 from nodes.understanding.text import (
     BUT_COUNTS,
     EITHER_OR,
@@ -390,7 +390,7 @@ def _said_again(ctx: ReadContext) -> str | Clarification | None:
     if (again is None and relative is None) or not clauses or not all(
             c.get("operation") in DECK_OPERATIONS for c in clauses):
         return None
-    said = rephrased(spell_numbers(lower_words(ctx.previous.request)))
+    said = rephrased(spell_numbers(numbers_apart(lower_words(ctx.previous.request))))
     spans = list(_SLIDE_SAID.finditer(said))
     if relative is not None or len(clauses) != 1 or clauses[0].get("operation") not in _REPEATABLE or len(spans) != 1:
         return Clarification(
@@ -951,6 +951,19 @@ _MOVE_PLACE = re.compile(r"\b(?P<where>before|after|ahead of|in front of|behind|
                          r"\bto (?:the )?(?P<nth>\d+)th (?:place|position|spot|slot)\b|"
                          r"\b(?P<way>up|down|earlier|later)(?: (?:one|1)(?: place| slide| spot)?)?\b")
 _SWAP = re.compile(r"\b(?:swap|switch|exchange|trade)\b")
+_ORDINAL_PLACE = re.compile(r"(?<!\bat)(?<!\bin)(?<!\bon)(?<!\bas)(?<!\bby)(?<!\bfor)(?<!\bwith)(?<!\bfrom) "
+                            r"(?:(?P<to>(?:to|into) (?:the )?)|in (?:the )?(?=\S+ (?:place|position|spot|slot)\b))?"
+                            r"(?P<nth>\d+th|last|final)(?: (?:place|position|spot|slot))?"
+                            r"(?=\s*(?:,?\s*please)?\s*[.!]*\s*$)")
+"""A slide's new place said as an ordinal at the end of the request: "put the summary slide second", "move slide 6
+third", "move slide 2 to last", "put slide 5 in second place"; not after "at" ("put slide 2 at last": finally?)."""
+_SLIDE_BEFORE_A_PLACE = re.compile(r"(?:\b(?:slide|slides|it|this|that|one)|\d)\s*$")
+"""What a bare ordinal place follows: the slide it moves ("move slide 5 third", "put the summary slide second",
+"move it last"); after other words ("in a second", "for a second", "back a second", "like the last") it is no
+place."""
+_ONLY_A_MOVE_BEFORE = re.compile(r"^\s*(?:(?:please|pls|ok|okay|now|can you|could you|would you|will you)\s*,?\s*)*$")
+"""Words before the verb of a move whose ordinal is said bare ("put slide 4 first"): a request of one clause only,
+since after another change "first" may say when ("delete slide 3 and move slide 5 first")."""
 _MAKE_PLACE = re.compile(r"\bmake (?P<ref>.+?) the (?:(?P<nth>\d+)th|(?P<pos>first|last|final|opening|closing)) "
                          r"(?:slide|one)\b")
 
@@ -990,7 +1003,7 @@ def _move(ctx: ReadContext, words: Words, start: int, end: int, deck: Deck) -> l
         return None
     place = _MOVE_PLACE.search(text, match.end(), end)
     if place is None:
-        return None
+        return _moved_to_an_ordinal(ctx, words, start, end, deck, match)
     refs = find_slides(ctx, words, deck, match.end(), place.start())
     number, ref = _one(ctx, deck, refs, "move")
     if place.group("where"):
@@ -1009,6 +1022,31 @@ def _move(ctx: ReadContext, words: Words, start: int, end: int, deck: Deck) -> l
     else:
         anchor = _anchor(deck, "up" if place.group("way") in ("up", "earlier") else "down", said=place.group(0))
     words.mark(match.start(), match.end())
+    words.mark(place.start(), place.end())
+    return _moved(ctx, deck, number, ref.said, anchor, start, end)
+
+
+def _moved_to_an_ordinal(ctx: ReadContext, words: Words, start: int, end: int, deck: Deck,
+                         verb: re.Match[str]) -> list[Clause] | None:
+    """"put the summary slide second", "move slide 6 third", "move slide 2 last": the place the slide takes, said as
+    an ordinal at the end of the request (:data:`_ORDINAL_PLACE`).  Said bare ("second"), only in a request that is
+    this move alone; an ordinal the words before it do not name a slide with ("put slide 2 second or third") is
+    left unread, and asked about."""
+    text = ctx.words.text
+    place = _ORDINAL_PLACE.search(text, verb.end())
+    if place is None or place.start() <= verb.end() or place.start() >= end:
+        return None  # the ordinal ends the request ("move slide 5 first, then ..." may say when)
+    if not place.group("to") and place.group(0).lstrip().startswith(place.group("nth")) and \
+            not _ONLY_A_MOVE_BEFORE.match(text, 0, verb.start()):
+        return None
+    if not place.group("to") and not _SLIDE_BEFORE_A_PLACE.search(text, 0, place.start()):
+        return None  # "move slide 4 in a second", "move it for a second", "move slide 4 like the last": not a place
+    refs = find_slides(ctx, words, deck, verb.end(), place.start())
+    number, ref = _one(ctx, deck, refs, "move")
+    nth = place.group("nth")
+    anchor = _anchor(deck, "end", said=place.group(0).strip()) if nth in ("last", "final") else \
+        _anchor(deck, "place", int(nth.removesuffix("th")), place.group(0).strip())
+    words.mark(verb.start(), verb.end())
     words.mark(place.start(), place.end())
     return _moved(ctx, deck, number, ref.said, anchor, start, end)
 

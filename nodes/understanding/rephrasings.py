@@ -481,7 +481,20 @@ def _cut_places_said_plainly(text: str) -> str:
     return text
 
 
+_SIGN_OFF = re.compile(r"(?:\s*[,.!]*\s*\b(?:please|pls|plz|thanks|thank you|thx|ty|lol))+\s*[.!]*\s*$")
+"""Polite words that end a request ("..., no wait, dusk, thanks", "leave shot 3 out pls"): the phrasings below are
+said of what comes before them, which ends there, and the words are given back after (the readers take them as the
+fillers they are)."""
+
+
 def rephrased(text: str) -> str:
-    """``text`` with each of this module's phrasings said the readers' way."""
+    """``text`` with each of this module's phrasings said the readers' way (of the words before a sign-off)."""
+    signed = _SIGN_OFF.search(text)
+    if signed is not None and signed.start() > 0:
+        return _rephrased(text[:signed.start()]) + text[signed.start():]
+    return _rephrased(text)
+
+
+def _rephrased(text: str) -> str:
     return _left_out_of_the_cut(_cut_places_said_plainly(_noun_given_back(_corrected_value(_warmed_up(_too_much_said_as_the_change(_copy_placed(_placed_plainly(_plainly(_shared_noun(_but_as_except(_except_said_otherwise(
         _question_said_directly(_left_by_number(text))))))))))))))

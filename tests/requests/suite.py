@@ -1853,6 +1853,15 @@ CASES: list[tuple[str, str, Any, str]] = [
     ("slides", "move slide 5 back a second", ASK("unparsed"), "deck"),
     ("slides", "move slide 4 like the last", ASK("unparsed"), "deck"),
     ("slides", "move it in a second", ASK("unparsed"), "deck:sel=3"),
+    # a polite word at the end ("pls", "thanks", "lol") no longer stops the phrasings above from being read
+    ("clauses", "make shot 2 night, no wait, dusk, thanks", {2: L("dusk")}, "story"),
+    ("clauses", "make shot 2 night, no wait, dusk pls", {2: L("dusk")}, "story"),
+    ("number", "make shot 3 night, 4 dusk pls", {3: L("night"), 4: L("dusk")}, "story"),
+    ("number", "make shot 3 night, 4 dusk, please", {3: L("night"), 4: L("dusk")}, "story"),
+    ("number", "make shot 3 dusk, 6 in the evening pls", ASK("unparsed"), "story"),
+    ("clauses", "make shot 2 night, actually make it a close-up pls", ASK("ambiguous"), "story"),
+    ("slides", "put the summary slide second pls", OP("deck_move_slide", {"slide": 5, "to": 2}), "deck"),
+    ("slides", "move slide 4 in a second pls", ASK("unparsed"), "deck"),
 ]
 
 

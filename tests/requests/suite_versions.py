@@ -302,6 +302,9 @@ VERSION_CASES: list[tuple[str, str, Any, str]] = [
     # "leave shot 3 out" with nothing after it is out of the cut (asked as what not to touch); after a turn that
     # changed shot 3 it may be out of that change (asked); anything after "out" is asked as before
     ("cut", "leave shot 3 out", OP("remove_from_cut", {"shots": ["S3"]}), "story"),
+    ("cut", "leave shot 3 out pls", OP("remove_from_cut", {"shots": ["S3"]}), "story"),
+    ("cut", "leave shot 3 out, thanks", OP("remove_from_cut", {"shots": ["S3"]}), "story"),
+    ("cut", "leave shot 3 out of it pls", ASK("unparsed"), "story"),
     ("cut", "leave out shot 3", OP("remove_from_cut", {"shots": ["S3"]}), "story"),
     ("cut", "leave shots 3 and 4 out", OP("remove_from_cut", {"shots": ["S3", "S4"]}), "story"),
     ("cut", "leave shot 3 out", ASK("ambiguous"), "prev"),

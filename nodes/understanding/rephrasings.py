@@ -383,7 +383,7 @@ def _noun_left_out_in_a_list() -> re.Pattern[str]:
     "..., 4 seconds long", "..., 4 times" and "..., 4 of them dusk" are no shot 4."""
     return re.compile(
         rf"\b(?P<first>{_SHOT_LIST}|the (?:\d+th|1th|first|last) shot) (?P<change>[a-z][a-z' -]*?)"
-        rf"(?P<joint>,|;|,? and|,? but) (?P<second>#?\d+|the (?:\d+th|1th|first|last))"
+        rf"(?P<joint>,|;|,? and|,? but) (?P<second>#?\d+(?:(?:,? and |, )#?\d+)*|the (?:\d+th|1th|first|last))"
         rf"(?= (?!{_CLOCK_WORDS})(?:in (?:the )?(?=(?:{_weather()})))?(?:(?:{_degree()}) (?:more )?)?(?:{_any_look()})"
         r"(?:\s*[,;.!]|\s*$| and\b| but\b| please\b))")
 
@@ -403,7 +403,8 @@ def _noun_given_back(text: str) -> str:
         if said is None:
             return text
         second = said["second"]
-        second = f"the {second.split()[-1]} shot" if second.startswith("the ") else f"shot {second}"
+        second = f"the {second.split()[-1]} shot" if second.startswith("the ") else \
+            f"shots {second}" if re.search(r"\d\D+\d", second) else f"shot {second}"
         text = f"{text[:said.start('second')]}{second}{text[said.end('second'):]}"
     return text
 

@@ -1862,6 +1862,13 @@ CASES: list[tuple[str, str, Any, str]] = [
     ("clauses", "make shot 2 night, actually make it a close-up pls", ASK("ambiguous"), "story"),
     ("slides", "put the summary slide second pls", OP("deck_move_slide", {"slide": 5, "to": 2}), "deck"),
     ("slides", "move slide 4 in a second pls", ASK("unparsed"), "deck"),
+    # several shots after the comma ("..., 4 and 5 dusk")
+    ("number", "make shot 3 night, 4 and 5 dusk", {3: L("night"), 4: L("dusk"), 5: L("dusk")}, "story"),
+    ("number", "make shot 3 night, 4, 5 dusk", {3: L("night"), 4: L("dusk"), 5: L("dusk")}, "story"),
+    ("number", "make shots 2 and 3 night, 4 and 5 dusk",
+     {2: L("night"), 3: L("night"), 4: L("dusk"), 5: L("dusk")}, "story"),
+    ("number", "make shot 3 night, 4 and 5 seconds long", ASK("unparsed"), "story"),
+    ("number", "make shot 3 night, 4, 5 times", ASK("unparsed"), "story"),
 ]
 
 

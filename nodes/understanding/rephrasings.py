@@ -496,6 +496,13 @@ def rephrased(text: str) -> str:
     return _rephrased(text)
 
 
+_PHRASINGS = (_left_by_number, _question_said_directly, _except_said_otherwise, _but_as_except, _shared_noun, _plainly,
+              _placed_plainly, _copy_placed, _too_much_said_as_the_change, _warmed_up, _corrected_value,
+              _noun_given_back, _cut_places_said_plainly, _left_out_of_the_cut)
+"""The rewrites :func:`rephrased` makes, in this order (each reads what the ones before it left)."""
+
+
 def _rephrased(text: str) -> str:
-    return _left_out_of_the_cut(_cut_places_said_plainly(_noun_given_back(_corrected_value(_warmed_up(_too_much_said_as_the_change(_copy_placed(_placed_plainly(_plainly(_shared_noun(_but_as_except(_except_said_otherwise(
-        _question_said_directly(_left_by_number(text))))))))))))))
+    for phrasing in _PHRASINGS:
+        text = phrasing(text)
+    return text

@@ -13,6 +13,8 @@ from collections.abc import Sequence
 from functools import lru_cache
 from typing import Any
 
+from nodes.understanding.text import POLITE_WORDS
+
 _BUT_AFTER_A_SET = re.compile(
     r"\b(?P<set>(?:every|each)(?: single)? (?:shot|slide|scene|image|picture|clip|one)|all(?: of)?(?: the)? "
     r"(?:shots|slides|scenes|images|pictures|clips)|all|everything)\s+but\s+(?!not\b|also\b|then\b|please\b)")
@@ -360,6 +362,7 @@ def _degree() -> str:
     return "|".join(f"(?:{p})" for p, _ in DEGREE_WORDS)
 
 
+@lru_cache(maxsize=1)
 def _weather() -> str:
     return "|".join(f"(?:{p})" for p in _looks()["weather"])
 
@@ -369,6 +372,7 @@ _CLOCK_WORDS = r"(?:at|on|by|am|pm|o'?clock|morning|evening|afternoon|midnight|n
 not a shot: only the weather may follow "in (the)" there ("..., 4 in the rain")."""
 
 
+@lru_cache(maxsize=1)
 def _any_look() -> str:
     return "|".join(f"(?:{p})" for patterns in _looks().values() for p in patterns)
 
@@ -445,6 +449,10 @@ def correction_words(text: str) -> re.Match[str] | None:
     return None
 
 
+_NEGATED = re.compile(r"(?:not|no|never|without|less|non)\b")
+"""A value that begins by negating ("not so dark", "no snow"): no correction this module resolves."""
+
+
 def _corrected_value(text: str) -> str:
     """"make shot 2 night, no wait, dusk": the later value replaces the earlier, when both set the same aspect of
     the image (the lighting, the weather, the framing, or one comparative's measure) and the earlier is what was said
@@ -453,7 +461,7 @@ def _corrected_value(text: str) -> str:
     if said is None or _WORDS_OR_ANOTHER_KIND.search(text) or not re.search(r"\b(?:shots?|images?|it|them)\b", text):
         return text
     before, value = text[:said.start()], said["value"]
-    if re.match(r"(?:not|no|never|without|less|non)\b", value):
+    if _NEGATED.match(value):
         return text  # "..., no wait, not so dark", "..., actually no snow": a correction of a kind not read here
     degree = _degree()
     for patterns in _looks().values():
@@ -462,7 +470,7 @@ def _corrected_value(text: str) -> str:
             continue
         earlier = re.search(rf"\b(?:(?:a|an) )?(?:(?:{degree}) (?:more )?)?(?:{look})(?: shot)?$", before)
         if earlier is not None and (re.search(r"\b(?:not|no|never|without|nor|n't)\s*$", before[:earlier.start()])
-                                    or re.match(r"(?:not|no|never|without|less|non)\b", earlier.group(0))):
+                                    or _NEGATED.match(earlier.group(0))):
             return text  # "night, not dusk, no wait, dusk": the value said before is a negated one (asked)
         if earlier is not None:
             return f"{before[:earlier.start()]}{value}"
@@ -482,7 +490,7 @@ def _cut_places_said_plainly(text: str) -> str:
     return text
 
 
-_SIGN_OFF = re.compile(r"(?:\s*[,.!]*\s*\b(?:please|pls|plz|thanks|thank you|thx|ty|lol))+\s*[.!]*\s*$")
+_SIGN_OFF = re.compile(rf"(?:\s*[,.!]*\s*\b(?:{POLITE_WORDS}|lol))+\s*[.!]*\s*$")
 """Polite words that end a request ("..., no wait, dusk, thanks", "leave shot 3 out pls"): the phrasings below are
 said of what comes before them, which ends there, and the words are given back after (the readers take them as the
 fillers they are)."""

@@ -40,6 +40,8 @@ thx ty lol haha jarvis
 """.split())
 """Words that carry no content of their own: leaving one of them unread is not a reason to ask."""
 
+POLITE_WORDS = r"(?:please|pls|plz|thanks|thank you|thx|ty)"
+"""The polite words a request may end with ("..., pls", "... thanks"), as a pattern to put in a regular expression."""
 THEN_A_CHANGE = re.compile(
     r"(?:[?.!;,]|\band\b|\bthen\b)\s*(?:(?:and|then|please|now|also|so|ok|okay|if not|if so|if yes|if no)[,]?\s+)*"
     r"(?P<verb>make|change|set|remove|delete|undo|add|move|put|use|turn|give|redo|revert|rename|retitle|swap|"

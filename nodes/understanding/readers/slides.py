@@ -55,6 +55,7 @@ from nodes.understanding.text import (
     BUT_COUNTS,
     EITHER_OR,
     INSTEAD_OF,
+    POLITE_WORDS,
     Words,
     count_exception,
     either_or_question,
@@ -954,7 +955,7 @@ _SWAP = re.compile(r"\b(?:swap|switch|exchange|trade)\b")
 _ORDINAL_PLACE = re.compile(r"(?<!\bat)(?<!\bin)(?<!\bon)(?<!\bas)(?<!\bby)(?<!\bfor)(?<!\bwith)(?<!\bfrom) "
                             r"(?:(?P<to>(?:to|into) (?:the )?)|in (?:the )?(?=\S+ (?:place|position|spot|slot)\b))?"
                             r"(?P<nth>\d+th|last|final)(?: (?:place|position|spot|slot))?"
-                            r"(?=\s*(?:,?\s*(?:please|pls|plz|thanks|thank you|thx|ty))?\s*[.!]*\s*$)")
+                            rf"(?=\s*(?:,?\s*{POLITE_WORDS})?\s*[.!]*\s*$)")
 """A slide's new place said as an ordinal at the end of the request: "put the summary slide second", "move slide 6
 third", "move slide 2 to last", "put slide 5 in second place"; not after "at" ("put slide 2 at last": finally?)."""
 _SLIDE_BEFORE_A_PLACE = re.compile(r"(?:\b(?:slide|slides|it|this|that|one)|\d)\s*$")

@@ -160,6 +160,10 @@ class Project:
             from jarvishub.outputs import follow_commits
 
             follow_commits(project)
+        if getattr(engine, "start_seconds", 0.0) > 0:  # this open started the engine: it ran cold
+            from jarvishub.cold_start import train_in_background
+
+            train_in_background()  # so that the next cold start, of any project here, starts from the JVM cache
         return project
 
     def close(self) -> None:

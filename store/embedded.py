@@ -18,7 +18,6 @@ import atexit
 import base64
 import contextlib
 import hashlib
-import importlib.util
 import json
 import os
 import secrets
@@ -36,6 +35,13 @@ from store import lifecycle, process
 from store.arcadedb_security import READER_USER, ROOT_USER, write_security_files
 from store.engine import ARCADEDB_PROFILE, ARCADEDB_SCHEMA_SQL, Engine, EngineLimits, init_canvas_meta
 from store.errors import EngineUnavailable
+from store.jvm import (  # noqa: F401  (the engine's JVM; its names are imported from here too)
+    AOT_CACHE_ENV,
+    DEFAULT_JAVA_OPTIONS,
+    JAVA_OPTIONS_ENV,
+    java_options,
+    wheel_dir,
+)
 from store.locks import ProjectLocks
 from store.private_files import ensure_private_dir, ensure_private_tree, read_private, write_private
 
@@ -45,15 +51,6 @@ _ENV_KEEP = ("PATH", "HOME", "LANG", "LC_ALL", "LC_CTYPE", "TZ", "TMPDIR", "PYTH
              # the supervisor is Python run from the checkout: where (and whether) it may write bytecode
              "PYTHONDONTWRITEBYTECODE", "PYTHONPYCACHEPREFIX",
              lifecycle.EVENT_LOG_ENV)
-
-
-def _wheel_dir() -> Path:
-    """The installed ``arcadedb-embedded`` package's folder, found without importing it: its ``__init__``
-    loads JPype and numpy (a third of a second), and only its Java runtime and jars are wanted here."""
-    spec = importlib.util.find_spec("arcadedb_embedded")
-    if spec is None or not spec.submodule_search_locations:
-        raise EngineUnavailable("the arcadedb-embedded wheel is not installed; pip install arcadedb-embedded")
-    return Path(next(iter(spec.submodule_search_locations)))
 
 
 def _port_open(port: int) -> bool:
@@ -70,31 +67,6 @@ def _taken_by_another(pid: int, ports: tuple[int, ...]) -> bool:
     """Whether one of ``ports`` answers although the process ``pid`` does not listen on it."""
     mine = process.listening_ports(pid)
     return any(port not in mine and _port_open(port) for port in ports)
-
-
-DEFAULT_JAVA_OPTIONS = ("-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC")
-"""How the engine's JVM compiles and collects.  The canvas's queries are small and a project's engine lives for
-minutes, so the optimising compiler (C2) and the parallel collector cost more CPU than they earn back: with
-them off a cold command waits about half as long for the server, and a warm workload of small queries costs
-about half the CPU, for about 0.6 ms more a statement on an idle machine (``python bench/engine_start.py``;
-figures in docs/engines.md)."""
-JAVA_OPTIONS_ENV = "JARVISHUB_ENGINE_JAVA_OPTIONS"
-"""The embedded engine's JVM options instead of :data:`DEFAULT_JAVA_OPTIONS`, space-separated (set but empty:
-the JVM's own defaults, C2 and G1)."""
-AOT_CACHE_ENV = "JARVISHUB_ENGINE_AOT_CACHE"
-"""A JVM ahead-of-time cache (JDK 25's ``-XX:AOTCache``) the engine starts with when the file exists: its
-classes come loaded and linked, which halves the CPU a start costs.  The test suite trains one per session
-(``tests/engine_aot.py``); a cache that does not match the JVM, its options or its jars is ignored by the JVM."""
-
-
-def java_options() -> list[str]:
-    """The JVM options the embedded engine starts with, besides its heap."""
-    chosen = os.environ.get(JAVA_OPTIONS_ENV)
-    options = list(DEFAULT_JAVA_OPTIONS) if chosen is None else chosen.split()
-    cache = os.environ.get(AOT_CACHE_ENV)
-    if cache and os.path.isfile(cache):
-        options.append(f"-XX:AOTCache={cache}")
-    return options
 
 
 def _child_env() -> dict[str, str]:
@@ -161,7 +133,7 @@ class EmbeddedArcadeEngine(Engine):
             return info
 
     def _launch(self, attempt: int = 1) -> dict[str, Any]:
-        wheel = _wheel_dir()
+        wheel = wheel_dir()
         java = wheel / "jre" / "bin" / "java"
         if not java.exists():
             raise EngineUnavailable(f"the arcadedb-embedded wheel has no Java runtime at {java}; reinstall it")

@@ -1,0 +1,31 @@
+"""What a project's open does after it started the engine cold: start training the machine's engine cache.
+
+Kept apart from :mod:`jarvishub.engine_training`, which opens a project itself: the open needs only to start it.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+from pathlib import Path
+
+from store import jvm, process
+
+TRAINING_ENV = ("PATH", "HOME", "LANG", "LC_ALL", "LC_CTYPE", "TZ", "TMPDIR", "PYTHONPATH", "VIRTUAL_ENV",
+                "XDG_CACHE_HOME", "PYTHONDONTWRITEBYTECODE", "PYTHONPYCACHEPREFIX")
+"""What the training keeps of the environment: what runs Python.  Nothing else: the person's settings could point
+its scratch project at their own database (``NEO4J_URI``), checkpoints (``JARVISHUB_CHECKPOINT_URL``) or a paid
+provider."""
+
+
+def train_in_background() -> int | None:
+    """Start training the machine's cache when it has none and none is being trained; the training's pid."""
+    cache = jvm.kept_cache()
+    if cache is None or cache.is_file() or jvm.training_alive(jvm.lock_of(cache)):
+        return None
+    env = {**{k: v for k, v in os.environ.items() if k in TRAINING_ENV},
+           jvm.AOT_CACHE_ENV: ""}  # its own engine records, and starts no training of its own
+    return process.spawn_detached([sys.executable, "-m", "jarvishub.engine_training", str(cache)],
+                                  log=cache.with_name("training.log"), cwd=Path(__file__).resolve().parents[1],
+                                  env=env)
+

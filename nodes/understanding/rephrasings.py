@@ -13,7 +13,7 @@ from collections.abc import Sequence
 from functools import lru_cache
 from typing import Any
 
-from nodes.understanding.text import POLITE_WORDS
+from nodes.understanding.text import EMOJI, EMOTICON, POLITE_WORDS
 
 _BUT_AFTER_A_SET = re.compile(
     r"\b(?P<set>(?:every|each)(?: single)? (?:shot|slide|scene|image|picture|clip|one)|all(?: of)?(?: the)? "
@@ -324,10 +324,14 @@ def split_words_written(text: str, written: Sequence[str]) -> bool:
     return False
 
 
+_COUNTED_LOOKS = r"(?:close[- ]?ups|closeups|(?:wide|long|medium|mid|tight|establishing)[- ]?shots|wide[- ]?angles)\b"
+"""Looks said as things one counts ("2 close-ups", "3 wide shots"): after a number, how many, not which shot ("make
+shot 3 night, 2 close-ups" made shot 2 a close-up)."""
 _NOUN_LEFT_OUT = re.compile(
     r"\b(?P<first>shot #?\d+|the (?:\d+th|1th|first|last) shot) (?P<change>[a-z][a-z' -]*?) (?P<joint>and|but|,|, and) "
     r"(?P<second>#?\d+|the (?:\d+th|1th|first|last))(?= (?!(?:and|or|of|shots?|ones?|more|others?|times?|seconds?|"
-    r"secs?|in|at|on|by|am|pm|o'?clock|morning|evening|afternoon|midnight|noon|tonight|today|tomorrow)\b)[a-z])")
+    r"secs?|in|at|on|by|am|pm|o'?clock|morning|evening|afternoon|midnight|noon|tonight|today|tomorrow)\b)"
+    rf"(?!{_COUNTED_LOOKS})[a-z])")
 """A second shot said without its noun, the change after it ("make shot 3 night and 4 dusk", "make the third shot
 darker and the fifth lighter"): read as shot 3 again, it was asked about as two changes of one shot."""
 _CUT_PLACES = (
@@ -383,12 +387,14 @@ _SHOT_LIST = r"shots? #?\d+(?:(?:\s*,\s*|,? (?:and|&) |\s*[-–]\s*| (?:to|throu
 @lru_cache(maxsize=1)
 def _noun_left_out_in_a_list() -> re.Pattern[str]:
     """A second shot said without its noun after a comma ("make shot 3 night, 4 dusk", "make shots 3 and 4 night,
-    5 dusk"): only where the number is followed by a look the shot reader reads ("dusk", "a bit warmer"), so that
-    "..., 4 seconds long", "..., 4 times" and "..., 4 of them dusk" are no shot 4."""
+    5 dusk", "set shot 3 to night, 4 to dusk"): only where the number is followed by a look the shot reader reads
+    ("dusk", "a bit warmer"), so that "..., 4 seconds long", "..., 4 times", "..., 4 of them dusk", "..., 2 close-ups"
+    and "..., 6 to midnight" are no shot 4."""
     return re.compile(
         rf"\b(?P<first>{_SHOT_LIST}|the (?:\d+th|1th|first|last) shot) (?P<change>[a-z][a-z' -]*?)"
         rf"(?P<joint>,|;|,? and|,? but) (?P<second>#?\d+(?:(?:,? and |, )#?\d+)*|the (?:\d+th|1th|first|last))"
-        rf"(?= (?!{_CLOCK_WORDS})(?:in (?:the )?(?=(?:{_weather()})))?(?:(?:{_degree()}) (?:more )?)?(?:{_any_look()})"
+        rf"(?= (?!{_CLOCK_WORDS})(?!{_COUNTED_LOOKS})(?:to (?!{_CLOCK_WORDS}))?(?:in (?:the )?(?=(?:{_weather()})))?"
+        rf"(?:(?:{_degree()}) (?:more )?)?(?:{_any_look()})"
         r"(?:\s*[,;.!]|\s*$| and\b| but\b| please\b))")
 
 
@@ -477,6 +483,32 @@ def _corrected_value(text: str) -> str:
     return text
 
 
+_TAKEN_BACK = re.compile(r"\b(?:no|wait|sorry|oops|i mean|i meant|or rather|make that)\b")
+"""The words of a correction that take back what was said; "actually" alone may add to it ("remove shot 3 actually
+shot 4" is asked: instead, or as well?)."""
+_NUMBER_CORRECTED = re.compile(
+    rf"\b(?P<noun>shot|slide|image|picture|clip|scene|section) #?\d+(?:\s*(?:\.{{2,}}|…|[,;:!.]|-+|—)\s*|\s+)"
+    rf"(?P<mark>{_CORRECTION_MARK})(?:(?:the )?(?P=noun) )?#?(?P<number>\d+)\b"
+    r"(?!\s*(?:[,&+%]|-|–)|\s+(?:and|or|plus|more|of|times?|seconds?|secs?)\b|\s+(?:to|through|thru) (?:\w+ )?#?\d|"
+    r"\.\d)")
+"""A shot or slide's number, a correction right after it, and another number: "slide 2, no wait, 3" (not followed by
+more numbers, a range or an amount: "..., 3 and 4", "..., 3 to 5", "..., 3 seconds")."""
+_A_LIST_BEFORE = re.compile(r"(?:[,&+]|\b(?:and|or|to|through|thru|plus|except|but|not))\s*(?:the )?$")
+"""A list or an exception the corrected shot or slide ends ("slide 4 and slide 2, no wait, 3"): which is taken back?"""
+
+
+def _number_corrected(text: str) -> str:
+    """"delete slide 2, no wait, 3" as "delete slide 3", "make shot 2, no wait, 3 night" as "make shot 3 night": a
+    number taken back right after it is said is replaced by the one after the correction (it was asked, instead or
+    as well).  Not in a list ("slide 4 and slide 2, no wait, 3"), nor with more numbers after it ("..., no wait, 3
+    and 4"), nor in a request that writes words ("rename slide 2, no wait, 3 to Costs")."""
+    said = _NUMBER_CORRECTED.search(text)
+    if said is None or not _TAKEN_BACK.search(said["mark"]) or _WRITES_WORDS.search(text) or \
+            _A_LIST_BEFORE.search(text, 0, said.start()):
+        return text
+    return f"{text[:said.start()]}{said['noun']} {said['number']}{text[said.end():]}"
+
+
 def _cut_places_said_plainly(text: str) -> str:
     for pattern, where in _CUT_PLACES:
         said = pattern.search(text)
@@ -490,10 +522,10 @@ def _cut_places_said_plainly(text: str) -> str:
     return text
 
 
-_SIGN_OFF = re.compile(rf"(?:\s*[,.!]*\s*\b(?:{POLITE_WORDS}|lol))+\s*[.!]*\s*$")
-"""Polite words that end a request ("..., no wait, dusk, thanks", "leave shot 3 out pls"): the phrasings below are
-said of what comes before them, which ends there, and the words are given back after (the readers take them as the
-fillers they are)."""
+_SIGN_OFF = re.compile(rf"(?:\s*[,.!]*\s*(?:\b(?:{POLITE_WORDS}|lol)|{EMOTICON}|{EMOJI}))+\s*[.!]*\s*$")
+"""Polite words, a face or an emoji that end a request ("..., no wait, dusk, thanks", "leave shot 3 out pls", "...,
+no wait, dusk 🙂"): the phrasings below are said of what comes before them, which ends there, and the words are given
+back after (the readers take them as the fillers they are, and read no emoji)."""
 
 
 def rephrased(text: str) -> str:
@@ -505,8 +537,8 @@ def rephrased(text: str) -> str:
 
 
 _PHRASINGS = (_left_by_number, _question_said_directly, _except_said_otherwise, _but_as_except, _shared_noun, _plainly,
-              _placed_plainly, _copy_placed, _too_much_said_as_the_change, _warmed_up, _corrected_value,
-              _noun_given_back, _cut_places_said_plainly, _left_out_of_the_cut)
+              _placed_plainly, _copy_placed, _too_much_said_as_the_change, _warmed_up, _number_corrected,
+              _corrected_value, _noun_given_back, _cut_places_said_plainly, _left_out_of_the_cut)
 """The rewrites :func:`rephrased` makes, in this order (each reads what the ones before it left)."""
 
 

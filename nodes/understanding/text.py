@@ -42,6 +42,11 @@ thx ty lol haha jarvis
 
 POLITE_WORDS = r"(?:please|pls|plz|thanks|thank you|thx|ty)"
 """The polite words a request may end with ("..., pls", "... thanks"), as a pattern to put in a regular expression."""
+EMOTICON = r"[:;]-?[)(dp]"
+"""A face typed in signs (":)", ";-)", ":d" as lower-cased), as a pattern."""
+EMOJI = r"[\U0001F300-\U0001FAFF\u2600-\u27BF][\uFE0F\u200D]*"
+"""One emoji (with the variation selector or joiner that may follow it), as a pattern: no reader reads one, and a
+request may end with one ("..., no wait, dusk 🙂")."""
 THEN_A_CHANGE = re.compile(
     r"(?:[?.!;,]|\band\b|\bthen\b)\s*(?:(?:and|then|please|now|also|so|ok|okay|if not|if so|if yes|if no)[,]?\s+)*"
     r"(?P<verb>make|change|set|remove|delete|undo|add|move|put|use|turn|give|redo|revert|rename|retitle|swap|"

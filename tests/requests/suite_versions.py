@@ -319,6 +319,10 @@ VERSION_CASES: list[tuple[str, str, Any, str]] = [
     ("cut", "swap shot3 and shot4 in the cut", OP("reorder_cut", {"swap": ["S3", "S4"]}), "story"),
     ("cut", "remove shot3 from the cut", OP("remove_from_cut", {"shots": ["S3"]}), "story"),
     ("cut", "make shot3's clip 3 seconds long", OP("set_clip_duration", {"shot": "S3", "duration_s": 3.0}), "story"),
+    # a shot taken back right after it is said ("..., no wait, 3"; asked, instead or as well): the one after it; an
+    # emoji after "leave shot 3 out" no longer hides the phrasing
+    ("cut", "remove shot 2, no wait, 3", OP("remove_from_cut", {"shots": ["S3"]}), "story"),
+    ("cut", "leave shot 3 out 🙂", OP("remove_from_cut", {"shots": ["S3"]}), "story"),
 ]
 
 

@@ -21,7 +21,7 @@ from dataclasses import dataclass
 from nodes.understanding.intent import Clarification, Clause, Target
 from nodes.understanding.readers.base import ReadContext, Reading, typed
 from nodes.understanding.readers.versions import JUST_UNDO, TURN, UNDO_FURTHER
-from nodes.understanding.text import Words, undo_not_asked_for, undo_question
+from nodes.understanding.text import EMOJI, EMOTICON, Words, undo_not_asked_for, undo_question
 
 _QUOTE = re.compile(r"""(?:^|(?<=[\s:(,]))(['"])(.+?)\1(?=$|[\s.,;:!?)])""")
 _SEPARATOR = re.compile(r"\s*(?:;|\.(?:\s|$)|,?\s*\band then\b|,?\s*\bthen\b|,?\s*\band also\b|,?\s*\band\b|"
@@ -203,7 +203,7 @@ _LOOSE_WORDS = re.compile(
     # a sign-off, an emoticon or an emoji ("Costs plz", "Sky Honey, thanks so much", "Why bees :)", "no rush")
     r"(?:,\s*|\s)(?:plz|pls|please|ty|thx|thnx|thanx|tks|thnks|tysm|thanku|thank u|thank ya|many thanks|"
     r"thanks(?: so much| a lot| again| a bunch| u)?|thank you(?: so much)?|"
-    r"cheers|rn|no rush|mate|lol|asap|xx?)\b[\s!.]*$|[:;]-?[)(dp]\s*$|[\U0001F300-\U0001FAFF\u2600-\u27BF]|"
+    rf"cheers|rn|no rush|mate|lol|asap|xx?)\b[\s!.]*$|{EMOTICON}\s*$|{EMOJI}|"
     # options, not the words ("Sky Honey or similar", "e.g. Book a table", "something like Buzz")
     r"\bor (?:similar|something(?: like (?:that|it))?)\b|\be\.?g\.?\s|\bfor example\b|\bsomething like\b|"
     # where the words go, or what they are, said instead of them ("into Costs", "& 4 to Costs", "a shorter title")

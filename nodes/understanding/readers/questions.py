@@ -16,7 +16,7 @@ from nodes.understanding.decks import deck_candidates, which_deck, which_deck_qu
 from nodes.understanding.intent import Clarification, Clause, Target
 from nodes.understanding.readers.base import ReadContext, Reading, with_a_change
 from nodes.understanding.readers.content import typed
-from nodes.understanding.references import ambiguous_message, find_references, read_film, resolve_targets
+from nodes.understanding.references import Found, ambiguous_message, find_references, read_film, resolve_targets
 from nodes.understanding.text import THEN_A_CHANGE, Words
 
 _TAG_QUESTION = r",\s*(?:right|correct|yeah|yes|isn't it|aren't they|is it|are they|didn't you|did you)\s*\??\s*$"
@@ -147,6 +147,19 @@ def _film_unsupported(words: Words, said: str) -> Reading:
 _IN_THE_CUT = re.compile(r"\b(?:in|out of|from|part of) (?:the )?(?:final |current )?(?:cut|edit|film|movie|sequence|"
                          r"timeline)\b")
 """Where a shot is, asked ("is shot 3 in the cut"): not how it looks."""
+_TAKEN_OUT_BEFORE = re.compile(r"\b(?:(?:leave|left|leaving|take|took|taken) out|drop(?:ped)?|cut|skip(?:ped)?|"
+                               r"remove[ds]?|delete[ds]?|omit(?:ted)?|lose|lost)\s+$")
+_TAKEN_OUT_AFTER = re.compile(
+    r"\s+(?:(?:been|got|gotten|get|gets|was|were|is|are|still)\s+)?(?:(?:left |taken |cut )?out\b"
+    r"(?! of (?!it\b|them\b))|dropped\b|cut\b|skipped\b|removed\b|"
+    r"deleted\b|omitted\b|missing\b|gone\b|in\s*\??\s*$)")
+"""Whether a shot was taken out said without naming the cut ("did you leave shot 3 out?", "did you drop shot 3?", "is
+shot 3 missing?"): it was answered with how shot 3 looks.  Not "out of the rain", "out of focus" or "in the rain"."""
+
+
+def _taken_out(text: str, found: list[Found]) -> bool:
+    """Whether a yes-or-no question asks if a shot it names was taken out (of the cut, most likely)."""
+    return any(_TAKEN_OUT_BEFORE.search(text, 0, f.start) or _TAKEN_OUT_AFTER.match(text, f.end) for f in found)
 
 
 def _not_answered(words: Words, understood: str, why: str, change: str) -> Reading:
@@ -268,7 +281,8 @@ class QuestionReader:
         yes_no = _IS_IT.search(text)
         if yes_no and found and any(t.kind != "shot" for t in resolved.targets):
             found = []  # "is slide 6 called Summary?" was answered "none of those shots": asked below instead
-        if yes_no and found and _IN_THE_CUT.search(text):  # "is shot 3 in the cut" was answered with how it looks
+        if yes_no and found and (_IN_THE_CUT.search(text) or (_taken_out(text, found) and not resolved.missing)):
+            # "is shot 3 in the cut", "did you leave shot 3 out?" were answered with how it looks
             return _not_answered(words, "a question on the cut", "I answer how shots look, not whether the cut holds "
                                  "them", "put shot 3 back in the cut")
         if yes_no and found and _A_STATUS.search(text):  # "is shot 6 approved?" was answered with how it looks

@@ -20,7 +20,8 @@ from nodes.understanding.intent import Clarification, Clause, Reference, Target
 from nodes.understanding.readers.base import ReadContext, Reading
 from nodes.understanding.references import (CHANGE_NOUNS, Found, Resolver, ambiguous_message, film_named,
                                              find_references)
-from nodes.understanding.text import EITHER_OR, INSTEAD_OF, Words, count_exception, either_or_question
+from nodes.understanding.text import (EITHER_OR, INSTEAD_OF, POLITE_WORDS, Words, count_exception,
+                                      either_or_question)
 
 _SEPARATOR = re.compile(r"\s*(?:;|\.(?:\s|$)|,?\s*\band then\b|,?\s*\bthen\b|,?\s*\bbut\b|,?\s*\band\b|,?\s*\balso\b|"
                         r",?\s*\bwhile\b|,?\s*&|,?\s*\+|,|:)\s*")
@@ -212,6 +213,40 @@ _MORE_THAN_THE_OTHERS = re.compile(
 warmer", "but shot 4 warmer instead")."""
 
 
+_SINGLE_SHOTS_LISTED = re.compile(r"^(?:shot|image|picture) #?\d+(?:\s*,\s*|,? (?:and|&) )(?:(?:shot|image|picture) )?"
+                                  r"#?\d+")
+"""Shots listed each with a singular noun or none ("shot 3, 4", "shot 3 and shot 4"), not "shots 3 and 4"."""
+_JOINT = re.compile(r"\s*(?:,|&|and|, and)\s*")
+"""All there is between two shots of a list ("shot 3 and the last shot")."""
+_TO_WHAT = re.compile(r"\s+(?:to|into)\b")
+"""The lighting said as what the verb changes it to ("change the lighting of shot 2 and shot 4 to night"): one
+request."""
+
+
+def _listed_after_a_redo(ctx: ReadContext, found: list[Found]) -> tuple[str, str, str] | None:
+    """The verb, the first shot and the others of "redo shot 3, 4 dusk" (which made shots 3 and 4 dusk) or "redo shot
+    3 and the last shot dusk" (which took shot 3 again and made shot 8 dusk): "redo shot 3" is a whole request
+    (another take), so the change after the list may be for the others alone, or for all.  With a verb that says
+    nothing alone ("make shot 3, 4 dusk") the list is all there is, and so with "shots" ("redo shots 3, 4 dusk") or
+    with no change after it ("redo shot 3, 4": another take of each), or with the lighting changed "to" one ("change
+    the lighting of shot 2 and shot 4 to night")."""
+    if not ctx.facts.has_story:
+        return None  # no shots: the reader says so
+    text = ctx.words.text
+    listed = [(f, f, f"shot {f.reference.numbers[0]}", " and ".join(f"shot {n}" for n in f.reference.numbers[1:]))
+              for f in found if f.reference.form == "number" and len(f.reference.numbers) > 1
+              and _SINGLE_SHOTS_LISTED.match(f.reference.said)]
+    listed += [(f, g, f.reference.said, g.reference.said) for f, g in itertools.pairwise(found)
+               if _JOINT.fullmatch(text, f.end, g.start)]
+    for first, last, said, others in listed:
+        verb = max((m.end() for m in _SEPARATOR.finditer(text, 0, first.start)), default=0)
+        redo = read_edit(ctx.words.copy(), verb, first.start).redo
+        if (redo == "take" or (redo == "lighting" and not _TO_WHAT.match(text, last.end))) and \
+                not read_edit(ctx.words.copy(), last.end, len(text)).empty:
+            return re.sub(rf"^{POLITE_WORDS}\s+", "", text[verb:first.start].strip()), said, others
+    return None
+
+
 def _said_loosely(ctx: ReadContext, found: list[Found]) -> Reading | None:
     """A question instead of an edit for wordings that named other shots (or another change) than meant."""
     text = ctx.words.text
@@ -243,6 +278,10 @@ def _said_loosely(ctx: ReadContext, found: list[Found]) -> Reading | None:
         message = f"'{more.group(0).strip()}': one shot changed otherwise than the others in one request; I change " \
                   "each shot by the same step, so I changed nothing. Say each change on its own ('make shots 1-3 " \
                   "darker', then 'make shot 4 warmer')."
+    elif (redone := _listed_after_a_redo(ctx, found)) is not None:
+        verb, first, others = redone
+        message = f"'{verb} {first}' alone, and the change after it for {others}; or that change for all of them? I " \
+                  f"changed nothing. Say '{verb} {first} and make {others} ...', or 'make {first} and {others} ...'."
     elif (instead := INSTEAD_OF.search(text)) is not None and len(found) > 1:
         message = f"'{instead.group(0).strip()}': shall {instead.group('other').strip()} go back to how it was " \
                   "before? Say 'undo the last change to it' for that, and name only the shots to change ('make " \

@@ -10,6 +10,7 @@ import sys
 from pathlib import Path
 
 from store import jvm, process
+from store.errors import EngineUnavailable
 
 TRAINING_ENV = ("PATH", "HOME", "LANG", "LC_ALL", "LC_CTYPE", "TZ", "TMPDIR", "PYTHONPATH", "VIRTUAL_ENV",
                 "XDG_CACHE_HOME", "PYTHONDONTWRITEBYTECODE", "PYTHONPYCACHEPREFIX")
@@ -19,13 +20,19 @@ provider."""
 
 
 def train_in_background() -> int | None:
-    """Start training the machine's cache when it has none and none is being trained; the training's pid."""
-    cache = jvm.kept_cache()
-    if cache is None or cache.is_file() or jvm.training_alive(jvm.lock_of(cache)):
+    """Start training the machine's cache when it has none and none is being trained; the training's pid.
+
+    Never fails the open that calls it: a cache folder it cannot read or a process it cannot start (out of
+    processes, a full disk for its log) leaves the engine to start without a cache, as before."""
+    try:
+        cache = jvm.kept_cache()
+        if cache is None or cache.is_file() or jvm.training_alive(jvm.lock_of(cache)):
+            return None
+        env = {**{k: v for k, v in os.environ.items() if k in TRAINING_ENV},
+               jvm.AOT_CACHE_ENV: ""}  # its own engine records, and starts no training of its own
+        return process.spawn_detached([sys.executable, "-m", "jarvishub.engine_training", str(cache)],
+                                      log=cache.with_name("training.log"), cwd=Path(__file__).resolve().parents[1],
+                                      env=env)
+    except (OSError, EngineUnavailable):
         return None
-    env = {**{k: v for k, v in os.environ.items() if k in TRAINING_ENV},
-           jvm.AOT_CACHE_ENV: ""}  # its own engine records, and starts no training of its own
-    return process.spawn_detached([sys.executable, "-m", "jarvishub.engine_training", str(cache)],
-                                  log=cache.with_name("training.log"), cwd=Path(__file__).resolve().parents[1],
-                                  env=env)
 

@@ -103,10 +103,14 @@ def kept_cache() -> Path | None:
 
 
 def cache_option() -> list[str]:
-    """The ``-XX:AOTCache`` option an engine starts with: the chosen cache, else the machine's, when it exists."""
+    """The ``-XX:AOTCache`` option an engine starts with: the chosen cache, else the machine's, when it exists
+    (none when it cannot be looked at: the engine starts as it did before there was a cache)."""
     chosen = os.environ.get(AOT_CACHE_ENV)
-    cache = Path(chosen) if chosen else None if chosen is not None else kept_cache()
-    return [f"-XX:AOTCache={cache}"] if cache is not None and cache.is_file() else []
+    try:
+        cache = Path(chosen) if chosen else None if chosen is not None else kept_cache()
+        return [f"-XX:AOTCache={cache}"] if cache is not None and cache.is_file() else []
+    except OSError:
+        return []
 
 
 def lock_of(cache: Path) -> Path:

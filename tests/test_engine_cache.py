@@ -55,6 +55,13 @@ def _start_engine(folder: Path, env: dict[str, str]) -> dict:
     return json.loads(done.stdout.strip().splitlines()[-1])
 
 
+def _cache_name(env: dict[str, str]) -> str:
+    """The machine's cache's file name, as the person's processes compute it."""
+    return subprocess.run([sys.executable, "-c", "from store.jvm import cache_name, DEFAULT_JAVA_OPTIONS; "
+                           "print(cache_name(DEFAULT_JAVA_OPTIONS))"],
+                          env=env, capture_output=True, text=True, check=True, cwd=ROOT).stdout.strip()
+
+
 def _command_line(pid: int) -> list[str]:
     return Path(f"/proc/{pid}/cmdline").read_bytes().decode().split("\0")
 
@@ -118,9 +125,7 @@ def test_a_cache_folder_others_can_write_is_neither_trained_nor_loaded(tmp_path)
     kept.mkdir(parents=True)
     kept.chmod(0o777)
     env = _person_env(cache_home)
-    name = subprocess.run([sys.executable, "-c", "from store.jvm import cache_name; "
-                           "from store.jvm import DEFAULT_JAVA_OPTIONS; print(cache_name(DEFAULT_JAVA_OPTIONS))"],
-                          env=env, capture_output=True, text=True, check=True, cwd=ROOT).stdout.strip()
+    name = _cache_name(env)
     (kept / name).write_bytes(b"planted")
     started = _start_engine(tmp_path / "p", env)
     try:
@@ -157,3 +162,20 @@ def test_a_training_stopped_midway_leaves_no_cache_and_the_next_cold_start_train
         for scratch in Path(tempfile.gettempdir()).glob("jarvishub-engine-aot-*"):  # the killed training's
             stop_engine(scratch / "project" / ".jarvishub" / "engine")
             shutil.rmtree(scratch, ignore_errors=True)
+
+
+def test_a_damaged_cache_is_ignored_by_the_engine_which_starts_and_serves(tmp_path):
+    """A cache file the JVM cannot read (a disk error, another JVM's) costs a warning in the engine's log, not the
+    person's command."""
+    cache_home = tmp_path / "cache"
+    env = _person_env(cache_home)
+    name = _cache_name(env)
+    kept = cache_home / "jarvishub" / "engine-aot"
+    kept.mkdir(parents=True, mode=0o700)
+    (kept / name).write_bytes(b"not a cache")
+    started = _start_engine(tmp_path / "p", env)
+    try:
+        assert f"-XX:AOTCache={kept / name}" in _command_line(started["pid"])
+        assert started["version"] == 0
+    finally:
+        stop_engine(tmp_path / "p" / ".jarvishub" / "engine")

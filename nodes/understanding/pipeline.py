@@ -37,9 +37,11 @@ from nodes.understanding.rephrasings import (
     shots_by_look,
     split_words_written,
     typed_shorthand,
+    writes_words,
 )
 from nodes.understanding.references import pinned_film
-from nodes.understanding.text import FILLERS, NUMBER_VOCABULARY, Words, correct_typos, lower_words, spell_numbers
+from nodes.understanding.text import (CORRECTION_WORDS, FILLERS, LOOK_EMOJI, NUMBER_VOCABULARY, Words,
+                                      correct_typos, lower_words, spell_numbers)
 
 COMMAND_WORDS = frozenset("""
 make redo regenerate rebuild repair fix explore try note mark select reject undo revert restore compare
@@ -200,6 +202,27 @@ def _read(request: str, facts: CanvasFacts | None = None, *, previous: PreviousT
                     "'every slide from slide 4').")
         _describe(intent)
         return intent
+    if (lettered := _LETTERED.search(text)) is not None and not note_like and not writes_words(
+            text[:lettered.start()]):
+        # "delete slide 3a" deleted slide 3, and "remove shot 3a" took shot 3 out: the letter was dropped
+        named = f"{lettered['noun']} {lettered['number']}"
+        intent.clarification = Clarification(
+            reason="not_found", not_understood=[lettered.group(0)],
+            message=f"There is no {named}{lettered['letter']}: shots and slides are numbered 1, 2, 3 ..., so I "
+                    f"changed nothing. Say which one by its number ('{named}').")
+        _describe(intent)
+        return intent
+    if (counted := _COUNTED_IN_A_LIST.search(text)) is not None and not note_like and not writes_words(
+            text[:counted.start()]):
+        # "delete slide 3, 2 of them" deleted slides 3 and 2, "redo shot 3, 2 more" took shot 2 again: a count
+        # read as one more number of the list
+        said = counted.group("count")
+        intent.clarification = Clarification(
+            reason="ambiguous", not_understood=[said],
+            message=f"'{said}': how many, or which ones? I changed nothing. Name each one by its number "
+                    f"('{counted['noun']}s 2, 3 and 5').")
+        _describe(intent)
+        return intent
     if (corrected := _CORRECTED_MIDWAY.search(text)) is not None and not note_like and (
             corrected.group("unit") or _NUMBERED.search(text, 0, corrected.start())) and not _WORDS_WRITTEN.search(
             text, 0, corrected.start()):
@@ -241,7 +264,8 @@ def _read(request: str, facts: CanvasFacts | None = None, *, previous: PreviousT
         intent.clarification = not_asked_to_act(text, request)
     if intent.clarification is None and not note_like:
         intent.clarification = _instead_of_the_last_turn(intent, previous) or _both_said_of_one(intent) or \
-            _the_change_said_not(intent) or _corrected_and_kept(intent) or _left_out_of_what(intent, previous)
+            _the_change_said_not(intent) or _corrected_and_kept(intent) or _left_out_of_what(intent, previous) or \
+            _a_look_drawn(intent)
     if intent.clarification is None:
         intent.clarification = _everything_on_a_mixed_canvas(intent, facts) or _the_copy_after_a_duplicate(intent)
     elif intent.clarification.reason in ("no_target", "unparsed") and (look := look_no_shot_has(text)) is not None:
@@ -335,6 +359,34 @@ def _corrected_and_kept(intent: Intent) -> Clarification | None:
                 "again with only what you mean ('make shot 2 a close-up', or 'make shot 2 night and a close-up').")
 
 
+_DRAWN_AS = {
+    **dict.fromkeys("🌙🌛🌜🌚🌃🌌", {"night", "moonlit"}),
+    **dict.fromkeys("🌅🌇🌆🌄", {"dusk", "sunset", "dawn", "golden-hour"}),
+    **dict.fromkeys("🌧☔", {"rain"}),
+    **dict.fromkeys("❄🌨☃⛄", {"snow"}),
+    **dict.fromkeys("🌫🌁", {"foggy"}),
+    "☁": {"overcast"},
+    "☀": {"noon", "clear"},
+}
+"""The looks an emoji draws: said beside the same look ("make shot 3 night 🌙") it adds nothing."""
+
+
+def _a_look_drawn(intent: Intent) -> Clarification | None:
+    """An emoji of the sky or the weather in a shot edit ("make shot 3 night 🌧️", "make shot 3 dusk 🌙"): it may be
+    a look (a rainy night?) or an ornament, and no reader reads it, so the edit made the rest alone."""
+    edits = [c for c in intent.clauses if c.operation == "edit"]
+    drawn = LOOK_EMOJI.search(intent.request)
+    if not edits or drawn is None:
+        return None
+    made = {v for c in edits for v in ((c.modifications or {}).get("changes") or {}).values()}
+    if made & _DRAWN_AS.get(drawn.group(0), set()):
+        return None  # "make shot 3 night 🌙": the emoji draws the look said
+    return Clarification(
+        reason="unparsed", understood=[u for c in edits for u in c.understood], not_understood=[drawn.group(0)],
+        message=f"'{drawn.group(0)}': I read no emoji, and this one may be a look (the weather, the sky, the time of "
+                "day); I changed nothing. Say it in words ('make shot 3 night and rainy'), or leave it out.")
+
+
 _CUT_SAID = re.compile(r"\b(?:cut|edit|film|movie|sequence|timeline)\b", re.IGNORECASE)
 _NOT_A_SHOT_CHANGE = frozenset({"question", "status", "note"})
 
@@ -380,13 +432,20 @@ _ONWARD = re.compile(r"\b(?:shots?|slides?|images?|clips?|sections?|frames?|scen
                      re.IGNORECASE)
 """A number with "+" after it ("shots 6+", "shots6+"): from it onward, which no reader reads."""
 _CORRECTED_MIDWAY = re.compile(
-    r"(?<=[a-z0-9])(?P<said>[,.!;]?\s+(?:no[,.!]?\s+)?(?:actually|make that|i mean|i meant|or rather|rather|sorry|"
-    r"wait|oops|correction)[,.!:]?\s+(?:(?:just|only) )?(?P<unit>(?:the )?(?:shots?|images?|pictures?|slides?|clips?|"
-    r"scenes?|sections?) )?"
+    rf"(?<=[a-z0-9])(?P<said>[,.!;]?\s+(?:no[,.!]?\s+)?(?:{CORRECTION_WORDS}|rather|sorry|wait|oops|correction)"
+    r"[,.!:]?\s+(?:(?:just|only) )?(?P<unit>(?:the )?(?:shots?|images?|pictures?|slides?|clips?|scenes?|sections?) )?"
     r"#?\d+)\b")
 """A correction in the middle of a request, naming another shot or slide ("make shot 3 night, actually shot 4"):
 the one named before it is replaced, not joined, which no reader reads.  A bare number ("..., actually 4") only
 after a shot or slide said by its number (:data:`_NUMBERED`; "a 6-shot film. no wait, 8" is a story's length)."""
+_COUNTED_IN_A_LIST = re.compile(
+    r"\b(?P<noun>shot|slide|image|picture|clip|scene|section)s? #?\d+(?:\s*(?:,|and|&)\s*#?\d+)*\s*(?:,|,? and|"
+    r",? &|,? plus)\s*(?P<count>\d+ (?:more|others?|of (?:them|those|these|its|the \w+)|or so)\b)")
+"""A count said as the last item of a list of shots or slides ("delete slide 3, 2 of them", "remove shot 3, 4 more",
+"make shots 3, 4 or so night"): read as one more number (slide 2, shot 4)."""
+_LETTERED = re.compile(r"\b(?P<noun>shot|slide|image|picture|clip|scene|section)s? #?(?P<number>\d+)(?P<letter>[a-z])\b")
+"""A shot or slide's number with a letter after it ("slide 3a", "shot 2b"): no shot or slide is numbered so, and
+the readers read the number alone."""
 _NUMBERED = re.compile(r"\b(?:shots?|images?|pictures?|slides?|clips?|scenes?|sections?) #?\d+\b")
 _WORDS_WRITTEN = re.compile(r":|\b(?:rename|retitle|call|called|titled?|named|bullet|headline|tagline|heading|button|"
                             r"say|says|saying|reads?|text|caption)\b")

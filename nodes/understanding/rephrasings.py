@@ -13,7 +13,7 @@ from collections.abc import Sequence
 from functools import lru_cache
 from typing import Any
 
-from nodes.understanding.text import EMOJI, EMOTICON, POLITE_WORDS
+from nodes.understanding.text import CORRECTION_WORDS, EMOJI, EMOTICON, POLITE_WORDS, SAID_AGAIN
 
 _BUT_AFTER_A_SET = re.compile(
     r"\b(?P<set>(?:every|each)(?: single)? (?:shot|slide|scene|image|picture|clip|one)|all(?: of)?(?: the)? "
@@ -301,12 +301,18 @@ run together with its noun inside them is the person's own ("rename slide 2 to S
 slide 2 with a Shot3 still")."""
 
 
+def writes_words(text: str) -> bool:
+    """Whether ``text`` begins new words a request writes (:data:`_WRITES_WORDS`: a title, a topic, a prompt), whose
+    numbers and names are the person's own."""
+    return _WRITES_WORDS.search(text) is not None
+
+
 def numbers_apart(text: str, *, always: bool = False) -> str:
     """``text`` with "shot3" / "slide4" / "shots3" said as "shot 3" / "slide 4" / "shots 3", when the request writes
     no new words (:data:`_WRITES_WORDS`; ``always``: regardless).  It adds words, so the request's own words are
     found again by their places only with the same split made in them (``readers.base.typed``); and a reading that
     writes one of the split words all the same is not taken (:func:`split_words_written`)."""
-    if not always and _WRITES_WORDS.search(text):
+    if not always and writes_words(text):
         return text
     return _RUN_TOGETHER.sub(lambda m: f"{m['noun']} {m['number']}", text)
 
@@ -434,9 +440,8 @@ def _left_out_of_the_cut(text: str) -> str:
     return f"leave {said['out'] or said['shots']} out of the cut"
 
 
-_CORRECTION_MARK = (r"(?:(?:no,? wait|wait,? no|no|sorry|oops)(?:\s*[,.!:;]+\s*|\s+(?=actually|i meant|i mean|or rather|"
-                    r"make that)))+(?:(?:actually|i meant|i mean|or rather|make that)\s*[,:]?\s*)?|"
-                    r"no,? wait\s+|(?:actually|i meant|i mean|or rather|make that)\s*[,:]?\s*")
+_CORRECTION_MARK = (rf"(?:(?:no,? wait|wait,? no|no|sorry|oops)(?:\s*[,.!:;]+\s*|\s+(?={CORRECTION_WORDS})))+"
+                    rf"(?:{CORRECTION_WORDS}\s*[,:]?\s*)?|no,? wait\s+|{CORRECTION_WORDS}\s*[,:]?\s*")
 """Words that take back what was just said ("no wait", "no,", "actually", "I mean", "sorry,"): "no" and "sorry"
 only with a stop after them ("night, no rain" is no correction)."""
 _CORRECTED = re.compile(rf"(?<=[a-z])(?:\s*(?:\.{{2,}}|…|[,;:!.]|-+|—)\s*|\s+)(?P<mark>{_CORRECTION_MARK})"
@@ -483,7 +488,7 @@ def _corrected_value(text: str) -> str:
     return text
 
 
-_TAKEN_BACK = re.compile(r"\b(?:no|wait|sorry|oops|i mean|i meant|or rather|make that)\b")
+_TAKEN_BACK = re.compile(rf"\b(?:no|wait|sorry|oops|{SAID_AGAIN})\b")
 """The words of a correction that take back what was said; "actually" alone may add to it ("remove shot 3 actually
 shot 4" is asked: instead, or as well?)."""
 _NUMBER_CORRECTED = re.compile(
@@ -493,6 +498,9 @@ _NUMBER_CORRECTED = re.compile(
     r"\.\d)")
 """A shot or slide's number, a correction right after it, and another number: "slide 2, no wait, 3" (not followed by
 more numbers, a range or an amount: "..., 3 and 4", "..., 3 to 5", "..., 3 seconds")."""
+_AS_WELL = re.compile(r"(?:(?![,;]|\b(?:and|then|but)\b).)*?\b(?:too|also|as well|aswell|both)\b")
+"""Words after a corrected number, in its own part of the request, that add it to the one before ("delete slide 2, no
+wait, 3 too", "make shot 2, no wait, 3 night as well"): as well, then, not instead ("..., 3 night and 4 too" adds 4)."""
 _A_LIST_BEFORE = re.compile(r"(?:[,&+]|\b(?:and|or|to|through|thru|plus|except|but|not))\s*(?:the )?$")
 """A list or an exception the corrected shot or slide ends ("slide 4 and slide 2, no wait, 3"): which is taken back?"""
 
@@ -501,10 +509,11 @@ def _number_corrected(text: str) -> str:
     """"delete slide 2, no wait, 3" as "delete slide 3", "make shot 2, no wait, 3 night" as "make shot 3 night": a
     number taken back right after it is said is replaced by the one after the correction (it was asked, instead or
     as well).  Not in a list ("slide 4 and slide 2, no wait, 3"), nor with more numbers after it ("..., no wait, 3
-    and 4"), nor in a request that writes words ("rename slide 2, no wait, 3 to Costs")."""
+    and 4"), nor with "too" after it (:data:`_AS_WELL`), nor in a request that writes words ("rename slide 2, no
+    wait, 3 to Costs")."""
     said = _NUMBER_CORRECTED.search(text)
-    if said is None or not _TAKEN_BACK.search(said["mark"]) or _WRITES_WORDS.search(text) or \
-            _A_LIST_BEFORE.search(text, 0, said.start()):
+    if said is None or not _TAKEN_BACK.search(said["mark"]) or writes_words(text) or \
+            _A_LIST_BEFORE.search(text, 0, said.start()) or _AS_WELL.match(text, said.end()):
         return text
     return f"{text[:said.start()]}{said['noun']} {said['number']}{text[said.end():]}"
 

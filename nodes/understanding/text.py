@@ -42,11 +42,21 @@ thx ty lol haha jarvis
 
 POLITE_WORDS = r"(?:please|pls|plz|thanks|thank you|thx|ty)"
 """The polite words a request may end with ("..., pls", "... thanks"), as a pattern to put in a regular expression."""
+SAID_AGAIN = r"(?:i meant|i mean|or rather|make that)"
+"""Words that say again what was meant ("I mean", "or rather", "make that"), as a pattern: they take back what was
+just said."""
+CORRECTION_WORDS = rf"(?:actually|{SAID_AGAIN})"
+"""The words a correction begins with ("actually", "I mean", "or rather", "make that"), as a pattern: "actually"
+alone may add to what was said as well as take it back."""
 EMOTICON = r"[:;]-?[)(dp]"
 """A face typed in signs (":)", ";-)", ":d" as lower-cased), as a pattern."""
 EMOJI = r"[\U0001F300-\U0001FAFF\u2600-\u27BF][\uFE0F\u200D]*"
 """One emoji (with the variation selector or joiner that may follow it), as a pattern: no reader reads one, and a
 request may end with one ("..., no wait, dusk 🙂")."""
+LOOK_EMOJI = re.compile("[\u2600-\u2603\u2614\u26c4\u26c5\u26c8\u2744\U0001F301\U0001F303-\U0001F309\U0001F30C"
+                        "\U0001F311-\U0001F31E\U0001F324-\U0001F32C]")
+"""An emoji of the sky, the weather or the time of day ("☀️", "🌧️", "❄️", "🌙", "🌅"): it may say a look ("make shot 3
+night 🌧️": a rainy night?), which no reader reads."""
 THEN_A_CHANGE = re.compile(
     r"(?:[?.!;,]|\band\b|\bthen\b)\s*(?:(?:and|then|please|now|also|so|ok|okay|if not|if so|if yes|if no)[,]?\s+)*"
     r"(?P<verb>make|change|set|remove|delete|undo|add|move|put|use|turn|give|redo|revert|rename|retitle|swap|"

@@ -1939,6 +1939,42 @@ CASES: list[tuple[str, str, Any, str]] = [
     ("slides", "delete slide 2, no wait, 9", ASK("not_found"), "deck"),
     ("clauses", "make shot 2, no wait, 3 night", {3: L("night")}, "story"),
     ("clauses", "make shot 2, no wait, 3 and 4 night", ASK("ambiguous"), "story"),
+    # a probe of corrections, lists and sign-offs (2026-12-05, second): "..., no wait, 3 too" / "..., 3 night as well"
+    # acted on shot or slide 3 alone (it adds 3); "did you put shot 3 back?", "did you trim shot 3?", "did you keep
+    # shot 3?" were answered with how it looks; an emoji of the weather or the sky beside another look was dropped
+    # ("make shot 3 night 🌧️"); "slide 3a" was slide 3; a count after a list ("delete slide 3, 2 of them", "redo shot
+    # 3, 2 more") was one more number.  Asked now; their neighbours act as before
+    ("clauses", "make shot 2, no wait, 3 as well night", ASK("ambiguous"), "story"),
+    ("clauses", "make shot 2, no wait, 3 also night", ASK("ambiguous"), "story"),
+    ("clauses", "make shot 2, no wait, 3 night too", ASK("ambiguous"), "story"),
+    ("clauses", "make shot 2 no wait 3 night and 4 too", {3: L("night"), 4: L("night")}, "story"),
+    ("slides", "delete slide 2, no wait, 3 too", ASK("ambiguous"), "deck"),
+    ("slides", "delete slide 2, no wait, 3 also", ASK("ambiguous"), "deck"),
+    ("slides", "delete slide 2, no wait, 3 instead", OP("deck_delete_slide", {"slide": 3}), "deck"),
+    ("slides", "delete slide 2 no wait 3 👍", OP("deck_delete_slide", {"slide": 3}), "deck"),
+    ("question", "did you put shot 3 back?", ASK("unsupported"), "story"),
+    ("question", "did you trim shot 3?", ASK("unsupported"), "story"),
+    ("question", "did you keep shot 3?", ASK("unsupported"), "story"),
+    ("question", "did shot 3 move?", ASK("unsupported"), "story"),
+    ("question", "did you keep shot 3 rainy?", OP("question", {"ask": "attribute", "attribute": "look"}), "story"),
+    ("question", "did you keep the rain in shot 3?", OP("question", {"ask": "attribute", "attribute": "look"}),
+     "story"),
+    ("clauses", "make shot 3 night 🌧️", ASK("unparsed"), "story"),
+    ("clauses", "make shot 3 night ❄️", ASK("unparsed"), "story"),
+    ("clauses", "make shot 3 dusk 🌙", ASK("unparsed"), "story"),
+    ("clauses", "make shot 3 night 🌙", {3: L("night")}, "story"),
+    ("clauses", "make shot 3 rainy 🌧️", {3: {"weather": "rain"}}, "story"),
+    ("clauses", "make shot 3 night 🔥", {3: L("night")}, "story"),
+    ("number", "make shot 3a night", ASK("not_found"), "story"),
+    ("number", "remove shot 3a", ASK("not_found"), "story"),
+    ("slides", "delete slide 3a", ASK("not_found"), "deck"),
+    ("slides", "rename slide 2 to Plan 3a", OP("deck_edit_slide", {"slide": 2, "title": "Plan 3a"}), "deck"),
+    ("slides", "delete slide 3, 2 of them", ASK("ambiguous"), "deck"),
+    ("slides", "delete slide 3, 4 or so", ASK("ambiguous"), "deck"),
+    ("number", "redo shot 3, 2 more", ASK("ambiguous"), "story"),
+    ("number", "make shot 3, 2 of them night", ASK("ambiguous"), "story"),
+    ("number", "remove shot 3 and 2 more", ASK("ambiguous"), "story"),
+    ("number", "make shot 3 night, 2 and 4 dusk", {3: L("night"), 2: L("dusk"), 4: L("dusk")}, "story"),
 ]
 
 

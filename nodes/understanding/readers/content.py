@@ -21,7 +21,7 @@ from dataclasses import dataclass
 from nodes.understanding.intent import Clarification, Clause, Target
 from nodes.understanding.readers.base import ReadContext, Reading, typed
 from nodes.understanding.readers.versions import JUST_UNDO, TURN, UNDO_FURTHER
-from nodes.understanding.text import EMOJI, EMOTICON, Words, undo_not_asked_for, undo_question
+from nodes.understanding.text import EMOJI, EMOTICON, POLITE_WORDS, Words, undo_not_asked_for, undo_question
 
 _QUOTE = re.compile(r"""(?:^|(?<=[\s:(,]))(['"])(.+?)\1(?=$|[\s.,;:!?)])""")
 _SEPARATOR = re.compile(r"\s*(?:;|\.(?:\s|$)|,?\s*\band then\b|,?\s*\bthen\b|,?\s*\band also\b|,?\s*\band\b|"
@@ -391,7 +391,7 @@ _REVERT_BEFORE = re.compile(r"\b(?:to )?(?:how it was |the way it was |the versi
 _OBJECT = re.compile(r"\b(?:the |this |my )?(?:page|site|website|web page|deck|slides|presentation|slide deck)(?:'s)?\b")
 
 
-_POLITE_END = re.compile(r"[,\s]*\b(?:please|pls|thanks|thank you|thx|ty)\s*[.!]*\s*$")
+_POLITE_END = re.compile(rf"[,\s]*\b{POLITE_WORDS}\s*[.!]*\s*$")
 _MORE_THAN_ONE_CHANGE = re.compile(r"\b(?:and|but|if|unless|then|too|except|plus|also|as well|or|when|once)\b|&|[,;]")
 """What a change's name never holds: a second change, an exception or a condition."""
 _ANOTHER_THING = {

@@ -148,18 +148,25 @@ _IN_THE_CUT = re.compile(r"\b(?:in|out of|from|part of) (?:the )?(?:final |curre
                          r"timeline)\b")
 """Where a shot is, asked ("is shot 3 in the cut"): not how it looks."""
 _TAKEN_OUT_BEFORE = re.compile(r"\b(?:(?:leave|left|leaving|take|took|taken) out|drop(?:ped)?|cut|skip(?:ped)?|"
-                               r"remove[ds]?|delete[ds]?|omit(?:ted)?|lose|lost)\s+$")
+                               r"remove[ds]?|delete[ds]?|omit(?:ted)?|lose|lost|trim(?:med)?|shorten(?:ed)?|"
+                               r"move[ds]?|swap(?:ped)?)\s+$")
 _TAKEN_OUT_AFTER = re.compile(
     r"\s+(?:(?:been|got|gotten|get|gets|was|were|is|are|still)\s+)?(?:(?:left |taken |cut )?out\b"
     r"(?! of (?!it\b|them\b))|dropped\b|cut\b|skipped\b|removed\b|"
-    r"deleted\b|omitted\b|missing\b|gone\b|in\s*\??\s*$)")
-"""Whether a shot was taken out said without naming the cut ("did you leave shot 3 out?", "did you drop shot 3?", "is
-shot 3 missing?"): it was answered with how shot 3 looks.  Not "out of the rain", "out of focus" or "in the rain"."""
+    r"deleted\b|omitted\b|missing\b|gone\b|moved?\b|trimmed\b|shortened\b|swapped\b|in\s*\??\s*$|"
+    r"back(?: in)?\s*\??\s*$)")
+"""Whether a shot was taken out (or put back, trimmed or moved) said without naming the cut ("did you leave shot 3
+out?", "did you drop shot 3?", "is shot 3 missing?", "did you put shot 3 back?", "did you trim shot 3?"): it was
+answered with how shot 3 looks.  Not "out of the rain", "out of focus" or "in the rain"."""
+_KEPT = re.compile(r"\b(?:keep|kept)\s+$")
+"""A shot kept, and nothing said of how ("did you keep shot 3?"): kept in the cut ("did you keep shot 3 night?" asks
+how it looks)."""
 
 
 def _taken_out(text: str, found: list[Found]) -> bool:
     """Whether a yes-or-no question asks if a shot it names was taken out (of the cut, most likely)."""
-    return any(_TAKEN_OUT_BEFORE.search(text, 0, f.start) or _TAKEN_OUT_AFTER.match(text, f.end) for f in found)
+    return any(_TAKEN_OUT_BEFORE.search(text, 0, f.start) or _TAKEN_OUT_AFTER.match(text, f.end) or
+               (_KEPT.search(text, 0, f.start) and re.match(r"\s*\??\s*$", text[f.end:])) for f in found)
 
 
 def _not_answered(words: Words, understood: str, why: str, change: str) -> Reading:

@@ -493,11 +493,13 @@ _TAKEN_BACK = re.compile(rf"\b(?:no|wait|sorry|oops|{SAID_AGAIN})\b")
 shot 4" is asked: instead, or as well?)."""
 _NUMBER_CORRECTED = re.compile(
     rf"\b(?P<noun>shot|slide|image|picture|clip|scene|section) #?\d+(?:\s*(?:\.{{2,}}|…|[,;:!.]|-+|—)\s*|\s+)"
-    rf"(?P<mark>{_CORRECTION_MARK})(?:(?:the )?(?P=noun) )?#?(?P<number>\d+)\b"
+    rf"(?P<mark>{_CORRECTION_MARK})(?:(?:the )?(?P=noun) )?#?(?P<number>\d+)\b(?: instead\b)?"
     r"(?!\s*(?:[,&+%]|-|–)|\s+(?:and|or|plus|more|of|times?|seconds?|secs?)\b|\s+(?:to|through|thru) (?:\w+ )?#?\d|"
     r"\.\d)")
 """A shot or slide's number, a correction right after it, and another number: "slide 2, no wait, 3" (not followed by
-more numbers, a range or an amount: "..., 3 and 4", "..., 3 to 5", "..., 3 seconds")."""
+more numbers, a range or an amount: "..., 3 and 4", "..., 3 to 5", "..., 3 seconds").  An "instead" right after
+the number is the correction's and goes with it ("delete slide 2, no wait, 3 instead" is "delete slide 3", not a
+request to do otherwise than the last turn did)."""
 _AS_WELL = re.compile(r"(?:(?![,;]|\b(?:and|then|but)\b).)*?\b(?:too|also|as well|aswell|both)\b")
 """Words after a corrected number, in its own part of the request, that add it to the one before ("delete slide 2, no
 wait, 3 too", "make shot 2, no wait, 3 night as well"): as well, then, not instead ("..., 3 night and 4 too" adds 4)."""

@@ -669,8 +669,8 @@ def judge(premise: Premise, row: Row, out: Any, states: list[State], after: Stat
         return "wrong", f"{result_of(out)} ({reason}, exit {code}), not {expected.reason}"
     if code != 0:
         if reason is not None and not written:
-            return "asked", f"{reason}: {out.reply[:160]!r}"
-        return ("failed" if code == 1 else "wrong"), f"exit {code}: {out.reply[:160]!r}"
+            return "asked", f"{reason}: {(out.reply or '')[:160]!r}"
+        return ("failed" if code == 1 else "wrong"), f"exit {code}: {(out.reply or '')[:160]!r}"
     if isinstance(expected, Answer):
         if written:
             return "wrong_success", "a question wrote to the canvas"

@@ -4,8 +4,9 @@ A project's open that cold-started its engine on a machine without the cache sta
 (:func:`jarvishub.cold_start.train_in_background`): a detached, niced process (``python -m jarvishub.engine_training CACHE``) that runs
 a short offline session on a scratch project (a storyboard, a note, a shot edit, an undo, a question and a
 person's Cypher query) in an engine recording what its JVM loads, stops that engine and builds the cache (JDK's
-"record" then "create" modes).  About 6 s of Python and 7 s of JVM CPU, once a machine; nothing waits for it, and
-engines start without a cache until it is there.  The training keeps nothing of the person's environment but what
+"record" then "create" modes).  19 s on a quiet machine, once a machine (6.1 s of CPU in its own process and the
+JVM that builds the cache, the recording engine's besides); nothing waits for it, and engines start without a cache
+until it is there.  The training keeps nothing of the person's environment but what
 runs Python (:data:`TRAINING_ENV`), so their settings cannot point its scratch project at their own database,
 checkpoints or a paid provider.
 """

@@ -6,8 +6,8 @@ reads, ``store.jvm.AOT_CACHE_ENV``: so no engine of the tests starts a training 
 cache and, unless it exists, trains it in a background process (``python -m jarvishub.engine_training CACHE FOLDER``,
 the product's own training, its scratch project in the session's folder).  The file appears under its final name
 only when it is complete; until then engines start without it, as they do when the JVM cannot use it.  A
-training costs about 11 s of CPU, once a machine: the README's command has two sessions, and the second (and any
-later one) finds the cache.
+training takes about 19 s on a quiet machine, once a machine: the README's command has two sessions, and the
+second (and any later one) finds the cache.
 """
 
 from __future__ import annotations

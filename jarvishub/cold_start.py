@@ -6,6 +6,7 @@ Kept apart from :mod:`jarvishub.engine_training`, which opens a project itself: 
 from __future__ import annotations
 
 import os
+import subprocess
 import sys
 from pathlib import Path
 
@@ -33,6 +34,6 @@ def train_in_background() -> int | None:
         return process.spawn_detached([sys.executable, "-m", "jarvishub.engine_training", str(cache)],
                                       log=cache.with_name("training.log"), cwd=Path(__file__).resolve().parents[1],
                                       env=env)
-    except (OSError, EngineUnavailable):
+    except (OSError, subprocess.SubprocessError, ValueError, EngineUnavailable):  # the launcher's own failures
         return None
 

@@ -179,3 +179,35 @@ def test_a_damaged_cache_is_ignored_by_the_engine_which_starts_and_serves(tmp_pa
         assert started["version"] == 0
     finally:
         stop_engine(tmp_path / "p" / ".jarvishub" / "engine")
+
+
+def test_the_training_keeps_none_of_the_persons_settings(tmp_path):
+    """The person's environment may point at their own Neo4j, their Postgres checkpoints or a paid provider: the
+    training's scratch project must reach none of them.  Started with all three set to places that would make it
+    fail (nothing listens there) and a key no provider would take, it trains the cache all the same."""
+    cache_home = tmp_path / "cache"
+    hostile = _person_env(cache_home, NEO4J_URI="bolt://127.0.0.1:9", NEO4J_PASSWORD="not-theirs",
+                          JARVISHUB_CHECKPOINT_URL="postgresql://nobody@127.0.0.1:9/none",
+                          OPENAI_API_KEY="sk-not-a-key", OPENAI_BASE_URL="http://127.0.0.1:9/v1")
+    kept = cache_home / "jarvishub" / "engine-aot"
+    kept.mkdir(parents=True, mode=0o700)
+    cache = kept / _cache_name(hostile)
+    done = subprocess.run([sys.executable, "-m", "jarvishub.engine_training", str(cache), str(tmp_path)],
+                          env=hostile, capture_output=True, text=True, timeout=420, cwd=ROOT)
+    assert done.returncode == 0, done.stderr[-3000:]
+    assert cache.is_file()
+    assert not list(tmp_path.glob("jarvishub-engine-aot-*")), "its scratch project is removed"
+
+
+def test_a_training_that_cannot_start_does_not_fail_the_open(tmp_path):
+    """Its log cannot be opened (here a folder stands where it goes): the command opens its project all the same."""
+    cache_home = tmp_path / "cache"
+    kept = cache_home / "jarvishub" / "engine-aot"
+    kept.mkdir(parents=True, mode=0o700)
+    (kept / "training.log").mkdir()
+    started = _start_engine(tmp_path / "p", _person_env(cache_home))
+    try:
+        assert started["version"] == 0
+        assert not list(kept.glob("*.training")), "no training runs"
+    finally:
+        stop_engine(tmp_path / "p" / ".jarvishub" / "engine")

@@ -387,20 +387,30 @@ def _any_look() -> str:
     return "|".join(f"(?:{p})" for patterns in _looks().values() for p in patterns)
 
 
+@lru_cache(maxsize=1)
+def _at_a_time_of_day() -> str:
+    """"at" before a time of day the shot reader reads as lighting ("..., 4 at dusk", "..., 4 at night"): the number
+    before it is a shot.  Not before a clock time ("..., 4 at 6pm", "..., 4 at noon", "..., 4 at midnight": when,
+    not which shot), and not before a look of another aspect."""
+    lighting = "|".join(f"(?:{p})" for p in _looks()["lighting"])
+    return rf"at (?!{_CLOCK_WORDS})(?=(?:{lighting})\b)"
+
+
 _SHOT_LIST = r"shots? #?\d+(?:(?:\s*,\s*|,? (?:and|&) |\s*[-–]\s*| (?:to|through|thru) )#?\d+)*"
 
 
 @lru_cache(maxsize=1)
 def _noun_left_out_in_a_list() -> re.Pattern[str]:
     """A second shot said without its noun after a comma ("make shot 3 night, 4 dusk", "make shots 3 and 4 night,
-    5 dusk", "set shot 3 to night, 4 to dusk"): only where the number is followed by a look the shot reader reads
-    ("dusk", "a bit warmer"), so that "..., 4 seconds long", "..., 4 times", "..., 4 of them dusk", "..., 2 close-ups"
-    and "..., 6 to midnight" are no shot 4."""
+    5 dusk", "set shot 3 to night, 4 to dusk"), a comma with no space ("night,4 dusk") or a full stop ("night. 4
+    dusk"): only where the number is followed by a look the shot reader reads ("dusk", "a bit warmer", "at dusk"),
+    so that "..., 4 seconds long", "..., 4 times", "..., 4 of them dusk", "..., 2 close-ups", "..., 6 to midnight"
+    and "..., 4 at 6pm" are no shot 4."""
     return re.compile(
         rf"\b(?P<first>{_SHOT_LIST}|the (?:\d+th|1th|first|last) shot) (?P<change>[a-z][a-z' -]*?)"
-        rf"(?P<joint>,|;|,? and|,? but) (?P<second>#?\d+(?:(?:,? and |, )#?\d+)*|the (?:\d+th|1th|first|last))"
-        rf"(?= (?!{_CLOCK_WORDS})(?!{_COUNTED_LOOKS})(?:to (?!{_CLOCK_WORDS}))?(?:in (?:the )?(?=(?:{_weather()})))?"
-        rf"(?:(?:{_degree()}) (?:more )?)?(?:{_any_look()})"
+        rf"(?P<joint>[,;] ?|\. |,? and |,? but )(?P<second>#?\d+(?:(?:,? and |, )#?\d+)*|the (?:\d+th|1th|first|last))"
+        rf"(?= (?:{_at_a_time_of_day()}|(?!{_CLOCK_WORDS})(?!{_COUNTED_LOOKS})(?:to (?!{_CLOCK_WORDS}))?"
+        rf"(?:in (?:the )?(?=(?:{_weather()})))?(?:(?:{_degree()}) (?:more )?)?)(?:{_any_look()})"
         r"(?:\s*[,;.!]|\s*$| and\b| but\b| please\b))")
 
 
@@ -507,12 +517,31 @@ _A_LIST_BEFORE = re.compile(r"(?:[,&+]|\b(?:and|or|to|through|thru|plus|except|b
 """A list or an exception the corrected shot or slide ends ("slide 4 and slide 2, no wait, 3"): which is taken back?"""
 
 
+@lru_cache(maxsize=1)
+def _comma_then_a_last_look() -> re.Pattern[str]:
+    """A shot's corrected number, then a comma and a look that ends the request ("make shot 2, i mean 3, night")."""
+    look = rf"(?:(?:{_degree()}) (?:more )?)?(?:a |an )?(?:{_any_look()})(?: shot)?"
+    return re.compile(rf"\b(?:shot|image|picture|clip|scene) #?\d+\W+(?:{_CORRECTION_MARK})(?:(?:the )?shot )?#?\d+"
+                      rf"(?P<comma>\s*,)\s*{look}\s*[.!]*\s*$")
+
+
 def _number_corrected(text: str) -> str:
     """"delete slide 2, no wait, 3" as "delete slide 3", "make shot 2, no wait, 3 night" as "make shot 3 night": a
     number taken back right after it is said is replaced by the one after the correction (it was asked, instead or
-    as well).  Not in a list ("slide 4 and slide 2, no wait, 3"), nor with more numbers after it ("..., no wait, 3
-    and 4"), nor with "too" after it (:data:`_AS_WELL`), nor in a request that writes words ("rename slide 2, no
-    wait, 3 to Costs")."""
+    as well).  A comma between that number and a look that ends the request ("make shot 2, i mean 3, night") is
+    only a pause: the same request without it.  Not in a list ("slide 4 and slide 2, no wait, 3"), nor with more
+    numbers after it ("..., no wait, 3 and 4"), nor with "too" after it (:data:`_AS_WELL`), nor in a request that
+    writes words ("rename slide 2, no wait, 3 to Costs")."""
+    paused = _comma_then_a_last_look().search(text)
+    if paused is not None:
+        unpaused = f"{text[:paused.start('comma')]}{text[paused.end('comma'):]}"
+        corrected = _number_taken_back(unpaused)
+        return corrected if corrected != unpaused else text
+    return _number_taken_back(text)
+
+
+def _number_taken_back(text: str) -> str:
+    """:func:`_number_corrected` of a request with no pause before its last look."""
     said = _NUMBER_CORRECTED.search(text)
     if said is None or not _TAKEN_BACK.search(said["mark"]) or writes_words(text) or \
             _A_LIST_BEFORE.search(text, 0, said.start()) or _AS_WELL.match(text, said.end()):

@@ -50,10 +50,18 @@ def two_notes(ctx: SkillContext, inp: Nothing) -> Made:
         killed.touch()
         pid = json.loads(Path(os.environ["OUTAGE_ENGINE_RECORD"]).read_text())["pid"]
         os.kill(pid, signal.SIGKILL)
-        while Path(f"/proc/{pid}").exists() and "zombie" not in Path(f"/proc/{pid}/status").read_text():
+        while _running(pid):
             time.sleep(0.05)
     second = ctx.call("create_node", kind="text", title="the second note")["created"]
     return Made(first=first, second=second)
+
+
+def _running(pid: int) -> bool:
+    """Whether the killed engine is still there and not yet a zombie (reaped between two reads: gone)."""
+    try:
+        return "zombie" not in Path(f"/proc/{pid}/status").read_text()
+    except FileNotFoundError:
+        return False
 '''
 
 

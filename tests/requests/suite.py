@@ -1975,6 +1975,34 @@ CASES: list[tuple[str, str, Any, str]] = [
     ("number", "make shot 3, 2 of them night", ASK("ambiguous"), "story"),
     ("number", "remove shot 3 and 2 more", ASK("ambiguous"), "story"),
     ("number", "make shot 3 night, 2 and 4 dusk", {3: L("night"), 2: L("dusk"), 4: L("dusk")}, "story"),
+    # a probe of needless asks (2026-12-05, third): a second shot after a full stop or a comma with no space ("make
+    # shot 3 night. 4 dusk", "..., night,4 dusk"), after "at" and a time of day ("..., 4 at dusk"), and a corrected
+    # shot's number with a comma before its look ("make shot 2, i mean 3, night") were asked about as two changes of
+    # one shot or as "instead, or as well?".  They act now; a clock time, a count, "too" and a list still ask
+    ("clauses", "make shot 3 night. 4 dusk", {3: L("night"), 4: L("dusk")}, "story"),
+    ("clauses", "make shot 3 night,4 dusk", {3: L("night"), 4: L("dusk")}, "story"),
+    ("clauses", "make shot 3 night. 4 dusk", ASK("ambiguous"), "two"),
+    ("clauses", "make shot 3 night. 4 seconds long", ASK("unparsed"), "story"),
+    ("clauses", "make shot 3 night,4 times", ASK("unparsed"), "story"),
+    ("clauses", "make shot 3 night. 4 of them dusk", ASK("conflict"), "story"),
+    ("clauses", "make shot 3 night,2 close-ups", ASK("unparsed"), "story"),
+    ("clauses", "make shot 3 at night, 4 at dusk", {3: L("night"), 4: L("dusk")}, "story"),
+    ("clauses", "make shot 3 at night, 4 at dusk, 5 at dawn", {3: L("night"), 4: L("dusk"), 5: L("dawn")}, "story"),
+    ("clauses", "make shot 3 night and 4 at sunset", {3: L("night"), 4: L("sunset")}, "story"),
+    ("clauses", "make shot 3 night, 4 at 6pm", ASK("unparsed"), "story"),
+    ("clauses", "make shot 3 at night, 4 at 6", ASK("unparsed"), "story"),
+    ("clauses", "make shot 3 at night, 4 at midnight", ASK("unparsed"), "story"),
+    ("clauses", "make shot 3 at night, 4 at noon", ASK("conflict"), "story"),
+    ("clauses", "make shot 2, i mean 3, night", {3: L("night")}, "story"),
+    ("clauses", "make shot 2, or rather 3, night", {3: L("night")}, "story"),
+    ("clauses", "make shot 2, no wait, 3, night", {3: L("night")}, "story"),
+    ("clauses", "make shot 2, i mean 3, a bit darker", {3: {"luma": "lower"}}, "story"),
+    ("clauses", "make shot 2, i mean 3, night too", ASK("ambiguous"), "story"),
+    ("clauses", "make shot 2, or rather 3, night as well", ASK("ambiguous"), "story"),
+    ("clauses", "make shot 2, actually 3, night", ASK("ambiguous"), "story"),
+    ("clauses", "make shot 4 and shot 2, i mean 3, night", ASK("ambiguous"), "story"),
+    ("clauses", "make shot 2, i mean 3, 4 night", ASK("ambiguous"), "story"),
+    ("clauses", "make shot 2, i mean 3, night and 4 dusk", ASK("ambiguous"), "story"),
 ]
 
 

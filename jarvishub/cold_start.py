@@ -11,13 +11,13 @@ import sys
 from pathlib import Path
 
 from store import jvm, process
+from store.embedded import ENGINE_ENV
 from store.errors import EngineUnavailable
 
-TRAINING_ENV = ("PATH", "HOME", "LANG", "LC_ALL", "LC_CTYPE", "TZ", "TMPDIR", "PYTHONPATH", "VIRTUAL_ENV",
-                "XDG_CACHE_HOME", "PYTHONDONTWRITEBYTECODE", "PYTHONPYCACHEPREFIX")
-"""What the training keeps of the environment: what runs Python.  Nothing else: the person's settings could point
-its scratch project at their own database (``NEO4J_URI``), checkpoints (``JARVISHUB_CHECKPOINT_URL``) or a paid
-provider."""
+TRAINING_ENV = (*ENGINE_ENV, "XDG_CACHE_HOME")
+"""What the training keeps of the environment: what the engine keeps (what runs Python and Java, nothing secret),
+and where the cache goes.  Nothing else: the person's settings could point its scratch project at their own
+database (``NEO4J_URI``), checkpoints (``JARVISHUB_CHECKPOINT_URL``) or a paid provider."""
 
 
 def train_in_background() -> int | None:

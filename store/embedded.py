@@ -47,7 +47,7 @@ from store.private_files import ensure_private_dir, ensure_private_tree, read_pr
 
 _START_TIMEOUT_S = 90.0
 # What the engine and its supervisor inherit: enough to run, nothing secret (API keys stay with us).
-_ENV_KEEP = ("PATH", "HOME", "LANG", "LC_ALL", "LC_CTYPE", "TZ", "TMPDIR", "PYTHONPATH", "VIRTUAL_ENV",
+ENGINE_ENV = ("PATH", "HOME", "LANG", "LC_ALL", "LC_CTYPE", "TZ", "TMPDIR", "PYTHONPATH", "VIRTUAL_ENV",
              # the supervisor is Python run from the checkout: where (and whether) it may write bytecode
              "PYTHONDONTWRITEBYTECODE", "PYTHONPYCACHEPREFIX",
              lifecycle.EVENT_LOG_ENV)
@@ -70,7 +70,7 @@ def _taken_by_another(pid: int, ports: tuple[int, ...]) -> bool:
 
 
 def _child_env() -> dict[str, str]:
-    return {key: value for key, value in os.environ.items() if key in _ENV_KEEP}
+    return {key: value for key, value in os.environ.items() if key in ENGINE_ENV}
 
 
 class EmbeddedArcadeEngine(Engine):

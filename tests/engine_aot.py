@@ -19,7 +19,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from store.jvm import KEPT_FOLDER, cache_name, private_cache_folder
+from store.jvm import private_cache_folder
 
 FOLDER = "engine-aot"
 """The folder, in the session's temporary folder, that holds the training's scratch project and its log (and
@@ -31,14 +31,13 @@ __all__ = ["FOLDER", "finish_training", "private_cache_folder", "start_training"
 
 def start_training(session_tmp: str) -> subprocess.Popen | None:
     """Point the engines at the cache and start training it; ``None`` when not wanted here or already made."""
-    from store.jvm import AOT_CACHE_ENV, DEFAULT_JAVA_OPTIONS
+    from store.jvm import AOT_CACHE_ENV, kept_cache
 
     if AOT_CACHE_ENV in os.environ:  # set by hand (or to "" to measure without a cache)
         return None
     folder = Path(session_tmp) / FOLDER
     folder.mkdir()
-    kept = private_cache_folder(KEPT_FOLDER)
-    cache = kept / cache_name(DEFAULT_JAVA_OPTIONS) if kept else folder / CACHE
+    cache = kept_cache() or folder / CACHE
     os.environ[AOT_CACHE_ENV] = str(cache)
     if cache.is_file():
         return None

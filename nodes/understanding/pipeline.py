@@ -184,55 +184,8 @@ def _read(request: str, facts: CanvasFacts | None = None, *, previous: PreviousT
     if not text.strip():
         intent.clarification = Clarification(reason="unparsed", message="The request is empty.")
         return intent
-    if (undoing := _UNDOING.search(text)) is not None and not note_like:
-        # "un-hide the testimonials" removed them, "un-full-bleed the hero" made it full-bleed: the readers read the
-        # word after the prefix
-        intent.clarification = Clarification(
-            reason="unparsed", not_understood=[undoing.group(0)],
-            message=f"I do not know '{undoing.group(0)}', and I never do the opposite instead, so I changed nothing. "
-                    "Say what it should become ('add a testimonials section', 'make the hero contained', 'undo the "
-                    "full-bleed change').")
-        _describe(intent)
-        return intent
-    if (onward := _ONWARD.search(request)) is not None and not note_like:
-        # "make shots 6+ darker" made shot 6 darker, and "delete slides 4+" deleted slide 4 alone: the "+" was dropped
-        intent.clarification = Clarification(
-            reason="unparsed", not_understood=[onward.group(0)],
-            message=f"'{onward.group(0)}': from there to the last? I changed nothing; say the range ('shots 6 to 8', "
-                    "'every slide from slide 4').")
-        _describe(intent)
-        return intent
-    if (lettered := _LETTERED.search(text)) is not None and not note_like and not writes_words(
-            text[:lettered.start()]):
-        # "delete slide 3a" deleted slide 3, and "remove shot 3a" took shot 3 out: the letter was dropped
-        named = f"{lettered['noun']} {lettered['number']}"
-        intent.clarification = Clarification(
-            reason="not_found", not_understood=[lettered.group(0)],
-            message=f"There is no {named}{lettered['letter']}: shots and slides are numbered 1, 2, 3 ..., so I "
-                    f"changed nothing. Say which one by its number ('{named}').")
-        _describe(intent)
-        return intent
-    if (counted := _COUNTED_IN_A_LIST.search(text)) is not None and not note_like and not writes_words(
-            text[:counted.start()]):
-        # "delete slide 3, 2 of them" deleted slides 3 and 2, "redo shot 3, 2 more" took shot 2 again: a count
-        # read as one more number of the list
-        said = counted.group("count")
-        intent.clarification = Clarification(
-            reason="ambiguous", not_understood=[said],
-            message=f"'{said}': how many, or which ones? I changed nothing. Name each one by its number "
-                    f"('{counted['noun']}s 2, 3 and 5').")
-        _describe(intent)
-        return intent
-    if (corrected := _CORRECTED_MIDWAY.search(text)) is not None and not note_like and (
-            corrected.group("unit") or _NUMBERED.search(text, 0, corrected.start())) and not _WORDS_WRITTEN.search(
-            text, 0, corrected.start()):
-        # "make shot 3 night, actually shot 4" and "remove shot 3 actually shot 4" acted on both shots: the
-        # correction was read as one more shot
-        said = corrected.group("said").strip(" ,.!;:")
-        intent.clarification = Clarification(
-            reason="ambiguous", not_understood=[said],
-            message=f"'{said}': instead of what you named before it, or as well? I changed nothing. Say the request "
-                    "again with only what you mean ('make shot 4 night').")
+    if not note_like and (asked := _asked_before_reading(request, text)) is not None:
+        intent.clarification = asked
         _describe(intent)
         return intent
     ctx = ReadContext(request=request, words=Words(text), facts=facts, previous=previous, answer=answer,
@@ -358,6 +311,72 @@ def _corrected_and_kept(intent: Intent) -> Clarification | None:
         message=f"'{after[:60]}': instead of what you said before it, or as well? I changed nothing. Say the request "
                 "again with only what you mean ('make shot 2 a close-up', or 'make shot 2 night and a close-up').")
 
+
+def _asked_before_reading(request: str, text: str) -> Clarification | None:
+    """A wording that any reader would read as something else, asked about before the readers see it: each
+    check names what it was read as before."""
+    return _undone_by_a_prefix(text) or _onward(request) or _lettered(text) or _counted_in_a_list(text) or \
+        _corrected_midway(text)
+
+
+def _undone_by_a_prefix(text: str) -> Clarification | None:
+    """"un-hide the testimonials" removed them, "un-full-bleed the hero" made it full-bleed: the readers read the
+    word after the prefix."""
+    if (undoing := _UNDOING.search(text)) is None:
+        return None
+    return Clarification(
+        reason="unparsed", not_understood=[undoing.group(0)],
+        message=f"I do not know '{undoing.group(0)}', and I never do the opposite instead, so I changed nothing. "
+                "Say what it should become ('add a testimonials section', 'make the hero contained', 'undo the "
+                "full-bleed change').")
+
+
+def _onward(request: str) -> Clarification | None:
+    """"make shots 6+ darker" made shot 6 darker, and "delete slides 4+" deleted slide 4 alone: the "+" was
+    dropped."""
+    if (onward := _ONWARD.search(request)) is None:
+        return None
+    return Clarification(
+        reason="unparsed", not_understood=[onward.group(0)],
+        message=f"'{onward.group(0)}': from there to the last? I changed nothing; say the range ('shots 6 to 8', "
+                "'every slide from slide 4').")
+
+
+def _lettered(text: str) -> Clarification | None:
+    """"delete slide 3a" deleted slide 3, and "remove shot 3a" took shot 3 out: the letter was dropped."""
+    if (lettered := _LETTERED.search(text)) is None or writes_words(text[:lettered.start()]):
+        return None
+    named = f"{lettered['noun']} {lettered['number']}"
+    return Clarification(
+        reason="not_found", not_understood=[lettered.group(0)],
+        message=f"There is no {named}{lettered['letter']}: shots and slides are numbered 1, 2, 3 ..., so I "
+                f"changed nothing. Say which one by its number ('{named}').")
+
+
+def _counted_in_a_list(text: str) -> Clarification | None:
+    """"delete slide 3, 2 of them" deleted slides 3 and 2, "redo shot 3, 2 more" took shot 2 again: a count read
+    as one more number of the list."""
+    if (counted := _COUNTED_IN_A_LIST.search(text)) is None or writes_words(text[:counted.start()]):
+        return None
+    said = counted.group("count")
+    return Clarification(
+        reason="ambiguous", not_understood=[said],
+        message=f"'{said}': how many, or which ones? I changed nothing. Name each one by its number "
+                f"('{counted['noun']}s 2, 3 and 5').")
+
+
+def _corrected_midway(text: str) -> Clarification | None:
+    """"make shot 3 night, actually shot 4" and "remove shot 3 actually shot 4" acted on both shots: the
+    correction was read as one more shot."""
+    corrected = _CORRECTED_MIDWAY.search(text)
+    if corrected is None or not (corrected.group("unit") or _NUMBERED.search(text, 0, corrected.start())) or \
+            _WORDS_WRITTEN.search(text, 0, corrected.start()):
+        return None
+    said = corrected.group("said").strip(" ,.!;:")
+    return Clarification(
+        reason="ambiguous", not_understood=[said],
+        message=f"'{said}': instead of what you named before it, or as well? I changed nothing. Say the request "
+                "again with only what you mean ('make shot 4 night').")
 
 _DRAWN_AS = {
     **dict.fromkeys("🌙🌛🌜🌚🌃🌌", {"night", "moonlit"}),

@@ -372,9 +372,14 @@ def _degree() -> str:
     return "|".join(f"(?:{p})" for p, _ in DEGREE_WORDS)
 
 
-@lru_cache(maxsize=1)
+@lru_cache(maxsize=None)
+def _aspect(name: str) -> str:
+    """The look words of one aspect ("weather", "lighting") as one alternation."""
+    return "|".join(f"(?:{p})" for p in _looks()[name])
+
+
 def _weather() -> str:
-    return "|".join(f"(?:{p})" for p in _looks()["weather"])
+    return _aspect("weather")
 
 
 _CLOCK_WORDS = r"(?:at|on|by|am|pm|o'?clock|morning|evening|afternoon|midnight|noon|tonight|today|tomorrow)\b"
@@ -392,8 +397,7 @@ def _at_a_time_of_day() -> str:
     """"at" before a time of day the shot reader reads as lighting ("..., 4 at dusk", "..., 4 at night"): the number
     before it is a shot.  Not before a clock time ("..., 4 at 6pm", "..., 4 at noon", "..., 4 at midnight": when,
     not which shot), and not before a look of another aspect."""
-    lighting = "|".join(f"(?:{p})" for p in _looks()["lighting"])
-    return rf"at (?!{_CLOCK_WORDS})(?=(?:{lighting})\b)"
+    return rf"at (?!{_CLOCK_WORDS})(?=(?:{_aspect('lighting')})\b)"
 
 
 _SHOT_LIST = r"shots? #?\d+(?:(?:\s*,\s*|,? (?:and|&) |\s*[-–]\s*| (?:to|through|thru) )#?\d+)*"

@@ -114,35 +114,42 @@ def test_a_page_rendered_after_another_cannot_read_what_the_first_one_stored(mak
     roots = [workspace]
 
     # A page's write reaches its origin's storage in the background (the renderer hands it on), so a read just after
-    # it may miss it even where storage is shared: the control failed under load twice, in two tabs and in one.
-    # Both sides therefore get the same reads, spread over the same time: READS of the second page after the first.
-    kept.screenshot_file(workspace / "store.html", VIEW, roots)
-    reads = []
-    for _ in range(READS):
-        reads += kept.screenshot_file(workspace / "read.html", VIEW, roots).blocked
-        time.sleep(0.2)
-    assert reads == ["http://leak.invalid/none"] * READS, reads
-
-    def one_context_for_both(browser: Any) -> list[str]:
+    # it may miss it even where storage is shared: a control of four reads in 0.8 s failed under load in CI.  So the
+    # control (one shared context) renders the two pages in turn until the secret shows or LEAK_LIMIT_S passes (a write
+    # lost to the navigation away is made again), and the kept browser then gets at least as many rounds, spread over at
+    # least as long: what leaked in the control had every chance to leak here.
+    def one_context_for_both(browser: Any) -> tuple[list[str], int, float]:
         context, blocked = browser._browser.new_context(), []
         context.route("**/*", lambda route: _fence(route, roots, blocked))
         try:
             tab = context.new_page()
-            tab.goto((workspace / "store.html").as_uri(), wait_until="load")
-            for _ in range(READS):
+            started, reads = time.monotonic(), 0
+            while SECRET not in blocked and time.monotonic() - started < LEAK_LIMIT_S:
+                tab.goto((workspace / "store.html").as_uri(), wait_until="load")
                 tab.goto((workspace / "read.html").as_uri(), wait_until="load")
+                reads += 1
                 time.sleep(0.2)
             tab.close()
         finally:
             context.close()
-        return blocked
+        return blocked, reads, time.monotonic() - started
 
-    shared = kept._run(one_context_for_both)
-    assert "http://leak.invalid/secret42" in shared, shared  # the attack works when the context is shared
+    shared, control_reads, control_s = kept._run(one_context_for_both)
+    assert SECRET in shared, shared  # the attack works when the context is shared
+
+    started, reads = time.monotonic(), []
+    while len(reads) < max(control_reads, READS) or time.monotonic() - started < control_s:
+        kept.screenshot_file(workspace / "store.html", VIEW, roots)
+        reads += kept.screenshot_file(workspace / "read.html", VIEW, roots).blocked
+        time.sleep(0.2)
+    assert set(reads) == {"http://leak.invalid/none"}, reads
 
 
+SECRET = "http://leak.invalid/secret42"
 READS = 4
-"""How often the second page reads the storage, on both sides of the test (see above)."""
+"""The fewest rounds (store, then read) through the kept browser: more when the control needed more."""
+LEAK_LIMIT_S = 30.0
+"""How long the control reads before it counts as failed: far above the 0.2 s a quiet machine needs."""
 
 
 def test_an_idle_browser_is_closed_and_the_next_render_launches_another(make_runtime: Any,

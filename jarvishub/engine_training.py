@@ -65,6 +65,7 @@ def train(cache: Path, workdir: Path | None = None) -> bool:
         aside = cache.with_name(f"{cache.name}.{os.getpid()}.partial")  # copied whole before it takes the name
         shutil.copyfile(partial, aside)
         os.replace(aside, cache)
+        jvm.remove_unused(cache)
         return True
     finally:
         lock.unlink(missing_ok=True)

@@ -13,6 +13,9 @@ the engine's idle period pays that start again, so it is paid often.
   after a cold start that found none); a training holds a lock file naming its process, so one runs at a time.
 * The file appears under its final name only when complete (written aside, then renamed), so an engine never
   loads half a cache; one the JVM cannot use (another JVM, other options) it ignores.
+* Each engine that starts with the machine's cache marks it used (its modification time); a training, once its
+  cache is in place, removes the caches no engine has started with for :data:`UNUSED_CACHE_DAYS` (another wheel's,
+  57 MB each) and the copies a killed training left (:func:`remove_unused`).
 * ``JARVISHUB_ENGINE_AOT_CACHE`` names a cache to use instead, or, set but empty, none (and no training); so does
   choosing other JVM options (``JARVISHUB_ENGINE_JAVA_OPTIONS``: a cache holds what one set of options loaded).
 """
@@ -24,6 +27,7 @@ import hashlib
 import importlib.util
 import os
 import stat
+import time
 from collections.abc import Sequence
 from pathlib import Path
 
@@ -104,13 +108,44 @@ def kept_cache() -> Path | None:
 
 def cache_option() -> list[str]:
     """The ``-XX:AOTCache`` option an engine starts with: the chosen cache, else the machine's, when it exists
-    (none when it cannot be looked at: the engine starts as it did before there was a cache)."""
+    (none when it cannot be looked at: the engine starts as it did before there was a cache).  The machine's is
+    marked used (:func:`remove_unused` keeps it)."""
     chosen = os.environ.get(AOT_CACHE_ENV)
     try:
         cache = Path(chosen) if chosen else None if chosen is not None else kept_cache()
-        return [f"-XX:AOTCache={cache}"] if cache is not None and cache.is_file() else []
+        if cache is None or not cache.is_file():
+            return []
+        if chosen is None:
+            with contextlib.suppress(OSError):
+                os.utime(cache)
+        return [f"-XX:AOTCache={cache}"]
     except OSError:
         return []
+
+
+UNUSED_CACHE_DAYS = 30
+"""A cache no engine has started with for this long is removed by the next training (another wheel's, most likely:
+a wheel upgraded in place names a new cache)."""
+LEFT_PARTIAL_S = 3600
+"""A training's copy not renamed after this long was left by a killed training (one gives up after 600 s)."""
+
+
+def remove_unused(kept: Path, *, now: float | None = None) -> list[Path]:
+    """Remove, beside ``kept``, the caches unused for :data:`UNUSED_CACHE_DAYS` and the copies left by killed
+    trainings; the paths removed.  An engine that loaded a cache maps it, so removing it under a running engine
+    takes nothing from it."""
+    now = time.time() if now is None else now
+    removed = []
+    for path in kept.parent.iterdir():
+        if path == kept or not path.name.startswith("engine-"):
+            continue
+        limit = LEFT_PARTIAL_S if path.name.endswith(".partial") else \
+            UNUSED_CACHE_DAYS * 86400 if path.name.endswith(".aot") else None
+        with contextlib.suppress(OSError):
+            if limit is not None and path.is_file() and not path.is_symlink() and now - path.stat().st_mtime > limit:
+                path.unlink()
+                removed.append(path)
+    return removed
 
 
 def lock_of(cache: Path) -> Path:

@@ -78,6 +78,17 @@ def _wait_for(what, timeout_s: float) -> bool:
 def test_a_cold_start_trains_the_cache_in_the_background_and_later_engines_start_with_it(tmp_path):
     cache_home = tmp_path / "cache"
     env = _person_env(cache_home)
+    # What earlier wheels and trainings left: a cache no engine used for 40 days and one used yesterday (another
+    # wheel's, both 57 MB in life), a killed training's copy two hours old and one being written right now.
+    kept_folder = cache_home / "jarvishub" / "engine-aot"
+    kept_folder.mkdir(parents=True, mode=0o700)
+    now = time.time()
+    left = {name: (kept_folder / name, age_s) for name, age_s in [
+        ("engine-0000000000000000.aot", 40 * 86400), ("engine-1111111111111111.aot", 86400),
+        ("engine-2222222222222222.aot.77.partial", 7200), ("engine-3333333333333333.aot.78.partial", 0)]}
+    for path, age_s in left.values():
+        path.write_bytes(b"old")
+        os.utime(path, (now - age_s, now - age_s))
     first = _start_engine(tmp_path / "one", env)
     cache = Path(first["cache"])
     assert cache.parent == cache_home / "jarvishub" / "engine-aot"
@@ -91,11 +102,16 @@ def test_a_cold_start_trains_the_cache_in_the_background_and_later_engines_start
         assert "jarvishub.engine_training" in " ".join(_command_line(trainer))
         assert _wait_for(lambda: cache.is_file() and not lock.exists(), 420), \
             (cache.with_name("training.log").read_text()[-3000:] if cache.with_name("training.log").exists() else "")
-        assert not list(cache.parent.glob("*.partial")), "the cache is written aside and renamed whole"
+        assert sorted(p.name for p in cache.parent.glob("*.partial")) == ["engine-3333333333333333.aot.78.partial"], \
+            "the cache is written aside and renamed whole; a killed training's copy is removed, a fresh one kept"
         assert oct(cache.stat().st_mode & 0o022) == "0o0", "no one else may replace it"
+        assert sorted(p.name for p in cache.parent.glob("engine-*.aot")) == sorted(
+            [cache.name, "engine-1111111111111111.aot"]), "the cache unused for 40 days is removed, yesterday's kept"
 
+        os.utime(cache, (now - 40 * 86400, now - 40 * 86400))
         second = _start_engine(tmp_path / "two", env)
         assert f"-XX:AOTCache={cache}" in _command_line(second["pid"])
+        assert time.time() - cache.stat().st_mtime < 600, "an engine that starts with the cache marks it used"
         assert second["version"] == 0  # and the engine that loaded it serves its canvas
         assert not lock.exists(), "with the cache there, no second training"
     finally:

@@ -102,6 +102,30 @@ def test_a_selected_slide_and_a_typed_request_change_that_slide_only(served, chr
         # The Deck lens follows the canvas: the new version's card replaces the old one without a reload.
         page.wait_for_selector(f'#deck-slides .slide[data-id="{after.slides[1].slide.node_id}"]', timeout=15_000)
         page.screenshot(path=str(screenshots / "deck-after-retitle.png"))
+
+        # The selection follows the slide to its new version, so the next request about "this slide" acts on it
+        # (the old version, left selected, was an earlier deck's slide: the request asked and changed nothing).
+        newest = after.slides[1].slide
+        page.wait_for_selector(f'#deck-slides .slide.picked[data-id="{newest.node_id}"]', timeout=15_000)
+        assert page.locator("#selection .chip").all_inner_texts() == ["Why now"]
+        request = "change the title of this slide to 'Why not'"
+        page.fill("#request-text", request)
+        page.click("#send-request")
+        job = finished_job(server, request)
+        assert job.status == "done" and job.node_ids == [newest.node_id], job
+        again = deck_lens(*_snapshot(project))
+        assert [c.slide.title for c in again.slides] == [
+            "Why not" if i == 1 else c.slide.title for i, c in enumerate(before.slides)]
+
+        # An older version picked from the stack on purpose stays picked when the deck changes again.
+        page.wait_for_selector(f'#deck-slides .slide[data-id="{again.slides[1].slide.node_id}"]', timeout=15_000)
+        page.locator(f'#deck-slides .stack li[data-id="{target.node_id}"]').first.click()
+        request = "change the title of slide 3 to 'Kept'"
+        page.fill("#request-text", request)
+        page.click("#send-request")
+        assert finished_job(server, request).status == "done"
+        page.wait_for_selector(f'#deck-slides .slide .title >> text=Kept', timeout=15_000)
+        assert page.eval_on_selector_all("#lens .picked", "els => els.map((e) => e.dataset.id)") == [target.node_id]
     finally:
         close_lens(page)
 

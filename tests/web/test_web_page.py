@@ -277,3 +277,40 @@ def test_without_the_token_the_page_shows_nothing(chromium, server, demo: Demo) 
         assert page.locator(".node").count() == 0
     finally:
         context.close()
+
+
+def _new_version(demo: Demo, of: str, lighting: str) -> str:
+    """A new version of an image, made through the bridge by another writer (under the demo's system grant)."""
+    from nodes.actions import ToolCall
+    from nodes.bridge import Usage
+    from nodes.grant import Grant
+
+    runtime = demo.runtime
+    grant = runtime.grants.save(Grant(actor="system"))
+    call = ToolCall(action_id=f"version-{of}-{lighting}", tool="generate_image", args={
+        "prompt": "The old harbour", "title": f"Shot 2: harbour, {lighting}", "references": [],
+        "version_of": of, "lighting": lighting, "width": 192, "height": 128})
+    result = runtime.bridge.submit(call, grant, Usage(), thread_id="versions")
+    assert result.verdict == "allow" and "error" not in result.observation, (result.message, result.observation)
+    return result.observation["node_id"]
+
+
+def test_a_picked_node_follows_its_new_version_and_an_older_version_picked_on_purpose_stays(page, demo: Demo) -> None:
+    """The person picks an image; a turn makes a new version of it: the selection moves to the new version (the old
+    one is folded away under it, and a request about "this" would have named a superseded node).  An older version
+    picked on purpose stays picked when its line gets another version."""
+    picked = "() => [...window.jarvishub.picked]"
+    old = demo.ids["dusk"]
+    page.locator(f'.node[data-id="{old}"]').click()
+    assert page.evaluate(picked) == [old]
+    newer = _new_version(demo, old, "dusk")
+    page.wait_for_function(f"() => window.jarvishub.picked.has('{newer}')", timeout=30_000)
+    assert page.evaluate(picked) == [newer]
+    assert page.locator("#selection .chip").all_inner_texts() == ["Shot 2: harbour, dusk"]
+    assert page.locator(f'.node.picked[data-id="{newer}"]').count() == 1
+
+    page.evaluate(f"() => window.jarvishub.api.pick('{old}', false)")  # as a click on its entry under the host
+    newest = _new_version(demo, newer, "moonlit")
+    page.wait_for_function(f"() => window.jarvishub.nodes.has('{newest}')", timeout=30_000)
+    page.wait_for_function(f"() => window.jarvishub.hostOf.get('{newer}') === '{newest}'", timeout=10_000)
+    assert page.evaluate(picked) == [old]

@@ -172,6 +172,9 @@
         here = next;
       }
     };
+    const heads = new Map();
+    for (const id of newer.keys()) heads.set(id, head(id));
+    followNewerVersions(heads);
     state.hostOf = new Map();
     state.foldCount = new Map();
     state.hidden = new Set();
@@ -184,6 +187,24 @@
       state.foldCount.set(host, (state.foldCount.get(host) || 0) + 1);
       if (!state.expanded.has(host)) state.hidden.add(node.id);
     }
+  }
+
+  // A selection follows its node's line: a picked node that was the newest version of its line and no longer is
+  // (a turn made a new version of it: "retitle this slide", then "now add a bullet to it") is replaced by the
+  // newest, unless that one is rejected.  An older version picked on purpose (from its host's "+N") stays picked.
+  state.versionHead = new Map(); // id -> the newest version of its line, for ids with a newer version
+  function followNewerVersions(heads) {
+    let moved = false;
+    for (const id of [...state.picked]) {
+      const now = heads.get(id);
+      const node = now && state.nodes.get(now);
+      if (state.versionHead.has(id) || !node || node.status === "rejected" || node.deleted) continue;
+      state.picked.delete(id);
+      state.picked.add(now);
+      moved = true;
+    }
+    state.versionHead = heads;
+    if (moved) markPicked();
   }
 
   // A part's layout depends only on its shape (how many nodes, in creation order, and which links which), so

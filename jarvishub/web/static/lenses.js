@@ -129,8 +129,21 @@
   }
 
   // -- the Deck lens -----------------------------------------------------------------------------------------
+  // A picked slide follows its line, as in the Graph lens: one that was a card's current slide and is now an older
+  // version of a card (an edit made a new version) is replaced by that card's current slide; an older version
+  // picked from a card's stack on purpose stays.
+  let currentSlides = new Set();
+  function followSlides(deck) {
+    const newest = new Map(deck.slides.flatMap((card) => card.versions.map((v) => [v.node_id, card.slide.node_id])));
+    const moved = [...state.picked].filter((id) => currentSlides.has(id) && newest.has(id));
+    for (const id of moved) { state.picked.delete(id); state.picked.add(newest.get(id)); }
+    currentSlides = new Set(deck.slides.map((card) => card.slide.node_id));
+    if (moved.length) api.markPicked();
+  }
+
   function drawDeck(deck) {
     for (const card of deck.slides) remember(card.slide, ...card.versions);
+    followSlides(deck);
     $("#deck-title").textContent = deck.deck ? `${deck.deck.title} · ${deck.slides.length} slides` : "no deck yet";
     $("#deck-slides").replaceChildren(...deck.slides.map((card) => h("li",
       { class: "slide", dataset: { id: card.slide.node_id, status: card.slide.status }, tabIndex: 0 },

@@ -237,6 +237,13 @@ def finished_job(server: BackgroundServer, text: str) -> Any:
     return wait_until(settled, timeout_s=120)
 
 
+def send_request(page: Any, server: BackgroundServer, text: str) -> Any:
+    """Type ``text`` into the page's request box, press *Send*, and wait for the turn it started to end."""
+    page.fill("#request-text", text)
+    page.click("#send-request")
+    return finished_job(server, text)
+
+
 def wait_until(predicate: Any, timeout_s: float = 10.0, interval_s: float = 0.1) -> Any:
     """Poll ``predicate`` until it returns something truthy (for state outside the browser)."""
     deadline = time.monotonic() + timeout_s

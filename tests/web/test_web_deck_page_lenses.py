@@ -21,7 +21,7 @@ from nodes.bridge import Usage
 from nodes.grant import Grant
 from skills.page_document import PageDocument
 from store.mutations import CreateNode
-from tests.web.conftest import TOKEN, finished_job
+from tests.web.conftest import TOKEN, finished_job, send_request
 from tests.web.test_web_lenses import close_lens, open_lens
 
 pytestmark = pytest.mark.long_file(35)  # seconds on a quiet two-core machine: scheduled first (tests/conftest.py)
@@ -88,9 +88,7 @@ def test_a_selected_slide_and_a_typed_request_change_that_slide_only(served, chr
         page.locator(f'.slide[data-id="{target.node_id}"] header').click()
         assert page.locator(f'.slide.picked[data-id="{target.node_id}"]').count() == 1
         request = "change the title of this slide to 'Why now'"
-        page.fill("#request-text", request)
-        page.click("#send-request")
-        job = finished_job(server, request)
+        job = send_request(page, server, request)
         assert job.status == "done" and job.node_ids == [target.node_id], job
         after = deck_lens(*_snapshot(project))
         assert [c.slide.title for c in after.slides] == [
@@ -109,9 +107,7 @@ def test_a_selected_slide_and_a_typed_request_change_that_slide_only(served, chr
         page.wait_for_selector(f'#deck-slides .slide.picked[data-id="{newest.node_id}"]', timeout=15_000)
         assert page.locator("#selection .chip").all_inner_texts() == ["Why now"]
         request = "change the title of this slide to 'Why not'"
-        page.fill("#request-text", request)
-        page.click("#send-request")
-        job = finished_job(server, request)
+        job = send_request(page, server, request)
         assert job.status == "done" and job.node_ids == [newest.node_id], job
         again = deck_lens(*_snapshot(project))
         assert [c.slide.title for c in again.slides] == [
@@ -121,9 +117,7 @@ def test_a_selected_slide_and_a_typed_request_change_that_slide_only(served, chr
         page.wait_for_selector(f'#deck-slides .slide[data-id="{again.slides[1].slide.node_id}"]', timeout=15_000)
         page.locator(f'#deck-slides .stack li[data-id="{target.node_id}"]').first.click()
         request = "change the title of slide 3 to 'Kept'"
-        page.fill("#request-text", request)
-        page.click("#send-request")
-        assert finished_job(server, request).status == "done"
+        assert send_request(page, server, request).status == "done"
         page.wait_for_selector(f'#deck-slides .slide .title >> text=Kept', timeout=15_000)
         assert page.eval_on_selector_all("#lens .picked", "els => els.map((e) => e.dataset.id)") == [target.node_id]
     finally:
@@ -195,9 +189,7 @@ def test_a_selected_section_and_a_typed_request_change_that_section_only(served,
 
         page.locator(f'#page-sections li[data-section="{section}"]').click()
         request = "change the heading to 'Made by hand'"
-        page.fill("#request-text", request)
-        page.click("#send-request")
-        job = finished_job(server, request)
+        job = send_request(page, server, request)
         assert job.status == "done" and job.node_ids == [f"{before.page.node_id}#{section}"], job
         after = page_lens(*_snapshot(project))
         assert after.page.node_id != before.page.node_id  # a new version of the page
@@ -241,9 +233,7 @@ def test_two_selected_sections_and_a_request_change_those_sections_only(served, 
         assert page_lens(*_snapshot(project)).page.node_id == before.page.node_id  # nothing changed
 
         request = "change their headings to 'Made slowly'"
-        page.fill("#request-text", request)
-        page.click("#send-request")
-        job = finished_job(server, request)
+        job = send_request(page, server, request)
         assert job.status == "done" and job.node_ids == [f"{before.page.node_id}#{s}" for s in chosen], job
         after = page_lens(*_snapshot(project))
         old, new = _texts(project, before.page.node_id), _texts(project, after.page.node_id)
@@ -265,9 +255,7 @@ def test_two_selected_slides_and_delete_these_remove_those_two_only(served, chro
         page.locator(f'.slide[data-id="{last.node_id}"] header').click(modifiers=["Shift"])
         assert page.locator("#selection .chip").all_inner_texts() == [first.title, last.title]
         request = "delete these slides"
-        page.fill("#request-text", request)
-        page.click("#send-request")
-        job = finished_job(server, request)
+        job = send_request(page, server, request)
         assert job.status == "done" and job.node_ids == [first.node_id, last.node_id], job
         after = deck_lens(*_snapshot(project))
         assert [c.slide.node_id for c in after.slides] == [c.slide.node_id for c in before.slides[1:-1]]

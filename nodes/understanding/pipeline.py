@@ -451,7 +451,7 @@ _ONWARD = re.compile(r"\b(?:shots?|slides?|images?|clips?|sections?|frames?|scen
                      re.IGNORECASE)
 """A number with "+" after it ("shots 6+", "shots6+"): from it onward, which no reader reads."""
 _CORRECTED_MIDWAY = re.compile(
-    rf"(?<=[a-z0-9])(?P<said>[,.!;]?\s+(?:no[,.!]?\s+)?(?:{CORRECTION_WORDS}|rather|sorry|wait|oops|correction)"
+    rf"(?<=[a-z0-9])(?P<said>[,.!;]?\s+(?:no[,.!]?\s+)?(?:{CORRECTION_WORDS}|rather|sorry|wait|oops|nope|correction)"
     r"[,.!:]?\s+(?:(?:just|only) )?(?P<unit>(?:the )?(?:shots?|images?|pictures?|slides?|clips?|scenes?|sections?) )?"
     r"#?\d+)\b")
 """A correction in the middle of a request, naming another shot or slide ("make shot 3 night, actually shot 4"):

@@ -408,12 +408,14 @@ def _noun_left_out_in_a_list() -> re.Pattern[str]:
     """A second shot said without its noun after a comma ("make shot 3 night, 4 dusk", "make shots 3 and 4 night,
     5 dusk", "set shot 3 to night, 4 to dusk"), a comma with no space ("night,4 dusk") or a full stop ("night. 4
     dusk"): only where the number is followed by a look the shot reader reads ("dusk", "a bit warmer", "at dusk"),
-    so that "..., 4 seconds long", "..., 4 times", "..., 4 of them dusk", "..., 2 close-ups", "..., 6 to midnight"
-    and "..., 4 at 6pm" are no shot 4."""
+    or by "too" that ends the request ("make shot 3 night, 4 too": the same change), so that "..., 4 seconds long",
+    "..., 4 times", "..., 4 of them dusk", "..., 2 close-ups", "..., 6 to midnight", "..., 4 at 6pm" and "..., 4
+    too?" are no shot 4."""
     return re.compile(
         rf"\b(?P<first>{_SHOT_LIST}|the (?:\d+th|1th|first|last) shot) (?P<change>[a-z][a-z' -]*?)"
         rf"(?P<joint>[,;] ?|\. |,? and |,? but )(?P<second>#?\d+(?:(?:,? and |, )#?\d+)*|the (?:\d+th|1th|first|last))"
-        rf"(?= (?:{_at_a_time_of_day()}|(?!{_CLOCK_WORDS})(?!{_COUNTED_LOOKS})(?:to (?!{_CLOCK_WORDS}))?"
+        r"(?= (?:too|also|as well)\s*[.!]*\s*$|"
+        rf" (?:{_at_a_time_of_day()}|(?!{_CLOCK_WORDS})(?!{_COUNTED_LOOKS})(?:to (?!{_CLOCK_WORDS}))?"
         rf"(?:in (?:the )?(?=(?:{_weather()})))?(?:(?:{_degree()}) (?:more )?)?)(?:{_any_look()})"
         r"(?:\s*[,;.!]|\s*$| and\b| but\b| please\b))")
 
@@ -454,10 +456,11 @@ def _left_out_of_the_cut(text: str) -> str:
     return f"leave {said['out'] or said['shots']} out of the cut"
 
 
-_CORRECTION_MARK = (rf"(?:(?:no,? wait|wait,? no|no|sorry|oops)(?:\s*[,.!:;]+\s*|\s+(?={CORRECTION_WORDS})))+"
-                    rf"(?:{CORRECTION_WORDS}\s*[,:]?\s*)?|no,? wait\s+|{CORRECTION_WORDS}\s*[,:]?\s*")
-"""Words that take back what was just said ("no wait", "no,", "actually", "I mean", "sorry,"): "no" and "sorry"
-only with a stop after them ("night, no rain" is no correction)."""
+_CORRECTION_MARK = (rf"(?:(?:no,? wait|wait,? no|no|nope|sorry|oops)(?:\s*[,.!:;]+\s*|\s+(?={CORRECTION_WORDS})))+"
+                    rf"(?:{CORRECTION_WORDS}\s*[,:]?\s*)?|(?:no,? wait|nope)\s+|{CORRECTION_WORDS}\s*[,:]?\s*")
+"""Words that take back what was just said ("no wait", "no,", "nope", "actually", "I mean", "sorry,"): "no" and
+"sorry" only with a stop after them ("night, no rain" is no correction); "nope" negates nothing, so it needs none
+("delete slide 2 nope 3")."""
 _CORRECTED = re.compile(rf"(?<=[a-z])(?:\s*(?:\.{{2,}}|…|[,;:!.]|-+|—)\s*|\s+)(?P<mark>{_CORRECTION_MARK})"
                         r"(?:make (?:it|that|them) )?(?P<value>[a-z][a-z -]*?)(?:,? please)?\s*[.!]*\s*$")
 _CORRECTION_WORDS = re.compile(rf"(?<=[a-z0-9])(?:\s*(?P<stop>\.{{2,}}|…|[,;:!.]|-+|—)\s*|\s+)(?P<mark>{_CORRECTION_MARK})"
@@ -502,7 +505,7 @@ def _corrected_value(text: str) -> str:
     return text
 
 
-_TAKEN_BACK = re.compile(rf"\b(?:no|wait|sorry|oops|{SAID_AGAIN})\b")
+_TAKEN_BACK = re.compile(rf"\b(?:no|nope|wait|sorry|oops|{SAID_AGAIN})\b")
 """The words of a correction that take back what was said; "actually" alone may add to it ("remove shot 3 actually
 shot 4" is asked: instead, or as well?)."""
 _NUMBER_CORRECTED = re.compile(
@@ -517,8 +520,12 @@ request to do otherwise than the last turn did)."""
 _AS_WELL = re.compile(r"(?:(?![,;]|\b(?:and|then|but)\b).)*?\b(?:too|also|as well|aswell|both)\b")
 """Words after a corrected number, in its own part of the request, that add it to the one before ("delete slide 2, no
 wait, 3 too", "make shot 2, no wait, 3 night as well"): as well, then, not instead ("..., 3 night and 4 too" adds 4)."""
-_A_LIST_BEFORE = re.compile(r"(?:[,&+]|\b(?:and|or|to|through|thru|plus|except|but|not))\s*(?:the )?$")
-"""A list or an exception the corrected shot or slide ends ("slide 4 and slide 2, no wait, 3"): which is taken back?"""
+_A_LIST_BEFORE = re.compile(r"(?:[,&+]|\b(?:and|or|plus|except|but|not)|(?:\d|\b(?:shots?|slides?|images?|pictures?|"
+                            r"clips?|scenes?|sections?|1th|first|last|final|opening|\d+th))\s+(?:to|through|thru))"
+                            r"\s*(?:the )?$")
+"""A list, a range or an exception the corrected shot or slide ends ("slide 4 and slide 2, no wait, 3", "shot 1 to
+shot 2, no wait, 3"): which is taken back?  A "to" after no shot or number is no range ("undo the last change to shot
+2, no wait, 3")."""
 
 
 @lru_cache(maxsize=1)
@@ -547,10 +554,36 @@ def _number_corrected(text: str) -> str:
 def _number_taken_back(text: str) -> str:
     """:func:`_number_corrected` of a request with no pause before its last look."""
     said = _NUMBER_CORRECTED.search(text)
-    if said is None or not _TAKEN_BACK.search(said["mark"]) or writes_words(text) or \
+    if said is None:
+        return _number_taken_back_after_its_change(text)
+    if not _TAKEN_BACK.search(said["mark"]) or writes_words(text) or \
             _A_LIST_BEFORE.search(text, 0, said.start()) or _AS_WELL.match(text, said.end()):
         return text
     return f"{text[:said.start()]}{said['noun']} {said['number']}{text[said.end():]}"
+
+
+@lru_cache(maxsize=1)
+def _change_then_a_number_corrected() -> re.Pattern[str]:
+    """A shot's number, the look asked of it, and a correction naming another number that ends the request ("make
+    shot 2 night, no wait, 3", "make shot 2 a bit darker, sorry, shot 3")."""
+    look = rf"(?:(?:to|at|in(?: the)?) )?(?:(?:{_degree()}) (?:more )?)?(?:a |an )?(?:{_any_look()})(?: shot)?"
+    return re.compile(rf"\b(?P<noun>shot|image|picture|scene) #?\d+ (?P<change>{look})"
+                      rf"(?:\s*(?:\.{{2,}}|…|[,;:!.]|-+|—)\s*|\s+)(?P<mark>{_CORRECTION_MARK})"
+                      r"(?:(?:the )?(?P=noun) )?#?(?P<number>\d+)\s*[.!]*\s*$")
+
+
+def _number_taken_back_after_its_change(text: str) -> str:
+    """"make shot 2 night, no wait, 3" as "make shot 3 night": the one shot named, its look, and a correction that
+    names another shot and ends the request (it was asked, instead or as well).  Only with no other number before
+    it (which one is taken back?), not after "actually" alone, nor after "make that" alone ("make shot 3 night, make
+    that shot 4": another "make", of what?), not after a time of the clock ("noon, no wait, 3": 3 pm?), and not in a
+    request that writes words."""
+    said = _change_then_a_number_corrected().search(text)
+    if said is None or not _TAKEN_BACK.search(said["mark"].replace("make that", "")) or writes_words(text) or \
+            re.search(r"\d", text[:said.start()]) or re.search(rf"\b{_CLOCK_WORDS}", said["change"]) or \
+            _A_LIST_BEFORE.search(text, 0, said.start()):
+        return text
+    return f"{text[:said.start()]}{said['noun']} {said['number']} {said['change']}"
 
 
 def _cut_places_said_plainly(text: str) -> str:

@@ -50,6 +50,8 @@ CORRECTION_WORDS = rf"(?:actually|{SAID_AGAIN})"
 alone may add to what was said as well as take it back."""
 EMOTICON = r"[:;]-?[)(dp]"
 """A face typed in signs (":)", ";-)", ":d" as lower-cased), as a pattern."""
+_FACE = re.compile(rf"(?<![a-z0-9]){EMOTICON}(?![a-z0-9])")
+"""A face standing apart from the words around it ("dusk :d", not "16:d"): its letter ("d", "p") is no word."""
 EMOJI = r"[\U0001F300-\U0001FAFF\u2600-\u27BF][\uFE0F\u200D]*"
 """One emoji (with the variation selector or joiner that may follow it), as a pattern: no reader reads one, and a
 request may end with one ("..., no wait, dusk 🙂")."""
@@ -82,7 +84,7 @@ redo undo into onto unto sunset sunrise small tall latter intro call quiet bread
 bolder older finer wiser read reads head lead dead bead
 cosy cozy cope swan swans surprise surprised mourning warp remote movie star stars stark smart pale pane panes slice
 invert dock neat least shout frost raid rail rails rein reins subset dank coil cord cords otter otters revere drip
-mono team mint
+mono team mint nope
 """.split())
 """Ordinary English words one edit away from a vocabulary word ("fight" is not a typo of "night"): never
 corrected, so an unknown word is asked about instead of read as something else."""
@@ -319,14 +321,16 @@ class Words:
             yield match.group(0), start + match.start(), start + match.end()
 
     def unused(self, start: int = 0, end: int | None = None, *, ignore: Iterable[str] = ()) -> list[str]:
-        """Content words of the span no reader took (fillers and ``ignore`` do not count, except inside quotes: a
-        quoted word is what the person wants written, so "change the headline to 'Hello' or 'Hi'" leaves 'Hi' unread
-        instead of writing 'Hello', 'hi' being a filler elsewhere)."""
+        """Content words of the span no reader took (fillers, a face's letter ("dusk :d") and ``ignore`` do not
+        count, except inside quotes: a quoted word is what the person wants written, so "change the headline to
+        'Hello' or 'Hi'" leaves 'Hi' unread instead of writing 'Hello', 'hi' being a filler elsewhere)."""
         skip = FILLERS | frozenset(ignore)
         quoted = [(m.start(), m.end()) for m in _QUOTED.finditer(self.text)]
+        faces = [(m.start(), m.end()) for m in _FACE.finditer(self.text)
+                 if not any(a <= m.start() and m.end() <= b for a, b in quoted)]
         left = []
         for word, s, e in self.tokens(start, end):
-            if self.used(s, e):
+            if self.used(s, e) or any(a <= s and e <= b for a, b in faces):
                 continue
             bare = word.strip("'-#")
             if not bare:

@@ -323,6 +323,24 @@ VERSION_CASES: list[tuple[str, str, Any, str]] = [
     # emoji after "leave shot 3 out" no longer hides the phrasing
     ("cut", "remove shot 2, no wait, 3", OP("remove_from_cut", {"shots": ["S3"]}), "story"),
     ("cut", "leave shot 3 out 🙂", OP("remove_from_cut", {"shots": ["S3"]}), "story"),
+    # a removal's verb said again ("remove shot 2, then remove shot 3": asked, the second verb unread) takes both out;
+    # a shot taken back after "the last change to" ("to" is no range there) is the one after it.  "take ... back",
+    # another verb, and a shot edit after a removal (no turn carries a cut change and a shot edit together) still ask
+    ("cut", "remove shot 2, then remove shot 3", OP("remove_from_cut", {"shots": ["S2", "S3"]}), "story"),
+    ("cut", "delete shot 2 and delete shot 3", OP("remove_from_cut", {"shots": ["S2", "S3"]}), "story"),
+    ("cut", "remove shot 2, then delete shot 3 pls", OP("remove_from_cut", {"shots": ["S2", "S3"]}), "story"),
+    ("cut", "remove shot 2, then remove shot 2", OP("remove_from_cut", {"shots": ["S2"]}), "story"),
+    ("cut", "take shot 2 out of the cut and take shot 3 back", ASK("unparsed"), "story"),
+    ("cut", "remove shot 2, then regenerate shot 3", ASK("unparsed"), "story"),
+    ("cut", "remove shot 2 then make shot 4 night", ASK("unparsed"), "story"),
+    ("cut", "remove shot 2. remove shot 3", ASK("unparsed"), "story"),
+    ("undo", "undo the last change to shot 2, no wait, 3", UNDO(3), "prev"),
+    ("undo", "undo what you did to shot 2, sorry, 3", UNDO(3), "prev"),
+    ("undo", "undo the last change to shot 2, no wait", ASK("unparsed"), "prev"),
+    ("undo", "undo the last change to shot 2, actually 3", ASK("ambiguous"), "prev"),
+    ("undo", "undo the last change to shot 1 and shot 2, no wait, 3", ASK("ambiguous"), "prev"),
+    ("undo", "undo the last change to shot 2, no wait, 3 and 4", ASK("ambiguous"), "prev"),
+    ("cut", "remove shot 1 to shot 2, no wait, 3", ASK("ambiguous"), "story"),
 ]
 
 

@@ -219,6 +219,8 @@ _LOOSE_WORDS = re.compile(
     # a self-correction ("Honey harvest, wait no, Honey time", "Events. Actually call it Workshops")
     r"[,.;]\s*(?:wait|no wait|wait no|actually|sorry|oops|no|nope|scratch that)\b|\b(?:i meant|wait no|no wait|"
     r"scratch that)\b|"
+    # a number taken back before the words ("rename slide 2 nope 3 to Costs" was titled 'nope 3 to Costs')
+    r"^\s*(?:nope|sorry|oops)[,.!]*\s+(?:(?:slide|section|shot) )?#?\d+\b|"
     # an instruction about the words after a comma ("Honey harvest, all caps", "Sweet as honey, bigger")
     r",\s*(?:(?:in |with )?(?:all caps|caps|capitals|upper ?case|lower ?case|title case|bold|italics?|bigger|"
     r"smaller|larger|shorter|longer|centered|centred|underlined|no emoji|emoji|a subtitle|a smaller font|"

@@ -61,6 +61,13 @@ _REMOVE_A_SHOT = re.compile(
     r"(?:remove|drop|cut|skip|lose|delete|get rid of) (?:shots? #?\d|the (?:last|first|final|opening|\d+th)\b)")
 """A removal from the cut said without the cut ("delete shot 4", "can you delete the 4th shot?").  Not "delete it"
 of a selected image: its image rejected, or its shot out of the cut? (asked)"""
+_SAID_AGAIN = re.compile(r"(?:[,;]\s*(?:(?:and|then|and then)\s+)?|\s+(?:and|then|and then)\s+)"
+                         r"(?:remove|drop|delete|lose|skip|cut|get rid of)(?= (?:the )?shots? #?\d)")
+"""A removal's verb said again after a clause break, right before the next shot: "remove shot 2, then remove shot 3",
+"delete shot 2 and delete shot 3" (the second verb was left unread, and asked about).  Only a verb that needs no word
+after it: "take shot 2 out and take shot 3 back" is two things."""
+
+
 _SWITCHED_BACK = re.compile(r"\b(?:switch|swap|flip|trade|exchange)\b.{0,40}?\bback\b(?! to\b)")
 _TO_A_VERSION = re.compile(r"\bto (?:the |their |its )?(?:original|previous|earlier|older|first|last)\b|\bto v\d")
 """Where "switch back" goes when it is said: to a version, not a place ("... to the original")."""
@@ -225,7 +232,7 @@ class CutReader:
             if resolved.missing or resolved.ambiguous or resolved.unresolved:
                 return [], [], references, _ask(ctx, resolved)
             for target in resolved.targets:
-                if target.kind != "shot":
+                if target.kind != "shot" or target.id in refs:  # "remove shot 2, then remove shot 2": once
                     continue
                 refs.append(target.id)
                 targets.append(target)
@@ -293,9 +300,11 @@ class CutReader:
 
     def _in_or_out(self, ctx: ReadContext, verb: re.Pattern[str]
                    ) -> tuple[list[Any], list[Target], list[Reference], Reading | None]:
-        """The shots of "remove shot 4 from the cut" / "put shot 6 back in the cut": the verb, the cut and
-        "back/out" taken, then the shots read as :meth:`_shots` reads them."""
-        ctx.words.take(verb, first=True)
+        """The shots of "remove shot 4 from the cut" / "put shot 6 back in the cut": the verb (and a removal's
+        verb said again before the next shot, :data:`_SAID_AGAIN`), the cut and "back/out" taken, then the shots read as
+        :meth:`_shots` reads them."""
+        if ctx.words.take(verb, first=True) and verb is REMOVE:
+            ctx.words.take(_SAID_AGAIN)
         ctx.words.take(CUT)
         ctx.words.take(BACK_OUT)
         found = self._shots(ctx)

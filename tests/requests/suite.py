@@ -2046,6 +2046,18 @@ CASES: list[tuple[str, str, Any, str]] = [
     ("slides", "rename slide 2 nope 3 to Costs", ASK("unparsed"), "deck"),
     ("slides", "rename slide 2 sorry 3 to Costs", ASK("unparsed"), "deck"),
     ("slides", "rename slide 2 to Nope", OP("deck_edit_slide", {"slide": 2, "title": "Nope"}), "deck"),
+    # a taking-back word as the first of two titles ("rename slide 2 sorry, slide 3 to Costs" titled slide 2 'sorry')
+    ("slides", "rename slide 2 sorry, slide 3 to Costs", ASK("ambiguous"), "deck"),
+    ("slides", "rename slide 2 oops, slide 3 to Costs", ASK("ambiguous"), "deck"),
+    ("slides", "retitle slide 2 wait, slide 3 to Costs", ASK("ambiguous"), "deck"),
+    ("slides", "rename slide 2 no, slide 3 to Costs", ASK("ambiguous"), "deck"),
+    ("slides", "rename slide 2 actually, slide 3 to Costs", ASK("ambiguous"), "deck"),
+    ("slides", "rename slide 2 to Sorry, slide 3 to Costs",
+     OPS(OP("deck_edit_slide", {"slide": 2, "title": "Sorry"}), OP("deck_edit_slide", {"slide": 3, "title": "Costs"})),
+     "deck"),
+    ("slides", "rename slide 2 'no', slide 3 'Costs'",
+     OPS(OP("deck_edit_slide", {"slide": 2, "title": "no"}), OP("deck_edit_slide", {"slide": 3, "title": "Costs"})),
+     "deck"),
 ]
 
 

@@ -53,6 +53,7 @@ from nodes.understanding.readers.content import (
 from nodes.understanding.rephrasings import numbers_apart, rephrased
 from nodes.understanding.text import (
     BUT_COUNTS,
+    CORRECTION_WORDS,
     EITHER_OR,
     INSTEAD_OF,
     POLITE_WORDS,
@@ -1139,6 +1140,14 @@ def _retitle(ctx: ReadContext, words: Words, start: int, end: int, deck: Deck) -
                              exact=True)
         if not said:
             return None
+        if second is not None and _TAKEN_BACK.fullmatch(said.lower()) and not re.search(
+                r"\b(?:to|as)\s*$", ctx.words.text[match.end(group):match.start(rest)]) and \
+                not quotes(ctx, match.start(rest), second.start()):
+            # "rename slide 2 sorry, slide 3 to Costs" titled slide 2 'sorry' and slide 3 'Costs'
+            raise Ask(Clarification(reason="ambiguous", understood=[f"the {field} of slide {number}"], message=(
+                f"'{said}' between slide {number} and the next slide: a correction (only the next one), or the new "
+                f"{field} of slide {number}? I changed nothing. Say 'rename slide 3 to \"Costs\"', or put each "
+                f"{field} in quotes.")))
         # what follows quoted words is left to be read: "rename the last slide to 'Takeaways' and delete the one
         # before it" renamed the slide and dropped the delete, with exit 0
         words.mark(match.start(), match.start(rest))
@@ -1161,6 +1170,9 @@ def _retitle(ctx: ReadContext, words: Words, start: int, end: int, deck: Deck) -
         return found
     return None
 
+
+_TAKEN_BACK = re.compile(rf"(?:no|nope|wait|no wait|wait no|sorry|oops|scratch that|{CORRECTION_WORDS})[,.!:;]*")
+"""A first "title" that takes the slide back ("rename slide 2 sorry, slide 3 to Costs"), said with no "to" or quote."""
 
 _AND_ANOTHER = re.compile(r"\s*(?:,|\band\b|,\s*and\b)\s+(?:(?:also |then )?(?:rename|retitle|call|name)\s+)?"
                           r"(?P<ref>slide #?\d+|the (?:\d+th|first|last|final) (?:one|slide))"

@@ -2058,6 +2058,14 @@ CASES: list[tuple[str, str, Any, str]] = [
     ("slides", "rename slide 2 'no', slide 3 'Costs'",
      OPS(OP("deck_edit_slide", {"slide": 2, "title": "no"}), OP("deck_edit_slide", {"slide": 3, "title": "Costs"})),
      "deck"),
+    # -- probe-81 rows: shot edits (the same for, too after the last turn, a look's source shot, garment shades, repeats)
+    # (end of these rows)
+    # -- probe-81 rows: builds, page sections, slides
+    # (end of these rows)
+    # -- probe-81 rows: two films and the selection
+    # (end of these rows)
+    # -- probe-81 rows: questions on the cut
+    # (end of these rows)
 ]
 
 

@@ -341,6 +341,8 @@ VERSION_CASES: list[tuple[str, str, Any, str]] = [
     ("undo", "undo the last change to shot 1 and shot 2, no wait, 3", ASK("ambiguous"), "prev"),
     ("undo", "undo the last change to shot 2, no wait, 3 and 4", ASK("ambiguous"), "prev"),
     ("cut", "remove shot 1 to shot 2, no wait, 3", ASK("ambiguous"), "story"),
+    # -- probe-81 rows: undo and revert beside other changes, inserted shots, clip lengths
+    # (end of these rows)
 ]
 
 

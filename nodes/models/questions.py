@@ -9,6 +9,7 @@ from typing import Any
 
 from content.page_document import PageDocument
 from content.page_style import TOKENS
+from nodes.models.cut_answers import contents, current_cuts, holds
 from nodes.models.grammar import IMAGE_DEFAULTS
 from nodes.models.playbooks import Call, Done, PlannerInput, stop_on_rejection
 from nodes.models.targets import CanvasTargets, Rows, TargetSource
@@ -145,6 +146,19 @@ class QuestionPlaybook:
                 parts.append(f"{row['title']} (image v{row.get('version')}): {said}")
         return Done(text="; ".join(parts) + "." if parts else f"I found none of those shots {self.source.where}.")
 
+    def _cut(self, p: PlannerInput, clause) -> Call | Done | None:
+        """Whether the cut holds the shots named, or what it holds (``about``: "shots", "count" or "order")."""
+        rows = self.source.cuts(p)
+        if rows is None or isinstance(rows, Call):
+            return rows
+        cuts = current_cuts(rows)
+        if not cuts:
+            return Done(text=f"There is no cut {self.source.where}: no clips were assembled into one yet.")
+        about = clause.args.get("about")
+        if about == "shots":
+            return Done(text=holds(cuts, [(t.id, t.title) for t in clause.targets]))
+        return Done(text=contents(cuts, count=about == "count"))
+
     def _versions(self, p: PlannerInput, clause) -> Call | Done | None:
         parts = []
         for target in clause.targets:
@@ -277,6 +291,6 @@ def _counted(counts: dict[str, dict[str, int]], kind: str | None) -> Done:
 
 LOOK = ("lighting", "framing", "weather", "outfit")
 """What "how does shot 3 look" is answered with: the attributes an edit changes."""
-ANSWERS = frozenset({"count", "list", "shots_with", "attribute", "versions", "last_turn", "slides_mentioning",
+ANSWERS = frozenset({"count", "list", "shots_with", "attribute", "versions", "last_turn", "slides_mentioning", "cut",
                      "notes_mentioning", "headline", "slide", "page_sections", "page_style"})
 """The questions the playbook answers (``QuestionReader``'s ``ask`` values)."""

@@ -61,6 +61,15 @@ PAGE_COPY_CYPHER = (
 NOTES_CYPHER = ("MATCH (n:CanvasNode) WHERE n.kind = 'text' AND n.status <> 'rejected' "
                 "AND (n.deleted IS NULL OR n.deleted = false) "
                 "RETURN n.id AS id, n.title AS title, n.inputs_json AS inputs ORDER BY n.created_at")
+CUT_CYPHER = (
+    "MATCH (k:CanvasNode {kind: 'video'}) WHERE k.status <> 'rejected' AND (k.deleted IS NULL OR k.deleted = false) "
+    "AND k.inputs_json CONTAINS 'clip_node_ids' "
+    "OPTIONAL MATCH (k)-[:VERSION_OF]->(o:CanvasNode) "
+    "OPTIONAL MATCH (k)-[:GENERATED_FROM]->(c:CanvasNode)-[:GENERATED_FROM]->(:CanvasNode {kind: 'image'})"
+    "-[:GENERATED_FROM]->(s:CanvasNode {kind: 'shot'}) "
+    "RETURN k.id AS cut, k.title AS title, k.inputs_json AS inputs, o.id AS older, c.id AS clip, s.id AS shot, "
+    "s.title AS shot_title ORDER BY k.created_at")
+"""Every live cut with the cut it is a new version of and the shot of each of its clips (nodes.models.cut_answers)."""
 COUNTS_CYPHER = ("MATCH (n:CanvasNode) WHERE n.deleted IS NULL OR n.deleted = false "
                  "RETURN n.kind AS kind, count(n) AS count ORDER BY kind")
 
@@ -110,6 +119,10 @@ class TargetSource(Protocol):
 
     def page_copy(self, p: PlannerInput, code_id: str) -> Call | Rows | None:
         """The current page's code node (id, title, version: its number in the page's lineage, inputs)."""
+
+    def cuts(self, p: PlannerInput) -> Call | Rows | None:
+        """Every live cut (cut, title, inputs, older, clip, shot, shot_title: :data:`CUT_CYPHER`'s rows); None when
+        the source cannot tell."""
 
 
 def _rows_of(p: PlannerInput, cypher: str, params: dict[str, Any] | None = None) -> Rows | None:
@@ -176,3 +189,6 @@ class CanvasTargets:
 
     def page_copy(self, p: PlannerInput, code_id: str) -> Call | Rows | None:
         return self._query(p, PAGE_COPY_CYPHER, {"id": code_id})
+
+    def cuts(self, p: PlannerInput) -> Call | Rows | None:
+        return self._query(p, CUT_CYPHER)

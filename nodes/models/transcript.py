@@ -366,6 +366,9 @@ class TranscriptTargets:
     def page_copy(self, p: PlannerInput, code_id: str) -> Call | Rows | None:
         return None
 
+    def cuts(self, p: PlannerInput) -> Call | Rows | None:
+        return None  # a cut's later edits (a shot out, a move) are not in the transcript's ledger
+
     def facts(self, p: PlannerInput) -> CanvasFacts:
         """What the transcript says the project holds, as the interpreter's facts (its references resolve on
         these, exactly as the canvas agent's resolve on the canvas)."""

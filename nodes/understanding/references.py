@@ -484,12 +484,6 @@ class Resolver:
         self.pronoun_follows_previous = pronoun_follows_previous
         """A shot edit's "it" with nothing named or selected is what the turn before changed (an undo's "it" is
         that turn itself, which the versions reader reads)."""
-        self.numbered: dict[int, list[ShotFact]] = {}
-        for shot in facts.shots:
-            # A film the words named is where its shot numbers count: "shot 5 of the ferry film", of a 4-shot
-            # ferry film, is no shot, never the other film's shot 5.
-            if shot.number is not None and shot.image and (film is None or shot.plan == film):
-                self.numbered.setdefault(shot.number, []).append(shot)
         self.named_film = film
         self.by_id = {s.id: s for s in facts.shots}
         self.films = films(facts)
@@ -497,6 +491,13 @@ class Resolver:
         self.film = film or pinned_film(facts, answer)
         """The one film the request is about: the one its words named (``film``), the only one, the answer's, or
         the selection's (None: several, and nothing the person gave picks one)."""
+        self.numbered: dict[int, list[ShotFact]] = {}
+        for shot in facts.shots:
+            # The picked film is where its shot numbers count: "shot 5 of the ferry film", of a 4-shot ferry film,
+            # is no shot, never the other film's shot 5; nor is "shot 6" with a ferry shot selected ("make shots 3
+            # to 6 night" changed ferry shots 3 and 4 and the beekeeper film's 5 and 6).
+            if shot.number is not None and shot.image and (self.film is None or shot.plan == self.film):
+                self.numbered.setdefault(shot.number, []).append(shot)
         self.ordered = self._story_order(self.film)
 
     def _story_order(self, film: str | None) -> list[ShotFact]:
@@ -561,9 +562,8 @@ class Resolver:
         missing = [n for n in reference.numbers if n not in self.numbered]
         if missing:
             numbers = sorted(self.numbered)
-            # Of a film the words named, it is that film that has no such shot (the other may well have one).
-            of = " in that film" if self.named_film is not None and len(self.films) > 1 else ""
-            result.missing = [f"shot {n}{of}" for n in missing]
+            of = self._in_the_film()
+            result.missing = [f"shot {n}" for n in missing[:-1]] + [f"shot {missing[-1]}{of}"]
             if numbers:
                 result.unresolved.append(f"{'its' if of else 'the'} shots are numbered {numbers[0]} to {numbers[-1]}")
             return result
@@ -575,6 +575,17 @@ class Resolver:
             else:
                 result.targets.append(shot_target(picked, reference.said))
         return result
+
+    def _in_the_film(self) -> str:
+        """Where a missing shot number was counted, when one of several films was picked: it is that film that has
+        no such shot (the other may well have one), so the question names it, how it was picked, and its length."""
+        if self.film is None or len(self.films) <= 1:
+            return ""
+        shots = [s for s in self.facts.shots if s.plan == self.film and s.image]
+        title = (shots[0].plan_title or self.film) if shots else self.film
+        selected = films_of(self.facts, [n.shot or n.id for n in self.facts.selection])
+        how = "that film" if self.named_film is not None or selected != [self.film] else "the selection's film"
+        return f" in {how}, '{title}' ({len(shots)} shots)"
 
     def _pick(self, candidates: list[ShotFact], chosen: list[Target]) -> ShotFact | None:
         if self.answer:
@@ -619,7 +630,7 @@ class Resolver:
         elif name in _ONWARD:  # "every shot from shot 3", "everything after shot 5", "all shots before shot 4"
             number = reference.numbers[0]
             if number not in {s.number for s in shots}:
-                return Resolution(missing=[f"shot {number}"])
+                return Resolution(missing=[f"shot {number}{self._in_the_film()}"])
             chosen = [s for s in shots if s.number is not None and _ONWARD[name](s.number, number)]
             if not chosen:
                 return Resolution(missing=[reference.said])

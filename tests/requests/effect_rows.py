@@ -89,6 +89,12 @@ SETUP_ONLY: dict[str, tuple[str, ...]] = {
     "put shot 8 back in": ("remove the last shot from the final cut",),
     "pls put shot 3 back": ("take shot 3 out of the cut",),
     "bring back shot 3": ("take shot 3 out of the cut",),
+    "put shot 8 back, and shot 7 too": ("take shots 7 and 8 out of the cut",),
+    "put shot 8 back and shot 7 as well": ("take shots 7 and 8 out of the cut",),
+    # a clip lasts 2 s: 2 s taken off would leave none (asked on the canvas)
+    "trim 2 seconds from shot 4": ("make shot 4's clip 4 seconds long",),
+    "cut 2 seconds from shot 4": ("make shot 4's clip 4 seconds long",),
+    "take 2 seconds off shot 4": ("make shot 4's clip 4 seconds long",),
     "compare the first and the current version of shot 3": ("make shot 3 night",),
     "compare versions 1 and 2 of shot 6": ("make shot 6 night",),
     "compare version 2 and version 3 of the cut": ("make shot 1 night", "make shot 2 night"),
@@ -109,7 +115,8 @@ LEFT_OUT: dict[str, str] = {
 _PREVIOUS_SENSITIVE = {("the next one at dusk", "story"), ("do the same to shot 5", "story"),
                        ("undo that", "story"), ("undo the last turn", "story"),
                        ("undo the entire previous request", "story"), ("undo everything you just did", "story"),
-                       ("that's too dark", "story")}
+                       ("that's too dark", "story"), ("the same for shot 4, and make shot 5 dawn", "story"),
+                       ("same for shot 5 but dusk", "story")}
 _VERSION_N = {"go back to version 2 of the cut", "revert the final cut to v3", "go back to version 2 of shot 4",
               "revert shot 1 to the second version", "restore version 4 of shot 7's clip", "revert the site to version 2",
               "go back to version 2 of the deck"}
@@ -190,6 +197,17 @@ EXTRA: list[Row] = [
         "page", ("make the buttons dark green",)),
     Row("question", "which sections does the page have?", Answer(r"5 sections, .*: hero, menu, testimonials, about, "
                                                                  r"contact"), "page", ("remove the gallery",)),
+    # the cut's shots, read from the cut as it is (each was asked about: "not whether the cut holds them")
+    Row("question", "is shot 3 in the cut?", Answer(r"^Yes: shot 3\b.* is in the cut \(3rd of 8 in the cut 'final cut'"),
+        "cut"),
+    Row("question", "did you leave shot 3 out?", Answer(r"^No: shot 3\b.* is not in the cut 'final cut'; it is still on "
+                                                        r"the canvas\. The cut holds 7: shot 1\b.*, shot 2\b.*, shot 4\b"),
+        "cut", ("remove shot 3 from the cut",)),
+    Row("question", "which shots are in the cut?", Answer(r"^The cut 'final cut' holds 8 clips, in this order: shot 4\b.*, "
+                                                          r"shot 1\b.*, shot 2\b.*, shot 3\b.*, shot 5\b"),
+        "cut", ("move shot 4 to the start of the cut",)),
+    Row("question", "how many shots are in the cut?", Answer(r"^7 found: the cut 'final cut' holds 7 clips"), "cut",
+        ("remove shot 5 from the cut",)),
 ]
 """Rows of the effect run beyond the suite's."""
 

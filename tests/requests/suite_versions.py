@@ -281,7 +281,7 @@ VERSION_CASES: list[tuple[str, str, Any, str]] = [
     ("cut", "leave shot 3 out of the cut", OP("remove_from_cut", {"shots": ["S3"]}), "story"),
     ("cut", "pls put shot 3 back", OP("return_to_cut", {"shot": "S3"}), "story"),
     ("cut", "bring back shot 3", OP("return_to_cut", {"shot": "S3"}), "story"),
-    ("question", "is shot 3 in the cut", ASK("unsupported"), "story"),
+    ("question", "is shot 3 in the cut", OP("question", {"ask": "cut", "about": "shots"}), "story"),
     # one aspect of a shot restored: the whole image was
     ("undo", "reset shot 3's lighting", ASK("unsupported"), "prev"),
     ("undo", "revert the lighting of shot 3", ASK("unsupported"), "prev"),
@@ -342,6 +342,58 @@ VERSION_CASES: list[tuple[str, str, Any, str]] = [
     ("undo", "undo the last change to shot 2, no wait, 3 and 4", ASK("ambiguous"), "prev"),
     ("cut", "remove shot 1 to shot 2, no wait, 3", ASK("ambiguous"), "story"),
     # -- probe-81 rows: undo and revert beside other changes, inserted shots, clip lengths
+    # an undo or a revert beside a clause with a verb of its own: every shot named was read as the undo's ("cut" as
+    # the cut, "put ... back" and "do" as its words), undoing the cut's and each shot's last change: asked
+    ("cut", "cut shot 4 and put shot 8 back", ASK("unparsed"), "story"),
+    ("cut", "put shot 8 back and cut shot 4", ASK("unparsed"), "story"),
+    ("cut", "cut shot 4, put shot 8 back", ASK("unparsed"), "story"),
+    ("cut", "cut shot 4 then put shot 8 back", ASK("unparsed"), "story"),
+    ("cut", "bring back shot 8 and cut shot 4", ASK("unparsed"), "story"),
+    ("undo", "undo shot 3 and cut shot 4", ASK("unparsed"), "story"),
+    ("undo", "revert shot 3 and cut shot 4", ASK("unparsed"), "story"),
+    ("undo", "undo shot 3 and put shot 4 back", ASK("unparsed"), "story"),
+    ("undo", "revert shot 3 to the original and do shot 4", ASK("unparsed"), "story"),
+    ("undo", "undo the night change to shot 3 and cut shot 4", ASK("unparsed"), "prev"),
+    ("undo", "revert shot 3 and do shot 4", ASK("unparsed"), "prev"),
+    ("undo", "undo shot 3 and do shot 4", ASK("unparsed"), "prev"),
+    ("undo", "undo shot 3 and do shot 4 instead", ASK("unparsed"), "prev"),
+    ("undo", "revert shot 3, do shot 4", ASK("unparsed"), "prev"),
+    ("undo", "undo shot 3 and make shot 4 night", ASK("unparsed"), "prev"),
+    # more shots after "put shot 8 back" ("..., and shot 7 too") undid both images: into the cut, as "put shots 7
+    # and 8 back"
+    ("cut", "put shot 8 back, and shot 7 too", OPS(OP("return_to_cut", {"shot": "S8"}),
+                                                   OP("return_to_cut", {"shot": "S7"})), "story"),
+    ("cut", "put shot 8 back and shot 7 as well", OPS(OP("return_to_cut", {"shot": "S8"}),
+                                                      OP("return_to_cut", {"shot": "S7"})), "story"),
+    # a length taken off a clip or added to it was read as its new length ("trim 2 seconds from shot 4" set 2 s); a
+    # range set its last number
+    ("cut", "trim 2 seconds from shot 4", OP("set_clip_duration", {"shot": "S4", "by_s": -2.0}), "story"),
+    ("cut", "cut 2 seconds from shot 4", OP("set_clip_duration", {"shot": "S4", "by_s": -2.0}), "story"),
+    ("cut", "take 2 seconds off shot 4", OP("set_clip_duration", {"shot": "S4", "by_s": -2.0}), "story"),
+    ("cut", "shave a second off shot 6's clip", OP("set_clip_duration", {"shot": "S6", "by_s": -1.0}), "story"),
+    ("cut", "add 2 seconds to shot 4", OP("set_clip_duration", {"shot": "S4", "by_s": 2.0}), "story"),
+    ("cut", "trim shot 4 to 1.5 seconds", OP("set_clip_duration", {"shot": "S4", "duration_s": 1.5}), "story"),
+    ("cut", "make shot 4 3-4 seconds", ASK("unparsed"), "story"),
+    ("cut", "make shot 4 3 to 4 seconds long", ASK("unparsed"), "story"),
+    ("cut", "make shot 4 between 3 and 4 seconds", ASK("unparsed"), "story"),
+    ("cut", "cut shots 2 and 3 to 2 seconds", ASK("unparsed"), "story"),
+    # a new shot's place said as where it does not go, or as two shots, was placed after the first shot named, the
+    # rest written into its description ("the hive, not", "the hive and 6"); a place it is not that confirms the place
+    # is no part of the description; a "not" in the description is asked (the image draws what it names)
+    ("cut", "add a shot of the hive, not after shot 4", ASK("unparsed"), "story"),
+    ("cut", "add a shot of the hive but not after shot 4", ASK("unparsed"), "story"),
+    ("cut", "add a shot of the hive after shots 4 and 6", ASK("unparsed"), "story"),
+    ("cut", "add a shot of the hive after shot 4 and shot 6", ASK("unparsed"), "story"),
+    ("cut", "add a shot of the hive after shot 4, not 5", OP("insert_shot", {"after": "S4", "description": "the hive"}),
+     "story"),
+    ("cut", "add a shot of the hive after shot 4 not before it",
+     OP("insert_shot", {"after": "S4", "description": "the hive"}), "story"),
+    ("cut", "add a shot of the hive before shot 4, not after it",
+     OP("insert_shot", {"before": "S4", "description": "the hive"}), "story"),
+    ("cut", "add a shot of the hive after shot 4, not 4", ASK("unparsed"), "story"),
+    ("cut", "add a shot of the hive after shot 4, not after it", ASK("unparsed"), "story"),
+    ("cut", "add a shot of the hive after shot 4, don't show tova", ASK("unparsed"), "story"),
+    ("cut", "add a shot of the hive, but not at night, after shot 4", ASK("unparsed"), "story"),
     # (end of these rows)
 ]
 

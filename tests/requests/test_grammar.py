@@ -72,6 +72,9 @@ def test_comparatives_move_the_current_values():
     ("darken shot 3 a little", {"luma": 0.5}), ("make shot 4 a little more warm", {"warmth": 0.5}),
     ("make shot 3 slightly warmer and much darker", {"warmth": 0.5, "luma": 2.0}),
     ("make shot 2 darker", {"luma": 1.0}), ("make shot 2 even darker", {"luma": 1.0}),
+    # a step said again is two ("and then darker again" went one)
+    ("make shot 3 darker, and then darker again", {"luma": 2.0}), ("shot 3 darker. shot 3 darker again", {"luma": 2.0}),
+    ("make shot 3 darker, then darker", {"luma": 2.0}),
 ])
 def test_a_degree_word_sets_how_far_a_comparative_goes(request_text, steps):
     """"much darker" went exactly as far as "darker": the degree was read as a filler and dropped."""

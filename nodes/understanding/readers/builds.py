@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 
 from content.sizes import SHOTS_MAX, SHOTS_MIN, SLIDES_MAX, SLIDES_MIN
-from nodes.models.grammar import LIGHTING_WORDS
+from nodes.models.grammar import FRAMING_WORDS, LIGHTING_WORDS
 from nodes.understanding.intent import Clarification, Clause
 from nodes.understanding.readers.base import ReadContext, Reading, typed, with_a_change
 from nodes.understanding.text import THEN_A_CHANGE
@@ -27,10 +27,12 @@ a request that names "the website" is about the page there is ("make the website
 page titled with the request, and the slide edit before it was dropped)."""
 _DECK = re.compile(r"\b\d+-slide\b|\b(?:a|an|new|another|one more)\b(?:\s+[\w-]+){0,4}\s+(?:slides|slide deck|deck|"
                    r"presentation|lecture|keynote)\b")
-_SECOND_BUILD = re.compile(r"\b(?:and|plus|&|then|or)\s+(?:also\s+)?(?:a|an|the|its|one|some)?\s*(?:\d+-(?:shot|slide)\s+)?"
+_SECOND_BUILD = re.compile(r"(?:\b(?:and|plus|then|or|as well as|along with)|&|,)\s+(?:also\s+)?"
+                           r"(?:a|an|the|its|one|some)?\s*(?:\d+[- ](?:shot|slide)s?\s+)?"
                            r"(?:website|web ?page|landing page|site|homepage|deck|slide deck|slides|presentation|"
                            r"film|short film|storyboard|movie|video|story)\b")
-"""A second build in the same request ("a landing page and a deck for my cafe"): it built only one of them."""
+"""A second build in the same request ("a landing page and a deck for my cafe", "a 3-shot film about a cat and a 3
+slide deck about cats"): it built only one of them, the other swallowed into its premise or topic."""
 _A_PLAIN_PAGE = re.compile(r"(?:^\s*|\b(?:make|build|create|design|write|set up|want|need|and|plus|then|also)\s+|,\s*)"
                            r"(?:me\s+)?(?:a|an|another|one more)\s+(?:new\s+|one-page\s+|single\s+|simple\s+)?"
                            r"page\b(?!-)")
@@ -46,12 +48,20 @@ _A_PART = re.compile(r"\b(?:shots?|slides?|scenes?|sections?) #?\d+\b|\bthe (?:v
 _THEMED = re.compile(r"\b(?:dark|light|black|white)\s+(?:theme|mode|background)\b|\btheme\b")
 """A deck build's theme: the build makes the default one (a theme is an edit after it: deck_set_theme)."""
 _STORY_FRAMING = re.compile(r"\ball (?:in )?(?:close-ups?|close ups?|wide shots?|wides|medium shots?)\b|"
-                            r"\b(?:only|just) (?:close-ups?|close ups?|wide shots?)\b")
-"""A framing for every shot of a new story: the build sets the lighting, not the framing (an edit after it does)."""
-_STORY_PER_SHOT = re.compile(r"\bshots? #?\d+\b(?!-)|\bthe (?:very )?(?:1th|first|last|final|opening|closing|"
-                             r"\d+th|second|third|fourth|fifth|sixth) (?:shot|one|scene)\b|\b(?:except|apart from)\b")
+                            r"\b(?:only|just) (?:close-ups?|close ups?|wide shots?)\b|"
+                            r"\bclose[- ]?ups?\b|\b(?:wide|wide-angle|medium|mid|tight)[- ]shots?\b|\bwide[- ]angle\b|"
+                            r"\bwides\b|\b(?:shot|filmed|framed|all|everything|every shot|each shot)\s+"
+                            r"(?:(?:in|from)\s+)?(?:wide|close|tight|medium|up close)(?:[- ]?(?:shots?|ups?))?\b")
+"""A framing for every shot of a new story: the build sets the lighting, not the framing (an edit after it does).
+"..., close-ups only", "... in close-up", "..., everything in wide shots", "..., shot wide" were built with the
+framing of each beat, the framing said dropped."""
+_NTH = r"(?:1th|first|last|final|opening|closing|\d+th|second|third|fourth|fifth|sixth)"
+_STORY_PER_SHOT = re.compile(rf"\bshots? #?\d+\b(?!-)|\bthe (?:very )?{_NTH} (?:shot|one|scene)\b|"
+                             rf"(?:^|[,;:]|\b(?:and|but|with|while|then))\s*(?:very\s+)?{_NTH} (?:shot|scene)s?\b|"
+                             rf"\b{_NTH} (?:\d+|few|couple of) (?:shots|scenes)\b|\b(?:except|apart from)\b")
 """A story build whose brief names one of its shots, or an exception ("shot 3 at night", "all at dusk except the
-last shot"): the build lights every shot alike."""
+last shot", "at night, last shot at dawn", "the last 2 shots at dawn"): the build lights every shot alike.  (A
+shot of the premise, "a boxer's last shot at the title", is not one of the story's.)"""
 _LOOK_DENIED = re.compile(r"\b(?:not|no|never|without|nothing|avoid(?:ing)?|don'?t use|do not use|neither|nor)\s+"
                           r"(?:(?:at|in|on|during|a|an|the|any|too|so|use|using)\s+)*"
                           r"(?:night|dusk|dawn|day|noon|sunset|sunrise|evening|morning|neon|golden|fog|foggy|rain|"
@@ -205,6 +215,12 @@ class BuildReader:
             return _not_built(ctx, None, ["a new deck", "a new page"],
                               f"'{typed(ctx, *page.span()) or page.group(0)}': a web page, or a deck? I made nothing. "
                               "Ask for one build at a time: 'a website for ...' or 'a 5-slide deck about ...'.")
+        if "story" in families and "deck" not in families and (page := _A_PLAIN_PAGE.search(text)) is not None:
+            # "a film about a cat and a page" was built as a film about 'a cat and a page'
+            return _not_built(ctx, None, ["a new story", "a new page"],
+                              f"'{typed(ctx, *page.span()) or page.group(0)}': a web page to make beside the film, or "
+                              "part of its story? I made nothing. Ask for one build at a time: 'a 6-shot film about "
+                              "...', then 'a website for ...'.")
         if len(families) > 1 and _SECOND_BUILD.search(text):
             return _not_built(ctx, None, [f"a new {f}" for f in families],
                               f"That asks for two builds ({' and '.join(families)}); I make one per request, so I "
@@ -243,10 +259,10 @@ class BuildReader:
             else:
                 web = None
         if _NARRATIVE.search(text) and not (deck or web) and \
-                (framing := _STORY_FRAMING.search(text)):
+                (framing := next((m for m in _STORY_FRAMING.finditer(text) if not _names_a_thing(text, m)), None)):
             return _not_built(ctx, "build_narrative", ["a new story"],
                               f"A new story's shots get their framing from its beats, not '{framing.group(0)}', so I "
-                              "made nothing: ask for the story, then 'make every shot a close-up'.")
+                              f"made nothing: ask for the story, then 'make every shot {_framing_of(framing.group(0))}'.")
         unheld = _BRIEF_UNHELD.search(text) if deck or web else None
         if unheld is None and deck and not web:
             unheld = _DECK_TONE.search(text)
@@ -292,7 +308,10 @@ class BuildReader:
             if count and not SHOTS_MIN <= int(count.group(1)) <= SHOTS_MAX:
                 return _size_refused(ctx, "build_narrative", f"a story of {count.group(1)} shots",
                                      f"a storyboard holds {SHOTS_MIN} to {SHOTS_MAX} shots")
-            lighting = _lighting(text)
+            looks = _looks_said(text)
+            if len(looks) > 1:  # "a night market at dusk", "a golden retriever at sunset": the look is the one lit
+                looks = [look for look in looks if not _names_a_thing(text, look[0], looks)] or looks
+            lighting = looks[0][1] if looks else None  # the first look said
             if (said := _LOOK_OF_THE_STORY.search(text)) is not None and lighting is not None:
                 # "a film about the dawn of humanity" lit every shot at dawn: a look word with "of" after it names
                 # a moment of the story ("the night of the storm"), which may or may not be how it is lit
@@ -301,6 +320,14 @@ class BuildReader:
                                   f"Is {lighting} the look of every shot of the new story, or only part of what it "
                                   f"is about ('{words} ...')? I made nothing: ask again with the look said on its "
                                   f"own ('..., lit {lighting}'), or with no look.")
+            if len(looks) > 1:
+                # "a 6 shot film about a fisherman at dawn and dusk" lit every shot at dawn, "... at night and
+                # foggy" at night: the build gives every shot one look
+                said = [typed(ctx, *match.span()) or match.group(0) for match, _ in looks]
+                return _not_built(ctx, "build_narrative", [f"a new story: '{' and '.join(said)}'"],
+                                  f"'{said[0]}' and '{said[1]}': a new story gets one lighting for every shot, so "
+                                  "which? I made nothing. Ask for the story with one look, then change the shots "
+                                  f"you mean ('make shot {count.group(1) if count else 6} {looks[1][1]}').")
             if (said := _STORY_PER_SHOT.search(text)) is not None or (
                     lighting and (said := _LOOK_DENIED.search(text)) is not None):
                 # "a 5-shot film about a lighthouse, shot 3 at night" lit every shot at night, and "..., not at
@@ -356,18 +383,42 @@ def _not_built(ctx: ReadContext, operation: str | None, understood: list[str], m
                                                message=message))
 
 
-def _lighting(text: str) -> str | None:
-    """The look a new story's request gives every shot: its first look word that is not a name ("a man named
-    Dawn") or the first half of another word ("a warm-blooded fox", "a cold-hearted king")."""
-    best: tuple[int, str] | None = None
+def _looks_said(text: str) -> list[tuple[re.Match[str], str]]:
+    """Each look a new story's request says (its first word of each look, in the order said), leaving out a word
+    that is a name ("a man named Dawn") or the first half of another word ("a warm-blooded fox", "a cold-hearted
+    king")."""
+    found: list[tuple[re.Match[str], str]] = []
     for pattern, value in LIGHTING_WORDS:
         for match in re.finditer(rf"\b(?:{pattern})\b", text):
             if _NOT_A_LOOK_BEFORE.search(text, 0, match.start()) or re.match(r"-[a-z]", text[match.end():]):
                 continue
-            if best is None or match.start() < best[0]:
-                best = (match.start(), value)
+            found.append((match, value))
             break
-    return best[1] if best else None
+    return sorted(found, key=lambda look: look[0].start())
+
+
+_A_THING_AFTER = re.compile(r"[ -](?!(?:and|or|but|only|with|for|please|lighting|light|lit|look|looks|mood|feel|"
+                            r"shots?|scenes?|frames?|everywhere|throughout|too|as|at|in|on|to|of|all|each|every|the|"
+                            r"a|an|then|while|when|where|who|that|which|mostly|always)\b)[a-z][a-z'-]*")
+"""A word after a look that makes it part of a thing's name ("a night market", "a golden retriever", "a close-up
+magician"), not how the story is lit or framed."""
+
+
+def _names_a_thing(text: str, said: re.Match[str], looks: list[tuple[re.Match[str], str]] = ()) -> bool:
+    """Whether a look or framing word of a story's brief is part of a thing's name ("a night market at dusk"): with
+    two looks said, the other is the story's look; a framing so said is none ("a close-up magician" was asked
+    about).  Not when the words after it lead to another look ("a cold winter night": cold, and night)."""
+    if any(other.start() > said.end() and re.fullmatch(r"(?:[ -][a-z'-]+){1,2}[ -]", text[said.end():other.start()])
+           and not re.search(r"\b(?:at|in|on|and|or|by|during)\b", text[said.end():other.start()])
+           for other, _ in looks):
+        return False
+    return _A_THING_AFTER.match(text, said.end()) is not None
+
+
+def _framing_of(said: str) -> str:
+    """The framing words for every shot name, as an edit says it ("everything in wide shots" → 'wide')."""
+    value = next((value for pattern, value in FRAMING_WORDS if re.search(rf"\b(?:{pattern})\b", said)), "close-up")
+    return "a close-up" if value == "close-up" else value
 
 
 _NOT_A_LOOK_BEFORE = re.compile(r"\b(?:named|called|nicknamed|titled|entitled|known as)\s+$")

@@ -28,7 +28,7 @@ from nodes.understanding.references import (
     read_film,
     resolve_targets,
 )
-from nodes.understanding.text import EITHER_OR, THEN_A_CHANGE, either_or_question
+from nodes.understanding.text import EITHER_OR, THEN_A_CHANGE, Words, either_or_question
 
 CUT = re.compile(r"\b(?:in|into|from|out of|of|to|within|inside) (?:the )?(?:final |current |whole )?(?:cut|edit|film|"
                  r"movie|sequence|timeline)\b")
@@ -117,9 +117,19 @@ SECONDS = re.compile(r"\b(?:(\d+(?:\.\d+)?) ?-? ?(?:s|sec|secs|seconds?|2th)|(a|
 DURATION_VERB = re.compile(r"\b(?:make|set|change|shorten|lengthen|extend|trim|cut|stretch)\b|\b(?:should|to) (?:be|last)\b|"
                            r"\blast(?:s)?\b|\b(?:longer|shorter)\b|\bduration\b|\blength\b|\blong\b|\bby\b|\bto\b|"
                            r"\bshould\b|\bbe\b")
+_TAKEN_OFF = re.compile(r"\s*(?:off(?: of)?|from|out of)\b")
+_TAKING_VERB = re.compile(r"\b(?:trim|cut|shave|take|remove|lose|drop|chop|shorten)\b")
+_PUT_ON = re.compile(r"\s*(?:on ?to|to)\b")
+_ADDING_VERB = re.compile(r"\b(?:add|put)\b")
+"""An amount taken off a clip or added to it ("trim 2 seconds from shot 4", "add 2 seconds to shot 4"): a change by
+that much, not the new length (the clip was set to 2 s)."""
+_A_RANGE = re.compile(r"(?:\b\d+(?:\.\d+)?\s*(?:-|–|to|or)|\bbetween\s+\d+(?:\.\d+)?\s+and)\s*$")
+"""A length said as a range ("make shot 4 3-4 seconds" set 4 s): which one is asked."""
+_SHOTS_BEFORE = re.compile(r"\b(?:shots?|clips?)\s+(?:#?\d+\s*(?:,|and|&)\s*)*$")
+"""Shot numbers right before a length ("cut shots 2 and 3 to 2 seconds", "make shot 4 to 3 seconds"): no range."""
 CLIP = re.compile(r"\b(?:video )?clips?\b")
 SHOT_WORDS = re.compile(r"\b(?:shot|shots|it|them|one|ones|order|places|positions|the|around|round|over|out|back|"
-                        r"with|and|in|into|from|of|to|again|please|also)\b")
+                        r"with|and|in|into|from|of|to|again|please|also|as well)\b")
 _NUMBERS = {"a": 1.0, "an": 1.0, "half a": 0.5, "one and a half": 1.5, "1 and a half": 1.5}
 CLIP_NUMBER = re.compile(r"\b(?:video )?clips? #?(\d+)\b")
 
@@ -140,6 +150,18 @@ question, or another shot (whose look the new one cannot copy from words)."""
 _ANOTHER_PLACE = re.compile(r"\b(?:after|before|between)\s+(?:the\s+)?(?:shots?\s+)?(?:#?\d+|last|first|1th)\b|"
                             r"\bat the (?:end|start|beginning)\b")
 """A second place in a new shot's description: a second shot asked for ("... and one of the sky after shot 5")."""
+_SAID_NOT = re.compile(r"\b(?:not|don'?t|do not|never)\b")
+"""A new shot's description saying what not to show ("..., don't show tova"): it is drawn from its words, so a "not"
+in them draws what it names (and "not" alone was left of "..., not after shot 4")."""
+_NOT_HERE = re.compile(r"\bnot\s*$")
+"""A place said as where the new shot does not go ("add a shot of the hive, not after shot 4" put it there)."""
+_MORE_PLACES = re.compile(r"\s*(?:,|,?\s*(?:and|&|or))\s*(?:(?:the\s+)?shots?\s+)?#?\d+\b"
+                          r"(?!\s*(?:of|with|where|showing|that|in which)\b)")
+"""More shots after a place ("after shots 4 and 6": one shot was put after shot 4, described as "the hive and 6")."""
+_NOT_THERE = re.compile(r"\s*,?\s*(?:(?:and|but)\s+)?not\s+(?:(?P<prep>after|before|ahead of)\s+)?"
+                        r"(?:(?:shots?\s+)?#?(?P<n>\d+)|(?P<it>it|that|this)(?: one)?)\b")
+"""A place confirmed by the one it is not ("after shot 4, not 5", "after shot 4 not before it"): no part of what the
+new shot shows (it was written into its description)."""
 
 
 class CutReader:
@@ -378,10 +400,16 @@ class CutReader:
         words = ctx.words
         match = words.take(SECONDS, first=True)[0]
         amount = float(match.group(1)) if match.group(1) else _NUMBERS[match.group(2)]
+        if (span := _A_RANGE.search(words.text[:match.start()])) is not None and \
+                not _SHOTS_BEFORE.search(words.text[:span.start()]):
+            said = typed(ctx, span.start(), match.end()) or words.text[span.start():match.end()]
+            return _incomplete(ctx, "change a clip's length", f"'{said}' is a range: how long exactly? I changed "
+                               "nothing. Say one length ('make shot 4's clip 3 seconds long').")
         by = re.search(r"\bby\s*$", words.text[:match.start()])
-        relative = match.group(3) in ("longer", "more", "shorter", "less") or by is not None
-        shorter = match.group(3) in ("shorter", "less") or bool(re.search(r"\b(?:shorten|trim|shorter|cut)\b",
-                                                                            words.text))
+        taken, added = _by_an_amount(words, match)
+        relative = match.group(3) in ("longer", "more", "shorter", "less") or by is not None or taken or added
+        shorter = match.group(3) in ("shorter", "less") or taken or (not added and bool(
+            re.search(r"\b(?:shorten|trim|shorter|cut)\b", words.text)))
         sign = -1 if relative and shorter else 1
         words.take(CUT)
         refs, targets, references, asked = self._shots(ctx)
@@ -409,9 +437,20 @@ class CutReader:
             return _incomplete(ctx, "insert a new shot", "Where should the new shot go? Say 'between shots 2 and 3', "
                                "'after shot 4' or 'before shot 1'.")
         kind, start, end = place
+        if _NOT_HERE.search(text, 0, start) is not None:
+            return _incomplete(ctx, "insert a new shot", f"'not {text[start:end].strip()}': where should the new "
+                               "shot go then? I changed nothing. Say where ('after shot 5', 'between shots 4 and 5', "
+                               "'at the end').")
+        if kind in ("after", "before") and (more := _MORE_PLACES.match(text, end)) is not None:
+            return _incomplete(ctx, "insert a new shot", f"'{text[start:more.end()].strip()}': I add one new shot "
+                               "per request, in one place, so I changed nothing. Say one place ('after shot 4'), and "
+                               "ask again for the next.")
         refs, targets, references, asked = self._shots(ctx, start, end)
         if asked is not None:
             return asked
+        if (end := _past_the_place_it_is_not(text, kind, start, end)) is None:
+            return _incomplete(ctx, "insert a new shot", f"'{text[start:].strip()}': I cannot tell where the new "
+                               "shot goes, so I changed nothing. Say one place ('after shot 4').")
         words.mark(start, end)
         content = text
         if isinstance(film := film_named(ctx.facts, text), tuple):  # "after shot 2 of the ferry film": not content
@@ -433,6 +472,11 @@ class CutReader:
             return _incomplete(ctx, "insert a new shot", f"'{aside.group(0).strip(' ,')}' reads as part of the "
                                "request, not of what the new shot shows, so I changed nothing. Describe the shot on "
                                "its own ('add a shot of bees after shot 5'), and say anything else apart.")
+        if (said_not := _SAID_NOT.search(description)) is not None:
+            return _incomplete(ctx, "insert a new shot", f"'{description[said_not.start():].strip(' ,')}': a new shot "
+                               f"is drawn from its description, and '{said_not.group(0)}' in it draws what it names, "
+                               "so I changed nothing. Describe only what the shot shows ('add a shot of the hive after "
+                               "shot 4').")
         words.take_all()  # the description is content kept whole
         if kind == "between" and len(refs) == 2:
             args: dict[str, Any] = {"after": refs[0], "before": refs[1]}
@@ -450,6 +494,40 @@ class CutReader:
             else f"{kind} {targets[0].title}" if targets else f"at the {kind}"
         return _clause(ctx, "insert_shot", args, f"insert a new shot ({args['description'][:60]}) {where}", targets,
                        references)
+
+
+def _by_an_amount(words: Words, amount: re.Match[str]) -> tuple[bool, bool]:
+    """Whether a length (``amount``) is taken off the clip ("trim 2 seconds from shot 4", "take 2 seconds off shot
+    4") or added to it ("add 2 seconds to shot 4"), each word of that taken; (False, False) for a new length."""
+    if amount.group(3) is not None:
+        return False, False
+    before = words.text[:amount.start()]
+    for after, verbs, taken in ((_TAKEN_OFF, _TAKING_VERB, True), (_PUT_ON, _ADDING_VERB, False)):
+        link = after.match(words.text, amount.end())
+        verb = next(iter(verbs.finditer(before)), None)
+        if link is not None and verb is not None:
+            words.mark(link.start(), link.end())
+            words.mark(verb.start(), verb.end())
+            return taken, not taken
+    return False, False
+
+
+def _past_the_place_it_is_not(text: str, kind: str, start: int, end: int) -> int | None:
+    """The end of a new shot's place, past the place it is not when that only confirms it (:data:`_NOT_THERE`):
+    another shot ("after shot 4, not 5"), or the other side of the same one ("after shot 4, not before it").  None
+    when it says the place and then unsays it ("after shot 4, not 4", "after shot 4, not after it") or leaves it
+    unclear ("after shot 4, not before shot 6")."""
+    said = _NOT_THERE.match(text, end)
+    if said is None:
+        return end
+    placed = re.findall(r"\d+", text[start:end])
+    if kind not in ("after", "before") or len(placed) != 1:
+        return None
+    same_shot = said.group("it") is not None or said.group("n") == placed[0]
+    other_side = said.group("prep") is not None and ("after" if said.group("prep") == "after" else "before") != kind
+    if (said.group("prep") is None and not same_shot) or (other_side and same_shot):
+        return said.end()
+    return None
 
 
 def _insert_place(text: str, start: int) -> tuple[str, int, int] | None:

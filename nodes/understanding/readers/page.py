@@ -169,11 +169,30 @@ _REMOVE_SECTIONS = re.compile(
 """Two or more sections removed in one list ("remove the menu and the gallery", "drop the faq, menu and gallery
 sections"): each must be a section of the page (else it is no list of sections: "remove the tagline and the button")."""
 _ADD_SECTION = re.compile(
-    r"\b(?:add|insert|include|put in|create)\b (?:a |an |the |one )?(?:new |extra )?(?:"
+    r"\b(?:add|insert|include|put in|create)\b (?:a |an |the |one more |one |another )?(?:new |extra |additional )?(?:"
     r"section (?:about|on|for|called|named|with|titled|listing|showing) (?P<topic>.+?)|(?P<name>[a-z0-9-]+(?: [a-z0-9-]+)?)"
     r" section)(?: (?:(?:right|just|directly|immediately|straight) )?(?P<where>after|below|under|beneath|following|"
     r"before|above|ahead of) " + _SECTION_NAME.format("anchor")
     + r"| (?:at|to) the (?P<end>top|bottom|end|start|beginning))?(?: (?:of|on) (?:the |this )?(?:page|site))?$")
+_NO_SECTION_NAME = frozenset({
+    # how many, which one
+    "a", "an", "the", "this", "that", "it", "one", "more", "another", "other", "some", "any", "extra", "additional",
+    "addition", "further", "new", "brand", "next", "last", "first", "final", "second", "single", "separate", "whole",
+    # who it is for, or where
+    "me", "us", "you", "them", "my", "our", "your", "page", "site", "website", "here", "there",
+    # its size or look: a section has none of its own
+    "big", "bigger", "small", "smaller", "large", "little", "huge", "tiny", "short", "long", "tall", "wide", "narrow",
+    "full", "half", "empty", "blank", "plain", "simple", "basic", "clean", "minimal", "dark", "light", "bright",
+    "red", "crimson", "blue", "navy", "green", "yellow", "orange", "purple", "violet", "pink", "black", "white",
+    "grey", "gray", "brown", "teal",
+    # what a person thinks of it
+    "nice", "cool", "good", "great", "awesome", "fancy", "pretty", "beautiful", "lovely", "fun", "neat", "proper",
+    "quick", "fresh", "modern", "stylish", "elegant", "cute", "interesting", "useful",
+})
+"""Words before "section" (or after "a section for") that name no section: "add a section" added one named 'a',
+"add a new section" 'new', "add one more section" 'more', "add a section for me" 'me', "add a big section" 'big',
+and "add a blank section" (read as "black") 'black', "add an additional section" (read as "addition")
+'addition'."""
 _MOVE_SECTION = re.compile(
     r"\b(?:move|put|place|shift|bring)\b " + _SECTION_NAME.format("name") + r" (?:(?P<where>after|below|under|beneath|"
     r"before|above|ahead of|in front of|behind) " + _SECTION_NAME.format("anchor") + r"|(?:to (?:the )?|at the |up |down )?"
@@ -563,6 +582,25 @@ def _section(doc: PageDocument | None, said: str, *, new: bool = False) -> str:
                                         f"{', '.join(doc.layout.sections)}.")) from None
 
 
+def _ask_unless_named(ctx: ReadContext, match: re.Match[str], doc: PageDocument | None) -> None:
+    """:class:`Ask` which section to add when the words before "section" name none (any of them is a
+    :data:`_NO_SECTION_NAME` word, or a number: "add a big faq section" would drop 'big'), or what it is for names
+    nothing ("add a section for me")."""
+    name, topic = match.group("name"), match.group("topic")
+    words = re.findall(r"[a-z0-9-]+", name or topic or "")
+    unnamed = [w for w in words if w in _NO_SECTION_NAME or re.fullmatch(r"\d+(?:th)?", w)]
+    called = topic and re.search(r"\b(?:called|titled|named|headed)\s*$", ctx.words.text[:match.start("topic")])
+    if called or (words and (len(unnamed) < len(words) if topic else not unnamed)):
+        return  # a name, a subject ("add a section about new products") or a heading as said ("called More")
+    said = typed(ctx, match.start(), match.end())
+    why = (f"'{said}' does not name one" if len(unnamed) == len(words) else
+           f"In '{said}', '{' '.join(unnamed)}' is not part of a section's name (a section takes the page's look)")
+    sections = f"; the page has {', '.join(doc.layout.sections)}" if doc is not None else ""
+    raise Ask(Clarification(reason="no_target", understood=["add a section"], message=(
+        f"Which section should I add? {why}, so I added nothing. Name it, or say what it is about ('add a pricing "
+        f"section', 'add a section about opening hours'){sections}.")))
+
+
 def _these_sections(ctx: ReadContext, said: str, doing: str) -> list[str]:
     """The sections ``said`` names: the selected ones when it points at them ("it", "this section", "these",
     "both", "the selection"), else ``said`` itself.  "it" with several sections selected is asked about (which
@@ -591,6 +629,7 @@ def _sections(ctx: ReadContext, words: Words, start: int, end: int, doc: PageDoc
     text = ctx.words.text[:end]
     if (match := _ADD_SECTION.search(text, start)) is not None:
         said = match.group("topic") or match.group("name")
+        _ask_unless_named(ctx, match, doc)
         name = _section(doc, said, new=True)
         if doc is not None and name in doc.layout.sections:
             raise Ask(Clarification(reason="conflict", message=f"The page already has a {name} section; say what to "

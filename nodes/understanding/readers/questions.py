@@ -158,6 +158,27 @@ _TAKEN_OUT_AFTER = re.compile(
 """Whether a shot was taken out (or put back, trimmed or moved) said without naming the cut ("did you leave shot 3
 out?", "did you drop shot 3?", "is shot 3 missing?", "did you put shot 3 back?", "did you trim shot 3?"): it was
 answered with how shot 3 looks.  Not "out of the rain", "out of focus" or "in the rain"."""
+_IN_OR_OUT_WORDS = re.compile(
+    r"\b(?:is|are|was|were|did|do|does|has|have|had|you|we|it|still|ever|actually|really|in|out|of|from|part|the|"
+    r"final|current|cut|edit|film|movie|sequence|timeline|left|leave|leaving|take|took|taken|drop(?:ped)?|"
+    r"skip(?:ped)?|remove[ds]?|delete[ds]?|omit(?:ted)?|lose|lost|missing|gone|keep|kept|put|back|been|got|get|gets|"
+    r"there|anymore|any more|now|yet)\b|\?")
+"""Every word a yes-or-no question on whether the cut holds a shot is made of ("did you leave shot 3 out?", "is shot
+3 still in the cut?", "are shots 2 and 4 in the final cut?"): with any other word left, it is asked about instead."""
+_THE_FINAL_CUT = re.compile(r"\bfinal (?:cut|edit)\b")
+"""The cut by its usual name, whose "final" is no shot ("is shot 2 in the final cut?")."""
+_NOT_IN_OR_OUT = re.compile(r"\b(?:trim(?:med)?|shorten(?:ed)?|move[ds]?|swap(?:ped)?)\b")
+"""A trim, a move or a swap asked about ("did you trim shot 3?"): not whether the cut holds it."""
+_CUT_CONTENTS = re.compile(
+    r"\s*(?:(?:so|ok|okay|and|hey)[, ]+)?(?:(?P<how_many>how many) (?:shots|clips) (?:are )?(?:there )?(?:still )?|"
+    r"(?:which|what) (?:shots|clips) (?:are|is) (?:there )?(?:still )?|what(?:'s| is) (?:still )?|whats (?:still )?|"
+    r"(?:list|show me|show) (?:all )?(?:the )?(?:shots|clips) |(?:which|what) order (?:are|is) (?:the )?"
+    r"(?:shots|clips) )(?:in|on) (?:the )?(?:final |current )?(?:cut|edit|timeline)(?: now| right now| so far)?"
+    r"(?:,? please)?\s*\??\s*|\s*(?:what(?:'s| is)|whats) the (?:running )?order of (?:the )?(?:final |current )?"
+    r"(?:cut|edit|timeline)\s*\??\s*")
+"""What the cut holds ("which shots are in the cut?", "how many shots are in the cut?", "what's in the cut",
+"what order are the shots in the cut"): each was asked about.  Only these words: "which night shots are in the cut?"
+(a filter the answer does not apply) is asked about as before."""
 _KEPT = re.compile(r"\b(?:keep|kept)\s+$")
 """A shot kept, and nothing said of how ("did you keep shot 3?"): kept in the cut ("did you keep shot 3 night?" asks
 how it looks)."""
@@ -262,12 +283,19 @@ class QuestionReader:
         if _HEADLINE.search(text):
             words.take_all()
             return self._clause(ctx, {"ask": "headline"}, "what the page's headline says")
+        if (asked := _CUT_CONTENTS.fullmatch(text)) is not None:
+            words.take_all()
+            about = "count" if asked["how_many"] else "order"
+            return self._clause(ctx, {"ask": "cut", "about": about},
+                                "how many clips the cut holds" if about == "count" else "the cut's shots, in order")
         if _LAST_TURN.search(text):
             words.take_all()
             return self._clause(ctx, {"ask": "last_turn", "turn_id": ctx.previous.turn_id}, "what the last turn changed")
         if re.match(r"^\s*" + _HOW_IT_IS, text):  # "how dark is shot 3" darkened shot 3
             return _not_answered(words, "a question on how far something goes", "I cannot measure how dark, warm or "
                                  "wide something looks", "make shot 3 brighter")
+        if _IS_IT.search(text) and _IN_THE_CUT.search(text):
+            words.take(_THE_FINAL_CUT)  # "are shots 2 and 4 in the final cut?" asked about the last shot too
         named = which_deck(ctx.facts, answer=ctx.answer, words=words.copy())  # "slide 2 of the coffee deck"
         film = read_film(words, ctx.facts)  # "the versions of shot 3 of the ferry film"
         found = find_references(words)
@@ -290,8 +318,7 @@ class QuestionReader:
             found = []  # "is slide 6 called Summary?" was answered "none of those shots": asked below instead
         if yes_no and found and (_IN_THE_CUT.search(text) or (_taken_out(text, found) and not resolved.missing)):
             # "is shot 3 in the cut", "did you leave shot 3 out?" were answered with how it looks
-            return _not_answered(words, "a question on the cut", "I answer how shots look, not whether the cut holds "
-                                 "them", "put shot 3 back in the cut")
+            return self._in_the_cut(ctx, words, found, resolved)
         if yes_no and found and _A_STATUS.search(text):  # "is shot 6 approved?" was answered with how it looks
             return _not_answered(words, "a question on a status", "I answer how shots look, not what was approved "
                                  "or rejected (`jarvishub status` and the web canvas show each one's status)",
@@ -389,6 +416,25 @@ class QuestionReader:
                                  "answer it only about shots", "make the headline bigger")
         return None
 
+    def _in_the_cut(self, ctx: ReadContext, words: Words, found: list[Found], resolved) -> Reading:
+        """Whether the cut holds the shots named ("is shot 3 in the cut?", "did you leave shot 3 out?"), when every
+        word is one such a question is made of; a trim or a move asked about, or another word, is asked about."""
+        if _NOT_IN_OR_OUT.search(words.text):
+            return _not_answered(words, "a question on the cut", "I answer whether the cut holds a shot, not how it "
+                                 "was trimmed or moved", "move shot 3 to the start of the cut")
+        scratch = words.copy()
+        scratch.take(_IN_OR_OUT_WORDS)
+        if (left := scratch.unused()) or any(t.kind != "shot" for t in resolved.targets):
+            return _not_answered(words, "a question on the cut", "I answer whether the cut holds the shots named, "
+                                 f"and that question says more ('{' '.join(left) or 'not a shot'}')",
+                                 "put shot 3 back in the cut")
+        words.take_all()
+        reading = self._clause(ctx, {"ask": "cut", "about": "shots"},
+                               f"whether the cut holds {', '.join(f.reference.said for f in found)}")
+        reading.clauses[0].targets = resolved.targets
+        reading.clauses[0].references = [f.reference for f in found]
+        return self._checked(ctx, reading, resolved)
+
     def _slides_of_a_deck(self, ctx: ReadContext, words: Words) -> Reading:
         """"How many slides are in the night markets deck?": the slides of the deck the words, the selection or the
         answer name (every word of the request was read before, and the deck's were asked about)."""
@@ -435,7 +481,8 @@ class QuestionReader:
         if not 1 <= number <= len(slides):
             return Reading(clarification=Clarification(
                 reason="not_found", missing=[f"slide {number}"], understood=["question: what a slide says"],
-                message=f"The deck has no slide {number}; it has {len(slides)} slides (1 to {len(slides)})."))
+                message=f"The deck '{deck.title}' has no slide {number}; it has {len(slides)} slides (1 to "
+                        f"{len(slides)})."))
         slide = slides[number - 1]
         reading = self._clause(ctx, {"ask": "slide", "slide": number}, f"what slide {number} says")
         reading.clauses[0].targets = [Target(id=slide.id, kind="slide", title=slide.title,

@@ -15,7 +15,7 @@ import itertools
 import re
 from dataclasses import dataclass, field
 
-from nodes.models.grammar import STALE, EditRequest, read_constraints, read_edit, too_much_of_a_look
+from nodes.models.grammar import COLOURS, GARMENTS, STALE, EditRequest, read_constraints, read_edit, too_much_of_a_look
 from nodes.understanding.intent import Clarification, Clause, Reference, Target
 from nodes.understanding.readers.base import ReadContext, Reading
 from nodes.understanding.references import (CHANGE_NOUNS, Found, Resolver, ambiguous_message, film_named,
@@ -77,6 +77,11 @@ _LOOK_OF_WEATHER = re.compile(
     r"gentler|softer|denser|lighter)\b")
 """How much rain, snow or fog ("light rain", "make the fog lighter"): no look of the tables (lighter was read as
 brighter)."""
+_AS_FAR_AS_IT_GOES = re.compile(
+    r"\b(?:as (?:dark|dim|bright|light)(?:er)?|(?:dark|dim|bright|light)(?:en|er)?[^,.;]*?\bas (?:much|far)) as "
+    r"(?:you (?:can|could)|possible|it (?:can|could|will) (?:get|go|be)|it gets|can be|we can|i can)\b")
+""""make shot 1 as dark as you can": the most a comparative goes, which no step says (it went one step; "as dark as
+possible" asked about "possible")."""
 _OUTPUT = (r"(?:its |their |the |that |this |shot \d+'s )?(?:final |finished |current |whole )?"
            r"(?:clips?|videos?|cut|film|movie|audio|sound|music|soundtrack|narration|voice(?:-? ?over)?)")
 _OUTPUT_KEPT = re.compile(
@@ -155,6 +160,33 @@ _COMPARED_WITH = re.compile(r"\b(?:than|(?<!\bwell )as|(?<!\bi )(?<!\bwe )(?<!n'
                             # "make shot 4 a different lighting from shot 1" redid the lighting of both
                             r"(?:different|differently|differs?)(?: [a-z]+){0,3}? (?:from|to))\s+$")
 """Words before a reference that make it what a shot is compared with, not a shot to change."""
+_A_LOOK_TAKEN = re.compile(
+    r"\b(?:the|its|their|that|this|some|all the) (?:same |whole |overall |general )?(?:look|style|mood|feel|feeling|"
+    r"vibe|atmosphere|aesthetic|tone|palette|grade|grading)\s+(?:of|from)\s+$|"
+    r"\b(?:the|its|their|that|this|some|all the) (?:\w+ )?(?:colou?rs?|lighting|light|weather|rain|snow|fog|mist|sky|"
+    r"framing|outfit|clothes|coat|jacket)\s+from\s+$")
+"""A look said as another shot's ("the look of shot 1", "the rain from shot 5"), which no edit copies."""
+_PLACE_OF_THE_LOOK = re.compile(r"\s*(?:for|to|in|on|into|onto)\s+$")
+_A_CLAUSE_BETWEEN = re.compile(r"\band\b|\bthen\b|\bbut\b|[,;.]")
+
+
+def _a_look_from_another_shot(text: str, found: list[Found]) -> tuple[Found, str] | None:
+    """The shot named only as where a look comes from, with the words of the look: "give shot 3 the look of shot 1
+    at night", "put the rain from shot 5 in shot 3" (shot 1 and shot 5 were changed with the shot meant).  It is
+    the source when the shot that takes the look is named before it in the same clause, or after it with a place
+    word ("... in shot 3"); "make the mood of shot 3 warmer" names the shot it changes."""
+    for index, f in enumerate(found):
+        look = _A_LOOK_TAKEN.search(text, 0, f.start)
+        if look is None:
+            continue
+        taker_before = index > 0 and not _A_CLAUSE_BETWEEN.search(text, found[index - 1].end, look.start())
+        taker_after = index + 1 < len(found) and _PLACE_OF_THE_LOOK.search(text, f.end, found[index + 1].start) \
+            is not None and not _A_CLAUSE_BETWEEN.search(text, f.end, found[index + 1].start)
+        if taker_before or taker_after:
+            return f, look.group(0).strip()
+    return None
+
+
 _BARE_INSTEAD = re.compile(r"\binstead\b(?!\s+of\b)")
 
 
@@ -174,8 +206,6 @@ def _instead_of_the_turn_before(ctx: ReadContext, reading: Reading) -> Reading |
                  "without 'instead'). Which one?")))
 
 
-_SAME_BUT = re.compile(r"(?:\bsame\b|\b(?:repeat|copy) (?:that|it|this)\b).*\bbut\b(?! not\b)")
-""""the same for shots 6 and 7, but wide", "repeat that on shot 5 but darker": the last change, and this one with it."""
 _I_MEANT = re.compile(r"^\s*(?:(?:no|nope|sorry|oops|wait|actually)[,.!]*\s+)*(?:i )?(?:meant|mean)\s+(?P<ref>[^,]+?)"
                       r"(?:,? not (?:on )?[^,]+?)?\s*[.!]*\s*$|"
                       r"^\s*(?:(?:no|nope|sorry|oops)[,.!]*\s+)+(?P<ref2>shots? [\d ,and&]+?),? not (?:shots? )?[\d ,and&]+"
@@ -201,9 +231,14 @@ _WITHOUT = re.compile(r"\b(?:shots?|ones|images?)\s+(?:without|with no|that (?:d
 _SHOT_TO_SHOT = re.compile(r"\b(?:from )?(?:the )?shot #?\d+ (?:to|through|thru|till|until) (?:the )?shot #?\d+\b")
 """"make shot 3 to shot 6 night" changed shots 3 and 6 (the "to" a filler), and "change shot 3 to shot 6 lighting"
 redid the lighting of both: shots 3 to 6, or something of shot 3 given to shot 6?"""
-_A_SHADE = re.compile(r"\b(?:darker|lighter|brighter|deeper|paler|softer|richer|duller)\s+(?:shade of\s+)?"
-                      r"(?:red|blue|green|yellow|orange|purple|pink|black|white|grey|gray|brown|navy|teal)\b")
-""""a darker red" coat: a shade of a colour, which darkened the whole shot and gave the coat plain red."""
+_A_SHADE = re.compile(r"\b(?:(?P<compared>darker|lighter|brighter|deeper|paler|softer|richer|duller)|(?P<base>dark|"
+                      r"light|bright|deep|pale|warm|cool|cold|icy|soft|rich|dull|muted|vivid|pastel|dusty|hot|baby|sky|"
+                      r"royal|electric|neon|golden|burnt|faded))[- ]+(?:shade of\s+)?"
+                      rf"(?:{'|'.join(COLOURS)})\b")
+""""a darker red" coat: a shade of a colour, which darkened the whole shot and gave the coat plain red; with a
+garment named, so is "a dark red coat" ("bright" brightened the shot, "warm" and "cool" set its lighting, "light"
+was dropped)."""
+_A_GARMENT = re.compile(rf"\b(?:{GARMENTS})\b")
 
 
 _MORE_THAN_THE_OTHERS = re.compile(
@@ -221,6 +256,42 @@ _JOINT = re.compile(r"\s*(?:,|&|and|, and)\s*")
 _TO_WHAT = re.compile(r"\s+(?:to|into)\b")
 """The lighting said as what the verb changes it to ("change the lighting of shot 2 and shot 4 to night"): one
 request."""
+
+
+def _named_after_the_same(text: str, refs: list[Found], same: list[re.Match[str]]) -> bool:
+    """Whether the first shot of a clause is said right after "the same for" ("same for shot 4 darker")."""
+    return bool(refs) and any(m.end() <= refs[0].start and not text[m.end():refs[0].start].strip() for m in same)
+
+
+_FIRST_OF_A_LIST = re.compile(r"^(?P<first>(?:shot|image|picture) #?\d+)\s*(?:,\s*(?:and\s+)?|(?:and|&)\s+)"
+                              r"(?=(?:shot|image|picture) #?\d+)")
+"""The first shot of a list that names each with its noun ("shot 4 and shot 5", "shot 4, and shot 5")."""
+
+
+def _the_same_split_off(ctx: ReadContext, found: list[Found]) -> list[Found]:
+    """``found`` with the first shot of a list said right after "the same for" parted from the others when a change
+    follows the list: "same for shot 4 and shot 5 dawn" is the last change for shot 4 and dawn for shot 5 (the list
+    was one reference, so both were made dawn and "the same" dropped).  "same for shots 4 and 5, but wide" is left
+    whole: the list is what "the same" is for."""
+    text = ctx.words.text
+    parted = []
+    for f in found:
+        first = _FIRST_OF_A_LIST.match(f.reference.said)
+        if first is None or f.reference.form != "number" or len(f.reference.numbers) < 2 or \
+                not _named_after_the_same(text, [f], list(_DO_SAME.finditer(text))):
+            parted.append(f)
+            continue
+        after = _SEPARATOR.search(text, f.end)
+        if read_edit(ctx.words.copy(), f.end, after.start() if after else len(text)).empty:
+            parted.append(f)
+            continue
+        rest = f.reference.said[first.end():]
+        parted.append(Found(f.reference.model_copy(update={"said": first.group("first"),
+                                                           "numbers": f.reference.numbers[:1]}),
+                            f.start, f.start + len(first.group("first"))))
+        parted.append(Found(f.reference.model_copy(update={"said": rest, "numbers": f.reference.numbers[1:]}),
+                            f.start + first.end(), f.end))
+    return parted
 
 
 def _listed_after_a_redo(ctx: ReadContext, found: list[Found]) -> tuple[str, str, str] | None:
@@ -241,9 +312,19 @@ def _listed_after_a_redo(ctx: ReadContext, found: list[Found]) -> tuple[str, str
     for first, last, said, others in listed:
         verb = max((m.end() for m in _SEPARATOR.finditer(text, 0, first.start)), default=0)
         redo = read_edit(ctx.words.copy(), verb, first.start).redo
-        if (redo == "take" or (redo == "lighting" and not _TO_WHAT.match(text, last.end))) and \
+        # "to" one lighting after a list said as one ("change the lighting of shot 2 and shot 4 to night"); after two
+        # shots said apart ("... of shot 2 and the last shot to night") the shot 2 was lit anew and shot 8 made night
+        if (redo == "take" or (redo == "lighting" and not (_TO_WHAT.match(text, last.end) and first is last))) and \
                 not read_edit(ctx.words.copy(), last.end, len(text)).empty:
             return re.sub(rf"^{POLITE_WORDS}\s+", "", text[verb:first.start].strip()), said, others
+    return None
+
+
+def _a_shade(text: str) -> str | None:
+    """The words of a shade of a colour ("darker red"; "dark red" beside a garment), if any."""
+    for shade in _A_SHADE.finditer(text):
+        if shade.group("compared") or _A_GARMENT.search(text):
+            return shade.group(0)
     return None
 
 
@@ -266,9 +347,9 @@ def _said_loosely(ctx: ReadContext, found: list[Found]) -> Reading | None:
         low, high = sorted(int(n) for n in re.findall(r"\d+", span.group(0)))
         message = f"'{span.group(0)}': shots {low} to {high}, or something of one given to the other? Say " \
                   f"'shots {low} to {high}', or what to give, as in 'give shot {high} the same lighting as shot {low}'."
-    elif (shade := _A_SHADE.search(text)) is not None:
-        message = f"'{shade.group(0)}': I set a colour, not a shade of it, and 'darker' would darken the whole " \
-                  "shot. Name the colour ('a burgundy coat', 'a navy coat')."
+    elif (shade := _a_shade(text)) is not None:
+        message = f"'{shade}': I set an outfit colour from a list ({', '.join(COLOURS)}), not a shade of one, so I " \
+                  "changed nothing. Name one of those colours ('a crimson coat', 'a navy coat')."
     elif (counted := count_exception(text)) is not None and found:
         message = f"'{counted.group(0)}' says how many to leave out, not which. Name them: 'all shots except " \
                   "shot 3', 'every shot but the last one'."
@@ -365,6 +446,9 @@ class _Group:
     references: list[Found] = field(default_factory=list)
     edit: EditRequest = field(default_factory=EditRequest)
     text: list[str] = field(default_factory=list)
+    again: bool = False
+    """Whether its shots were named with "the same" (or "too") before any change of this request: the turn
+    before's change is theirs, with the group's own on top of it ("same for shot 4 but darker")."""
 
 
 def _segments(ctx: ReadContext, found: list[Found]) -> list[_Segment]:
@@ -445,11 +529,20 @@ class ShotReader:
                 message=f"I cannot match a shot to another ('... than {anchor.reference.said}', '... like "
                         f"{anchor.reference.said}'): I change a shot's own look, step by step ('make shot 1 darker'), "
                         "or to a named look ('make shot 1 night')."))
+        source = _a_look_from_another_shot(text, found)
+        if source is not None:
+            words.take_all()
+            said = f"{source[1]} {source[0].reference.said}"
+            return Reading(clarification=Clarification(
+                reason="unsupported", understood=[f"a look from {source[0].reference.said}"],
+                message=f"'{said}': I cannot take a look from one shot for another, so I changed nothing. I can give "
+                        f"a shot another's lighting, weather, framing or outfit colour ('give shot 3 the same "
+                        f"lighting as {source[0].reference.said}'), or a named look ('make shot 3 night')."))
         loose = _said_loosely(ctx, found)
         if loose is not None:
             return loose
         same = words.take(_DO_SAME)
-        segments = _segments(ctx, found)
+        segments = _segments(ctx, _the_same_split_off(ctx, found))
         crossed = _changes_between_shots(ctx, segments)
         if crossed is not None:
             return crossed
@@ -526,7 +619,9 @@ class ShotReader:
                     pending += refs
                 continue
             if not refs and not pending and groups and not any(f.reference.form == "pronoun" for f in refs):
-                merged = groups[-1].edit.merged(edit)
+                again = segment.separator in ("then", "and then") or bool(
+                    _ONE_MORE_STEP.search(words.text, segment.start, segment.end))
+                merged = _a_step_again(groups[-1].edit, edit, again) or groups[-1].edit.merged(edit)
                 if merged is None:  # "warmer and also cooler": a conflict, reported on resolution
                     groups.append(_Group(references=list(groups[-1].references), edit=edit))
                 else:
@@ -542,7 +637,13 @@ class ShotReader:
                 # "make shot 1 night, shot 2 too, and shot 3 dusk": shot 2 has shot 1's change, not shot 3's
                 groups[-1].references += pending
                 pending = []
-            group = _Group(references=pending + refs, edit=edit)
+            if pending_again and pending and refs and not groups:
+                # "the same for shot 4, and make shot 5 dawn": shot 4 has the turn before's change, not shot 5's
+                # (both were made dawn)
+                groups.append(_Group(references=pending, edit=EditRequest(), again=True))
+                pending = []
+            again = not groups and ((pending_again and bool(pending)) or _named_after_the_same(words.text, refs, same))
+            group = _Group(references=pending + refs, edit=edit, again=again)
             pending, pending_again = [], False
             groups.append(group)
         if pending:
@@ -585,14 +686,19 @@ class ShotReader:
                 unresolved += result.unresolved or [f.reference.said]
         clauses: list[Clause] = []
         understood: list[str] = []
-        previous_edit = _previous_edit(ctx) if same else None
+        previous_edit = _previous_edit(ctx) if same or any(group.again for group in groups) else None
         for group in groups:
             edit = group.edit
             if edit.empty and same and previous_edit is not None:
                 edit = previous_edit.merged(EditRequest(keep=edit.keep)) or previous_edit
-            elif same and previous_edit is not None and _SAME_BUT.search(ctx.words.text):
-                # "the same for shots 6 and 7, but wide": the last change and this one (it was this one alone, and
-                # the last turn's warmth was dropped); said of what the last change set ("but at dusk"), this one
+            elif group.again and previous_edit is None:
+                # "same for shot 5 but dusk" with no change before: dusk alone was made, "the same" dropped
+                return _ask(ctx, "no_target", [u for u in understood if u], "I understood 'the same', but the turn "
+                            "before made no shot edit I could repeat. Say what to change.")
+            elif group.again:
+                # "the same for shots 6 and 7, but wide", "same for shot 4 darker": the last change and this one (it
+                # was this one alone, and the last turn's warmth was dropped); said of what the last change set ("but
+                # at dusk"), this one
                 edit = previous_edit.merged(edit) or EditRequest(
                     changes={**previous_edit.changes, **edit.changes}, relative={**previous_edit.relative,
                                                                                  **edit.relative},
@@ -700,7 +806,8 @@ class ShotReader:
             edit = EditRequest.model_validate(clause.modifications)
             for target in clause.targets:
                 have = per_target.get(target.id)
-                merged = edit if have is None else have.merged(edit)
+                merged = edit if have is None else (
+                    _a_step_again(have, edit, bool(_ONE_MORE_STEP.search(ctx.words.text))) or have.merged(edit))
                 if merged is None:
                     return _ask(ctx, "conflict", understood, f"Two parts of the request change {target.title} in "
                                 "different ways. Which one should I do?")
@@ -708,7 +815,70 @@ class ShotReader:
         if len(clauses) > 1 and any(len({t.id for t in c.targets} & {t.id for d in clauses if d is not c for t in
                                                                     d.targets}) for c in clauses):
             clauses = _merged_clauses(clauses, per_target)
-        return Reading(clauses=clauses)
+        return _replacing_the_last_turn(ctx, clauses, per_target) or Reading(clauses=clauses)
+
+
+_ONE_MORE_STEP = re.compile(r"\b(?:again|once more|one more time)\b")
+
+
+def _a_step_again(have: EditRequest, edit: EditRequest, again: bool) -> EditRequest | None:
+    """Both edits, with a comparative said again counted as two steps: "make shot 3 darker, and then darker
+    again", "shot 3 darker. shot 3 darker again" (merged as one change, it went one step).  None when nothing is
+    said again, or a step is not a whole one ("much darker, then darker again": three steps, which no degree says;
+    merging asks about it)."""
+    repeated = [a for a, d in edit.relative.items() if have.relative.get(a) == d]
+    if not again or not repeated or any(have.degree(a) != 1.0 or edit.degree(a) != 1.0 for a in repeated):
+        return None
+    merged = have.merged(edit)
+    if merged is not None:
+        merged.degrees.update({a: 2.0 for a in repeated})  # two steps: what "much darker" goes
+    return merged
+
+
+_ADDED = re.compile(r"\b(?:also|additionally|on top)\b|\bas well\b(?! as\b)|"
+                    r"\btoo\b(?=\s*(?:[,.;!]|$|please\b|and\b|but\b))")
+"""Words that add a change to what a shot has ("also make it foggy", "make it dusk as well", "add fog too").  "add"
+alone is not one of them: "add some fog" after "make shot 3 night" is taken as the fog the shot is to have now."""
+
+
+def _replacing_the_last_turn(ctx: ReadContext, clauses: list[Clause],
+                             per_target: dict[str, EditRequest]) -> Reading | None:
+    """Asked about: a change said to be added to the last turn's ("also make it foggy" after "make shot 3 night")
+    that replaces it instead, a shot having one lighting (framing, weather, outfit) at a time: foggy replaced the
+    night (exit 0), and "also make it dusk" asks for night and dusk at once."""
+    text = ctx.words.text
+    said = [r.said for c in clauses for r in c.references if r.said]
+    # "make shot 4 dusk and shot 3 too": the word adds a shot to this request's change, not a change to the last turn
+    added = next((m for m in _ADDED.finditer(text) if not any(_next_to(text, m, s) for s in said)), None)
+    previous = _previous_edit(ctx) if added is not None else None
+    if previous is None:
+        return None
+    for target in (t for c in clauses for t in c.targets if t.id in ctx.previous.targets):
+        edit = per_target[target.id]
+        for key, value in edit.changes.items():
+            old = previous.changes.get(key)
+            if old is None or old == value:
+                continue
+            new, old = _said_value(key, value), _said_value(key, old)
+            also = " or add weather, which keeps the lighting ('make it rainy too')" if key == "lighting" else ""
+            return _ask(ctx, "conflict", [f"{key}: {new}", f"the last turn's {key}: {old}"],
+                        f"'{added.group(0)}': {new} as well as the last turn's {old}? A shot has one {key} at a "
+                        f"time, so {new} would replace {old} on {target.title}; I changed nothing. Say 'make "
+                        f"{target.title} {new}' to replace it,{also} or leave it {old}.")
+    return None
+
+
+def _next_to(text: str, match: re.Match[str], said: str) -> bool:
+    """Whether the words matched stand right before or after a reference said ("shot 3 too", "also shot 3")."""
+    return bool(re.search(rf"(?<![\w-]){re.escape(said)}[\s,]*$", text[:match.start()])
+                or re.match(rf"[\s,]*{re.escape(said)}\b", text[match.end():]))
+
+
+def _said_value(key: str, value: str) -> str:
+    """A change's value as said: an outfit's colour by its name, not its code."""
+    if key == "outfit":
+        return next((f"a {name} outfit" for name, code in COLOURS.items() if code == value), value)
+    return value
 
 
 def _merged_clauses(clauses: list[Clause], per_target: dict[str, EditRequest]) -> list[Clause]:
@@ -766,6 +936,10 @@ def _said_unclearly(ctx: ReadContext, found: list[Found]) -> Reading | None:
         return asked("unsupported", said, f"I cannot tell how far '{loose.group(0).strip(' ,')}' goes, or what it "
                                           "changes, so I changed nothing. Say it with its change, one shot at a time: "
                                           "'make shot 4 slightly darker', 'make shot 3 rainy'.")
+    if (most := _AS_FAR_AS_IT_GOES.search(text)) is not None:
+        return asked("unsupported", said, f"'{most.group(0)}': I change brightness a step at a time ('darker', 'much "
+                                          "darker'), not to the most it can go, so I changed nothing. Say how far "
+                                          "('make shot 1 much darker'), or a named look ('make shot 1 night').")
     if (unnamed := _EXCEPT_UNNAMED.search(text)) is not None:
         return asked("no_target", said, f"'{unnamed.group(0)}': I cannot tell which shot that is, so I changed "
                                         "nothing. Name it ('every shot except shot 3'), or select it and say 'except "

@@ -160,9 +160,10 @@ class Deck:
 
     def missing(self, said: str, numbers: list[int]) -> Ask:
         count = len(self.slides)
+        # named, for a slide number past the end of a deck the selection picked of several ("delete slide 5")
         return Ask(Clarification(reason="not_found", missing=[said],
-                                 message=f"The deck has no {said}; it has {count} slides (1 to {count}), so I changed "
-                                         "nothing."))
+                                 message=f"The deck '{self.node.title}' has no {said}; it has {count} slides (1 to "
+                                         f"{count}), so I changed nothing."))
 
 
 _NEXT_TO_THE_SELECTION = {"previous": -1, "preceding": -1, "prior": -1, "next": 1, "following": 1}
@@ -768,9 +769,11 @@ def _add(ctx: ReadContext, words: Words, start: int, end: int, deck: Deck) -> li
 
 
 _TITLED_AFTER = re.compile(r",?\s*\b(?:titled|called|named|with the title)\s+")
-_ANOTHER_ONE = re.compile(r"(?:,|;|\band\b|\bthen\b|\bplus\b)\s+(?:then\s+)?(?:another|one more|a second|one|a slide)\b"
-                          r"(?:\s+slide)?\s+(?:about|on|for|covering)\b")
-"""A second new slide in the topic ("add a slide about costs and another about risks"): one was made, about both."""
+_ANOTHER_ONE = re.compile(r"(?:,|;|&|\band\b|\bthen\b|\bplus\b|\bas well as\b|\balong with\b|\balso\b)\s+"
+                          r"(?:(?:then|also)\s+)?(?:another|one more|a second|a 2th|one|1|a slide)\b(?:\s+(?:slide|one))?"
+                          r"\s+(?:about|on|for|covering)\b")
+"""A second new slide in the topic ("add a slide about costs and another about risks", "add a slide about honey,
+also one about wax", "... & one on wax", "..., one about wax" where "one" reads as 1): one was made, about both."""
 _TO_THE_DECK = re.compile(r"\s*\b(?:to|into|in|for|on) (?:the|this|that|my|our) (?:[a-z0-9'-]+ ){0,5}"
                           r"(?:slide deck|deck|presentation|slideshow)\b")
 """The deck the slide goes into, said after its topic ("add a slide about wax to the beekeeping deck")."""

@@ -18,7 +18,7 @@ from typing import Any
 
 from nodes.understanding.facts import NodeFact
 from nodes.understanding.intent import Clarification, Clause, Target
-from nodes.understanding.readers.base import PreviousTurn, ReadContext, Reading, not_found
+from nodes.understanding.readers.base import PreviousTurn, ReadContext, Reading, not_found, typed
 from nodes.understanding.readers.cut import switched_back
 from nodes.understanding.readers.outputs import Outputs, read_outputs, take_owner_words
 from nodes.understanding.references import ambiguous_message
@@ -34,6 +34,17 @@ JUST_UNDO = re.compile(r"\s*(?:(?:and|now|then|ok|okay)[, ]+)*(?:please )?undo(?
 _UNDO_THEN = re.compile(r"\b(?:un-?do|take (?:that|it|this) back|revert)\b(?:\s+(?:that|it|this))?\s*"
                         r"(?:,|;|\.|\band\b|\bthen\b)")
 """An undo ended before what follows ("undo and do shot 4 instead"): what follows is not what it undoes."""
+_LEAD = (r"\s*(?:(?:and|then|also|now|please|pls|just|so|ok|okay|kindly|can you|could you|would you|i want to|i'd like "
+         r"to|let's|lets)[, ]+)*")
+_BREAK = rf"(?:[,;.]|\b(?:and|then|but)\b){_LEAD}"
+_VERBS = (r"cut|remove|delete|drop|take|pull|skip|do|redo|make|put|bring|add|move|swap|switch|duplicate|copy|insert|"
+          r"trim|shorten|lengthen|extend|set|change|turn|give|use|regenerate|reject|approve|mark|rename|replace|darken|"
+          r"brighten")
+_ANOTHER_VERB = re.compile(rf"(?:^{_LEAD}|{_BREAK})(?P<verb>{_VERBS})\b")
+"""A clause with a verb of its own, at the start of the request or after a break: another change beside an undo
+or a revert (undo and revert words are one change with it: "undo shot 3 and revert shot 4")."""
+_CLAUSE_END = re.compile(rf"{_BREAK}(?=(?:{_VERBS}|un-?do|revert|restore|reset|roll|go back)\b)")
+"""Where the next clause with a verb begins ("revert shot 2 | and swap shots 5 and 6")."""
 UNDO = re.compile(r"\bun-?do\b|\btake (?:that|it|this) back\b|\breverse (?:that|it|this|the last change)\b")
 REVERT = re.compile(r"\b(?:revert(?:ed)?|restore|roll ?back|rollback|roll\b.{0,40}?\bback|reset|go(?:ing)? back|"
                     r"take\b.{0,40}?\bback|"
@@ -85,10 +96,12 @@ PUT_BACK = re.compile(r"^\s*(?:(?:please|pls|plz|kindly|ok|okay|now|can you|coul
                       r"final|\d+th) shot)|(?:put|bring|add)\b.{0,40}?\bback)(?: in| into it| in again| again)?"
                       r"(?:(?: in| into)? the (?:cut|film|edit))?(?:,? (?:at the (?:start|beginning|front|end)|first|last|"
                       r"(?:at |in )?(?:position|place|slot) \d+|(?:right |just )?(?:after|before) (?:shot )?\d+|"
-                      r"between (?:shots? )?\d+ and \d+))?\s*[.!?]*\s*$")
+                      r"between (?:shots? )?\d+ and \d+))?(?:,? (?:and|&) (?:shots? )?#?\d+(?: too| as well)?)?"
+                      r"\s*[.!?]*\s*$")
 """"put shot 6 back", "put shot 1 back at the start", "bring back shot 6": into the cut it was taken out of (the cut
 reader's), not an older version ("at the start" made it a revert of shot 1's look, with exit 0; "pls put shot 3
-back" and "bring back shot 3" undid shot 3's last change while "put shot 3 back" put it back in the cut)."""
+back" and "bring back shot 3" undid shot 3's last change while "put shot 3 back" put it back in the cut; "put shot
+8 back, and shot 7 too" undid both shots' last changes)."""
 CURRENT = re.compile(r"\b(?:the |its )?(?:current|latest|newest|present|now|new) ?(?:version|one|take)?\b")
 NAMED_CHANGE = re.compile(r"\bthe ([a-z0-9'-]+(?: [a-z0-9'-]+){0,3}?) (?:change|edit)\b")
 NOT_A_NAME = frozenset("last latest previous most recent whole entire 1th 2th 3th first second final very".split())
@@ -147,7 +160,7 @@ class VersionReader:
                 return Reading(clarification=Clarification(reason="unparsed", understood=["an undo"],
                                                            message=undo_question(why)))
             words.mark(undo.start(), undo.end())
-            return self._undo(ctx, undo.end())
+            return self._undo(ctx, undo)
         assert revert is not None
         if (asked := switched_back(ctx)) is not None:
             return asked
@@ -155,11 +168,11 @@ class VersionReader:
                      "bring", "switch", "return", "back", "reverted"):
             words.take(re.compile(rf"\b{verb}\b"), revert.start(), revert.end())
         words.take(LEADS)
-        return self._revert(ctx, reset=revert.group(0) == "reset")
+        return self._revert(ctx, revert)
 
     # -- undo ----------------------------------------------------------------------------------------------
-    def _undo(self, ctx: ReadContext, after: int) -> Reading:
-        words = ctx.words
+    def _undo(self, ctx: ReadContext, verb: re.Match[str]) -> Reading:
+        words, after = ctx.words, verb.end()
         if (JUST_UNDO.fullmatch(words.text) or UNDO_FURTHER.fullmatch(words.text)) and _was_an_undo(ctx.previous):
             # "undo", then "undo" again: it took the first undo back (the change came back), and a third brought
             # it back out: two undos never went two steps back
@@ -191,7 +204,7 @@ class VersionReader:
         words.take(LEADS)
         named = next((m for m in NAMED_CHANGE.finditer(words.text) if not set(m.group(1).split()) <= NOT_A_NAME), None)
         if named is not None and not words.used(named.start(), named.end()):
-            return self._undo_named(ctx, named)
+            return self._undo_named(ctx, named, verb)
         steps_match = words.take(STEPS, first=True)
         steps = int(steps_match[0].group(1) or steps_match[0].group(2)) if steps_match else 1
         words.take(ONE_CHANGE)
@@ -212,6 +225,8 @@ class VersionReader:
                             f"{', '.join(r.said for r in outputs.references)}: I do one or the other, so I changed "
                             "nothing. Say 'undo' first, then the change ('make shot 4 night'); or 'undo the last "
                             "change to shot 4'."))
+            if (asked := _beside_another_change(ctx, verb)) is not None:
+                return asked
             if any(r.form == "every" and r.said.strip() in ("everything", "all of them") for r in outputs.references):
                 # "undo everything" undid one change of every shot: a shot changed twice kept the first change.
                 words.take_all()
@@ -233,7 +248,7 @@ class VersionReader:
         words.take(re.compile(r"\b(?:just|last|change|again|this|that|it|here)\b"))
         return self._undo_previous(ctx)
 
-    def _undo_named(self, ctx: ReadContext, named: re.Match[str]) -> Reading:
+    def _undo_named(self, ctx: ReadContext, named: re.Match[str], verb: re.Match[str]) -> Reading:
         """"undo the neon change to shot 5": the output back to the version before that change, which must be
         its last one (checked on the canvas: an image cannot take back one change and keep the later ones)."""
         words = ctx.words
@@ -246,7 +261,7 @@ class VersionReader:
             return Reading(clarification=Clarification(
                 reason="no_target", understood=[f"undo {said}"], not_understood=words.unused(),
                 message=f"Undo {said} to what? Name it ('shot 3', 'the cut') or select it."))
-        if (asked := _unplaced(ctx, outputs, "undo")) is not None:
+        if (asked := _unplaced(ctx, outputs, "undo") or _beside_another_change(ctx, verb)) is not None:
             return asked
         clauses = [_clause(ctx, "revert_version", {"node_id": t.id, "before_change": said},
                            f"undo {said} to {t.title}", t, outputs.references) for t in outputs.targets]
@@ -284,8 +299,8 @@ class VersionReader:
         return Reading(clauses=[_clause(ctx, "undo_turn", args, said)])
 
     # -- revert --------------------------------------------------------------------------------------------
-    def _revert(self, ctx: ReadContext, *, reset: bool = False) -> Reading:
-        words = ctx.words
+    def _revert(self, ctx: ReadContext, verb: re.Match[str]) -> Reading:
+        words, reset = ctx.words, verb.group(0) == "reset"
         selector, said = self._selector(words)
         if selector is not None and "unclear" in selector:
             words.take_all()
@@ -306,7 +321,7 @@ class VersionReader:
             return Reading(clarification=Clarification(
                 reason="no_target", understood=[f"revert to {said}"], not_understood=words.unused(),
                 message=f"Revert what to {said}? Name it ('shot 3', 'shot 3's clip', 'the cut') or select it."))
-        if (asked := _unplaced(ctx, outputs, "revert")) is not None:
+        if (asked := _unplaced(ctx, outputs, "revert") or _beside_another_change(ctx, verb)) is not None:
             return asked
         if selector == {"previous": True}:
             return Reading(clauses=[_clause(ctx, "undo_change", {"node_id": t.id}, f"undo the last change to "
@@ -416,6 +431,39 @@ def _two_outputs_compared(outputs: Outputs) -> Clarification:
 
 def _named(value: Any) -> str:
     return f"version {value}" if isinstance(value, int) else f"the {value} version"
+
+
+def _beside_another_change(ctx: ReadContext, verb: re.Match[str]) -> Reading | None:
+    """An undo or a revert (``verb``) beside a clause with a verb of its own (:data:`_ANOTHER_VERB`): every shot
+    named was read as the undo's.  "undo shot 3 and cut shot 4" undid the cut's last change and shot 4's image
+    ("cut" read as the cut), "cut shot 4 and put shot 8 back" and "undo shot 3 and put shot 4 back" undid images
+    ("put ... back" is the cut's there), "revert shot 3 and do shot 4" undid shot 4 ("do" a filler).  No turn
+    carries an undo beside another change of the story, so it is asked (as "unparsed": a slide's or the page's
+    clause beside it is still read on its own)."""
+    text = ctx.words.text
+    other = next((m for m in _ANOTHER_VERB.finditer(text) if not verb.start() <= m.start("verb") < verb.end()), None)
+    if other is None:
+        return None
+    ctx.words.take_all()
+    undo, change = _clause_said(ctx, verb.start()), _clause_said(ctx, other.start("verb"))
+    first, second = (undo, change) if verb.start() < other.start() else (change, undo)
+    unclear = ""
+    if other.group("verb") == "do":
+        unclear = (f" ('{change}' does not say what to do there: the same again, or "
+                   + (f"the last turn's change ('{ctx.previous.request[:60]}') there instead?)" if ctx.previous.clauses
+                      else "which change?)"))
+    return Reading(clarification=Clarification(
+        reason="unparsed", understood=[undo], not_understood=[change],
+        message=f"'{first}' and '{second}' are two changes{unclear}: I make an undo, a revert or a shot put back "
+                "into the cut in a request of its own, so I changed nothing. Say them one at a time, each "
+                "naming its shots ('undo shot 3', then 'make shot 4 night' or 'remove shot 4 from the cut')."))
+
+
+def _clause_said(ctx: ReadContext, start: int) -> str:
+    """The request's own words from ``start`` to the end of that clause."""
+    end = _CLAUSE_END.search(ctx.words.text, start + 1)
+    stop = end.start() if end is not None else len(ctx.words.text)
+    return typed(ctx, start, stop) or ctx.words.text[start:stop].strip()
 
 
 def _unplaced(ctx: ReadContext, outputs: Outputs, verb: str) -> Reading | None:

@@ -2270,6 +2270,12 @@ CASES: list[tuple[str, str, Any, str]] = [
     ("question", "how many clips are in the final cut now?", OP("question", {"ask": "cut", "about": "count"}), "story"),
     ("question", "which night shots are in the cut?", ASK("unparsed"), "story"),
     # (end of these rows)
+    # -- probe-81 needless asks: hedges and short follow-ups
+    # (end of these rows)
+    # -- probe-81 needless asks: the page in plain words
+    # (end of these rows)
+    # -- probe-81 needless asks: moves and swaps in the cut and the deck
+    # (end of these rows)
 ]
 
 

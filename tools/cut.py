@@ -219,23 +219,26 @@ class _CutArgs(BaseModel):
 
 class ReorderCutArgs(_CutArgs):
     """Arguments of ``reorder_cut``: exactly one of ``order``, ``swap``, or ``move`` with one of ``to``,
-    ``after``, ``before``."""
+    ``after``, ``before``, ``by``."""
 
     order: list[CutRef] | None = Field(default=None, description="Every shot of the cut once, in the new order "
                                                                   "(positions or ids): [1, 2, 4, 3] swaps 3 and 4")
     swap: list[CutRef] | None = Field(default=None, min_length=2, max_length=2, description="Two shots to swap")
-    move: CutRef | None = Field(default=None, description="A shot to move (with to, after or before)")
+    move: CutRef | None = Field(default=None, description="A shot to move (with to, after, before or by)")
     to: int | None = Field(default=None, description="The position 'move' goes to: 1 is the start, -1 the end")
     after: CutRef | None = Field(default=None, description="Move it right after this shot")
     before: CutRef | None = Field(default=None, description="Move it right before this shot")
+    by: int | None = Field(default=None, description="Move it this many places from where it plays: -1 is one "
+                                                     "place earlier, 2 two places later")
 
     @model_validator(mode="after")
     def _one_way(self) -> ReorderCutArgs:
         ways = [self.order is not None, self.swap is not None, self.move is not None]
-        places = [self.to is not None, self.after is not None, self.before is not None]
-        if sum(ways) != 1 or (self.move is not None) != (sum(places) == 1) or sum(places) > 1 or self.to == 0:
+        places = [self.to is not None, self.after is not None, self.before is not None, self.by is not None]
+        if sum(ways) != 1 or (self.move is not None) != (sum(places) == 1) or sum(places) > 1 or self.to == 0 \
+                or self.by == 0:
             raise ValueError("give exactly one of: order; swap (two shots); move with one of to (1 = the start, "
-                             "-1 = the end), after or before")
+                             "-1 = the end), after, before or by (places from where it plays: -1 one earlier)")
         return self
 
 
@@ -270,7 +273,10 @@ def _reorder(ctx: ToolContext, args: ReorderCutArgs) -> ToolResult:
 
 def _move_index(canvas: CanvasReader, entries: list[CutEntry], rest: list[CutEntry], moving: CutEntry,
                 args: ReorderCutArgs) -> int:
-    """Where in ``rest`` (the cut without the moving shot) it goes: a position, or next to another shot."""
+    """Where in ``rest`` (the cut without the moving shot) it goes: a position, some places from where it plays,
+    or next to another shot."""
+    if args.by is not None:
+        return moved_by(entries, moving, args.by) - 1
     if args.to is not None:
         if abs(args.to) > len(entries):
             raise NotInCut(f"the cut has {len(entries)} shots; position {args.to} is past its end")
@@ -280,6 +286,17 @@ def _move_index(canvas: CanvasReader, entries: list[CutEntry], rest: list[CutEnt
         raise CutUnchanged(f"{moving.label} cannot be moved next to itself")
     index = next(i for i, e in enumerate(rest) if e.position == neighbour.position)
     return index + 1 if args.after is not None else index
+
+
+def moved_by(entries: list[CutEntry], moving: CutEntry, by: int) -> int:
+    """The position ``moving`` takes ``by`` places from where it plays ("move shot 3 up one": -1); past either end
+    of the cut is an error, not the end it would stop at (the person counted places that are not there)."""
+    to = moving.position + by
+    if not 1 <= to <= len(entries):
+        way = f"{abs(by)} place{'s' if abs(by) != 1 else ''} {'earlier' if by < 0 else 'later'}"
+        raise NotInCut(f"{moving.label} plays at position {moving.position} of {len(entries)}; {way} is past the "
+                       f"{'start' if by < 0 else 'end'} of the cut")
+    return to
 
 
 # -- remove and put back ----------------------------------------------------------------------------------
@@ -589,8 +606,8 @@ _NEW_SHOT_EFFECTS = _CUT_EFFECTS | {Effect.COST_BEARING}
 
 REORDER_CUT = ToolSpec(
     "reorder_cut", ToolFamily.GENERATION,
-    "Reorder the shots of the cut: swap=[a, b], move=a with to=N (-1: the end) or after/before=b, or order=[every "
-    "shot]. Shots are positions in the cut (negative from the end) or shot/image/clip ids. Rebuilds only the cut.",
+    "Reorder the shots of the cut: swap=[a, b], move=a with to=N (-1: the end), by=N places (-1: one earlier) or "
+    "after/before=b, or order=[every shot]. Shots are positions in the cut (negative from the end) or shot/image/clip ids. Rebuilds only the cut.",
     ReorderCutArgs, _CUT_EFFECTS, _reorder)
 REMOVE_FROM_CUT = ToolSpec(
     "remove_from_cut", ToolFamily.GENERATION,

@@ -198,6 +198,7 @@ def _check_cut(clause: Clause, canvas: CanvasReader) -> None:
         find_cut,
         is_position,
         locate,
+        moved_by,
         neighbours_of_new_shot,
         shot_of,
         shot_ref,
@@ -228,6 +229,8 @@ def _check_cut(clause: Clause, canvas: CanvasReader) -> None:
             index = to - 1 if to > 0 else len(entries) + to
             if 0 <= index < len(entries) and places[0] == index + 1:
                 raise Already(f"{entries[index].label} is at that place in the cut already")
+        if args.get("move") is not None and args.get("by") is not None:  # "move shot 3 up one" from the first place
+            moved_by(entries, entries[places[0] - 1], int(args["by"]))
     elif op == "remove_from_cut":
         for ref in args.get("shots") or []:
             locate(canvas, entries, ref)

@@ -29,11 +29,13 @@ last shot"), which the references read; the shared noun left the first position 
 
 
 _INTERJECTION = re.compile(
-    r"^\s*(?:(?:no|nope|nah|oops|ugh|hmm+|ok|okay|well|wait|sorry)|(?:that'?s|that is|this is) (?:wrong|not (?:right|it|"
+    r"^\s*(?:(?:no|nope|nah|oops|ugh|hmm+|ok|okay|well|wait|sorry|never ?mind|nvm|forget it|scratch that)|"
+    r"(?:that'?s|that is|this is) (?:wrong|not (?:right|it|"
     r"what i (?:wanted|asked for|meant))))\s*[,!.;]+\s*(?=\S)")
-"""A leading "no," / "oops," / "that's wrong," before an undo: how a person takes a turn back, not part of what to
-undo.  Before anything else it stays, and is asked about: "no, make shot 5 night instead" corrects the turn before
-(shot 5 rather than shot 3), which making shot 5 night alone would not do."""
+"""A leading "no," / "oops," / "that's wrong," / "never mind," before an undo: how a person takes a turn back, not
+part of what to undo ("never mind, undo" asked about 'never', 'mind').  Before anything else it stays, and is
+asked about: "no, make shot 5 night instead" corrects the turn before (shot 5 rather than shot 3), which making shot 5
+night alone would not do."""
 _AN_UNDO = re.compile(r"(?:undo|revert|reverse|take (?:that|this|it) back|take back|go back)\b")
 _UNDO_SAID_OTHERWISE = re.compile(r"^\s*(?:revert|reverse|take back) (?:that|this)\s*[.!]*\s*$|"
                                   r"^\s*take (?:that|this) back\s*[.!]*\s*$|^\s*go back\s*[.!]*\s*$|"
@@ -86,6 +88,26 @@ def _plainly(text: str) -> str:
     if said is not None and _AN_UNDO.match(text, said.end()):
         text = text[said.end():]
     return "undo that" if _UNDO_SAID_OTHERWISE.match(text) else text
+
+
+_IF_YOU_CAN = r"(?:if you (?:can|could|don'?t mind)|if possible|if it'?s not too much trouble)"
+_LEAD_IN = re.compile(
+    r"^\s*(?:(?:great|perfect|nice|awesome|excellent|lovely|good|love it|looks (?:good|great))"
+    r"(?:\s*[,.!;:]+\s*|\s+(?=now\b))|cool(?:\s*[.!]+\s*|\s+(?=now\b))|(?:hmm+|umm*|uhh*|erm)\b\s*[,.!;:]*\s*|"
+    r"(?:would|do) you mind\s+(?=[a-z]+ing\b)|"
+    rf"{_IF_YOU_CAN}(?:\s*[,;:]+\s*|\s+(?=(?:please |pls )?(?:make|give|turn|change|set|put|add|remove|redo)\b)))+"
+    r"(?=[a-z0-9])")
+"""What a request may begin with that asks nothing: praise of the last turn ("great, now do shot 4 at dawn",
+"perfect, now shot 4"), a hesitation ("hmm make it dawn"), politeness ("would you mind making shot 5 foggy", "if you
+can, make shot 3 night").  Each was an unread word, and asked about.  Praise needs a stop or "now" after it ("great
+shot 4 dawn" is left as typed), and "cool", a look too, a full stop ("cool, darker" may be two changes); "would you
+mind" only before what it asks ("mind if shot 3 were night" is no request)."""
+_IF_YOU_CAN_AFTER = re.compile(rf"\s*,?\s+{_IF_YOU_CAN}\s*([.!]*)\s*$")
+""""make shot 3 night if you can": the same politeness, at the end."""
+
+
+def _lead_in_dropped(text: str) -> str:
+    return _IF_YOU_CAN_AFTER.sub(r"\1", _LEAD_IN.sub("", text, count=1), count=1)
 
 
 def _shared_noun(text: str) -> str:
@@ -402,6 +424,27 @@ def _at_a_time_of_day() -> str:
 
 _SHOT_LIST = r"shots? #?\d+(?:(?:\s*,\s*|,? (?:and|&) |\s*[-–]\s*| (?:to|through|thru) )#?\d+)*"
 
+_SHOTS_ALONE = rf"(?:the )?{_SHOT_LIST}|the (?:next|previous|last|final|first|1th) (?:one|shot)"
+_ONE_MORE_SHOT = re.compile(rf"^\s*(?:and\s+)?(?:now|also)\s+(?P<do>do\s+)?(?P<shots>{_SHOTS_ALONE})\s*([.!]*)\s*$")
+""""now shot 4", "also shot 4", "now do the next one" after a turn that changed shot 3, and nothing else: the last
+change on these shots too, as "shot 4 too" is read (it asked "not what to change").  With no turn before to repeat
+it still asks, as "shot 4 too" does."""
+
+
+_ONE_MORE_SHOT_BUT = re.compile(rf"^\s*(?:and\s+)?(?:(?:now|also)\s+(?:do\s+)?)?(?P<shots>{_SHOTS_ALONE})\s*,?\s+but\s+"
+                                r"(?P<rest>.+)$")
+""""now shot 4 but darker", "also shot 4 but darker", "shot 4 but darker" after a turn that made shot 3 night: the last
+change on shot 4 with the difference said, as "the same for shot 4 but darker" is read (each made shot 4 darker
+alone, the night dropped)."""
+
+
+def _one_more_shot(text: str) -> str:
+    if (but := _ONE_MORE_SHOT_BUT.match(text)) is not None:
+        return f"the same for {but['shots']} but {but['rest']}"
+    said = _ONE_MORE_SHOT.match(text)
+    return text if said is None else f"{said['do'] or ''}{said['shots']} too{said[3]}"
+
+
 
 @lru_cache(maxsize=1)
 def _noun_left_out_in_a_list() -> re.Pattern[str]:
@@ -613,9 +656,10 @@ def rephrased(text: str) -> str:
     return _rephrased(text)
 
 
-_PHRASINGS = (_left_by_number, _question_said_directly, _except_said_otherwise, _but_as_except, _shared_noun, _plainly,
-              _placed_plainly, _copy_placed, _too_much_said_as_the_change, _warmed_up, _number_corrected,
-              _corrected_value, _noun_given_back, _cut_places_said_plainly, _left_out_of_the_cut)
+_PHRASINGS = (_lead_in_dropped, _left_by_number, _question_said_directly, _except_said_otherwise, _but_as_except,
+              _shared_noun, _plainly, _one_more_shot, _placed_plainly, _copy_placed, _too_much_said_as_the_change,
+              _warmed_up, _number_corrected, _corrected_value, _noun_given_back, _cut_places_said_plainly,
+              _left_out_of_the_cut)
 """The rewrites :func:`rephrased` makes, in this order (each reads what the ones before it left)."""
 
 

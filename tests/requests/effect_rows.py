@@ -116,7 +116,8 @@ _PREVIOUS_SENSITIVE = {("the next one at dusk", "story"), ("do the same to shot 
                        ("undo that", "story"), ("undo the last turn", "story"),
                        ("undo the entire previous request", "story"), ("undo everything you just did", "story"),
                        ("that's too dark", "story"), ("the same for shot 4, and make shot 5 dawn", "story"),
-                       ("same for shot 5 but dusk", "story")}
+                       ("same for shot 5 but dusk", "story"), ("now shot 4", "story"), ("also shot 4", "story"),
+                       ("dawn instead", "story"), ("now shot 4 but darker", "story")}
 _VERSION_N = {"go back to version 2 of the cut", "revert the final cut to v3", "go back to version 2 of shot 4",
               "revert shot 1 to the second version", "restore version 4 of shot 7's clip", "revert the site to version 2",
               "go back to version 2 of the deck"}

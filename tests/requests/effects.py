@@ -447,8 +447,11 @@ def expected_cut(op: Op, before: State) -> list[str] | None:
             order[x], order[y] = order[y], order[x]
             return order
         moved = _shot(a["move"], before)
+        was = order.index(moved)
         order.remove(moved)
-        if "to" in a:
+        if "by" in a:  # "move shot 3 up one": places from where it played
+            order.insert(was + a["by"], moved)
+        elif "to" in a:
             order.insert(len(order) if a["to"] == -1 else a["to"] - 1, moved)
         elif "after" in a:
             order.insert(order.index(_shot(a["after"], before)) + 1, moved)

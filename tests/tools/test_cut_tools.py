@@ -83,6 +83,24 @@ def test_swapping_two_shots_rebuilds_only_the_cut_and_swapping_back_comes_from_t
     assert "missing" in refused(call(runtime, "reorder_cut", cut_id=story["cut"], order=[1, 2]), "ToolError")
 
 
+def test_a_shot_moved_some_places_from_where_it_plays(project, runtime):
+    """"move shot 3 up one", "move shot 1 down 2": places counted from where the shot plays now, and places past
+    either end of the cut refused, nothing written (not moved to the end it would stop at)."""
+    store = project.store
+    story = make_story(runtime)
+    done(call(runtime, "reorder_cut", cut_id=story["cut"], move=story["shots"][2], by=-1))
+    assert cut_titles(store, story["cut"]) == ["shot 1 clip", "shot 3 clip", "shot 2 clip"]
+    done(call(runtime, "reorder_cut", cut_id=story["cut"], move=story["shots"][0], by=2))
+    assert cut_titles(store, story["cut"]) == ["shot 3 clip", "shot 2 clip", "shot 1 clip"]
+
+    at = store.canvas_version()
+    assert "past the start" in refused(call(runtime, "reorder_cut", cut_id=story["cut"], move=story["shots"][2],
+                                            by=-1), "NotInCut")
+    assert "past the end" in refused(call(runtime, "reorder_cut", cut_id=story["cut"], move=2, by=2), "NotInCut")
+    assert store.canvas_version() == at
+    assert_invariants(store)
+
+
 def test_a_shot_edited_after_a_swap_rebuilds_the_cut_in_the_order_asked(project, runtime, make_runtime):
     """The order a person put the cut in outlives the next edit: the cut rebuilt with shot 1's new clip keeps
     shots 2 and 3 swapped, and the evaluator judges it on that order (it was judged on shot order, rejected as

@@ -28,7 +28,7 @@ from nodes.understanding.references import (
     read_film,
     resolve_targets,
 )
-from nodes.understanding.text import EITHER_OR, THEN_A_CHANGE, Words, either_or_question
+from nodes.understanding.text import EITHER_OR, POLITE_WORDS, THEN_A_CHANGE, Words, either_or_question
 
 CUT = re.compile(r"\b(?:in|into|from|out of|of|to|within|inside) (?:the )?(?:final |current |whole )?(?:cut|edit|film|"
                  r"movie|sequence|timeline)\b")
@@ -42,11 +42,35 @@ SWAP_MEANT = re.compile(r"\bswap\b|\b(?:order|places|positions|around|round)\b|"
 """What makes "switch" a swap of places, not a change of look ("switch shot 4 to night"): said of the order, or of
 two shots and nothing else ("switch shot 4 and shot 5")."""
 """"switch shot 3 to night" is an edit: switch, exchange, flip and trade swap shots only with these words."""
-MOVE = re.compile(r"\b(?:move|put|place|shift|play)\b")
+MOVE = re.compile(r"\b(?:move|put|place|shift|play|bump)\b")
+_MOVE_BY = re.compile(r"\b(?:move|shift|bump)\b")
+"""The verbs a move by places is said with ("bump shot 3 up one"); not "put shot 4 down", "play shot 3 later"."""
 TO_START = re.compile(r"\b(?:to|at) the (?:very )?(?:start|beginning|front|top|opening)\b|\b(?:first|1th)\s*$|"
                       r"\bto the 1th position\b|\bto position 1\b")
 TO_END = re.compile(r"\b(?:to|at) the (?:very )?(?:end|back|close|bottom)\b|\blast\s*$|\bto the last position\b")
 TO_POSITION = re.compile(r"\bto (?:the )?(?:position|slot|place) (\d+)\b|\bto the (\d+)th (?:position|slot|place)\b")
+_END_OF_A_MOVE = (r"(?=\s*(?:(?:in|of) the (?:final |current |whole )?(?:cut|edit|film|movie|sequence|timeline))?"
+                  rf"\s*(?:,?\s*{POLITE_WORDS})?\s*[.!]*\s*$)")
+"""What may follow a move's place when it ends the request ("move shot 3 up one in the cut, please"): a place said
+mid-request ("move shot 3 up one and make it night") is left to the other checks."""
+_PLACES = r"(?:places?|spots?|slots?|positions?)"
+BY_PLACES = re.compile(
+    rf"\b(?:(?P<way>up|down)(?: by)?(?: (?:(?P<count>\d+|one)(?: {_PLACES})?|a (?:place|spot|slot|position)))?|"
+    rf"(?P<count2>\d+|one|a) {_PLACES} (?P<way2>up|down|earlier|later)|"
+    rf"(?P<way3>earlier|later) by (?P<count3>\d+|one)(?: {_PLACES})?)" + _END_OF_A_MOVE)
+"""A move by places from where the shot plays: "up one", "down 2 places", "one place later", "2 places earlier",
+"earlier by 2".  "up" and "down" alone are one place, as "move slide 4 up" is in a deck (and a list's "move up"
+is); every number said is read ("move shot 3 up 2" is two places, not one and a word left over)."""
+EARLIER_OR_LATER = re.compile(r"\b(?:earlier|later|sooner)\b" + _END_OF_A_MOVE)
+""""move shot 3 later" says no distance: one place, or to the end?  Asked (as of a slide: "move slide 3 later")."""
+TO_NTH = re.compile(rf"(?:\b(?P<to>to|in|into) (?:the )?)?\b(?P<n>\d+)th(?: {_PLACES})?" + _END_OF_A_MOVE)
+""""put shot 4 second", "move shot 4 to 2nd", "move shot 4 to second place": a place said as an ordinal that ends
+the request ("second" is also read as a length: "put shot 4 second" asked which clip's length)."""
+TO_NUMBER = re.compile(r"(?<=\d )to #?(?P<n>\d+)" + _END_OF_A_MOVE)
+""""move shot 4 to 2": place 2, as "move slide 2 to 4" is in a deck (it read "shot 4 to 2" as shots 2 to 4)."""
+_ONE_SHOT_BEFORE = re.compile(r"(?:\bshot #?\d+|\bthe (?:last|first|final|1th|\d+th) shot|\bit|\bthis|\bthat)\s*$")
+"""What a bare place follows: the one shot it moves ("put shot 4 second", "move it 2nd"); after other words ("for a
+second", "shots 2 to 4") it is no place."""
 AFTER = re.compile(r"\b(?:right |just |directly )?after\b")
 BEFORE = re.compile(r"\b(?:right |just |directly )?(?:before|ahead of)\b")
 BETWEEN = re.compile(r"\bbetween\b")
@@ -134,6 +158,44 @@ _NUMBERS = {"a": 1.0, "an": 1.0, "half a": 0.5, "one and a half": 1.5, "1 and a 
 CLIP_NUMBER = re.compile(r"\b(?:video )?clips? #?(\d+)\b")
 
 
+_PAIR_BY_NUMBER = re.compile(r"\b(?:(?P<noun>shots?|clips?) )?#?(?P<a>\d+),? (?P<joint>with|and|&) #?(?P<b>\d+)\b"
+                             r"(?! ?(?:th|seconds?|secs?|s)\b)")
+"""Two shots swapped by their numbers, the second without its noun ("swap shot 4 with 5": 5 was left unread) or
+both (:data:`BARE_SWAP`)."""
+BARE_SWAP = re.compile(r"^\s*(?:(?:please|now|ok|okay|can you|could you|would you)\s*,?\s*)*(?:swap|switch|exchange|"
+                       r"trade) (?:the )?#?\d+,? (?:with|and|&) #?\d+(?: around| round)?" + _END_OF_A_MOVE)
+""""switch 3 and 4", "swap 4 with 5": two numbers and nothing else, read as shots only on a canvas whose only
+numbered things are a film's shots (with a deck or a page: slides, or pictures?)."""
+
+
+def _pair_by_number(ctx: ReadContext) -> list[Reference]:
+    """The two shots of :data:`_PAIR_BY_NUMBER`, their words taken, when no shot reference reads them: a second number
+    after "with" ("swap shot 4 with 5"), or two bare numbers (:data:`BARE_SWAP`); else none."""
+    pair = _PAIR_BY_NUMBER.search(ctx.words.text)
+    if pair is None or (pair["noun"] is not None and pair["joint"] != "with") or (
+            pair["noun"] is None and not BARE_SWAP.search(ctx.words.text)):
+        return []
+    ctx.words.mark(pair.start(), pair.end())
+    return [Reference(said=f"shot {pair[n]}", form="number", numbers=[int(pair[n])]) for n in ("a", "b")]
+
+
+def _place_said(text: str) -> re.Match[str] | None:
+    """The place a move ends with that no other move words say, right after the one shot it moves: places from
+    where the shot plays (:data:`BY_PLACES`, and :data:`EARLIER_OR_LATER`, asked), an ordinal or a number
+    (:data:`TO_NTH`, :data:`TO_NUMBER`)."""
+    by_places = _MOVE_BY.search(text) and (BY_PLACES.search(text) or EARLIER_OR_LATER.search(text))
+    said = by_places or TO_NTH.search(text) or TO_NUMBER.search(text)
+    return said if said is not None and _ONE_SHOT_BEFORE.search(text, 0, said.start()) else None
+
+
+def _places_moved(said: re.Match[str]) -> int:
+    """The signed number of places of a :data:`BY_PLACES` match: up and earlier are negative."""
+    way = said.group("way") or said.group("way2") or said.group("way3")
+    count = said.group("count") or said.group("count2") or said.group("count3") or "1"
+    places = 1 if count in ("one", "a") else int(count)
+    return -places if way in ("up", "earlier") else places
+
+
 def _clause(ctx: ReadContext, operation: str, args: dict[str, Any], understood: str,
             targets: list[Target], references: list[Reference]) -> Reading:
     return Reading(clauses=[Clause(text=ctx.request, domain="cut", operation=operation, args=args, targets=targets,
@@ -176,6 +238,9 @@ class CutReader:
             return None
         if operation == "swap" and (asked := switched_back(ctx)) is not None:
             return asked
+        if operation == "swap" and BARE_SWAP.search(text) and (ctx.facts.slides or ctx.facts.pages or
+                                                              not ctx.facts.has_story):
+            return None  # "swap 2 and 3" beside a deck or a page: slides, pictures or shots? (asked)
         if not ctx.facts.has_story:
             return not_found(ctx, "a story", f"There is no story with shots {ctx.facts.where} yet, so there "
                              "is no cut to change; make a storyboard first.")
@@ -207,11 +272,13 @@ class CutReader:
         if DUPLICATE.search(text) and not _THE_CHANGE_REPEATED.search(text) and re.search(
                 r"\bshots?\b|\bclips?\b|\bit\b|\bthis\b|\bthe (?:last|first)\b", text):
             return "duplicate"
+        if MOVE.search(text) and _place_said(text) is not None:
+            return "move"
         if SECONDS.search(text) and (CLIP.search(text) or re.search(r"\bshots?\b|\bimage\b|\bit\b", text)) and \
                 re.search(r"\b(?:long|longer|shorter|last|lasts|duration|length|seconds?|secs?|s|2th)\b", text):
             return "duration"
-        if SWAP.search(text) and (SWAP_MEANT.search(text) or CUT.search(text)) and \
-                re.search(r"\bshots?\b|\bclips?\b|\bimages?\b", text):
+        if (SWAP.search(text) and (SWAP_MEANT.search(text) or CUT.search(text)) and
+                re.search(r"\bshots?\b|\bclips?\b|\bimages?\b", text)) or BARE_SWAP.search(text):
             return "swap"
         if MOVE.search(text) and (TO_START.search(text) or TO_END.search(text) or TO_POSITION.search(text)
                                   or re.search(r"\b(?:after|before|ahead of)\b", text)) and \
@@ -226,12 +293,12 @@ class CutReader:
         return None
 
     # -- reading the shots ---------------------------------------------------------------------------------
-    def _shots(self, ctx: ReadContext, start: int = 0, end: int | None = None
+    def _shots(self, ctx: ReadContext, start: int = 0, end: int | None = None, numbered: list[Reference] | None = None
                ) -> tuple[list[Any], list[Target], list[Reference], Reading | None]:
         """The shots a span names, as the cut tools take them: shot ids, or positions in the cut for "the last
-        shot" / "the first two" (negative from the end)."""
+        shot" / "the first two" (negative from the end); ``numbered``: shots the caller read by their numbers."""
         clips = [Reference(said=m.group(0), form="number", numbers=[int(m.group(1))])
-                 for m in ctx.words.take(CLIP_NUMBER, start, end)]
+                 for m in ctx.words.take(CLIP_NUMBER, start, end)] + (numbered or [])
         found = find_references(ctx.words, start, end)
         refs: list[Any] = []
         targets: list[Target] = []
@@ -271,7 +338,7 @@ class CutReader:
                         "in the cut ('swap shots 2 and 3'), or set each one ('make shot 2 night and shot 3 dawn')."))
         words.take(SWAP)
         words.take(CUT)
-        refs, targets, references, asked = self._shots(ctx)
+        refs, targets, references, asked = self._shots(ctx, numbered=_pair_by_number(ctx))
         if asked is not None:
             return asked
         words.take(SHOT_WORDS)
@@ -283,7 +350,7 @@ class CutReader:
 
     def _move(self, ctx: ReadContext) -> Reading:
         words = ctx.words
-        words.take(MOVE)
+        words.take(MOVE, first=True)  # the verb: "place" after it is the place's ("move shot 4 to place 2")
         words.take(CUT)
         place: dict[str, Any] = {}
         said = ""
@@ -294,6 +361,18 @@ class CutReader:
         elif (m := words.take(TO_POSITION, first=True)):
             n = int(m[0].group(1) or m[0].group(2))
             place, said = {"to": n}, f"position {n}"
+        elif (m := _place_said(words.text)) is not None and not words.used(m.start(), m.end()):
+            if m.re is EARLIER_OR_LATER or (m.re is BY_PLACES and _places_moved(m) == 0):  # "up 0": no move
+                return _incomplete(ctx, "move a shot in the cut", f"'{m.group(0)}': how many places? I changed "
+                                   "nothing. Say 'move shot 3 one place earlier', 'move shot 3 to position 2' or "
+                                   "'move shot 3 after shot 5'.")
+            words.mark(m.start(), m.end())
+            if m.re is BY_PLACES:
+                by = _places_moved(m)
+                place = {"by": by}
+                said = f"{abs(by)} place{'s' if abs(by) != 1 else ''} {'earlier' if by < 0 else 'later'} in"
+            else:
+                place, said = {"to": int(m.group("n"))}, f"position {m.group('n')}"
         neighbour = words.peek(AFTER) or words.peek(BEFORE)
         if not place and neighbour is not None:
             words.mark(neighbour.start(), neighbour.end())
@@ -317,8 +396,9 @@ class CutReader:
         if len(refs) != 1 or not place:
             return _incomplete(ctx, "move a shot in the cut", "Move which shot, and where? 'move shot 6 to the "
                                "start', 'move shot 2 after shot 5'.")
-        return _clause(ctx, "reorder_cut", {"move": refs[0], **place}, f"move {targets[0].title} to {said} of the "
-                       "cut", targets, references)
+        where = f"{said} the cut" if "by" in place else f"to {said} of the cut"
+        return _clause(ctx, "reorder_cut", {"move": refs[0], **place}, f"move {targets[0].title} {where}", targets,
+                       references)
 
     def _in_or_out(self, ctx: ReadContext, verb: re.Pattern[str]
                    ) -> tuple[list[Any], list[Target], list[Reference], Reading | None]:

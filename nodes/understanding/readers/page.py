@@ -60,10 +60,19 @@ _PICTURE_WORDS = re.compile(r"\b(?:pictures?|photos?|images?)\b")
 _SECTION_VERBS = re.compile(r"\b(?:add|remove|delete|drop|hide|move|put|place|shift|above|below|before|after|first|1th|"
                             r"last|top|bottom|swap|switch|exchange|trade|flip)\b")
 _NAMES_PAGE = re.compile(r"\b(?:page|site|website|web page|homepage|hero|gallery|headline|buttons?)\b")
+_THE_PAGE = r"(?:the |this |my |our )?(?:page|site|website|web page|homepage|landing page)"
+_ENDS = r"(?: again)?(?: please| pls)?\s*[.!]*$"
+"""Where a theme said as 'dark' or 'light' must end: nothing else is said of the page after it."""
 _LAYOUT: tuple[re.Pattern[str], ...] = (
     re.compile(r"\bfull[\s-]*(?:bleed|width)\b|\bedge[\s-]*to[\s-]*edge\b|\b(?:contained|boxed|inset)\b"),
-    re.compile(r"\b(?:\d+)[\s-]*col(?:umn)?s?\b|\bcol(?:umn)?s?\s*(?:to|of|=|:)?\s*\d+\b"),
+    # "one column" stays a word ('one' is a number only after a noun): the web_revise skill reads it as 1
+    re.compile(r"\b(?:\d+|one)[\s-]*col(?:umn)?s?\b|\bcol(?:umn)?s?\s*(?:to|of|=|:)?\s*\d+\b"),
     re.compile(r"\b(?:dark(?:er)?|light(?:er)?|bright) (?:theme|mode)\b|\btheme (?:to )?(?:dark|light)\b"),
+    # "make the page dark", "make the page light again", "switch the page from dark to light": the theme, when the
+    # page is all the sentence names (it was asked about).  "make the page darker" is its palette (a step), and
+    # "make the page dark blue" a colour: neither ends at "dark".
+    re.compile(rf"\b(?:make|turn|set|switch|change) {_THE_PAGE} (?:(?:to|back to) )?(?:dark|light)(?={_ENDS})|"
+               rf"\b(?:make|turn|set|switch|change) {_THE_PAGE} from (?:dark|light) to (?:dark|light)(?={_ENDS})"),
 )
 _LAYOUT_WORDS = re.compile(r"\b(?:hero|gallery|page|site|website|layout|grid|images?|photos?|theme|mode|columns?|"
                            r"instead|again|go|back)\b")
@@ -76,8 +85,13 @@ _SIZE = re.compile(rf"\b(?:{_AMOUNT})?(?:bigger|larger|smaller|tinier|huger|big|
                    r"\bdouble(?: the size)?\b|\bhalf (?:the|its) size\b")
 _RELATIVE_COLOUR = re.compile(r"\b(?:darker|lighter|brighter|deeper|paler)\b")
 _COLOUR_NAMES = sorted((n for n in ImageColor.colormap if n.isalpha()), key=len, reverse=True)
+_COLOURS_CSS_LACKS = {"cream": "#fffdd0", "charcoal": "#36454f", "burgundy": "#800020"}
+"""Common colour names CSS does not have, as the hex the page tools take ("make the background cream" was asked
+about).  Never with a shade: "light cream" has no agreed hex (and 'light' is a filler word, so it was dropped)."""
 _COLOUR = re.compile(r"#[0-9a-f]{6}\b|#[0-9a-f]{3}\b|(?<![\w-])(?:(?:dark|light|pale|deep|bright) ?)?(?:grey|"
-                     + "|".join(_COLOUR_NAMES) + r")(?![\w-])")
+                     + "|".join(_COLOUR_NAMES) + r")(?![\w-])|(?<![\w-])"
+                     + "".join(f"(?<!{shade} )" for shade in ("dark", "light", "pale", "deep", "bright"))
+                     + "(?:" + "|".join(_COLOURS_CSS_LACKS) + r")(?![\w-])")
 """A colour: a hex code, or a name as a word of its own ("off-white", "near-black" and "blue-ish" were set to white,
 black and blue)."""
 _FONT = re.compile(r"\b(?:sans[- ]serif|sans|serif|mono(?:space)?|rounded|display|book|georgia|times(?: new roman)?|"
@@ -197,7 +211,10 @@ _MOVE_SECTION = re.compile(
     r"\b(?:move|put|place|shift|bring)\b " + _SECTION_NAME.format("name") + r" (?:(?P<where>after|below|under|beneath|"
     r"before|above|ahead of|in front of|behind) " + _SECTION_NAME.format("anchor") + r"|(?:to (?:the )?|at the |up |down )?"
     # "to the back" is a place; "put the menu back" is no move (it moved the menu last)
-    r"(?P<end>top|bottom|end|start|beginning|first|1th|last|front|(?<=the )back))(?: (?:of|on) (?:the |this )?(?:page|site))?$")
+    r"(?P<end>top|bottom|end|start|beginning|first|1th|last|front|(?<=the )back)|"
+    # "move the gallery up": one section up, as a slide moves ("up 2": two)
+    r"(?P<way>up|down)(?: by)?(?: (?P<count>\d+|one)(?: (?:places?|spots?|sections?))?)?)"
+    r"(?: (?:of|on) (?:the |this )?(?:page|site))?$")
 _SWAP_SECTIONS = re.compile(
     r"\b(?:swap|switch|exchange|trade|flip)\b(?: (?:the )?(?:places|positions|order) of)? " + _SECTION_NAME.format("a")
     + r" (?:and|with|for) " + _SECTION_NAME.format("b") + r"(?: (?:around|round|over|places|positions))?"
@@ -214,6 +231,14 @@ _STYLE_BUT_A_PART = re.compile(
     r"than|save)\b.*\b(?:button|headline|heading|tagline|menu|hero|gallery|sections?|footer|nav|navigation|title|"
     r"links?|text)\b")
 """A look for the page with one part left out: the page's look is one set of tokens."""
+_RENAME_SECTION = re.compile(r"\b(?:rename|re-name|retitle|call|name)\b (?:the )?[a-z0-9-]+(?: [a-z0-9-]+)? section\b"
+                             r"(?!'s| (?:heading|title|text|copy)\b)")
+"""A section given a new name ("rename the menu section to Drinks", "call the about section Our story")."""
+_SIZE_OF_NO_TOKEN = re.compile(
+    r"\b(?:buttons?|call to action|cta|tagline|subtitle|strapline)(?:'s)?(?: (?:text|label|font|font size|text size|"
+    rf"size))? (?:{_AMOUNT})?(?:bigger|larger|smaller|tinier|huger)\b|"
+    r"\b(?:bigger|larger|smaller) (?:buttons?|tagline|call to action|cta)\b")
+"""A size for a part of the page no style token sizes (the buttons, the tagline)."""
 _REPLACE = re.compile(rf"\b(?:replace|swap(?: out)?|change|switch|update)\b {_PICTURE} (?:with|for|to|by) "
                       r"(?:a |an |some )?(?:new |different )?(?:(?:photo|picture|image|shot)s? )?(?:of |showing )?"
                       r"(?P<prompt>.+)$")
@@ -234,6 +259,17 @@ _CANNOT = (
     (_NEW_SECTION_STYLED, None, "look", "add a section",
      "a new section takes the page's look; I set a look for the whole page, not for one section, so I changed "
      "nothing. Add the section, then say the page's look if that is what you meant ('make the background blue')."),
+    # "rename the menu section to Drinks": a section's name is its link in the navigation bar too, and no tool
+    # renames one; its heading alone would leave the link saying 'Menu'
+    (_RENAME_SECTION, None, 0, "rename a section",
+     "no page tool renames a section (its name is also its link in the navigation bar), so I changed nothing. I can "
+     "change the words of its heading, which leaves the link as it is: say 'change the menu heading to Drinks'."),
+    # "make the button bigger", "make the tagline bigger": no token sizes them (the buttons' text inherits the body
+    # text size, the tagline's is fixed); the body text size would have grown every paragraph as well
+    (_SIZE_OF_NO_TOKEN, None, 0, "a size",
+     "the buttons and the tagline have no size of their own I can set (the buttons' text follows the body text; the "
+     "tagline's size is fixed), so I changed nothing. I can resize the headline, the section headings or the body "
+     "text ('make the text bigger', which the buttons follow), or change the buttons' colour or corners."),
 )
 """What a page request can say that no page tool does: (pattern, a pattern the request must also hold, the group
 quoted, understood, why)."""
@@ -457,8 +493,32 @@ def _kept_tokens(ctx: ReadContext) -> set[str]:
 
 def _parse(ctx: ReadContext, words: Words, start: int, end: int, doc: PageDocument | None,
            target: Target) -> list[Clause] | None:
-    return parse_in_turn((_version, _picture, _sections, _copy, _layout, _same_font, _style),
+    return parse_in_turn((_version, _picture, _sections, _copy, _layout, _same_font, _too_dark, _style),
                          {"_picture": "page_replace_image"}, ctx, words, start, end, doc, target)
+
+
+_TOO_DARK = re.compile(rf"\s*{_THE_PAGE} (?:is|looks|seems|feels) too (?P<how>dark|bright|light)\s*[.!]*\s*$")
+"""A complaint of how dark the whole page is ("the page is too dark"); with a degree ("a bit too dark") it is asked
+about, as "slightly lighter" is: the palette goes one whole step."""
+
+
+def _too_dark(ctx: ReadContext, words: Words, start: int, end: int, doc: PageDocument | None,
+              target: Target) -> list[Clause] | None:
+    """"the page is too dark": its palette a step lighter (as "the headline is too big" makes it smaller), when the
+    page's theme is not the side complained of.  On a dark-themed page it could mean the light theme as well, so it
+    is asked about: a theme switch is no step."""
+    said = _TOO_DARK.match(ctx.words.text, start, end)
+    if said is None or doc is None:
+        return None
+    wanted = "lighter" if said["how"] == "dark" else "darker"
+    if doc.layout.theme == ("dark" if wanted == "lighter" else "light"):
+        theme = "light" if wanted == "lighter" else "dark"
+        raise Ask(Clarification(reason="ambiguous", understood=[f"the page {wanted}"], message=(
+            f"The page has a {doc.layout.theme} theme: should I switch it to a {theme} theme ('switch the page to a "
+            f"{theme} theme'), or make its colours a step {wanted} ('make the page {wanted}')? I changed nothing.")))
+    words.mark(said.start(), said.end())
+    return [clause(ctx, "page", "page_set_style", {"token": "palette", "value": wanted},
+                   f"palette: {wanted} ('{said.group(0).strip()}')", start=start, end=end)]
 
 
 _FONT_ROLES = r"headlines?|headings?|titles?|h1|body(?: text| copy)?|text|copy|paragraphs?"
@@ -721,6 +781,8 @@ def _sections(ctx: ReadContext, words: Words, start: int, end: int, doc: PageDoc
         if match.group("anchor"):
             anchor = _section(doc, match.group("anchor"))
             args["before" if match.group("where") in ("before", "above", "ahead of", "in front of") else "after"] = anchor
+        elif match.group("way") and doc is not None:
+            args.update(_moved_by_places(doc, name, match.group("way"), match.group("count")))
         else:
             args["to"] = "first" if match.group("end") in ("top", "start", "beginning", "first", "1th", "front") \
                 else "last"
@@ -729,6 +791,19 @@ def _sections(ctx: ReadContext, words: Words, start: int, end: int, doc: PageDoc
         return [clause(ctx, "page", "page_move_section", args, f"move the {name} section {where}", start=start,
                        end=end)]
     return None
+
+
+def _moved_by_places(doc: PageDocument, name: str, way: str, count: str | None) -> dict[str, str]:
+    """Where "move the gallery up" (one place), "down 2" puts a section: before the section that many places above
+    it, or after the one that many below; past the top or the bottom is asked."""
+    order = list(doc.layout.sections)
+    places = 1 if count in (None, "one") else int(count)
+    at = order.index(name) + (-places if way == "up" else places)
+    if not 0 <= at < len(order) or places == 0:  # "move the hero up": it is at the top already
+        raise Ask(Clarification(reason="not_found", understood=[f"move the {name} section {way}"], message=(
+            f"The page's sections are {', '.join(order)}: {places} place{'s' if places != 1 else ''} {way} from the "
+            f"{name} section is past the {'top' if way == 'up' else 'bottom'} of the page, so I changed nothing.")))
+    return {"before": order[at]} if way == "up" else {"after": order[at]}
 
 
 def _swapped(ctx: ReadContext, doc: PageDocument, pair: list[str], start: int, end: int) -> list[Clause]:
@@ -853,11 +928,22 @@ def _style(ctx: ReadContext, words: Words, start: int, end: int, doc: PageDocume
                 _NAMING.get((subject, kind), ""))
             if token is None:
                 continue
-            words.mark(named.start(), named.end())
             said = text[named.start():named.end()].removeprefix("the ").strip()
+            if subject == "page" and kind == "colour" and value in _COLOURS_CSS_LACKS.values():
+                _ask_which_colour_of_the_page(said, value)
+            words.mark(named.start(), named.end())
             return [clause(ctx, "page", "page_set_style", {"token": token, "value": value},
                            f"{token}: {value} ('{said}')", start=start, end=end)]
     return None
+
+
+def _ask_which_colour_of_the_page(said: str, value: str) -> None:
+    """"make the page cream": a pale colour is the background's as often as the palette's (a cream palette has
+    strong yellow accents), so which is asked."""
+    name = next(n for n, v in _COLOURS_CSS_LACKS.items() if v == value)
+    raise Ask(Clarification(reason="ambiguous", understood=[f"{name} ('{said}')"], message=(
+        f"'{name}' for the whole {said.split()[-1]}: its background ('make the background {name}') or a palette "
+        f"around that colour ('a {name} palette')? I changed nothing.")))
 
 
 _DEGREE_BEFORE = re.compile(r"\b(a (?:little|bit|tad|touch)|slightly|somewhat|much|way|a lot|far|lots)\s+$")
@@ -897,7 +983,7 @@ def _value(ctx: ReadContext, words: Words, kind: str, start: int, end: int, name
         said = re.sub(r" (?:tall|high)$", "", said)
         return _size(re.sub(r"\b(?:taller|higher)\b", "bigger", re.sub(r"\b(?:shorter|lower)\b", "smaller", said)))
     if kind == "colour":
-        return said if said.startswith("#") else said.replace("grey", "gray")
+        return said if said.startswith("#") else _COLOURS_CSS_LACKS.get(said) or said.replace("grey", "gray")
     if kind == "relative":
         return "darker" if said in ("darker", "deeper") else "lighter"
     if kind == "font":

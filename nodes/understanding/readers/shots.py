@@ -53,7 +53,10 @@ _DO_SAME = re.compile(r"\b(?:do|apply|make) (?:the same|that|it)(?: (?:thing|cha
                       # "repeat that on shot 5", "copy that to shot 5": the last change, not a copy of shot 5
                       r"\b(?:repeat (?:the same|that|it|this)|copy (?:the same|that|this))(?: (?:thing|change|edit|look))?"
                       r"(?: again)?(?: (?:to|on|onto|for|with))?\b|\bsame (?:thing|change|edit)(?: (?:to|on|for))?\b|\bagain\b|"
-                      r"\blikewise\b|\bas well\b|\btoo\b$|\balso\b$|(?:\bthe |^\s*)same (?:for|with|to|on)\b")
+                      r"\blikewise\b|\bas well\b|\b(?:too|also)\b(?=(?:\s*[,.!]*\s*" + POLITE_WORDS + r")*\s*[.!]*$)|"
+                      r"(?:\bthe |^\s*)same (?:for|with|to|on)\b")
+"""The last change said again: "do the same to shot 5", "shot 4 too" (at the end, or before a polite word or a stop:
+"shot 4 too please" asked "not what to change")."""
 _A_COUNT = re.compile(r"\band (?:\d+|a couple|a few|some|several) (?:others?|other shots?|more)(?: shots?)?\b|"
                       r"\b\d+ but one\b")
 """Shots said by a count ("shot 3 and two others" changed every shot; "shot 5 and 2 more" shot 2)."""
@@ -114,10 +117,28 @@ _BESIDE_A_CHANGE_ALONE = frozenset(
 """The words that may stand beside a change said of nothing ("even darker", "a bit warmer please")."""
 
 
-def _a_change_alone(words: Words) -> bool:
+def _a_change_alone(words: Words, beside: frozenset[str] = frozenset()) -> bool:
     """Whether the request is a change and nothing else: no words that may name shots ("make the dusk shots warmer"
-    names shots by a look none has, and is not said of the selection)."""
-    return all(words.used(s, e) or word in _BESIDE_A_CHANGE_ALONE for word, s, e in words.tokens())
+    names shots by a look none has, and is not said of the selection); ``beside``: more words that may stand by it."""
+    return all(words.used(s, e) or word in _BESIDE_A_CHANGE_ALONE or word in beside for word, s, e in words.tokens())
+
+
+_CORRECTING = frozenset({"instead", "actually"})
+_TAKEN_BACK_FIRST = re.compile(r"^\s*(no|nope|nah)\s*[,.!;:]+")
+"""A leading "no," ("no, dusk"): with a stop after it, so that "no dusk" (none?) is not one."""
+
+
+def _words_of_a_correction(ctx: ReadContext, edit: EditRequest) -> frozenset[str]:
+    """The words that may stand beside a change alone that puts a look in place of the one the turn before set,
+    with nothing selected ("dawn instead", "no, dusk", "actually dusk" after "make shot 3 night": shot 3 at dawn;
+    each asked which shot).  None for a step ("no, darker": than the night, or than before it?), another aspect
+    ("rainy instead": is the night kept?) or a shot selected (which one is corrected?): those still ask."""
+    last = _previous_edit(ctx)
+    if last is None or ctx.facts.selection or not edit.changes or edit.relative or edit.degrees or edit.redo or \
+            not set(edit.changes) <= set(last.changes):
+        return frozenset()
+    taken_back = _TAKEN_BACK_FIRST.match(ctx.words.text)
+    return _CORRECTING | ({taken_back[1]} if taken_back else set())
 
 
 def _conjoined_pronouns(text: str, references: list[Found], named: list[Found]) -> list[Found]:
@@ -737,10 +758,14 @@ class ShotReader:
                         targets.append(target)
                 # "shot 3 and the one before it": a place is counted from what this clause named before it too
                 context += [t for t in result.targets if t.id not in {c.id for c in context}]
+            correcting = _words_of_a_correction(ctx, edit)
             if not group.references and same and ctx.previous.targets:
                 targets = resolver.resolve(Reference(said="the same", form="previous"), []).targets
             elif not group.references and len(groups) == 1 and not exclusions and (
-                    ctx.facts.selection or ctx.previous.targets) and not edit.redo and _a_change_alone(ctx.words):
+                    ctx.facts.selection or ctx.previous.targets) and not edit.redo and _a_change_alone(ctx.words,
+                                                                                                       correcting):
+                if correcting:
+                    ctx.words.take(_TAKEN_BACK_FIRST)  # "no, dusk": the "no" takes the night back
                 # a change alone ("darker", "even darker"), said of nothing: what "make it darker" means, the
                 # selection or else the shots the turn before changed (it asked which shot, "nothing is selected",
                 # with one selected); "redo" alone may be the editor's redo of an undo, and still asks

@@ -685,8 +685,9 @@ def _place(anchor: Reference | None, rest: list[str], number: int | None) -> int
         return 1
     if relation == "place" and anchor is not None:
         return anchor.numbers[0]
-    if relation in ("up", "down") and number is not None:
-        return number - 1 if relation == "up" else number + 1
+    if relation in ("up", "down") and number is not None:  # anchor.numbers: how many places
+        places = anchor.numbers[0] if anchor is not None and anchor.numbers else 1
+        return number - places if relation == "up" else number + places
     return len(rest) + 1
 
 
@@ -950,14 +951,19 @@ def _one_slide_said_twice(ctx: ReadContext, refs: list[SlideRef]) -> None:
 
 
 _MOVE = re.compile(r"\b(?:move|put|place|shift|bring|reorder)\b")
+_PLACES = r"(?:places?|slides?|spots?|slots?|positions?)"
 _MOVE_PLACE = re.compile(r"\b(?P<where>before|after|ahead of|in front of|behind|following|above|below|under)\b|"
                          r"\b(?:to|at) (?:the )?(?P<end>end|start|beginning|front|back|top|bottom)\b|"
                          r"\b(?:to|into) (?:position |place |slot |spot )?#?(?P<position>\d+)\b|"
                          r"\bto (?:the )?(?P<nth>\d+)th (?:place|position|spot|slot)\b|"
-                         r"\b(?P<way>up|down|earlier|later)(?: (?:one|1)(?: place| slide| spot)?)?\b")
+                         rf"\b(?P<way>up|down|earlier|later)(?: by)?(?: (?:(?P<count>\d+|one)(?: {_PLACES})?|"
+                         rf"a (?:place|slide|spot|slot|position)))?\b|"
+                         rf"\b(?P<count2>\d+|one|a) {_PLACES} (?P<way2>up|down|earlier|later)\b")
+"""Where a slide goes.  Up and down (and earlier, later) by places: "up" alone is one, "up 2", "down by 2", "one
+place later", "2 slides earlier" (the number was left unread: "move slide 4 up two" asked)."""
 _SWAP = re.compile(r"\b(?:swap|switch|exchange|trade)\b")
 _ORDINAL_PLACE = re.compile(r"(?<!\bat)(?<!\bin)(?<!\bon)(?<!\bas)(?<!\bby)(?<!\bfor)(?<!\bwith)(?<!\bfrom) "
-                            r"(?:(?P<to>(?:to|into) (?:the )?)|in (?:the )?(?=\S+ (?:place|position|spot|slot)\b))?"
+                            r"(?:(?P<to>(?:to|into) (?:be )?(?:the )?)|in (?:the )?(?=\S+ (?:place|position|spot|slot)\b))?"
                             r"(?P<nth>\d+th|last|final)(?: (?:place|position|spot|slot))?"
                             rf"(?=\s*(?:,?\s*{POLITE_WORDS})?\s*[.!]*\s*$)")
 """A slide's new place said as an ordinal at the end of the request: "put the summary slide second", "move slide 6
@@ -1025,7 +1031,14 @@ def _move(ctx: ReadContext, words: Words, start: int, end: int, deck: Deck) -> l
     elif place.group("position") or place.group("nth"):
         anchor = _anchor(deck, "place", int(place.group("position") or place.group("nth")), place.group(0))
     else:
-        anchor = _anchor(deck, "up" if place.group("way") in ("up", "earlier") else "down", said=place.group(0))
+        way, count = place.group("way") or place.group("way2"), place.group("count") or place.group("count2")
+        if count is None and way in ("earlier", "later") and place.group(0) == way:
+            # "move slide 3 later": one place, or to the end? ("up" is one place, as a list's "move up" is)
+            raise Ask(Clarification(reason="unparsed", understood=[f"move slide {number} {way}"], message=(
+                f"How many places {way}? I changed nothing. Say 'move slide {number} one place {way}', 'move slide "
+                f"{number} to position 2' or 'move slide {number} after slide 4'.")))
+        places = 1 if count in (None, "one", "a") else int(count)
+        anchor = _anchor(deck, "up" if way in ("up", "earlier") else "down", places, place.group(0))
     words.mark(match.start(), match.end())
     words.mark(place.start(), place.end())
     return _moved(ctx, deck, number, ref.said, anchor, start, end)

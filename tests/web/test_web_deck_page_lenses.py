@@ -79,6 +79,17 @@ def test_the_slides_demo_opens_in_the_deck_lens(served, chromium, screenshots: P
         close_lens(page)
 
 
+def _retitle_the_selected_slide(page: Any, server: Any, project: Project, selected: str, title: str, before: Any) -> Any:
+    """Send "change the title of this slide to ..." from the page; the turn acts on the selected slide, and the
+    deck's second slide, only, has the new title.  The deck lens after it."""
+    job = send_request(page, server, f"change the title of this slide to '{title}'")
+    assert job.status == "done" and job.node_ids == [selected], job
+    after = deck_lens(*_snapshot(project))
+    assert [c.slide.title for c in after.slides] == [
+        title if i == 1 else c.slide.title for i, c in enumerate(before.slides)]
+    return after
+
+
 def test_a_selected_slide_and_a_typed_request_change_that_slide_only(served, chromium, screenshots: Path) -> None:
     project, server = served["slides"]
     before = deck_lens(*_snapshot(project))
@@ -87,12 +98,7 @@ def test_a_selected_slide_and_a_typed_request_change_that_slide_only(served, chr
     try:
         page.locator(f'.slide[data-id="{target.node_id}"] header').click()
         assert page.locator(f'.slide.picked[data-id="{target.node_id}"]').count() == 1
-        request = "change the title of this slide to 'Why now'"
-        job = send_request(page, server, request)
-        assert job.status == "done" and job.node_ids == [target.node_id], job
-        after = deck_lens(*_snapshot(project))
-        assert [c.slide.title for c in after.slides] == [
-            "Why now" if i == 1 else c.slide.title for i, c in enumerate(before.slides)]
+        after = _retitle_the_selected_slide(page, server, project, target.node_id, "Why now", before)
         changed = [i for i, (new, old) in enumerate(zip(after.slides, before.slides, strict=True))
                    if new.slide.node_id != old.slide.node_id]
         assert changed == [1]  # only the selected slide has a new version
@@ -106,12 +112,7 @@ def test_a_selected_slide_and_a_typed_request_change_that_slide_only(served, chr
         newest = after.slides[1].slide
         page.wait_for_selector(f'#deck-slides .slide.picked[data-id="{newest.node_id}"]', timeout=15_000)
         assert page.locator("#selection .chip").all_inner_texts() == ["Why now"]
-        request = "change the title of this slide to 'Why not'"
-        job = send_request(page, server, request)
-        assert job.status == "done" and job.node_ids == [newest.node_id], job
-        again = deck_lens(*_snapshot(project))
-        assert [c.slide.title for c in again.slides] == [
-            "Why not" if i == 1 else c.slide.title for i, c in enumerate(before.slides)]
+        again = _retitle_the_selected_slide(page, server, project, newest.node_id, "Why not", before)
 
         # An older version picked from the stack on purpose stays picked when the deck changes again.
         page.wait_for_selector(f'#deck-slides .slide[data-id="{again.slides[1].slide.node_id}"]', timeout=15_000)

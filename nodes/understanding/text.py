@@ -48,6 +48,17 @@ just said."""
 CORRECTION_WORDS = rf"(?:actually|{SAID_AGAIN})"
 """The words a correction begins with ("actually", "I mean", "or rather", "make that"), as a pattern: "actually"
 alone may add to what was said as well as take it back."""
+PLACE_WORDS = r"(?:places?|spots?|slots?|positions?)"
+"""What a move by places counts in ("move shot 3 up 2 places", "one slot later"), as a pattern."""
+
+
+def places_moved(way: str, count: str | None) -> int:
+    """The signed number of places a move by places says: "up" and "earlier" are negative; no count, "one" or "a"
+    is one place ("move slide 4 up", "a place later"); shared by the cut's, the deck's and the page's moves."""
+    places = 1 if count in (None, "one", "a") else int(count)
+    return -places if way in ("up", "earlier") else places
+
+
 EMOTICON = r"[:;]-?[)(dp]"
 """A face typed in signs (":)", ";-)", ":d" as lower-cased), as a pattern."""
 _FACE = re.compile(rf"(?<![a-z0-9]){EMOTICON}(?![a-z0-9])")

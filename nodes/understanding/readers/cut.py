@@ -28,7 +28,15 @@ from nodes.understanding.references import (
     read_film,
     resolve_targets,
 )
-from nodes.understanding.text import EITHER_OR, POLITE_WORDS, THEN_A_CHANGE, Words, either_or_question
+from nodes.understanding.text import (
+    EITHER_OR,
+    PLACE_WORDS,
+    POLITE_WORDS,
+    THEN_A_CHANGE,
+    Words,
+    either_or_question,
+    places_moved,
+)
 
 CUT = re.compile(r"\b(?:in|into|from|out of|of|to|within|inside) (?:the )?(?:final |current |whole )?(?:cut|edit|film|"
                  r"movie|sequence|timeline)\b")
@@ -53,17 +61,16 @@ _END_OF_A_MOVE = (r"(?=\s*(?:(?:in|of) the (?:final |current |whole )?(?:cut|edi
                   rf"\s*(?:,?\s*{POLITE_WORDS})?\s*[.!]*\s*$)")
 """What may follow a move's place when it ends the request ("move shot 3 up one in the cut, please"): a place said
 mid-request ("move shot 3 up one and make it night") is left to the other checks."""
-_PLACES = r"(?:places?|spots?|slots?|positions?)"
 BY_PLACES = re.compile(
-    rf"\b(?:(?P<way>up|down)(?: by)?(?: (?:(?P<count>\d+|one)(?: {_PLACES})?|a (?:place|spot|slot|position)))?|"
-    rf"(?P<count2>\d+|one|a) {_PLACES} (?P<way2>up|down|earlier|later)|"
-    rf"(?P<way3>earlier|later) by (?P<count3>\d+|one)(?: {_PLACES})?)" + _END_OF_A_MOVE)
+    rf"\b(?:(?P<way>up|down)(?: by)?(?: (?:(?P<count>\d+|one)(?: {PLACE_WORDS})?|a (?:place|spot|slot|position)))?|"
+    rf"(?P<count2>\d+|one|a) {PLACE_WORDS} (?P<way2>up|down|earlier|later)|"
+    rf"(?P<way3>earlier|later) by (?P<count3>\d+|one)(?: {PLACE_WORDS})?)" + _END_OF_A_MOVE)
 """A move by places from where the shot plays: "up one", "down 2 places", "one place later", "2 places earlier",
 "earlier by 2".  "up" and "down" alone are one place, as "move slide 4 up" is in a deck (and a list's "move up"
 is); every number said is read ("move shot 3 up 2" is two places, not one and a word left over)."""
 EARLIER_OR_LATER = re.compile(r"\b(?:earlier|later|sooner)\b" + _END_OF_A_MOVE)
 """"move shot 3 later" says no distance: one place, or to the end?  Asked (as of a slide: "move slide 3 later")."""
-TO_NTH = re.compile(rf"(?:\b(?P<to>to|in|into) (?:the )?)?\b(?P<n>\d+)th(?: {_PLACES})?" + _END_OF_A_MOVE)
+TO_NTH = re.compile(rf"(?:\b(?P<to>to|in|into) (?:the )?)?\b(?P<n>\d+)th(?: {PLACE_WORDS})?" + _END_OF_A_MOVE)
 """"put shot 4 second", "move shot 4 to 2nd", "move shot 4 to second place": a place said as an ordinal that ends
 the request ("second" is also read as a length: "put shot 4 second" asked which clip's length)."""
 TO_NUMBER = re.compile(r"(?<=\d )to #?(?P<n>\d+)" + _END_OF_A_MOVE)
@@ -190,10 +197,8 @@ def _place_said(text: str) -> re.Match[str] | None:
 
 def _places_moved(said: re.Match[str]) -> int:
     """The signed number of places of a :data:`BY_PLACES` match: up and earlier are negative."""
-    way = said.group("way") or said.group("way2") or said.group("way3")
-    count = said.group("count") or said.group("count2") or said.group("count3") or "1"
-    places = 1 if count in ("one", "a") else int(count)
-    return -places if way in ("up", "earlier") else places
+    return places_moved(said.group("way") or said.group("way2") or said.group("way3"),
+                        said.group("count") or said.group("count2") or said.group("count3"))
 
 
 def _clause(ctx: ReadContext, operation: str, args: dict[str, Any], understood: str,

@@ -47,7 +47,7 @@ from nodes.understanding.readers.content import (
     typed,
     version_subject,
 )
-from nodes.understanding.text import Words
+from nodes.understanding.text import Words, places_moved
 
 _PAGE_WORDS = re.compile(r"\b(?:hero|full[- ]?bleed|full[- ]width|edge[- ]to[- ]edge|columns?|theme|sections?|headlines?|"
                          r"buttons?|fonts?|typefaces?|typography|spacing|white ?space|padding|palette|tagline|subtitle|"
@@ -797,8 +797,8 @@ def _moved_by_places(doc: PageDocument, name: str, way: str, count: str | None) 
     """Where "move the gallery up" (one place), "down 2" puts a section: before the section that many places above
     it, or after the one that many below; past the top or the bottom is asked."""
     order = list(doc.layout.sections)
-    places = 1 if count in (None, "one") else int(count)
-    at = order.index(name) + (-places if way == "up" else places)
+    by = places_moved(way, count)
+    places, at = abs(by), order.index(name) + by
     if not 0 <= at < len(order) or places == 0:  # "move the hero up": it is at the top already
         raise Ask(Clarification(reason="not_found", understood=[f"move the {name} section {way}"], message=(
             f"The page's sections are {', '.join(order)}: {places} place{'s' if places != 1 else ''} {way} from the "

@@ -56,11 +56,13 @@ from nodes.understanding.text import (
     CORRECTION_WORDS,
     EITHER_OR,
     INSTEAD_OF,
+    PLACE_WORDS,
     POLITE_WORDS,
     Words,
     count_exception,
     either_or_question,
     lower_words,
+    places_moved,
     spell_numbers,
 )
 from tools.deck.document import THEMES, UnknownTheme, theme_named
@@ -951,7 +953,7 @@ def _one_slide_said_twice(ctx: ReadContext, refs: list[SlideRef]) -> None:
 
 
 _MOVE = re.compile(r"\b(?:move|put|place|shift|bring|reorder)\b")
-_PLACES = r"(?:places?|slides?|spots?|slots?|positions?)"
+_PLACES = rf"(?:{PLACE_WORDS}|slides?)"
 _MOVE_PLACE = re.compile(r"\b(?P<where>before|after|ahead of|in front of|behind|following|above|below|under)\b|"
                          r"\b(?:to|at) (?:the )?(?P<end>end|start|beginning|front|back|top|bottom)\b|"
                          r"\b(?:to|into) (?:position |place |slot |spot )?#?(?P<position>\d+)\b|"
@@ -1037,8 +1039,8 @@ def _move(ctx: ReadContext, words: Words, start: int, end: int, deck: Deck) -> l
             raise Ask(Clarification(reason="unparsed", understood=[f"move slide {number} {way}"], message=(
                 f"How many places {way}? I changed nothing. Say 'move slide {number} one place {way}', 'move slide "
                 f"{number} to position 2' or 'move slide {number} after slide 4'.")))
-        places = 1 if count in (None, "one", "a") else int(count)
-        anchor = _anchor(deck, "up" if way in ("up", "earlier") else "down", places, place.group(0))
+        by = places_moved(way, count)
+        anchor = _anchor(deck, "up" if by < 0 else "down", abs(by), place.group(0))
     words.mark(match.start(), match.end())
     words.mark(place.start(), place.end())
     return _moved(ctx, deck, number, ref.said, anchor, start, end)
